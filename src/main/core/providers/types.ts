@@ -1,0 +1,44 @@
+import type { ConversationMessage } from '../../../shared/agent/messages'
+
+/** A tool offered to the model, already converted to JSON schema from its zod params. */
+export interface ModelToolSpec {
+  name: string
+  description: string
+  inputSchema: Record<string, unknown>
+}
+
+export interface ModelRequest {
+  model: string
+  system: string
+  messages: ConversationMessage[]
+  tools: ModelToolSpec[]
+  maxOutputTokens?: number
+  /** Anthropic extended thinking budget; ignored by providers without it. */
+  reasoningBudgetTokens?: number
+}
+
+export interface ModelUsage {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+}
+
+/** One normalised stream, whatever the wire protocol. */
+export type ModelStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'reasoning-signature'; signature: string }
+  | { type: 'tool-call-start'; callId: string; name: string }
+  | { type: 'tool-call-delta'; callId: string; argsDelta: string }
+  /** A complete call; `input` is parsed JSON, or `parseError` says why it could not be. */
+  | { type: 'tool-call'; callId: string; name: string; input: unknown; rawArgs: string; parseError?: string }
+  | { type: 'usage'; usage: ModelUsage }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'other' }
+
+export interface ModelProvider {
+  readonly id: string
+  /** Streams one model turn. Aborting `signal` ends the stream with a `ProviderError` of kind `cancelled`. */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>
+}

@@ -1,0 +1,31 @@
+/**
+ * Channel names as plain strings, with no zod import: the sandboxed preload bundles this file alone.
+ * A test keeps it equal to the keys of `requests` and `events`.
+ */
+export const requestChannels = [
+  'app:info',
+  'workspace:open',
+  'workspace:pick',
+  'workspace:current',
+  'workspace:recent',
+  'settings:get',
+  'settings:saveProvider',
+  'settings:removeProvider',
+  'settings:setActiveProvider',
+  'task:start',
+  'task:send',
+  'task:cancel',
+  'task:list',
+  'task:events'
+] as const
+
+export const eventNames = [
+  'app:notice',
+  'workspace:opened',
+  'settings:changed',
+  'task:event',
+  'task:updated'
+] as const
+
+/** The single IPC channel that carries every event from main to the renderer. */
+export const EVENT_CHANNEL = 'modus:event'

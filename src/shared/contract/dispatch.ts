@@ -1,0 +1,35 @@
+import { fail, ok, type Result } from '../result'
+import { isChannel, requests, type Handlers } from './index'
+
+/**
+ * Parses an untrusted request and runs its handler. Never throws: unknown channels, malformed
+ * payloads and handler failures all come back as typed errors.
+ */
+export async function dispatch(handlers: Handlers, channel: unknown, payload: unknown): Promise<Result<unknown>> {
+  if (typeof channel !== 'string' || !isChannel(channel)) {
+    return fail('unknown_channel', `Unknown request channel: ${String(channel).slice(0, 80)}`)
+  }
+  const parsed = requests[channel].input.safeParse(payload ?? {})
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`)
+    return fail('invalid_payload', `Invalid payload for ${channel}: ${issues.join('; ')}`)
+  }
+  try {
+    const handler = handlers[channel] as (input: unknown) => Promise<unknown>
+    return ok(await handler(parsed.data))
+  } catch (error) {
+    return fail(errorCode(error), error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** Handlers throw `UserFacingError` to pick the error code the renderer sees. */
+export class UserFacingError extends Error {
+  constructor(
+    readonly code: string,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+const errorCode = (error: unknown): string => (error instanceof UserFacingError ? error.code : 'failed')

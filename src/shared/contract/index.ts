@@ -1,0 +1,48 @@
+import type { z } from 'zod'
+import type { Result } from '../result'
+import type { RequestSpec } from './define'
+import { appEvents, appRequests } from './app'
+import { settingsEvents, settingsRequests } from './settings'
+import { taskEvents, taskRequests } from './task'
+import { workspaceEvents, workspaceRequests } from './workspace'
+
+/**
+ * The one contract between the renderer and the core. Each domain owns a file; this merges them.
+ * Channels are `domain:verb` (requests) and `domain:noun` (events).
+ */
+export const requests = {
+  ...appRequests,
+  ...workspaceRequests,
+  ...settingsRequests,
+  ...taskRequests
+} satisfies Record<string, RequestSpec>
+
+export const events = {
+  ...appEvents,
+  ...workspaceEvents,
+  ...settingsEvents,
+  ...taskEvents
+} satisfies Record<string, z.ZodType>
+
+export type Requests = typeof requests
+export type Channel = keyof Requests
+export type Events = typeof events
+export type EventName = keyof Events
+
+export type RequestInput<C extends Channel> = z.input<Requests[C]['input']>
+export type RequestOutput<C extends Channel> = z.output<Requests[C]['output']>
+export type EventPayload<E extends EventName> = z.output<Events[E]>
+
+/** A core must provide every channel: a missing handler is a type error. */
+export type Handlers = {
+  [C in Channel]: (input: z.output<Requests[C]['input']>) => Promise<RequestOutput<C>>
+}
+
+/** What the renderer talks to, whatever carries it (Electron IPC or WebSocket). */
+export interface ModusClient {
+  request<C extends Channel>(channel: C, input: RequestInput<C>): Promise<Result<RequestOutput<C>>>
+  subscribe(listener: (name: EventName, payload: unknown) => void): () => void
+}
+
+export const isChannel = (name: string): name is Channel => Object.hasOwn(requests, name)
+export const isEventName = (name: string): name is EventName => Object.hasOwn(events, name)

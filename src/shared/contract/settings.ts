@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { request } from './define'
+
+export const ProviderKind = z.enum(['anthropic', 'openai', 'openai-compatible'])
+export type ProviderKind = z.infer<typeof ProviderKind>
+
+/** What the renderer may see of a provider: never the key itself, only whether one is stored. */
+export const ProviderView = z.object({
+  id: z.string(),
+  kind: ProviderKind,
+  label: z.string(),
+  baseUrl: z.string().optional(),
+  model: z.string(),
+  hasKey: z.boolean(),
+  /** Last four characters of the key, for recognition. */
+  keyHint: z.string().optional()
+})
+export type ProviderView = z.infer<typeof ProviderView>
+
+export const ProviderInput = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lowercase letters, digits and dashes'),
+    kind: ProviderKind,
+    label: z.string().min(1).max(80),
+    baseUrl: z.string().url().optional(),
+    model: z.string().min(1).max(200),
+    /** Omitted: keep the stored key. Empty string: remove it. */
+    apiKey: z.string().max(500).optional()
+  })
+  .strict()
+export type ProviderInput = z.infer<typeof ProviderInput>
+
+export const SettingsView = z.object({
+  providers: z.array(ProviderView),
+  activeProviderId: z.string().nullable(),
+  /** Problems found when loading settings files; the files themselves are kept untouched. */
+  problems: z.array(z.string())
+})
+export type SettingsView = z.infer<typeof SettingsView>
+
+export const settingsRequests = {
+  'settings:get': request(z.object({}).strict(), SettingsView),
+  'settings:saveProvider': request(ProviderInput, SettingsView),
+  'settings:removeProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
+  'settings:setActiveProvider': request(z.object({ id: z.string() }).strict(), SettingsView)
+}
+
+export const settingsEvents = {
+  'settings:changed': SettingsView
+}

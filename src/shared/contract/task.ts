@@ -1,0 +1,33 @@
+import { z } from 'zod'
+import { request } from './define'
+import { AgentEvent } from '../agent/events'
+
+export const TaskSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  mode: z.string(),
+  status: z.enum(['running', 'waiting', 'idle', 'completed', 'failed', 'cancelled', 'interrupted']),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  parentId: z.string().optional()
+})
+export type TaskSummary = z.infer<typeof TaskSummary>
+
+export const taskRequests = {
+  /** Starts a task in the open workspace; the reply streams as `task:event`. */
+  'task:start': request(
+    z.object({ text: z.string().min(1).max(200_000), mode: z.string().optional() }).strict(),
+    TaskSummary
+  ),
+  /** A user message to an existing task (answer, follow-up, resume). */
+  'task:send': request(z.object({ taskId: z.string(), text: z.string().min(1).max(200_000) }).strict(), TaskSummary),
+  'task:cancel': request(z.object({ taskId: z.string() }).strict(), TaskSummary),
+  'task:list': request(z.object({}).strict(), z.array(TaskSummary)),
+  /** Every event of a task so far, so a tab that (re)connects can rebuild its view. */
+  'task:events': request(z.object({ taskId: z.string() }).strict(), z.array(AgentEvent))
+}
+
+export const taskEvents = {
+  'task:event': z.object({ taskId: z.string(), event: AgentEvent }),
+  'task:updated': TaskSummary
+}
