@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineTool } from './define'
+
+const editParams = z
+  .object({
+    file_path: z.string().min(1).describe('Workspace-relative path'),
+    old_string: z.string().describe('Exact text to replace (unique unless replace_all)'),
+    new_string: z.string().describe('Replacement text'),
+    replace_all: z.boolean().default(false).describe('Replace every occurrence')
+  })
+  .strict()
+
+export const editTool = defineTool({
+  name: 'edit',
+  group: 'edit',
+  description: 'Replace an exact string in a file.',
+  params: editParams,
+  modifiesState: true,
+  writePaths: (p) => [p.file_path],
+  summarize: (p) => `Edit ${p.file_path}`
+})
+
+export type EditParams = z.output<typeof editParams>

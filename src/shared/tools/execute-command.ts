@@ -1,0 +1,25 @@
+import { z } from 'zod'
+import { defineTool } from './define'
+
+const executeCommandParams = z
+  .object({
+    command: z.string().min(1).describe('Shell command'),
+    cwd: z.string().min(1).optional().describe('Working directory (default: workspace root)'),
+    timeout: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Seconds before the command moves to the background')
+  })
+  .strict()
+
+export const executeCommandTool = defineTool({
+  name: 'execute_command',
+  group: 'command',
+  description: 'Run a shell command in the workspace. Long output is saved; page it with read_command_output.',
+  params: executeCommandParams,
+  modifiesState: true,
+  summarize: (p) => `Run ${p.command}${p.cwd ? ` in ${p.cwd}` : ''}`
+})
+
+export type ExecuteCommandParams = z.output<typeof executeCommandParams>

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineTool } from './define'
+
+const useMcpToolParams = z
+  .object({
+    server_name: z.string().min(1),
+    tool_name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).optional().describe("Arguments per the tool's schema")
+  })
+  .strict()
+
+export const useMcpToolTool = defineTool({
+  name: 'use_mcp_tool',
+  group: 'mcp',
+  description: 'Call a tool of a connected MCP server.',
+  params: useMcpToolParams,
+  modifiesState: true,
+  summarize: (p) => `MCP ${p.server_name}: ${p.tool_name}`
+})
+
+export type UseMcpToolParams = z.output<typeof useMcpToolParams>

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineTool } from './define'
+
+const writeToFileParams = z
+  .object({
+    path: z.string().min(1).describe('Workspace-relative path'),
+    content: z.string().describe('Complete new file content')
+  })
+  .strict()
+
+export const writeToFileTool = defineTool({
+  name: 'write_to_file',
+  group: 'edit',
+  description: 'Create a file or replace its whole content. Prefer targeted edits for existing files.',
+  params: writeToFileParams,
+  modifiesState: true,
+  writePaths: (p) => [p.path],
+  summarize: (p) => `Write ${p.path}`
+})
+
+export type WriteToFileParams = z.output<typeof writeToFileParams>
