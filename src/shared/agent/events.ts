@@ -18,6 +18,10 @@ export const Usage = z.object({
 })
 export type Usage = z.infer<typeof Usage>
 
+/** What an approval item is about: a tool call, a staged edit (the diff review), or a paused loop. */
+export const ApprovalKind = z.enum(['tool', 'edit', 'request-limit', 'cost-limit', 'repetition', 'mistake-limit'])
+export type ApprovalKind = z.infer<typeof ApprovalKind>
+
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user-message'), at, text: z.string() }),
   z.object({ type: z.literal('assistant-start'), at, messageId: z.string(), model: z.string() }),
@@ -88,6 +92,55 @@ export const AgentEvent = z.discriminatedUnion('type', [
     question: z.string(),
     suggestions: z.array(z.object({ answer: z.string(), mode: z.string().optional() }))
   }),
-  z.object({ type: z.literal('mode-changed'), at, mode: z.string(), reason: z.string().optional() })
+  z.object({ type: z.literal('mode-changed'), at, mode: z.string(), reason: z.string().optional() }),
+  /** A validated, allowed call began executing (a reload that finds no result marks it interrupted). */
+  z.object({ type: z.literal('tool-started'), at, callId: z.string() }),
+  z.object({
+    type: z.literal('approval-requested'),
+    at,
+    approvalId: z.string(),
+    callId: z.string().optional(),
+    kind: ApprovalKind,
+    summary: z.string(),
+    rule: z.string(),
+    reason: z.string()
+  }),
+  z.object({
+    type: z.literal('approval-resolved'),
+    at,
+    approvalId: z.string(),
+    outcome: z.enum(['approved', 'rejected', 'cancelled']),
+    reason: z.string().optional()
+  }),
+  /** A file change proposed by an edit call and what became of it; `auto` when the policy allowed it without review. */
+  z.object({
+    type: z.literal('change'),
+    at,
+    changeId: z.string(),
+    callId: z.string(),
+    path: z.string(),
+    status: z.enum(['proposed', 'applied', 'partially-applied', 'rejected', 'reverted', 'failed']),
+    auto: z.boolean(),
+    detail: z.string().optional()
+  }),
+  /** Older turns were summarised by the model; they stay in the log and the UI, hidden from the model. */
+  z.object({
+    type: z.literal('context-condensed'),
+    at,
+    summary: z.string(),
+    hiddenMessages: z.number(),
+    tokensBefore: z.number()
+  }),
+  z.object({ type: z.literal('context-truncated'), at, hiddenMessages: z.number() }),
+  z.object({
+    type: z.literal('subtask'),
+    at,
+    callId: z.string(),
+    childId: z.string(),
+    mode: z.string(),
+    status: z.enum(['started', 'completed', 'failed']),
+    message: z.string().optional(),
+    result: z.string().optional()
+  })
 ])
 export type AgentEvent = z.infer<typeof AgentEvent>

@@ -1,0 +1,72 @@
+import type { Handlers } from '../../../shared/contract'
+import { UserFacingError } from '../../../shared/contract/dispatch'
+import type { ProviderView, SettingsView } from '../../../shared/contract/settings'
+import type { EventBus } from '../event-bus'
+import { resolveApiKey, secretNameForProvider, type SecretStore } from './secret-store'
+import type { SettingsStore } from './settings-store'
+
+type SettingsChannels = 'settings:get' | 'settings:saveProvider' | 'settings:removeProvider' | 'settings:setActiveProvider'
+
+export interface SettingsHandlerDeps {
+  settings: SettingsStore
+  secrets: SecretStore
+  bus?: EventBus
+  env?: Record<string, string | undefined>
+}
+
+/** Settings as the renderer sees them: keys are never sent, only whether one exists and its last four characters. */
+export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers, SettingsChannels> {
+  const view = () => buildSettingsView(deps)
+  const changed = async () => {
+    const current = await view()
+    deps.bus?.emit('settings:changed', current)
+    return current
+  }
+  return {
+    'settings:get': view,
+    async 'settings:saveProvider'({ apiKey, ...provider }) {
+      await deps.settings.update((current) => {
+        const others = current.providers.filter((p) => p.id !== provider.id)
+        const existing = current.providers.find((p) => p.id === provider.id)
+        const providers = existing
+          ? current.providers.map((p) => (p.id === provider.id ? provider : p))
+          : [...others, provider]
+        return { ...current, providers, activeProviderId: current.activeProviderId ?? provider.id }
+      })
+      if (apiKey === '') await deps.secrets.delete(secretNameForProvider(provider.id))
+      else if (apiKey !== undefined) await deps.secrets.set(secretNameForProvider(provider.id), apiKey)
+      return changed()
+    },
+    async 'settings:removeProvider'({ id }) {
+      requireProvider(deps.settings, id)
+      await deps.settings.update((current) => {
+        const providers = current.providers.filter((p) => p.id !== id)
+        const activeProviderId = current.activeProviderId === id ? (providers[0]?.id ?? null) : current.activeProviderId
+        return { ...current, providers, activeProviderId }
+      })
+      await deps.secrets.delete(secretNameForProvider(id))
+      return changed()
+    },
+    async 'settings:setActiveProvider'({ id }) {
+      requireProvider(deps.settings, id)
+      await deps.settings.update((current) => ({ ...current, activeProviderId: id }))
+      return changed()
+    }
+  }
+}
+
+function requireProvider(settings: SettingsStore, id: string): void {
+  if (!settings.get().providers.some((p) => p.id === id)) {
+    throw new UserFacingError('not_found', `No provider with id "${id}".`)
+  }
+}
+
+export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<SettingsView> {
+  const current = deps.settings.get()
+  const providers: ProviderView[] = []
+  for (const provider of current.providers) {
+    const { key } = await resolveApiKey(deps.secrets, provider, deps.env ?? process.env)
+    providers.push({ ...provider, hasKey: Boolean(key), keyHint: key && key.length >= 8 ? key.slice(-4) : undefined })
+  }
+  return { providers, activeProviderId: current.activeProviderId, problems: deps.settings.problems() }
+}

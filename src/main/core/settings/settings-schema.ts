@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import { ProviderKind } from '../../../shared/contract/settings'
+
+export const ProviderConfig = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lowercase letters, digits and dashes'),
+    kind: ProviderKind,
+    label: z.string().min(1),
+    baseUrl: z.string().url().optional(),
+    model: z.string().min(1)
+  })
+  .strict()
+export type ProviderConfig = z.infer<typeof ProviderConfig>
+
+const CommandRules = z
+  .object({
+    allow: z.array(z.string().min(1)).default([]),
+    ask: z.array(z.string().min(1)).default([]),
+    deny: z.array(z.string().min(1)).default([])
+  })
+  .strict()
+
+/** Global defaults of the policy; a mode may override the caps. */
+export const GlobalPolicy = z
+  .object({
+    /** Consecutive mistakes before the loop pauses for guidance; 0 = off. */
+    mistakeLimit: z.number().int().min(0).default(3),
+    /** Identical consecutive calls allowed before the next one asks; 0 = off. */
+    repetitionLimit: z.number().int().min(0).default(3),
+    /** Model requests per task before the loop pauses and asks; null = no cap. */
+    maxRequests: z.number().int().positive().nullable().default(null),
+    /** Cost per task (USD) before the loop pauses and asks; null = no cap. */
+    maxCostUsd: z.number().positive().nullable().default(null),
+    commandRules: CommandRules.default({ allow: [], ask: [], deny: [] })
+  })
+  .strict()
+export type GlobalPolicy = z.infer<typeof GlobalPolicy>
+
+export const SettingsFile = z
+  .object({
+    version: z.literal(1).default(1),
+    providers: z.array(ProviderConfig).default([]),
+    activeProviderId: z.string().nullable().default(null),
+    policy: GlobalPolicy.default(GlobalPolicy.parse({}))
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>()
+    value.providers.forEach((provider, index) => {
+      if (seen.has(provider.id)) {
+        ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: `duplicate provider id "${provider.id}"` })
+      }
+      seen.add(provider.id)
+    })
+  })
+export type Settings = z.infer<typeof SettingsFile>
+
+export const defaultSettings = (): Settings => SettingsFile.parse({})
