@@ -16,7 +16,14 @@ export const requestChannels = [
   'task:send',
   'task:cancel',
   'task:list',
-  'task:events'
+  'task:events',
+  'task:resume',
+  'task:delete',
+  'task:export',
+  'approvals:list',
+  'approvals:decide',
+  'changes:list',
+  'changes:revert'
 ] as const
 
 export const eventNames = [
@@ -24,7 +31,9 @@ export const eventNames = [
   'workspace:opened',
   'settings:changed',
   'task:event',
-  'task:updated'
+  'task:updated',
+  'approvals:changed',
+  'changes:updated'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

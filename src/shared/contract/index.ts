@@ -2,6 +2,8 @@ import type { z } from 'zod'
 import type { Result } from '../result'
 import type { RequestSpec } from './define'
 import { appEvents, appRequests } from './app'
+import { approvalsEvents, approvalsRequests } from './approvals'
+import { reviewEvents, reviewRequests } from './review'
 import { settingsEvents, settingsRequests } from './settings'
 import { taskEvents, taskRequests } from './task'
 import { workspaceEvents, workspaceRequests } from './workspace'
@@ -14,14 +16,18 @@ export const requests = {
   ...appRequests,
   ...workspaceRequests,
   ...settingsRequests,
-  ...taskRequests
+  ...taskRequests,
+  ...approvalsRequests,
+  ...reviewRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
   ...appEvents,
   ...workspaceEvents,
   ...settingsEvents,
-  ...taskEvents
+  ...taskEvents,
+  ...approvalsEvents,
+  ...reviewEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests

@@ -9,7 +9,11 @@ export const TaskSummary = z.object({
   status: z.enum(['running', 'waiting', 'idle', 'completed', 'failed', 'cancelled', 'interrupted']),
   createdAt: z.number(),
   updatedAt: z.number(),
-  parentId: z.string().optional()
+  parentId: z.string().optional(),
+  /** Real path of the workspace the task runs in. */
+  workspace: z.string().optional(),
+  /** Total cost so far; null when a model's price is unknown. */
+  costUsd: z.number().nullable().optional()
 })
 export type TaskSummary = z.infer<typeof TaskSummary>
 
@@ -20,11 +24,28 @@ export const taskRequests = {
     TaskSummary
   ),
   /** A user message to an existing task (answer, follow-up, resume). */
-  'task:send': request(z.object({ taskId: z.string(), text: z.string().min(1).max(200_000) }).strict(), TaskSummary),
+  'task:send': request(
+    z
+      .object({
+        taskId: z.string(),
+        text: z.string().min(1).max(200_000),
+        /** Answering a follow-up with a suggestion that names a mode switches to it first. */
+        mode: z.string().optional()
+      })
+      .strict(),
+    TaskSummary
+  ),
   'task:cancel': request(z.object({ taskId: z.string() }).strict(), TaskSummary),
   'task:list': request(z.object({}).strict(), z.array(TaskSummary)),
   /** Every event of a task so far, so a tab that (re)connects can rebuild its view. */
-  'task:events': request(z.object({ taskId: z.string() }).strict(), z.array(AgentEvent))
+  'task:events': request(z.object({ taskId: z.string() }).strict(), z.array(AgentEvent)),
+  /** Continues a task that was interrupted (app closed or killed) or that failed: pending approvals are asked again. */
+  'task:resume': request(z.object({ taskId: z.string() }).strict(), TaskSummary),
+  'task:delete': request(z.object({ taskId: z.string() }).strict(), z.object({ deleted: z.boolean() })),
+  'task:export': request(
+    z.object({ taskId: z.string(), format: z.enum(['markdown', 'json']) }).strict(),
+    z.object({ fileName: z.string(), content: z.string() })
+  )
 }
 
 export const taskEvents = {

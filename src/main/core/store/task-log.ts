@@ -1,0 +1,103 @@
+import { closeSync, fsyncSync, openSync, promises as fs, writeSync } from 'node:fs'
+import { TaskRecord } from './task-records'
+
+/**
+ * Appends records to one task's JSONL log as they happen. Each record is written to the file at
+ * once (a killed process loses nothing the OS already has), except text deltas, which are merged
+ * for a few milliseconds so a long answer is not a thousand tiny writes. `checkpoint()` fsyncs; the
+ * loop calls it where losing a line would matter after a power cut (tool results, approvals).
+ */
+export interface TaskLogWriter {
+  append(record: TaskRecord): void
+  checkpoint(): void
+  close(): void
+  /** Bytes written so far (for the benchmark and the index). */
+  size(): number
+}
+
+const DELTA_FLUSH_MS = 40
+
+export function openTaskLogWriter(file: string): TaskLogWriter {
+  const fd = openSync(file, 'a', 0o600)
+  let bytes = 0
+  let pendingDelta: TaskRecord | null = null
+  let timer: NodeJS.Timeout | null = null
+  let closed = false
+
+  const writeLine = (record: TaskRecord) => {
+    const line = JSON.stringify(record) + '\n'
+    bytes += writeSync(fd, line)
+  }
+  const flushDelta = () => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    if (pendingDelta) writeLine(pendingDelta)
+    pendingDelta = null
+  }
+
+  return {
+    append(record) {
+      if (closed) throw new Error('task log is closed')
+      const delta = asDelta(record)
+      if (delta) {
+        const pending = pendingDelta ? asDelta(pendingDelta) : null
+        if (pending && pending.type === delta.type && pending.messageId === delta.messageId) {
+          pending.text += delta.text
+          return
+        }
+        flushDelta()
+        pendingDelta = { r: 'event', event: { ...delta } }
+        timer = setTimeout(flushDelta, DELTA_FLUSH_MS)
+        timer.unref?.()
+        return
+      }
+      flushDelta()
+      writeLine(record)
+    },
+    checkpoint() {
+      if (closed) return
+      flushDelta()
+      fsyncSync(fd)
+    },
+    close() {
+      if (closed) return
+      flushDelta()
+      closed = true
+      try {
+        fsyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+    },
+    size: () => bytes
+  }
+}
+
+type DeltaEvent = { type: 'text-delta' | 'reasoning-delta'; messageId: string; text: string }
+const asDelta = (record: TaskRecord): DeltaEvent | null =>
+  record.r === 'event' && (record.event.type === 'text-delta' || record.event.type === 'reasoning-delta')
+    ? (record.event as DeltaEvent)
+    : null
+
+/** Reads a log; a torn last line (the process died mid-write) or a damaged line is skipped and reported. */
+export async function readTaskLog(file: string): Promise<{ records: TaskRecord[]; problems: string[] }> {
+  const text = await fs.readFile(file, 'utf8')
+  const records: TaskRecord[] = []
+  const problems: string[] = []
+  const lines = text.split('\n')
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return
+    const isLast = index === lines.length - 1
+    let raw: unknown
+    try {
+      raw = JSON.parse(line)
+    } catch {
+      problems.push(isLast ? `line ${index + 1}: incomplete last line (the app stopped while writing it); ignored` : `line ${index + 1}: not JSON; skipped`)
+      return
+    }
+    const parsed = TaskRecord.safeParse(raw)
+    if (parsed.success) records.push(parsed.data)
+    else problems.push(`line ${index + 1}: ${parsed.error.issues[0]?.message ?? 'invalid record'}; skipped`)
+  })
+  return { records, problems }
+}
