@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
@@ -11,7 +12,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           serve: resolve('src/main/web/serve.ts'),
-          cli: resolve('src/cli/main.ts')
+          ...(existsSync('src/cli/main.ts') ? { cli: resolve('src/cli/main.ts') } : {}) // TEMP until the CLI lands
         }
       }
     }

@@ -1,0 +1,39 @@
+import { app, BrowserWindow } from 'electron'
+import { createCore, type Core } from './core/create-core'
+import { hardenApp } from './electron/app-security'
+import { pickFolder } from './electron/dialogs'
+import { bindIpc, forwardEvents } from './electron/ipc'
+import { createMainWindow, isTrustedSender } from './electron/window'
+
+/** Electron composition root: builds the core from factories and binds it to windows over IPC. */
+app.setName('Modus')
+hardenApp()
+
+let core: Core | null = null
+
+function openWindow(activeCore: Core): void {
+  const window = createMainWindow()
+  forwardEvents(activeCore, window.webContents)
+}
+
+app.whenReady().then(() => {
+  core = createCore({
+    dataDir: app.getPath('userData'),
+    transport: 'electron',
+    version: app.getVersion(),
+    pickFolder
+  })
+  bindIpc(core, isTrustedSender)
+  openWindow(core)
+  app.on('activate', () => {
+    if (core && BrowserWindow.getAllWindows().length === 0) openWindow(core)
+  })
+})
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+
+app.on('will-quit', () => {
+  void core?.dispose()
+})

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { Core } from '../core/create-core'
+import { readStaticFile } from './static-files'
+import {
+  CONTENT_SECURITY_POLICY,
+  hostAllowed,
+  originAllowed,
+  TOKEN_COOKIE,
+  tokenFromRequest,
+  tokenMatches
+} from './security'
+import { parseClientMessage, type ServerMessage } from '../../shared/contract/ws-wire'
+
+export interface WebHostOptions {
+  core: Core
+  /** The built renderer (`out/renderer`). */
+  staticDir: string
+  host?: string
+  port?: number
+  /** Random per launch unless given (tests pass their own). */
+  token?: string
+}
+
+export interface WebHost {
+  /** The address to open, token included. */
+  url: string
+  port: number
+  token: string
+  close(): Promise<void>
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+export const isLoopbackHost = (host: string): boolean => LOOPBACK.has(host)
+
+/** Serves the renderer and carries the contract over a WebSocket, behind a per-launch token. */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const host = options.host ?? '127.0.0.1'
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const allowedHosts = new Set<string>()
+  const allowedOrigins = new Set<string>()
+
+  const server = createServer((req, res) => {
+    void serveHttp(req, res).catch(() => send(res, 500, 'Internal error'))
+  })
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 * 1024 })
+
+  async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req, allowedHosts)) return send(res, 421, 'Unknown host')
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed')
+    if (!tokenMatches(token, tokenFromRequest(req))) {
+      return send(res, 401, 'Modus: this address needs the token printed when the server started.')
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const file = await readStaticFile(options.staticDir, url.pathname)
+    if (!file) return send(res, 404, 'Not found')
+    res.writeHead(200, {
+      'content-type': file.contentType,
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      // The cookie lets the page's own WebSocket and assets authenticate without the query string.
+      'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`
+    })
+    res.end(req.method === 'HEAD' ? undefined : file.body)
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    const refuse = (status: number, text: string): void => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
+    }
+    if (!hostAllowed(req, allowedHosts)) return refuse(421, 'Misdirected Request')
+    if (!originAllowed(req, allowedOrigins)) return refuse(403, 'Forbidden')
+    if (!tokenMatches(token, tokenFromRequest(req))) return refuse(401, 'Unauthorized')
+    sockets.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options.core))
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  for (const name of [host, ...(isLoopbackHost(host) ? LOOPBACK : [])]) {
+    const hostPort = `${name.includes(':') ? `[${name}]` : name}:${port}`
+    allowedHosts.add(hostPort)
+    allowedOrigins.add(`http://${hostPort}`)
+  }
+  const urlHost = host.includes(':') ? `[${host}]` : host
+
+  return {
+    url: `http://${urlHost}:${port}/?token=${encodeURIComponent(token)}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of sockets.clients) client.terminate()
+        sockets.close()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+function attachClient(ws: WebSocket, core: Core): void {
+  const post = (message: ServerMessage): void => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
+  }
+  const unsubscribe = core.bus.subscribe((name, payload) => post({ kind: 'event', name, payload }))
+  ws.on('close', unsubscribe)
+  ws.on('error', unsubscribe)
+  ws.on('message', (data, isBinary) => {
+    const parsed = isBinary ? null : parseClientMessage(data.toString())
+    if (!parsed) {
+      post({ kind: 'protocol-error', message: 'Malformed message: expected {"id", "channel", "payload"} JSON.' })
+      return
+    }
+    void core.handle(parsed.channel, parsed.payload).then((result) => post({ kind: 'response', id: parsed.id, result }))
+  })
+}
+
+function send(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) return void res.end()
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+  res.end(text)
+}

@@ -1,0 +1,39 @@
+import { promises as fs } from 'node:fs'
+import { extname, join, normalize, sep } from 'node:path'
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.ttf': 'font/ttf',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm'
+}
+
+export interface StaticFile {
+  body: Buffer
+  contentType: string
+}
+
+/** Reads a file of the built renderer; `null` for anything outside `root` or missing. */
+export async function readStaticFile(root: string, urlPath: string): Promise<StaticFile | null> {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(urlPath)
+  } catch {
+    return null
+  }
+  if (decoded.includes('\0')) return null
+  const relative = normalize(decoded === '/' ? '/index.html' : decoded).replace(/^([/\\])+/, '')
+  const full = join(root, relative)
+  if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null
+  const body = await fs.readFile(full).catch(() => null)
+  if (!body) return null
+  return { body, contentType: CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream' }
+}
