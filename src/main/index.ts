@@ -3,6 +3,7 @@ import { createCore, type Core } from './core/create-core'
 import { hardenApp } from './electron/app-security'
 import { pickFolder } from './electron/dialogs'
 import { bindIpc, forwardEvents } from './electron/ipc'
+import { createSafeStorageSecretStore } from './electron/secrets'
 import { createMainWindow, isTrustedSender } from './electron/window'
 
 /** Electron composition root: builds the core from factories and binds it to windows over IPC. */
@@ -16,12 +17,14 @@ function openWindow(activeCore: Core): void {
   forwardEvents(activeCore, window.webContents)
 }
 
-app.whenReady().then(() => {
-  core = createCore({
-    dataDir: app.getPath('userData'),
+app.whenReady().then(async () => {
+  const dataDir = app.getPath('userData')
+  core = await createCore({
+    dataDir,
     transport: 'electron',
     version: app.getVersion(),
-    pickFolder
+    pickFolder,
+    secrets: createSafeStorageSecretStore(dataDir)
   })
   bindIpc(core, isTrustedSender)
   openWindow(core)

@@ -1,7 +1,11 @@
-import type { Handlers } from '../../shared/contract'
+import { requests, type Handlers } from '../../shared/contract'
 import { dispatch } from '../../shared/contract/dispatch'
 import type { Result } from '../../shared/result'
+import { appFiles } from './app-paths'
 import { createEventBus, type EventBus } from './event-bus'
+import { createFileSecretStore, type SecretStore } from './settings/secret-store'
+import { createSettingsHandlers } from './settings/settings-handlers'
+import { createSettingsStore } from './settings/settings-store'
 import { createRecentFolders } from './workspace-session/recent-folders'
 import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-session/workspace-handlers'
 
@@ -11,6 +15,9 @@ export interface CoreOptions {
   version: string
   /** Native folder dialog, supplied by the Electron adapter. */
   pickFolder?: () => Promise<string | null>
+  /** Where API keys live; the desktop app passes its safeStorage store. Default: a 0600 file. */
+  secrets?: SecretStore
+  env?: Record<string, string | undefined>
 }
 
 export interface Core {
@@ -22,12 +29,16 @@ export interface Core {
 }
 
 /** The composition root of the core: every service is built here, once, from factories. */
-export function createCore(options: CoreOptions): Core {
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const files = appFiles(options.dataDir)
   const bus = createEventBus()
+  const settings = await createSettingsStore(files.settings)
+  const secrets = options.secrets ?? createFileSecretStore(files.secrets)
+  const env = options.env ?? process.env
   const recent = createRecentFolders(options.dataDir)
   const session = createWorkspaceSession({ recent, bus })
 
-  const handlers: Handlers = {
+  const handlers = withPendingHandlers({
     'app:info': async () => ({
       version: options.version,
       transport: options.transport,
@@ -35,8 +46,8 @@ export function createCore(options: CoreOptions): Core {
       dataDir: options.dataDir
     }),
     ...createWorkspaceHandlers({ session, recent, pickFolder: options.pickFolder }),
-    ...pendingHandlers()
-  }
+    ...createSettingsHandlers({ settings, secrets, bus, env })
+  })
 
   return {
     handlers,
@@ -46,31 +57,13 @@ export function createCore(options: CoreOptions): Core {
   }
 }
 
-// TEMPORARY until the settings/task services land (agent-loop helper); removed when wired.
-function pendingHandlers(): Pick<
-  Handlers,
-  | 'settings:get'
-  | 'settings:saveProvider'
-  | 'settings:removeProvider'
-  | 'settings:setActiveProvider'
-  | 'task:start'
-  | 'task:send'
-  | 'task:cancel'
-  | 'task:list'
-  | 'task:events'
-> {
-  const unavailable = async (): Promise<never> => {
-    throw new Error('not wired yet')
+// TEMPORARY until the task/approval services land (agent-loop helper); removed when wired.
+function withPendingHandlers(provided: Partial<Handlers>): Handlers {
+  const pending: Record<string, () => Promise<never>> = {}
+  for (const channel of Object.keys(requests)) {
+    pending[channel] = async () => {
+      throw new Error(`${channel} is not wired yet`)
+    }
   }
-  return {
-    'settings:get': unavailable,
-    'settings:saveProvider': unavailable,
-    'settings:removeProvider': unavailable,
-    'settings:setActiveProvider': unavailable,
-    'task:start': unavailable,
-    'task:send': unavailable,
-    'task:cancel': unavailable,
-    'task:list': unavailable,
-    'task:events': unavailable
-  }
+  return { ...pending, ...provided } as Handlers
 }

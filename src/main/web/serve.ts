@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     )
   }
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : resolveDataDir()
-  const core = createCore({ dataDir, transport: 'web', version: process.env.npm_package_version ?? '0.1.0' })
+  const core = await createCore({ dataDir, transport: 'web', version: process.env.npm_package_version ?? '0.1.0' })
   if (values.workspace) await core.handlers['workspace:open']({ path: values.workspace })
   const staticDir = values['static-dir'] ? resolve(values['static-dir']) : resolve(__dirname, '../renderer')
   const web = await startWebHost({ core, staticDir, host, port: Number(values.port) })

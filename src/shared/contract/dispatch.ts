@@ -7,7 +7,8 @@ import { isChannel, requests, type Handlers } from './index'
  */
 export async function dispatch(handlers: Handlers, channel: unknown, payload: unknown): Promise<Result<unknown>> {
   if (typeof channel !== 'string' || !isChannel(channel)) {
-    return fail('unknown_channel', `Unknown request channel: ${String(channel).slice(0, 80)}`)
+    const shown = typeof channel === 'string' ? channel.slice(0, 80) : `(${typeof channel})`
+    return fail('unknown_channel', `Unknown request channel: ${shown}`)
   }
   const parsed = requests[channel].input.safeParse(payload ?? {})
   if (!parsed.success) {

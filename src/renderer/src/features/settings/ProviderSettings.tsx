@@ -46,7 +46,7 @@ export function ProviderSettings({ onSaved }: { onSaved?: () => void }): ReactNo
   return (
     <form
       className="provider-settings"
-      aria-label="Provider"
+      aria-label="Provider settings"
       onSubmit={(event) => {
         event.preventDefault()
         void save()
