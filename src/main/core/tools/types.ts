@@ -1,4 +1,5 @@
 import type { ImageBlock, TextBlock } from '../../../shared/agent/messages'
+import type { ProposedChange, Workspace } from '../workspace/types'
 
 /** What a tool hands back to the model. */
 export interface ToolOutput {
@@ -19,10 +20,29 @@ export interface ToolContext {
   taskId: string
   signal: AbortSignal
   modelSupportsImages: boolean
+  /** The opened folder; every file tool goes through it (see workspace/types.ts). */
+  workspace?: Workspace
 }
+
+/** Context of the file tools: a workspace is required. */
+export type FileToolContext = ToolContext & { workspace: Workspace }
 
 /** Tools that act at once (read, list, search, run a command). */
 export interface ToolExecutor<P = unknown, C extends ToolContext = ToolContext> {
   name: string
   execute(params: P, ctx: C): Promise<ToolOutput>
+}
+
+/**
+ * What an edit tool produces: proposals for review (never written by the tool), plus notes for the
+ * model (e.g. which SEARCH blocks failed), or an error output when nothing could be proposed.
+ */
+export type ProposalResult =
+  | { ok: true; changes: ProposedChange[]; notes: string[] }
+  | { ok: false; output: ToolOutput }
+
+/** Edit tools (write_to_file, apply_diff, edit, apply_patch): the loop stages what they propose. */
+export interface EditToolExecutor<P = unknown, C extends ToolContext = FileToolContext> {
+  name: string
+  propose(params: P, ctx: C): Promise<ProposalResult>
 }
