@@ -1,0 +1,151 @@
+import { createTwoFilesPatch, diffArrays } from 'diff'
+import { toLf } from './text'
+
+/** One reviewable change region, with up to `context` unchanged lines around it. */
+export interface Hunk {
+  /** Stable within one proposal: `h1`, `h2`, … in file order. */
+  id: string
+  /** 1-based first line of the hunk on each side (0 when that side is empty). */
+  oldStart: number
+  oldLines: number
+  newStart: number
+  newLines: number
+  /** Rows prefixed with ' ', '-' or '+'. */
+  lines: string[]
+}
+
+/** Line arrays compared for review: LF-normalised; a trailing newline shows as a final empty line. */
+const linesOf = (text: string): string[] => (text === '' ? [] : toLf(text).split('\n'))
+
+export function computeHunks(original: string, proposed: string, context = 3): Hunk[] {
+  const oldLines = linesOf(original)
+  const newLines = linesOf(proposed)
+  const rows: Array<{ op: ' ' | '-' | '+'; text: string; oldNo: number; newNo: number }> = []
+  let oldNo = 1
+  let newNo = 1
+  for (const change of diffArrays(oldLines, newLines)) {
+    for (const text of change.value) {
+      if (change.added) rows.push({ op: '+', text, oldNo, newNo: newNo++ })
+      else if (change.removed) rows.push({ op: '-', text, oldNo: oldNo++, newNo })
+      else rows.push({ op: ' ', text, oldNo: oldNo++, newNo: newNo++ })
+    }
+  }
+  const hunks: Hunk[] = []
+  let i = 0
+  while (i < rows.length) {
+    if (rows[i].op === ' ') {
+      i++
+      continue
+    }
+    let start = Math.max(0, i - context)
+    while (start < i && rows[start].op !== ' ') start++
+    let end = i
+    // Extend while the next change is within 2×context unchanged rows (hunks would overlap).
+    for (;;) {
+      while (end < rows.length && rows[end].op !== ' ') end++
+      let gap = end
+      while (gap < rows.length && rows[gap].op === ' ') gap++
+      if (gap < rows.length && gap - end <= 2 * context) end = gap
+      else break
+    }
+    const stop = Math.min(rows.length, end + context)
+    hunks.push(toHunk(rows.slice(start, stop), hunks.length + 1))
+    i = stop
+  }
+  return hunks
+}
+
+function toHunk(rows: Array<{ op: ' ' | '-' | '+'; text: string; oldNo: number; newNo: number }>, n: number): Hunk {
+  const oldRows = rows.filter((r) => r.op !== '+')
+  const newRows = rows.filter((r) => r.op !== '-')
+  return {
+    id: `h${n}`,
+    oldStart: oldRows.length ? oldRows[0].oldNo : rows[0].oldNo - 1,
+    oldLines: oldRows.length,
+    newStart: newRows.length ? newRows[0].newNo : rows[0].newNo - 1,
+    newLines: newRows.length,
+    lines: rows.map((r) => r.op + r.text)
+  }
+}
+
+const oldSide = (h: Hunk): string[] => h.lines.filter((l) => l[0] !== '+').map((l) => l.slice(1))
+const newSide = (h: Hunk): string[] => h.lines.filter((l) => l[0] !== '-').map((l) => l.slice(1))
+
+/**
+ * Builds the text with only the chosen hunks applied to `original` (the others keep the original
+ * lines). Hunks must come from `computeHunks(original, …)`. Returns LF text.
+ */
+export function applySelectedHunks(original: string, hunks: readonly Hunk[], selectedIds: ReadonlySet<string>): string {
+  const lines = linesOf(original)
+  const out: string[] = []
+  let cursor = 0
+  for (const h of hunks) {
+    const start = h.oldLines === 0 ? h.oldStart : h.oldStart - 1
+    out.push(...lines.slice(cursor, start))
+    out.push(...(selectedIds.has(h.id) ? newSide(h) : oldSide(h)))
+    cursor = start + h.oldLines
+  }
+  out.push(...lines.slice(cursor))
+  return out.join('\n')
+}
+
+export type RebaseResult = { ok: true; content: string } | { ok: false; conflicts: string[] }
+
+/**
+ * Re-applies hunks onto text that changed since they were computed: each hunk's old side must still
+ * appear exactly, nearest to where it is expected (after the previous hunk). Any hunk that does not
+ * → conflict, nothing applied. Returns LF text.
+ */
+export function rebaseHunks(current: string, hunks: readonly Hunk[]): RebaseResult {
+  const lines = linesOf(current)
+  const edits: Array<{ at: number; remove: number; insert: string[] }> = []
+  const conflicts: string[] = []
+  let cursor = 0
+  let delta = 0
+  for (const h of hunks) {
+    const old = oldSide(h)
+    const expected = Math.max(cursor, (h.oldLines === 0 ? h.oldStart : h.oldStart - 1) + delta)
+    const at = old.length === 0 ? Math.min(expected, lines.length) : findNearest(lines, old, cursor, expected)
+    if (at < 0) {
+      conflicts.push(h.id)
+      continue
+    }
+    edits.push({ at, remove: old.length, insert: newSide(h) })
+    delta = at - (h.oldStart - 1)
+    cursor = at + old.length
+  }
+  if (conflicts.length) return { ok: false, conflicts }
+  for (const e of edits.reverse()) lines.splice(e.at, e.remove, ...e.insert)
+  return { ok: true, content: lines.join('\n') }
+}
+
+function findNearest(lines: readonly string[], pattern: readonly string[], from: number, expected: number): number {
+  let best = -1
+  for (let i = from; i + pattern.length <= lines.length; i++) {
+    let j = 0
+    while (j < pattern.length && lines[i + j] === pattern[j]) j++
+    if (j === pattern.length && (best < 0 || Math.abs(i - expected) < Math.abs(best - expected))) best = i
+    if (best >= 0 && i > expected) break
+  }
+  return best
+}
+
+/** A unified diff, as shown to the model (e.g. what the user changed in a proposal). */
+export function unifiedDiff(path: string, before: string, after: string, context = 3): string {
+  return createTwoFilesPatch(`a/${path}`, `b/${path}`, toLf(before), toLf(after), undefined, undefined, { context })
+    .split('\n')
+    .filter((l) => !l.startsWith('====='))
+    .join('\n')
+}
+
+/** Reverses hunks (new side becomes old side), e.g. to revert an accepted change. */
+export function invertHunks(hunks: readonly Hunk[]): Hunk[] {
+  return hunks.map((h) => ({
+    id: h.id,
+    oldStart: h.newStart,
+    oldLines: h.newLines,
+    newStart: h.oldStart,
+    newLines: h.oldLines,
+    lines: h.lines.map((l) => (l[0] === '+' ? '-' + l.slice(1) : l[0] === '-' ? '+' + l.slice(1) : l))
+  }))
+}

@@ -1,0 +1,30 @@
+/** Edit distance and similarity (pure; two-row dynamic programme). */
+
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0
+  if (a.length === 0) return b.length
+  if (b.length === 0) return a.length
+  if (a.length > b.length) [a, b] = [b, a]
+  let prev = new Int32Array(a.length + 1)
+  let cur = new Int32Array(a.length + 1)
+  for (let i = 0; i <= a.length; i++) prev[i] = i
+  for (let j = 1; j <= b.length; j++) {
+    cur[0] = j
+    const bc = b.charCodeAt(j - 1)
+    for (let i = 1; i <= a.length; i++) {
+      const cost = a.charCodeAt(i - 1) === bc ? 0 : 1
+      const del = prev[i] + 1
+      const ins = cur[i - 1] + 1
+      const sub = prev[i - 1] + cost
+      cur[i] = del < ins ? (del < sub ? del : sub) : ins < sub ? ins : sub
+    }
+    ;[prev, cur] = [cur, prev]
+  }
+  return prev[a.length]
+}
+
+/** 1 − distance / longer length, in [0, 1]. */
+export function similarity(a: string, b: string): number {
+  const max = Math.max(a.length, b.length)
+  return max === 0 ? 1 : 1 - levenshtein(a, b) / max
+}

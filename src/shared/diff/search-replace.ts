@@ -1,0 +1,166 @@
+import { parseSearchReplace, type SearchReplaceBlock } from './search-replace-parse'
+import { detectIndentUnit, reindentReplacement } from './reindent'
+import { numberLines, rankWindows, type ScoredWindow } from './closest'
+import { detectLineEnding, matchKey, toLf, withLineEnding } from './text'
+
+export { parseSearchReplace } from './search-replace-parse'
+export type { SearchReplaceBlock } from './search-replace-parse'
+
+export interface SearchReplaceOptions {
+  /** Similarity a non-exact candidate needs (0..1). 1 = only whitespace/quote-tolerant equality. */
+  fuzzyThreshold?: number
+}
+
+export interface ClosestCandidate {
+  startLine: number
+  endLine: number
+  similarity: number
+  text: string
+}
+
+export type BlockResult =
+  | {
+      index: number
+      status: 'applied'
+      /** 1-based lines the block replaced, in the file as it was when the block applied. */
+      startLine: number
+      endLine: number
+      replacementLines: number
+      reindented: boolean
+      similarity: number
+      hint?: number
+    }
+  | { index: number; status: 'failed'; error: string; hint?: number; closest?: ClosestCandidate }
+
+export interface SearchReplaceResult {
+  /** Null when the diff itself is malformed (nothing applied). */
+  content: string | null
+  formatError?: string
+  blocks: BlockResult[]
+  applied: number
+  failed: number
+}
+
+interface FileState {
+  lines: string[]
+  keys: string[]
+  unit: number
+  edits: Array<{ at: number; removed: number; added: number }>
+}
+
+/** Applies every block it can, in order; each block gets its own result. */
+export function applySearchReplace(original: string, diff: string, options: SearchReplaceOptions = {}): SearchReplaceResult {
+  const parsed = parseSearchReplace(diff)
+  if (!parsed.ok) return { content: null, formatError: parsed.error, blocks: [], applied: 0, failed: 0 }
+  const eol = detectLineEnding(original)
+  const lines = toLf(original).split('\n')
+  const state: FileState = { lines, keys: lines.map(matchKey), unit: detectIndentUnit(lines), edits: [] }
+  const threshold = options.fuzzyThreshold ?? 1
+  const blocks = parsed.blocks.map((block) => applyBlock(state, block, threshold))
+  const applied = blocks.filter((b) => b.status === 'applied').length
+  return {
+    content: withLineEnding(state.lines.join('\n'), eol),
+    blocks,
+    applied,
+    failed: blocks.length - applied
+  }
+}
+
+function applyBlock(state: FileState, block: SearchReplaceBlock, threshold: number): BlockResult {
+  const hint = block.startLine
+  const { search, replace } = block
+  if (search.every((l) => l.trim() === '')) {
+    return { index: block.index, status: 'failed', hint, error: 'Empty SEARCH content is not allowed: the SEARCH section must contain the exact lines to replace.' }
+  }
+  if (search.join('\n') === replace.join('\n')) {
+    return { index: block.index, status: 'failed', hint, error: 'SEARCH and REPLACE content are identical: the block would change nothing.' }
+  }
+  const hintIndex = hint === undefined ? undefined : shiftedHint(state, hint - 1)
+  const found = locate(state, search, hintIndex, threshold)
+  if ('error' in found) return { index: block.index, status: 'failed', hint, error: found.error, closest: found.closest }
+  const at = found.at
+  const matched = state.lines.slice(at, at + search.length)
+  const { lines: replacement, changed } = reindentReplacement(search, matched, replace, state.unit)
+  state.lines.splice(at, search.length, ...replacement)
+  state.keys.splice(at, search.length, ...replacement.map(matchKey))
+  state.edits.push({ at, removed: search.length, added: replacement.length })
+  return {
+    index: block.index,
+    status: 'applied',
+    startLine: at + 1,
+    endLine: at + search.length,
+    replacementLines: replacement.length,
+    reindented: changed,
+    similarity: found.similarity,
+    hint
+  }
+}
+
+/** A hint refers to the original file; earlier blocks may have moved that line. */
+function shiftedHint(state: FileState, index: number): number {
+  let shifted = index
+  for (const edit of state.edits) if (edit.at < shifted) shifted += edit.added - edit.removed
+  return Math.max(0, shifted)
+}
+
+type Located = { at: number; similarity: number } | { error: string; closest?: ClosestCandidate }
+
+function locate(state: FileState, search: string[], hint: number | undefined, threshold: number): Located {
+  const searchKeys = search.map(matchKey)
+  const exact = exactMatches(state.keys, searchKeys)
+  if (exact.length === 1) return { at: exact[0], similarity: 1 }
+  if (exact.length > 1) {
+    if (hint === undefined) {
+      const where = exact.slice(0, 8).map((i) => `${i + 1}-${i + search.length}`).join(', ')
+      return {
+        error:
+          `The SEARCH content matches ${exact.length} places (lines ${where}${exact.length > 8 ? ', …' : ''}). ` +
+          'Add :start_line: with the line where the intended occurrence starts, or include more surrounding lines.'
+      }
+    }
+    return { at: nearest(exact, hint), similarity: 1 }
+  }
+  const candidates = rankWindows(state.keys, searchKeys, hint)
+  const best = candidates[0]
+  if (best && threshold < 1 && best.similarity >= threshold) return { at: best.at, similarity: best.similarity }
+  return noMatch(state, search.length, hint, threshold, best)
+}
+
+function exactMatches(keys: string[], searchKeys: string[]): number[] {
+  const out: number[] = []
+  const n = searchKeys.length
+  const first = searchKeys[0]
+  for (let i = 0; i + n <= keys.length; i++) {
+    if (keys[i] !== first) continue
+    let j = 1
+    while (j < n && keys[i + j] === searchKeys[j]) j++
+    if (j === n) out.push(i)
+  }
+  return out
+}
+
+function nearest(positions: number[], hint: number): number {
+  let best = positions[0]
+  for (const p of positions) if (Math.abs(p - hint) < Math.abs(best - hint)) best = p
+  return best
+}
+
+function noMatch(state: FileState, n: number, hint: number | undefined, threshold: number, best: ScoredWindow | undefined): Located {
+  const where = hint === undefined ? 'anywhere in the file' : `in the whole file (hint :start_line: ${hint + 1})`
+  const need = threshold < 1 ? ` (needs ${Math.round(threshold * 100)}% similarity)` : ''
+  if (!best) return { error: `No match found ${where}${need}: the file has fewer lines than the SEARCH block.` }
+  const closest: ClosestCandidate = {
+    startLine: best.at + 1,
+    endLine: best.at + n,
+    similarity: Math.round(best.similarity * 1000) / 1000,
+    text: numberLines(state.lines.slice(best.at, best.at + n), best.at + 1)
+  }
+  const pct = Math.floor(best.similarity * 100)
+  return {
+    error:
+      `No match found ${where}${need}. Closest candidate: lines ${closest.startLine}-${closest.endLine} ` +
+      `(${pct}% similar):\n${closest.text}\n` +
+      'Re-read that part of the file and resend this block with SEARCH text copied exactly.',
+    closest
+  }
+}
