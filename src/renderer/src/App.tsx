@@ -2,11 +2,11 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { bindChatEvents, resyncChat } from './features/chat/bind-chat-events'
-import { ChatView } from './features/chat/ChatView'
 import { ProviderSettings } from './features/settings/ProviderSettings'
 import { useSettingsStore } from './features/settings/settings-store'
 import { WorkspacePicker } from './features/workspace/WorkspacePicker'
 import { useWorkspaceStore } from './features/workspace/workspace-store'
+import { appViews, type AppView } from './views'
 import type { SettingsView } from '../../shared/contract/settings'
 import type { WorkspaceInfo } from '../../shared/contract/workspace'
 
@@ -15,8 +15,9 @@ export function App(): ReactNode {
   const connection = useConnectionStore((state) => state.state)
   const generation = useConnectionStore((state) => state.generation)
   const workspace = useWorkspaceStore((state) => state.current)
+  const settingsLoaded = useSettingsStore((state) => state.settings !== null)
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
-  const [showSettings, setShowSettings] = useState(false)
+  const [viewId, setViewId] = useState(appViews[0].id)
 
   useEffect(() => {
     const unbind = bindChatEvents(client)
@@ -30,7 +31,7 @@ export function App(): ReactNode {
     }
   }, [client])
 
-  // On every (re)connect, the core is the source of truth.
+  // On every (re)connect the core is the source of truth.
   useEffect(() => {
     if (connection !== 'open') return
     void client.request('workspace:current', {}).then((r) => r.ok && useWorkspaceStore.getState().setCurrent(r.value))
@@ -38,32 +39,75 @@ export function App(): ReactNode {
     void resyncChat(client)
   }, [client, connection, generation])
 
+  // Alt+1 … Alt+9 switch views.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      const index = Number(event.key) - 1
+      if (event.altKey && index >= 0 && index < appViews.length) {
+        event.preventDefault()
+        setViewId(appViews[index].id)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  const active = appViews.find((view) => view.id === viewId) ?? appViews[0]
   return (
     <div className="app">
       <header className="app-header">
         <span className="brand">Modus</span>
-        {workspace && <span className="workspace-name" title={workspace.root}>{workspace.name}</span>}
+        {workspace && (
+          <span className="workspace-name" title={workspace.root}>
+            {workspace.name}
+          </span>
+        )}
         <span className={`connection connection-${connection}`} aria-live="polite">
           {connection === 'open' ? '' : connection === 'connecting' ? 'Connecting…' : 'Disconnected — retrying'}
         </span>
-        {workspace && (
-          <button type="button" onClick={() => setShowSettings((shown) => !shown)} aria-expanded={showSettings}>
-            Settings
-          </button>
-        )}
       </header>
-      <main className="app-main">
-        {!workspace ? (
+      {!workspace ? (
+        <main className="app-main">
           <WorkspacePicker />
-        ) : showSettings || !hasProvider ? (
+        </main>
+      ) : settingsLoaded && !hasProvider ? (
+        <main className="app-main">
           <section className="settings-panel" aria-label="Settings">
-            <h1>Provider</h1>
-            <ProviderSettings onSaved={() => setShowSettings(false)} />
+            <h1>Choose a provider</h1>
+            <ProviderSettings />
           </section>
-        ) : (
-          <ChatView />
-        )}
-      </main>
+        </main>
+      ) : (
+        <div className="app-body">
+          <nav className="app-nav" aria-label="Views">
+            {appViews.map((view) => (
+              <NavButton key={view.id} view={view} active={view.id === active.id} onSelect={setViewId} />
+            ))}
+          </nav>
+          <main className="app-main">
+            <active.component />
+          </main>
+        </div>
+      )}
     </div>
+  )
+}
+
+function NavButton(props: { view: AppView; active: boolean; onSelect: (id: string) => void }): ReactNode {
+  const count = props.view.badge?.() ?? 0
+  return (
+    <button
+      type="button"
+      className="nav-button"
+      aria-current={props.active ? 'page' : undefined}
+      onClick={() => props.onSelect(props.view.id)}
+    >
+      {props.view.label}
+      {count > 0 && (
+        <span className="badge" aria-label={`${count} pending`}>
+          {count}
+        </span>
+      )}
+    </button>
   )
 }
