@@ -45,9 +45,10 @@ export interface FakeProvider {
   close(): Promise<void>
 }
 
+// Exact paths, so a client with a wrong base URL gets a 404 like a real server would give.
 const MODEL_PATHS: Array<[RegExp, FakeProtocol]> = [
-  [/\/v1\/messages$/, 'anthropic'],
-  [/\/chat\/completions$/, 'openai']
+  [/^\/v1\/messages$/, 'anthropic'],
+  [/^\/v1\/chat\/completions$/, 'openai']
 ]
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -204,7 +205,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       if (!res.writableFinished) request.aborted = true
     })
     if (protocol) return serveModelRequest(res, request, protocol)
-    if (req.method === 'GET' && /\/models$/.test(path)) {
+    if (req.method === 'GET' && path === '/v1/models') {
       const ids = options.models ?? ['claude-sonnet-4-6', 'gpt-4o']
       return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) })
     }

@@ -17,6 +17,7 @@ export interface ModelRequest {
   reasoningBudgetTokens?: number
 }
 
+/** Token counts of one turn. `inputTokens` excludes cached tokens: the whole prompt is input + cacheRead + cacheWrite. */
 export interface ModelUsage {
   inputTokens: number
   outputTokens: number
@@ -35,10 +36,15 @@ export type ModelStreamEvent =
   | { type: 'tool-call'; callId: string; name: string; input: unknown; rawArgs: string; parseError?: string }
   | { type: 'usage'; usage: ModelUsage }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
-  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'other' }
+  /** `rawStopReason` is the provider's own value (e.g. `refusal`, `content_filter`, `pause_turn`). */
+  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'other'; rawStopReason?: string }
 
 export interface ModelProvider {
   readonly id: string
-  /** Streams one model turn. Aborting `signal` ends the stream with a `ProviderError` of kind `cancelled`. */
+  /**
+   * Streams one model turn. Failures are thrown as `ProviderError` (errors.ts): retryable ones are
+   * retried inside (yielding `retry` events) as long as nothing was streamed yet; after content they
+   * are thrown with `partial: true`. Aborting `signal` ends the stream with kind `cancelled`.
+   */
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>
 }
