@@ -12,6 +12,8 @@ export const requestChannels = [
   'settings:saveProvider',
   'settings:removeProvider',
   'settings:setActiveProvider',
+  'settings:saveLimits',
+  'settings:setTheme',
   'task:start',
   'task:send',
   'task:cancel',

@@ -30,9 +30,30 @@ export const ProviderInput = z
   .strict()
 export type ProviderInput = z.infer<typeof ProviderInput>
 
+/** Global limits of the agent loop; a mode may override the caps. 0 turns a limit off; null = no cap. */
+export const LimitsInput = z
+  .object({
+    /** Consecutive mistakes before the loop pauses for guidance. */
+    mistakeLimit: z.number().int().min(0).max(100),
+    /** Identical consecutive calls allowed before the next one asks. */
+    repetitionLimit: z.number().int().min(0).max(100),
+    /** Model requests per task before the loop pauses and asks. */
+    maxRequests: z.number().int().positive().nullable(),
+    /** Cost per task (USD) before the loop pauses and asks. */
+    maxCostUsd: z.number().positive().nullable()
+  })
+  .strict()
+export type LimitsInput = z.infer<typeof LimitsInput>
+
+/** `system` follows the OS (prefers-color-scheme); light and dark override it. */
+export const ThemePreference = z.enum(['system', 'light', 'dark'])
+export type ThemePreference = z.infer<typeof ThemePreference>
+
 export const SettingsView = z.object({
   providers: z.array(ProviderView),
   activeProviderId: z.string().nullable(),
+  limits: LimitsInput,
+  theme: ThemePreference,
   /** Problems found when loading settings files; the files themselves are kept untouched. */
   problems: z.array(z.string())
 })
@@ -42,7 +63,9 @@ export const settingsRequests = {
   'settings:get': request(z.object({}).strict(), SettingsView),
   'settings:saveProvider': request(ProviderInput, SettingsView),
   'settings:removeProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
-  'settings:setActiveProvider': request(z.object({ id: z.string() }).strict(), SettingsView)
+  'settings:setActiveProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
+  'settings:saveLimits': request(LimitsInput, SettingsView),
+  'settings:setTheme': request(z.object({ theme: ThemePreference }).strict(), SettingsView)
 }
 
 export const settingsEvents = {

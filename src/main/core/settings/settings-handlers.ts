@@ -5,7 +5,13 @@ import type { EventBus } from '../event-bus'
 import { resolveApiKey, secretNameForProvider, type SecretStore } from './secret-store'
 import type { SettingsStore } from './settings-store'
 
-type SettingsChannels = 'settings:get' | 'settings:saveProvider' | 'settings:removeProvider' | 'settings:setActiveProvider'
+type SettingsChannels =
+  | 'settings:get'
+  | 'settings:saveProvider'
+  | 'settings:removeProvider'
+  | 'settings:setActiveProvider'
+  | 'settings:saveLimits'
+  | 'settings:setTheme'
 
 export interface SettingsHandlerDeps {
   settings: SettingsStore
@@ -51,6 +57,14 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
       requireProvider(deps.settings, id)
       await deps.settings.update((current) => ({ ...current, activeProviderId: id }))
       return changed()
+    },
+    async 'settings:saveLimits'(limits) {
+      await deps.settings.update((current) => ({ ...current, policy: { ...current.policy, ...limits } }))
+      return changed()
+    },
+    async 'settings:setTheme'({ theme }) {
+      await deps.settings.update((current) => ({ ...current, theme }))
+      return changed()
     }
   }
 }
@@ -68,5 +82,12 @@ export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<Sett
     const { key } = await resolveApiKey(deps.secrets, provider, deps.env ?? process.env)
     providers.push({ ...provider, hasKey: Boolean(key), keyHint: key && key.length >= 8 ? key.slice(-4) : undefined })
   }
-  return { providers, activeProviderId: current.activeProviderId, problems: deps.settings.problems() }
+  const { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd } = current.policy
+  return {
+    providers,
+    activeProviderId: current.activeProviderId,
+    limits: { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd },
+    theme: current.theme,
+    problems: deps.settings.problems()
+  }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ProviderKind } from '../../../shared/contract/settings'
+import { ProviderKind, ThemePreference } from '../../../shared/contract/settings'
 
 export const ProviderConfig = z
   .object({
@@ -41,7 +41,8 @@ export const SettingsFile = z
     version: z.literal(1).default(1),
     providers: z.array(ProviderConfig).default([]),
     activeProviderId: z.string().nullable().default(null),
-    policy: GlobalPolicy.default(GlobalPolicy.parse({}))
+    policy: GlobalPolicy.default(GlobalPolicy.parse({})),
+    theme: ThemePreference.default('system')
   })
   .strict()
   .superRefine((value, ctx) => {
