@@ -19,6 +19,8 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   writePaths?: (params: z.output<P>) => string[]
   /** Every path the call would read. */
   readPaths?: (params: z.output<P>) => string[]
+  /** A JSON schema sent to the model instead of the one derived from `params` (MCP tools). */
+  inputJsonSchema?: Record<string, unknown>
   /** One line for the approval card and the chat's tool card. */
   summarize: (params: z.output<P>) => string
 }

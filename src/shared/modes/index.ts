@@ -1,0 +1,4 @@
+export * from './schema'
+export * from './builtin'
+export * from './resolve'
+export * from './yaml'

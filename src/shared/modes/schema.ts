@@ -1,0 +1,153 @@
+import { z } from 'zod'
+import type { ToolGroupName } from '../tools/types'
+
+export const TOOL_GROUPS = ['read', 'edit', 'command', 'mcp', 'modes'] as const satisfies readonly ToolGroupName[]
+export const ToolGroup = z.enum(TOOL_GROUPS)
+
+export const SLUG_MESSAGE = 'Slug must contain only letters, numbers and dashes'
+
+const isValidRegex = (source: string): boolean => {
+  try {
+    new RegExp(source)
+    return true
+  } catch {
+    return false
+  }
+}
+
+export const GroupOptions = z
+  .object({
+    fileRegex: z
+      .string()
+      .optional()
+      .refine((source) => source === undefined || isValidRegex(source), {
+        message: 'Invalid regular expression pattern'
+      }),
+    description: z.string().optional()
+  })
+  .strict()
+export type GroupOptions = z.infer<typeof GroupOptions>
+
+export const GroupEntry = z.union([ToolGroup, z.tuple([ToolGroup, GroupOptions])])
+export type GroupEntry = z.infer<typeof GroupEntry>
+
+export const groupName = (entry: GroupEntry): ToolGroupName => (typeof entry === 'string' ? entry : entry[0])
+export const groupOptions = (entry: GroupEntry): GroupOptions | undefined =>
+  typeof entry === 'string' ? undefined : entry[1]
+
+/** Roo removed the browser group; old configs still carry it, so it is dropped silently. */
+const withoutDeprecatedGroups = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.filter((entry) => entry !== 'browser' && !(Array.isArray(entry) && entry[0] === 'browser'))
+    : value
+
+export const ModeGroups = z.preprocess(
+  withoutDeprecatedGroups,
+  z.array(GroupEntry).superRefine((groups, ctx) => {
+    const seen = new Set<string>()
+    for (const entry of groups) {
+      const name = groupName(entry)
+      if (seen.has(name)) ctx.addIssue({ code: 'custom', message: `Duplicate groups are not allowed: ${name}` })
+      seen.add(name)
+    }
+  })
+)
+
+/** Per-mode auto-approve toggles. Absent = ask. Writes outside the workspace always ask: no toggle. */
+export const AutoApprove = z
+  .object({
+    read: z.boolean(),
+    readOutsideWorkspace: z.boolean(),
+    edit: z.boolean(),
+    command: z.boolean(),
+    mcp: z.boolean(),
+    modeSwitch: z.boolean(),
+    subtasks: z.boolean(),
+    followup: z.boolean(),
+    /** How long a follow-up question waits before its first suggestion is picked. */
+    followupTimeoutMs: z.number().int().min(1000).max(3_600_000),
+    maxRequests: z.number().int().positive(),
+    maxCostUsd: z.number().positive()
+  })
+  .partial()
+  .strict()
+export type AutoApprove = z.infer<typeof AutoApprove>
+
+const ruleList = z.array(z.string().trim().min(1, 'A command rule must not be empty'))
+export const CommandRules = z
+  .object({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
+  .strict()
+export type CommandRules = z.infer<typeof CommandRules>
+
+export const ModeSource = z.enum(['builtin', 'global', 'project'])
+export type ModeSource = z.infer<typeof ModeSource>
+
+export const ModeConfig = z
+  .object({
+    slug: z.string().regex(/^[a-zA-Z0-9-]+$/, SLUG_MESSAGE),
+    name: z.string().trim().min(1, 'Name must not be empty'),
+    roleDefinition: z.string().trim().min(1, 'Role definition must not be empty'),
+    whenToUse: z.string().optional(),
+    description: z.string().optional(),
+    customInstructions: z.string().optional(),
+    groups: ModeGroups,
+    autoApprove: AutoApprove.optional(),
+    commandRules: CommandRules.optional(),
+    /** Where Roo's files say the mode came from; Modus tracks the source itself and ignores it. */
+    source: z.enum(['global', 'project']).optional()
+  })
+  .strict()
+export type ModeConfig = z.infer<typeof ModeConfig>
+export type ModeConfigInput = z.input<typeof ModeConfig>
+
+export const ModesFile = z
+  .object({ customModes: z.array(ModeConfig) })
+  .strict()
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>()
+    file.customModes.forEach((mode, index) => {
+      if (seen.has(mode.slug))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customModes', index, 'slug'],
+          message: `Duplicate mode slugs are not allowed: ${mode.slug}`
+        })
+      seen.add(mode.slug)
+    })
+  })
+export type ModesFile = z.infer<typeof ModesFile>
+
+/** A mode as the app uses it: the config plus where it came from. */
+export interface ResolvedMode extends ModeConfig {
+  origin: ModeSource
+  /** True when a global or project mode replaces a built-in with the same slug. */
+  overridesBuiltIn: boolean
+}
+
+const formatPath = (path: readonly PropertyKey[]): string =>
+  path
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('')
+
+/** zod issues as one line each: `customModes[1].slug: Slug must …`. */
+export const formatIssues = (error: z.ZodError): string[] =>
+  error.issues.map((issue) => {
+    const where = formatPath(issue.path)
+    return where ? `${where}: ${issue.message}` : issue.message
+  })
+
+export type ModeValidation = { ok: true; mode: ModeConfig } | { ok: false; errors: string[] }
+
+export const validateMode = (input: unknown): ModeValidation => {
+  const parsed = ModeConfig.safeParse(input)
+  return parsed.success ? { ok: true, mode: parsed.data } : { ok: false, errors: formatIssues(parsed.error) }
+}
+
+export type ModesValidation = { ok: true; modes: ModeConfig[] } | { ok: false; errors: string[] }
+
+export const validateModes = (input: unknown): ModesValidation => {
+  const parsed = ModesFile.safeParse({ customModes: input })
+  return parsed.success
+    ? { ok: true, modes: parsed.data.customModes }
+    : { ok: false, errors: formatIssues(parsed.error) }
+}

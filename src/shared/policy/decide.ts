@@ -1,0 +1,217 @@
+import { resolveToolAlias } from '../tools/catalog'
+import { isMcpToolName, parseMcpToolName } from '../tools/mcp'
+import { getBuiltInTool } from '../tools/catalog'
+import type { AutoApprove, CommandRules, ResolvedMode } from '../modes/schema'
+import { groupName, groupOptions } from '../modes/schema'
+import { decideCommand, type Decision, type RuleSet } from './commands'
+import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
+import { editPathsOf } from './tool-access'
+
+export interface PolicyCall {
+  /** Tool name (aliases are resolved here). */
+  name: string
+  /** Arguments after validation. */
+  params: Record<string, unknown>
+}
+
+export interface PolicyContext {
+  mode: ResolvedMode
+  /** Whether the user trusts this workspace: project-file allow rules and auto-approve need it. */
+  trusted: boolean
+  workspaceRoot: string
+  /** The user's global command rules (settings); a mode's own rules come with the mode. */
+  globalCommandRules?: CommandRules
+  /** Facts about a path the model named, realpath-resolved by the core; lexical when absent. */
+  resolvePath?: (path: string) => PathFacts
+  /** The ignore-file matcher (.modusignore/.rooignore) over workspace-relative paths. */
+  isIgnored?: (relPath: string) => boolean
+  /** Per-tool "always allow" from the MCP server config. */
+  mcpAlwaysAllow?: (server: string, tool: string) => boolean
+}
+
+export interface PolicyDecision {
+  decision: Decision
+  /** What produced the decision, for "why was I asked". */
+  rule: string
+  reason: string
+  /** Follow-up questions answered automatically: wait this long, then pick the first suggestion. */
+  autoAnswerAfterMs?: number
+}
+
+const DEFAULT_FOLLOWUP_TIMEOUT_MS = 60_000
+
+/** A project mode's auto-approve counts only in a trusted workspace. */
+export function effectiveAutoApprove(mode: ResolvedMode, trusted: boolean): AutoApprove {
+  if (mode.origin === 'project' && !trusted) return {}
+  return mode.autoApprove ?? {}
+}
+
+const result = (decision: Decision, rule: string, reason: string): PolicyDecision => ({ decision, rule, reason })
+
+function toggle(on: boolean | undefined, key: string, what: string): PolicyDecision {
+  return on
+    ? result('allow', `auto-approve.${key}`, `${what} are auto-approved in this mode`)
+    : result('ask', 'default-ask', `${what} need approval in this mode`)
+}
+
+function factsOf(path: string, ctx: PolicyContext): PathFacts {
+  return ctx.resolvePath ? ctx.resolvePath(path) : lexicalPathFacts(path, ctx.workspaceRoot)
+}
+
+const READ_TOOLS = new Set(['read_file', 'list_files', 'search_files'])
+
+function decideRead(paths: readonly string[], ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+  let outside: string | undefined
+  for (const path of paths) {
+    const facts = factsOf(path, ctx)
+    if (facts.outsideWorkspace) outside ??= path
+    else if (facts.relPath && ctx.isIgnored?.(facts.relPath))
+      return result('deny', 'ignored-path', `'${path}' is excluded by the ignore file`)
+  }
+  if (outside)
+    return auto.readOutsideWorkspace
+      ? result('allow', 'auto-approve.readOutsideWorkspace', `Reading '${outside}' outside the workspace is auto-approved in this mode`)
+      : result('ask', 'outside-workspace', `'${outside}' is outside the workspace`)
+  return toggle(auto.read, 'read', 'Reads')
+}
+
+/** Writes: ignored → deny; protected, outside or beyond the mode's files → ask whatever the toggles. */
+function decideWrites(
+  paths: readonly { path: string; expands?: boolean }[],
+  ctx: PolicyContext,
+  auto: AutoApprove,
+  what = 'Edits'
+): PolicyDecision | undefined {
+  let ask: PolicyDecision | undefined
+  for (const { path, expands } of paths) {
+    if (expands) {
+      ask ??= result('ask', 'write-target-unknown', `The write target '${path}' is only known at run time`)
+      continue
+    }
+    const facts = factsOf(path, ctx)
+    if (!facts.outsideWorkspace && facts.relPath && ctx.isIgnored?.(facts.relPath))
+      return result('deny', 'ignored-path', `'${path}' is excluded by the ignore file`)
+    if (facts.outsideWorkspace) ask ??= result('ask', 'outside-workspace-write', `'${path}' is outside the workspace; writes there always ask`)
+    else if (isProtectedPath(facts.relPath ?? path)) ask ??= result('ask', 'protected-path', `'${path}' is a protected file; writing it always asks`)
+    else {
+      const restriction = modeFileRestriction(ctx.mode, facts.relPath ?? path)
+      if (restriction) ask ??= restriction
+    }
+  }
+  if (ask) return ask
+  return paths.length > 0 ? toggle(auto.edit, 'edit', what) : undefined
+}
+
+function modeFileRestriction(mode: ResolvedMode, relPath: string): PolicyDecision | undefined {
+  const entry = mode.groups.find((group) => groupName(group) === 'edit')
+  if (!entry) return result('ask', 'mode-has-no-edit', `${mode.name} mode does not edit files; a command writing '${relPath}' needs approval`)
+  const regex = groupOptions(entry)?.fileRegex
+  if (!regex) return undefined
+  let matches = false
+  try {
+    matches = new RegExp(regex).test(normalizePosix(relPath))
+  } catch {
+    matches = false
+  }
+  return matches ? undefined : result('ask', 'mode-file-restriction', `${mode.name} mode only edits files matching ${regex}; '${relPath}' does not`)
+}
+
+/** Rule sets in force for a mode: the mode's own (trust-gated allow) and the user's global ones. */
+export function commandRuleSets(ctx: PolicyContext): RuleSet[] {
+  const sets: RuleSet[] = []
+  if (ctx.mode.commandRules)
+    sets.push({
+      origin: `${ctx.mode.origin} mode '${ctx.mode.slug}'`,
+      rules: ctx.mode.commandRules,
+      allowApplies: ctx.mode.origin !== 'project' || ctx.trusted
+    })
+  if (ctx.globalCommandRules) sets.push({ origin: 'global', rules: ctx.globalCommandRules, allowApplies: true })
+  return sets
+}
+
+function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+  const verdict = decideCommand(command, commandRuleSets(ctx), auto.command ? 'allow' : 'ask')
+  if (verdict.decision === 'deny') return result('deny', verdict.rule, verdict.reason)
+  const named = verdict.analysis.parts.flatMap((part) => part.argv.slice(1).filter((arg) => !arg.startsWith('-')))
+  const reads = [...named, ...verdict.analysis.reads.map((use) => use.path)]
+  if (ctx.isIgnored)
+    for (const arg of reads) {
+      const facts = lexicalPathFacts(arg, cwd ? `${ctx.workspaceRoot}/${cwd}` : ctx.workspaceRoot)
+      if (facts.relPath && facts.relPath !== '.' && ctx.isIgnored(facts.relPath))
+        return result('deny', 'ignored-path', `The command names '${arg}', which the ignore file excludes`)
+    }
+  const writes = decideWrites(verdict.analysis.writes, ctx, auto, 'Redirections into files')
+  if (writes?.decision === 'deny') return writes
+  if (verdict.decision === 'ask') return result('ask', verdict.rule, verdict.reason)
+  if (writes && writes.decision === 'ask') return writes
+  if (writes && writes.decision === 'allow' && verdict.rule === 'auto-approve.command') return result('allow', verdict.rule, verdict.reason)
+  return result('allow', verdict.rule, verdict.reason)
+}
+
+/**
+ * The policy: allow, ask or deny one validated call in a mode, and which rule said so. Pure.
+ * Toggles can turn ask into allow; they never lift a deny, a protected path, a write outside the
+ * workspace or an always-ask construct.
+ */
+export function decide(call: PolicyCall, ctx: PolicyContext): PolicyDecision {
+  const name = resolveToolAlias(call.name)
+  const auto = effectiveAutoApprove(ctx.mode, ctx.trusted)
+  if (READ_TOOLS.has(name)) return decideRead([String(call.params.path ?? '.')], ctx, auto)
+  const definition = getBuiltInTool(name)
+  if (definition?.group === 'edit') {
+    const paths = (definition.writePaths?.(call.params as never) ?? editPathsOf(name, call.params)).map((path) => ({ path }))
+    return decideWrites(paths, ctx, auto) ?? result('ask', 'default-ask', 'Edits need approval')
+  }
+  switch (name) {
+    case 'execute_command':
+      return decideExecute(String(call.params.command ?? ''), call.params.cwd as string | undefined, ctx, auto)
+    case 'read_command_output':
+      return result('allow', 'own-output', 'Reading saved output of a command that already ran')
+    case 'attempt_completion':
+    case 'update_todo_list':
+      return result('allow', 'task-state', 'Changes only the task’s own state')
+    case 'switch_mode':
+      return toggle(auto.modeSwitch, 'modeSwitch', 'Mode switches')
+    case 'new_task':
+      return toggle(auto.subtasks, 'subtasks', 'Subtasks')
+    case 'ask_followup_question':
+      return auto.followup
+        ? { ...result('allow', 'auto-approve.followup', 'The first suggestion is picked after a timeout'), autoAnswerAfterMs: auto.followupTimeoutMs ?? DEFAULT_FOLLOWUP_TIMEOUT_MS }
+        : result('ask', 'default-ask', 'The question waits for your answer')
+    case 'access_mcp_resource':
+    case 'use_mcp_tool':
+      return toggle(auto.mcp, 'mcp', 'MCP calls')
+  }
+  if (isMcpToolName(name)) {
+    if (auto.mcp) return result('allow', 'auto-approve.mcp', 'MCP calls are auto-approved in this mode')
+    const parsed = parseMcpToolName(name)
+    if (parsed && ctx.mcpAlwaysAllow?.(parsed.server, parsed.tool))
+      return result('allow', 'mcp-always-allow', `${parsed.tool} is always allowed in the ${parsed.server} server config`)
+    return result('ask', 'default-ask', 'MCP calls need approval in this mode')
+  }
+  return result('ask', 'default-ask', `'${call.name}' needs approval`)
+}
+
+export interface UsageSoFar {
+  requests: number
+  /** Undefined when the price is unknown: the cost cap cannot trigger, the request cap still works. */
+  costUsd?: number
+}
+
+/**
+ * Per-task caps, checked before each API request: the mode's caps override the global defaults.
+ * Hitting one pauses the task with an approval item; approving resets the count.
+ */
+export function checkRequestCaps(
+  usage: UsageSoFar,
+  ctx: { mode: ResolvedMode; trusted: boolean; globalCaps?: { maxRequests?: number; maxCostUsd?: number } }
+): PolicyDecision | undefined {
+  const auto = effectiveAutoApprove(ctx.mode, ctx.trusted)
+  const maxRequests = auto.maxRequests ?? ctx.globalCaps?.maxRequests
+  const maxCost = auto.maxCostUsd ?? ctx.globalCaps?.maxCostUsd
+  if (maxRequests !== undefined && usage.requests + 1 > maxRequests)
+    return result('ask', 'cap.maxRequests', `This task has made ${usage.requests} requests; the limit is ${maxRequests}`)
+  if (maxCost !== undefined && usage.costUsd !== undefined && usage.costUsd > maxCost + 0.0001)
+    return result('ask', 'cap.maxCostUsd', `This task has cost $${usage.costUsd.toFixed(2)}; the limit is $${maxCost.toFixed(2)}`)
+  return undefined
+}

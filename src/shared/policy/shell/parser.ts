@@ -1,0 +1,549 @@
+import type { CommandOrigin, ShellCommand, ShellParse, ShellRedirect, ShellWord } from './types'
+
+class ShellSyntaxError extends Error {}
+
+const RESERVED_PREFIX = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', 'time'])
+const RESERVED_ALONE = new Set(['fi', 'done', 'esac'])
+const UNSUPPORTED = new Set(['case', 'function', 'select', 'coproc'])
+const NAME_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
+
+const isBlank = (c: string): boolean => c === ' ' || c === '\t'
+const isNewline = (c: string): boolean => c === '\n' || c === '\r'
+/** Characters that end an unquoted word. */
+const isMeta = (c: string): boolean =>
+  c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '<' || c === '>'
+
+interface PendingHeredoc {
+  delimiter: string
+  stripTabs: boolean
+  expands: boolean
+  origin: CommandOrigin
+}
+
+interface Cut {
+  start: number
+  end: number
+}
+
+/**
+ * A recursive-descent reader for POSIX/bash command lines: lists, pipelines, subshells, groups,
+ * quoting, every kind of substitution, redirections and heredocs. It does not run anything; it
+ * finds every command that would run and every file a redirection writes.
+ */
+class Parser {
+  pos = 0
+  readonly commands: ShellCommand[] = []
+  private pendingHeredocs: PendingHeredoc[] = []
+  private cuts: Cut[] = []
+
+  constructor(
+    private readonly src: string,
+    private readonly backtickEnd = false
+  ) {}
+
+  parseAll(): void {
+    this.parseList('top', '')
+    if (this.pos < this.src.length) throw new ShellSyntaxError(`unexpected '${this.src[this.pos]}' at ${this.pos}`)
+  }
+
+  /** Parse commands until EOF or the closing character (`)` or `}`); returns at the closer. */
+  private parseList(origin: CommandOrigin, closer: ')' | '}' | ''): void {
+    let pipedInput = false
+    for (;;) {
+      this.skipBlanks()
+      if (this.pos >= this.src.length) {
+        if (closer) throw new ShellSyntaxError(`missing '${closer}'`)
+        return
+      }
+      const c = this.src[this.pos]
+      if (this.backtickEnd && c === '`') return
+      if (closer === ')' && c === ')') return
+      if (closer === '}' && c === '}' && this.atWordBoundaryAfter(this.pos + 1)) return
+      if (isNewline(c)) {
+        this.pos++
+        this.readPendingHeredocs()
+        pipedInput = false
+        continue
+      }
+      if (c === '#') {
+        while (this.pos < this.src.length && !isNewline(this.src[this.pos])) this.pos++
+        continue
+      }
+      if (c === ';') {
+        this.pos += this.src.startsWith(';;', this.pos) ? 2 : 1
+        pipedInput = false
+        continue
+      }
+      if (c === '&') {
+        this.pos += this.src.startsWith('&&', this.pos) ? 2 : 1
+        pipedInput = false
+        continue
+      }
+      if (c === '|') {
+        if (this.src.startsWith('||', this.pos)) {
+          this.pos += 2
+          pipedInput = false
+        } else {
+          this.pos += this.src.startsWith('|&', this.pos) ? 2 : 1
+          pipedInput = true
+        }
+        continue
+      }
+      if (c === ')') throw new ShellSyntaxError(`unexpected ')' at ${this.pos}`)
+      if (c === '(') {
+        this.pos++
+        this.parseList(origin, ')')
+        this.pos++
+        this.readTrailingRedirects(origin, pipedInput)
+        pipedInput = false
+        continue
+      }
+      if (c === '{' && this.atWordBoundaryAfter(this.pos + 1)) {
+        this.pos++
+        this.parseList(origin, '}')
+        this.pos++
+        this.readTrailingRedirects(origin, pipedInput)
+        pipedInput = false
+        continue
+      }
+      this.parseSimpleCommand(origin, pipedInput)
+      pipedInput = false
+    }
+  }
+
+  private atWordBoundaryAfter(index: number): boolean {
+    return index >= this.src.length || isMeta(this.src[index]) || (this.backtickEnd && this.src[index] === '`')
+  }
+
+  private skipBlanks(): void {
+    for (;;) {
+      const c = this.src[this.pos]
+      if (isBlank(c)) this.pos++
+      else if (c === '\\' && isNewline(this.src[this.pos + 1] ?? '')) this.pos += this.src.startsWith('\r\n', this.pos + 1) ? 3 : 2
+      else return
+    }
+  }
+
+  /** `( … ) > file`: redirections after a subshell or group belong to no single command. */
+  private readTrailingRedirects(origin: CommandOrigin, pipedInput: boolean): void {
+    const redirects: ShellRedirect[] = []
+    for (;;) {
+      this.skipBlanks()
+      const redirect = this.tryRedirect(origin)
+      if (!redirect) break
+      redirects.push(redirect)
+    }
+    if (redirects.length > 0)
+      this.commands.push({ words: [], assignments: [], redirects, text: '', origin, pipedInput })
+  }
+
+  private parseSimpleCommand(origin: CommandOrigin, pipedInput: boolean): void {
+    let start = this.pos
+    const cutsBefore = this.cuts.length
+    // The command itself is listed before the substitutions it contains, as a reader expects.
+    const insertAt = this.commands.length
+    const words: ShellWord[] = []
+    const assignments: ShellWord[] = []
+    const redirects: ShellRedirect[] = []
+    let dataOnly = false
+    for (;;) {
+      this.skipBlanks()
+      if (this.pos >= this.src.length) break
+      const c = this.src[this.pos]
+      if (this.backtickEnd && c === '`') break
+      if (c === '#' && words.length === 0 && assignments.length === 0) break
+      const redirect = this.tryRedirect(origin)
+      if (redirect) {
+        redirects.push(redirect)
+        continue
+      }
+      if (isMeta(c)) {
+        if (c === '(' && words.length === 1 && this.src.startsWith('()', this.pos))
+          throw new ShellSyntaxError('function definitions are not analysed')
+        if (c === '(' || c === ')' || c === ';' || c === '&' || c === '|' || isNewline(c)) break
+      }
+      const word = this.readWord(origin)
+      if (words.length === 0 && !dataOnly && !word.quoted) {
+        if (UNSUPPORTED.has(word.value)) throw new ShellSyntaxError(`'${word.value}' blocks are not analysed`)
+        if (RESERVED_PREFIX.has(word.value) || RESERVED_ALONE.has(word.value)) {
+          start = this.pos
+          continue
+        }
+        if (word.value === 'for' || word.value === 'in') {
+          dataOnly = true
+          start = this.pos
+          continue
+        }
+        if (word.value === '[[') {
+          words.push(word)
+          this.readDoubleBracket(words, origin)
+          continue
+        }
+        if (NAME_ASSIGN.test(word.raw)) {
+          assignments.push(word)
+          continue
+        }
+      }
+      if (!dataOnly) words.push(word)
+    }
+    if (words.length === 0 && assignments.length === 0 && redirects.length === 0) return
+    this.commands.splice(insertAt, 0, {
+      words,
+      assignments,
+      redirects,
+      text: this.textWithout(start, this.pos, cutsBefore),
+      origin,
+      pipedInput
+    })
+  }
+
+  /** `[[ … ]]` holds `&&`, `<`, `(` as test operators, not shell operators. */
+  private readDoubleBracket(words: ShellWord[], origin: CommandOrigin): void {
+    for (;;) {
+      this.skipBlanks()
+      if (this.pos >= this.src.length) throw new ShellSyntaxError("missing ']]'")
+      const c = this.src[this.pos]
+      if (isNewline(c)) throw new ShellSyntaxError("missing ']]'")
+      if (isMeta(c)) {
+        const op = /^(&&|\|\||[<>()!|])/.exec(this.src.slice(this.pos, this.pos + 2))?.[0] ?? c
+        words.push({ raw: op, value: op, start: this.pos, end: this.pos + op.length, quoted: false, expands: false, glob: false })
+        this.pos += op.length
+        continue
+      }
+      const word = this.readWord(origin)
+      words.push(word)
+      if (word.raw === ']]') return
+    }
+  }
+
+  private textWithout(start: number, end: number, fromCut: number): string {
+    let text = ''
+    let at = start
+    for (let i = fromCut; i < this.cuts.length; i++) {
+      const cut = this.cuts[i]
+      if (cut.start < at || cut.end > end) continue
+      text += this.src.slice(at, cut.start)
+      at = cut.end
+    }
+    text += this.src.slice(at, end)
+    return text.replace(/[ \t]{2,}/g, (run, offset: number) => (offset === 0 ? '' : ' ')).trim()
+  }
+
+  private tryRedirect(origin: CommandOrigin): ShellRedirect | undefined {
+    const match = /^(\d*)(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>(?!\()|<(?!\())/.exec(this.src.slice(this.pos, this.pos + 8))
+    if (!match) return undefined
+    const op = match[2]
+    this.pos += match[0].length
+    this.skipBlanks()
+    if (op === '>&' || op === '<&') {
+      const dup = /^(\d+-?|-)(?=$|[\s;&|<>()])/.exec(this.src.slice(this.pos, this.pos + 12))
+      if (dup) {
+        this.pos += dup[0].length
+        return { op: op + dup[0], kind: 'dup' }
+      }
+    }
+    if (this.pos >= this.src.length || (isMeta(this.src[this.pos]) && this.src[this.pos] !== '<' && this.src[this.pos] !== '>'))
+      throw new ShellSyntaxError(`redirection '${op}' has no target`)
+    const target = this.readWord(origin)
+    if (op === '<<' || op === '<<-') {
+      this.pendingHeredocs.push({ delimiter: target.value, stripTabs: op === '<<-', expands: !target.quoted, origin })
+      return { op, kind: 'heredoc', target }
+    }
+    if (op === '<<<') return { op, kind: 'herestring', target }
+    if (op === '<' || op === '<&') return { op, kind: 'read', target }
+    return { op, kind: 'write', target }
+  }
+
+  /** Heredoc bodies follow the line that opened them; unquoted ones still run `$(…)` inside. */
+  private readPendingHeredocs(): void {
+    const pending = this.pendingHeredocs
+    this.pendingHeredocs = []
+    for (const heredoc of pending) {
+      for (;;) {
+        if (this.pos >= this.src.length) throw new ShellSyntaxError(`heredoc '${heredoc.delimiter}' is not closed`)
+        let lineEnd = this.src.indexOf('\n', this.pos)
+        if (lineEnd < 0) lineEnd = this.src.length
+        let line = this.src.slice(this.pos, lineEnd).replace(/\r$/, '')
+        if (heredoc.stripTabs) line = line.replace(/^\t+/, '')
+        if (line === heredoc.delimiter) {
+          this.pos = Math.min(lineEnd + 1, this.src.length)
+          break
+        }
+        if (heredoc.expands) this.scanHeredocLine(lineEnd)
+        this.pos = Math.min(lineEnd + 1, this.src.length)
+      }
+    }
+  }
+
+  private scanHeredocLine(lineEnd: number): void {
+    while (this.pos < lineEnd) {
+      const c = this.src[this.pos]
+      if (c === '\\') this.pos += 2
+      else if (c === '$' || c === '`') this.readDollarOrBacktick('heredoc-substitution', { value: '' })
+      else this.pos++
+    }
+  }
+
+  private readWord(origin: CommandOrigin): ShellWord {
+    const start = this.pos
+    const acc = { value: '', quoted: false, expands: false, glob: false }
+    if ((this.src[this.pos] === '<' || this.src[this.pos] === '>' || this.src[this.pos] === '=') && this.src[this.pos + 1] === '(') {
+      this.readProcessSubstitution()
+      acc.value += this.src.slice(start, this.pos)
+      acc.expands = true
+    }
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos]
+      if (this.backtickEnd && c === '`') break
+      if (isMeta(c)) {
+        if (c === '(' && this.pos > start && this.wordTakesParens(start)) {
+          const parenStart = this.pos
+          this.skipBalancedParens()
+          acc.value += this.src.slice(parenStart, this.pos)
+          continue
+        }
+        break
+      }
+      if (c === '\\') {
+        const next = this.src[this.pos + 1]
+        if (next === undefined) {
+          this.pos++
+          break
+        }
+        if (isNewline(next)) {
+          this.pos += this.src.startsWith('\r\n', this.pos + 1) ? 3 : 2
+          continue
+        }
+        acc.value += next
+        acc.quoted = true
+        this.pos += 2
+        continue
+      }
+      if (c === "'") {
+        const close = this.src.indexOf("'", this.pos + 1)
+        if (close < 0) throw new ShellSyntaxError('unterminated single quote')
+        acc.value += this.src.slice(this.pos + 1, close)
+        acc.quoted = true
+        this.pos = close + 1
+        continue
+      }
+      if (c === '"') {
+        this.readDoubleQuoted(acc)
+        continue
+      }
+      if (c === '$' && this.src[this.pos + 1] === "'") {
+        this.readAnsiC(acc)
+        continue
+      }
+      if (c === '$' || c === '`') {
+        this.readDollarOrBacktick('command-substitution', acc)
+        continue
+      }
+      if (c === '*' || c === '?' || c === '[') acc.glob = true
+      acc.value += c
+      this.pos++
+    }
+    return { raw: this.src.slice(start, this.pos), value: acc.value, start, end: this.pos, quoted: acc.quoted, expands: acc.expands, glob: acc.glob }
+  }
+
+  /** `files=(a b)` arrays and bash/zsh extglobs `*(…)`, `@(…)` keep their parentheses. */
+  private wordTakesParens(start: number): boolean {
+    const before = this.src.slice(start, this.pos)
+    return /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(before) || /[*?+@!]$/.test(before)
+  }
+
+  private skipBalancedParens(): void {
+    let depth = 0
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos]
+      if (c === '\\') this.pos++
+      else if (c === "'" || c === '"') {
+        const close = this.src.indexOf(c, this.pos + 1)
+        if (close < 0) throw new ShellSyntaxError('unterminated quote')
+        this.pos = close
+      } else if (c === '(') depth++
+      else if (c === ')' && --depth === 0) {
+        this.pos++
+        return
+      }
+      this.pos++
+    }
+    throw new ShellSyntaxError("missing ')'")
+  }
+
+  private readDoubleQuoted(acc: { value: string; quoted: boolean; expands: boolean }): void {
+    acc.quoted = true
+    this.pos++
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos]
+      if (c === '"') {
+        this.pos++
+        return
+      }
+      if (c === '\\') {
+        const next = this.src[this.pos + 1] ?? ''
+        if (next === '$' || next === '`' || next === '"' || next === '\\') acc.value += next
+        else if (!isNewline(next)) acc.value += c + next
+        this.pos += 2
+        continue
+      }
+      if (c === '$' || c === '`') {
+        this.readDollarOrBacktick('command-substitution', acc)
+        continue
+      }
+      acc.value += c
+      this.pos++
+    }
+    throw new ShellSyntaxError('unterminated double quote')
+  }
+
+  private readAnsiC(acc: { value: string; quoted: boolean }): void {
+    let i = this.pos + 2
+    while (i < this.src.length && this.src[i] !== "'") i += this.src[i] === '\\' ? 2 : 1
+    if (i >= this.src.length) throw new ShellSyntaxError("unterminated $'…' quote")
+    acc.value += this.src.slice(this.pos + 2, i)
+    acc.quoted = true
+    this.pos = i + 1
+  }
+
+  /** At `$` or a backtick: variables, `${…}`, `$((…))`, `$(…)`, `` `…` ``. */
+  private readDollarOrBacktick(origin: CommandOrigin, acc: { value: string; expands?: boolean }): void {
+    const start = this.pos
+    const c = this.src[this.pos]
+    if (c === '`') {
+      this.readBacktick(origin)
+    } else if (this.src.startsWith('$((', this.pos)) {
+      this.readArithmetic()
+    } else if (this.src[this.pos + 1] === '(') {
+      this.pos += 2
+      this.parseNested(origin, ')')
+    } else if (this.src[this.pos + 1] === '{') {
+      this.readParameterExpansion()
+    } else {
+      const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9?!#$*@-])/.exec(this.src.slice(this.pos, this.pos + 64))
+      if (!name) {
+        acc.value += '$'
+        this.pos++
+        return
+      }
+      this.pos += name[0].length
+    }
+    acc.value += this.src.slice(start, this.pos)
+    acc.expands = true
+  }
+
+  private parseNested(origin: CommandOrigin, closer: ')'): void {
+    const cutStart = this.pos - (this.src[this.pos - 2] === '$' || this.src[this.pos - 2] === '<' || this.src[this.pos - 2] === '>' || this.src[this.pos - 2] === '=' ? 2 : 1)
+    const saved = this.pendingHeredocs
+    this.pendingHeredocs = []
+    this.parseList(origin, closer)
+    this.pendingHeredocs = saved
+    this.pos++
+    this.cuts.push({ start: cutStart, end: this.pos })
+  }
+
+  private readProcessSubstitution(): void {
+    this.pos += 2
+    this.parseNested('process-substitution', ')')
+  }
+
+  private readBacktick(origin: CommandOrigin): void {
+    const start = this.pos
+    let i = this.pos + 1
+    let inner = ''
+    while (i < this.src.length && this.src[i] !== '`') {
+      if (this.src[i] === '\\' && (this.src[i + 1] === '`' || this.src[i + 1] === '\\' || this.src[i + 1] === '$')) {
+        inner += this.src[i + 1]
+        i += 2
+      } else inner += this.src[i++]
+    }
+    if (i >= this.src.length) throw new ShellSyntaxError('unterminated backtick')
+    const nested = new Parser(inner)
+    nested.parseList(origin, '')
+    if (nested.pos < inner.length) throw new ShellSyntaxError('unexpected text in backtick substitution')
+    for (const command of nested.commands) this.commands.push({ ...command, origin })
+    this.pos = i + 1
+    this.cuts.push({ start, end: this.pos })
+  }
+
+  private readArithmetic(): void {
+    this.pos += 3
+    let depth = 2
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos]
+      if (c === '$' || c === '`') {
+        if (this.src[this.pos + 1] === '(' && this.src[this.pos + 2] !== '(') {
+          this.pos += 2
+          const savedCuts = this.cuts.length
+          this.parseList('command-substitution', ')')
+          this.cuts.length = savedCuts
+          this.pos++
+          continue
+        }
+        if (c === '`') {
+          this.readBacktick('command-substitution')
+          this.cuts.pop()
+          continue
+        }
+      }
+      if (c === '(') depth++
+      else if (c === ')') {
+        depth--
+        if (depth === 0) {
+          this.pos++
+          return
+        }
+      }
+      this.pos++
+    }
+    throw new ShellSyntaxError("missing '))'")
+  }
+
+  /** `${…}` may nest, quote, and hide `$(…)` in a default value: all of it is scanned. */
+  private readParameterExpansion(): void {
+    this.pos += 2
+    let depth = 1
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos]
+      if (c === '\\') {
+        this.pos += 2
+        continue
+      }
+      if (c === "'") {
+        const close = this.src.indexOf("'", this.pos + 1)
+        if (close < 0) throw new ShellSyntaxError('unterminated single quote')
+        this.pos = close + 1
+        continue
+      }
+      if (c === '"') {
+        this.readDoubleQuoted({ value: '', quoted: true, expands: false })
+        continue
+      }
+      if ((c === '$' && (this.src[this.pos + 1] === '(' || this.src[this.pos + 1] === '{')) || c === '`') {
+        const savedCuts = this.cuts.length
+        this.readDollarOrBacktick('command-substitution', { value: '' })
+        this.cuts.length = savedCuts
+        continue
+      }
+      if (c === '{') depth++
+      else if (c === '}' && --depth === 0) {
+        this.pos++
+        return
+      }
+      this.pos++
+    }
+    throw new ShellSyntaxError("missing '}'")
+  }
+}
+
+/** Parse a command line into every simple command it would run. Never throws. */
+export function parseShell(command: string): ShellParse {
+  const parser = new Parser(command)
+  try {
+    parser.parseAll()
+    return { ok: true, commands: parser.commands }
+  } catch (error) {
+    if (error instanceof ShellSyntaxError) return { ok: false, error: error.message, commands: parser.commands }
+    throw error
+  }
+}

@@ -1,0 +1,40 @@
+/** One shell word: its source text and its value once quotes and escapes are removed. */
+export interface ShellWord {
+  raw: string
+  /** Quotes and escapes removed; expansions are kept as their source text. */
+  value: string
+  start: number
+  end: number
+  quoted: boolean
+  /** Contains `$var`, `${…}`, `$((…))`, `$(…)`, backticks or a process substitution: unknown until run. */
+  expands: boolean
+  /** Contains an unquoted glob character. */
+  glob: boolean
+}
+
+export type RedirectKind = 'write' | 'read' | 'dup' | 'heredoc' | 'herestring'
+
+export interface ShellRedirect {
+  op: string
+  kind: RedirectKind
+  target?: ShellWord
+}
+
+export type CommandOrigin = 'top' | 'command-substitution' | 'process-substitution' | 'heredoc-substitution'
+
+/** A simple command: what actually runs. Nested substitutions are commands of their own. */
+export interface ShellCommand {
+  /** argv, assignments excluded. */
+  words: ShellWord[]
+  assignments: ShellWord[]
+  redirects: ShellRedirect[]
+  /** Source text of the command, substitutions cut out (as Roo's splitter shows it). */
+  text: string
+  origin: CommandOrigin
+  /** Output of a previous pipeline stage flows into this command. */
+  pipedInput: boolean
+}
+
+export type ShellParse =
+  | { ok: true; commands: ShellCommand[] }
+  | { ok: false; error: string; commands: ShellCommand[] }

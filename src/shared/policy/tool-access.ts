@@ -1,0 +1,239 @@
+import { z } from 'zod'
+import {
+  ALWAYS_AVAILABLE_TOOLS,
+  builtInToolNames,
+  getBuiltInTool,
+  OPT_IN_TOOLS,
+  resolveToolAlias
+} from '../tools/catalog'
+import { isMcpToolName, parseMcpToolName, type McpToolInfo, mcpToolDefinition } from '../tools/mcp'
+import { patchFilePaths } from '../tools/apply-patch'
+import type { ToolDefinition } from '../tools/types'
+import { groupName, groupOptions, type GroupOptions, type ModeConfig } from '../modes/schema'
+import { normalizePosix } from './paths'
+
+/** Everything the check needs besides the call: the mode, the model's tool list, the environment. */
+export interface ToolAccessContext {
+  /** The mode in force; undefined when the slug names no mode (then nothing but nothing is allowed). */
+  mode: ModeConfig | undefined
+  /** Roo's toolRequirements: `false` disables a tool everywhere, even always-available ones. */
+  toolRequirements?: Readonly<Record<string, boolean>>
+  disabledTools?: readonly string[]
+  /** Per model: opt-in tools it gets (e.g. apply_patch for GPT models) … */
+  includedTools?: readonly string[]
+  /** … and tools it must not get (e.g. apply_diff for the same models). */
+  excludedTools?: readonly string[]
+  experiments?: { customTools?: boolean }
+  customTools?: readonly ToolDefinition[]
+  /** Tools of connected MCP servers. Undefined: MCP names are judged by prefix only (Roo's check). */
+  mcpTools?: readonly McpToolInfo[]
+  /** Whether any connected server offers resources (access_mcp_resource is hidden otherwise). */
+  mcpServersWithResources?: boolean
+}
+
+const isDisabled = (name: string, ctx: ToolAccessContext): boolean => {
+  const resolved = resolveToolAlias(name)
+  const requirements = ctx.toolRequirements
+  if (requirements && (requirements[name] === false || requirements[resolved] === false)) return true
+  return (ctx.disabledTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)
+}
+
+const customTool = (name: string, ctx: ToolAccessContext): ToolDefinition | undefined =>
+  ctx.experiments?.customTools ? ctx.customTools?.find((tool) => tool.name === name) : undefined
+
+/** Roo's isValidToolName: a built-in (or alias), a registered custom tool (flag on), an MCP tool. */
+export function isValidToolName(name: string, ctx: Pick<ToolAccessContext, 'experiments' | 'customTools' | 'mcpTools'> = {}): boolean {
+  if (getBuiltInTool(name)) return true
+  if (customTool(name, ctx as ToolAccessContext)) return true
+  if (isMcpToolName(name)) return ctx.mcpTools ? findMcpTool(name, ctx.mcpTools) !== undefined : true
+  return false
+}
+
+const findMcpTool = (name: string, tools: readonly McpToolInfo[]): McpToolInfo | undefined => {
+  const parsed = parseMcpToolName(name)
+  return parsed ? tools.find((tool) => tool.server === parsed.server && tool.name === parsed.tool) : undefined
+}
+
+export class FileRestrictionError extends Error {
+  override name = 'FileRestrictionError'
+  constructor(
+    readonly modeName: string,
+    readonly pattern: string,
+    readonly description: string | undefined,
+    readonly filePath: string,
+    readonly tool?: string
+  ) {
+    super(
+      `${tool ? `Tool '${tool}' in mode '${modeName}'` : `This mode (${modeName})`} can only edit files matching pattern: ${pattern}${description ? ` (${description})` : ''}. Got: ${filePath}`
+    )
+  }
+}
+
+const EDIT_PAYLOAD_KEYS = ['diff', 'content', 'operations', 'search', 'replace', 'args', 'line', 'patch', 'old_string', 'new_string']
+
+const matchesFileRegex = (pattern: string, filePath: string): boolean => {
+  try {
+    return new RegExp(pattern).test(filePath)
+  } catch {
+    return false
+  }
+}
+
+/** Every path an edit call names: path, file_path, and every file of a patch including move targets. */
+export function editPathsOf(tool: string, params: Record<string, unknown> | undefined): string[] {
+  if (!params) return []
+  const paths: string[] = []
+  for (const key of ['path', 'file_path']) if (typeof params[key] === 'string' && params[key]) paths.push(params[key] as string)
+  if (resolveToolAlias(tool) === 'apply_patch' && typeof params.patch === 'string') paths.push(...patchFilePaths(params.patch))
+  return paths
+}
+
+/** Test each path; a path is compared in its normalised workspace-relative form. */
+export function checkFileRestriction(
+  mode: ModeConfig,
+  options: GroupOptions,
+  tool: string,
+  paths: readonly string[]
+): void {
+  if (!options.fileRegex) return
+  for (const path of paths) {
+    const normalized = normalizePosix(path)
+    if (!matchesFileRegex(options.fileRegex, normalized))
+      throw new FileRestrictionError(mode.name, options.fileRegex, options.description, path, tool)
+  }
+}
+
+/**
+ * Roo's isToolAllowedForMode, same order of checks: disabled → always-available → custom tool →
+ * mode groups (opt-in tools need includedTools; MCP tools need the mcp group). With params, an
+ * edit tool's paths are checked against the group's fileRegex and a FileRestrictionError is thrown.
+ */
+export function isToolAllowedForMode(tool: string, ctx: ToolAccessContext, params?: Record<string, unknown>): boolean {
+  const resolved = resolveToolAlias(tool)
+  if (isDisabled(tool, ctx)) return false
+  if (ALWAYS_AVAILABLE_TOOLS.includes(resolved)) return true
+  if (customTool(tool, ctx)) return true
+  const mode = ctx.mode
+  if (!mode) return false
+  const included = new Set((ctx.includedTools ?? []).map(resolveToolAlias))
+  for (const entry of mode.groups) {
+    const group = groupName(entry)
+    if (isMcpToolName(tool)) {
+      if (group === 'mcp') return true
+      continue
+    }
+    const definition = getBuiltInTool(resolved)
+    if (!definition || definition.group !== group) continue
+    if (OPT_IN_TOOLS.includes(resolved) && !included.has(resolved)) continue
+    const options = groupOptions(entry)
+    if (group === 'edit' && options?.fileRegex && params && EDIT_PAYLOAD_KEYS.some((key) => Boolean(params[key])))
+      checkFileRestriction(mode, options, tool, editPathsOf(tool, params))
+    return true
+  }
+  return false
+}
+
+/** Tools the model is never offered directly: dynamic `mcp--server--tool` functions replace it. */
+const NOT_OFFERED = new Set(['use_mcp_tool'])
+
+/**
+ * THE predicate: is this tool offered in this context? The per-request filter keeps exactly the
+ * tools for which it holds, and validation refuses every call for which it does not.
+ */
+export function isToolOffered(name: string, ctx: ToolAccessContext): boolean {
+  if (!isValidToolName(name, ctx)) return false
+  const resolved = resolveToolAlias(name)
+  if (NOT_OFFERED.has(resolved)) return false
+  if ((ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)) return false
+  if (resolved === 'access_mcp_resource' && !ctx.mcpServersWithResources) return false
+  if (isMcpToolName(name) && !ctx.mcpTools) return false
+  // An alias is offered only under the name the model asked for (MiniMax's search_and_replace).
+  if (name !== resolved && !(ctx.includedTools ?? []).includes(name)) return false
+  return isToolAllowedForMode(name, ctx)
+}
+
+/** Every candidate definition: built-ins (and alias names the model opted into), custom, MCP. */
+function candidateTools(ctx: ToolAccessContext): ToolDefinition[] {
+  const candidates: ToolDefinition[] = []
+  for (const name of builtInToolNames) {
+    const definition = getBuiltInTool(name) as ToolDefinition
+    const alias = (ctx.includedTools ?? []).find((tool) => tool !== name && resolveToolAlias(tool) === name)
+    candidates.push(alias ? { ...definition, name: alias } : definition)
+  }
+  if (ctx.experiments?.customTools) candidates.push(...(ctx.customTools ?? []))
+  for (const info of ctx.mcpTools ?? []) candidates.push(mcpToolDefinition(info))
+  return candidates
+}
+
+/** The tools offered to the model for one request, in catalog order. */
+export function filterToolsForMode(ctx: ToolAccessContext): ToolDefinition[] {
+  return candidateTools(ctx).filter((tool) => isToolOffered(tool.name, ctx))
+}
+
+export type ToolValidationFailure = 'unknown_tool' | 'not_allowed' | 'invalid_arguments' | 'file_restricted'
+
+export type ToolValidation =
+  | { ok: true; name: string; originalName: string; definition: ToolDefinition; params: Record<string, unknown> }
+  | { ok: false; reason: ToolValidationFailure; message: string }
+
+/** Drop top-level nulls: models in strict mode send null for an optional parameter. */
+const withoutNulls = (args: unknown): unknown =>
+  args && typeof args === 'object' && !Array.isArray(args)
+    ? Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null))
+    : args
+
+function describeArgumentError(tool: string, error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const key = issue.path.join('.')
+    if (issue.code === 'invalid_type' && issue.input === undefined) return `Missing value for required parameter '${key}'.`
+    if (issue.code === 'unrecognized_keys') return `Unknown parameter(s): ${issue.keys.join(', ')}.`
+    return `Invalid value for '${key}': ${issue.message}.`
+  })
+  return `Invalid arguments for tool '${tool}': ${lines.join(' ')} Please retry with complete arguments.`
+}
+
+const modeLabel = (ctx: ToolAccessContext, modeSlug: string): string => ctx.mode?.slug ?? modeSlug
+
+/**
+ * Validate one model tool call: known and offered in this mode, arguments valid by the tool's zod
+ * schema, every edited path within the mode's file restriction. Errors are the text the model
+ * reads as an `is_error` tool result.
+ */
+export function validateToolUse(name: string, args: unknown, ctx: ToolAccessContext, modeSlug = ctx.mode?.slug ?? ''): ToolValidation {
+  const available = () => filterToolsForMode(ctx).map((tool) => tool.name).join(', ')
+  if (!isValidToolName(name, ctx))
+    return {
+      ok: false,
+      reason: 'unknown_tool',
+      message: `Unknown tool "${name}". This tool does not exist. Please use one of the available tools: ${available()}.`
+    }
+  if (!isToolOffered(name, ctx)) {
+    const why = isDisabled(name, ctx) ? ' It is disabled in settings.' : ''
+    return {
+      ok: false,
+      reason: 'not_allowed',
+      message: `Tool "${name}" is not allowed in ${modeLabel(ctx, modeSlug)} mode.${why} Tools available in this mode: ${available()}.`
+    }
+  }
+  const definition = candidateTools(ctx).find((tool) => tool.name === name) as ToolDefinition
+  const parsed = definition.params.safeParse(withoutNulls(args ?? {}))
+  if (!parsed.success) return { ok: false, reason: 'invalid_arguments', message: describeArgumentError(name, parsed.error) }
+  const params = parsed.data as Record<string, unknown>
+  const restriction = editRestriction(name, definition, params, ctx)
+  if (restriction) return { ok: false, reason: 'file_restricted', message: restriction.message }
+  return { ok: true, name: resolveToolAlias(name), originalName: name, definition, params }
+}
+
+function editRestriction(name: string, definition: ToolDefinition, params: Record<string, unknown>, ctx: ToolAccessContext): FileRestrictionError | undefined {
+  if (definition.group !== 'edit' || !ctx.mode || !definition.writePaths) return undefined
+  const entry = ctx.mode.groups.find((group) => groupName(group) === 'edit')
+  const options = entry ? groupOptions(entry) : undefined
+  if (!options?.fileRegex) return undefined
+  try {
+    checkFileRestriction(ctx.mode, options, name, definition.writePaths(params))
+    return undefined
+  } catch (error) {
+    if (error instanceof FileRestrictionError) return error
+    throw error
+  }
+}
