@@ -25,7 +25,15 @@ export const requestChannels = [
   'approvals:list',
   'approvals:decide',
   'changes:list',
-  'changes:revert'
+  'changes:revert',
+  'terminal:list',
+  'terminal:create',
+  'terminal:write',
+  'terminal:resize',
+  'terminal:kill',
+  'terminal:stopCommand',
+  'terminal:keep',
+  'terminal:output'
 ] as const
 
 export const eventNames = [
@@ -35,7 +43,9 @@ export const eventNames = [
   'task:event',
   'task:updated',
   'approvals:changed',
-  'changes:updated'
+  'changes:updated',
+  'terminal:data',
+  'terminal:changed'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

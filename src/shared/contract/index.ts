@@ -6,6 +6,7 @@ import { approvalsEvents, approvalsRequests } from './approvals'
 import { reviewEvents, reviewRequests } from './review'
 import { settingsEvents, settingsRequests } from './settings'
 import { taskEvents, taskRequests } from './task'
+import { terminalEvents, terminalRequests } from './terminal'
 import { workspaceEvents, workspaceRequests } from './workspace'
 
 /**
@@ -18,7 +19,8 @@ export const requests = {
   ...settingsRequests,
   ...taskRequests,
   ...approvalsRequests,
-  ...reviewRequests
+  ...reviewRequests,
+  ...terminalRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
@@ -27,7 +29,8 @@ export const events = {
   ...settingsEvents,
   ...taskEvents,
   ...approvalsEvents,
-  ...reviewEvents
+  ...reviewEvents,
+  ...terminalEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests
