@@ -34,7 +34,13 @@ const ConversationMessageSchema = z.custom<ConversationMessage>(
 export const TaskRecord = z.discriminatedUnion('r', [
   z.object({ r: z.literal('meta'), meta: TaskMeta }),
   z.object({ r: z.literal('event'), event: AgentEvent }),
-  z.object({ r: z.literal('message'), id: z.string(), message: ConversationMessageSchema }),
+  z.object({
+    r: z.literal('message'),
+    id: z.string(),
+    message: ConversationMessageSchema,
+    /** Placed before this message in the model's view (a condense summary goes before the kept turns). */
+    before: z.string().optional()
+  }),
   z.object({ r: z.literal('hide'), ids: z.array(z.string()), reason: z.enum(['condense', 'truncate']) }),
   z.object({
     r: z.literal('state'),

@@ -10,7 +10,7 @@ export interface StoredMessage {
   id: string
   message: ConversationMessage
   /** Taken out of the model's view by a condense or the sliding window; still in the log. */
-  hidden: boolean
+  hidden: false | 'condense' | 'truncate'
 }
 
 /** A task rebuilt from its log: what the UI saw, what the model sees, and where it stopped. */
@@ -52,13 +52,13 @@ export function replayRecords(records: TaskRecord[]): ReplayedTask | null {
   for (const record of records) {
     if (record.r === 'meta') task.meta = { ...task.meta, ...record.meta }
     else if (record.r === 'message') {
-      const stored = { id: record.id, message: record.message, hidden: false }
+      const stored: StoredMessage = { id: record.id, message: record.message, hidden: false }
       messageIndex.set(record.id, stored)
-      task.messages.push(stored)
+      insertMessage(task.messages, stored, record.before)
     } else if (record.r === 'hide') {
       for (const id of record.ids) {
         const stored = messageIndex.get(id)
-        if (stored) stored.hidden = true
+        if (stored) stored.hidden = record.reason
       }
     } else if (record.r === 'state') {
       if (record.mode) task.mode = record.mode
@@ -134,4 +134,11 @@ const lastEventTime = (events: AgentEvent[]): number | undefined => {
     if (typeof event.at === 'number') return event.at
   }
   return undefined
+}
+
+/** Appends, or places the message before `before` when that message exists. */
+export function insertMessage(messages: StoredMessage[], stored: StoredMessage, before?: string): void {
+  const at = before ? messages.findIndex((m) => m.id === before) : -1
+  if (at >= 0) messages.splice(at, 0, stored)
+  else messages.push(stored)
 }

@@ -1,0 +1,271 @@
+import type { ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
+import type { ModelRequest } from '../providers/types'
+import type { TaskStatus } from '../store/task-replay'
+import { resultText, textResult } from './call-results'
+import {
+  condenseHistory,
+  currentContextTokens,
+  estimateTokens,
+  modelView,
+  needsReduction,
+  slideWindow
+} from './context-window'
+import { buildEnvironmentDetails } from './environment-details'
+import type { LoopDeps, RunControl } from './loop-deps'
+import { closeOpenCalls, openToolUses } from './open-calls'
+import type { LoopMode } from './ports'
+import { askUser, processCalls, type CallsOutcome } from './process-calls'
+import { loadRulesFiles } from './rules-files'
+import { errorMessage, isContextTooLong, streamTurn } from './stream-turn'
+import { buildSystemPrompt } from './system-prompt'
+import type { TaskSession } from './task-session'
+
+export type RunStart =
+  | { kind: 'new'; text: string }
+  /** A user message to a task that is idle, completed, cancelled or failed. */
+  | { kind: 'message'; text: string }
+  /** Continue after an interruption: unanswered calls are processed again (approvals re-asked). */
+  | { kind: 'resume' }
+
+export interface RunOutcome {
+  status: TaskStatus
+  /** attempt_completion's result, for a parent waiting on this task. */
+  result?: string
+}
+
+export interface AgentLoop {
+  run(session: TaskSession, control: RunControl, start: RunStart): Promise<RunOutcome>
+  /** The system prompt and tools a mode sends (for `modus prompt`). */
+  requestPreview(mode: string, workspace: string): Promise<{ system: string; tools: ModelRequest['tools'] }>
+}
+
+const CONTEXT_RETRIES = 3
+
+export function createAgentLoop(deps: LoopDeps): AgentLoop {
+  const now = deps.now
+  const promptCache = new WeakMap<TaskSession, Map<string, string>>()
+
+  const modeOf = (slug: string): LoopMode =>
+    deps.gate.mode(slug) ?? deps.gate.mode('code') ?? (deps.gate.modes()[0] as LoopMode)
+
+  const systemPrompt = async (mode: LoopMode, workspace: string) =>
+    buildSystemPrompt({
+      mode,
+      modes: deps.gate.modes(),
+      workspace,
+      platform: deps.platform,
+      shell: deps.shell,
+      rules: await loadRulesFiles(workspace, mode.slug)
+    })
+
+  const systemFor = async (session: TaskSession): Promise<string> => {
+    let cache = promptCache.get(session)
+    if (!cache) promptCache.set(session, (cache = new Map()))
+    const cached = cache.get(session.mode)
+    if (cached) return cached
+    const prompt = await systemPrompt(modeOf(session.mode), session.meta.workspace)
+    cache.set(session.mode, prompt)
+    return prompt
+  }
+
+  const environment = async (session: TaskSession, control: RunControl, withListing: boolean) =>
+    buildEnvironmentDetails({
+      now: new Date(now()),
+      mode: modeOf(session.mode),
+      todos: session.todos,
+      terminal: deps.env.terminalSummary(session.id),
+      workspaceListing: withListing
+        ? await deps.env.listWorkspace(session.meta.workspace, control.signal).catch((e: unknown) => `(listing failed: ${errorMessage(e)})`)
+        : undefined
+    })
+
+  const appendUserTurn = async (
+    session: TaskSession,
+    control: RunControl,
+    results: ToolResultBlock[],
+    texts: string[],
+    withListing = false
+  ) => {
+    const queued = session.queuedUserTexts.splice(0).map((text) => resultText.userMessage(text))
+    const content: UserBlock[] = [
+      ...results,
+      ...[...texts, ...queued].map((text) => ({ type: 'text' as const, text })),
+      { type: 'text', text: await environment(session, control, withListing) }
+    ]
+    session.addMessage({ role: 'user', content })
+    for (const result of results) session.results.delete(result.toolUseId)
+  }
+
+  const buildRequest = async (session: TaskSession, control: RunControl, force: boolean): Promise<ModelRequest> => {
+    const system = await systemFor(session)
+    const tools = deps.gate.toolsForMode(session.mode)
+    const fixed = Math.ceil((system.length + JSON.stringify(tools).length) / 3.5)
+    const tokens = currentContextTokens(session, fixed)
+    if (force || needsReduction(tokens, control.provider.info)) {
+      const condensed = await condenseHistory(session, control.provider.provider, control.provider.model, control.signal, now)
+      if (!condensed.ok && !control.signal.aborted) slideWindow(session, now, force ? 0.75 : 0.5)
+    }
+    return {
+      model: control.provider.model,
+      system,
+      messages: modelView(session),
+      tools,
+      maxOutputTokens: control.provider.info.maxOutputTokens
+    }
+  }
+
+  /** Caps and the mistake limit pause the loop with an approval item; the user decides. */
+  const checkLimits = async (session: TaskSession, control: RunControl): Promise<'go' | 'stop' | 'cancelled'> => {
+    const limits = deps.gate.limits(session.mode)
+    const c = session.counters
+    const pauses: Array<{ when: boolean; kind: 'mistake-limit' | 'request-limit' | 'cost-limit'; reason: string; onApprove: (guidance?: string) => void }> = [
+      {
+        when: limits.mistakeLimit > 0 && c.mistakes >= limits.mistakeLimit,
+        kind: 'mistake-limit',
+        reason: `The model made ${c.mistakes} mistakes in a row (limit ${limits.mistakeLimit}). Give it guidance (e.g. "break the task into smaller steps") or stop here.`,
+        onApprove: (guidance) => {
+          c.mistakes = 0
+          if (guidance) session.queuedUserTexts.push(`Guidance: ${guidance}`)
+        }
+      },
+      {
+        when: limits.maxRequests !== null && c.requests - c.requestsAtApproval >= limits.maxRequests,
+        kind: 'request-limit',
+        reason: `This task made ${c.requests - c.requestsAtApproval} model requests, the limit (${limits.maxRequests}). Continue for another ${limits.maxRequests}?`,
+        onApprove: () => (c.requestsAtApproval = c.requests)
+      },
+      {
+        when: limits.maxCostUsd !== null && c.costUsd !== null && c.costUsd - c.costAtApproval >= limits.maxCostUsd,
+        kind: 'cost-limit',
+        reason: `This task cost $${(c.costUsd ?? 0).toFixed(4)}, past the limit of $${limits.maxCostUsd?.toFixed(2)}. Continue?`,
+        onApprove: () => (c.costAtApproval = c.costUsd ?? 0)
+      }
+    ]
+    for (const pause of pauses) {
+      if (!pause.when) continue
+      const answer = await askUser(session, deps, control, {
+        kind: pause.kind,
+        verdict: { decision: 'ask', rule: pause.kind, reason: pause.reason },
+        summary: pause.reason
+      })
+      if (answer.outcome === 'cancelled') return 'cancelled'
+      if (pause.kind === 'mistake-limit') c.mistakes = 0
+      if (answer.outcome === 'reject') return 'stop'
+      pause.onApprove(answer.reason?.trim() || undefined)
+    }
+    return 'go'
+  }
+
+  const finishCalls = async (session: TaskSession, control: RunControl, outcome: CallsOutcome): Promise<RunOutcome | null> => {
+    if (outcome.kind === 'cancelled') {
+      session.setStatus('cancelled')
+      return { status: 'cancelled' }
+    }
+    if (outcome.kind === 'completed') {
+      session.setStatus('completed')
+      return { status: 'completed', result: outcome.result }
+    }
+    const { results } = closeOpenCalls(session)
+    await appendUserTurn(session, control, results, [])
+    return null
+  }
+
+  /** Calls of the last message that never ran (the app stopped) go through the pipeline again. */
+  const resumeOpenCalls = async (session: TaskSession, control: RunControl): Promise<RunOutcome | null> => {
+    const open = openToolUses(session)
+    if (open.length === 0) return null
+    for (const call of open) {
+      if (session.startedCalls.has(call.id) && !session.results.has(call.id)) {
+        const block = textResult(call.id, resultText.interrupted(call.name), true)
+        session.results.set(call.id, block)
+        session.emit({ type: 'tool-result', at: now(), callId: call.id, isError: true, text: resultText.interrupted(call.name) })
+      }
+    }
+    const calls = open.map((block) => ({ callId: block.id, name: block.name, input: block.input }))
+    return finishCalls(session, control, await processCalls(session, calls, 'resumed', deps, control))
+  }
+
+  const start = async (session: TaskSession, control: RunControl, how: RunStart): Promise<RunOutcome | null> => {
+    if (how.kind === 'new') {
+      session.emit({ type: 'user-message', at: now(), text: how.text })
+      await appendUserTurn(session, control, [], [`<task>\n${how.text}\n</task>`], true)
+      return null
+    }
+    if (how.kind === 'message') {
+      session.emit({ type: 'user-message', at: now(), text: how.text })
+      const { results, usedUserText } = closeOpenCalls(session, how.text)
+      await appendUserTurn(session, control, results, usedUserText ? [] : [resultText.userMessage(how.text)])
+      return null
+    }
+    const resumed = await resumeOpenCalls(session, control)
+    if (resumed) return resumed
+    const last = session.history.filter((m) => !m.hidden).at(-1)
+    if (last?.message.role === 'assistant') {
+      await appendUserTurn(session, control, [], ['[The previous response was interrupted. Continue the task where it stopped.]'])
+    }
+    return null
+  }
+
+  const run = async (session: TaskSession, control: RunControl, how: RunStart): Promise<RunOutcome> => {
+    const { signal } = control
+    session.setStatus('running')
+    const early = await start(session, control, how)
+    if (early) return early
+    for (;;) {
+      if (signal.aborted) return cancelled(session)
+      const limit = await checkLimits(session, control)
+      if (limit === 'cancelled' || signal.aborted) return cancelled(session)
+      if (limit === 'stop') {
+        session.setStatus('idle')
+        return { status: 'idle' }
+      }
+      let request = await buildRequest(session, control, false)
+      let turn = await streamTurn(session, control.provider, request, signal, now)
+      for (let retry = 1; turn.kind === 'failed' && isContextTooLong(turn.errorKind) && retry <= CONTEXT_RETRIES; retry++) {
+        session.emit({ type: 'error', at: now(), message: 'The conversation is too long for the model; reducing it and retrying.', recoverable: true })
+        request = await buildRequest(session, control, true)
+        turn = await streamTurn(session, control.provider, request, signal, now)
+      }
+      if (turn.kind !== 'done') {
+        if (turn.blocks.length > 0) session.addMessage({ role: 'assistant', content: turn.blocks })
+        if (turn.kind === 'cancelled') return cancelled(session)
+        session.emit({ type: 'error', at: now(), message: describeFailure(turn.errorKind, turn.error), recoverable: true })
+        session.setStatus('failed')
+        return { status: 'failed' }
+      }
+      if (turn.blocks.length > 0) session.addMessage({ role: 'assistant', content: turn.blocks })
+      if (turn.calls.length === 0) {
+        const c = session.counters
+        c.noToolStreak++
+        if (c.noToolStreak >= 2) c.mistakes++
+        if (turn.blocks.length === 0) session.addMessage({ role: 'assistant', content: [{ type: 'text', text: '(empty response)' }] })
+        const cut = turn.stopReason === 'max_tokens' ? ' Your response was cut off at the output token limit; keep each response shorter.' : ''
+        await appendUserTurn(session, control, [], [resultText.noToolUsed + cut])
+        continue
+      }
+      session.counters.noToolStreak = 0
+      const done = await finishCalls(session, control, await processCalls(session, turn.calls, turn.messageId, deps, control))
+      if (done) return done
+    }
+  }
+
+  const cancelled = (session: TaskSession): RunOutcome => {
+    session.setStatus('cancelled')
+    return { status: 'cancelled' }
+  }
+
+  return {
+    run,
+    async requestPreview(slug, workspace) {
+      const mode = modeOf(slug)
+      return { system: await systemPrompt(mode, workspace), tools: deps.gate.toolsForMode(mode.slug) }
+    }
+  }
+}
+
+function describeFailure(kind: string, error: unknown): string {
+  const message = errorMessage(error)
+  return kind && kind !== 'unknown' ? `${message} (${kind})` : message
+}
+
+export { estimateTokens }

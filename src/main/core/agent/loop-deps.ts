@@ -1,0 +1,42 @@
+import type { TodoItem } from '../store/task-replay'
+import type { ApprovalQueue } from './approval-queue'
+import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolRunner } from './ports'
+import type { TaskSession } from './task-session'
+
+export interface SubtaskRequest {
+  callId: string
+  mode: string
+  message: string
+  todos?: TodoItem[]
+}
+
+export interface SubtaskOutcome {
+  childId: string
+  status: 'completed' | 'failed' | 'cancelled'
+  result: string
+}
+
+/** Starts a child task and resolves when it completes (the task manager implements it). */
+export interface SubtaskPort {
+  run(parent: TaskSession, request: SubtaskRequest, signal: AbortSignal): Promise<SubtaskOutcome>
+}
+
+export interface LoopDeps {
+  gate: ToolGate
+  runner: ToolRunner
+  edits: EditPort
+  env: EnvironmentPort
+  approvals: ApprovalQueue
+  subtasks: SubtaskPort
+  now: () => number
+  platform: string
+  shell: string
+}
+
+/** One run of the loop: cancelled through `signal`; follow-up answers arrive through `nextAnswer`. */
+export interface RunControl {
+  signal: AbortSignal
+  provider: ProviderPort
+  /** Resolves with the user's next message, for a follow-up question. */
+  nextAnswer(): Promise<{ text: string; mode?: string }>
+}

@@ -1,0 +1,114 @@
+import type { ApprovalKind } from '../../../shared/agent/events'
+import type { ChangeDecision, ChangeView, SuggestedRule } from '../../../shared/contract/approvals'
+import type { ModelProvider, ModelToolSpec, ModelUsage } from '../providers/types'
+import type { ToolOutput } from '../tools/types'
+
+/**
+ * What the loop needs from the other parts of the core, as narrow interfaces. `wiring.ts` builds
+ * them from the real catalog, policy, workspace, terminal and providers; the loop knows none of
+ * those modules directly, so each can change behind its port.
+ */
+
+/** A mode as the prompt and the loop see it. */
+export interface LoopMode {
+  slug: string
+  name: string
+  roleDefinition: string
+  whenToUse?: string
+  customInstructions?: string
+}
+
+export type ValidatedCall =
+  | { ok: true; name: string; params: unknown; isEdit: boolean; isReadOnly: boolean }
+  | { ok: false; error: string }
+
+export interface PolicyVerdict {
+  decision: 'allow' | 'ask' | 'deny'
+  rule: string
+  reason: string
+  /** For "always allow in this mode" on an ask. */
+  suggestedRule?: SuggestedRule
+}
+
+export interface CallContext {
+  taskId: string
+  mode: string
+  workspace: string
+}
+
+/** The catalog and the policy: one predicate offers tools and validates calls. */
+export interface ToolGate {
+  modes(): LoopMode[]
+  mode(slug: string): LoopMode | undefined
+  toolsForMode(mode: string): ModelToolSpec[]
+  validate(name: string, input: unknown, mode: string): ValidatedCall
+  decide(call: { name: string; params: unknown }, ctx: CallContext): Promise<PolicyVerdict>
+  /** Identical consecutive calls past the limit return false (the loop then asks). */
+  repetitionCheck(taskId: string, name: string, params: unknown): boolean
+  resetRepetition(taskId: string): void
+  /** Saves a confirmed "always allow" rule to the mode. */
+  saveRule(mode: string, rule: unknown): Promise<void>
+  limits(mode: string): LoopLimits
+  /** One line for the approval card. */
+  summarize?(tool: string, params: unknown): string
+  /** Auto-answer delay for follow-up questions when the mode allows it; null = wait for the user. */
+  followupAutoAnswerMs(mode: string): number | null
+}
+
+export interface LoopLimits {
+  mistakeLimit: number
+  maxRequests: number | null
+  maxCostUsd: number | null
+}
+
+export interface ToolRunContext {
+  taskId: string
+  workspace: string
+  mode: string
+  signal: AbortSignal
+  modelSupportsImages: boolean
+}
+
+/** Tools that act at once: read, list, search, commands, MCP. */
+export interface ToolRunner {
+  has(name: string): boolean
+  run(name: string, params: unknown, ctx: ToolRunContext): Promise<ToolOutput>
+}
+
+export type ProposalOutcome = { ok: true; changes: ChangeView[] } | { ok: false; output: ToolOutput }
+
+/** Edit tools produce staged proposals; the review (or the policy's allow) decides what is written. */
+export interface EditPort {
+  isEditTool(name: string): boolean
+  propose(name: string, params: unknown, ctx: ToolRunContext & { callId: string }): Promise<ProposalOutcome>
+  /** Writes the accepted part; the text tells the model what was written and what the user changed. */
+  accept(changeId: string, decision: Omit<ChangeDecision, 'changeId'>): Promise<{ change: ChangeView; text: string; ok: boolean }>
+  reject(changeId: string): Promise<ChangeView>
+  list(taskId: string): ChangeView[]
+  revert(taskId: string, changeId: string): Promise<ChangeView>
+}
+
+export interface ModelInfo {
+  contextWindow: number | null
+  maxOutputTokens: number
+  supportsImages: boolean
+  costUsd(usage: ModelUsage): number | null
+}
+
+export interface ProviderPort {
+  /** The provider and model for a task, built from settings (or CLI flags). */
+  provider: ModelProvider
+  model: string
+  info: ModelInfo
+}
+
+export interface EnvironmentPort {
+  /** A recursive listing of the workspace for the first turn. */
+  listWorkspace(workspace: string, signal: AbortSignal): Promise<string>
+  /** Recent terminal state of the task (running commands, last exit codes); empty when none. */
+  terminalSummary(taskId: string): string
+  /** Stops everything the task started (commands, background processes). */
+  disposeTask?(taskId: string): Promise<void>
+}
+
+export type { ApprovalKind }

@@ -1,0 +1,313 @@
+import type { ToolResultBlock } from '../../../shared/agent/messages'
+import type { ApprovalKind } from '../../../shared/agent/events'
+import type { ChangeView } from '../../../shared/contract/approvals'
+import { resultText, textResult, toResultBlock, resultAsText } from './call-results'
+import type { ApprovalAnswer } from './approval-queue'
+import type { LoopDeps, RunControl } from './loop-deps'
+import type { PolicyVerdict, ToolRunContext } from './ports'
+import type { CompleteCall } from './stream-turn'
+import { runLoopTool, isLoopTool } from './loop-tools'
+import type { TaskSession } from './task-session'
+
+export type CallsOutcome =
+  | { kind: 'continue' }
+  | { kind: 'completed'; callId: string; result: string }
+  | { kind: 'cancelled' }
+
+interface MessageState {
+  messageId: string
+  /** The tool whose rejection skips the rest of the message. */
+  rejectedTool: string | null
+  turnApproved: boolean
+  newTaskIndex: number
+}
+
+/**
+ * Each complete call of one assistant message, in order: validate → decide → approval when asked →
+ * execute → result. Results land in `session.results` (and as events) as they are produced.
+ */
+export async function processCalls(
+  session: TaskSession,
+  calls: CompleteCall[],
+  messageId: string,
+  deps: LoopDeps,
+  control: RunControl
+): Promise<CallsOutcome> {
+  const state: MessageState = {
+    messageId,
+    rejectedTool: null,
+    turnApproved: false,
+    newTaskIndex: calls.findIndex((call) => call.name === 'new_task')
+  }
+  for (const [index, call] of calls.entries()) {
+    if (session.results.has(call.callId)) continue
+    if (control.signal.aborted) return { kind: 'cancelled' }
+    const outcome = await processCall(session, call, index, state, deps, control)
+    if (outcome.kind !== 'continue') return outcome
+  }
+  return { kind: 'continue' }
+}
+
+async function processCall(
+  session: TaskSession,
+  call: CompleteCall,
+  index: number,
+  state: MessageState,
+  deps: LoopDeps,
+  control: RunControl
+): Promise<CallsOutcome> {
+  const now = deps.now
+  const finish = (block: ToolResultBlock) => {
+    session.results.set(call.callId, block)
+    session.emit({ type: 'tool-result', at: now(), callId: call.callId, isError: block.isError, text: resultAsText(block) })
+    return { kind: 'continue' } as const
+  }
+  const mistake = (text: string) => {
+    session.counters.mistakes++
+    return finish(textResult(call.callId, text, true))
+  }
+
+  if (state.rejectedTool) return finish(textResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool), true))
+  if (state.newTaskIndex >= 0 && index > state.newTaskIndex) return finish(textResult(call.callId, resultText.afterNewTask, true))
+  if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))
+
+  const validated = deps.gate.validate(call.name, call.input, session.mode)
+  if (!validated.ok) return mistake(validated.error)
+  const { name, params } = validated
+
+  if (isLoopTool(name) && name !== 'switch_mode' && name !== 'new_task') {
+    return runLoopTool(session, { ...call, name, params }, deps, control, finish)
+  }
+
+  if (!deps.gate.repetitionCheck(session.id, name, params)) {
+    const answer = await askUser(session, deps, control, {
+      kind: 'repetition',
+      callId: call.callId,
+      messageId: state.messageId,
+      tool: name,
+      args: params,
+      verdict: { decision: 'ask', rule: 'repetition-limit', reason: `The same ${name} call was repeated several times in a row.` }
+    })
+    if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
+    if (answer.outcome === 'reject') return finish(textResult(call.callId, resultText.repetition(name)))
+    deps.gate.resetRepetition(session.id)
+  }
+
+  const verdict = await deps.gate.decide({ name, params }, { taskId: session.id, mode: session.mode, workspace: session.meta.workspace })
+  session.emit({ type: 'tool-decision', at: now(), callId: call.callId, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason })
+  if (verdict.decision === 'deny') return finish(textResult(call.callId, resultText.policyDenied(verdict.rule, verdict.reason)))
+
+  const runContext: ToolRunContext = {
+    taskId: session.id,
+    workspace: session.meta.workspace,
+    mode: session.mode,
+    signal: control.signal,
+    modelSupportsImages: control.provider.info.supportsImages
+  }
+  const mustAsk = verdict.decision === 'ask' && !state.turnApproved
+
+  if (validated.isEdit && deps.edits.isEditTool(name)) {
+    return runEdit(session, call.callId, name, params, verdict, mustAsk, state, deps, control, runContext, finish, mistake)
+  }
+
+  let feedback: string | undefined
+  if (mustAsk) {
+    const answer = await askUser(session, deps, control, {
+      kind: 'tool',
+      callId: call.callId,
+      messageId: state.messageId,
+      tool: name,
+      args: params,
+      verdict
+    })
+    if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
+    if (answer.outcome === 'reject') {
+      state.rejectedTool = name
+      return finish(textResult(call.callId, resultText.userDenied(answer.reason)))
+    }
+    if (answer.scope === 'turn') state.turnApproved = true
+    feedback = answer.reason?.trim() || undefined
+    await saveAlwaysAllow(session, deps, answer)
+  }
+
+  if (isLoopTool(name)) return runLoopTool(session, { ...call, name, params }, deps, control, finish)
+
+  if (!deps.runner.has(name)) {
+    return finish(textResult(call.callId, `The tool ${name} is not available in this build of Modus.`, true))
+  }
+  session.emit({ type: 'tool-started', at: now(), callId: call.callId })
+  let block: ToolResultBlock
+  try {
+    block = toResultBlock(call.callId, await deps.runner.run(name, params, runContext))
+  } catch (error) {
+    if (control.signal.aborted) {
+      finish(textResult(call.callId, resultText.cancelled(name)))
+      return { kind: 'cancelled' }
+    }
+    block = textResult(call.callId, `The tool failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (feedback) block = { ...block, content: [{ type: 'text', text: resultText.approvedWithFeedback(feedback) }, ...block.content] }
+  if (!block.isError) session.counters.mistakes = 0
+  finish(block)
+  session.checkpoint()
+  return control.signal.aborted ? { kind: 'cancelled' } : { kind: 'continue' }
+}
+
+/** Ask → the approval item is the diff review; Allow → written at once and listed; both keep the original for revert. */
+async function runEdit(
+  session: TaskSession,
+  callId: string,
+  name: string,
+  params: unknown,
+  verdict: PolicyVerdict,
+  mustAsk: boolean,
+  state: MessageState,
+  deps: LoopDeps,
+  control: RunControl,
+  runContext: ToolRunContext,
+  finish: (block: ToolResultBlock) => CallsOutcome,
+  mistake: (text: string) => CallsOutcome
+): Promise<CallsOutcome> {
+  const now = deps.now
+  session.emit({ type: 'tool-started', at: now(), callId })
+  const proposal = await deps.edits.propose(name, params, { ...runContext, callId }).catch((error: unknown) => ({
+    ok: false as const,
+    output: { content: [{ type: 'text' as const, text: `The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}` }], isError: false }
+  }))
+  if (!proposal.ok) {
+    session.counters.mistakes++
+    return finish(toResultBlock(callId, proposal.output))
+  }
+  const emitChange = (change: ChangeView, auto: boolean, detail?: string) =>
+    session.emit({ type: 'change', at: now(), changeId: change.id, callId, path: change.path, status: change.status, auto, detail })
+  for (const change of proposal.changes) emitChange(change, !mustAsk)
+
+  let decisions = new Map<string, { acceptedHunks?: number[]; editedContent?: string }>()
+  let feedback: string | undefined
+  if (mustAsk) {
+    const answer = await askUser(session, deps, control, {
+      kind: 'edit',
+      callId,
+      messageId: state.messageId,
+      tool: name,
+      args: params,
+      verdict,
+      changes: proposal.changes
+    })
+    if (answer.outcome !== 'approve') {
+      for (const change of proposal.changes) emitChange(await deps.edits.reject(change.id), false)
+      if (answer.outcome === 'cancelled') {
+        finish(textResult(callId, resultText.cancelled(name)))
+        return { kind: 'cancelled' }
+      }
+      state.rejectedTool = name
+      return finish(textResult(callId, resultText.userDenied(answer.reason)))
+    }
+    if (answer.scope === 'turn') state.turnApproved = true
+    decisions = new Map((answer.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]))
+    feedback = answer.reason?.trim() || undefined
+    await saveAlwaysAllow(session, deps, answer)
+  }
+  const texts: string[] = []
+  let failed = false
+  for (const change of proposal.changes) {
+    try {
+      const accepted = await deps.edits.accept(change.id, decisions.get(change.id) ?? {})
+      emitChange(accepted.change, !mustAsk)
+      texts.push(accepted.text)
+      if (!accepted.ok) failed = true
+    } catch (error) {
+      failed = true
+      texts.push(`${change.path}: not written — ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  if (feedback) texts.unshift(resultText.approvedWithFeedback(feedback))
+  if (failed) session.counters.mistakes++
+  else session.counters.mistakes = 0
+  finish(textResult(callId, texts.join('\n\n')))
+  session.checkpoint()
+  return { kind: 'continue' }
+}
+
+async function saveAlwaysAllow(session: TaskSession, deps: LoopDeps, answer: ApprovalAnswer): Promise<void> {
+  if (answer.outcome !== 'approve' || answer.alwaysAllow === undefined || answer.alwaysAllow === null) return
+  try {
+    await deps.gate.saveRule(session.mode, answer.alwaysAllow)
+  } catch (error) {
+    session.emit({
+      type: 'error',
+      at: deps.now(),
+      message: `The "always allow" rule was not saved: ${error instanceof Error ? error.message : String(error)}`,
+      recoverable: true
+    })
+  }
+}
+
+export interface AskSpec {
+  kind: ApprovalKind
+  callId?: string
+  messageId?: string
+  tool?: string
+  args?: unknown
+  verdict: PolicyVerdict
+  changes?: ChangeView[]
+  summary?: string
+}
+
+/** Puts an item in the approval queue, records it, waits; cancelling the run answers `cancelled`. */
+export async function askUser(
+  session: TaskSession,
+  deps: LoopDeps,
+  control: RunControl,
+  spec: AskSpec
+): Promise<ApprovalAnswer> {
+  const summary = spec.summary ?? (spec.tool ? summarizeCall(deps, spec.tool, spec.args) : spec.verdict.reason)
+  const { item, answer } = deps.approvals.ask({
+    taskId: session.id,
+    taskTitle: session.meta.title,
+    kind: spec.kind,
+    mode: session.mode,
+    callId: spec.callId,
+    messageId: spec.messageId,
+    tool: spec.tool,
+    args: spec.args,
+    summary,
+    rule: spec.verdict.rule,
+    reason: spec.verdict.reason,
+    changes: spec.changes,
+    suggestedRule: spec.verdict.suggestedRule
+  })
+  session.emit({
+    type: 'approval-requested',
+    at: deps.now(),
+    approvalId: item.id,
+    callId: spec.callId,
+    kind: spec.kind,
+    summary,
+    rule: spec.verdict.rule,
+    reason: spec.verdict.reason
+  })
+  session.setStatus('waiting')
+  const onAbort = () => deps.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: '__cancelled__' })
+  control.signal.addEventListener('abort', onAbort, { once: true })
+  let result = await answer
+  control.signal.removeEventListener('abort', onAbort)
+  if (control.signal.aborted) result = { outcome: 'cancelled' }
+  session.emit({
+    type: 'approval-resolved',
+    at: deps.now(),
+    approvalId: item.id,
+    outcome: result.outcome === 'approve' ? 'approved' : result.outcome === 'reject' ? 'rejected' : 'cancelled',
+    reason: result.outcome === 'cancelled' ? undefined : result.reason
+  })
+  session.checkpoint()
+  if (result.outcome !== 'cancelled') session.setStatus('running')
+  return result
+}
+
+function summarizeCall(deps: LoopDeps, tool: string, args: unknown): string {
+  const summary = deps.gate.summarize?.(tool, args)
+  if (summary) return summary
+  const text = JSON.stringify(args ?? {})
+  return `${tool} ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`
+}

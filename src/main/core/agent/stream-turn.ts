@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto'
+import type { AssistantBlock } from '../../../shared/agent/messages'
+import type { ModelRequest, ModelUsage } from '../providers/types'
+import type { ProviderPort } from './ports'
+import type { TaskSession } from './task-session'
+
+export interface CompleteCall {
+  callId: string
+  name: string
+  input: unknown
+  parseError?: string
+}
+
+export type TurnOutcome =
+  | { kind: 'done'; messageId: string; blocks: AssistantBlock[]; calls: CompleteCall[]; stopReason: string }
+  | { kind: 'cancelled'; messageId: string; blocks: AssistantBlock[] }
+  | { kind: 'failed'; messageId: string; blocks: AssistantBlock[]; error: unknown; errorKind: string }
+
+/** Partial argument text is re-sent while small, then only when it has grown by a quarter (bounded IPC volume). */
+const PARTIAL_ALWAYS_BELOW = 4_096
+
+/**
+ * Streams one model request into events the user sees as they arrive, and returns the assistant
+ * message it assembled. Errors and cancellation keep what already arrived.
+ */
+export async function streamTurn(
+  session: TaskSession,
+  port: ProviderPort,
+  request: ModelRequest,
+  signal: AbortSignal,
+  now: () => number
+): Promise<TurnOutcome> {
+  const messageId = randomUUID()
+  let text = ''
+  let reasoning = ''
+  let signature: string | undefined
+  const calls: CompleteCall[] = []
+  const partials = new Map<string, { name: string; args: string; sentLength: number }>()
+  let stopReason = 'other'
+  let usage: ModelUsage | null = null
+  session.emit({ type: 'assistant-start', at: now(), messageId, model: port.model })
+
+  const blocks = (): AssistantBlock[] => {
+    const out: AssistantBlock[] = []
+    if (reasoning) out.push({ type: 'reasoning', text: reasoning, signature })
+    if (text) out.push({ type: 'text', text })
+    for (const call of calls) out.push({ type: 'tool_use', id: call.callId, name: call.name, input: call.parseError ? {} : call.input })
+    return out
+  }
+  const recordUsage = () => {
+    if (!usage) return
+    session.counters.requests++
+    const cost = port.info.costUsd(usage)
+    const counters = session.counters
+    counters.costUsd = counters.costUsd === null || cost === null ? null : counters.costUsd + cost
+    counters.contextTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens
+    counters.historyAtLastRequest = session.history.length + 1
+    session.emit({
+      type: 'usage',
+      at: now(),
+      usage: { ...usage, costUsd: cost, contextTokens: counters.contextTokens, contextWindow: port.info.contextWindow }
+    })
+  }
+
+  try {
+    for await (const event of port.provider.stream(request, signal)) {
+      switch (event.type) {
+        case 'text':
+          text += event.text
+          session.emit({ type: 'text-delta', messageId, text: event.text })
+          break
+        case 'reasoning':
+          reasoning += event.text
+          session.emit({ type: 'reasoning-delta', messageId, text: event.text })
+          break
+        case 'reasoning-signature':
+          signature = event.signature
+          break
+        case 'tool-call-start':
+          partials.set(event.callId, { name: event.name, args: '', sentLength: 0 })
+          session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: event.name, argsText: '' })
+          break
+        case 'tool-call-delta': {
+          const partial = partials.get(event.callId)
+          if (!partial) break
+          partial.args += event.argsDelta
+          if (partial.args.length < PARTIAL_ALWAYS_BELOW || partial.args.length >= partial.sentLength * 1.25) {
+            partial.sentLength = partial.args.length
+            session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: partial.name, argsText: partial.args })
+          }
+          break
+        }
+        case 'tool-call':
+          calls.push({ callId: event.callId, name: event.name, input: event.input, parseError: event.parseError })
+          break
+        case 'usage':
+          usage = event.usage
+          break
+        case 'retry':
+          session.emit({ type: 'retry', at: now(), attempt: event.attempt, delayMs: event.delayMs, reason: event.reason })
+          break
+        case 'done':
+          stopReason = event.stopReason
+          break
+      }
+    }
+  } catch (error) {
+    recordUsage()
+    const errorKind = classifyError(error, signal)
+    const kept = blocks().filter((b) => b.type !== 'tool_use')
+    session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: errorKind === 'cancelled' ? 'cancelled' : 'error' })
+    if (errorKind === 'cancelled') return { kind: 'cancelled', messageId, blocks: kept }
+    return { kind: 'failed', messageId, blocks: kept, error, errorKind }
+  }
+  recordUsage()
+  if (signal.aborted) {
+    session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'cancelled' })
+    return { kind: 'cancelled', messageId, blocks: blocks().filter((b) => b.type !== 'tool_use') }
+  }
+  session.emit({ type: 'assistant-end', at: now(), messageId, stopReason })
+  return { kind: 'done', messageId, blocks: blocks(), calls, stopReason }
+}
+
+/** Provider errors carry a `kind`; anything else is judged by its message. */
+export function classifyError(error: unknown, signal?: AbortSignal): string {
+  if (signal?.aborted) return 'cancelled'
+  const kind = (error as { kind?: unknown })?.kind
+  if (typeof kind === 'string') return kind
+  const message = error instanceof Error ? error.message : String(error)
+  if (/abort/i.test((error as Error)?.name ?? '') || /aborted|cancel/i.test(message)) return 'cancelled'
+  if (/context.{0,20}(length|window)|prompt is too long|maximum context|too many tokens/i.test(message)) return 'context_too_long'
+  return 'unknown'
+}
+
+export const isContextTooLong = (kind: string): boolean => /context/i.test(kind) && /long|exceed|length|window/i.test(kind)
+
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))

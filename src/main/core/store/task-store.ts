@@ -1,0 +1,69 @@
+import { mkdirSync, promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import type { TaskSummary } from '../../../shared/contract/task'
+import { openTaskLogWriter, readTaskLog, type TaskLogWriter } from './task-log'
+import { loadTaskIndex, type TaskIndex } from './task-index'
+import type { TaskMeta } from './task-records'
+import { replayRecords, type ReplayedTask } from './task-replay'
+
+/** Task logs (one folder per task under `<dataDir>/tasks/`) and the index over them. */
+export interface TaskStore {
+  readonly tasksDir: string
+  create(meta: TaskMeta): TaskLogWriter
+  /** Appends to an existing task's log (resume). */
+  reopen(id: string): TaskLogWriter
+  load(id: string): Promise<(ReplayedTask & { problems: string[] }) | null>
+  list(): TaskSummary[]
+  summary(id: string): TaskSummary | undefined
+  putSummary(summary: TaskSummary): void
+  delete(id: string): Promise<boolean>
+  logFile(id: string): string
+  problems(): string[]
+  flush(): Promise<void>
+}
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,80}$/
+
+export async function createTaskStore(tasksDir: string): Promise<TaskStore> {
+  await fs.mkdir(tasksDir, { recursive: true })
+  const index: TaskIndex = await loadTaskIndex(tasksDir)
+  const logFile = (id: string) => {
+    // Ids come back from the renderer: never let one name a path outside the tasks folder.
+    if (!SAFE_ID.test(id)) throw new Error(`Invalid task id: ${id.slice(0, 40)}`)
+    return join(tasksDir, id, 'log.jsonl')
+  }
+  return {
+    tasksDir,
+    create(meta) {
+      mkdirSync(join(tasksDir, meta.id), { recursive: true })
+      const writer = openTaskLogWriter(logFile(meta.id))
+      writer.append({ r: 'meta', meta })
+      writer.checkpoint()
+      return writer
+    },
+    reopen: (id) => openTaskLogWriter(logFile(id)),
+    async load(id) {
+      const file = logFile(id)
+      const read = await readTaskLog(file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null
+        throw error
+      })
+      if (!read) return null
+      const task = replayRecords(read.records)
+      return task ? { ...task, problems: read.problems } : null
+    },
+    list: () => index.list(),
+    summary: (id) => index.get(id),
+    putSummary: (summary) => index.put(summary),
+    async delete(id) {
+      const existed = index.get(id) !== undefined
+      index.remove(id)
+      await fs.rm(join(tasksDir, id), { recursive: true, force: true })
+      await index.flush()
+      return existed
+    },
+    logFile,
+    problems: () => index.problems(),
+    flush: () => index.flush()
+  }
+}
