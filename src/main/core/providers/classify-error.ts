@@ -1,3 +1,5 @@
+import Anthropic from '@anthropic-ai/sdk'
+import OpenAI from 'openai'
 import { ProviderError, type ProviderErrorDetails } from './errors'
 
 /** Where the failing request went, to name the wrong setting in the message. */
@@ -43,7 +45,6 @@ interface ApiErrorLike {
   code?: string | null
   requestID?: string | null
   message?: string
-  name?: string
 }
 
 function describeApiError(error: ApiErrorLike) {
@@ -56,31 +57,46 @@ function describeApiError(error: ApiErrorLike) {
   return { apiMessage, type, code }
 }
 
-const isAbort = (error: unknown): boolean => {
-  const name = (error as { name?: string } | undefined)?.name
-  return name === 'AbortError' || name === 'APIUserAbortError'
+const isAbort = (error: unknown): boolean =>
+  error instanceof Anthropic.APIUserAbortError ||
+  error instanceof OpenAI.APIUserAbortError ||
+  (error as { name?: string } | undefined)?.name === 'AbortError'
+
+const isTimeout = (error: unknown): boolean =>
+  error instanceof Anthropic.APIConnectionTimeoutError || error instanceof OpenAI.APIConnectionTimeoutError
+
+const isConnectionError = (error: unknown): boolean =>
+  error instanceof Anthropic.APIConnectionError || error instanceof OpenAI.APIConnectionError
+
+const isApiError = (error: unknown): error is ApiErrorLike => error instanceof Anthropic.APIError || error instanceof OpenAI.APIError
+
+/** The innermost reason (e.g. ECONNREFUSED behind "fetch failed" behind "Connection error."). */
+function rootReason(error: unknown): string {
+  let current = error as { cause?: unknown; code?: string; message?: string } | undefined
+  let reason = current?.message ?? String(error)
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current.code === 'string') return current.code
+    if (current.message) reason = current.message
+    current = current.cause as typeof current
+  }
+  return reason
 }
 
 /** Turns whatever an SDK threw into a `ProviderError` whose message says what to do. */
 export function classifyProviderError(error: unknown, context: ErrorContext): ProviderError {
   if (error instanceof ProviderError) return error
   if (context.signal?.aborted || isAbort(error)) return new ProviderError('cancelled', 'The request was cancelled.', { cause: error })
-  const apiError = error as ApiErrorLike
-  const name = apiError?.name ?? ''
-  if (name === 'APIConnectionTimeoutError') {
+  if (isTimeout(error)) {
     return new ProviderError('network', `${context.providerLabel} did not answer in time (${context.baseUrl}).`, { cause: error })
   }
-  if (name === 'APIConnectionError') {
-    const reason = (apiError as { cause?: { message?: string; code?: string } }).cause
+  if (isConnectionError(error)) {
     return new ProviderError(
       'network',
-      `Could not reach ${context.providerLabel} at ${context.baseUrl}: ${reason?.code ?? reason?.message ?? apiError.message}. Check the base URL and that the server is running.`,
+      `Could not reach ${context.providerLabel} at ${context.baseUrl} (${rootReason(error)}). Check the base URL and that the server is running.`,
       { cause: error, setting: 'baseUrl' }
     )
   }
-  if (apiError && (typeof apiError.status === 'number' || 'error' in apiError || name === 'APIError')) {
-    return classifyApiError(apiError, context)
-  }
+  if (isApiError(error)) return classifyApiError(error, context)
   const message = error instanceof Error ? error.message : String(error)
   return new ProviderError('server', `${context.providerLabel} request failed: ${message}`, { cause: error, retryable: false })
 }
