@@ -21,14 +21,16 @@ export function createMainWindow(): BrowserWindow {
       nodeIntegrationInWorker: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
-      spellcheck: false
+      spellcheck: false,
+      // Middle-click would otherwise open links in a new window, bypassing the window-open handler.
+      disableBlinkFeatures: 'Auxclick'
     }
   })
   window.once('ready-to-show', () => window.show())
   const contents = window.webContents
   // Links the model writes open in the user's browser, never inside the app.
   contents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url)
+    if (isWebLink(url)) void shell.openExternal(url)
     return { action: 'deny' }
   })
   contents.on('will-navigate', (event) => event.preventDefault())
@@ -46,6 +48,15 @@ export function isTrustedSender(event: IpcMainInvokeEvent): boolean {
   try {
     const url = new URL(frame.url)
     return url.protocol === 'file:' && decodeURIComponent(url.pathname).endsWith('/renderer/index.html')
+  } catch {
+    return false
+  }
+}
+
+function isWebLink(url: string): boolean {
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:'
   } catch {
     return false
   }
