@@ -80,3 +80,24 @@ export function selectModePrompt(
     baseInstructions: options.override?.customInstructions || builtIn.customInstructions || ''
   }
 }
+
+/** A mode with prompt overrides applied (Roo's getFullModeDetails, without instruction files). */
+export function resolveModeDetails(
+  slug: string,
+  options: {
+    builtIns?: readonly ModeConfig[]
+    customModes?: readonly ModeConfig[]
+    overrides?: Readonly<Record<string, PromptOverride>>
+    defaultSlug?: string
+  } = {}
+): ModeConfig {
+  const modes = resolveModes({ builtIns: options.builtIns, global: options.customModes })
+  const { origin: _origin, overridesBuiltIn: _overrides, ...mode } = modeOrDefault(slug, modes, options.defaultSlug)
+  const override = options.overrides?.[mode.slug]
+  return {
+    ...mode,
+    roleDefinition: override?.roleDefinition || mode.roleDefinition,
+    whenToUse: override?.whenToUse || mode.whenToUse,
+    customInstructions: override?.customInstructions || mode.customInstructions
+  }
+}
