@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react'
 import { ChatView } from './features/chat/ChatView'
-import { ProviderSettings } from './features/settings/ProviderSettings'
+import { HistoryView } from './features/history/HistoryView'
+import { SettingsView } from './features/settings/SettingsView'
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -16,14 +17,6 @@ export interface AppView {
 
 export const appViews: AppView[] = [
   { id: 'chat', label: 'Chat', component: ChatView },
+  { id: 'history', label: 'History', component: HistoryView },
   { id: 'settings', label: 'Settings', component: SettingsView }
 ]
-
-function SettingsView() {
-  return (
-    <section className="settings-panel" aria-label="Settings">
-      <h1>Provider</h1>
-      <ProviderSettings />
-    </section>
-  )
-}

@@ -1,72 +1,85 @@
-import { useState, type ReactNode } from 'react'
-import type { ProviderKind } from '../../../../shared/contract/settings'
+import { useId, useState, type ReactNode } from 'react'
+import type { ProviderKind, ProviderView } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
+import {
+  checkDraft,
+  DEFAULT_MODELS,
+  draftFor,
+  KIND_LABELS,
+  providerIdFor,
+  toProviderInput,
+  type ProviderDraft
+} from './provider-form-model'
 import { useSettingsStore } from './settings-store'
 
-const KIND_LABELS: Record<ProviderKind, string> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, OpenRouter, vLLM…)'
-}
-const DEFAULT_MODELS: Record<ProviderKind, string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-5',
-  'openai-compatible': ''
+export interface ProviderSettingsProps {
+  /** The provider being edited; absent: a new one is added. */
+  provider?: ProviderView
+  /** Make the saved provider the active one (always true for the first provider). */
+  activate?: boolean
+  onSaved?: (provider: ProviderView) => void
+  onCancel?: () => void
 }
 
-/** Adds or replaces a provider. The key goes to the core once and is never shown again. */
-export function ProviderSettings({ onSaved }: { onSaved?: () => void }): ReactNode {
+/** Adds or edits a provider. The key goes to the core once and is never shown again. */
+export function ProviderSettings({ provider, activate = true, onSaved, onCancel }: ProviderSettingsProps): ReactNode {
   const client = useClient()
   const settings = useSettingsStore((state) => state.settings)
-  const [kind, setKind] = useState<ProviderKind>('anthropic')
-  const [model, setModel] = useState(DEFAULT_MODELS.anthropic)
-  const [baseUrl, setBaseUrl] = useState('')
-  const [apiKey, setApiKey] = useState('')
+  const [draft, setDraft] = useState<ProviderDraft>(() => draftFor(provider))
   const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const ids = useId()
+  const fieldId = (name: string) => `${ids}-${name}`
+  const problems = checkDraft(draft)
+  const change = (patch: Partial<ProviderDraft>) => setDraft((current) => ({ ...current, ...patch }))
 
   const save = async (): Promise<void> => {
+    if (Object.keys(problems).length > 0) return
     setError(null)
-    const id = kind === 'openai-compatible' ? 'custom' : kind
-    const saved = await client.request('settings:saveProvider', {
-      id,
-      kind,
-      label: KIND_LABELS[kind].split(' (')[0],
-      model: model.trim(),
-      ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
-      ...(apiKey ? { apiKey } : {})
-    })
-    if (!saved.ok) return setError(saved.error.message)
-    const active = await client.request('settings:setActiveProvider', { id })
-    if (!active.ok) return setError(active.error.message)
-    useSettingsStore.getState().setSettings(active.value)
-    setApiKey('')
-    onSaved?.()
+    setBusy(true)
+    try {
+      const taken = settings?.providers.map((p) => p.id) ?? []
+      const id = provider?.id ?? providerIdFor(draft.label || KIND_LABELS[draft.kind].split(' (')[0], taken)
+      const saved = await client.request('settings:saveProvider', toProviderInput(draft, id))
+      if (!saved.ok) return setError(saved.error.message)
+      let view = saved.value
+      if (activate) {
+        const active = await client.request('settings:setActiveProvider', { id })
+        if (!active.ok) return setError(active.error.message)
+        view = active.value
+      }
+      useSettingsStore.getState().setSettings(view)
+      setDraft((current) => ({ ...current, apiKey: '' }))
+      const stored = view.providers.find((p) => p.id === id)
+      if (stored) onSaved?.(stored)
+    } finally {
+      setBusy(false)
+    }
   }
+
+  const showProblem = (field: keyof ProviderDraft) =>
+    problems[field] ? (
+      <p className="field-error" id={fieldId(`${field}-error`)}>
+        {problems[field]}
+      </p>
+    ) : null
 
   return (
     <form
       className="provider-settings"
-      aria-label="Provider settings"
+      aria-label={provider ? `Edit provider ${provider.label}` : 'Provider settings'}
       onSubmit={(event) => {
         event.preventDefault()
         void save()
       }}
     >
-      {settings?.providers.map((provider) => (
-        <p key={provider.id} className="note">
-          {provider.label} · {provider.model}
-          {provider.hasKey ? ` · key …${provider.keyHint ?? ''}` : ' · no key'}
-          {provider.id === settings.activeProviderId ? ' · active' : ''}
-        </p>
-      ))}
-      <label htmlFor="provider-kind">Provider</label>
+      <label htmlFor={fieldId('kind')}>Provider</label>
       <select
-        id="provider-kind"
-        value={kind}
+        id={fieldId('kind')}
+        value={draft.kind}
         onChange={(event) => {
-          const next = event.target.value as ProviderKind
-          setKind(next)
-          setModel(DEFAULT_MODELS[next])
+          const kind = event.target.value as ProviderKind
+          change({ kind, model: provider?.kind === kind ? provider.model : DEFAULT_MODELS[kind] })
         }}
       >
         {Object.entries(KIND_LABELS).map(([value, label]) => (
@@ -75,27 +88,53 @@ export function ProviderSettings({ onSaved }: { onSaved?: () => void }): ReactNo
           </option>
         ))}
       </select>
-      <label htmlFor="provider-base-url">Base URL {kind !== 'openai-compatible' && '(optional)'}</label>
+      <label htmlFor={fieldId('label')}>Name (optional)</label>
       <input
-        id="provider-base-url"
-        value={baseUrl}
-        placeholder={kind === 'openai-compatible' ? 'http://localhost:11434/v1' : 'default'}
-        onChange={(event) => setBaseUrl(event.target.value)}
+        id={fieldId('label')}
+        value={draft.label}
+        placeholder={KIND_LABELS[draft.kind].split(' (')[0]}
+        onChange={(event) => change({ label: event.target.value })}
       />
-      <label htmlFor="provider-model">Model</label>
-      <input id="provider-model" value={model} onChange={(event) => setModel(event.target.value)} />
-      <label htmlFor="provider-key">API key</label>
+      <label htmlFor={fieldId('base-url')}>Base URL {draft.kind !== 'openai-compatible' && '(optional)'}</label>
       <input
-        id="provider-key"
+        id={fieldId('base-url')}
+        value={draft.baseUrl}
+        placeholder={draft.kind === 'openai-compatible' ? 'http://localhost:11434/v1' : 'default'}
+        aria-invalid={Boolean(problems.baseUrl)}
+        aria-describedby={problems.baseUrl ? fieldId('baseUrl-error') : undefined}
+        onChange={(event) => change({ baseUrl: event.target.value })}
+      />
+      {showProblem('baseUrl')}
+      <label htmlFor={fieldId('model')}>Model</label>
+      <input
+        id={fieldId('model')}
+        value={draft.model}
+        aria-invalid={Boolean(problems.model)}
+        aria-describedby={problems.model ? fieldId('model-error') : undefined}
+        onChange={(event) => change({ model: event.target.value })}
+      />
+      {showProblem('model')}
+      <label htmlFor={fieldId('key')}>API key</label>
+      <input
+        id={fieldId('key')}
         type="password"
         autoComplete="off"
-        value={apiKey}
-        placeholder="stored securely, never shown again"
-        onChange={(event) => setApiKey(event.target.value)}
+        value={draft.apiKey}
+        placeholder={
+          provider?.hasKey ? `stored (…${provider.keyHint ?? ''}); leave blank to keep it` : 'stored securely, never shown again'
+        }
+        onChange={(event) => change({ apiKey: event.target.value })}
       />
-      <button type="submit" disabled={!model.trim()}>
-        Save provider
-      </button>
+      <div className="form-actions">
+        <button type="submit" disabled={busy || Object.keys(problems).length > 0}>
+          Save provider
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
       {error && (
         <p className="form-error" role="alert">
           {error}

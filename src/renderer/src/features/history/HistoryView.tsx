@@ -1,0 +1,156 @@
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react'
+import type { TaskSummary } from '../../../../shared/contract/task'
+import { useClient } from '../../client/client-context'
+import { useChatStore } from '../chat/chat-store'
+import { useHistoryStore } from './history-store'
+import { downloadText, formatCost, formatWhen, RESUMABLE, searchTasks } from './history-model'
+import { showView } from './show-view'
+import './history.css'
+
+/** Every saved task: search, open or resume in the chat, export, delete with confirmation. */
+export function HistoryView(): ReactNode {
+  const client = useClient()
+  const tasks = useHistoryStore((state) => state.tasks)
+  const loaded = useHistoryStore((state) => state.loaded)
+  const query = useHistoryStore((state) => state.query)
+  const [error, setError] = useState<string | null>(null)
+  const searchId = useId()
+
+  useEffect(() => {
+    let live = true
+    void client.request('task:list', {}).then((result) => {
+      if (!live) return
+      if (result.ok) useHistoryStore.getState().setAll(result.value)
+      else setError(result.error.message)
+    })
+    const unsubscribe = client.subscribe((name, payload) => {
+      if (name === 'task:updated') useHistoryStore.getState().upsert(payload as TaskSummary)
+    })
+    return () => {
+      live = false
+      unsubscribe()
+    }
+  }, [client])
+
+  const shown = useMemo(() => searchTasks(Object.values(tasks), query), [tasks, query])
+  const total = Object.keys(tasks).length
+
+  return (
+    <section className="history-view" aria-label="History">
+      <h1>History</h1>
+      <label htmlFor={searchId}>Search tasks</label>
+      <input
+        id={searchId}
+        type="search"
+        value={query}
+        placeholder="words from the title, a mode, a status"
+        onChange={(event) => useHistoryStore.getState().setQuery(event.target.value)}
+      />
+      <p className="note" role="status">
+        {!loaded ? 'Loading…' : total === 0 ? 'No tasks yet.' : `${shown.length} of ${total} tasks`}
+      </p>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <ul className="history-list" aria-label="Tasks">
+        {shown.map((task) => (
+          <HistoryRow key={task.id} task={task} onError={setError} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: string | null) => void }): ReactNode {
+  const client = useClient()
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+
+  const act = async (work: () => Promise<void>) => {
+    onError(null)
+    setBusy(true)
+    try {
+      await work()
+    } catch (error) {
+      onError((error as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const openInChat = async (resume: boolean) => {
+    if (resume) {
+      const resumed = await client.request('task:resume', { taskId: task.id })
+      if (!resumed.ok) throw new Error(resumed.error.message)
+      useHistoryStore.getState().upsert(resumed.value)
+    }
+    const events = await client.request('task:events', { taskId: task.id })
+    if (!events.ok) throw new Error(events.error.message)
+    const chat = useChatStore.getState()
+    chat.upsertTask(task)
+    chat.replay(task.id, events.value)
+    chat.setActiveTask(task.id)
+    showView('Chat')
+  }
+
+  const exportAs = async (format: 'markdown' | 'json') => {
+    const result = await client.request('task:export', { taskId: task.id, format })
+    if (!result.ok) throw new Error(result.error.message)
+    downloadText(result.value.fileName, result.value.content, format === 'json' ? 'application/json' : 'text/markdown')
+  }
+
+  const remove = async () => {
+    setConfirming(false)
+    const result = await client.request('task:delete', { taskId: task.id })
+    if (!result.ok) throw new Error(result.error.message)
+    useHistoryStore.getState().remove(task.id)
+  }
+
+  return (
+    <li className="history-row" aria-label={task.title}>
+      <div className="history-title">
+        <strong>{task.title}</strong>
+        <span className={`status status-${task.status}`}>{task.status}</span>
+      </div>
+      <div className="note">
+        {task.mode} · {formatWhen(task.updatedAt)}
+        {task.parentId ? ' · subtask' : ''}
+        {formatCost(task.costUsd) && ` · ${formatCost(task.costUsd)}`}
+      </div>
+      {confirming ? (
+        <div className="row" role="alertdialog" aria-label={`Delete task ${task.title}?`}>
+          <span>Delete this task and its history? This cannot be undone.</span>
+          <button type="button" className="danger" autoFocus onClick={() => void act(remove)}>
+            Delete
+          </button>
+          <button type="button" onClick={() => setConfirming(false)}>
+            Keep
+          </button>
+        </div>
+      ) : (
+        <div className="row history-actions">
+          {RESUMABLE.has(task.status) ? (
+            <button type="button" disabled={busy} onClick={() => void act(() => openInChat(true))}>
+              Resume
+            </button>
+          ) : (
+            <button type="button" disabled={busy} onClick={() => void act(() => openInChat(false))}>
+              Open
+            </button>
+          )}
+          <button type="button" disabled={busy} onClick={() => void act(() => exportAs('markdown'))}>
+            Export Markdown
+          </button>
+          <button type="button" disabled={busy} onClick={() => void act(() => exportAs('json'))}>
+            Export JSON
+          </button>
+          <button type="button" disabled={busy} onClick={() => setConfirming(true)}>
+            Delete
+          </button>
+        </div>
+      )}
+    </li>
+  )
+}

@@ -1,0 +1,42 @@
+import type { TaskSummary } from '../../../../shared/contract/task'
+
+/** Statuses a task can be resumed from: the loop stopped without finishing. */
+export const RESUMABLE: ReadonlySet<TaskSummary['status']> = new Set(['interrupted', 'failed'])
+
+/**
+ * Tasks matching every word of the query (title, mode, status or id), newest activity first.
+ * Subtasks are listed too: they are tasks of their own.
+ */
+export function searchTasks(tasks: readonly TaskSummary[], query: string): TaskSummary[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean)
+  return tasks
+    .filter((task) => {
+      const haystack = `${task.title}\n${task.mode}\n${task.status}\n${task.id}`.toLowerCase()
+      return words.every((word) => haystack.includes(word))
+    })
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+}
+
+export const formatCost = (cost: number | null | undefined): string =>
+  cost === undefined ? '' : cost === null ? 'cost unknown' : `$${cost < 0.01 && cost > 0 ? cost.toFixed(4) : cost.toFixed(2)}`
+
+export const formatWhen = (epochMs: number, now = Date.now()): string => {
+  const date = new Date(epochMs)
+  const sameDay = new Date(now).toDateString() === date.toDateString()
+  return sameDay
+    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
+}
+
+/** Hands a text file to the browser as a download; nothing leaves the machine. */
+export function downloadText(fileName: string, content: string, mime: string, doc: Document = document): void {
+  const url = URL.createObjectURL(new Blob([content], { type: `${mime};charset=utf-8` }))
+  const link = doc.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.style.display = 'none'
+  doc.body.appendChild(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}

@@ -1,0 +1,26 @@
+import { create } from 'zustand'
+import type { TaskSummary } from '../../../../shared/contract/task'
+
+interface HistorySlice {
+  tasks: Record<string, TaskSummary>
+  loaded: boolean
+  query: string
+  setAll(tasks: TaskSummary[]): void
+  upsert(task: TaskSummary): void
+  remove(taskId: string): void
+  setQuery(query: string): void
+}
+
+export const useHistoryStore = create<HistorySlice>((set) => ({
+  tasks: {},
+  loaded: false,
+  query: '',
+  setAll: (tasks) => set({ tasks: Object.fromEntries(tasks.map((task) => [task.id, task])), loaded: true }),
+  upsert: (task) => set((state) => ({ tasks: { ...state.tasks, [task.id]: task } })),
+  remove: (taskId) =>
+    set((state) => {
+      const { [taskId]: _removed, ...rest } = state.tasks
+      return { tasks: rest }
+    }),
+  setQuery: (query) => set({ query })
+}))

@@ -1,0 +1,122 @@
+import { useEffect, useId, useState, type ReactNode } from 'react'
+import type { LimitsInput } from '../../../../shared/contract/settings'
+import { useClient } from '../../client/client-context'
+import { useSettingsStore } from './settings-store'
+
+interface LimitsDraft {
+  mistakeLimit: string
+  repetitionLimit: string
+  maxRequests: string
+  maxCostUsd: string
+}
+
+const toDraft = (limits: LimitsInput): LimitsDraft => ({
+  mistakeLimit: String(limits.mistakeLimit),
+  repetitionLimit: String(limits.repetitionLimit),
+  maxRequests: limits.maxRequests === null ? '' : String(limits.maxRequests),
+  maxCostUsd: limits.maxCostUsd === null ? '' : String(limits.maxCostUsd)
+})
+
+export type LimitsCheck = { ok: true; limits: LimitsInput } | { ok: false; errors: Partial<Record<keyof LimitsDraft, string>> }
+
+/** Parses the form: whole numbers ≥ 0 for the counters, blank caps mean "no cap". */
+export function parseLimits(draft: LimitsDraft): LimitsCheck {
+  const errors: Partial<Record<keyof LimitsDraft, string>> = {}
+  const count = (key: 'mistakeLimit' | 'repetitionLimit'): number => {
+    const value = Number(draft[key])
+    if (draft[key].trim() === '' || !Number.isInteger(value) || value < 0 || value > 100)
+      errors[key] = 'A whole number from 0 (off) to 100.'
+    return value
+  }
+  const cap = (key: 'maxRequests' | 'maxCostUsd', integer: boolean): number | null => {
+    if (draft[key].trim() === '') return null
+    const value = Number(draft[key])
+    if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+      errors[key] = integer ? 'A whole number above 0, or blank for no cap.' : 'An amount above 0, or blank for no cap.'
+    return value
+  }
+  const limits = {
+    mistakeLimit: count('mistakeLimit'),
+    repetitionLimit: count('repetitionLimit'),
+    maxRequests: cap('maxRequests', true),
+    maxCostUsd: cap('maxCostUsd', false)
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, limits }
+}
+
+const FIELDS: Array<{ key: keyof LimitsDraft; label: string; hint: string }> = [
+  { key: 'mistakeLimit', label: 'Consecutive mistakes before asking for guidance', hint: '0 turns it off' },
+  { key: 'repetitionLimit', label: 'Identical calls in a row before asking', hint: '0 turns it off' },
+  { key: 'maxRequests', label: 'Model requests per task before asking', hint: 'blank: no cap' },
+  { key: 'maxCostUsd', label: 'Cost per task before asking (USD)', hint: 'blank: no cap' }
+]
+
+/** Global limits of the agent loop; a mode's own caps override the two caps here. */
+export function LimitsForm(): ReactNode {
+  const client = useClient()
+  const limits = useSettingsStore((state) => state.settings?.limits)
+  const [draft, setDraft] = useState<LimitsDraft | null>(limits ? toDraft(limits) : null)
+  const [status, setStatus] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const ids = useId()
+  useEffect(() => {
+    if (limits && !draft) setDraft(toDraft(limits))
+  }, [limits, draft])
+  if (!draft) return null
+  const check = parseLimits(draft)
+  const errors = check.ok ? {} : check.errors
+
+  const save = async () => {
+    if (!check.ok) return
+    setError(null)
+    const result = await client.request('settings:saveLimits', check.limits)
+    if (!result.ok) return setError(result.error.message)
+    useSettingsStore.getState().setSettings(result.value)
+    setStatus('Limits saved.')
+  }
+
+  return (
+    <form
+      className="limits-form"
+      aria-label="Limits"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void save()
+      }}
+    >
+      {FIELDS.map(({ key, label, hint }) => (
+        <div key={key} className="field">
+          <label htmlFor={`${ids}-${key}`}>{label}</label>
+          <input
+            id={`${ids}-${key}`}
+            inputMode="decimal"
+            value={draft[key]}
+            placeholder={hint}
+            aria-invalid={Boolean(errors[key])}
+            aria-describedby={`${ids}-${key}-hint`}
+            onChange={(event) => {
+              setStatus(null)
+              setDraft({ ...draft, [key]: event.target.value })
+            }}
+          />
+          <span className={errors[key] ? 'field-error' : 'note'} id={`${ids}-${key}-hint`}>
+            {errors[key] ?? hint}
+          </span>
+        </div>
+      ))}
+      <div className="form-actions">
+        <button type="submit" disabled={!check.ok}>
+          Save limits
+        </button>
+        <span className="note" role="status">
+          {status}
+        </span>
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,133 @@
+import { useState, type ReactNode } from 'react'
+import type { ProviderView } from '../../../../shared/contract/settings'
+import { useClient } from '../../client/client-context'
+import { shortKindLabel } from './provider-form-model'
+import { ProviderSettings } from './ProviderSettings'
+import { useSettingsStore } from './settings-store'
+
+type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; id: string }
+
+/** Every configured provider with its model, base URL and key hint; add, edit, remove, make active. */
+export function ProviderList(): ReactNode {
+  const client = useClient()
+  const settings = useSettingsStore((state) => state.settings)
+  const [editing, setEditing] = useState<Editing>({ kind: 'none' })
+  const [error, setError] = useState<string | null>(null)
+  const [confirmRemove, setConfirmRemove] = useState<string | null>(null)
+  if (!settings) return <p className="note">Loading…</p>
+
+  const run = async (request: () => ReturnType<typeof client.request<'settings:get'>>) => {
+    setError(null)
+    const result = await request()
+    if (result.ok) useSettingsStore.getState().setSettings(result.value)
+    else setError(result.error.message)
+  }
+
+  return (
+    <div className="provider-list">
+      {settings.providers.length === 0 && <p className="note">No provider yet.</p>}
+      <ul aria-label="Providers">
+        {settings.providers.map((provider) => (
+          <li key={provider.id} className="provider-row">
+            {editing.kind === 'edit' && editing.id === provider.id ? (
+              <ProviderSettings
+                provider={provider}
+                activate={false}
+                onSaved={() => setEditing({ kind: 'none' })}
+                onCancel={() => setEditing({ kind: 'none' })}
+              />
+            ) : (
+              <ProviderSummary
+                provider={provider}
+                active={provider.id === settings.activeProviderId}
+                confirming={confirmRemove === provider.id}
+                onEdit={() => setEditing({ kind: 'edit', id: provider.id })}
+                onActivate={() => run(() => client.request('settings:setActiveProvider', { id: provider.id }))}
+                onRemove={() => setConfirmRemove(provider.id)}
+                onConfirmRemove={(confirmed) => {
+                  setConfirmRemove(null)
+                  if (confirmed) void run(() => client.request('settings:removeProvider', { id: provider.id }))
+                }}
+              />
+            )}
+          </li>
+        ))}
+      </ul>
+      {editing.kind === 'new' ? (
+        <section aria-label="New provider" className="card">
+          <h3>New provider</h3>
+          <ProviderSettings
+            activate={false}
+            onSaved={() => setEditing({ kind: 'none' })}
+            onCancel={() => setEditing({ kind: 'none' })}
+          />
+        </section>
+      ) : (
+        <button type="button" onClick={() => setEditing({ kind: 'new' })}>
+          Add provider
+        </button>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+interface SummaryProps {
+  provider: ProviderView
+  active: boolean
+  confirming: boolean
+  onEdit(): void
+  onActivate(): void
+  onRemove(): void
+  onConfirmRemove(confirmed: boolean): void
+}
+
+function ProviderSummary({ provider, active, confirming, ...on }: SummaryProps): ReactNode {
+  return (
+    <div className="provider-summary card" aria-label={`Provider ${provider.label}`} role="group">
+      <div className="provider-title">
+        <strong>{provider.label}</strong>
+        {active && <span className="pill">active</span>}
+      </div>
+      <dl className="provider-facts">
+        <dt>Kind</dt>
+        <dd>{shortKindLabel(provider.kind)}</dd>
+        <dt>Model</dt>
+        <dd>{provider.model}</dd>
+        <dt>Base URL</dt>
+        <dd>{provider.baseUrl ?? 'default'}</dd>
+        <dt>Key</dt>
+        <dd className="key-hint">{provider.hasKey ? `key …${provider.keyHint ?? ''}` : 'no key'}</dd>
+      </dl>
+      {confirming ? (
+        <div className="row" role="alertdialog" aria-label={`Remove ${provider.label}?`}>
+          <span>Remove {provider.label} and its stored key?</span>
+          <button type="button" className="danger" onClick={() => on.onConfirmRemove(true)} autoFocus>
+            Remove
+          </button>
+          <button type="button" onClick={() => on.onConfirmRemove(false)}>
+            Keep
+          </button>
+        </div>
+      ) : (
+        <div className="row">
+          {!active && (
+            <button type="button" onClick={on.onActivate} aria-label={`Use ${provider.label}`}>
+              Make active
+            </button>
+          )}
+          <button type="button" onClick={on.onEdit} aria-label={`Edit ${provider.label}`}>
+            Edit
+          </button>
+          <button type="button" onClick={on.onRemove} aria-label={`Remove ${provider.label}`}>
+            Remove
+          </button>
+        </div>
+      )}
+    </div>
+  )
+}

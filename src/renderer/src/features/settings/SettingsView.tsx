@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react'
+import { LimitsForm } from './LimitsForm'
+import { ProviderList } from './ProviderList'
+import { useSettingsStore } from './settings-store'
+import { ThemePicker } from './ThemePicker'
+import './settings.css'
+
+/** The Settings view: providers and models, global limits, appearance. */
+export function SettingsView(): ReactNode {
+  const problems = useSettingsStore((state) => state.settings?.problems ?? [])
+  return (
+    <section className="settings-view" aria-label="Settings">
+      <h1>Settings</h1>
+      {problems.length > 0 && (
+        <div className="form-error" role="alert">
+          {problems.map((problem) => (
+            <p key={problem}>{problem}</p>
+          ))}
+        </div>
+      )}
+      <h2>Providers</h2>
+      <ProviderList />
+      <h2>Limits</h2>
+      <LimitsForm />
+      <h2>Appearance</h2>
+      <ThemePicker />
+    </section>
+  )
+}
