@@ -3,6 +3,8 @@ import type { LineEnding } from '../../../shared/diff/text'
 
 export type { Hunk } from '../../../shared/diff/hunks'
 export type { LineEnding } from '../../../shared/diff/text'
+import type { SearchOptions, SearchResult } from './search'
+export type { SearchOptions, SearchResult, SearchFileResult, SearchLine } from './search'
 
 /** A path named by a tool call, resolved against the workspace's real root. */
 export interface ResolvedPath {
@@ -73,7 +75,7 @@ export interface LineRange {
 }
 
 export interface ListEntry {
-  /** POSIX path relative to the listed directory's workspace path (display form). */
+  /** Workspace-relative POSIX path (absolute when the listing is outside the workspace). */
   path: string
   isDirectory: boolean
   protected: boolean
@@ -111,6 +113,8 @@ export interface Workspace {
   writeText(path: string, text: string, format?: Partial<TextFormat>): Promise<void>
   deleteFile(path: string): Promise<void>
   list(path: string, options: ListOptions): Promise<ListResult>
+  /** Regex search (ripgrep when on PATH, else built-in; same results and order). */
+  search(path: string, options: SearchOptions): Promise<SearchResult>
   /** True when `.modusignore`/`.rooignore` hide this workspace-relative path. */
   isIgnored(relativePosixPath: string, isDirectory?: boolean): boolean
   /** Re-reads the ignore files (after the user edits them). */

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto'
+import { applySelectedHunks, computeHunks, invertHunks, rebaseHunks, unifiedDiff } from '../../../shared/diff/hunks'
+import { detectLineEnding, toLf, withLineEnding, type LineEnding } from '../../../shared/diff/text'
+import {
+  WorkspaceError,
+  type AcceptOptions,
+  type AcceptOutcome,
+  type ChangeStore,
+  type RevertOutcome,
+  type StagedChange,
+  type TextFormat,
+  type Workspace
+} from './types'
+
+export interface ChangeStoreDeps {
+  workspace: Pick<Workspace, 'resolve' | 'readTextIfExists' | 'writeText' | 'deleteFile'>
+  now?: () => number
+}
+
+/** Applies `target` to the file: writes it (null: deletes it). */
+type DiskState = string | null
+
+export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
+  const { workspace } = deps
+  const now = deps.now ?? Date.now
+  const changes = new Map<string, StagedChange>()
+  const listeners = new Set<(change: StagedChange) => void>()
+
+  const emit = (change: StagedChange): StagedChange => {
+    change.updatedAt = now()
+    for (const l of listeners) l(structuredClone(change))
+    return change
+  }
+
+  const mustGet = (id: string): StagedChange => {
+    const change = changes.get(id)
+    if (!change) throw new WorkspaceError('not_found', `No staged change with id ${id}`)
+    return change
+  }
+
+  async function currentText(path: string): Promise<DiskState> {
+    return (await workspace.readTextIfExists(path))?.text ?? null
+  }
+
+  function formatOf(change: StagedChange): Partial<TextFormat> {
+    return change.format ?? {}
+  }
+
+  /** The file's line ending wins over whatever the reviewer's editor produced. */
+  function inFileEol(text: string, change: StagedChange): string {
+    const eol: LineEnding = change.format?.eol ?? 'lf'
+    return withLineEnding(toLf(text), eol)
+  }
+
+  async function writeTarget(change: StagedChange, target: DiskState): Promise<void> {
+    if (change.kind === 'move') {
+      if (target !== null) await workspace.writeText(change.moveTo!, target, formatOf(change))
+      await workspace.deleteFile(change.path)
+    } else if (target === null) {
+      await workspace.deleteFile(change.path)
+    } else {
+      await workspace.writeText(change.path, target, formatOf(change))
+    }
+  }
+
+  /** What to write given the review decision, relative to the proposal's original. */
+  function reviewedTarget(change: StagedChange, options: AcceptOptions): { target: DiskState; hunkIds: string[] } | null {
+    const allIds = change.hunks.map((h) => h.id)
+    if (options.editedContent !== undefined) return { target: inFileEol(options.editedContent, change), hunkIds: allIds }
+    if (change.proposed === null || change.original === null || options.hunkIds === undefined) {
+      return { target: change.proposed, hunkIds: allIds }
+    }
+    const selected = new Set(options.hunkIds.filter((id) => allIds.includes(id)))
+    if (selected.size === 0) return null
+    if (selected.size === allIds.length) return { target: change.proposed, hunkIds: allIds }
+    return { target: inFileEol(applySelectedHunks(change.original, change.hunks, selected), change), hunkIds: [...selected] }
+  }
+
+  /**
+   * Brings `target` (computed against `base`) onto what is on disk now: identical → as is; otherwise
+   * the base→target hunks are re-applied onto the current text, or it is a conflict.
+   */
+  function rebase(base: DiskState, target: DiskState, current: DiskState, change: StagedChange): { ok: true; text: DiskState; rebased: boolean } | { ok: false; reason: string } {
+    if (current === base) return { ok: true, text: target, rebased: false }
+    if (current === target) return { ok: true, text: target, rebased: true }
+    if (base === null || target === null || current === null) {
+      const what = current === null ? 'was deleted' : base === null ? 'was created by someone else' : 'changed'
+      return { ok: false, reason: `${change.displayPath} ${what} since the change was proposed` }
+    }
+    const result = rebaseHunks(current, computeHunks(base, target))
+    if (!result.ok) return { ok: false, reason: `${change.displayPath} changed on disk since the change was proposed, and hunks ${result.conflicts.join(', ')} no longer apply` }
+    return { ok: true, text: inFileEol(result.content, change), rebased: true }
+  }
+
+  function conflict(change: StagedChange, reason: string): AcceptOutcome {
+    change.status = 'conflict'
+    change.conflict = reason
+    emit(change)
+    return {
+      status: 'conflict',
+      change: structuredClone(change),
+      message: `Not written: ${reason}. Nothing was overwritten. Re-read the file and propose the change again.`
+    }
+  }
+
+  return {
+    async stage(input) {
+      const source = await workspace.resolve(input.change.path)
+      const dest = input.change.moveTo ? await workspace.resolve(input.change.moveTo) : undefined
+      const proposal = structuredClone(input.change)
+      if (proposal.original !== null && proposal.format?.eol === undefined) {
+        proposal.format = { ...proposal.format, eol: detectLineEnding(proposal.original) }
+      }
+      const change: StagedChange = {
+        ...proposal,
+        id: randomUUID(),
+        taskId: input.taskId,
+        toolName: input.toolName,
+        toolUseId: input.toolUseId,
+        createdAt: now(),
+        updatedAt: now(),
+        displayPath: source.display,
+        displayMoveTo: dest?.display,
+        outsideWorkspace: source.outsideWorkspace || Boolean(dest?.outsideWorkspace),
+        protected: source.protected || Boolean(dest?.protected),
+        hunks: computeHunks(input.change.original ?? '', input.change.proposed ?? ''),
+        status: 'pending'
+      }
+      changes.set(change.id, change)
+      emit(change)
+      return structuredClone(change)
+    },
+
+    get: (id) => {
+      const c = changes.get(id)
+      return c && structuredClone(c)
+    },
+
+    list(filter = {}) {
+      return [...changes.values()]
+        .filter((c) => (filter.taskId === undefined || c.taskId === filter.taskId) && (filter.status === undefined || c.status === filter.status))
+        .map((c) => structuredClone(c))
+    },
+
+    async accept(id, options = {}) {
+      const change = mustGet(id)
+      if (change.status !== 'pending' && change.status !== 'conflict') {
+        throw new WorkspaceError('io', `Change ${id} is ${change.status}; only pending changes can be accepted`)
+      }
+      const reviewed = reviewedTarget(change, options)
+      if (!reviewed) {
+        change.status = 'rejected'
+        change.rejectReason = 'no hunk selected'
+        emit(change)
+        return { status: 'nothing_selected', change: structuredClone(change), message: `The user accepted none of the hunks for ${change.displayPath}; nothing was written.` }
+      }
+      const current = await currentText(change.path)
+      if (change.kind === 'move' && (await currentText(change.moveTo!)) !== null) {
+        return conflict(change, `the move target ${change.displayMoveTo} already exists`)
+      }
+      const merged = rebase(change.original, reviewed.target, current, change)
+      if (!merged.ok) return conflict(change, merged.reason)
+      await writeTarget(change, merged.text)
+      change.status = 'accepted'
+      change.conflict = undefined
+      change.written = merged.text
+      change.acceptedHunkIds = reviewed.hunkIds
+      if (options.editedContent !== undefined && change.proposed !== null && toLf(options.editedContent) !== toLf(change.proposed)) {
+        change.userEdits = unifiedDiff(change.displayPath, change.proposed, options.editedContent)
+      }
+      emit(change)
+      return { status: merged.rebased ? 'reapplied' : 'applied', change: structuredClone(change), message: acceptMessage(change, merged.rebased) }
+    },
+
+    reject(id, reason) {
+      const change = mustGet(id)
+      if (change.status !== 'pending' && change.status !== 'conflict') {
+        throw new WorkspaceError('io', `Change ${id} is ${change.status}; only pending changes can be rejected`)
+      }
+      change.status = 'rejected'
+      change.rejectReason = reason
+      emit(change)
+      return structuredClone(change)
+    },
+
+    async revert(id): Promise<RevertOutcome> {
+      const change = mustGet(id)
+      if (change.status !== 'accepted') throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)
+      const written = change.written ?? null
+      const where = change.kind === 'move' ? change.moveTo! : change.path
+      const current = await currentText(where)
+      let restored: DiskState = change.original
+      if (current !== written) {
+        if (current === null || written === null || change.original === null) {
+          return revertConflict(change, `${change.displayPath} changed since the change was accepted`)
+        }
+        const result = rebaseHunks(current, invertHunks(computeHunks(change.original, written)))
+        if (!result.ok) return revertConflict(change, `${change.displayPath} changed since the change was accepted and hunks ${result.conflicts.join(', ')} cannot be undone`)
+        restored = inFileEol(result.content, change)
+      }
+      if (change.kind === 'move') {
+        if (restored !== null) await workspace.writeText(change.path, restored, formatOf(change))
+        await workspace.deleteFile(change.moveTo!)
+      } else if (restored === null) {
+        await workspace.deleteFile(change.path)
+      } else {
+        await workspace.writeText(change.path, restored, formatOf(change))
+      }
+      change.status = 'reverted'
+      emit(change)
+      return { status: 'reverted', change: structuredClone(change), message: `Reverted the change to ${change.displayPath}.` }
+    },
+
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }
+  }
+
+  function revertConflict(change: StagedChange, reason: string): RevertOutcome {
+    change.conflict = reason
+    emit(change)
+    return { status: 'conflict', change: structuredClone(change), message: `Not reverted: ${reason}. Nothing was overwritten.` }
+  }
+}
+
+function acceptMessage(change: StagedChange, rebased: boolean): string {
+  const verb = { create: 'Created', modify: 'Updated', delete: 'Deleted', move: 'Moved' }[change.kind]
+  const target = change.kind === 'move' ? `${change.displayPath} → ${change.displayMoveTo}` : change.displayPath
+  const parts = [`${verb} ${target}.`]
+  const total = change.hunks.length
+  const accepted = change.acceptedHunkIds?.length ?? total
+  if (!change.userEdits && accepted < total) {
+    const rejected = change.hunks.filter((h) => !change.acceptedHunkIds?.includes(h.id))
+    const where = rejected.map((h) => `lines ${h.oldStart}-${h.oldStart + Math.max(0, h.oldLines - 1)}`).join(', ')
+    parts.push(`The user accepted ${accepted} of ${total} hunks; the rejected ones (original ${where}) were left unchanged.`)
+  }
+  if (rebased) parts.push('The file had changed on disk since your proposal; your change was merged onto the current version.')
+  if (change.userEdits) {
+    parts.push(
+      'The user edited your proposal before accepting it. What they changed, from your proposal to what was written:',
+      '```diff\n' + change.userEdits.trimEnd() + '\n```',
+      'Take their edits into account; the file now holds their version.'
+    )
+  }
+  return parts.join('\n')
+}

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import ignore, { type Ignore } from 'ignore'
+
+/** Files whose patterns hide paths from every tool (gitignore syntax, at the workspace root). */
+export const IGNORE_FILES = ['.modusignore', '.rooignore'] as const
+
+/** Directories skipped by listings and searches unless the listed path is inside them. */
+export const DEFAULT_EXCLUDED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'out',
+  'coverage',
+  '.next',
+  '.nuxt',
+  '.turbo',
+  '.cache',
+  'target',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.tox',
+  'vendor',
+  'Pods'
+])
+
+export interface IgnoreRules {
+  /** Sources that contributed rules, e.g. ['.modusignore']. */
+  sources: string[]
+  ignores(relativePosixPath: string, isDirectory?: boolean): boolean
+}
+
+async function readIfExists(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch {
+    return null
+  }
+}
+
+/** Loads `.modusignore` and `.rooignore`; the ignore files themselves are never hidden. */
+export async function loadIgnoreRules(root: string): Promise<IgnoreRules> {
+  const matcher = ignore()
+  const sources: string[] = []
+  for (const name of IGNORE_FILES) {
+    const text = await readIfExists(join(root, name))
+    if (text === null) continue
+    matcher.add(text)
+    sources.push(name)
+  }
+  return { sources, ignores: (rel, isDir) => testPath(matcher, rel, isDir) }
+}
+
+export function testPath(matcher: Ignore, rel: string, isDirectory = false): boolean {
+  if (rel === '' || rel === '.' || rel.startsWith('../') || rel === '..') return false
+  return matcher.ignores(isDirectory ? `${rel}/` : rel)
+}
+
+/** A `.gitignore` read from a directory, scoped to paths below it. */
+export async function loadGitignore(dir: string): Promise<Ignore | null> {
+  const text = await readIfExists(join(dir, '.gitignore'))
+  return text === null ? null : ignore().add(text)
+}

@@ -1,0 +1,5 @@
+export * from './types'
+export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace'
+export { createChangeStore, type ChangeStoreDeps } from './change-store'
+export { DEFAULT_EXCLUDED_DIRS, IGNORE_FILES } from './ignore-rules'
+export { InvalidRegexError, findRipgrep, compileRegex } from './search'

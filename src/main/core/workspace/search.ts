@@ -1,0 +1,321 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs'
+import { delimiter, join, relative } from 'node:path'
+import picomatch from 'picomatch'
+import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
+import { isWithin, toPosix } from './paths'
+import ignore, { type Ignore } from 'ignore'
+
+export interface SearchOptions {
+  regex: string
+  /** Glob on paths relative to the searched directory; without `/` it matches file names. */
+  filePattern?: string
+  contextLines: number
+  maxResults: number
+  /** `auto`: ripgrep when on PATH, else the built-in search. */
+  engine?: 'auto' | 'ripgrep' | 'builtin'
+  signal?: AbortSignal
+}
+
+export interface SearchLine {
+  line: number
+  text: string
+  isMatch: boolean
+}
+
+export interface SearchFileResult {
+  /** Workspace-relative POSIX path (absolute outside the workspace). */
+  path: string
+  lines: SearchLine[]
+}
+
+export interface SearchResult {
+  engine: 'ripgrep' | 'builtin'
+  files: SearchFileResult[]
+  matches: number
+  /** More matches exist beyond `maxResults`. */
+  truncated: boolean
+}
+
+export class InvalidRegexError extends Error {
+  override name = 'InvalidRegexError'
+}
+
+export interface SearchDeps {
+  rootReal: string
+  ignoreFiles: readonly string[]
+  ignored(relativePosix: string, isDirectory: boolean): boolean
+  /** Absolute path of rg, or null (found once per workspace). */
+  ripgrep: string | null
+}
+
+/** Looks for `rg` on PATH (once). */
+export function findRipgrep(env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue
+    const candidate = join(dir, process.platform === 'win32' ? 'rg.exe' : 'rg')
+    try {
+      if (statSync(candidate).isFile() && spawnSync(candidate, ['--version'], { timeout: 5000 }).status === 0) return candidate
+    } catch {
+      // not here
+    }
+  }
+  return null
+}
+
+/** Collects results in order, stopping one match after the cap so "N of M+" is honest. */
+class Collector {
+  readonly files: SearchFileResult[] = []
+  matches = 0
+  truncated = false
+  private current: SearchFileResult | null = null
+  private lastMatchLine = -1
+  constructor(private readonly options: SearchOptions) {}
+
+  get done(): boolean {
+    return this.truncated
+  }
+
+  begin(path: string): void {
+    this.current = { path, lines: [] }
+    this.lastMatchLine = -1
+  }
+
+  add(line: number, text: string, isMatch: boolean): void {
+    if (this.truncated || !this.current) return
+    if (this.matches >= this.options.maxResults) {
+      if (isMatch) {
+        this.truncated = true
+        return
+      }
+      // After the cap only the last match's trailing context is kept.
+      if (this.lastMatchLine < 0 || line - this.lastMatchLine > this.options.contextLines) return
+    }
+    if (isMatch) {
+      this.matches++
+      this.lastMatchLine = line
+    }
+    this.current.lines.push({ line, text: text.replace(/\r?\n$/, ''), isMatch })
+  }
+
+  end(): void {
+    if (this.current && this.current.lines.some((l) => l.isMatch)) this.files.push(this.current)
+    this.current = null
+  }
+}
+
+export async function searchFiles(dirReal: string, options: SearchOptions, deps: SearchDeps): Promise<SearchResult> {
+  const engine = options.engine ?? 'auto'
+  if (engine === 'ripgrep' || (engine === 'auto' && deps.ripgrep)) {
+    if (!deps.ripgrep) throw new Error('ripgrep (rg) is not on PATH')
+    return searchWithRipgrep(deps.ripgrep, dirReal, options, deps)
+  }
+  return searchBuiltin(dirReal, options, deps)
+}
+
+const displayOf = (deps: SearchDeps, abs: string): string =>
+  isWithin(deps.rootReal, abs) ? toPosix(relative(deps.rootReal, abs)) : toPosix(abs)
+
+const insideExcluded = (deps: SearchDeps, dir: string): boolean =>
+  isWithin(deps.rootReal, dir) && toPosix(relative(deps.rootReal, dir)).split('/').some((s) => DEFAULT_EXCLUDED_DIRS.has(s))
+
+// ---------------------------------------------------------------- ripgrep
+
+function ripgrepArgs(dirReal: string, options: SearchOptions, deps: SearchDeps): string[] {
+  const args = ['--json', '--sort', 'path', '--no-messages', '--no-require-git', '--no-ignore-global', '--no-ignore-dot', '--no-ignore-exclude']
+  args.push('--context', String(options.contextLines))
+  for (const file of deps.ignoreFiles) args.push('--ignore-file', join(deps.rootReal, file))
+  if (!insideExcluded(deps, dirReal)) for (const name of DEFAULT_EXCLUDED_DIRS) args.push('--glob', `!${name}`)
+  if (pointsIntoGitignored(deps, dirReal)) args.push('--no-ignore-parent')
+  if (options.filePattern) args.push('--glob', options.filePattern)
+  args.push('-e', options.regex, '--', dirReal)
+  return args
+}
+
+function textOf(field: { text?: string; bytes?: string } | undefined): string {
+  if (!field) return ''
+  return field.text ?? Buffer.from(field.bytes ?? '', 'base64').toString('utf8')
+}
+
+function searchWithRipgrep(rg: string, dirReal: string, options: SearchOptions, deps: SearchDeps): Promise<SearchResult> {
+  const collector = new Collector(options)
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, ripgrepArgs(dirReal, options, deps), { cwd: deps.rootReal, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    let buffered = ''
+    let skipFile = false
+    const stop = (): void => {
+      child.stdout.removeAllListeners('data')
+      child.kill()
+    }
+    options.signal?.addEventListener('abort', stop, { once: true })
+    const handle = (line: string): void => {
+      if (!line) return
+      const event = JSON.parse(line) as { type: string; data: any }
+      if (event.type === 'begin') {
+        const abs = textOf(event.data.path)
+        const display = displayOf(deps, abs)
+        // Post-filter as a safety net: ignore files are also passed to rg.
+        skipFile = isWithin(deps.rootReal, abs) && deps.ignored(display, false)
+        if (!skipFile) collector.begin(display)
+      } else if ((event.type === 'match' || event.type === 'context') && !skipFile) {
+        collector.add(event.data.line_number, textOf(event.data.lines), event.type === 'match')
+      } else if (event.type === 'end' && !skipFile) {
+        collector.end()
+      }
+    }
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk
+      let nl: number
+      while ((nl = buffered.indexOf('\n')) !== -1) {
+        const line = buffered.slice(0, nl)
+        buffered = buffered.slice(nl + 1)
+        handle(line)
+        if (collector.done) {
+          collector.end()
+          stop()
+          return
+        }
+      }
+    })
+    child.stderr.setEncoding('utf8')
+    child.stderr.on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (!collector.done && code === 2 && /regex parse error|error parsing|unclosed|unrecognized/i.test(stderr)) {
+        reject(new InvalidRegexError(stderr.replace(/^error: /, '').trim()))
+        return
+      }
+      if (!collector.done && buffered) handle(buffered)
+      collector.end()
+      resolve({ engine: 'ripgrep', files: collector.files, matches: collector.matches, truncated: collector.truncated })
+    })
+  })
+}
+
+// ---------------------------------------------------------------- built-in
+
+/** Rust-syntax regex → JS RegExp for the subset both understand (inline `(?i)` becomes a flag). */
+export function compileRegex(source: string): RegExp {
+  let flags = ''
+  let body = source
+  const inline = /^\(\?([imsx]+)\)/.exec(body)
+  if (inline) {
+    body = body.slice(inline[0].length)
+    for (const f of inline[1]) if (f === 'i' || f === 's') flags += f
+  }
+  try {
+    return new RegExp(body, flags)
+  } catch (err) {
+    throw new InvalidRegexError((err as Error).message)
+  }
+}
+
+interface Scope {
+  base: string
+  matcher: Ignore
+}
+
+function gitignoreAt(dir: string, names: readonly Dirent[]): Ignore | null {
+  if (!names.some((d) => d.name === '.gitignore')) return null
+  try {
+    return ignore().add(readFileSync(join(dir, '.gitignore'), 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+function ancestorScopes(deps: SearchDeps, dir: string): Scope[] {
+  if (!isWithin(deps.rootReal, dir) || dir === deps.rootReal) return []
+  const parts = toPosix(relative(deps.rootReal, dir)).split('/')
+  const scopes: Scope[] = []
+  for (let i = 0; i < parts.length; i++) {
+    const base = join(deps.rootReal, ...parts.slice(0, i))
+    try {
+      const matcher = ignore().add(readFileSync(join(base, '.gitignore'), 'utf8'))
+      scopes.push({ base, matcher })
+    } catch {
+      // no .gitignore here
+    }
+  }
+  return scopes
+}
+
+/** A search that points into a gitignored directory searches what is there (as a listing does). */
+function pointsIntoGitignored(deps: SearchDeps, dir: string): boolean {
+  return gitIgnored(ancestorScopes(deps, dir), dir, true)
+}
+
+const gitIgnored = (scopes: readonly Scope[], abs: string, isDir: boolean): boolean =>
+  scopes.some(({ base, matcher }) => {
+    const rel = toPosix(relative(base, abs))
+    return rel !== '' && matcher.ignores(isDir ? `${rel}/` : rel)
+  })
+
+function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps): SearchResult {
+  const re = compileRegex(options.regex)
+  const glob = options.filePattern
+    ? picomatch(options.filePattern, { dot: true, basename: !options.filePattern.includes('/') })
+    : null
+  const excludeDefaults = !insideExcluded(deps, dirReal)
+  const collector = new Collector(options)
+  const visit = (dir: string, scopes: Scope[]): void => {
+    let children: Dirent[]
+    try {
+      children = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    const own = gitignoreAt(dir, children)
+    const active = own ? [...scopes, { base: dir, matcher: own }] : scopes
+    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    for (const child of children) {
+      if (collector.done || options.signal?.aborted) return
+      if (child.name.startsWith('.')) continue // like rg: hidden files are skipped
+      const abs = join(dir, child.name)
+      const isDir = child.isDirectory()
+      if (!isDir && !child.isFile()) continue // rg does not follow symlinks by default
+      if (isDir && excludeDefaults && DEFAULT_EXCLUDED_DIRS.has(child.name)) continue
+      const display = displayOf(deps, abs)
+      if (isWithin(deps.rootReal, abs) && deps.ignored(display, isDir)) continue
+      if (active.length && gitIgnored(active, abs, isDir)) continue
+      if (isDir) visit(abs, active)
+      else if (!glob || glob(toPosix(relative(dirReal, abs)))) searchFile(abs, display, re, options, collector)
+    }
+  }
+  const st = statSync(dirReal)
+  if (st.isDirectory()) visit(dirReal, pointsIntoGitignored(deps, dirReal) ? [] : ancestorScopes(deps, dirReal))
+  else searchFile(dirReal, displayOf(deps, dirReal), re, options, collector)
+  return { engine: 'builtin', files: collector.files, matches: collector.matches, truncated: collector.truncated }
+}
+
+function searchFile(abs: string, display: string, re: RegExp, options: SearchOptions, collector: Collector): void {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(abs)
+  } catch {
+    return
+  }
+  if (bytes.includes(0)) return // binary
+  const text = bytes.toString('utf8')
+  if (!re.test(text)) return
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  const ctx = options.contextLines
+  let emittedThrough = -1
+  collector.begin(display)
+  for (let i = 0; i < lines.length && !collector.done; i++) {
+    if (!re.test(lines[i])) continue
+    for (let c = Math.max(emittedThrough + 1, i - ctx); c < i; c++) collector.add(c + 1, lines[c], false)
+    collector.add(i + 1, lines[i], true)
+    emittedThrough = i
+    // Trailing context, stopping at the next match (it is emitted as a match).
+    for (let c = i + 1; c <= Math.min(lines.length - 1, i + ctx); c++) {
+      if (re.test(lines[c])) break
+      collector.add(c + 1, lines[c], false)
+      emittedThrough = c
+    }
+  }
+  collector.end()
+}
