@@ -33,7 +33,14 @@ export const requestChannels = [
   'terminal:kill',
   'terminal:stopCommand',
   'terminal:keep',
-  'terminal:output'
+  'terminal:output',
+  'modes:list',
+  'modes:save',
+  'modes:delete',
+  'modes:resetBuiltIn',
+  'modes:import',
+  'modes:export',
+  'modes:testRegex'
 ] as const
 
 export const eventNames = [
@@ -45,7 +52,8 @@ export const eventNames = [
   'approvals:changed',
   'changes:updated',
   'terminal:data',
-  'terminal:changed'
+  'terminal:changed',
+  'modes:changed'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

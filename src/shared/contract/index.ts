@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { Result } from '../result'
 import type { RequestSpec } from './define'
 import { appEvents, appRequests } from './app'
+import { modesEvents, modesRequests } from './modes'
 import { approvalsEvents, approvalsRequests } from './approvals'
 import { reviewEvents, reviewRequests } from './review'
 import { settingsEvents, settingsRequests } from './settings'
@@ -20,7 +21,8 @@ export const requests = {
   ...taskRequests,
   ...approvalsRequests,
   ...reviewRequests,
-  ...terminalRequests
+  ...terminalRequests,
+  ...modesRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
@@ -30,7 +32,8 @@ export const events = {
   ...taskEvents,
   ...approvalsEvents,
   ...reviewEvents,
-  ...terminalEvents
+  ...terminalEvents,
+  ...modesEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests

@@ -1,0 +1,3 @@
+export * from './mode-files'
+export * from './mode-store'
+export * from './mode-handlers'

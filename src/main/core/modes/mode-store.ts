@@ -1,0 +1,237 @@
+import { execFile } from 'node:child_process'
+import { promises as fs } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { promisify } from 'node:util'
+import { writeFileAtomic } from '../fs/atomic-write'
+import { BUILT_IN_MODES, DEFAULT_MODE_SLUG, isBuiltInSlug } from '../../../shared/modes/builtin'
+import { resolveModes } from '../../../shared/modes/resolve'
+import { formatIssues, ModeConfig, type ResolvedMode } from '../../../shared/modes/schema'
+import { modesToYaml, parseModesText, type ModesFileFormat } from '../../../shared/modes/yaml'
+import {
+  globalModesPath,
+  loadModeFile,
+  projectModesPath,
+  roomodesPath,
+  type LoadedModeFile,
+  type ModeFileLocation,
+  type ModeScope
+} from './mode-files'
+
+export class ModeStoreError extends Error {
+  constructor(
+    readonly code: 'invalid_mode' | 'file_broken' | 'not_found' | 'no_workspace' | 'invalid_regex',
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+export interface ModeFileProblem {
+  file: string
+  message: string
+  line?: number
+}
+
+export interface ModesSnapshot {
+  modes: ResolvedMode[]
+  defaultSlug: string
+  problems: ModeFileProblem[]
+  warnings: string[]
+  files: { project?: string; global: string; roomodes?: string }
+}
+
+export interface RegexTestResult {
+  matches: string[]
+  scanned: number
+  /** More files exist than were scanned, or more matched than were returned. */
+  truncated: boolean
+}
+
+export interface ModeStore {
+  list(): Promise<ModesSnapshot>
+  /** Create or replace a mode in a scope; `previousSlug` renames. */
+  save(input: unknown, scope: ModeScope, previousSlug?: string): Promise<ModesSnapshot>
+  delete(slug: string, scope: ModeScope): Promise<ModesSnapshot>
+  /** Import modes from YAML/JSON text (Modus or Roo format) into a scope, replacing same slugs. */
+  import(text: string, scope: ModeScope, format: ModesFileFormat): Promise<{ snapshot: ModesSnapshot; imported: string[]; warnings: string[] }>
+  export(slug: string, format: ModesFileFormat): Promise<{ yaml: string; fileName: string }>
+  /** Drop a scope's override of a built-in mode, so the built-in applies again. */
+  resetBuiltIn(slug: string, scope?: ModeScope): Promise<ModesSnapshot>
+  testRegex(fileRegex: string, limit?: number): Promise<RegexTestResult>
+  onChange(listener: (snapshot: ModesSnapshot) => void): () => void
+}
+
+export interface ModeStoreDeps {
+  dataDir: string
+  /** The open workspace; undefined when none is open (project scope unavailable). */
+  workspaceRoot?: string
+  maxScannedFiles?: number
+}
+
+const execFileAsync = promisify(execFile)
+
+export function createModeStore(deps: ModeStoreDeps): ModeStore {
+  const listeners = new Set<(snapshot: ModesSnapshot) => void>()
+  const globalLocation: ModeFileLocation = { path: globalModesPath(deps.dataDir), format: 'modus', scope: 'global', writable: true }
+  const projectLocation = (): ModeFileLocation | undefined =>
+    deps.workspaceRoot ? { path: projectModesPath(deps.workspaceRoot), format: 'modus', scope: 'project', writable: true } : undefined
+  const rooLocation = (): ModeFileLocation | undefined =>
+    deps.workspaceRoot ? { path: roomodesPath(deps.workspaceRoot), format: 'roo', scope: 'project', writable: false } : undefined
+
+  const loadAll = async () => {
+    const project = projectLocation()
+    const roo = rooLocation()
+    const [globalFile, projectFile, rooFile] = await Promise.all([
+      loadModeFile(globalLocation),
+      project ? loadModeFile(project) : undefined,
+      roo ? loadModeFile(roo) : undefined
+    ])
+    return { globalFile, projectFile, rooFile }
+  }
+
+  const snapshotOf = (files: Awaited<ReturnType<typeof loadAll>>): ModesSnapshot => {
+    const { globalFile, projectFile, rooFile } = files
+    const projectModes = [...(projectFile?.modes ?? [])]
+    for (const mode of rooFile?.modes ?? []) if (!projectModes.some((m) => m.slug === mode.slug)) projectModes.push(mode)
+    const loaded = [globalFile, projectFile, rooFile].filter((file): file is LoadedModeFile => Boolean(file))
+    return {
+      modes: resolveModes({ builtIns: BUILT_IN_MODES, global: globalFile.modes, project: projectModes }),
+      defaultSlug: DEFAULT_MODE_SLUG,
+      problems: loaded.flatMap((file) => file.problems.map((problem) => ({ file: file.location.path, ...problem }))),
+      warnings: loaded.flatMap((file) => file.warnings.map((warning) => `${file.location.path}: ${warning}`)),
+      files: { project: projectFile?.location.path, global: globalFile.location.path, roomodes: rooFile?.exists ? rooFile.location.path : undefined }
+    }
+  }
+
+  const list = async () => snapshotOf(await loadAll())
+
+  const locationFor = (scope: ModeScope): ModeFileLocation => {
+    if (scope === 'global') return globalLocation
+    const project = projectLocation()
+    if (!project) throw new ModeStoreError('no_workspace', 'Open a workspace to save project modes')
+    return project
+  }
+
+  /** Read-modify-write of one Modus modes file; a file that does not parse is never overwritten. */
+  const update = async (scope: ModeScope, change: (modes: ModeConfig[]) => ModeConfig[]): Promise<ModesSnapshot> => {
+    const location = locationFor(scope)
+    const current = await loadModeFile(location)
+    if (current.problems.length > 0) {
+      const first = current.problems[0]
+      throw new ModeStoreError(
+        'file_broken',
+        `${location.path}${first.line ? ` line ${first.line}` : ''}: ${first.message}. Fix the file first; Modus will not overwrite it.`
+      )
+    }
+    const next = change(current.modes)
+    await writeFileAtomic(location.path, modesToYaml(next, 'modus'))
+    const snapshot = await list()
+    for (const listener of listeners) listener(snapshot)
+    return snapshot
+  }
+
+  const parseMode = (input: unknown): ModeConfig => {
+    const parsed = ModeConfig.safeParse(input)
+    if (!parsed.success) throw new ModeStoreError('invalid_mode', formatIssues(parsed.error).join('\n'))
+    const { source: _source, ...mode } = parsed.data
+    return mode
+  }
+
+  const replaceBySlug = (modes: ModeConfig[], mode: ModeConfig, previousSlug?: string): ModeConfig[] => {
+    if (previousSlug && previousSlug !== mode.slug && modes.some((m) => m.slug === mode.slug))
+      throw new ModeStoreError('invalid_mode', `Duplicate mode slugs are not allowed: a mode '${mode.slug}' already exists`)
+    const at = modes.findIndex((m) => m.slug === (previousSlug ?? mode.slug))
+    return at < 0 ? [...modes, mode] : modes.map((m, index) => (index === at ? mode : m))
+  }
+
+  return {
+    list,
+    save: (input, scope, previousSlug) => {
+      const mode = parseMode(input)
+      return update(scope, (modes) => replaceBySlug(modes, mode, previousSlug))
+    },
+    delete: async (slug, scope) => {
+      const current = await loadModeFile(locationFor(scope))
+      if (current.problems.length === 0 && !current.modes.some((mode) => mode.slug === slug))
+        throw new ModeStoreError('not_found', `No ${scope} mode '${slug}'`)
+      return update(scope, (modes) => modes.filter((mode) => mode.slug !== slug))
+    },
+    import: async (text, scope, format) => {
+      const parsed = parseModesText(text, format)
+      if (!parsed.ok)
+        throw new ModeStoreError('invalid_mode', parsed.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n'))
+      if (parsed.modes.length === 0) throw new ModeStoreError('invalid_mode', 'The text holds no modes (expected customModes: [...])')
+      const snapshot = await update(scope, (modes) => parsed.modes.reduce((acc, mode) => replaceBySlug(acc, mode), modes))
+      return { snapshot, imported: parsed.modes.map((mode) => mode.slug), warnings: parsed.warnings }
+    },
+    export: async (slug, format) => {
+      const mode = (await list()).modes.find((m) => m.slug === slug)
+      if (!mode) throw new ModeStoreError('not_found', `No mode '${slug}'`)
+      const { origin: _origin, overridesBuiltIn: _override, ...config } = mode
+      return { yaml: modesToYaml([config], format), fileName: format === 'roo' ? `${slug}.roomodes` : `${slug}.modes.yaml` }
+    },
+    resetBuiltIn: async (slug, scope) => {
+      if (!isBuiltInSlug(slug)) throw new ModeStoreError('not_found', `'${slug}' is not a built-in mode`)
+      const scopes: ModeScope[] = scope ? [scope] : deps.workspaceRoot ? ['project', 'global'] : ['global']
+      let snapshot = await list()
+      for (const each of scopes) {
+        const file = await loadModeFile(locationFor(each))
+        if (file.modes.some((mode) => mode.slug === slug)) snapshot = await update(each, (modes) => modes.filter((mode) => mode.slug !== slug))
+      }
+      return snapshot
+    },
+    testRegex: (fileRegex, limit = 200) => testFileRegex(deps, fileRegex, limit),
+    onChange(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }
+  }
+}
+
+const SKIPPED_DIRS = new Set(['.git', 'node_modules', 'dist', 'out', 'build', '.next', 'target', 'vendor', '__pycache__', '.venv', 'venv'])
+
+async function workspaceFiles(root: string, max: number): Promise<{ files: string[]; truncated: boolean }> {
+  try {
+    const { stdout } = await execFileAsync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024
+    })
+    const files = stdout.split('\0').filter(Boolean)
+    return { files: files.slice(0, max), truncated: files.length > max }
+  } catch {
+    return walk(root, max)
+  }
+}
+
+async function walk(root: string, max: number): Promise<{ files: string[]; truncated: boolean }> {
+  const files: string[] = []
+  const queue = [root]
+  while (queue.length > 0) {
+    const dir = queue.shift() as string
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => [])
+    for (const entry of entries) {
+      const full = join(dir, entry.name)
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) queue.push(full)
+      } else if (entry.isFile()) {
+        if (files.length >= max) return { files, truncated: true }
+        files.push(relative(root, full).split(sep).join('/'))
+      }
+    }
+  }
+  return { files, truncated: false }
+}
+
+/** The workspace files a mode's fileRegex would let it edit (a few thousand files at most). */
+async function testFileRegex(deps: ModeStoreDeps, fileRegex: string, limit: number): Promise<RegexTestResult> {
+  let regex: RegExp
+  try {
+    regex = new RegExp(fileRegex)
+  } catch (error) {
+    throw new ModeStoreError('invalid_regex', `Invalid regular expression pattern: ${(error as Error).message}`)
+  }
+  if (!deps.workspaceRoot) throw new ModeStoreError('no_workspace', 'Open a workspace to test a file pattern')
+  const { files, truncated } = await workspaceFiles(deps.workspaceRoot, deps.maxScannedFiles ?? 5000)
+  const matched = files.filter((file) => regex.test(file))
+  return { matches: matched.slice(0, limit), scanned: files.length, truncated: truncated || matched.length > limit }
+}

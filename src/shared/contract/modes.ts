@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { request } from './define'
+import { ModeConfig, ModeSource } from '../modes/schema'
+
+export const ModeScope = z.enum(['project', 'global'])
+export const ModesFileFormat = z.enum(['modus', 'roo'])
+
+export const ModeView = z.object({
+  ...ModeConfig.shape,
+  origin: ModeSource,
+  overridesBuiltIn: z.boolean()
+})
+export type ModeView = z.infer<typeof ModeView>
+
+export const ModesView = z.object({
+  modes: z.array(ModeView),
+  defaultSlug: z.string(),
+  /** Files that failed to parse, with the line; they are kept untouched until fixed. */
+  problems: z.array(z.object({ file: z.string(), message: z.string(), line: z.number().optional() })),
+  warnings: z.array(z.string()),
+  files: z.object({ project: z.string().optional(), global: z.string(), roomodes: z.string().optional() })
+})
+export type ModesView = z.infer<typeof ModesView>
+
+export const modesRequests = {
+  'modes:list': request(z.object({}).strict(), ModesView),
+  /** The mode is validated by the core (precise messages); the input shape is left open here. */
+  'modes:save': request(
+    z.object({ mode: z.record(z.string(), z.unknown()), scope: ModeScope, previousSlug: z.string().optional() }).strict(),
+    ModesView
+  ),
+  'modes:delete': request(z.object({ slug: z.string().min(1), scope: ModeScope }).strict(), ModesView),
+  'modes:resetBuiltIn': request(z.object({ slug: z.string().min(1), scope: ModeScope.optional() }).strict(), ModesView),
+  'modes:import': request(
+    z.object({ text: z.string().max(1_000_000), scope: ModeScope, format: ModesFileFormat.default('modus') }).strict(),
+    z.object({ view: ModesView, imported: z.array(z.string()), warnings: z.array(z.string()) })
+  ),
+  'modes:export': request(
+    z.object({ slug: z.string().min(1), format: ModesFileFormat.default('modus') }).strict(),
+    z.object({ yaml: z.string(), fileName: z.string() })
+  ),
+  'modes:testRegex': request(
+    z.object({ fileRegex: z.string(), limit: z.number().int().min(1).max(2000).optional() }).strict(),
+    z.object({ matches: z.array(z.string()), scanned: z.number(), truncated: z.boolean() })
+  )
+}
+
+export const modesEvents = {
+  'modes:changed': ModesView
+}
