@@ -32,15 +32,19 @@ function providerFor(fixture: Fixture) {
     : createProvider({ kind: 'openai', baseUrl: fake.openaiBaseUrl, apiKey: 'test', model: fixture.request.model }, { retry })
 }
 
-async function replay(fixture: Fixture) {
-  fake.enqueue({ fixture: fixture.name })
+type Delivery = 'whole' | 'split'
+// `split` sends 7-byte pieces: lines, events and multi-byte characters are cut, as TCP may do.
+async function replay(fixture: Fixture, delivery: Delivery) {
+  fake.enqueue(delivery === 'whole' ? { fixture: fixture.name } : { fixture: fixture.name, splitBytes: 7 })
   const before = fake.requests.length
   const result = await run(providerFor(fixture), userRequest(fixture.request.model))
   expect(fake.requests.length - before).toBe(1)
   return result
 }
 
-function checkAnthropicStream(result: Awaited<ReturnType<typeof replay>>, expected: any) {
+type Result = Awaited<ReturnType<typeof run>>
+
+function checkAnthropicStream(result: Result, expected: any) {
   expect(result.error).toBeNull()
   expect(result.text).toBe(expected.text)
   expect(result.reasoning).toBe(expected.thinking ?? '')
@@ -59,7 +63,7 @@ function checkAnthropicStream(result: Awaited<ReturnType<typeof replay>>, expect
   expect(result.done).toEqual({ type: 'done', stopReason: ANTHROPIC_STOP[expected.stop_reason], rawStopReason: expected.stop_reason })
 }
 
-function checkOpenAIStream(result: Awaited<ReturnType<typeof replay>>, expected: any) {
+function checkOpenAIStream(result: Result, expected: any) {
   expect(result.error).toBeNull()
   expect(result.text).toBe(expected.content ?? '')
   expect(result.toolCalls).toEqual(
@@ -77,7 +81,7 @@ function checkOpenAIStream(result: Awaited<ReturnType<typeof replay>>, expected:
   expect(result.done).toEqual({ type: 'done', stopReason: OPENAI_STOP[expected.finish_reason], rawStopReason: expected.finish_reason })
 }
 
-function checkHttpError(result: Awaited<ReturnType<typeof replay>>, fixture: Fixture) {
+function checkHttpError(result: Result, fixture: Fixture) {
   const expected = fixture.expect.error
   expect(result.text).toBe('')
   expect(result.error).not.toBeNull()
@@ -93,17 +97,18 @@ function checkHttpError(result: Awaited<ReturnType<typeof replay>>, fixture: Fix
 describe.skipIf(!sharedPresent)(sharedSuiteName('providers: every recorded fixture through the real SDKs'), () => {
   const counts = { stream: 0, stream_error: 0, http_error: 0 }
   afterAll(() => {
-    if (sharedPresent) console.log(`fixtures replayed through providers: ${fixtures.length} (streams ${counts.stream}, mid-stream errors ${counts.stream_error}, HTTP errors ${counts.http_error})`)
+    if (sharedPresent) console.log(`fixtures replayed through providers, whole and split: ${fixtures.length} (streams ${counts.stream}, mid-stream errors ${counts.stream_error}, HTTP errors ${counts.http_error})`)
   })
 
   it('the manifest lists fixtures', () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(19)
   })
 
-  for (const fixture of fixtures) {
-    it(`${fixture.name} (${fixture.kind}, HTTP ${fixture.status})`, async () => {
-      const result = await replay(fixture)
-      counts[fixture.kind]++
+  const cases = fixtures.flatMap((fixture) => (['whole', 'split'] as const).map((delivery) => ({ fixture, delivery })))
+  for (const { fixture, delivery } of cases) {
+    it(`${fixture.name} (${fixture.kind}, HTTP ${fixture.status}, ${delivery})`, async () => {
+      const result = await replay(fixture, delivery)
+      if (delivery === 'whole') counts[fixture.kind]++
       if (fixture.kind === 'http_error') return checkHttpError(result, fixture)
       if (fixture.kind === 'stream_error') {
         const expected = fixture.expect

@@ -149,6 +149,22 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
     await expect.poll(() => fake.requests[0].aborted).toBe(true)
   })
 
+  it('drops a stream that goes silent mid-answer and keeps what arrived', async () => {
+    const { provider } = await setup(protocol, [{ text: ['still ', 'here ', 'gone'], hangAfterChunks: 2 }], {}, { idleTimeoutMs: 150 })
+    const result = await run(provider, userRequest(MODEL[protocol]))
+    expect(result.text).toBe('still here ')
+    expect(result.error).toMatchObject({ kind: 'network', partial: true, retryable: true })
+    expect(result.error!.message).toMatch(/sent nothing/)
+  })
+
+  it('retries a stream that went silent before any content', async () => {
+    const { provider, fake } = await setup(protocol, [{ text: 'never', hangAfterChunks: 0 }, { text: 'fresh' }], {}, { idleTimeoutMs: 150 })
+    const result = await run(provider, userRequest(MODEL[protocol]))
+    expect(result.text).toBe('fresh')
+    expect(result.retries).toHaveLength(1)
+    expect(fake.requests[0].aborted).toBe(true)
+  })
+
   it('cancels while waiting to retry', async () => {
     fake = await startFakeProvider({ name: 'cancel during retry wait', turns: [{ error: { status: 429, retryAfter: 60 } }] })
     const provider = createProvider({ kind: protocol, baseUrl: protocol === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl, apiKey: 'k', model: MODEL[protocol] })

@@ -69,6 +69,8 @@ export interface FixtureTurn {
   fixture: string
   /** Delay between SSE events (the fixture bytes are otherwise sent unchanged). */
   chunkDelayMs?: number
+  /** Send the body in pieces of this many bytes, one write each, cutting lines, events and UTF-8 characters. */
+  splitBytes?: number
 }
 
 export interface RecordedRequest {

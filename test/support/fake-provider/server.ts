@@ -120,6 +120,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     const body = fixtures.body(entry)
     res.writeHead(entry.status, entry.headers)
+    if (turn.splitBytes) {
+      for (let offset = 0; offset < body.length; offset += turn.splitBytes) {
+        if (res.destroyed) return
+        res.write(body.subarray(offset, offset + turn.splitBytes))
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      return void res.end()
+    }
     if (!turn.chunkDelayMs) return void res.end(body)
     for (const event of body.toString('utf8').split(/(?<=\n\n)/)) {
       if (res.destroyed) return

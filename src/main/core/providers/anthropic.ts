@@ -6,6 +6,7 @@ import { cancelledError, ProviderError } from './errors'
 import { streamWithRetry, type RetryOptions } from './retry'
 import { CUT_OFF_TOOL_CALL, parseToolArguments } from './tool-arguments'
 import type { ModelProvider, ModelRequest, ModelStreamEvent, ModelUsage } from './types'
+import { DEFAULT_IDLE_TIMEOUT_MS, withIdleGuard } from './idle-guard'
 import { checkRequestAgainstModel } from './model-checks'
 
 export interface AnthropicProviderOptions {
@@ -16,6 +17,8 @@ export interface AnthropicProviderOptions {
   modelOverrides?: readonly ModelOverride[]
   retry?: RetryOptions
   timeoutMs?: number
+  /** A started stream silent this long is dropped (and retried if nothing was streamed). Default 180 s. */
+  idleTimeoutMs?: number
   headers?: Record<string, string>
   fetch?: typeof fetch
 }
@@ -42,11 +45,12 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   })
   const label = options.label ?? 'Anthropic'
 
-  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-    const model = findModel(request.model, options.modelOverrides)
-    const stream = await client.messages.create(toAnthropicParams(request, model), { signal })
-    yield* translateStream(stream, signal)
-  }
+  const attempt = (request: ModelRequest, outer: AbortSignal) =>
+    withIdleGuard(outer, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, label, async function* (signal, guard) {
+      const model = findModel(request.model, options.modelOverrides)
+      const stream = await client.messages.create(toAnthropicParams(request, model), { signal })
+      yield* translateStream(guard(stream), signal)
+    })
 
   return {
     id: `anthropic:${options.baseUrl}`,

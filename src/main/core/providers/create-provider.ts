@@ -20,6 +20,8 @@ export interface ProviderConfig {
   /** Extra headers, e.g. OpenRouter's `HTTP-Referer` / `X-Title`. */
   headers?: Record<string, string>
   timeoutMs?: number
+  /** A started stream silent this long is dropped; default 180 s. */
+  idleTimeoutMs?: number
   /** OpenAI protocol only: send `stream_options.include_usage` (default true). */
   includeUsage?: boolean
 }
@@ -46,6 +48,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
     retry: deps.retry,
     fetch: deps.fetch,
     timeoutMs: config.timeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
     headers: config.headers
   }
   const inner =

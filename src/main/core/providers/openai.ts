@@ -2,6 +2,7 @@ import OpenAI from 'openai'
 import type { ModelOverride } from '../../../shared/models'
 import { classifyProviderError, type ErrorContext } from './classify-error'
 import { cancelledError, ProviderError } from './errors'
+import { DEFAULT_IDLE_TIMEOUT_MS, withIdleGuard } from './idle-guard'
 import { checkRequestAgainstModel } from './model-checks'
 import { toOpenAIParams, type OpenAIRequestOptions } from './openai-request'
 import { streamWithRetry, type RetryOptions } from './retry'
@@ -22,6 +23,8 @@ export interface OpenAIProviderOptions {
   modelOverrides?: readonly ModelOverride[]
   retry?: RetryOptions
   timeoutMs?: number
+  /** A started stream silent this long is dropped (and retried if nothing was streamed). Default 180 s. */
+  idleTimeoutMs?: number
   headers?: Record<string, string>
   fetch?: typeof fetch
   /** Provider id; default `openai:<baseUrl>`. */
@@ -60,10 +63,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     includeUsage: options.includeUsage ?? true
   }
 
-  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-    const stream = await client.chat.completions.create(toOpenAIParams(request, requestOptions), { signal })
-    yield* translateChunks(stream, signal)
-  }
+  const attempt = (request: ModelRequest, outer: AbortSignal) =>
+    withIdleGuard(outer, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, label, async function* (signal, guard) {
+      const stream = await client.chat.completions.create(toOpenAIParams(request, requestOptions), { signal })
+      yield* translateChunks(guard(stream), signal)
+    })
 
   return {
     id: options.id ?? `openai:${options.baseUrl}`,
@@ -98,6 +102,8 @@ export async function* translateChunks(stream: AsyncIterable<Chunk>, signal: Abo
     const reasoning = reasoningOf(delta)
     if (reasoning) yield { type: 'reasoning', text: reasoning }
     if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text', text: delta.content }
+    // A refusal replaces the answer; show it as text so the user sees why nothing else came.
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') yield { type: 'text', text: delta.refusal }
     for (const fragment of delta.tool_calls ?? []) yield* accumulateToolCall(calls, fragment)
     if (choice.finish_reason) finishReason = choice.finish_reason
   }
