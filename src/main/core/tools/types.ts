@@ -1,5 +1,6 @@
 import type { ImageBlock, TextBlock } from '../../../shared/agent/messages'
 import type { ProposedChange, Workspace } from '../workspace/types'
+import type { TaskTerminal } from '../terminal/types'
 
 /** What a tool hands back to the model. */
 export interface ToolOutput {
@@ -22,10 +23,15 @@ export interface ToolContext {
   modelSupportsImages: boolean
   /** The opened folder; every file tool goes through it (see workspace/types.ts). */
   workspace?: Workspace
+  /** The task's terminal (execute_command, read_command_output); see terminal/types.ts. */
+  terminal?: TaskTerminal
 }
 
 /** Context of the file tools: a workspace is required. */
 export type FileToolContext = ToolContext & { workspace: Workspace }
+
+/** Context of the command tools: the task's terminal is required. */
+export type CommandToolContext = ToolContext & { terminal: TaskTerminal }
 
 /** Tools that act at once (read, list, search, run a command). */
 export interface ToolExecutor<P = unknown, C extends ToolContext = ToolContext> {

@@ -1,0 +1,159 @@
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { collapseCarriageReturns, createModelTextFilter } from './ansi'
+
+/**
+ * One command's output as the model sees it: the full text (escape sequences stripped) streamed
+ * to a file on disk, and in memory only a head and a tail for the preview, so a command printing
+ * gigabytes costs a bounded amount of memory.
+ */
+export interface OutputCaptureOptions {
+  filePath: string
+  /** Characters kept from the start / the end of the output for the preview. */
+  headChars: number
+  tailChars: number
+  /** Past this many bytes the file stops growing (a server logging for days). */
+  maxFileBytes: number
+  /** Called with true when the disk falls behind (pause the pty) and false when it caught up. */
+  onPressure?: (paused: boolean) => void
+}
+
+export interface OutputPreview {
+  /** Head + an omission notice + tail, CR-collapsed; the whole output when it fits. */
+  text: string
+  truncated: boolean
+  totalBytes: number
+}
+
+export interface OutputCapture {
+  push(raw: string): void
+  preview(): OutputPreview
+  /** Bytes of text held in memory, for the memory-bound checks. */
+  retainedChars(): number
+  /** Flushes and closes the file; the preview stays available. */
+  finish(): Promise<OutputPreview>
+  readonly filePath: string
+}
+
+const BATCH_CHARS = 64 * 1024
+const HIGH_WATER = 8 * 1024 * 1024
+
+export function createOutputCapture(options: OutputCaptureOptions): OutputCapture {
+  const filter = createModelTextFilter()
+  const file: WriteStream = createWriteStream(options.filePath, { flags: 'w', mode: 0o600 })
+  let fileError: Error | null = null
+  file.on('error', (error) => {
+    fileError = error
+  })
+  let batch: string[] = []
+  let batchChars = 0
+  let writtenBytes = 0
+  let fileFull = false
+  let paused = false
+
+  let head = ''
+  let tail: string[] = []
+  let tailChars = 0
+  let omittedChars = 0
+  let totalBytes = 0
+  let finished: Promise<OutputPreview> | null = null
+
+  const keep = (text: string): void => {
+    if (!text) return
+    if (head.length < options.headChars) {
+      const room = options.headChars - head.length
+      head += text.slice(0, room)
+      text = text.slice(room)
+      if (!text) return
+    }
+    tail.push(text)
+    tailChars += text.length
+    if (tailChars > options.tailChars * 2) trimTail()
+  }
+
+  const trimTail = (): void => {
+    const joined = tail.join('')
+    const cut = joined.length - options.tailChars
+    if (cut <= 0) return
+    omittedChars += cut
+    tail = [joined.slice(cut)]
+    tailChars = options.tailChars
+  }
+
+  const flushBatch = (): void => {
+    if (batchChars === 0) return
+    const text = batch.join('')
+    batch = []
+    batchChars = 0
+    const bytes = Buffer.byteLength(text)
+    totalBytes += bytes
+    if (fileFull || fileError) return
+    if (writtenBytes + bytes > options.maxFileBytes) {
+      fileFull = true
+      file.write(`\n[Modus: output file limit of ${options.maxFileBytes} bytes reached; later output is not saved]\n`)
+      return
+    }
+    writtenBytes += bytes
+    if (!file.write(text) && !paused && file.writableLength > HIGH_WATER) {
+      paused = true
+      options.onPressure?.(true)
+      file.once('drain', () => {
+        paused = false
+        options.onPressure?.(false)
+      })
+    }
+  }
+
+  const append = (text: string): void => {
+    if (!text) return
+    keep(text)
+    batch.push(text)
+    batchChars += text.length
+    if (batchChars >= BATCH_CHARS) flushBatch()
+  }
+
+  const buildPreview = (): OutputPreview => {
+    trimTail()
+    const pendingBytes = batchChars ? Buffer.byteLength(batch.join('')) : 0
+    const bytes = totalBytes + pendingBytes
+    const tailText = tail.join('')
+    if (omittedChars === 0) return { text: collapseCarriageReturns(head + tailText), truncated: false, totalBytes: bytes }
+    const headPart = cutAtLastNewline(head)
+    const tailPart = cutAtFirstNewline(tailText)
+    const hidden = omittedChars + (head.length - headPart.length) + (tailText.length - tailPart.length)
+    const notice = `\n… [${hidden.toLocaleString('en-US')} characters omitted] …\n`
+    return { text: collapseCarriageReturns(headPart + notice + tailPart), truncated: true, totalBytes: bytes }
+  }
+
+  return {
+    filePath: options.filePath,
+    push(raw) {
+      append(filter.push(raw))
+    },
+    preview: buildPreview,
+    retainedChars: () => head.length + tailChars + batchChars,
+    finish() {
+      finished ??= (async () => {
+        append(filter.end())
+        flushBatch()
+        await new Promise<void>((resolve) => file.end(() => resolve()))
+        if (paused) {
+          paused = false
+          options.onPressure?.(false)
+        }
+        return buildPreview()
+      })()
+      return finished
+    }
+  }
+}
+
+/** Keeps whole lines when a cut falls mid-line (unless that would drop most of the text). */
+function cutAtLastNewline(text: string): string {
+  const at = text.lastIndexOf('\n')
+  return at > text.length / 2 ? text.slice(0, at + 1) : text
+}
+
+function cutAtFirstNewline(text: string): string {
+  const at = text.indexOf('\n')
+  return at >= 0 && at < text.length / 2 ? text.slice(at + 1) : text
+}

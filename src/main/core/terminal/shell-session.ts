@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import * as pty from 'node-pty'
+import { createMarkerParser, type Marker } from './marker-parser'
+import type { OutputCapture } from './output-capture'
+import { foregroundGroup, killProcessTree, terminalReader } from './process-tree'
+import { invocationLine, writeCommandScript, type ShellLaunch } from './shell-integration'
+
+/**
+ * One shell in one pty. Splits the stream into what the user sees (markers removed, the echo of
+ * the typed invocation dropped) and what a running command captured, and ends a command only on
+ * its end marker — or, if the shell itself exits, on the pty's exit.
+ */
+export type SessionState = 'starting' | 'idle' | 'awaiting-start' | 'running' | 'exited'
+
+export type CommandEnd =
+  | { kind: 'exited'; exitCode: number; cwd: string }
+  | { kind: 'shell-exited'; exitCode: number | null }
+
+export interface RunningCommand {
+  readonly nonce: string
+  readonly done: Promise<CommandEnd>
+  /** Time of the last output chunk (or the start). */
+  lastOutputAt(): number
+}
+
+export interface ShellSessionOptions {
+  launch: ShellLaunch
+  cwd: string
+  env: Record<string, string>
+  cols: number
+  rows: number
+  scriptDir: string
+  readyNonce: string
+  /** Text for the terminal view: markers removed. */
+  onOutput: (text: string) => void
+  onExit: (exitCode: number | null) => void
+  scrollbackChars?: number
+}
+
+export interface ShellSession {
+  readonly pid: number
+  readonly kind: ShellLaunch['kind']
+  state(): SessionState
+  /** Last cwd the shell reported (from an end marker), else where it started. */
+  cwd(): string
+  /** True once the integration announced itself; false on timeout or exit. */
+  waitReady(timeoutMs: number): Promise<boolean>
+  run(command: string, cwd: string | null, capture: OutputCapture): Promise<RunningCommand>
+  write(data: string): void
+  resize(cols: number, rows: number): void
+  pause(): void
+  resume(): void
+  /** The shell sits at its prompt (no foreground job of its own) — safe to type a command. */
+  atPrompt(): Promise<boolean>
+  /** Pid of the foreground job, or the shell's when it runs a builtin. */
+  foregroundPid(): Promise<number>
+  /** Pid blocked reading the terminal (Linux), null if none, undefined if unknowable. */
+  inputReader(): Promise<number | null | undefined>
+  /** Ends every process the shell started; the shell stays. */
+  killChildren(graceMs?: number): Promise<void>
+  /** Ends the shell and everything in it. */
+  kill(graceMs?: number): Promise<void>
+  scrollback(): string
+  scrollbackSize(): number
+}
+
+interface ActiveCommand {
+  nonce: string
+  capture: OutputCapture
+  display: string
+  files: string[]
+  lastOutputAt: number
+  resolve: (end: CommandEnd) => void
+}
+
+export function createShellSession(options: ShellSessionOptions): ShellSession {
+  const proc = pty.spawn(options.launch.file, options.launch.args, {
+    name: 'xterm-256color',
+    cols: options.cols,
+    rows: options.rows,
+    cwd: options.cwd,
+    env: { ...options.env, ...options.launch.env }
+  })
+  let state: SessionState = 'starting'
+  let cwd = options.cwd
+  let active: ActiveCommand | null = null
+  let readyResolve: ((ready: boolean) => void) | null = null
+  const ready = new Promise<boolean>((resolve) => (readyResolve = resolve))
+  const scroll = createScrollback(options.scrollbackChars ?? 1_000_000)
+
+  const toView = (text: string): void => {
+    scroll.push(text)
+    options.onOutput(text)
+  }
+
+  const finish = (end: CommandEnd): void => {
+    const command = active
+    if (!command) return
+    active = null
+    if (end.kind === 'exited') cwd = end.cwd || cwd
+    if (state !== 'exited') state = 'idle'
+    void Promise.all(command.files.map((file) => rm(file, { force: true }))).catch(() => undefined)
+    command.resolve(end)
+  }
+
+  const onMarker = (marker: Marker): void => {
+    if (marker.kind === 'R' && marker.nonce === options.readyNonce && state === 'starting') {
+      state = 'idle'
+      readyResolve?.(true)
+      return
+    }
+    if (active && marker.nonce === active.nonce) {
+      if (marker.kind === 'S' && state === 'awaiting-start') {
+        state = 'running'
+        active.lastOutputAt = Date.now()
+        toView(active.display)
+        return
+      }
+      if (marker.kind === 'E') {
+        finish({ kind: 'exited', exitCode: marker.exitCode ?? 0, cwd: marker.cwd ?? cwd })
+        return
+      }
+    }
+    onText(marker.raw)
+  }
+
+  const onText = (text: string): void => {
+    if (state === 'awaiting-start' && active) return // the echo of the invocation line
+    if (state === 'running' && active) {
+      active.lastOutputAt = Date.now()
+      active.capture.push(text)
+    }
+    toView(text)
+  }
+
+  const parser = createMarkerParser({ text: onText, marker: onMarker })
+  proc.onData((chunk) => parser.push(chunk))
+  proc.onExit(({ exitCode }) => {
+    parser.flush()
+    state = 'exited'
+    readyResolve?.(false)
+    finish({ kind: 'shell-exited', exitCode: exitCode ?? null })
+    options.onExit(exitCode ?? null)
+  })
+
+  const platform = process.platform
+
+  return {
+    pid: proc.pid,
+    kind: options.launch.kind,
+    state: () => state,
+    cwd: () => cwd,
+    waitReady(timeoutMs) {
+      return Promise.race([ready, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())])
+    },
+    async run(command, runCwd, capture) {
+      if (state !== 'idle') throw new Error(`The shell is not ready for a command (${state}).`)
+      const nonce = randomBytes(16).toString('hex')
+      state = 'awaiting-start'
+      let files: string[]
+      try {
+        files = await writeCommandScript(options.launch.kind, options.scriptDir, nonce, command, runCwd)
+      } catch (error) {
+        state = 'idle'
+        throw error
+      }
+      let resolveDone!: (end: CommandEnd) => void
+      const done = new Promise<CommandEnd>((resolve) => (resolveDone = resolve))
+      const entry: ActiveCommand = {
+        nonce,
+        capture,
+        display: command.replace(/\r?\n/g, '\r\n') + '\r\n',
+        files,
+        lastOutputAt: Date.now(),
+        resolve: resolveDone
+      }
+      active = entry
+      if ((state as SessionState) === 'exited') finish({ kind: 'shell-exited', exitCode: null })
+      else proc.write(invocationLine(options.launch.kind, nonce))
+      return { nonce, done, lastOutputAt: () => entry.lastOutputAt }
+    },
+    write: (data) => {
+      if (state !== 'exited') proc.write(data)
+    },
+    resize: (cols, rows) => {
+      if (state !== 'exited') proc.resize(Math.max(2, cols), Math.max(1, rows))
+    },
+    pause: () => proc.pause(),
+    resume: () => proc.resume(),
+    async atPrompt() {
+      if (state !== 'idle') return false
+      if (platform === 'win32') return true
+      const group = await foregroundGroup(proc.pid, platform)
+      return group === null || group === proc.pid
+    },
+    async foregroundPid() {
+      const group = await foregroundGroup(proc.pid, platform)
+      return group ?? proc.pid
+    },
+    inputReader: () => terminalReader(proc.pid, platform),
+    async killChildren(graceMs) {
+      if (platform === 'win32') return this.kill(graceMs)
+      await killProcessTree(proc.pid, { includeRoot: false, graceMs })
+    },
+    async kill(graceMs) {
+      if (state === 'exited') return
+      await killProcessTree(proc.pid, { includeRoot: true, graceMs })
+      if ((state as SessionState) !== 'exited') {
+        try {
+          proc.kill(platform === 'win32' ? undefined : 'SIGKILL')
+        } catch {
+          // Already gone.
+        }
+      }
+    },
+    scrollback: () => scroll.text(),
+    scrollbackSize: () => scroll.size()
+  }
+}
+
+/** The last `max` characters shown in a terminal, for a tab that reconnects. */
+function createScrollback(max: number): { push(text: string): void; text(): string; size(): number } {
+  let parts: string[] = []
+  let size = 0
+  return {
+    push(text) {
+      parts.push(text)
+      size += text.length
+      if (size > max * 2) {
+        const joined = parts.join('').slice(-max)
+        parts = [joined]
+        size = joined.length
+      }
+    },
+    size: () => size,
+    text() {
+      const joined = parts.join('').slice(-max)
+      parts = [joined]
+      size = joined.length
+      return joined
+    }
+  }
+}

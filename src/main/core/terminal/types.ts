@@ -1,0 +1,86 @@
+import type { TerminalCommandInfo, TerminalInfo } from '../../../shared/contract/terminal'
+import type { OutputPage, OutputReadRequest } from './output-reader'
+import type { OutputPreview } from './output-capture'
+
+export type { OutputPage, OutputReadRequest, OutputPreview }
+
+/** How a command's model call ended. */
+export type CommandOutcome =
+  /** It finished; `exitCode` is its status (128+n when signal n ended it). */
+  | 'exited'
+  /** The model's timeout passed; it keeps running and writing to its artifact. */
+  | 'background'
+  /** It is blocked reading the terminal; it keeps running until someone answers or stops it. */
+  | 'waiting-input'
+  /** The task was cancelled: the process tree was killed. */
+  | 'cancelled'
+  /** The user's hard limit passed: the process tree was killed. */
+  | 'hard-limit'
+  /** Someone stopped it (user, task end). */
+  | 'killed'
+  /** The shell itself exited (`exit`, `exec`): the status is the shell's. */
+  | 'shell-exited'
+
+export interface CommandRunRequest {
+  command: string
+  /** Inside the workspace; relative to its root. Default: where the task shell is. */
+  cwd?: string
+  /** The model's timeout: after it the command moves to the background. */
+  timeoutMs?: number
+  signal?: AbortSignal
+}
+
+export interface CommandRunResult {
+  outcome: CommandOutcome
+  exitCode: number | null
+  /** Signal name when the status says a signal ended it (e.g. SIGKILL for 137). */
+  signal: string | null
+  command: string
+  /** Where it started; `endCwd` is where the shell was when it ended. */
+  cwd: string
+  endCwd: string | null
+  artifactId: string
+  output: OutputPreview
+  pid: number | null
+  terminalId: string
+  durationMs: number
+  /** Set with `waiting-input`: the process blocked on the terminal (null when inferred from silence). */
+  waitingPid: number | null
+  /** Extra facts for the model (a reset cwd, a shell restarted without rc files). */
+  notes: string[]
+}
+
+export interface CommandStatus {
+  info: TerminalCommandInfo | null
+}
+
+/** What an executor sees of the terminal: bound to one task and its workspace. */
+export interface TaskTerminal {
+  readonly taskId: string
+  execute(request: CommandRunRequest): Promise<CommandRunResult>
+  /** Pages or searches a saved output of this task; also says whether it still runs. */
+  readOutput(artifactId: string, request: OutputReadRequest): Promise<OutputPage & { command: TerminalCommandInfo | null }>
+  /** Commands of this task still running (dev servers, watchers, timed-out builds). */
+  processes(): TerminalCommandInfo[]
+  /** One line per background command, for the model's environment details; '' when none. */
+  describeProcesses(): string
+}
+
+export interface TerminalService {
+  forTask(taskId: string, workspaceRoot: string): TaskTerminal
+  list(): TerminalInfo[]
+  createUserTerminal(request: { cwd?: string; cols?: number; rows?: number; workspaceRoot: string | null }): Promise<TerminalInfo>
+  write(terminalId: string, data: string): void
+  resize(terminalId: string, cols: number, rows: number): void
+  /** Ends the terminal's shell and all in it; an exited terminal is removed from the list. */
+  kill(terminalId: string): Promise<void>
+  /** Stops the running command's whole process tree. */
+  stopCommand(terminalId: string): Promise<void>
+  keep(terminalId: string, keep: boolean): void
+  scrollback(terminalId: string): string
+  /** Ends the task's terminals except those the user keeps. */
+  endTask(taskId: string): Promise<void>
+  /** Characters held in memory by captures and scrollbacks (for memory-bound checks). */
+  retainedChars(): number
+  dispose(): Promise<void>
+}

@@ -1,0 +1,91 @@
+import type { ExecuteCommandParams } from '../../../shared/tools/execute-command'
+import type { CommandRunResult } from '../terminal/types'
+import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
+
+/**
+ * execute_command: runs the command in the task's persistent shell (a real pty), then tells the
+ * model how it ended and shows an ANSI-free head + tail of the output; the full output stays on
+ * disk under an artifact_id for read_command_output.
+ */
+export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParams, CommandToolContext> {
+  return {
+    name: 'execute_command',
+    async execute(params, ctx) {
+      try {
+        const result = await ctx.terminal.execute({
+          command: params.command,
+          cwd: params.cwd,
+          timeoutMs: params.timeout !== undefined ? Math.round(params.timeout * 1000) : undefined,
+          signal: ctx.signal
+        })
+        return textOutput(formatCommandResult(result), result.outcome === 'cancelled')
+      } catch (error) {
+        return textOutput(`execute_command failed: ${error instanceof Error ? error.message : String(error)}`, true)
+      }
+    }
+  }
+}
+
+export const executeCommandExecutor = createExecuteCommandExecutor()
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`
+
+function outputBlock(result: CommandRunResult, label: string): string {
+  const { output, artifactId } = result
+  if (output.totalBytes === 0 && !output.text) return `${label}: (none)`
+  const size = `${output.totalBytes.toLocaleString('en-US')} bytes`
+  const saved = output.truncated
+    ? `, truncated here; the full output is saved as artifact_id ${artifactId} (page or search it with read_command_output)`
+    : ''
+  return `${label} (${size}${saved}):\n${output.text}`
+}
+
+function statusLine(result: CommandRunResult): string {
+  const where = result.endCwd && result.endCwd !== result.cwd ? ` (the shell is now in ${result.endCwd})` : ''
+  if (result.exitCode === 0) return `Command exited with code 0 in ${result.cwd}${where}.`
+  const how = result.signal ? `was ended by ${result.signal} (exit code ${result.exitCode})` : `failed with exit code ${result.exitCode}`
+  const hint = result.exitCode === 127 ? ' Exit code 127 means the command was not found.' : ''
+  return `Command ${how} in ${result.cwd}${where}.${hint}`
+}
+
+const stopHint = (result: CommandRunResult): string =>
+  result.pid !== null ? ` To stop it, run \`kill -TERM -- -${result.pid}\` (its process group).` : ''
+
+export function formatCommandResult(result: CommandRunResult): string {
+  const notes = result.notes.length > 0 ? `\n\nNote: ${result.notes.join(' ')}` : ''
+  const saved = `artifact_id ${result.artifactId}`
+  switch (result.outcome) {
+    case 'exited':
+      return `${statusLine(result)}\n\n${outputBlock(result, 'Output')}${notes}`
+    case 'background':
+      return (
+        `The command is still running after ${seconds(result.durationMs)} and continues in the background ` +
+        `(pid ${result.pid ?? 'unknown'}, ${saved}).\n\n${outputBlock(result, 'Output so far')}\n\n` +
+        `Its output keeps being saved; read it later with read_command_output (${saved}). ` +
+        `It ends with the task unless the user keeps it.${stopHint(result)}${notes}`
+      )
+    case 'waiting-input': {
+      const who = result.waitingPid !== null ? `process ${result.waitingPid} is blocked reading the terminal` : 'it has printed nothing for a while'
+      return (
+        `The command seems to be waiting for input: ${who}.\n\n${outputBlock(result, 'Output so far')}\n\n` +
+        `It is still running in the task terminal, where the user can answer it. You cannot type into it: ` +
+        `ask the user to answer, or stop it and re-run it non-interactively (a --yes flag, input piped in). ` +
+        `Its output keeps being saved (${saved}).${stopHint(result)}${notes}`
+      )
+    }
+    case 'cancelled':
+      return `The command was cancelled and its process tree killed.\n\n${outputBlock(result, 'Output before that')}${notes}`
+    case 'hard-limit':
+      return (
+        `The command was terminated after exceeding the user's time limit (${seconds(result.durationMs)}). ` +
+        `Do not re-run it unchanged.\n\n${outputBlock(result, 'Output before that')}${notes}`
+      )
+    case 'killed':
+      return `The command was stopped by the user.\n\n${outputBlock(result, 'Output before that')}${notes}`
+    case 'shell-exited':
+      return (
+        `The shell exited with code ${result.exitCode ?? 'unknown'} (the command ended it, e.g. with exit or exec); ` +
+        `the next command starts in a new shell.\n\n${outputBlock(result, 'Output')}`
+      )
+  }
+}

@@ -1,0 +1,44 @@
+import type { ReadCommandOutputParams } from '../../../shared/tools/read-command-output'
+import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
+
+/**
+ * read_command_output: pages (byte offset + limit) or searches (case-insensitive regex, literal if
+ * invalid) a command's saved output — also while a background command is still writing it.
+ */
+export function createReadCommandOutputExecutor(): ToolExecutor<ReadCommandOutputParams, CommandToolContext> {
+  return {
+    name: 'read_command_output',
+    async execute(params, ctx) {
+      try {
+        const page = await ctx.terminal.readOutput(params.artifact_id, {
+          offset: params.offset,
+          limit: params.limit,
+          search: params.search
+        })
+        const info = page.command
+        const status = !info
+          ? 'finished'
+          : info.endedAt === null
+            ? `${info.state === 'waiting-input' ? 'waiting for input' : 'still running'}, pid ${info.pid ?? 'unknown'}`
+            : info.state === 'killed'
+              ? `stopped (exit code ${info.exitCode ?? 'unknown'})`
+              : `exited with code ${info.exitCode ?? 'unknown'}`
+        const what = info ? `\`${info.command}\` (${status})` : params.artifact_id
+        const total = page.totalBytes.toLocaleString('en-US')
+        if (params.search !== undefined) {
+          const kind = page.literal ? 'text (not a valid regex, matched literally)' : 'regex'
+          const head = `Search of ${what} for ${kind} /${params.search}/i, bytes ${page.start}–${page.totalBytes} of ${total}: ${page.matches} matching line(s).`
+          const more = page.moreMatches ? `\n\n[More matches after byte ${page.end}: search again with offset=${page.end}.]` : ''
+          return textOutput(`${head}\n${page.text || '(no matches)'}${more}`)
+        }
+        const head = `Output of ${what}: bytes ${page.start}–${page.end} of ${total}.`
+        const more = page.end < page.totalBytes ? `\n\n[More: read_command_output with offset=${page.end}.]` : ''
+        return textOutput(`${head}\n${page.text}${more}`)
+      } catch (error) {
+        return textOutput(`read_command_output failed: ${error instanceof Error ? error.message : String(error)}`, true)
+      }
+    }
+  }
+}
+
+export const readCommandOutputExecutor = createReadCommandOutputExecutor()
