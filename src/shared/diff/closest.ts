@@ -22,16 +22,19 @@ export function rankWindows(keys: readonly string[], searchKeys: readonly string
     if (list) list.push(j)
     else offsets.set(k, [j])
   })
-  const votes = new Map<number, number>()
+  const votes = new Int32Array(maxStart + 1)
+  let voted = 0
   keys.forEach((k, i) => {
     const js = offsets.get(k)
     if (!js) return
     for (const j of js) {
       const start = i - j
-      if (start >= 0 && start <= maxStart) votes.set(start, (votes.get(start) ?? 0) + 1)
+      if (start >= 0 && start <= maxStart && votes[start]++ === 0) voted++
     }
   })
-  const starts = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 12).map(([s]) => s)
+  // No line in common: fall back to shared identifiers, so the closest look-alike is still found.
+  if (voted < 3) addTokenVotes(keys, searchKeys, maxStart, votes)
+  const starts = topVoted(votes, 12)
   if (hint !== undefined) starts.push(Math.min(Math.max(0, hint), maxStart))
   if (keys.length * n <= 20_000) for (let s = 0; s <= maxStart; s++) starts.push(s)
   const target = searchKeys.join('\n')
@@ -50,4 +53,44 @@ export function rankWindows(keys: readonly string[], searchKeys: readonly string
 export function numberLines(lines: readonly string[], firstLineNumber: number): string {
   const width = String(firstLineNumber + lines.length - 1).length
   return lines.map((l, i) => `${String(firstLineNumber + i).padStart(width)} | ${l}`).join('\n')
+}
+
+const TOKEN = /[A-Za-z_$][\w$]{2,}/g
+
+function addTokenVotes(keys: readonly string[], searchKeys: readonly string[], maxStart: number, votes: Int32Array): void {
+  const linesOfToken = new Map<string, number[]>()
+  searchKeys.forEach((k, j) => {
+    for (const token of new Set(k.match(TOKEN) ?? [])) {
+      const list = linesOfToken.get(token)
+      if (list) list.push(j)
+      else linesOfToken.set(token, [j])
+    }
+  })
+  if (linesOfToken.size === 0) return
+  keys.forEach((k, i) => {
+    const tokens = k.match(TOKEN)
+    if (!tokens) return
+    for (const token of tokens) {
+      const js = linesOfToken.get(token)
+      if (!js) continue
+      for (const j of js) {
+        const start = i - j
+        if (start >= 0 && start <= maxStart) votes[start]++
+      }
+    }
+  })
+}
+
+/** Indices of the `k` highest non-zero counts (ties: lower index first). */
+function topVoted(votes: Int32Array, k: number): number[] {
+  const top: number[] = []
+  for (let i = 0; i < votes.length; i++) {
+    const v = votes[i]
+    if (v === 0 || (top.length === k && v <= votes[top[k - 1]])) continue
+    let pos = top.length
+    while (pos > 0 && votes[top[pos - 1]] < v) pos--
+    top.splice(pos, 0, i)
+    if (top.length > k) top.pop()
+  }
+  return top
 }
