@@ -22,6 +22,13 @@ export interface ModelInfo {
   supportsImages: boolean
   supportsReasoning: boolean
   prices: ModelPrices
+  /**
+   * How extended thinking is requested: a token budget (`thinking.type: enabled`) or `adaptive`
+   * (the model decides; the SDK deprecates budgets for these models). Anthropic only; default budget.
+   */
+  thinkingStyle?: 'budget' | 'adaptive'
+  /** Announced end-of-life date, shown in settings. */
+  retiresOn?: string
   /** Figures not confirmed; shown in settings so the user can override them. */
   uncertain?: string
 }
@@ -81,16 +88,18 @@ const gpt = (
 export const MODELS: readonly ModelInfo[] = [
   // Anthropic
   claude('claude-opus-4-6', 200_000, 64_000, anthropicPrices(5, 25), {
+    thinkingStyle: 'adaptive',
     uncertain: 'newer than the table author knew; limits and prices assumed equal to claude-opus-4-5'
   }),
   claude('claude-sonnet-4-6', 200_000, 64_000, anthropicPrices(3, 15), {
     uncertain: 'newer than the table author knew; limits and prices assumed equal to claude-sonnet-4-5'
   }),
   claude('claude-mythos-preview', 200_000, 64_000, UNKNOWN_PRICES, {
+    thinkingStyle: 'adaptive',
     uncertain: 'preview model: limits assumed, prices unknown'
   }),
   claude('claude-opus-4-5', 200_000, 64_000, anthropicPrices(5, 25)),
-  claude('claude-sonnet-4-5', 200_000, 64_000, anthropicPrices(3, 15)),
+  claude('claude-sonnet-4-5', 200_000, 64_000, anthropicPrices(3, 15), { retiresOn: '2026-11-30' }),
   claude('claude-haiku-4-5', 200_000, 64_000, anthropicPrices(1, 5)),
   claude('claude-opus-4-1', 200_000, 32_000, anthropicPrices(15, 75)),
   claude('claude-opus-4-0', 200_000, 32_000, anthropicPrices(15, 75)),

@@ -61,6 +61,12 @@ describe('Anthropic wire request', () => {
     expect(body.messages[4].content.at(-1).cache_control).toEqual({ type: 'ephemeral' })
   })
 
+  it('asks adaptive thinking of models that want it instead of a budget', async () => {
+    fake = await startFakeProvider({ name: 'adaptive', turns: [{ text: 'ok' }] })
+    await run(createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-opus-4-6' }), request('claude-opus-4-6'))
+    expect(fake.requests[0].body.thinking).toEqual({ type: 'adaptive' })
+  })
+
   it('sends tool results first with is_error and images, and signed thinking back unchanged', async () => {
     fake = await startFakeProvider({ name: 'anthropic blocks', turns: [{ text: 'ok' }] })
     await run(createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-sonnet-4-6' }), request('claude-sonnet-4-6'))

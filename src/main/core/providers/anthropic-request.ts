@@ -100,6 +100,6 @@ export function toAnthropicParams(request: ModelRequest, model: ModelInfo | unde
           }))
         }
       : {}),
-    ...(thinking ? { thinking: { type: 'enabled', budget_tokens: budget } } : {})
+    ...(thinking ? { thinking: model?.thinkingStyle === 'adaptive' ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: budget } } : {})
   }
 }

@@ -144,7 +144,7 @@ function classifyApiError(error: ApiErrorLike, context: ErrorContext): ProviderE
   }
   const setting = /\bmodel\b/i.test(apiMessage) ? 'model' : undefined
   const hint = setting === 'model' ? ` Check the model name "${model}".` : ''
-  return new ProviderError('bad_request', `${who} rejected the request (${tag}): ${apiMessage}.${hint}`, { ...details, setting, retryable: false })
+  return new ProviderError('bad_request', `${who} rejected the request (${tag}): ${apiMessage.replace(/\.$/, '')}.${hint}`, { ...details, setting, retryable: false })
 }
 
 function notFound(apiMessage: string, code: string | undefined, type: string | undefined, details: ProviderErrorDetails, context: ErrorContext): ProviderError {
