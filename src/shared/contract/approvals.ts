@@ -4,7 +4,8 @@ import { request } from './define'
 
 /** One hunk of a staged change, as the review shows it and as a decision names it. */
 export const HunkView = z.object({
-  index: z.number().int().min(0),
+  /** Stable within one proposal (`h1`, `h2`, … in file order). */
+  id: z.string(),
   oldStart: z.number(),
   oldLines: z.number(),
   newStart: z.number(),
@@ -29,6 +30,8 @@ export const ChangeView = z.object({
   status: z.enum(['proposed', 'applied', 'partially-applied', 'rejected', 'reverted', 'failed']),
   /** True when the policy allowed it without review. */
   auto: z.boolean(),
+  /** Why it could not be written as reviewed, e.g. the file changed on disk since the proposal. */
+  conflict: z.string().optional(),
   createdAt: z.number()
 })
 export type ChangeView = z.infer<typeof ChangeView>
@@ -67,8 +70,8 @@ export type ApprovalItem = z.infer<typeof ApprovalItem>
 export const ChangeDecision = z
   .object({
     changeId: z.string(),
-    /** Indexes of the hunks to write; omitted = all of them. */
-    acceptedHunks: z.array(z.number().int().min(0)).optional(),
+    /** Ids of the hunks to write; omitted = all of them. */
+    acceptedHunks: z.array(z.string()).optional(),
     /** The proposed side as the user edited it; written instead of the model's text. */
     editedContent: z.string().max(20_000_000).optional()
   })

@@ -61,7 +61,7 @@ async function followup(
   session.emit({ type: 'followup', at: deps.now(), callId: call.callId, question, suggestions })
   session.setStatus('waiting')
   session.checkpoint()
-  const autoMs = deps.gate.followupAutoAnswerMs(session.mode)
+  const autoMs = deps.gate.followupAutoAnswerMs(session.mode, session.meta.workspace)
   const first = suggestions[0]
   let timer: NodeJS.Timeout | undefined
   const auto =

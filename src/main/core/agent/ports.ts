@@ -52,7 +52,7 @@ export interface ToolGate {
   /** One line for the approval card. */
   summarize?(tool: string, params: unknown): string
   /** Auto-answer delay for follow-up questions when the mode allows it; null = wait for the user. */
-  followupAutoAnswerMs(mode: string): number | null
+  followupAutoAnswerMs(mode: string, workspace: string): number | null
 }
 
 export interface LoopLimits {
@@ -75,14 +75,20 @@ export interface ToolRunner {
   run(name: string, params: unknown, ctx: ToolRunContext): Promise<ToolOutput>
 }
 
-export type ProposalOutcome = { ok: true; changes: ChangeView[] } | { ok: false; output: ToolOutput }
+export type ProposalOutcome =
+  | { ok: true; changes: ChangeView[]; /** Notes for the model, e.g. which SEARCH blocks did not match. */ notes: string[] }
+  | { ok: false; output: ToolOutput }
 
 /** Edit tools produce staged proposals; the review (or the policy's allow) decides what is written. */
 export interface EditPort {
   isEditTool(name: string): boolean
   propose(name: string, params: unknown, ctx: ToolRunContext & { callId: string }): Promise<ProposalOutcome>
   /** Writes the accepted part; the text tells the model what was written and what the user changed. */
-  accept(changeId: string, decision: Omit<ChangeDecision, 'changeId'>): Promise<{ change: ChangeView; text: string; ok: boolean }>
+  accept(
+    changeId: string,
+    decision: Omit<ChangeDecision, 'changeId'>,
+    auto?: boolean
+  ): Promise<{ change: ChangeView; text: string; ok: boolean }>
   reject(changeId: string): Promise<ChangeView>
   list(taskId: string): ChangeView[]
   revert(taskId: string, changeId: string): Promise<ChangeView>

@@ -182,7 +182,7 @@ async function runEdit(
     session.emit({ type: 'change', at: now(), changeId: change.id, callId, path: change.path, status: change.status, auto, detail })
   for (const change of proposal.changes) emitChange(change, !mustAsk)
 
-  let decisions = new Map<string, { acceptedHunks?: number[]; editedContent?: string }>()
+  let decisions = new Map<string, { acceptedHunks?: string[]; editedContent?: string }>()
   let feedback: string | undefined
   if (mustAsk) {
     const answer = await askUser(session, deps, control, {
@@ -208,11 +208,11 @@ async function runEdit(
     feedback = answer.reason?.trim() || undefined
     await saveAlwaysAllow(session, deps, answer)
   }
-  const texts: string[] = []
+  const texts: string[] = [...proposal.notes]
   let failed = false
   for (const change of proposal.changes) {
     try {
-      const accepted = await deps.edits.accept(change.id, decisions.get(change.id) ?? {})
+      const accepted = await deps.edits.accept(change.id, decisions.get(change.id) ?? {}, !mustAsk)
       emitChange(accepted.change, !mustAsk)
       texts.push(accepted.text)
       if (!accepted.ok) failed = true

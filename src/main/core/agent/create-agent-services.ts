@@ -1,0 +1,224 @@
+import { userInfo } from 'node:os'
+import type { Handlers } from '../../../shared/contract'
+import { UserFacingError } from '../../../shared/contract/dispatch'
+import { BUILT_IN_MODES, DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
+import { resolveModes } from '../../../shared/modes/resolve'
+import type { ResolvedMode } from '../../../shared/modes/schema'
+import { isProtectedPath } from '../../../shared/policy'
+import { appFiles } from '../app-paths'
+import type { EventBus } from '../event-bus'
+import { createModeStore, type ModeStore } from '../modes'
+import type { ProviderDeps } from '../providers/create-provider'
+import { resolveApiKey, type SecretStore } from '../settings/secret-store'
+import type { SettingsStore } from '../settings/settings-store'
+import { createTaskStore, type TaskStore } from '../store/task-store'
+import { createTerminalService, type TerminalService } from '../terminal'
+import { readCommandOutputExecutor } from '../tools/read-command-output'
+import { executeCommandExecutor } from '../tools/execute-command'
+import { editToolExecutors, fileToolExecutors } from '../tools/file-tools'
+import type { ToolExecutor } from '../tools/types'
+import { createWorkspace, type Workspace } from '../workspace'
+import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
+import { createEditPort } from './edit-port'
+import { createEnvironmentPort } from './environment-port'
+import { createApprovalHandlers, createReviewHandlers, createTaskHandlers } from './handlers'
+import { createPolicyGate } from './policy-gate'
+import type { EditPort, ProviderPort, ToolGate } from './ports'
+import { createProviderPort, type ProviderChoice } from './provider-port'
+import { createTaskManager, type TaskManager } from './task-manager'
+import { createToolRunner } from './tool-runner'
+
+export interface AgentServicesOptions {
+  dataDir: string
+  settings: SettingsStore
+  secrets: SecretStore
+  bus?: EventBus
+  env?: Record<string, string | undefined>
+  /** The open workspace (project modes come from it); the CLI passes its --workspace. */
+  currentWorkspace: () => string | null
+  /** Whether the user trusts a workspace: project allow rules and auto-approve wait for it. */
+  isTrusted?: (workspaceRoot: string) => boolean
+  /** A provider chosen outside settings (CLI flags); wins over the active provider. */
+  providerOverride?: Omit<ProviderChoice, 'apiKey'> & { apiKey?: string }
+  providerDeps?: ProviderDeps
+  terminal?: TerminalService
+  now?: () => number
+}
+
+export interface AgentServices {
+  tasks: TaskManager
+  approvals: ApprovalQueue
+  edits: EditPort
+  gate: ToolGate
+  store: TaskStore
+  terminal: TerminalService
+  /** Re-reads the modes of the open workspace (after a mode edit or opening another folder). */
+  refreshModes(): Promise<void>
+  workspace(root: string): Promise<Workspace>
+  handlers: Pick<
+    Handlers,
+    | 'task:start'
+    | 'task:send'
+    | 'task:cancel'
+    | 'task:list'
+    | 'task:events'
+    | 'task:resume'
+    | 'task:delete'
+    | 'task:export'
+    | 'approvals:list'
+    | 'approvals:decide'
+    | 'changes:list'
+    | 'changes:revert'
+  >
+  dispose(): Promise<void>
+}
+
+/**
+ * Builds the agent side of the core from the real parts: catalog + policy, workspace tools,
+ * terminal, providers, task store, approval queue. The Electron app, the web host and the CLI
+ * all use this one factory.
+ */
+export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
+  const now = options.now ?? Date.now
+  const env = options.env ?? process.env
+  const files = appFiles(options.dataDir)
+  const store = await createTaskStore(files.tasksDir)
+  const approvals = createApprovalQueue({ now })
+  const terminal =
+    options.terminal ?? createTerminalService({ dataDir: options.dataDir, emit: (name, payload) => options.bus?.emit(name, payload as never) })
+
+  const workspaces = new Map<string, Promise<Workspace>>()
+  const opened: Workspace[] = []
+  const workspace = (root: string): Promise<Workspace> => {
+    let pending = workspaces.get(root)
+    if (!pending) {
+      pending = createWorkspace({ root, isProtected: isProtectedPath, now }).then((ws) => {
+        opened.push(ws)
+        return ws
+      })
+      pending.catch(() => workspaces.delete(root))
+      workspaces.set(root, pending)
+    }
+    return pending
+  }
+
+  let modes: ResolvedMode[] = resolveModes({ builtIns: BUILT_IN_MODES })
+  let modeStore: { root: string | null; store: ModeStore } | null = null
+  const modeStoreFor = (root: string | null): ModeStore => {
+    if (!modeStore || modeStore.root !== root) {
+      modeStore = { root, store: createModeStore({ dataDir: options.dataDir, workspaceRoot: root ?? undefined }) }
+      modeStore.store.onChange((snapshot) => (modes = snapshot.modes))
+    }
+    return modeStore.store
+  }
+  const refreshModes = async () => {
+    modes = (await modeStoreFor(options.currentWorkspace()).list()).modes
+  }
+  await refreshModes()
+
+  const gate = createPolicyGate({
+    modes: () => modes,
+    policy: () => options.settings.get().policy,
+    isTrusted: options.isTrusted ?? (() => false),
+    workspace: (root) => workspace(root).catch(() => undefined),
+    async addAllowRules(slug, rules) {
+      const mode = modes.find((m) => m.slug === slug)
+      if (!mode) throw new Error(`The mode ${slug} no longer exists.`)
+      const { origin, overridesBuiltIn: _o, ...config } = mode
+      const allow = [...new Set([...(config.commandRules?.allow ?? []), ...rules])]
+      const scope = origin === 'project' ? 'project' : 'global'
+      const snapshot = await modeStoreFor(options.currentWorkspace()).save({ ...config, commandRules: { ...config.commandRules, allow } }, scope, slug)
+      modes = snapshot.modes
+    }
+  })
+
+  const runner = createToolRunner({
+    executors: [...fileToolExecutors, executeCommandExecutor, readCommandOutputExecutor] as unknown as ToolExecutor<never, never>[],
+    workspace,
+    extraContext: (ctx) => ({ terminal: terminal.forTask(ctx.taskId, ctx.workspace) })
+  })
+  const edits = createEditPort({ executors: editToolExecutors as never, workspace, openWorkspaces: () => opened })
+  const environment = createEnvironmentPort({
+    workspace,
+    terminalSummary: (taskId) => terminalSummary(terminal, taskId),
+    disposeTask: (taskId) => terminal.endTask(taskId)
+  })
+
+  const providerFor = async ({ providerId }: { providerId?: string }): Promise<ProviderPort> => {
+    const override = options.providerOverride
+    if (override && !providerId) {
+      const key = override.apiKey ?? (await resolveApiKey(options.secrets, { id: `cli-${override.kind}`, kind: override.kind }, env)).key
+      return createProviderPort({ ...override, apiKey: key ?? '' }, options.providerDeps)
+    }
+    const settings = options.settings.get()
+    const id = providerId ?? settings.activeProviderId
+    const provider = settings.providers.find((p) => p.id === id)
+    if (!provider) {
+      throw new UserFacingError('no_provider', 'No model provider is set up: add one in Settings (kind, model and API key) and make it active.')
+    }
+    const { key } = await resolveApiKey(options.secrets, provider, env)
+    if (!key && provider.kind !== 'openai-compatible') {
+      throw new UserFacingError(
+        'no_api_key',
+        `The provider "${provider.label}" has no API key: add one in Settings or set ${provider.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'}.`
+      )
+    }
+    return createProviderPort({ kind: provider.kind, model: provider.model, baseUrl: provider.baseUrl, apiKey: key ?? '', label: provider.label }, options.providerDeps)
+  }
+
+  const tasks = createTaskManager({
+    store,
+    approvals,
+    bus: options.bus,
+    defaultMode: DEFAULT_MODE_SLUG,
+    providerFor,
+    loop: {
+      gate,
+      runner,
+      edits,
+      env: environment,
+      now,
+      platform: process.platform,
+      shell: process.env.SHELL || safeShell()
+    }
+  })
+
+  const approvalHandlers = createApprovalHandlers({ approvals, bus: options.bus })
+  return {
+    tasks,
+    approvals,
+    edits,
+    gate,
+    store,
+    terminal,
+    refreshModes,
+    workspace,
+    handlers: {
+      ...createTaskHandlers({ tasks, currentWorkspace: options.currentWorkspace }),
+      'approvals:list': approvalHandlers['approvals:list'],
+      'approvals:decide': approvalHandlers['approvals:decide'],
+      ...createReviewHandlers({ edits, bus: options.bus })
+    },
+    async dispose() {
+      approvalHandlers.dispose()
+      await tasks.dispose()
+      if (!options.terminal) await terminal.dispose()
+    }
+  }
+}
+
+function terminalSummary(terminal: TerminalService, taskId: string): string {
+  try {
+    return terminal.list().some((t) => t.taskId === taskId) ? terminal.forTask(taskId, '').describeProcesses() : ''
+  } catch {
+    return ''
+  }
+}
+
+const safeShell = (): string => {
+  try {
+    return userInfo().shell ?? (process.platform === 'win32' ? 'powershell.exe' : '/bin/sh')
+  } catch {
+    return '/bin/sh'
+  }
+}

@@ -1,0 +1,112 @@
+import type { ChangeView } from '../../../shared/contract/approvals'
+import type { EditToolExecutor, FileToolContext } from '../tools/types'
+import type { ChangeStore, StagedChange, Workspace } from '../workspace/types'
+import type { EditPort, ProposalOutcome } from './ports'
+
+export interface EditPortDeps {
+  executors: readonly EditToolExecutor<never, never>[]
+  workspace: (root: string) => Promise<Workspace>
+  /** Every workspace opened so far, to find a task's changes. */
+  openWorkspaces: () => Workspace[]
+}
+
+/** Edit tools propose; the workspace's ChangeStore stages, writes accepted hunks and reverts. */
+export function createEditPort(deps: EditPortDeps): EditPort {
+  const byName = new Map(deps.executors.map((executor) => [executor.name, executor as unknown as EditToolExecutor]))
+  const storeOf = new Map<string, ChangeStore>()
+  const autoApplied = new Set<string>()
+  const view = (change: StagedChange): ChangeView => ({ ...toChangeView(change), auto: autoApplied.has(change.id) })
+  const findStore = (changeId: string): ChangeStore => {
+    const known = storeOf.get(changeId)
+    if (known) return known
+    for (const workspace of deps.openWorkspaces()) {
+      if (workspace.changes.get(changeId)) {
+        storeOf.set(changeId, workspace.changes)
+        return workspace.changes
+      }
+    }
+    throw new Error(`No change with id ${changeId}`)
+  }
+  return {
+    isEditTool: (name) => byName.has(name),
+    async propose(name, params, ctx): Promise<ProposalOutcome> {
+      const executor = byName.get(name)
+      if (!executor) throw new Error(`No edit tool ${name}`)
+      const workspace = await deps.workspace(ctx.workspace)
+      const context: FileToolContext = { taskId: ctx.taskId, signal: ctx.signal, modelSupportsImages: ctx.modelSupportsImages, workspace }
+      const proposal = await executor.propose(params, context)
+      if (!proposal.ok) return proposal
+      const changes: ChangeView[] = []
+      for (const change of proposal.changes) {
+        const staged = await workspace.changes.stage({ taskId: ctx.taskId, toolName: name, toolUseId: ctx.callId, change })
+        storeOf.set(staged.id, workspace.changes)
+        changes.push(toChangeView(staged))
+      }
+      return { ok: true, changes, notes: proposal.notes }
+    },
+    async accept(changeId, decision, auto) {
+      if (auto) autoApplied.add(changeId)
+      const outcome = await findStore(changeId).accept(changeId, {
+        hunkIds: decision.acceptedHunks,
+        editedContent: decision.editedContent
+      })
+      return {
+        change: view(outcome.change),
+        text: outcome.message,
+        ok: outcome.status === 'applied' || outcome.status === 'reapplied'
+      }
+    },
+    async reject(changeId) {
+      return view(findStore(changeId).reject(changeId))
+    },
+    list(taskId) {
+      return deps
+        .openWorkspaces()
+        .flatMap((workspace) => workspace.changes.list({ taskId }))
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map(view)
+    },
+    async revert(taskId, changeId) {
+      const store = findStore(changeId)
+      const change = store.get(changeId)
+      if (!change || change.taskId !== taskId) throw new Error(`Task ${taskId} has no change ${changeId}`)
+      const outcome = await store.revert(changeId)
+      if (outcome.status === 'conflict') throw new Error(outcome.message)
+      return view(outcome.change)
+    }
+  }
+}
+
+export function toChangeView(change: StagedChange): ChangeView {
+  return {
+    id: change.id,
+    taskId: change.taskId,
+    callId: change.toolUseId ?? '',
+    path: change.displayPath,
+    operation: change.kind,
+    newPath: change.displayMoveTo,
+    original: change.original,
+    proposed: change.proposed,
+    hunks: change.hunks.map((hunk) => ({ ...hunk })),
+    status: statusOf(change),
+    auto: false,
+    createdAt: change.createdAt
+  }
+}
+
+function statusOf(change: StagedChange): ChangeView['status'] {
+  switch (change.status) {
+    case 'pending':
+      return 'proposed'
+    case 'accepted':
+      return change.acceptedHunkIds && change.acceptedHunkIds.length < change.hunks.length && !change.userEdits
+        ? 'partially-applied'
+        : 'applied'
+    case 'rejected':
+      return 'rejected'
+    case 'reverted':
+      return 'reverted'
+    case 'conflict':
+      return 'failed'
+  }
+}

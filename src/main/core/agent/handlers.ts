@@ -1,0 +1,82 @@
+import type { Handlers } from '../../../shared/contract'
+import { UserFacingError } from '../../../shared/contract/dispatch'
+import type { EventBus } from '../event-bus'
+import type { ApprovalQueue } from './approval-queue'
+import type { EditPort } from './ports'
+import type { TaskManager } from './task-manager'
+
+type TaskChannels =
+  | 'task:start'
+  | 'task:send'
+  | 'task:cancel'
+  | 'task:list'
+  | 'task:events'
+  | 'task:resume'
+  | 'task:delete'
+  | 'task:export'
+
+export function createTaskHandlers(deps: {
+  tasks: TaskManager
+  /** The open workspace's real root, or null when none is open. */
+  currentWorkspace: () => string | null
+}): Pick<Handlers, TaskChannels> {
+  return {
+    'task:start': ({ text, mode }) => {
+      const workspace = deps.currentWorkspace()
+      if (!workspace) throw new UserFacingError('no_workspace', 'Open a project folder before starting a task.')
+      return deps.tasks.start({ text, mode, workspace })
+    },
+    'task:send': (input) => deps.tasks.send(input),
+    'task:cancel': ({ taskId }) => deps.tasks.cancel(taskId),
+    'task:list': async () => deps.tasks.list(),
+    'task:events': ({ taskId }) => deps.tasks.events(taskId),
+    'task:resume': ({ taskId }) => deps.tasks.resume(taskId),
+    'task:delete': async ({ taskId }) => ({ deleted: await deps.tasks.delete(taskId) }),
+    'task:export': ({ taskId, format }) => deps.tasks.export(taskId, format)
+  }
+}
+
+/** Approvals across all tasks; `approvals:changed` carries the whole pending list so every tab resyncs. */
+export function createApprovalHandlers(deps: {
+  approvals: ApprovalQueue
+  bus?: EventBus
+}): Pick<Handlers, 'approvals:list' | 'approvals:decide'> & { dispose(): void } {
+  const unsubscribe = deps.bus ? deps.approvals.subscribe((items) => deps.bus?.emit('approvals:changed', items)) : () => undefined
+  return {
+    'approvals:list': async () => deps.approvals.list(),
+    'approvals:decide': async (decision) => {
+      const item = deps.approvals.get(decision.approvalId)
+      if (!item) throw new UserFacingError('not_found', 'This approval item was already answered or its task stopped.')
+      if (decision.changes && item.kind !== 'edit') {
+        throw new UserFacingError('invalid_decision', 'Hunk decisions only apply to a file change review.')
+      }
+      if (decision.changes) {
+        const known = new Set((item.changes ?? []).map((change) => change.id))
+        const unknown = decision.changes.find((change) => !known.has(change.changeId))
+        if (unknown) throw new UserFacingError('invalid_decision', `The change ${unknown.changeId} is not part of this review.`)
+      }
+      if (decision.alwaysAllow !== undefined && !item.suggestedRule) {
+        throw new UserFacingError('invalid_decision', 'No "always allow" rule was offered for this item.')
+      }
+      // The renderer only confirms; the rule saved is the one the policy suggested, never one it sends.
+      const alwaysAllow = decision.alwaysAllow ? item.suggestedRule?.rule : undefined
+      return { resolved: deps.approvals.decide({ ...decision, alwaysAllow }) }
+    },
+    dispose: unsubscribe
+  }
+}
+
+export function createReviewHandlers(deps: { edits: EditPort; bus?: EventBus }): Pick<Handlers, 'changes:list' | 'changes:revert'> {
+  return {
+    'changes:list': async ({ taskId }) => deps.edits.list(taskId),
+    'changes:revert': async ({ taskId, changeId }) => {
+      try {
+        const change = await deps.edits.revert(taskId, changeId)
+        deps.bus?.emit('changes:updated', { taskId, change })
+        return change
+      } catch (error) {
+        throw new UserFacingError('revert_failed', error instanceof Error ? error.message : String(error))
+      }
+    }
+  }
+}

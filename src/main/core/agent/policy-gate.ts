@@ -1,0 +1,166 @@
+import type { ModelToolSpec } from '../providers/types'
+import type { ResolvedMode } from '../../../shared/modes/schema'
+import { DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
+import {
+  createRepetitionDetector,
+  decide,
+  editPathsOf,
+  filterToolsForMode,
+  lexicalPathFacts,
+  suggestNarrowestRule,
+  validateToolUse,
+  type PathFacts,
+  type RepetitionDetector,
+  type ToolAccessContext
+} from '../../../shared/policy'
+import { toolInputSchema } from '../../../shared/tools/json-schema'
+import { getBuiltInTool } from '../../../shared/tools/catalog'
+import type { GlobalPolicy } from '../settings/settings-schema'
+import type { Workspace } from '../workspace/types'
+import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from './ports'
+
+export interface PolicyGateDeps {
+  /** Every mode in force (built-in, global, project), resolved by the mode store. */
+  modes: () => readonly ResolvedMode[]
+  policy: () => GlobalPolicy
+  /** Whether the user trusts this workspace (project allow rules and auto-approve need it). */
+  isTrusted: (workspaceRoot: string) => boolean
+  /** The workspace layer, for realpath facts and ignore rules; absent → lexical checks only. */
+  workspace?: (workspaceRoot: string) => Promise<Workspace | undefined>
+  /** Per-model tool customisation (e.g. GPT models: apply_patch instead of apply_diff). */
+  modelTools?: () => { includedTools?: string[]; excludedTools?: string[] }
+  /** Saves confirmed "always allow" command rules into the mode. */
+  addAllowRules?: (modeSlug: string, rules: string[]) => Promise<void>
+}
+
+interface AllowRule {
+  commandAllow: string[]
+}
+
+/** The catalog and the pure policy behind the loop's ToolGate port. */
+export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
+  const detectors = new Map<string, RepetitionDetector>()
+  const resolved = (slug: string): ResolvedMode | undefined => deps.modes().find((mode) => mode.slug === slug)
+  const accessContext = (slug: string): ToolAccessContext => ({ mode: resolved(slug), ...(deps.modelTools?.() ?? {}) })
+  const toolCache = new Map<string, { key: string; tools: ModelToolSpec[] }>()
+
+  const pathFacts = async (workspaceRoot: string, paths: string[]) => {
+    const workspace = await deps.workspace?.(workspaceRoot)
+    const facts = new Map<string, PathFacts>()
+    if (!workspace) return { facts, workspace }
+    for (const path of paths) {
+      const info = await workspace.resolve(path).catch(() => null)
+      if (info) facts.set(path, { outsideWorkspace: info.outsideWorkspace, relPath: info.outsideWorkspace ? undefined : info.display })
+    }
+    return { facts, workspace }
+  }
+
+  const gate: ToolGate = {
+    modes: () => deps.modes().map(toLoopMode),
+    mode: (slug) => {
+      const mode = resolved(slug)
+      return mode ? toLoopMode(mode) : undefined
+    },
+    toolsForMode(slug) {
+      const ctx = accessContext(slug)
+      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools])
+      const cached = toolCache.get(slug)
+      if (cached && cached.key === key) return cached.tools
+      const tools = filterToolsForMode(ctx).map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: toolInputSchema(tool)
+      }))
+      toolCache.set(slug, { key, tools })
+      return tools
+    },
+    validate(name, input, slug): ValidatedCall {
+      const result = validateToolUse(name, input, accessContext(slug), slug)
+      if (!result.ok) return { ok: false, error: result.message }
+      const group = result.definition.group
+      return { ok: true, name: result.name, params: result.params, isEdit: group === 'edit', isReadOnly: group === 'read' }
+    },
+    async decide(call, ctx): Promise<PolicyVerdict> {
+      const mode = resolved(ctx.mode)
+      if (!mode) return { decision: 'ask', rule: 'unknown-mode', reason: `The mode "${ctx.mode}" no longer exists` }
+      const params = (call.params ?? {}) as Record<string, unknown>
+      const named = [...editPathsOf(call.name, params), ...(typeof params.path === 'string' ? [params.path] : [])]
+      const { facts, workspace } = await pathFacts(ctx.workspace, named)
+      const policy = deps.policy()
+      const verdict = decide(
+        { name: call.name, params },
+        {
+          mode,
+          trusted: deps.isTrusted(ctx.workspace),
+          workspaceRoot: workspace?.root ?? ctx.workspace,
+          globalCommandRules: policy.commandRules,
+          resolvePath: facts.size > 0 ? (path) => facts.get(path) ?? lexicalPathFacts(path, workspace?.root ?? ctx.workspace) : undefined,
+          isIgnored: workspace ? (rel) => workspace.isIgnored(rel) : undefined
+        }
+      )
+      const out: PolicyVerdict = { decision: verdict.decision, rule: verdict.rule, reason: verdict.reason }
+      if (verdict.decision === 'ask') {
+        const suggestion = suggestNarrowestRule({ name: call.name, params })
+        if (suggestion.allow.length > 0) {
+          const rule: AllowRule = { commandAllow: suggestion.allow }
+          out.suggestedRule = { rule, label: `Always allow ${suggestion.allow.map((r) => `"${r}"`).join(', ')} in ${mode.name} mode` }
+        }
+      }
+      return out
+    },
+    repetitionCheck(taskId, name, params) {
+      const limit = deps.policy().repetitionLimit
+      let detector = detectors.get(taskId)
+      if (!detector || detector.limit !== limit) detectors.set(taskId, (detector = createRepetitionDetector(limit)))
+      return detector.check({ name, params }).allowExecution
+    },
+    resetRepetition: (taskId) => detectors.get(taskId)?.reset(),
+    async saveRule(slug, rule) {
+      const allow = (rule as Partial<AllowRule> | null)?.commandAllow
+      if (!Array.isArray(allow) || allow.length === 0 || !allow.every((r) => typeof r === 'string' && r.trim())) {
+        throw new Error('The rule to save is not one the policy suggested.')
+      }
+      if (!deps.addAllowRules) throw new Error('Saving rules to a mode is not available here.')
+      await deps.addAllowRules(slug, allow)
+    },
+    limits(slug): LoopLimits {
+      const policy = deps.policy()
+      // Caps only restrict, so a project mode's caps apply even before the workspace is trusted.
+      const auto = resolved(slug)?.autoApprove ?? {}
+      return {
+        mistakeLimit: policy.mistakeLimit,
+        maxRequests: auto.maxRequests ?? policy.maxRequests ?? null,
+        maxCostUsd: auto.maxCostUsd ?? policy.maxCostUsd ?? null
+      }
+    },
+    summarize(tool, params) {
+      const definition = getBuiltInTool(tool)
+      try {
+        return definition ? definition.summarize(params as never) : tool
+      } catch {
+        return tool
+      }
+    },
+    followupAutoAnswerMs(slug, workspaceRoot) {
+      const mode = resolved(slug)
+      if (!mode) return null
+      const verdict = decide(
+        { name: 'ask_followup_question', params: {} },
+        { mode, trusted: deps.isTrusted(workspaceRoot), workspaceRoot }
+      )
+      return verdict.decision === 'allow' ? (verdict.autoAnswerAfterMs ?? null) : null
+    }
+  }
+  return gate
+}
+
+
+const toLoopMode = (mode: ResolvedMode): LoopMode => ({
+  slug: mode.slug,
+  name: mode.name,
+  roleDefinition: mode.roleDefinition,
+  whenToUse: mode.whenToUse,
+  customInstructions: mode.customInstructions
+})
+
+export { DEFAULT_MODE_SLUG }
