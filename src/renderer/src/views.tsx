@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react'
 import { ChatView } from './features/chat/ChatView'
 import { HistoryView } from './features/history/HistoryView'
+import { LazyModesView } from './features/modes/LazyModesView'
 import { SettingsView } from './features/settings/SettingsView'
 
 /**
@@ -17,6 +18,7 @@ export interface AppView {
 
 export const appViews: AppView[] = [
   { id: 'chat', label: 'Chat', component: ChatView },
+  { id: 'modes', label: 'Modes', component: LazyModesView },
   { id: 'history', label: 'History', component: HistoryView },
   { id: 'settings', label: 'Settings', component: SettingsView }
 ]

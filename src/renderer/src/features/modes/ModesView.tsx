@@ -1,0 +1,109 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useClient } from '../../client/client-context'
+import { createModesApi } from './client-modes-api'
+import { ImportPanel } from './ImportPanel'
+import { ModeEditor } from './ModeEditor'
+import type { ModeEntry, ModesApi } from './modes-api'
+import { ORIGIN_LABELS, useModesStore } from './modes-store'
+import './modes.css'
+
+/** The mode editor: built-in, global and project modes; create, duplicate, edit, delete, import, export. */
+export function ModesView(): ReactNode {
+  const client = useClient()
+  const api = useMemo(() => createModesApi(client), [client])
+  return <ModesScreen api={api} />
+}
+
+export function ModesScreen({ api }: { api: ModesApi }): ReactNode {
+  const listing = useModesStore((state) => state.listing)
+  const selection = useModesStore((state) => state.selection)
+  const revision = useModesStore((state) => state.revision)
+  const [importing, setImporting] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  useEffect(() => {
+    let live = true
+    const load = () =>
+      api.list().then(
+        (next) => live && useModesStore.getState().setListing(next),
+        (failure: Error) => live && setError(failure.message)
+      )
+    void load()
+    const stop = api.onChanged((next) => useModesStore.getState().setListing(next))
+    return () => {
+      live = false
+      stop()
+    }
+  }, [api])
+
+  const selected = selection?.kind === 'mode' ? listing?.modes.find((mode) => mode.slug === selection.slug) : undefined
+  return (
+    <section className="modes-view" aria-label="Modes">
+      <aside className="modes-sidebar">
+        <h1>Modes</h1>
+        <div className="row">
+          <button type="button" onClick={() => useModesStore.getState().select({ kind: 'new' })}>
+            New mode
+          </button>
+          <button type="button" aria-expanded={importing} onClick={() => setImporting((open) => !open)}>
+            Import…
+          </button>
+        </div>
+        {listing && <ModeList modes={listing.modes} trusted={listing.projectTrusted} selectedSlug={selected?.slug} />}
+      </aside>
+      <div className="modes-main">
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        {listing?.problems.map((problem) => (
+          <p key={`${problem.file}:${problem.line}:${problem.message}`} className="form-error" role="alert">
+            {problem.file}
+            {problem.line ? ` line ${problem.line}` : ''}: {problem.message} (the file is kept as it is until you fix it)
+          </p>
+        ))}
+        {importing && <ImportPanel api={api} onClose={() => setImporting(false)} />}
+        {selection?.kind === 'new' ? (
+          <ModeEditor key={`new-${revision}`} api={api} template={selection.template} initialScope={selection.scope} />
+        ) : selected ? (
+          <ModeEditor key={`${selected.origin}-${selected.slug}-${revision}`} api={api} entry={selected} />
+        ) : (
+          !importing && <p className="note">Pick a mode to edit it, or create a new one.</p>
+        )}
+      </div>
+    </section>
+  )
+}
+
+function ModeList({ modes, trusted, selectedSlug }: { modes: ModeEntry[]; trusted: boolean; selectedSlug?: string }): ReactNode {
+  const groups = (['project', 'global', 'builtin'] as const)
+    .map((origin) => ({ origin, modes: modes.filter((mode) => mode.origin === origin) }))
+    .filter((group) => group.modes.length > 0)
+  return (
+    <nav aria-label="Mode list">
+      {groups.map((group) => (
+        <div key={group.origin} className="mode-group">
+          <h3>{ORIGIN_LABELS[group.origin]}</h3>
+          <ul>
+            {group.modes.map((mode) => (
+              <li key={mode.slug}>
+                <button
+                  type="button"
+                  className="mode-item"
+                  aria-current={mode.slug === selectedSlug ? 'true' : undefined}
+                  onClick={() => useModesStore.getState().select({ kind: 'mode', slug: mode.slug })}
+                >
+                  <span>{mode.name}</span>
+                  <span className="note mono">{mode.slug}</span>
+                  {mode.overridesBuiltIn && <span className="pill">override</span>}
+                  {mode.origin === 'project' && !trusted && <span className="pill warn">not trusted</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  )
+}

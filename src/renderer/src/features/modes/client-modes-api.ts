@@ -1,0 +1,48 @@
+import type { ModusClient } from '../../../../shared/contract'
+import type { ModesView } from '../../../../shared/contract/modes'
+import { unwrap } from '../../client/unwrap'
+import type { ModesApi, ModesListing } from './modes-api'
+
+/**
+ * The mode editor's API over the typed client. Trust is not part of the modes domain yet, so
+ * project modes count as untrusted: their grants are shown as pending, which is the safe reading.
+ */
+export function createModesApi(client: ModusClient, isProjectTrusted: () => boolean = () => false): ModesApi {
+  const toListing = (view: ModesView): ModesListing => ({
+    modes: view.modes,
+    problems: view.problems,
+    projectTrusted: isProjectTrusted(),
+    hasProject: Boolean(view.files.project)
+  })
+  return {
+    list: async () => toListing(unwrap(await client.request('modes:list', {}))),
+    save: async (mode, scope, previousSlug) =>
+      toListing(
+        unwrap(
+          await client.request('modes:save', {
+            mode: mode as Record<string, unknown>,
+            scope,
+            ...(previousSlug && previousSlug !== mode.slug ? { previousSlug } : {})
+          })
+        )
+      ),
+    remove: async (slug, scope) => toListing(unwrap(await client.request('modes:delete', { slug, scope }))),
+    resetBuiltIn: async (slug, scope) => toListing(unwrap(await client.request('modes:resetBuiltIn', { slug, scope }))),
+    async importText(text, format, scope) {
+      const outcome = unwrap(await client.request('modes:import', { text, format, scope }))
+      return { listing: toListing(outcome.view), imported: outcome.imported, warnings: outcome.warnings }
+    },
+    async exportMode(slug, format) {
+      const file = unwrap(await client.request('modes:export', { slug, format }))
+      return { fileName: file.fileName, content: file.yaml }
+    },
+    async testRegex(pattern) {
+      const result = await client.request('modes:testRegex', { fileRegex: pattern, limit: 500 })
+      return result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error.message }
+    },
+    onChanged: (listener) =>
+      client.subscribe((name, payload) => {
+        if (name === 'modes:changed') listener(toListing(payload as ModesView))
+      })
+  }
+}

@@ -1,0 +1,52 @@
+import type { ModeConfig, ModeSource } from '../../../../shared/modes/schema'
+
+export type ModeScope = 'global' | 'project'
+export type ModesFormat = 'modus' | 'roo'
+
+/** A mode as the editor lists it. */
+export interface ModeEntry extends ModeConfig {
+  origin: ModeSource
+  /** A global or project mode that replaces the built-in with the same slug. */
+  overridesBuiltIn: boolean
+}
+
+export interface ModesProblem {
+  /** Which file; the file is kept as it is until the user fixes it. */
+  file: string
+  message: string
+  line?: number
+}
+
+export interface ModesListing {
+  modes: ModeEntry[]
+  problems: ModesProblem[]
+  /** Project modes' auto-approve and allow rules apply only once the workspace is trusted. */
+  projectTrusted: boolean
+  /** False while no workspace is open: project modes cannot be saved. */
+  hasProject: boolean
+}
+
+export type RegexTest =
+  | { ok: true; matches: string[]; scanned: number; truncated: boolean }
+  | { ok: false; error: string }
+
+export interface ImportOutcome {
+  listing: ModesListing
+  imported: string[]
+  warnings: string[]
+}
+
+/** What the mode editor needs from the core; one implementation over the typed client. */
+export interface ModesApi {
+  list(): Promise<ModesListing>
+  /** `previousSlug` renames a custom mode in place. */
+  save(mode: ModeConfig, scope: ModeScope, previousSlug?: string): Promise<ModesListing>
+  remove(slug: string, scope: ModeScope): Promise<ModesListing>
+  /** Drops the override of a built-in mode in that scope. */
+  resetBuiltIn(slug: string, scope: ModeScope): Promise<ModesListing>
+  importText(text: string, format: ModesFormat, scope: ModeScope): Promise<ImportOutcome>
+  exportMode(slug: string, format: ModesFormat): Promise<{ fileName: string; content: string }>
+  testRegex(pattern: string): Promise<RegexTest>
+  /** Calls back when modes change elsewhere (another tab, a file edited on disk). */
+  onChanged(listener: (listing: ModesListing) => void): () => void
+}
