@@ -194,13 +194,22 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
     expect(fake.requests).toHaveLength(0)
   })
 
-  it('explains an unreachable base URL as a network error and retries it', async () => {
-    const { provider, fake } = await setup(protocol, [], { maxRetries: 1 })
+  it('explains an unreachable base URL as a network error, without retrying a refused connection', async () => {
+    const { provider, fake } = await setup(protocol, [])
     await fake.close()
     const result = await run(provider, userRequest(MODEL[protocol]))
-    expect(result.error).toMatchObject({ kind: 'network', setting: 'baseUrl', retryable: true })
+    expect(result.error).toMatchObject({ kind: 'network', setting: 'baseUrl', retryable: false })
     expect(result.error!.message).toContain(fake.url)
-    expect(result.retries).toHaveLength(1)
+    expect(result.error!.message).toContain('ECONNREFUSED')
+    expect(result.retries).toEqual([])
+  })
+
+  it('retries a connection dropped before the answer started', async () => {
+    const { provider, fake } = await setup(protocol, [{ dropConnection: true }, { text: 'after reset' }], { maxRetries: 1 })
+    const result = await run(provider, userRequest(MODEL[protocol]))
+    expect(result.text).toBe('after reset')
+    expect(result.retries).toEqual([expect.objectContaining({ attempt: 1, reason: expect.stringContaining('Could not reach') })])
+    expect(fake.requests).toHaveLength(2)
   })
 
   it('does not retry when the server says x-should-retry: false (exhausted script)', async () => {

@@ -52,6 +52,8 @@ export interface ScriptedTurn {
   usage?: FakeUsage
   /** Delay before each content chunk, so a test can cancel mid-stream. Default 0. */
   chunkDelayMs?: number
+  /** Destroy the connection without any response (a reset, as a flaky proxy does). */
+  dropConnection?: boolean
   /** Answer with an HTTP error instead of a stream. */
   error?: FakeHttpError
   /** Start streaming, then fail inside the stream (Anthropic `event: error`, OpenAI `data: {"error":…}`). */

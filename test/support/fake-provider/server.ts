@@ -139,6 +139,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
 
   const streamScripted = async (res: ServerResponse, request: RecordedRequest, protocol: FakeProtocol, turn: ScriptedTurn): Promise<void> => {
     const requestId = `req_fake_${request.index}`
+    if (turn.dropConnection) return void res.socket?.destroy()
     if (turn.error) return sendHttpError(res, protocol, turn.error, requestId)
     const plan = planTurn(turn, {
       protocol,

@@ -57,6 +57,8 @@ function describeApiError(error: ApiErrorLike) {
   return { apiMessage, type, code }
 }
 
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL', 'EHOSTUNREACH'])
+
 const isAbort = (error: unknown): boolean =>
   error instanceof Anthropic.APIUserAbortError ||
   error instanceof OpenAI.APIUserAbortError ||
@@ -90,10 +92,12 @@ export function classifyProviderError(error: unknown, context: ErrorContext): Pr
     return new ProviderError('network', `${context.providerLabel} did not answer in time (${context.baseUrl}).`, { cause: error })
   }
   if (isConnectionError(error)) {
+    const reason = rootReason(error)
     return new ProviderError(
       'network',
-      `Could not reach ${context.providerLabel} at ${context.baseUrl} (${rootReason(error)}). Check the base URL and that the server is running.`,
-      { cause: error, setting: 'baseUrl' }
+      `Could not reach ${context.providerLabel} at ${context.baseUrl} (${reason}). Check the base URL and that the server is running.`,
+      // Nothing listening or no such host: waiting will not fix a wrong URL or a stopped server.
+      { cause: error, setting: 'baseUrl', retryable: !UNREACHABLE_CODES.has(reason) }
     )
   }
   if (isApiError(error)) return classifyApiError(error, context)
