@@ -55,7 +55,7 @@ export function parseModesText(text: string, format: ModesFileFormat = 'modus'):
   const cleaned = cleanText(text)
   if (cleaned.trim() === '') return { ok: true, modes: [], warnings: [] }
   const lines = new LineCounter()
-  const document = parseDocument(cleaned, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
+  const document = parseDocument(cleaned, { lineCounter: lines, uniqueKeys: true })
   let raw: unknown
   if (document.errors.length > 0) {
     try {
@@ -64,7 +64,7 @@ export function parseModesText(text: string, format: ModesFileFormat = 'modus'):
       return {
         ok: false,
         problems: document.errors.map((error) => ({
-          message: error.message.split('\n')[0],
+          message: error.message.split('\n')[0].replace(/:$/, ''),
           line: error.linePos?.[0]?.line
         }))
       }

@@ -147,8 +147,11 @@ export function isToolOffered(name: string, ctx: ToolAccessContext): boolean {
   if ((ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)) return false
   if (resolved === 'access_mcp_resource' && !ctx.mcpServersWithResources) return false
   if (isMcpToolName(name) && !ctx.mcpTools) return false
-  // An alias is offered only under the name the model asked for (MiniMax's search_and_replace).
-  if (name !== resolved && !(ctx.includedTools ?? []).includes(name)) return false
+  // An alias is offered only under the name the model asked for (MiniMax's search_and_replace),
+  // and an opt-in tool the model asked for only by alias is not offered a second time.
+  const included = ctx.includedTools ?? []
+  if (name !== resolved && !included.includes(name)) return false
+  if (name === resolved && OPT_IN_TOOLS.includes(name) && !included.includes(name)) return false
   return isToolAllowedForMode(name, ctx)
 }
 
@@ -157,8 +160,9 @@ function candidateTools(ctx: ToolAccessContext): ToolDefinition[] {
   const candidates: ToolDefinition[] = []
   for (const name of builtInToolNames) {
     const definition = getBuiltInTool(name) as ToolDefinition
-    const alias = (ctx.includedTools ?? []).find((tool) => tool !== name && resolveToolAlias(tool) === name)
-    candidates.push(alias ? { ...definition, name: alias } : definition)
+    candidates.push(definition)
+    for (const alias of ctx.includedTools ?? [])
+      if (alias !== name && resolveToolAlias(alias) === name) candidates.push({ ...definition, name: alias })
   }
   if (ctx.experiments?.customTools) candidates.push(...(ctx.customTools ?? []))
   for (const info of ctx.mcpTools ?? []) candidates.push(mcpToolDefinition(info))
@@ -194,12 +198,8 @@ function describeArgumentError(tool: string, error: z.ZodError): string {
 
 const modeLabel = (ctx: ToolAccessContext, modeSlug: string): string => ctx.mode?.slug ?? modeSlug
 
-/**
- * Validate one model tool call: known and offered in this mode, arguments valid by the tool's zod
- * schema, every edited path within the mode's file restriction. Errors are the text the model
- * reads as an `is_error` tool result.
- */
-export function validateToolUse(name: string, args: unknown, ctx: ToolAccessContext, modeSlug = ctx.mode?.slug ?? ''): ToolValidation {
+/** The name half of validation: unknown tool, or not offered in this mode (disabled, not in groups). */
+export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug = ctx.mode?.slug ?? ''): Extract<ToolValidation, { ok: false }> | undefined {
   const available = () => filterToolsForMode(ctx).map((tool) => tool.name).join(', ')
   if (!isValidToolName(name, ctx))
     return {
@@ -215,6 +215,17 @@ export function validateToolUse(name: string, args: unknown, ctx: ToolAccessCont
       message: `Tool "${name}" is not allowed in ${modeLabel(ctx, modeSlug)} mode.${why} Tools available in this mode: ${available()}.`
     }
   }
+  return undefined
+}
+
+/**
+ * Validate one model tool call: known and offered in this mode, arguments valid by the tool's zod
+ * schema, every edited path within the mode's file restriction. Errors are the text the model
+ * reads as an `is_error` tool result.
+ */
+export function validateToolUse(name: string, args: unknown, ctx: ToolAccessContext, modeSlug = ctx.mode?.slug ?? ''): ToolValidation {
+  const refused = checkToolAccess(name, ctx, modeSlug)
+  if (refused) return refused
   const definition = candidateTools(ctx).find((tool) => tool.name === name) as ToolDefinition
   const parsed = definition.params.safeParse(withoutNulls(args ?? {}))
   if (!parsed.success) return { ok: false, reason: 'invalid_arguments', message: describeArgumentError(name, parsed.error) }

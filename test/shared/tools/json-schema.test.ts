@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { getEncoding } from 'js-tiktoken'
+import { builtInTools } from '../../../src/shared/tools/catalog'
+import { toAnthropicTool, toOpenAiTool, toolInputSchema } from '../../../src/shared/tools/json-schema'
+import { filterToolsForMode } from '../../../src/shared/policy/tool-access'
+import { BUILT_IN_MODES } from '../../../src/shared/modes/builtin'
+
+describe('tool JSON schemas', () => {
+  it('derives OpenAI and Anthropic shapes from the same zod schema (snapshot)', () => {
+    const openai = builtInTools.map(toOpenAiTool)
+    const anthropic = builtInTools.map(toAnthropicTool)
+    for (let i = 0; i < builtInTools.length; i++) {
+      expect(anthropic[i].input_schema).toEqual({ ...openai[i].function.parameters, type: 'object' })
+      expect(openai[i].function.name).toBe(anthropic[i].name)
+    }
+    expect({ openai, anthropic }).toMatchSnapshot()
+  })
+
+  it('marks required parameters and leaves defaults optional', () => {
+    const readFile = toolInputSchema(builtInTools.find((t) => t.name === 'read_file')!)
+    expect(readFile.required).toEqual(['path'])
+    expect((readFile.properties as Record<string, { enum?: string[] }>).mode.enum).toEqual(['slice', 'indentation'])
+    const listFiles = toolInputSchema(builtInTools.find((t) => t.name === 'list_files')!)
+    expect(listFiles.required).toEqual(['path'])
+    expect(readFile.additionalProperties).toBe(false)
+    expect('$schema' in readFile).toBe(false)
+  })
+
+  it('keeps code mode tool definitions small (o200k tokens)', () => {
+    const code = BUILT_IN_MODES.find((mode) => mode.slug === 'code')!
+    const tools = filterToolsForMode({ mode: code })
+    const encoding = getEncoding('o200k_base')
+    const tokens = encoding.encode(JSON.stringify(tools.map(toOpenAiTool))).length
+    console.log(`[tools] code mode offers ${tools.length} tools, ${tokens} o200k tokens of definitions`)
+    // The whole request (system prompt + tools) targets 3,800 tokens; tools get at most 2,000.
+    expect(tokens).toBeLessThanOrEqual(2000)
+  })
+})
