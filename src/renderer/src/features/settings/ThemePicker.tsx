@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { ThemePreference } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
 import { useSettingsStore } from './settings-store'
@@ -11,10 +11,18 @@ const CHOICES: Array<{ value: ThemePreference; label: string }> = [
 
 export function ThemePicker(): ReactNode {
   const client = useClient()
-  const theme = useSettingsStore((state) => state.settings?.theme ?? 'system')
+  const saved = useSettingsStore((state) => state.settings?.theme ?? 'system')
+  // Shown at once; the saved value takes over when the core answers (or stays if saving failed).
+  const [chosen, setChosen] = useState<ThemePreference | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const theme = chosen ?? saved
   const choose = async (value: ThemePreference) => {
+    setChosen(value)
+    setError(null)
     const result = await client.request('settings:setTheme', { theme: value })
     if (result.ok) useSettingsStore.getState().setSettings(result.value)
+    else setError(result.error.message)
+    setChosen(null)
   }
   return (
     <fieldset className="theme-picker">
@@ -31,6 +39,11 @@ export function ThemePicker(): ReactNode {
           {choice.label}
         </label>
       ))}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
     </fieldset>
   )
 }
