@@ -173,4 +173,4 @@ function finishBlock(index: number, draft: Draft): SearchReplaceBlock {
   return { index, startLine, endLine: draft.endLine, search, replace }
 }
 
-const stripNumber = (line: string): string => line.replace(NUMBERED_RE, '')
+const stripNumber = (line: string): string => unescape(line.replace(NUMBERED_RE, ''))
