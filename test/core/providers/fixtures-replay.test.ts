@@ -70,6 +70,8 @@ function checkOpenAIStream(result: Result, expected: any) {
     expected.tool_calls.map((call: any) => ({ callId: call.id, name: call.name, rawArgs: call.arguments, input: call.arguments_parsed }))
   )
   expect(result.startedCalls.map((c) => c.name)).toEqual(expected.tool_calls.map((call: any) => call.name))
+  // Streamed argument deltas land on the right call even when fragments of parallel calls interleave.
+  for (const call of expected.tool_calls) expect(result.argsDeltas[call.id]).toBe(call.arguments)
   if (expected.usage === null) expect(result.usage).toBeNull()
   else
     expect(result.usage).toEqual({
