@@ -125,7 +125,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
         reason: `The model made ${c.mistakes} mistakes in a row (limit ${limits.mistakeLimit}). Give it guidance (e.g. "break the task into smaller steps") or stop here.`,
         onApprove: (guidance) => {
           c.mistakes = 0
-          if (guidance) session.queuedUserTexts.push(`Guidance: ${guidance}`)
+          if (guidance) session.addMessage({ role: 'user', content: [{ type: 'text', text: resultText.userMessage(`Guidance: ${guidance}`) }] })
         }
       },
       {

@@ -47,7 +47,13 @@ export function needsReduction(tokens: number, info: ModelInfo): boolean {
 export function modelView(session: TaskSession): ConversationMessage[] {
   const visible = visibleMessages(session)
   const truncated = session.history.filter((m) => m.hidden === 'truncate').length
-  const view = visible.map((m) => m.message)
+  // Consecutive messages of one role (guidance after tool results) are merged: providers expect turns to alternate.
+  const view: ConversationMessage[] = []
+  for (const { message } of visible) {
+    const last = view[view.length - 1]
+    if (last && last.role === message.role) view[view.length - 1] = { role: last.role, content: [...last.content, ...message.content] } as ConversationMessage
+    else view.push(message)
+  }
   if (truncated > 0 && view[0]?.role === 'user') {
     const note: TextBlock = { type: 'text', text: `[${truncated} earlier messages were hidden to fit the context window.]` }
     view[0] = { role: 'user', content: [...view[0].content, note] }
