@@ -12,15 +12,19 @@ const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$
 
 export function compileRule(rule: string): CompiledRule {
   let body = rule.trim().replace(/\s+/g, ' ')
-  if (body.endsWith(':*')) body = body.slice(0, -2).trimEnd()
+  // Legacy `words:*`: those words then anything; `npm run test:*` also covers `npm run test:unit`.
+  const legacyPrefix = body.endsWith(':*')
+  if (legacyPrefix) body = body.slice(0, -2).trimEnd()
   if (body === '*' || body === '') return { source: rule, regex: /^[\s\S]*$/ }
-  let pattern = escape(body)
-  const trailing = pattern.endsWith(' *')
-  if (trailing) pattern = pattern.slice(0, -2)
-  if (pattern.startsWith('* ')) pattern = '(?:[\\s\\S]* )?' + pattern.slice(2)
-  pattern = pattern.replace(/\*/g, '[\\s\\S]*')
+  const trailing = !legacyPrefix && body.endsWith(' *')
+  if (trailing) body = body.slice(0, -2)
+  const leading = body.startsWith('* ')
+  if (leading) body = body.slice(2)
+  let pattern = body.split('*').map(escape).join('[\\s\\S]*')
+  if (leading) pattern = '(?:[\\s\\S]* )?' + pattern
   // Without a wildcard at the end a rule still covers further arguments, at a word boundary.
-  if (trailing || !body.endsWith('*')) pattern += '(?: [\\s\\S]*)?'
+  if (legacyPrefix) pattern += '(?:[ :][\\s\\S]*)?'
+  else if (trailing || !body.endsWith('*')) pattern += '(?: [\\s\\S]*)?'
   return { source: rule, regex: new RegExp(`^${pattern}$`) }
 }
 

@@ -179,10 +179,10 @@ class Parser {
           this.readDoubleBracket(words, origin)
           continue
         }
-        if (NAME_ASSIGN.test(word.raw)) {
-          assignments.push(word)
-          continue
-        }
+      }
+      if (words.length === 0 && !dataOnly && NAME_ASSIGN.test(word.raw)) {
+        assignments.push(word)
+        continue
       }
       if (!dataOnly) words.push(word)
     }
@@ -219,9 +219,10 @@ class Parser {
   private textWithout(start: number, end: number, fromCut: number): string {
     let text = ''
     let at = start
-    for (let i = fromCut; i < this.cuts.length; i++) {
-      const cut = this.cuts[i]
-      if (cut.start < at || cut.end > end) continue
+    const cuts = this.cuts.slice(fromCut).filter((cut) => cut.start >= start && cut.end <= end)
+    cuts.sort((a, b) => a.start - b.start)
+    for (const cut of cuts) {
+      if (cut.start < at) continue
       text += this.src.slice(at, cut.start)
       at = cut.end
     }
