@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, openWorkspaceAndProvider, test } from './harness'
+import { saveScreenshot } from './screenshots'
+
+test('creates a custom mode whose file pattern lists the workspace files it matches', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Modes' }).click()
+  await page.getByRole('button', { name: 'New mode' }).click()
+  const editor = page.getByRole('form', { name: 'New mode' })
+  await editor.getByLabel('Name', { exact: true }).fill('Docs Writer')
+  await expect(editor.getByLabel('Slug')).toHaveValue('docs-writer')
+  await editor.getByLabel('Role definition').fill('You write and maintain the project documentation.')
+  await editor.getByLabel(/^Edit \(/).check()
+
+  const pattern = editor.getByLabel('File pattern for edits (regular expression)')
+  await pattern.fill('([')
+  await expect(editor.getByText(/Invalid regular expression/)).toBeVisible()
+  await pattern.fill('\\.md$')
+  const matches = editor.getByRole('region', { name: 'Matching files' })
+  await expect(matches.getByText('README.md')).toBeVisible()
+  await expect(matches.getByText('src/greet.ts')).toHaveCount(0)
+  await pattern.fill('^src/')
+  await expect(matches.getByText('src/greet.ts')).toBeVisible()
+  await expect(matches.getByText('README.md')).toHaveCount(0)
+  await pattern.fill('\\.md$')
+  await editor.getByLabel('Pattern description (shown to the model)').fill('Markdown files only')
+  await editor.getByLabel('Allow').fill('npm test\ngit diff *')
+  await editor.getByRole('switch', { name: 'Read files in the workspace' }).check()
+  await editor.getByLabel('Save to').selectOption('project')
+  await editor.getByRole('button', { name: 'Save mode' }).click()
+
+  const list = page.getByRole('navigation', { name: 'Mode list' })
+  await expect(list.getByRole('button', { name: /Docs Writer/ })).toBeVisible()
+  await expect(page.getByRole('form', { name: 'Edit mode Docs Writer' })).toBeVisible()
+  await saveScreenshot(page, 'modes')
+
+  // Saved to the project's modes file, with Modus's own keys.
+  const file = readFileSync(join(modus.workspace, '.modus', 'modes.yaml'), 'utf8')
+  expect(file).toContain('slug: docs-writer')
+  expect(file).toContain('fileRegex: \\.md$')
+  expect(file).toContain('git diff *')
+
+  // Validation errors stand next to their field and nothing is saved.
+  await page.getByRole('button', { name: 'New mode' }).click()
+  const second = page.getByRole('form', { name: 'New mode' })
+  await second.getByLabel('Slug').fill('bad slug!')
+  await second.getByRole('button', { name: 'Save mode' }).click()
+  await expect(second.getByText('Slug must contain only letters, numbers and dashes')).toBeVisible()
+  await expect(second.getByText('Name must not be empty')).toBeVisible()
+})
+
+test("a mode's auto-approve toggle persists after a reload, and a built-in can be reset", async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Modes' }).click()
+  const list = page.getByRole('navigation', { name: 'Mode list' })
+  await list.getByRole('button', { name: /^Code/ }).click()
+  const editor = page.getByRole('form', { name: 'Edit mode Code' })
+  const editToggle = editor.getByRole('switch', { name: 'Edit files' })
+  await expect(editToggle).not.toBeChecked()
+  await editToggle.check()
+  await editor.getByLabel('Request cap per task').fill('25')
+  await editor.getByLabel('Save to').selectOption('global')
+  await editor.getByRole('button', { name: 'Save override' }).click()
+  await expect(editor.getByText('overrides built-in')).toBeVisible()
+
+  await page.reload()
+  await page.getByRole('button', { name: 'Modes' }).click()
+  await page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ }).click()
+  const reloaded = page.getByRole('form', { name: 'Edit mode Code' })
+  await expect(reloaded.getByRole('switch', { name: 'Edit files' })).toBeChecked()
+  await expect(reloaded.getByRole('switch', { name: 'Read files in the workspace' })).toBeChecked()
+  await expect(reloaded.getByLabel('Request cap per task')).toHaveValue('25')
+
+  await reloaded.getByRole('button', { name: 'Reset to built-in' }).click()
+  await page.getByRole('alertdialog', { name: 'Reset to built-in?' }).getByRole('button', { name: 'Reset' }).click()
+  const reset = page.getByRole('form', { name: 'Edit mode Code' })
+  await expect(reset.getByText('overrides built-in')).toHaveCount(0)
+  await expect(reset.getByRole('switch', { name: 'Edit files' })).not.toBeChecked()
+})
+
+const ROOMODES = `customModes:
+  - slug: translator
+    name: Translator
+    roleDefinition: You translate the project's user-facing strings.
+    whenToUse: Translating UI text.
+    groups:
+      - read
+      - - edit
+        - fileRegex: \\.json$
+          description: Locale files
+    source: project
+`
+
+test('imports a Roo .roomodes file and exports a mode as YAML', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Modes' }).click()
+  await page.getByRole('button', { name: 'Import…' }).click()
+  const panel = page.getByRole('form', { name: 'Import modes' })
+  await panel.getByLabel(/Modes file/).setInputFiles({ name: '.roomodes', mimeType: 'text/yaml', buffer: Buffer.from(ROOMODES) })
+  await expect(panel.getByLabel('Format')).toHaveValue('roo')
+  await panel.getByLabel('Import into').selectOption('global')
+  await panel.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(panel.getByText('Imported 1 mode: translator')).toBeVisible()
+
+  const list = page.getByRole('navigation', { name: 'Mode list' })
+  await list.getByRole('button', { name: /Translator/ }).click()
+  const editor = page.getByRole('form', { name: 'Edit mode Translator' })
+  await expect(editor.getByLabel('File pattern for edits (regular expression)')).toHaveValue('\\.json$')
+  // Roo modes start with no auto-approve at all.
+  for (const toggle of await editor.getByRole('switch').all()) await expect(toggle).not.toBeChecked()
+
+  const [download] = await Promise.all([page.waitForEvent('download'), editor.getByRole('button', { name: 'Export YAML' }).click()])
+  expect(download.suggestedFilename()).toBe('translator.modes.yaml')
+  const exported = readFileSync(await download.path(), 'utf8')
+  expect(exported).toContain('slug: translator')
+  expect(exported).toContain('Locale files')
+
+  // A broken paste is refused with its line, and nothing is imported.
+  await panel.getByLabel('Or paste YAML or JSON').fill('customModes:\n  - slug: "bad slug"\n    name: X\n    roleDefinition: Y\n    groups: [read]\n')
+  await panel.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(panel.getByRole('alert')).toContainText('Slug must contain only letters, numbers and dashes')
+})

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import { BUILT_IN_MODES } from '../../../src/shared/modes/builtin'
+import { ModeConfig } from '../../../src/shared/modes/schema'
+import {
+  checkDraft,
+  draftFromMode,
+  emptyDraft,
+  modeInputFromDraft,
+  regexProblem,
+  slugFromName
+} from '../../../src/renderer/src/features/modes/mode-draft'
+import { formatForFile } from '../../../src/renderer/src/features/modes/ImportPanel'
+import { describeMatches } from '../../../src/renderer/src/features/modes/FileRegexField'
+
+describe('mode draft', () => {
+  it.each(BUILT_IN_MODES.map((mode) => [mode.slug, mode] as const))('round-trips the built-in %s unchanged', (_slug, mode) => {
+    const check = checkDraft(draftFromMode(mode))
+    expect(check.ok).toBe(true)
+    expect(check.ok && check.mode).toEqual(ModeConfig.parse(mode))
+  })
+
+  it('keeps the edit group options, command rules and every auto-approve field', () => {
+    const mode = ModeConfig.parse({
+      slug: 'docs',
+      name: 'Docs',
+      roleDefinition: 'Writes docs',
+      groups: ['read', ['edit', { fileRegex: '\\.mdx?$', description: 'Markdown' }], 'command'],
+      commandRules: { allow: ['npm test', 'git diff *'], deny: ['git push *'] },
+      autoApprove: { read: true, edit: true, followup: true, followupTimeoutMs: 30_000, maxRequests: 20, maxCostUsd: 1.5 }
+    })
+    const draft = draftFromMode(mode)
+    expect(draft.fileRegex).toBe('\\.mdx?$')
+    expect(draft.rules.allow).toBe('npm test\ngit diff *')
+    expect(draft.followupTimeoutSeconds).toBe('30')
+    expect(modeInputFromDraft(draft)).toEqual(mode)
+  })
+
+  it('drops blank lines from rule lists and leaves false toggles out', () => {
+    const draft = { ...emptyDraft(), slug: 'x', name: 'X', roleDefinition: 'R', rules: { allow: '\n npm test \n\n', ask: '', deny: '' } }
+    draft.toggles.read = false
+    expect(modeInputFromDraft(draft)).toEqual({ slug: 'x', name: 'X', roleDefinition: 'R', groups: ['read'], commandRules: { allow: ['npm test'] } })
+  })
+
+  it('places each validation error next to its field', () => {
+    const draft = {
+      ...emptyDraft(),
+      slug: 'bad slug',
+      name: ' ',
+      roleDefinition: '',
+      fileRegex: '([',
+      maxRequests: '0',
+      followupTimeoutSeconds: 'soon'
+    }
+    draft.groups.edit = true
+    const check = checkDraft(draft)
+    expect(check.ok).toBe(false)
+    if (check.ok) return
+    expect(check.errors.slug).toBe('Slug must contain only letters, numbers and dashes')
+    expect(check.errors.name).toBe('Name must not be empty')
+    expect(check.errors.roleDefinition).toBe('Role definition must not be empty')
+    expect(check.errors.fileRegex).toMatch(/Invalid regular expression/)
+    expect(check.errors.maxRequests).toMatch(/whole number above 0/)
+    expect(check.errors.followupTimeoutSeconds).toMatch(/Seconds from 1 to 3600/)
+  })
+
+  it('refuses a slug already taken in the same place and a pattern without the edit group', () => {
+    const draft = { ...emptyDraft(), slug: 'docs', name: 'Docs', roleDefinition: 'R', fileRegex: '\\.md$' }
+    const check = checkDraft(draft, ['docs'])
+    expect(check.ok).toBe(false)
+    if (check.ok) return
+    expect(check.errors.slug).toMatch(/already exists/)
+    expect(check.errors.fileRegex).toMatch(/edit group/)
+  })
+
+  it('explains an invalid pattern in the engine’s words', () => {
+    expect(regexProblem('\\.md$')).toBeNull()
+    expect(regexProblem('(')).toMatch(/^Invalid regular expression: .+/)
+  })
+
+  it('derives slugs from names', () => {
+    expect(slugFromName('Docs Writer ✍')).toBe('docs-writer')
+    expect(slugFromName('Café Ops')).toBe('cafe-ops')
+  })
+
+  it('recognises Roo files by name', () => {
+    expect(formatForFile('.roomodes')).toBe('roo')
+    expect(formatForFile('/home/me/proj/.roomodes')).toBe('roo')
+    expect(formatForFile('custom_modes.yaml')).toBe('roo')
+    expect(formatForFile('modes.yaml')).toBe('modus')
+  })
+
+  it('describes the match count honestly when the list is cut', () => {
+    expect(describeMatches(0, 12, false)).toBe('No file matches (12 workspace files checked).')
+    expect(describeMatches(1, 12, false)).toBe('1 file of 12 in the workspace matches.')
+    expect(describeMatches(500, 5000, true)).toBe('500+ files of 5000 in the workspace match.')
+  })
+})

@@ -1,0 +1,163 @@
+// @vitest-environment happy-dom
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createModeHandlers, createModeStore } from '../../../src/main/core/modes'
+import { createModesApi } from '../../../src/renderer/src/features/modes/client-modes-api'
+import { ModesScreen } from '../../../src/renderer/src/features/modes/ModesView'
+import { useModesStore } from '../../../src/renderer/src/features/modes/modes-store'
+import { byButton, byLabel, click, inProcessClient, render, type, waitFor, type Rendered } from './dom'
+
+let root: string
+let workspace: string
+let dataDir: string
+let view: Rendered | undefined
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'modus-modes-ui-'))
+  workspace = join(root, 'project')
+  dataDir = join(root, 'data')
+  mkdirSync(join(workspace, 'docs'), { recursive: true })
+  mkdirSync(dataDir)
+  writeFileSync(join(workspace, 'README.md'), '# hi\n')
+  writeFileSync(join(workspace, 'docs', 'guide.md'), '# guide\n')
+  writeFileSync(join(workspace, 'index.ts'), 'export {}\n')
+  useModesStore.setState({ listing: null, selection: null, revision: 0 })
+})
+
+afterEach(() => {
+  view?.unmount()
+  view = undefined
+  rmSync(root, { recursive: true, force: true })
+})
+
+async function mount(withWorkspace = true): Promise<Rendered> {
+  const store = createModeStore({ dataDir, workspaceRoot: withWorkspace ? workspace : undefined })
+  const client = inProcessClient(createModeHandlers(store))
+  view = await render(<ModesScreen api={createModesApi(client)} />, client)
+  await waitFor(() => view!.container.querySelector('nav[aria-label="Mode list"]'))
+  return view
+}
+
+const modeButton = (container: HTMLElement, name: RegExp) =>
+  [...container.querySelectorAll<HTMLButtonElement>('nav[aria-label="Mode list"] button')].find((b) => name.test(b.textContent ?? ''))
+
+describe('mode editor', () => {
+  it('lists the built-in modes in their group', async () => {
+    const { container } = await mount()
+    const names = [...container.querySelectorAll('nav[aria-label="Mode list"] .mode-item span:first-child')].map((n) => n.textContent)
+    expect(names).toEqual(['Code', 'Architect', 'Ask', 'Debug', 'Orchestrator'])
+    expect(container.querySelector('.mode-group h3')?.textContent).toBe('Built-in')
+  })
+
+  it('creates a project mode; its pattern lists matching files and the file holds it', async () => {
+    const { container } = await mount()
+    await click(byButton(container, 'New mode'))
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="New mode"]')!
+    await type(byLabel(form, 'Name'), 'Docs Writer')
+    expect(byLabel(form, 'Slug').value).toBe('docs-writer')
+    await type(byLabel<HTMLTextAreaElement>(form, 'Role definition'), 'You maintain the docs.')
+    await click(byLabel(form, /^Edit \(/))
+    await type(byLabel(form, 'File pattern for edits (regular expression)'), '\\.md$')
+    const matches = await waitFor(() => form.querySelector('[aria-label="Matching files"]'))
+    expect([...matches.querySelectorAll('li')].map((li) => li.textContent).sort()).toEqual(['README.md', 'docs/guide.md'])
+    expect(matches.textContent).toContain('2 files of 3 in the workspace match.')
+
+    await click(byLabel(form, 'Edit files'))
+    await type(byLabel<HTMLTextAreaElement>(form, 'Deny'), 'git push *')
+    await click(byButton(form, 'Save mode'))
+    await waitFor(() => container.querySelector('form[aria-label="Edit mode Docs Writer"]'))
+    const saved = readFileSync(join(workspace, '.modus', 'modes.yaml'), 'utf8')
+    expect(saved).toContain('slug: docs-writer')
+    expect(saved).toContain('edit: true')
+    expect(saved).toContain('git push *')
+    expect(modeButton(container, /Docs Writer/)?.textContent).toContain('not trusted')
+  })
+
+  it('shows errors next to the fields and writes nothing when the draft is invalid', async () => {
+    const { container } = await mount()
+    await click(byButton(container, 'New mode'))
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="New mode"]')!
+    await type(byLabel(form, 'Slug'), 'no spaces allowed')
+    await click(byButton(form, 'Save mode'))
+    const slugInput = byLabel(form, 'Slug')
+    expect(slugInput.getAttribute('aria-invalid')).toBe('true')
+    const described = form.querySelector(`#${CSS.escape(slugInput.getAttribute('aria-describedby')!)}`)
+    expect(described?.textContent).toBe('Slug must contain only letters, numbers and dashes')
+    expect(form.textContent).toContain('Role definition must not be empty')
+    expect(() => readFileSync(join(workspace, '.modus', 'modes.yaml'))).toThrow()
+  })
+
+  it('overrides a built-in with its auto-approve toggles, then resets it after confirmation', async () => {
+    const { container } = await mount()
+    await click(modeButton(container, /^Code/)!)
+    let form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Code"]')!
+    expect(byLabel(form, 'Edit files').checked).toBe(false)
+    await click(byLabel(form, 'Edit files'))
+    await type(byLabel<HTMLSelectElement>(form, 'Save to'), 'global')
+    await click(byButton(form, 'Save override'))
+    await waitFor(() => container.textContent?.includes('overrides built-in'))
+    expect(readFileSync(join(dataDir, 'modes.yaml'), 'utf8')).toContain('edit: true')
+
+    form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Code"]')!
+    expect(byLabel(form, 'Edit files').checked).toBe(true)
+    await click(byButton(form, 'Reset to built-in'))
+    await click(byButton(container.querySelector('[role="alertdialog"]')!, 'Reset'))
+    await waitFor(() => !container.textContent?.includes('overrides built-in'))
+    form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Code"]')!
+    expect(byLabel(form, 'Edit files').checked).toBe(false)
+  })
+
+  it('duplicates a mode under a free slug, renames it, and deletes it after confirmation', async () => {
+    const { container } = await mount()
+    await click(modeButton(container, /^Architect/)!)
+    await click(byButton(container, 'Duplicate'))
+    let form = container.querySelector<HTMLFormElement>('form[aria-label="New mode"]')!
+    expect(byLabel(form, 'Slug').value).toBe('architect-copy')
+    expect(byLabel(form, 'File pattern for edits (regular expression)').value).toBe('\\.md$')
+    await type(byLabel<HTMLSelectElement>(form, 'Save to'), 'global')
+    await click(byButton(form, 'Save mode'))
+    form = await waitFor(() => container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Architect (copy)"]'))
+
+    await type(byLabel(form, 'Slug'), 'planner')
+    await click(byButton(form, 'Save mode'))
+    await waitFor(() => modeButton(container, /planner/))
+    expect(modeButton(container, /architect-copy/)).toBeUndefined()
+
+    form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Architect (copy)"]')!
+    await click(byButton(form, 'Delete'))
+    await click(byButton(container.querySelector('[role="alertdialog"]')!, 'Delete'))
+    await waitFor(() => !modeButton(container, /planner/))
+    expect(readFileSync(join(dataDir, 'modes.yaml'), 'utf8')).not.toContain('planner')
+  })
+
+  it('imports pasted .roomodes YAML without any auto-approve, and reports a broken paste', async () => {
+    const { container } = await mount()
+    await click(byButton(container, 'Import…'))
+    const panel = container.querySelector<HTMLFormElement>('form[aria-label="Import modes"]')!
+    await type(
+      byLabel<HTMLTextAreaElement>(panel, 'Or paste YAML or JSON'),
+      'customModes:\n  - slug: reviewer\n    name: Reviewer\n    roleDefinition: Reviews code.\n    groups: [read]\n    autoApprove: { edit: true }\n'
+    )
+    await type(byLabel<HTMLSelectElement>(panel, 'Import into'), 'global')
+    await click(byButton(panel, 'Import'))
+    await waitFor(() => panel.textContent?.includes('Imported 1 mode: reviewer'))
+    await click(modeButton(container, /Reviewer/)!)
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Reviewer"]')!
+    expect([...form.querySelectorAll<HTMLInputElement>('[role="switch"]')].some((toggle) => toggle.checked)).toBe(false)
+
+    await type(byLabel<HTMLTextAreaElement>(panel, 'Or paste YAML or JSON'), 'customModes: [ {slug: x\n')
+    await click(byButton(panel, 'Import'))
+    const alert = await waitFor(() => panel.querySelector('[role="alert"]'))
+    expect(alert.textContent).toMatch(/line \d+/)
+  })
+
+  it('cannot save into the project without a workspace', async () => {
+    const { container } = await mount(false)
+    await click(byButton(container, 'New mode'))
+    const scope = byLabel<HTMLSelectElement>(container, 'Save to')
+    expect(scope.value).toBe('global')
+    expect(scope.querySelector<HTMLOptionElement>('option[value="project"]')!.disabled).toBe(true)
+  })
+})
