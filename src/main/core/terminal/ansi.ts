@@ -7,7 +7,7 @@
 // CR before LF, and C0 controls other than TAB, LF and CR.
 const MODEL_NOISE =
   // eslint-disable-next-line no-control-regex
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()*+#%][ -~]|\x1b[ -/]*[0-~]|\r(?=\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()*+#%][ -~]|\x1b[ -/]*[0-OQ-WYZ\\`-~]|\r(?=\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g
 // eslint-disable-next-line no-control-regex
 const NEEDS_FILTER = /[\x00-\x08\x0b-\x1f\x7f]/
 // What an escape sequence cut by a chunk boundary can look like.

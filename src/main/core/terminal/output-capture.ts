@@ -29,6 +29,8 @@ export interface OutputCapture {
   preview(): OutputPreview
   /** Bytes of text held in memory, for the memory-bound checks. */
   retainedChars(): number
+  /** Writes what is buffered and waits until the file holds it (a reader of a running command). */
+  sync(): Promise<void>
   /** Flushes and closes the file; the preview stays available. */
   finish(): Promise<OutputPreview>
   readonly filePath: string
@@ -36,6 +38,7 @@ export interface OutputCapture {
 
 const BATCH_CHARS = 64 * 1024
 const HIGH_WATER = 8 * 1024 * 1024
+const FLUSH_DELAY_MS = 200
 
 export function createOutputCapture(options: OutputCaptureOptions): OutputCapture {
   const filter = createModelTextFilter()
@@ -56,6 +59,7 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   let omittedChars = 0
   let totalBytes = 0
   let finished: Promise<OutputPreview> | null = null
+  let flushTimer: NodeJS.Timeout | null = null
 
   const keep = (text: string): void => {
     if (!text) return
@@ -80,6 +84,10 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   }
 
   const flushBatch = (): void => {
+    if (flushTimer) {
+      clearTimeout(flushTimer)
+      flushTimer = null
+    }
     if (batchChars === 0) return
     const text = batch.join('')
     batch = []
@@ -109,6 +117,8 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
     batch.push(text)
     batchChars += text.length
     if (batchChars >= BATCH_CHARS) flushBatch()
+    // A slow trickle (a server's log) still reaches the file soon, for read_command_output.
+    else flushTimer ??= setTimeout(flushBatch, FLUSH_DELAY_MS)
   }
 
   const buildPreview = (): OutputPreview => {
@@ -131,6 +141,15 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
     },
     preview: buildPreview,
     retainedChars: () => head.length + tailChars + batchChars,
+    async sync() {
+      if (finished) {
+        await finished
+        return
+      }
+      flushBatch()
+      if (fileError || file.writableEnded) return
+      await new Promise<void>((resolve) => file.write('', () => resolve()))
+    },
     finish() {
       finished ??= (async () => {
         append(filter.end())

@@ -108,6 +108,8 @@ export async function killProcessTree(rootPid: number, options: KillTreeOptions)
     await run('taskkill', ['/pid', String(rootPid), '/T', '/F']).catch(() => undefined)
     return
   }
+  // A shell that sees its job stop would print "Stopped" and run the rest of the list: freeze it first.
+  if (options.includeRoot) signal(rootPid, 'SIGSTOP')
   const seen = new Map<number, ProcessEntry>()
   for (let pass = 0; pass < 3; pass++) {
     const found = descendantsOf(await listProcesses(platform).catch(() => []), rootPid).filter((p) => !seen.has(p.pid))
@@ -120,19 +122,20 @@ export async function killProcessTree(rootPid: number, options: KillTreeOptions)
   const groups = new Set([...seen.values()].map((p) => p.pgid).filter((g) => g > 1 && g !== rootPid))
   for (const group of groups) signal(-group, 'SIGTERM')
   for (const pid of seen.keys()) signal(pid, 'SIGTERM')
-  if (options.includeRoot) signal(rootPid, 'SIGHUP')
   for (const group of groups) signal(-group, 'SIGCONT')
   for (const pid of seen.keys()) signal(pid, 'SIGCONT')
 
-  const targets = [...seen.keys(), ...(options.includeRoot ? [rootPid] : [])]
+  const targets = [...seen.keys()]
   const deadline = Date.now() + (options.graceMs ?? 1500)
-  while (Date.now() < deadline) {
+  while (targets.length > 0 && Date.now() < deadline) {
     const alive = await Promise.all(targets.map((pid) => isAlive(pid, platform)))
-    if (!alive.some(Boolean)) return
+    if (!alive.some(Boolean)) break
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   for (const group of groups) signal(-group, 'SIGKILL')
   for (const pid of targets) signal(pid, 'SIGKILL')
+  // The frozen shell never runs again: SIGKILL works on a stopped process.
+  if (options.includeRoot) signal(rootPid, 'SIGKILL')
 }
 
 /** The foreground process group of the shell's terminal (Linux/macOS), or null. */

@@ -424,6 +424,7 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
         if (!existsSync(path)) throw new Error(`No saved output with artifact_id ${artifactId} in this task.`)
         const record = artifacts.get(`${taskId}/${artifactId}`)
         if (record && record.info.endedAt !== null) await record.settled
+        else if (record) await record.capture.sync()
         const page = await readOutputFile(path, request)
         return { ...page, command: record ? { ...record.info } : null }
       },
