@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createFileSecretStore } from '../../../src/main/core/settings/secret-store'
+import { createSettingsHandlers } from '../../../src/main/core/settings/settings-handlers'
+import { createSettingsStore } from '../../../src/main/core/settings/settings-store'
+import { checkDraft, draftFor, providerIdFor, toProviderInput } from '../../../src/renderer/src/features/settings/provider-form-model'
+import { parseLimits } from '../../../src/renderer/src/features/settings/LimitsForm'
+import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView'
+import { applyTheme, useSettingsStore } from '../../../src/renderer/src/features/settings/settings-store'
+import { byButton, byLabel, click, inProcessClient, render, type, waitFor, type Rendered } from '../modes/dom'
+
+let dir: string
+let view: Rendered | undefined
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'modus-settings-ui-'))
+  useSettingsStore.setState({ settings: null })
+})
+afterEach(() => {
+  view?.unmount()
+  view = undefined
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function mount(): Promise<Rendered> {
+  const settings = await createSettingsStore(join(dir, 'settings.json'))
+  const handlers = createSettingsHandlers({ settings, secrets: createFileSecretStore(join(dir, 'secrets.json')), env: {} })
+  const client = inProcessClient(handlers)
+  useSettingsStore.getState().setSettings(await handlers['settings:get']({}))
+  view = await render(<SettingsView />, client)
+  return view
+}
+
+describe('provider form model', () => {
+  it('makes ids unique and readable', () => {
+    expect(providerIdFor('Local Ollama', [])).toBe('local-ollama')
+    expect(providerIdFor('Local Ollama', ['local-ollama', 'local-ollama-2'])).toBe('local-ollama-3')
+    expect(providerIdFor('✨', [])).toBe('provider')
+  })
+
+  it('never sends an empty key (which would delete the stored one) when the field is left blank', () => {
+    const input = toProviderInput({ ...draftFor(), model: 'claude-sonnet-4-5' }, 'anthropic')
+    expect(input).not.toHaveProperty('apiKey')
+    expect(input.label).toBe('Anthropic')
+  })
+
+  it('asks for a base URL on compatible endpoints and checks URLs', () => {
+    expect(checkDraft({ ...draftFor(), kind: 'openai-compatible', model: 'm' }).baseUrl).toMatch(/needs its base URL/)
+    expect(checkDraft({ ...draftFor(), baseUrl: 'localhost:11434' }).baseUrl).toBeDefined()
+    expect(checkDraft({ ...draftFor(), baseUrl: 'file:///etc' }).baseUrl).toMatch(/http/)
+    expect(checkDraft({ ...draftFor(), baseUrl: 'http://127.0.0.1:11434/v1' })).toEqual({})
+  })
+
+  it('parses limits: blank caps mean no cap, bad numbers are named', () => {
+    expect(parseLimits({ mistakeLimit: '0', repetitionLimit: '3', maxRequests: '', maxCostUsd: '' })).toEqual({
+      ok: true,
+      limits: { mistakeLimit: 0, repetitionLimit: 3, maxRequests: null, maxCostUsd: null }
+    })
+    const bad = parseLimits({ mistakeLimit: '-1', repetitionLimit: '2.5', maxRequests: '1.5', maxCostUsd: '0' })
+    expect(bad.ok).toBe(false)
+    expect(!bad.ok && Object.keys(bad.errors).sort()).toEqual(['maxCostUsd', 'maxRequests', 'mistakeLimit', 'repetitionLimit'])
+  })
+})
+
+describe('settings view', () => {
+  it('adds a provider whose key is stored but only its last four characters are shown', async () => {
+    const { container } = await mount()
+    await click(byButton(container, 'Add provider'))
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="Provider settings"]')!
+    await type(byLabel<HTMLSelectElement>(form, 'Provider'), 'openai-compatible')
+    await type(byLabel(form, 'Name (optional)'), 'LM Studio')
+    await type(byLabel(form, /Base URL/), 'http://127.0.0.1:1234/v1')
+    await type(byLabel(form, 'Model'), 'qwen3')
+    await type(byLabel(form, 'API key'), 'sk-very-secret-5678')
+    await click(byButton(form, 'Save provider'))
+    const card = await waitFor(() => container.querySelector('[aria-label="Provider LM Studio"]'))
+    expect(card.textContent).toContain('key …5678')
+    expect(container.innerHTML).not.toContain('sk-very-secret-5678')
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).not.toContain('sk-very-secret')
+    expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).toContain('sk-very-secret-5678')
+    // The first provider becomes the active one.
+    expect(card.textContent).toContain('active')
+  })
+
+  it('removes a provider only after confirmation', async () => {
+    const { container } = await mount()
+    await click(byButton(container, 'Add provider'))
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="Provider settings"]')!
+    await click(byButton(form, 'Save provider'))
+    await waitFor(() => container.querySelector('[aria-label="Provider Anthropic"]'))
+    await click(byButton(container, 'Remove Anthropic'))
+    await click(byButton(container.querySelector('[role="alertdialog"]')!, 'Keep'))
+    expect(container.querySelector('[aria-label="Provider Anthropic"]')).not.toBeNull()
+    await click(byButton(container, 'Remove Anthropic'))
+    await click(byButton(container.querySelector('[role="alertdialog"]')!, 'Remove'))
+    await waitFor(() => !container.querySelector('[aria-label="Provider Anthropic"]'))
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).providers).toEqual([])
+  })
+
+  it('saves limits and the theme to the settings file', async () => {
+    const { container } = await mount()
+    const limits = container.querySelector<HTMLFormElement>('form[aria-label="Limits"]')!
+    await type(byLabel(limits, 'Identical calls in a row before asking'), '0')
+    await type(byLabel(limits, 'Cost per task before asking (USD)'), '3')
+    await click(byButton(limits, 'Save limits'))
+    await waitFor(() => limits.textContent?.includes('Limits saved.'))
+    await click(byLabel(container, 'Dark'))
+    await waitFor(() => document.documentElement.dataset.theme === 'dark')
+    const file = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))
+    expect(file.policy).toMatchObject({ repetitionLimit: 0, maxCostUsd: 3, maxRequests: null, mistakeLimit: 3 })
+    expect(file.theme).toBe('dark')
+  })
+
+  it('applies the theme preference to the root element', () => {
+    const root = document.createElement('html')
+    applyTheme(root, 'light')
+    expect(root.dataset.theme).toBe('light')
+    applyTheme(root, 'system')
+    expect(root.hasAttribute('data-theme')).toBe(false)
+  })
+})
