@@ -165,6 +165,25 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
     expect(fake.requests[0].aborted).toBe(true)
   })
 
+  it('cancels before the response arrives, and with an already aborted signal sends nothing', async () => {
+    let release: () => void = () => {}
+    const { provider, fake } = await setup(protocol, [() => new Promise((resolve) => (release = () => resolve({ text: 'too late' })))])
+    const controller = new AbortController()
+    const pending = run(provider, userRequest(MODEL[protocol]), controller.signal)
+    await expect.poll(() => fake.requests.length).toBe(1)
+    controller.abort()
+    const result = await pending
+    expect(result.error).toMatchObject({ kind: 'cancelled', partial: false })
+    expect(result.text).toBe('')
+    release()
+
+    const aborted = new AbortController()
+    aborted.abort()
+    const none = await run(provider, userRequest(MODEL[protocol]), aborted.signal)
+    expect(none.error?.kind).toBe('cancelled')
+    expect(fake.requests).toHaveLength(1)
+  })
+
   it('cancels while waiting to retry', async () => {
     fake = await startFakeProvider({ name: 'cancel during retry wait', turns: [{ error: { status: 429, retryAfter: 60 } }] })
     const provider = createProvider({ kind: protocol, baseUrl: protocol === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl, apiKey: 'k', model: MODEL[protocol] })
