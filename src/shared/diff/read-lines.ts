@@ -136,9 +136,11 @@ export function readWithIndentation(content: string, options: IndentationOptions
         const i = next
         const level = levels[i]
         if (level < minLevel) return ((done = true), -1)
-        if (level === minLevel && !siblings && !lines[i].isBlank) {
-          const isHeaderComment = step < 0 && header && boundaryTaken && COMMENT.test(lines[i].content)
-          if (boundaryTaken && !isHeaderComment) return ((done = true), -1)
+        if (boundaryTaken) {
+          // Past the enclosing line only comments directly above it (its header) come along.
+          const isHeaderComment = step < 0 && header && level === minLevel && COMMENT.test(lines[i].content)
+          if (!isHeaderComment) return ((done = true), -1)
+        } else if (level === minLevel && !siblings && !lines[i].isBlank) {
           boundaryTaken = true
         }
         next += step

@@ -255,6 +255,8 @@ const gitIgnored = (scopes: readonly Scope[], abs: string, isDir: boolean): bool
 
 function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps): SearchResult {
   const re = compileRegex(options.regex)
+  // Whole-file pre-check: multiline so ^ and $ still mean line start and end.
+  const anyLine = new RegExp(re.source, re.flags + 'm')
   const glob = options.filePattern
     ? picomatch(options.filePattern, { dot: true, basename: !options.filePattern.includes('/') })
     : null
@@ -281,16 +283,16 @@ function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps
       if (isWithin(deps.rootReal, abs) && deps.ignored(display, isDir)) continue
       if (active.length && gitIgnored(active, abs, isDir)) continue
       if (isDir) visit(abs, active)
-      else if (!glob || glob(toPosix(relative(dirReal, abs)))) searchFile(abs, display, re, options, collector)
+      else if (!glob || glob(toPosix(relative(dirReal, abs)))) searchFile(abs, display, re, anyLine, options, collector)
     }
   }
   const st = statSync(dirReal)
   if (st.isDirectory()) visit(dirReal, pointsIntoGitignored(deps, dirReal) ? [] : ancestorScopes(deps, dirReal))
-  else searchFile(dirReal, displayOf(deps, dirReal), re, options, collector)
+  else searchFile(dirReal, displayOf(deps, dirReal), re, anyLine, options, collector)
   return { engine: 'builtin', files: collector.files, matches: collector.matches, truncated: collector.truncated }
 }
 
-function searchFile(abs: string, display: string, re: RegExp, options: SearchOptions, collector: Collector): void {
+function searchFile(abs: string, display: string, re: RegExp, anyLine: RegExp, options: SearchOptions, collector: Collector): void {
   let bytes: Buffer
   try {
     bytes = readFileSync(abs)
@@ -299,7 +301,7 @@ function searchFile(abs: string, display: string, re: RegExp, options: SearchOpt
   }
   if (bytes.includes(0)) return // binary
   const text = bytes.toString('utf8')
-  if (!re.test(text)) return
+  if (!anyLine.test(text)) return
   const lines = text.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
   const ctx = options.contextLines

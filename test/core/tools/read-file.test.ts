@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { readFileExecutor } from '../../../src/main/core/tools/read-file'
+import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
+import { ctxFor, textOf } from './ctx'
+
+let t: TempWorkspace
+afterEach(() => t?.cleanup())
+const run = async (params: Record<string, unknown>, images = false) => readFileExecutor.execute(params as any, ctxFor(t.workspace, images))
+
+describe('read_file', () => {
+  it('numbers lines and says nothing about truncation for a small file', async () => {
+    t = await tempWorkspace({ 'a.ts': 'one\ntwo\n' })
+    const out = await run({ path: 'a.ts' })
+    expect(out.isError).toBe(false)
+    expect(textOf(out)).toBe('File: a.ts\n1 | one\n2 | two')
+  })
+
+  it('slices with a 1-based offset and tells how to read on', async () => {
+    t = await tempWorkspace({ 'big.txt': Array.from({ length: 30 }, (_, i) => `L${i + 1}`).join('\n') })
+    const text = textOf(await run({ path: 'big.txt', offset: 10, limit: 5 }))
+    expect(text).toContain('Showing lines 10-14 of 30 total lines')
+    expect(text).toContain('offset=15 and limit=5')
+    expect(text).toContain('10 | L10\n11 | L11')
+    expect(text).not.toContain('L15')
+  })
+
+  it('applies the default 2000-line limit', async () => {
+    t = await tempWorkspace({ 'huge.txt': Array.from({ length: 2500 }, (_, i) => `r${i}`).join('\n') })
+    const text = textOf(await run({ path: 'huge.txt' }))
+    expect(text).toContain('Showing lines 1-2000 of 2500')
+    expect(text).toContain('offset=2001')
+  })
+
+  it('cuts very long lines', async () => {
+    t = await tempWorkspace({ 'min.js': 'x'.repeat(5000) })
+    const text = textOf(await run({ path: 'min.js' }))
+    expect(text.length).toBeLessThan(2100)
+    expect(text).toMatch(/x\.\.\.$/)
+  })
+
+  it('returns the enclosing block in indentation mode', async () => {
+    t = await tempWorkspace({ 'c.py': 'class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n\nx = 1\n' })
+    const text = textOf(await run({ path: 'c.py', mode: 'indentation', indentation: { anchor_line: 3, max_levels: 1 } }))
+    expect(text).toContain('2 |     def f(self):')
+    expect(text).toContain('3 |         return 1')
+    expect(text).toContain('Included ranges: 2-5')
+    expect(text).not.toContain('x = 1')
+  })
+
+  it('gives clear errors for missing files, directories, binaries and bad offsets', async () => {
+    t = await tempWorkspace({ 'dir/x.txt': 'x', 'blob.bin': Buffer.from([1, 0, 2, 3]), 'e.txt': 'a\n' })
+    expect(textOf(await run({ path: 'nope.txt' }))).toMatch(/^Error: File not found: nope\.txt/)
+    expect(textOf(await run({ path: 'dir' }))).toMatch(/is a directory.*list_files/)
+    expect(textOf(await run({ path: 'blob.bin' }))).toMatch(/binary file/)
+    const beyond = await run({ path: 'e.txt', offset: 9 })
+    expect(beyond.isError).toBe(true)
+    expect(textOf(beyond)).toContain('offset 9 is beyond file end (1 lines)')
+    expect(textOf(await run({ path: 'e.txt', offset: 0 }))).toContain('offset must be a 1-indexed line number')
+  })
+
+  it('says a file is empty', async () => {
+    t = await tempWorkspace({ 'empty.txt': '' })
+    expect(textOf(await run({ path: 'empty.txt' }))).toBe('File: empty.txt\nNote: File is empty')
+  })
+
+  it('returns images as image blocks to models that accept them, and a notice otherwise', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex')
+    t = await tempWorkspace({ 'pic.png': png })
+    const withImages = await run({ path: 'pic.png' }, true)
+    expect(withImages.content[1]).toEqual({ type: 'image', mediaType: 'image/png', dataBase64: png.toString('base64') })
+    const without = await run({ path: 'pic.png' }, false)
+    expect(without.content).toHaveLength(1)
+    expect(textOf(without)).toMatch(/does not accept images/)
+  })
+
+  it('refuses ignored files and marks reads outside the workspace', async () => {
+    t = await tempWorkspace({ '.rooignore': 'private.txt\n', 'private.txt': 'p' })
+    expect(textOf(await run({ path: 'private.txt' }))).toMatch(/blocked by \.rooignore/)
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync(`${t.outside}/o.txt`, 'o\n')
+    expect(textOf(await run({ path: '../outside/o.txt' }))).toContain('(outside the workspace)')
+  })
+})

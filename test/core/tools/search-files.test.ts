@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createSearchFilesExecutor } from '../../../src/main/core/tools/search-files'
+import { findRipgrep } from '../../../src/main/core/workspace'
+import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
+import { ctxFor, textOf } from './ctx'
+
+let t: TempWorkspace
+afterEach(() => t?.cleanup())
+const rg = findRipgrep()
+
+const TREE: Record<string, string> = {
+  'src/app.ts': 'import x from "y"\nexport function createThing() {\n  return makeIt()\n}\n// TODO: more\n',
+  'src/util/helpers.ts': 'export const a = 1\nexport function helperOne() {}\nfunction createOther() {}\n',
+  'src/util/notes.md': 'createThing is documented here\n',
+  'src/.hidden/secret.ts': 'createThing hidden\n',
+  'node_modules/dep/index.js': 'function createThing() {}\n',
+  'build/out.js': 'createThing()\n',
+  '.gitignore': 'ignored.ts\n',
+  'ignored.ts': 'createThing()\n',
+  '.modusignore': 'private/\n',
+  'private/p.ts': 'createThing()\n',
+  'bin/data.bin': 'createThing\u0000\u0001',
+  'README.md': 'line one\ncreateThing and createOther\nline three\n'
+}
+
+const builtin = createSearchFilesExecutor({ engine: 'builtin' })
+
+describe('search_files (built-in engine, no ripgrep)', () => {
+  it('finds matches with one line of context, grouped by file, skipping ignored, hidden, excluded and binary files', async () => {
+    t = await tempWorkspace(TREE, { ripgrepPath: null })
+    const text = textOf(await createSearchFilesExecutor().execute({ path: '.', regex: 'create(Thing|Other)' }, ctxFor(t.workspace)))
+    expect(text).toBe(
+      [
+        'Found 4 results.',
+        '',
+        '# README.md',
+        '1 | line one',
+        '2 | createThing and createOther',
+        '3 | line three',
+        '----',
+        '',
+        '# src/app.ts',
+        '1 | import x from "y"',
+        '2 | export function createThing() {',
+        '3 |   return makeIt()',
+        '----',
+        '',
+        '# src/util/helpers.ts',
+        '2 | export function helperOne() {}',
+        '3 | function createOther() {}',
+        '----',
+        '',
+        '# src/util/notes.md',
+        '1 | createThing is documented here'
+      ].join('\n')
+    )
+  })
+
+  it('filters by file glob and searches inside node_modules when pointed there', async () => {
+    t = await tempWorkspace(TREE, { ripgrepPath: null })
+    const ts = textOf(await builtin.execute({ path: 'src', regex: 'create', file_pattern: '*.ts' }, ctxFor(t.workspace)))
+    expect(ts).toContain('# src/app.ts')
+    expect(ts).not.toContain('notes.md')
+    const nm = textOf(await builtin.execute({ path: 'node_modules', regex: 'createThing' }, ctxFor(t.workspace)))
+    expect(nm).toContain('# node_modules/dep/index.js')
+  })
+
+  it('caps results with a "showing N of M+" note and cuts long lines', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => `hit ${i} ${'z'.repeat(i === 3 ? 900 : 1)}`).join('\n')
+    t = await tempWorkspace({ 'm.txt': many }, { ripgrepPath: null })
+    const capped = createSearchFilesExecutor({ engine: 'builtin', maxResults: 5, contextLines: 0 })
+    const text = textOf(await capped.execute({ path: '.', regex: '^hit' }, ctxFor(t.workspace)))
+    expect(text).toMatch(/^Showing first 5 of 5\+ results/)
+    expect(text).toContain('[…line cut at 500 characters]')
+    expect(text.split('\n').filter((l) => /^\d+ \| hit/.test(l))).toHaveLength(5)
+  })
+
+  it('explains an invalid pattern', async () => {
+    t = await tempWorkspace({ 'a.txt': 'a' }, { ripgrepPath: null })
+    const out = await builtin.execute({ path: '.', regex: 'foo(' }, ctxFor(t.workspace))
+    expect(out.isError).toBe(true)
+    expect(textOf(out)).toMatch(/invalid regular expression \/foo\(\//)
+  })
+
+  it('supports an inline (?i) flag as ripgrep does', async () => {
+    t = await tempWorkspace({ 'a.txt': 'Hello\n' }, { ripgrepPath: null })
+    expect(textOf(await builtin.execute({ path: '.', regex: '(?i)hello' }, ctxFor(t.workspace)))).toContain('1 | Hello')
+  })
+})
+
+describe.skipIf(!rg)(rg ? 'search_files: ripgrep and built-in agree' : 'search_files: ripgrep not on PATH, skipped', () => {
+  const patterns = ['create(Thing|Other)', '^export', 'TODO', '\\bhelper\\w+', 'line (one|three)$', '[0-9]+', 'nothing-matches-this']
+  for (const regex of patterns) {
+    it(`same output for /${regex}/`, async () => {
+      t = await tempWorkspace(TREE)
+      const viaRg = textOf(await createSearchFilesExecutor({ engine: 'ripgrep' }).execute({ path: '.', regex }, ctxFor(t.workspace)))
+      const viaJs = textOf(await builtin.execute({ path: '.', regex }, ctxFor(t.workspace)))
+      expect(viaJs).toBe(viaRg)
+    })
+  }
+
+  it('same output with a glob, a cap and a subdirectory', async () => {
+    t = await tempWorkspace({ ...TREE, 'src/many.ts': Array.from({ length: 40 }, (_, i) => `const v${i} = ${i}`).join('\n') })
+    const opts = { maxResults: 7 }
+    const params = { path: 'src', regex: 'const', file_pattern: '*.ts' }
+    const viaRg = textOf(await createSearchFilesExecutor({ ...opts, engine: 'ripgrep' }).execute(params, ctxFor(t.workspace)))
+    const viaJs = textOf(await createSearchFilesExecutor({ ...opts, engine: 'builtin' }).execute(params, ctxFor(t.workspace)))
+    expect(viaRg).toMatch(/^Showing first 7 of 7\+/)
+    expect(viaJs).toBe(viaRg)
+  })
+
+  it('reports an invalid pattern from ripgrep too', async () => {
+    t = await tempWorkspace({ 'a.txt': 'a' })
+    const out = await createSearchFilesExecutor({ engine: 'ripgrep' }).execute({ path: '.', regex: 'foo(' }, ctxFor(t.workspace))
+    expect(out.isError).toBe(true)
+    expect(textOf(out)).toMatch(/invalid regular expression/)
+  })
+})
