@@ -146,7 +146,7 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
 
   return {
     list,
-    save: (input, scope, previousSlug) => {
+    save: async (input, scope, previousSlug) => {
       const mode = parseMode(input)
       return update(scope, (modes) => replaceBySlug(modes, mode, previousSlug))
     },
