@@ -1,7 +1,10 @@
 import type { ComponentType } from 'react'
+import { ApprovalQueueView } from './features/approvals/ApprovalQueueView'
+import { usePendingApprovalCount } from './features/approvals/approvals-store'
 import { ChatView } from './features/chat/ChatView'
 import { HistoryView } from './features/history/HistoryView'
 import { LazyModesView } from './features/modes/LazyModesView'
+import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './features/settings/SettingsView'
 
 /**
@@ -18,6 +21,8 @@ export interface AppView {
 
 export const appViews: AppView[] = [
   { id: 'chat', label: 'Chat', component: ChatView },
+  { id: 'approvals', label: 'Approvals', component: ApprovalQueueView, badge: usePendingApprovalCount },
+  { id: 'changes', label: 'Changes', component: ChangesView },
   { id: 'modes', label: 'Modes', component: LazyModesView },
   { id: 'history', label: 'History', component: HistoryView },
   { id: 'settings', label: 'Settings', component: SettingsView }

@@ -1,31 +1,47 @@
 import { create } from 'zustand'
 import type { AgentEvent } from '../../../../shared/agent/events'
 import type { TaskSummary } from '../../../../shared/contract/task'
-import { emptyTaskView, reduceTaskEvent, type TaskView } from './task-view'
+import { emptyTaskView, reduceTaskEvents, type TaskView } from './task-view'
 
 interface ChatSlice {
   activeTaskId: string | null
   tasks: Record<string, TaskSummary>
   views: Record<string, TaskView>
+  /** Completions the user accepted in this window, by completion item id. */
+  accepted: Record<string, true>
+  /** The mode the composer starts the next task (or sends the next message) in; null = the task's or the default. */
+  composerMode: string | null
   setActiveTask(taskId: string | null): void
   upsertTask(task: TaskSummary): void
   applyEvent(taskId: string, event: AgentEvent): void
+  /** Several events of one task at once (one render for a frame's worth of streaming). */
+  applyEvents(taskId: string, events: readonly AgentEvent[]): void
   /** Replaces a task's view with a full replay (after a reconnect or when opening from history). */
-  replay(taskId: string, events: AgentEvent[]): void
+  replay(taskId: string, events: readonly AgentEvent[]): void
+  acceptCompletion(itemId: string): void
+  setComposerMode(mode: string | null): void
 }
 
 export const useChatStore = create<ChatSlice>((set) => ({
   activeTaskId: null,
   tasks: {},
   views: {},
+  accepted: {},
+  composerMode: null,
   setActiveTask: (taskId) => set({ activeTaskId: taskId }),
   upsertTask: (task) => set((state) => ({ tasks: { ...state.tasks, [task.id]: task } })),
   applyEvent: (taskId, event) =>
     set((state) => ({
-      views: { ...state.views, [taskId]: reduceTaskEvent(state.views[taskId] ?? emptyTaskView(), event) }
+      views: { ...state.views, [taskId]: reduceTaskEvents(state.views[taskId] ?? emptyTaskView(), [event]) }
+    })),
+  applyEvents: (taskId, events) =>
+    set((state) => ({
+      views: { ...state.views, [taskId]: reduceTaskEvents(state.views[taskId] ?? emptyTaskView(), events) }
     })),
   replay: (taskId, events) =>
-    set((state) => ({ views: { ...state.views, [taskId]: events.reduce(reduceTaskEvent, emptyTaskView()) } }))
+    set((state) => ({ views: { ...state.views, [taskId]: reduceTaskEvents(emptyTaskView(), events) } })),
+  acceptCompletion: (itemId) => set((state) => ({ accepted: { ...state.accepted, [itemId]: true } })),
+  setComposerMode: (mode) => set({ composerMode: mode })
 }))
 
 export const useActiveTaskView = (): TaskView | null =>

@@ -1,119 +1,331 @@
-import type { AgentEvent, Usage } from '../../../../shared/agent/events'
+import type { AgentEvent, ApprovalKind, Usage } from '../../../../shared/agent/events'
 
-/** What the chat shows of one task, folded from its AgentEvents by `reduceTaskEvent`. */
+/** The approval a tool call (or a paused loop) is waiting on, and how it ended. */
+export interface ApprovalState {
+  approvalId: string
+  kind: ApprovalKind
+  summary: string
+  rule: string
+  reason: string
+  outcome?: 'approved' | 'rejected' | 'cancelled'
+  /** The user's reason (reject) or guidance (approve). */
+  answer?: string
+}
+
+export interface ChangeState {
+  changeId: string
+  path: string
+  status: Extract<AgentEvent, { type: 'change' }>['status']
+  auto: boolean
+  detail?: string
+}
+
+export interface ToolItem {
+  kind: 'tool'
+  id: string
+  messageId: string
+  name: string
+  argsText: string
+  args?: unknown
+  decision?: { decision: 'allow' | 'ask' | 'deny'; rule: string; reason: string }
+  approval?: ApprovalState
+  started: boolean
+  result?: { isError: boolean; text: string }
+  changes: ChangeState[]
+}
+
+/** What the chat shows of one task, folded from its AgentEvents by `reduceTaskEvent(s)`. */
 export type ChatItem =
   | { kind: 'user'; id: string; text: string }
   | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; stopReason?: string }
-  | {
-      kind: 'tool'
-      id: string
-      name: string
-      argsText: string
-      args?: unknown
-      decision?: { decision: 'allow' | 'ask' | 'deny'; rule: string; reason: string }
-      result?: { isError: boolean; text: string }
-    }
+  | ToolItem
   | { kind: 'error'; id: string; message: string; recoverable: boolean }
   | { kind: 'completion'; id: string; result: string }
   | { kind: 'followup'; id: string; question: string; suggestions: Array<{ answer: string; mode?: string }> }
   | { kind: 'mode'; id: string; mode: string; reason?: string }
+  /** An approval that is not about one tool call: a cost/request cap, repetition or the mistake limit. */
+  | { kind: 'approval'; id: string; approval: ApprovalState }
+  | { kind: 'condensed'; id: string; summary: string; hiddenMessages: number; tokensBefore: number }
+  | { kind: 'truncated'; id: string; hiddenMessages: number }
+  | {
+      kind: 'subtask'
+      id: string
+      childId: string
+      mode: string
+      status: 'started' | 'completed' | 'failed'
+      message?: string
+      result?: string
+    }
 
 export type TaskStatus = Extract<AgentEvent, { type: 'status' }>['status']
+export type TodoItem = Extract<AgentEvent, { type: 'todos' }>['items'][number]
+
+/** Sums over every model request of the task; `context*` are the latest request's. */
+export interface UsageTotals {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+  /** null once any request had an unknown price. */
+  costUsd: number | null
+  contextTokens: number
+  contextWindow: number | null
+  requests: number
+}
 
 export interface TaskView {
   items: ChatItem[]
   status: TaskStatus
-  usage: Usage | null
-  todos: Extract<AgentEvent, { type: 'todos' }>['items']
+  usage: UsageTotals | null
+  todos: TodoItem[]
   retry: { attempt: number; until: number; reason: string } | null
+  mode: string | null
 }
 
-export const emptyTaskView = (): TaskView => ({ items: [], status: 'idle', usage: null, todos: [], retry: null })
+export const emptyTaskView = (): TaskView => ({
+  items: [],
+  status: 'idle',
+  usage: null,
+  todos: [],
+  retry: null,
+  mode: null
+})
 
-/** Pure fold of one event. Streaming deltas touch only the item they belong to. */
-export function reduceTaskEvent(view: TaskView, event: AgentEvent): TaskView {
+/** Pure fold of one event. */
+export const reduceTaskEvent = (view: TaskView, event: AgentEvent): TaskView => reduceTaskEvents(view, [event])
+
+/**
+ * Pure fold of a batch (a replay, or the events of one animation frame): the item list is copied once
+ * per batch, so replaying a 5,000-message task stays linear.
+ */
+export function reduceTaskEvents(view: TaskView, events: readonly AgentEvent[]): TaskView {
+  if (events.length === 0) return view
+  const draft: TaskView = { ...view, items: view.items.slice() }
+  for (const event of events) applyEvent(draft, event)
+  return draft
+}
+
+function applyEvent(draft: TaskView, event: AgentEvent): void {
+  const items = draft.items
   switch (event.type) {
     case 'user-message':
-      return append(view, { kind: 'user', id: `u${view.items.length}`, text: event.text })
+      items.push({ kind: 'user', id: `u${items.length}`, text: event.text })
+      return
     case 'assistant-start':
-      return append({ ...view, retry: null }, {
-        kind: 'assistant',
-        id: event.messageId,
-        text: '',
-        reasoning: '',
-        streaming: true
-      })
+      draft.retry = null
+      items.push({ kind: 'assistant', id: event.messageId, text: '', reasoning: '', streaming: true })
+      return
     case 'text-delta':
-      return updateAssistant(view, event.messageId, (item) => ({ ...item, text: item.text + event.text }))
+      return updateAssistant(items, event.messageId, (item) => ({ ...item, text: item.text + event.text }))
     case 'reasoning-delta':
-      return updateAssistant(view, event.messageId, (item) => ({ ...item, reasoning: item.reasoning + event.text }))
+      return updateAssistant(items, event.messageId, (item) => ({ ...item, reasoning: item.reasoning + event.text }))
     case 'assistant-end':
-      return updateAssistant(view, event.messageId, (item) => ({ ...item, streaming: false, stopReason: event.stopReason }))
+      return updateAssistant(items, event.messageId, (item) => ({ ...item, streaming: false, stopReason: event.stopReason }))
     case 'tool-call-partial':
-      return upsertTool(view, event.callId, event.name, (item) => ({ ...item, argsText: event.argsText }))
+      return upsertTool(items, event.callId, event.messageId, event.name, (item) => ({ ...item, argsText: event.argsText }))
     case 'tool-call':
-      return upsertTool(view, event.callId, event.name, (item) => ({ ...item, args: event.args }))
+      return upsertTool(items, event.callId, event.messageId, event.name, (item) => ({ ...item, args: event.args }))
     case 'tool-decision':
-      return updateTool(view, event.callId, (item) => ({
+      return updateTool(items, event.callId, (item) => ({
         ...item,
         decision: { decision: event.decision, rule: event.rule, reason: event.reason }
       }))
+    case 'tool-started':
+      return updateTool(items, event.callId, (item) => ({ ...item, started: true }))
     case 'tool-result':
-      return updateTool(view, event.callId, (item) => ({ ...item, result: { isError: event.isError, text: event.text } }))
+      return updateTool(items, event.callId, (item) => ({ ...item, result: { isError: event.isError, text: event.text } }))
+    case 'approval-requested': {
+      const approval: ApprovalState = {
+        approvalId: event.approvalId,
+        kind: event.kind,
+        summary: event.summary,
+        rule: event.rule,
+        reason: event.reason
+      }
+      if (event.callId && findLast(items, (item) => item.kind === 'tool' && item.id === event.callId) >= 0) {
+        return updateTool(items, event.callId, (item) => ({ ...item, approval }))
+      }
+      items.push({ kind: 'approval', id: `a:${event.approvalId}`, approval })
+      return
+    }
+    case 'approval-resolved':
+      return resolveApproval(items, event.approvalId, event.outcome, event.reason)
+    case 'change': {
+      const change: ChangeState = {
+        changeId: event.changeId,
+        path: event.path,
+        status: event.status,
+        auto: event.auto,
+        detail: event.detail
+      }
+      return updateTool(items, event.callId, (item) => ({
+        ...item,
+        changes: item.changes.some((c) => c.changeId === change.changeId)
+          ? item.changes.map((c) => (c.changeId === change.changeId ? change : c))
+          : [...item.changes, change]
+      }))
+    }
     case 'usage':
-      return { ...view, usage: event.usage }
+      draft.usage = addUsage(draft.usage, event.usage)
+      return
     case 'retry':
-      return { ...view, retry: { attempt: event.attempt, until: event.at + event.delayMs, reason: event.reason } }
+      draft.retry = { attempt: event.attempt, until: event.at + event.delayMs, reason: event.reason }
+      return
     case 'error':
-      return append({ ...view, retry: null }, {
-        kind: 'error',
-        id: `e${view.items.length}`,
-        message: event.message,
-        recoverable: event.recoverable
-      })
+      draft.retry = null
+      items.push({ kind: 'error', id: `e${items.length}`, message: event.message, recoverable: event.recoverable })
+      return
     case 'status':
-      return { ...view, status: event.status, retry: event.status === 'running' ? view.retry : null }
+      draft.status = event.status
+      if (event.status !== 'running') draft.retry = null
+      return
     case 'todos':
-      return { ...view, todos: event.items }
+      draft.todos = event.items
+      return
     case 'completion':
-      return append(view, { kind: 'completion', id: `c${view.items.length}`, result: event.result })
+      items.push({ kind: 'completion', id: `c${items.length}`, result: event.result })
+      return
     case 'followup':
-      return append(view, { kind: 'followup', id: event.callId, question: event.question, suggestions: event.suggestions })
+      items.push({ kind: 'followup', id: `f:${event.callId}`, question: event.question, suggestions: event.suggestions })
+      return
     case 'mode-changed':
-      return append(view, { kind: 'mode', id: `m${view.items.length}`, mode: event.mode, reason: event.reason })
+      draft.mode = event.mode
+      items.push({ kind: 'mode', id: `m${items.length}`, mode: event.mode, reason: event.reason })
+      return
+    case 'context-condensed':
+      items.push({
+        kind: 'condensed',
+        id: `k${items.length}`,
+        summary: event.summary,
+        hiddenMessages: event.hiddenMessages,
+        tokensBefore: event.tokensBefore
+      })
+      return
+    case 'context-truncated':
+      items.push({ kind: 'truncated', id: `t${items.length}`, hiddenMessages: event.hiddenMessages })
+      return
+    case 'subtask': {
+      const index = findLast(items, (item) => item.kind === 'subtask' && item.childId === event.childId)
+      const next = {
+        kind: 'subtask' as const,
+        id: `s:${event.childId}`,
+        childId: event.childId,
+        mode: event.mode,
+        status: event.status,
+        message: event.message,
+        result: event.result
+      }
+      if (index >= 0) {
+        const previous = items[index] as Extract<ChatItem, { kind: 'subtask' }>
+        items[index] = { ...next, message: next.message ?? previous.message }
+      } else items.push(next)
+      return
+    }
     default:
       // Events this view does not show (or a newer core's) leave it unchanged.
-      return view
+      return
   }
 }
 
-const append = (view: TaskView, item: ChatItem): TaskView => ({ ...view, items: [...view.items, item] })
+export function addUsage(totals: UsageTotals | null, usage: Usage): UsageTotals {
+  const base = totals ?? {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+    contextTokens: 0,
+    contextWindow: null,
+    requests: 0
+  }
+  return {
+    inputTokens: base.inputTokens + usage.inputTokens,
+    outputTokens: base.outputTokens + usage.outputTokens,
+    cacheReadTokens: base.cacheReadTokens + (usage.cacheReadTokens ?? 0),
+    cacheWriteTokens: base.cacheWriteTokens + (usage.cacheWriteTokens ?? 0),
+    costUsd: base.costUsd === null || usage.costUsd === null ? null : base.costUsd + usage.costUsd,
+    contextTokens: usage.contextTokens,
+    contextWindow: usage.contextWindow,
+    requests: base.requests + 1
+  }
+}
 
 type Assistant = Extract<ChatItem, { kind: 'assistant' }>
-type Tool = Extract<ChatItem, { kind: 'tool' }>
 
-function replaceLast<T extends ChatItem>(
-  view: TaskView,
-  match: (item: ChatItem) => item is T,
-  update: (item: T) => ChatItem
-): TaskView | null {
-  for (let i = view.items.length - 1; i >= 0; i--) {
-    const item = view.items[i]
-    if (match(item)) {
-      const items = view.items.slice()
-      items[i] = update(item)
-      return { ...view, items }
-    }
-  }
-  return null
+// Deltas nearly always target the newest items, so a backwards scan is effectively constant time.
+function findLast(items: ChatItem[], match: (item: ChatItem) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (match(items[i])) return i
+  return -1
 }
 
-const updateAssistant = (view: TaskView, id: string, update: (item: Assistant) => Assistant): TaskView =>
-  replaceLast(view, (item): item is Assistant => item.kind === 'assistant' && item.id === id, update) ?? view
+function updateAssistant(items: ChatItem[], id: string, update: (item: Assistant) => Assistant): void {
+  const index = findLast(items, (item) => item.kind === 'assistant' && item.id === id)
+  if (index >= 0) items[index] = update(items[index] as Assistant)
+}
 
-const updateTool = (view: TaskView, id: string, update: (item: Tool) => Tool): TaskView =>
-  replaceLast(view, (item): item is Tool => item.kind === 'tool' && item.id === id, update) ?? view
+function updateTool(items: ChatItem[], id: string, update: (item: ToolItem) => ToolItem): void {
+  const index = findLast(items, (item) => item.kind === 'tool' && item.id === id)
+  if (index >= 0) items[index] = update(items[index] as ToolItem)
+}
 
-const upsertTool = (view: TaskView, id: string, name: string, update: (item: Tool) => Tool): TaskView =>
-  replaceLast(view, (item): item is Tool => item.kind === 'tool' && item.id === id, update) ??
-  append(view, update({ kind: 'tool', id, name, argsText: '' }))
+function upsertTool(
+  items: ChatItem[],
+  id: string,
+  messageId: string,
+  name: string,
+  update: (item: ToolItem) => ToolItem
+): void {
+  const index = findLast(items, (item) => item.kind === 'tool' && item.id === id)
+  if (index >= 0) items[index] = update({ ...(items[index] as ToolItem), name })
+  else items.push(update({ kind: 'tool', id, messageId, name, argsText: '', started: false, changes: [] }))
+}
+
+function resolveApproval(
+  items: ChatItem[],
+  approvalId: string,
+  outcome: NonNullable<ApprovalState['outcome']>,
+  answer: string | undefined
+): void {
+  const index = findLast(
+    items,
+    (item) => (item.kind === 'tool' || item.kind === 'approval') && item.approval?.approvalId === approvalId
+  )
+  if (index < 0) return
+  const item = items[index] as ToolItem | Extract<ChatItem, { kind: 'approval' }>
+  items[index] = { ...item, approval: { ...item.approval!, outcome, answer } }
+}
+
+/** What a tool card says about where its call stands. */
+export type ToolPhase =
+  | 'streaming'
+  | 'waiting'
+  | 'denied'
+  | 'rejected'
+  | 'running'
+  | 'done'
+  | 'failed'
+  | 'interrupted'
+  | 'pending'
+
+export function toolPhase(item: ToolItem, taskStatus: TaskStatus): ToolPhase {
+  if (item.decision?.decision === 'deny') return 'denied'
+  if (item.approval?.outcome === 'rejected') return 'rejected'
+  if (item.result) return item.result.isError ? 'failed' : 'done'
+  if (taskStatus !== 'running' && taskStatus !== 'waiting') return 'interrupted'
+  if (item.approval && !item.approval.outcome) return 'waiting'
+  if (item.started) return 'running'
+  return item.args === undefined ? 'streaming' : 'pending'
+}
+
+/** "auto-approved by rule X", "approved by you", … — the decision line of a tool card. */
+export function decisionLabel(item: ToolItem): string | null {
+  const approval = item.approval
+  if (approval?.outcome === 'approved') return 'Approved by you'
+  if (approval?.outcome === 'rejected') return approval.answer ? `Rejected by you: ${approval.answer}` : 'Rejected by you'
+  if (approval?.outcome === 'cancelled') return 'Approval withdrawn'
+  if (approval) return `Waiting for approval — ${approval.rule}: ${approval.reason}`
+  if (!item.decision) return null
+  if (item.decision.decision === 'allow') return `Auto-approved by ${item.decision.rule}`
+  if (item.decision.decision === 'deny') return `Denied by ${item.decision.rule}: ${item.decision.reason}`
+  return `Asked because of ${item.decision.rule}: ${item.decision.reason}`
+}

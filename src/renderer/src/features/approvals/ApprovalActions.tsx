@@ -1,0 +1,155 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import type { ApprovalDecision, ApprovalItem } from '../../../../shared/contract/approvals'
+import { useClient } from '../../client/client-context'
+import { LazyChangesetReview } from '../review/LazyChangesetReview'
+import { decideApproval } from './decide'
+
+export type PendingAction = 'reject' | 'reject-turn' | 'always' | null
+
+interface ApprovalActionsProps {
+  item: ApprovalItem
+  /** Opened by a keyboard shortcut in the queue (r, R). */
+  requested?: PendingAction
+  onRequestedHandled?: () => void
+  /** Shows the diff review inline for edit items (the approval *is* the review). */
+  showReview: boolean
+}
+
+/** Approve, reject with a reason, the whole turn, or "always allow in this mode" — for one item. */
+export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
+  const client = useClient()
+  const { item } = props
+  const [pending, setPending] = useState<PendingAction>(null)
+  const [reason, setReason] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const reasonField = useRef<HTMLTextAreaElement>(null)
+
+  useEffect(() => {
+    if (props.requested) {
+      setPending(props.requested)
+      props.onRequestedHandled?.()
+    }
+  }, [props.requested, props.onRequestedHandled])
+
+  useEffect(() => {
+    if (pending === 'reject' || pending === 'reject-turn') reasonField.current?.focus()
+  }, [pending])
+
+  const send = async (decision: ApprovalDecision): Promise<void> => {
+    setBusy(true)
+    setError(null)
+    try {
+      await decideApproval(client, decision)
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const base = { approvalId: item.id }
+  const isTurn = Boolean(item.messageId)
+  const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
+
+  return (
+    <div className="approval-actions">
+      {isEdit && props.showReview && (
+        <LazyChangesetReview key={item.id} changes={item.changes!} approvalId={item.id} busy={busy} onDecide={send} />
+      )}
+      {pending === null && (
+        <div className="row approval-buttons">
+          {!isEdit && (
+            <button type="button" className="primary" disabled={busy} onClick={() => void send({ ...base, outcome: 'approve', scope: 'call' })}>
+              Approve
+            </button>
+          )}
+          {isEdit && !props.showReview && (
+            <button type="button" className="primary" disabled={busy} onClick={() => void send({ ...base, outcome: 'approve', scope: 'call' })}>
+              Accept all changes
+            </button>
+          )}
+          {!(isEdit && props.showReview) && (
+            <button type="button" className="danger" disabled={busy} onClick={() => setPending('reject')}>
+              Reject…
+            </button>
+          )}
+          {isTurn && (
+            <>
+              <button type="button" disabled={busy} onClick={() => void send({ ...base, outcome: 'approve', scope: 'turn' })}>
+                Approve whole turn
+              </button>
+              <button type="button" disabled={busy} onClick={() => setPending('reject-turn')}>
+                Reject whole turn…
+              </button>
+            </>
+          )}
+          {item.suggestedRule && (
+            <button type="button" disabled={busy} onClick={() => setPending('always')}>
+              Always allow in this mode…
+            </button>
+          )}
+        </div>
+      )}
+      {(pending === 'reject' || pending === 'reject-turn') && (
+        <form
+          className="reject-form"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void send({ ...base, outcome: 'reject', scope: pending === 'reject-turn' ? 'turn' : 'call', reason: reason.trim() || undefined })
+          }}
+        >
+          <label>
+            Why? The reason goes to the model (optional)
+            <textarea
+              ref={reasonField}
+              value={reason}
+              rows={2}
+              onChange={(event) => setReason(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') setPending(null)
+                if (event.key === 'Enter' && !event.shiftKey) {
+                  event.preventDefault()
+                  event.currentTarget.form?.requestSubmit()
+                }
+              }}
+            />
+          </label>
+          <div className="row">
+            <button type="submit" className="danger" disabled={busy}>
+              {pending === 'reject-turn' ? 'Reject the turn' : 'Reject'}
+            </button>
+            <button type="button" onClick={() => setPending(null)}>
+              Back
+            </button>
+          </div>
+        </form>
+      )}
+      {pending === 'always' && item.suggestedRule && (
+        <div className="always-allow" role="group" aria-label="Always allow">
+          <p>
+            This rule will be saved to the <strong>{item.mode}</strong> mode:
+          </p>
+          <p className="proposed-rule">{item.suggestedRule.label}</p>
+          <div className="row">
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule })}
+            >
+              Save rule and approve
+            </button>
+            <button type="button" onClick={() => setPending(null)}>
+              Back
+            </button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

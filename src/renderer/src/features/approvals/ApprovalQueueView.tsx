@@ -1,0 +1,162 @@
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import type { ApprovalItem } from '../../../../shared/contract/approvals'
+import { useClient } from '../../client/client-context'
+import { ApprovalActions, type PendingAction } from './ApprovalActions'
+import { groupByTask, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
+import { useApprovalsStore } from './approvals-store'
+import { decideApproval } from './decide'
+import './approvals.css'
+
+const SHORTCUTS = 'j/k or ↓/↑ move · a approve · r reject · A approve turn · R reject turn'
+
+/** Every pending item across tasks in one list, answered with the mouse or the keyboard. */
+export function ApprovalQueueView(): ReactNode {
+  const client = useClient()
+  const items = useApprovalsStore((state) => state.items)
+  const selectedId = useApprovalsStore((state) => state.selectedId)
+  const [requested, setRequested] = useState<PendingAction>(null)
+  const [error, setError] = useState<string | null>(null)
+  const cards = useRef(new Map<string, HTMLElement>())
+  const selected = items.find((item) => item.id === selectedId) ?? items[0]
+
+  // Keep keyboard focus on the selected card so the focus ring shows where j/k went.
+  const focusSelected = useCallback(() => {
+    const id = useApprovalsStore.getState().selectedId
+    if (id) cards.current.get(id)?.focus()
+  }, [])
+
+  useEffect(() => {
+    if (!useApprovalsStore.getState().selectedId && items.length > 0) useApprovalsStore.getState().select(items[0].id)
+  }, [items])
+
+  const quick = async (item: ApprovalItem, outcome: 'approve', scope: 'call' | 'turn'): Promise<void> => {
+    setError(null)
+    try {
+      await decideApproval(client, { approvalId: item.id, outcome, scope })
+      requestAnimationFrame(focusSelected)
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    const target = event.target as HTMLElement
+    if (target.closest('textarea, input, select, [contenteditable="true"], .monaco-editor')) return
+    if (event.ctrlKey || event.metaKey || event.altKey || !selected) return
+    const key = event.key
+    if (key === 'j' || key === 'ArrowDown' || key === 'k' || key === 'ArrowUp') {
+      useApprovalsStore.getState().move(key === 'j' || key === 'ArrowDown' ? 1 : -1)
+      requestAnimationFrame(focusSelected)
+    } else if (key === 'a' && !(selected.kind === 'edit' && selected.changes?.length)) {
+      void quick(selected, 'approve', 'call')
+    } else if (key === 'A' && selected.messageId) {
+      void quick(selected, 'approve', 'turn')
+    } else if (key === 'r') {
+      setRequested('reject')
+    } else if (key === 'R' && selected.messageId) {
+      setRequested('reject-turn')
+    } else return
+    event.preventDefault()
+  }
+
+  const groups = groupByTask(items)
+  return (
+    <section className="approval-queue" aria-label="Approvals" onKeyDown={onKeyDown}>
+      <header className="approval-queue-head">
+        <h1>Approvals</h1>
+        <p className="note" aria-live="polite">
+          {items.length === 0 ? 'Nothing is waiting for you.' : `${items.length} waiting · ${SHORTCUTS}`}
+        </p>
+      </header>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {groups.map((group) => (
+        <section key={group.taskId} className="approval-group" aria-label={`Task: ${group.taskTitle}`}>
+          <h2>{group.taskTitle}</h2>
+          <ol className="approval-items">
+            {group.items.map((item) => (
+              <li key={item.id}>
+                <ApprovalCard
+                  item={item}
+                  selected={item.id === selected?.id}
+                  cardRef={(element) => {
+                    if (element) cards.current.set(item.id, element)
+                    else cards.current.delete(item.id)
+                  }}
+                  requested={item.id === selected?.id ? requested : null}
+                  onRequestedHandled={() => setRequested(null)}
+                />
+              </li>
+            ))}
+          </ol>
+        </section>
+      ))}
+    </section>
+  )
+}
+
+function ApprovalCard(props: {
+  item: ApprovalItem
+  selected: boolean
+  cardRef: (element: HTMLElement | null) => void
+  requested: PendingAction
+  onRequestedHandled: () => void
+}): ReactNode {
+  const { item } = props
+  const args = keyArguments(item.args)
+  return (
+    <article
+      ref={props.cardRef}
+      className="approval-card"
+      tabIndex={props.selected ? 0 : -1}
+      aria-current={props.selected ? 'true' : undefined}
+      aria-label={`${KIND_LABELS[item.kind]}: ${item.summary}`}
+      onFocus={() => !props.selected && useApprovalsStore.getState().select(item.id)}
+      onClick={() => !props.selected && useApprovalsStore.getState().select(item.id)}
+    >
+      <div className="approval-card-head">
+        <span className="approval-kind">{KIND_LABELS[item.kind]}</span>
+        {item.tool && <code className="approval-tool">{item.tool}</code>}
+        <span className="approval-mode" title="Mode">
+          {item.mode} mode
+        </span>
+      </div>
+      <p className="approval-summary">{item.summary}</p>
+      {args.length > 0 && (
+        <dl className="approval-args">
+          {args.map((arg) => (
+            <div key={arg.name}>
+              <dt>{arg.name}</dt>
+              <dd>
+                <code>{arg.value}</code>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <p className="approval-why">
+        <span className="note">Why you were asked: </span>
+        {whyAsked(item)}
+      </p>
+      {item.args !== undefined && (
+        <details>
+          <summary>All arguments</summary>
+          <pre>{JSON.stringify(item.args, null, 2)}</pre>
+        </details>
+      )}
+      {props.selected ? (
+        <ApprovalActions
+          item={item}
+          showReview
+          requested={props.requested}
+          onRequestedHandled={props.onRequestedHandled}
+        />
+      ) : (
+        item.kind === 'edit' && <p className="note">{item.changes?.length ?? 0} file(s) to review — select to review.</p>
+      )}
+    </article>
+  )
+}

@@ -1,0 +1,81 @@
+import type { ApprovalItem } from '../../../../shared/contract/approvals'
+
+/** Keeps the selection on the same item when the queue changes, else on its neighbour, else the first. */
+export function nextSelection(previous: readonly ApprovalItem[], next: readonly ApprovalItem[], selectedId: string | null): string | null {
+  if (next.length === 0) return null
+  if (selectedId && next.some((item) => item.id === selectedId)) return selectedId
+  const oldIndex = previous.findIndex((item) => item.id === selectedId)
+  if (oldIndex < 0) return next[0].id
+  // The decided item left: select what now sits where it was (the next one down).
+  for (let i = oldIndex + 1; i < previous.length; i++) {
+    if (next.some((item) => item.id === previous[i].id)) return previous[i].id
+  }
+  return next[Math.min(oldIndex, next.length - 1)].id
+}
+
+/** `(3) Modus` while items wait, the plain title otherwise. */
+export function titleWithCount(title: string, count: number): string {
+  const base = title.replace(/^\(\d+\)\s+/, '')
+  return count > 0 ? `(${count}) ${base}` : base
+}
+
+/** The other pending calls of the same assistant message ("approve the whole turn"). */
+export function sameTurn(items: readonly ApprovalItem[], item: ApprovalItem): ApprovalItem[] {
+  if (!item.messageId) return [item]
+  return items.filter((other) => other.taskId === item.taskId && other.messageId === item.messageId)
+}
+
+export interface TaskGroup {
+  taskId: string
+  taskTitle: string
+  items: ApprovalItem[]
+}
+
+/** Items grouped by task, tasks in order of their oldest waiting item. */
+export function groupByTask(items: readonly ApprovalItem[]): TaskGroup[] {
+  const groups = new Map<string, TaskGroup>()
+  for (const item of [...items].sort((a, b) => a.createdAt - b.createdAt)) {
+    const group = groups.get(item.taskId) ?? { taskId: item.taskId, taskTitle: item.taskTitle, items: [] }
+    group.items.push(item)
+    groups.set(item.taskId, group)
+  }
+  return [...groups.values()]
+}
+
+const KEY_ORDER = ['command', 'path', 'cwd', 'regex', 'file_pattern', 'query', 'url', 'mode', 'message', 'question', 'server_name', 'tool_name']
+
+/** The arguments worth showing at a glance, most telling first; long values are cut. */
+export function keyArguments(args: unknown, limit = 4, maxLength = 160): Array<{ name: string; value: string }> {
+  if (args === null || args === undefined) return []
+  if (typeof args !== 'object' || Array.isArray(args)) return [{ name: 'input', value: clip(String(JSON.stringify(args)), maxLength) }]
+  const entries = Object.entries(args as Record<string, unknown>)
+  const rank = (name: string): number => {
+    const index = KEY_ORDER.indexOf(name)
+    return index < 0 ? KEY_ORDER.length : index
+  }
+  return entries
+    .filter(([, value]) => value !== undefined && value !== null && value !== '')
+    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .slice(0, limit)
+    .map(([name, value]) => ({
+      name,
+      value: clip(typeof value === 'string' ? value : JSON.stringify(value), maxLength)
+    }))
+}
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/** Human line for "why was I asked". */
+export function whyAsked(item: Pick<ApprovalItem, 'rule' | 'reason' | 'kind'>): string {
+  if (item.kind !== 'tool' && item.kind !== 'edit') return item.reason
+  return item.rule ? `${item.rule} — ${item.reason}` : item.reason
+}
+
+export const KIND_LABELS: Record<ApprovalItem['kind'], string> = {
+  tool: 'Tool call',
+  edit: 'File edit',
+  'request-limit': 'Request limit reached',
+  'cost-limit': 'Cost limit reached',
+  repetition: 'Repeated call',
+  'mistake-limit': 'Mistake limit reached'
+}

@@ -1,0 +1,164 @@
+import { memo, useState, type ReactNode } from 'react'
+import { useClient } from '../../client/client-context'
+import { unwrap } from '../../client/unwrap'
+import { useChatStore } from './chat-store'
+import { Markdown } from './markdown/Markdown'
+import type { ChatItem, TaskStatus } from './task-view'
+import { ToolCard, ApprovalNotice } from './ToolCard'
+
+interface ItemProps {
+  item: ChatItem
+  taskId: string | null
+  status: TaskStatus
+  /** The user has written since this item (a follow-up or completion was answered). */
+  answered: boolean
+}
+
+export const ChatItemView = memo(function ChatItemView({ item, taskId, status, answered }: ItemProps): ReactNode {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div className="chat-row chat-row-user">
+          <div className="bubble user">{item.text}</div>
+        </div>
+      )
+    case 'assistant':
+      return (
+        <div className="chat-row">
+          <div className="bubble assistant" data-streaming={item.streaming}>
+            {item.reasoning && (
+              <details className="reasoning">
+                <summary>{item.streaming && !item.text ? 'Thinking…' : 'Reasoning'}</summary>
+                <pre>{item.reasoning}</pre>
+              </details>
+            )}
+            <div className="assistant-text">
+              <Markdown text={item.text} />
+            </div>
+            {item.stopReason === 'cancelled' && <div className="note">Cancelled</div>}
+            {item.stopReason === 'max_tokens' && <div className="note">The reply hit the output token limit.</div>}
+          </div>
+        </div>
+      )
+    case 'tool':
+      return <ToolCard item={item} status={status} />
+    case 'approval':
+      return <ApprovalNotice approval={item.approval} />
+    case 'error':
+      return (
+        <div className="chat-row">
+          <div className="bubble error" role="alert">
+            {item.message}
+          </div>
+        </div>
+      )
+    case 'completion':
+      return <Completion id={item.id} result={item.result} answered={answered} />
+    case 'followup':
+      return <Followup item={item} taskId={taskId} answered={answered} />
+    case 'mode':
+      return (
+        <div className="chat-row note">
+          Switched to {item.mode} mode{item.reason ? `: ${item.reason}` : ''}
+        </div>
+      )
+    case 'condensed':
+      return (
+        <div className="chat-row">
+          <details className="condensed">
+            <summary>
+              Context condensed: {item.hiddenMessages} earlier messages summarised ({item.tokensBefore} tokens before)
+            </summary>
+            <Markdown text={item.summary} />
+          </details>
+        </div>
+      )
+    case 'truncated':
+      return <div className="chat-row note">{item.hiddenMessages} earlier messages no longer sent to the model (context full)</div>
+    case 'subtask':
+      return (
+        <div className="chat-row">
+          <div className="subtask-card">
+            Subtask in {item.mode} mode — {item.status}
+            {item.message && <p className="note">{item.message}</p>}
+            {item.result && (
+              <details>
+                <summary>Result</summary>
+                <Markdown text={item.result} />
+              </details>
+            )}
+          </div>
+        </div>
+      )
+  }
+})
+
+function Completion({ id, result, answered }: { id: string; result: string; answered: boolean }): ReactNode {
+  const accepted = useChatStore((state) => Boolean(state.accepted[id]))
+  return (
+    <div className="chat-row">
+      <div className="bubble completion" role="group" aria-label="Task result">
+        <div className="completion-label">Task completed</div>
+        <Markdown text={result} />
+        {accepted ? (
+          <p className="note">Accepted.</p>
+        ) : (
+          !answered && (
+            <div className="row">
+              <button type="button" className="primary" onClick={() => useChatStore.getState().acceptCompletion(id)}>
+                Accept result
+              </button>
+              <button type="button" onClick={() => document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus()}>
+                Answer…
+              </button>
+            </div>
+          )
+        )}
+      </div>
+    </div>
+  )
+}
+
+function Followup(props: {
+  item: Extract<ChatItem, { kind: 'followup' }>
+  taskId: string | null
+  answered: boolean
+}): ReactNode {
+  const client = useClient()
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const answer = async (text: string, mode?: string): Promise<void> => {
+    if (!props.taskId) return
+    setBusy(true)
+    setError(null)
+    try {
+      useChatStore.getState().upsertTask(unwrap(await client.request('task:send', { taskId: props.taskId, text, mode })))
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="chat-row">
+      <div className="bubble assistant followup">
+        <Markdown text={props.item.question} />
+        {!props.answered && props.item.suggestions.length > 0 && (
+          <div className="suggestions" role="group" aria-label="Suggested answers">
+            {props.item.suggestions.map((suggestion, n) => (
+              <button key={n} type="button" disabled={busy} onClick={() => void answer(suggestion.answer, suggestion.mode)}>
+                {suggestion.answer}
+                {suggestion.mode && <span className="note"> (switches to {suggestion.mode})</span>}
+              </button>
+            ))}
+          </div>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  )
+}

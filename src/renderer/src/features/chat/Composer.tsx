@@ -1,0 +1,94 @@
+import { useState, type ReactNode } from 'react'
+import { useClient } from '../../client/client-context'
+import { unwrap } from '../../client/unwrap'
+import { useChatStore } from './chat-store'
+import { ModePicker, useModeOptions } from './ModePicker'
+
+/** Starts a task or continues the active one, in the mode picked here; cancels a running task. */
+export function Composer(): ReactNode {
+  const client = useClient()
+  const activeTaskId = useChatStore((state) => state.activeTaskId)
+  const status = useChatStore((state) => (activeTaskId ? state.views[activeTaskId]?.status ?? state.tasks[activeTaskId]?.status : undefined))
+  const taskMode = useChatStore((state) =>
+    activeTaskId ? (state.views[activeTaskId]?.mode ?? state.tasks[activeTaskId]?.mode ?? null) : null
+  )
+  const picked = useChatStore((state) => state.composerMode)
+  const modes = useModeOptions()
+  const mode = picked ?? taskMode ?? modes.defaultSlug
+  const [text, setText] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const busy = status === 'running' || status === 'waiting'
+
+  const send = async (): Promise<void> => {
+    const message = text.trim()
+    if (!message) return
+    setError(null)
+    try {
+      const switchMode = picked && picked !== taskMode ? picked : undefined
+      const task = activeTaskId
+        ? unwrap(await client.request('task:send', { taskId: activeTaskId, text: message, mode: switchMode }))
+        : unwrap(await client.request('task:start', { text: message, mode }))
+      useChatStore.getState().upsertTask(task)
+      useChatStore.getState().setActiveTask(task.id)
+      useChatStore.getState().setComposerMode(null)
+      setText('')
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    }
+  }
+
+  const cancel = async (): Promise<void> => {
+    if (!activeTaskId) return
+    const result = await client.request('task:cancel', { taskId: activeTaskId })
+    if (!result.ok) setError(result.error.message)
+    else useChatStore.getState().upsertTask(result.value)
+  }
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void send()
+      }}
+    >
+      <textarea
+        aria-label="Message"
+        placeholder={
+          activeTaskId ? 'Answer or give more instructions…' : 'Describe a task…  (Enter to send, Shift+Enter for a new line)'
+        }
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault()
+            void send()
+          }
+        }}
+      />
+      <div className="composer-actions">
+        <ModePicker options={modes.options} value={mode} onChange={(slug) => useChatStore.getState().setComposerMode(slug)} />
+        <span className="spacer" />
+        {activeTaskId && !busy && (
+          <button type="button" onClick={() => useChatStore.getState().setActiveTask(null)}>
+            New task
+          </button>
+        )}
+        {busy ? (
+          <button type="button" onClick={() => void cancel()}>
+            Cancel
+          </button>
+        ) : (
+          <button type="submit" disabled={!text.trim()}>
+            Send
+          </button>
+        )}
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,86 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { useChatStore } from './chat-store'
+import type { TaskStatus, TaskView, UsageTotals } from './task-view'
+
+// Deliberately not "Cancelled": that word belongs to the cut-off reply itself.
+const STATUS_LABEL: Record<TaskStatus, string> = {
+  running: 'Working…',
+  waiting: 'Waiting for you',
+  idle: 'Idle',
+  completed: 'Done',
+  failed: 'Failed',
+  cancelled: 'Stopped',
+  interrupted: 'Interrupted'
+}
+
+/** Task title, status, token/cost/context meters and the retry countdown. */
+export function TaskBar({ view }: { view: TaskView }): ReactNode {
+  const title = useChatStore((state) => (state.activeTaskId ? state.tasks[state.activeTaskId]?.title : undefined))
+  return (
+    <div className="task-bar">
+      <span className="task-title" title={title}>
+        {title ?? 'Task'}
+      </span>
+      <span className={`task-status task-status-${view.status}`} aria-live="polite">
+        {STATUS_LABEL[view.status]}
+      </span>
+      {view.mode && <span className="note">mode: {view.mode}</span>}
+      {view.retry && <RetryCountdown retry={view.retry} />}
+      {view.usage && <Meters usage={view.usage} />}
+    </div>
+  )
+}
+
+export const formatTokens = (n: number): string =>
+  n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n)
+
+export const formatCost = (usd: number | null): string =>
+  usd === null ? 'cost unknown' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
+
+function Meters({ usage }: { usage: UsageTotals }): ReactNode {
+  const share = usage.contextWindow ? Math.min(1, usage.contextTokens / usage.contextWindow) : null
+  return (
+    <span className="meters">
+      <span title="Tokens sent / received over the whole task" aria-label={`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out`}>
+        ↑{formatTokens(usage.inputTokens)} ↓{formatTokens(usage.outputTokens)}
+      </span>
+      {(usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0) && (
+        <span title="Prompt cache reads / writes">
+          cache {formatTokens(usage.cacheReadTokens)}/{formatTokens(usage.cacheWriteTokens)}
+        </span>
+      )}
+      <span className="cost" title="Cost so far">
+        {formatCost(usage.costUsd)}
+      </span>
+      {share !== null && (
+        <span className="context-meter" title={`Context: ${usage.contextTokens} of ${usage.contextWindow} tokens`}>
+          <span
+            className="context-bar"
+            role="meter"
+            aria-label="Context window used"
+            aria-valuemin={0}
+            aria-valuemax={usage.contextWindow!}
+            aria-valuenow={usage.contextTokens}
+          >
+            <span style={{ width: `${Math.round(share * 100)}%` }} className={share > 0.8 ? 'high' : ''} />
+          </span>
+          {Math.round(share * 100)}%
+        </span>
+      )}
+    </span>
+  )
+}
+
+export function RetryCountdown({ retry }: { retry: NonNullable<TaskView['retry']> }): ReactNode {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 250)
+    return () => clearInterval(timer)
+  }, [retry.until])
+  const seconds = Math.max(0, Math.ceil((retry.until - now) / 1000))
+  return (
+    <span className="retry" role="status">
+      {seconds > 0 ? `Retrying in ${seconds} s` : 'Retrying now'} (attempt {retry.attempt}): {retry.reason}
+    </span>
+  )
+}

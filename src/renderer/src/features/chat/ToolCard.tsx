@@ -1,0 +1,108 @@
+import { useState, type ReactNode } from 'react'
+import { ApprovalActions } from '../approvals/ApprovalActions'
+import { keyArguments, KIND_LABELS } from '../approvals/approval-model'
+import { useApprovalsStore } from '../approvals/approvals-store'
+import { decisionLabel, toolPhase, type ApprovalState, type TaskStatus, type ToolItem, type ToolPhase } from './task-view'
+
+const PHASE_LABEL: Record<ToolPhase, string> = {
+  streaming: 'writing…',
+  pending: 'checking',
+  waiting: 'waiting for approval',
+  running: 'running',
+  done: 'done',
+  failed: 'failed',
+  denied: 'denied',
+  rejected: 'rejected',
+  interrupted: 'not finished'
+}
+
+/** One tool call: what it is, how it was decided, and its result. */
+export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus }): ReactNode {
+  const phase = toolPhase(item, status)
+  const decision = decisionLabel(item)
+  const args = item.args !== undefined ? keyArguments(item.args, 3, 120) : []
+  return (
+    <div className="chat-row">
+      <div className={`tool-card tool-${phase}`} role="group" aria-label={`Tool call ${item.name}`}>
+        <div className="tool-head">
+          <code className="tool-name">{item.name}</code>
+          <span className={`phase phase-${phase}`}>{PHASE_LABEL[phase]}</span>
+        </div>
+        {args.length > 0 ? (
+          <dl className="tool-args">
+            {args.map((arg) => (
+              <div key={arg.name}>
+                <dt>{arg.name}</dt>
+                <dd>
+                  <code>{arg.value}</code>
+                </dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          item.argsText && <pre className="tool-args-partial">{item.argsText.slice(0, 400)}</pre>
+        )}
+        {decision && <p className="tool-decision">{decision}</p>}
+        {item.changes.length > 0 && (
+          <ul className="tool-changes" aria-label="Files changed">
+            {item.changes.map((change) => (
+              <li key={change.changeId}>
+                <span className="path">{change.path}</span> — {change.status}
+                {change.auto ? ' (auto-approved)' : ''}
+                {change.detail && <span className="note"> {change.detail}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+        {phase === 'waiting' && item.approval && <InlineApproval approvalId={item.approval.approvalId} />}
+        {item.result && <ToolResult result={item.result} />}
+      </div>
+    </div>
+  )
+}
+
+function ToolResult({ result }: { result: NonNullable<ToolItem['result']> }): ReactNode {
+  const firstLine = result.text.split('\n', 1)[0].slice(0, 160)
+  return (
+    <details className={`tool-result ${result.isError ? 'tool-error' : ''}`}>
+      <summary>
+        {result.isError ? 'Error: ' : 'Result: '}
+        <span className="tool-result-preview">{firstLine}</span>
+      </summary>
+      <pre className="tool-result-text">{result.text}</pre>
+    </details>
+  )
+}
+
+/** Approve or reject right from the chat; edits open the diff review in place. */
+function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
+  const item = useApprovalsStore((state) => state.items.find((candidate) => candidate.id === approvalId))
+  const [reviewing, setReviewing] = useState(false)
+  if (!item) return null
+  const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
+  return (
+    <div className="inline-approval">
+      {isEdit && (
+        <button type="button" aria-expanded={reviewing} onClick={() => setReviewing((value) => !value)}>
+          {reviewing ? 'Hide review' : `Review ${item.changes!.length} file change${item.changes!.length === 1 ? '' : 's'}`}
+        </button>
+      )}
+      <ApprovalActions item={item} showReview={reviewing} />
+    </div>
+  )
+}
+
+/** A paused loop (cost or request cap, repetition, mistake limit) asking whether to go on. */
+export function ApprovalNotice({ approval }: { approval: ApprovalState }): ReactNode {
+  const pending = !approval.outcome
+  return (
+    <div className="chat-row">
+      <div className="tool-card approval-notice" role="group" aria-label={KIND_LABELS[approval.kind]}>
+        <strong>{KIND_LABELS[approval.kind]}</strong>
+        <p>{approval.summary}</p>
+        <p className="note">{approval.reason}</p>
+        {pending ? <InlineApproval approvalId={approval.approvalId} /> : <p className="note">Answer: {approval.outcome === 'cancelled' ? 'withdrawn' : approval.outcome}</p>}
+      </div>
+    </div>
+  )
+}

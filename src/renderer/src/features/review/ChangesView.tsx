@@ -1,0 +1,75 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import type { ChangeView } from '../../../../shared/contract/approvals'
+import { useClient } from '../../client/client-context'
+import { useChatStore } from '../chat/chat-store'
+import { loadChanges } from './bind-review-events'
+import { LazyChangesetReview } from './LazyChangesetReview'
+import { useReviewStore } from './review-store'
+import './review.css'
+
+const EMPTY: ChangeView[] = []
+const REVERTIBLE = new Set<ChangeView['status']>(['applied', 'partially-applied'])
+
+/** The active task's file changes, reviewed or auto-applied, each with its diff and a revert. */
+export function ChangesView(): ReactNode {
+  const client = useClient()
+  const taskId = useChatStore((state) => state.activeTaskId)
+  const title = useChatStore((state) => (taskId ? state.tasks[taskId]?.title : undefined))
+  const changes = useReviewStore((state) => (taskId ? (state.byTask[taskId] ?? EMPTY) : EMPTY))
+  const [error, setError] = useState<string | null>(null)
+  const [open, setOpen] = useState<string | null>(null)
+  const [busy, setBusy] = useState<string | null>(null)
+
+  useEffect(() => {
+    if (!taskId) return
+    void loadChanges(client, taskId).then(setError)
+  }, [client, taskId])
+
+  const revert = async (change: ChangeView): Promise<void> => {
+    setBusy(change.id)
+    setError(null)
+    const result = await client.request('changes:revert', { taskId: change.taskId, changeId: change.id })
+    setBusy(null)
+    if (result.ok) useReviewStore.getState().upsertChange(result.value)
+    else setError(result.error.message)
+  }
+
+  return (
+    <section className="changes-view" aria-label="Changes">
+      <h1>Changes{title ? ` — ${title}` : ''}</h1>
+      {!taskId && <p className="note">Open a task in the chat to see its file changes.</p>}
+      {taskId && changes.length === 0 && !error && <p className="note">This task has not changed any file.</p>}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {changes.map((change) => (
+        <article key={change.id} className="change-row" aria-label={`Change to ${change.path}`}>
+          <div className="change-row-head">
+            <span className={`op op-${change.operation}`}>{change.operation}</span>
+            <span className="path">{change.path}</span>
+            <span className={`status-chip status-${change.status}`}>
+              {change.status}
+              {change.auto ? ' · auto' : ''}
+            </span>
+            <button type="button" aria-expanded={open === change.id} onClick={() => setOpen(open === change.id ? null : change.id)}>
+              {open === change.id ? 'Hide diff' : 'Show diff'}
+            </button>
+            {REVERTIBLE.has(change.status) && (
+              <button type="button" disabled={busy === change.id} onClick={() => void revert(change)}>
+                Revert
+              </button>
+            )}
+          </div>
+          {change.conflict && (
+            <p className="conflict" role="alert">
+              Conflict: {change.conflict}
+            </p>
+          )}
+          {open === change.id && <LazyChangesetReview changes={[change]} />}
+        </article>
+      ))}
+    </section>
+  )
+}

@@ -1,0 +1,211 @@
+import { lazy, Suspense, useState, type ReactNode } from 'react'
+import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
+import {
+  buildEditDecision,
+  conflictOf,
+  countAccepted,
+  fileAccepted,
+  hunkSides,
+  initialReview,
+  setEdited,
+  setFile,
+  setHunk,
+  type ChangesetReview as ReviewState
+} from './review-model'
+import './review.css'
+
+const MonacoDiff = lazy(() => import('../../monaco/MonacoDiff'))
+
+export interface ChangesetReviewProps {
+  changes: ChangeView[]
+  /** Present for a pending edit approval: the review answers it. Absent: a read-only look at past changes. */
+  approvalId?: string
+  onDecide?: (decision: ApprovalDecision) => Promise<void>
+  busy?: boolean
+}
+
+/**
+ * One turn's edits reviewed as a changeset: a file list, per-hunk accept/reject, the proposed side
+ * editable in Monaco, then one decision for the whole set.
+ */
+export default function ChangesetReview(props: ChangesetReviewProps): ReactNode {
+  const { changes, approvalId } = props
+  const [review, setReview] = useState<ReviewState>(() => initialReview(changes))
+  const [selectedId, setSelectedId] = useState(changes[0]?.id ?? null)
+  const [sideBySide, setSideBySide] = useState(true)
+  const [reveal, setReveal] = useState<number | null>(null)
+  const [reason, setReason] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const selected = changes.find((change) => change.id === selectedId) ?? changes[0]
+  const interactive = Boolean(approvalId && props.onDecide)
+  const counts = countAccepted(review)
+
+  const decide = async (outcome: 'accept' | 'reject'): Promise<void> => {
+    if (!approvalId || !props.onDecide) return
+    setError(null)
+    const decision =
+      outcome === 'reject'
+        ? ({ approvalId, outcome: 'reject', scope: 'call', reason: reason.trim() || undefined } as const)
+        : buildEditDecision(approvalId, changes, review, reason)
+    try {
+      await props.onDecide(decision)
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    }
+  }
+
+  if (!selected) return <p className="note">No file changes.</p>
+  const file = review[selected.id]
+  return (
+    <div className="changeset" aria-label="Changeset review" role="group">
+      <div className="changeset-toolbar">
+        <span>
+          {changes.length} file{changes.length === 1 ? '' : 's'}
+          {interactive && ` · ${counts.accepted} of ${counts.total} hunks accepted`}
+        </span>
+        <button type="button" aria-pressed={!sideBySide} onClick={() => setSideBySide((value) => !value)}>
+          {sideBySide ? 'Inline view' : 'Side by side'}
+        </button>
+      </div>
+      <div className="changeset-body">
+        <ul className="changeset-files" aria-label="Changed files">
+          {changes.map((change) => (
+            <li key={change.id}>
+              <button
+                type="button"
+                className="changeset-file"
+                aria-current={change.id === selected.id ? 'true' : undefined}
+                onClick={() => setSelectedId(change.id)}
+              >
+                <span className={`op op-${change.operation}`}>{change.operation}</span>
+                <span className="path">{change.path}</span>
+                {interactive && !fileAccepted(review[change.id]) && <span className="note">skipped</span>}
+                {conflictOf(change) && <span className="conflict-flag">conflict</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="changeset-detail">
+          <FileHeader change={selected} />
+          {conflictOf(selected) && (
+            <p className="conflict" role="alert">
+              Conflict: {conflictOf(selected)}
+            </p>
+          )}
+          <HunkList
+            hunks={file?.hunks ?? selected.hunks}
+            accepted={file?.accepted ?? []}
+            interactive={interactive}
+            edited={file?.edited !== null && file?.edited !== undefined}
+            onToggle={(index, value) => setReview((state) => setHunk(state, selected.id, index, value))}
+            onReveal={setReveal}
+            onAll={(value) => setReview((state) => setFile(state, selected.id, value))}
+          />
+          <Suspense fallback={<p className="note">Loading the diff editor…</p>}>
+            <MonacoDiff
+              key={selected.id}
+              path={selected.newPath ?? selected.path}
+              original={selected.original ?? ''}
+              modified={file?.edited ?? selected.proposed ?? ''}
+              sideBySide={sideBySide}
+              readOnly={!interactive || selected.proposed === null}
+              revealLine={reveal}
+              rejectedRanges={file ? rejectedRanges(file.hunks, file.accepted) : []}
+              onModifiedChange={interactive ? (text) => setReview((state) => setEdited(state, selected, text)) : undefined}
+            />
+          </Suspense>
+        </div>
+      </div>
+      {interactive && (
+        <div className="changeset-actions">
+          <label>
+            Reason or guidance for the model (optional)
+            <textarea value={reason} onChange={(event) => setReason(event.target.value)} rows={2} />
+          </label>
+          <div className="row">
+            <button type="button" className="primary" disabled={props.busy} onClick={() => void decide('accept')}>
+              {counts.accepted === counts.total ? 'Accept all changes' : 'Accept selected hunks'}
+            </button>
+            <button type="button" className="danger" disabled={props.busy} onClick={() => void decide('reject')}>
+              Reject all changes
+            </button>
+          </div>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  )
+}
+
+function FileHeader({ change }: { change: ChangeView }): ReactNode {
+  return (
+    <div className="file-header">
+      <strong>{change.path}</strong>
+      {change.newPath && <span> → {change.newPath}</span>}
+      <span className="note"> · {change.status}{change.auto ? ' (auto-approved)' : ''}</span>
+    </div>
+  )
+}
+
+function HunkList(props: {
+  hunks: HunkView[]
+  accepted: boolean[]
+  interactive: boolean
+  edited: boolean
+  onToggle: (index: number, accepted: boolean) => void
+  onReveal: (line: number) => void
+  onAll: (accepted: boolean) => void
+}): ReactNode {
+  if (props.hunks.length === 0) return null
+  return (
+    <div className="hunks">
+      {props.edited && <p className="note">You edited the proposed side: the hunks below are your version.</p>}
+      <ol className="hunk-list" aria-label="Hunks">
+        {props.hunks.map((hunk, index) => {
+          const sides = hunkSides(hunk)
+          const accepted = props.accepted[index] ?? true
+          const label = `hunk ${index + 1}`
+          return (
+            <li key={hunk.id} className={`hunk ${props.interactive ? (accepted ? 'hunk-accepted' : 'hunk-rejected') : ''}`}>
+              <button type="button" className="link" onClick={() => props.onReveal(Math.max(1, hunk.newStart))}>
+                Hunk {index + 1} · lines {hunk.newStart}–{hunk.newStart + Math.max(0, hunk.newLines - 1)} · +{sides.added} −{sides.removed}
+              </button>
+              {props.interactive && (
+                <span className="hunk-actions" role="group" aria-label={`Decision for ${label}`}>
+                  <button type="button" aria-pressed={accepted} aria-label={`Accept ${label}`} onClick={() => props.onToggle(index, true)}>
+                    Accept
+                  </button>
+                  <button type="button" aria-pressed={!accepted} aria-label={`Reject ${label}`} onClick={() => props.onToggle(index, false)}>
+                    Reject
+                  </button>
+                </span>
+              )}
+            </li>
+          )
+        })}
+      </ol>
+      {props.interactive && props.hunks.length > 1 && (
+        <div className="row">
+          <button type="button" className="link" onClick={() => props.onAll(true)}>
+            Accept every hunk of this file
+          </button>
+          <button type="button" className="link" onClick={() => props.onAll(false)}>
+            Reject every hunk of this file
+          </button>
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** Modified-side lines of rejected hunks, to mark them in the editor. */
+function rejectedRanges(hunks: HunkView[], accepted: boolean[]): Array<{ start: number; end: number }> {
+  return hunks
+    .filter((hunk, index) => accepted[index] === false && hunk.newLines > 0)
+    .map((hunk) => ({ start: hunk.newStart, end: hunk.newStart + hunk.newLines - 1 }))
+}
+

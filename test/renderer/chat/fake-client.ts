@@ -1,0 +1,36 @@
+import type { Channel, EventName, ModusClient, RequestInput, RequestOutput } from '../../../src/shared/contract'
+import type { Result } from '../../../src/shared/result'
+
+type Handler = (input: any) => unknown | Promise<unknown>
+
+/** An in-memory ModusClient: records every request, answers from handlers, emits events on demand. */
+export function createFakeClient(handlers: Partial<Record<Channel, Handler>> = {}) {
+  const calls: Array<{ channel: Channel; input: unknown }> = []
+  const listeners = new Set<(name: EventName, payload: unknown) => void>()
+  const client: ModusClient = {
+    async request<C extends Channel>(channel: C, input: RequestInput<C>): Promise<Result<RequestOutput<C>>> {
+      calls.push({ channel, input })
+      const handler = handlers[channel]
+      if (!handler) return { ok: false, error: { code: 'unavailable', message: `${channel} not handled` } } as Result<RequestOutput<C>>
+      try {
+        return { ok: true, value: (await handler(input)) as RequestOutput<C> }
+      } catch (error) {
+        return { ok: false, error: { code: 'failed', message: (error as Error).message } } as Result<RequestOutput<C>>
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }
+  }
+  return {
+    client,
+    calls,
+    emit(name: EventName, payload: unknown) {
+      for (const listener of listeners) listener(name, payload)
+    },
+    callsTo(channel: Channel) {
+      return calls.filter((call) => call.channel === channel).map((call) => call.input as any)
+    }
+  }
+}
