@@ -34,7 +34,8 @@ export async function loadTaskIndex(tasksDir: string): Promise<TaskIndex> {
     entries = await rebuildFromLogs(tasksDir, problems)
     if (existed) problems.unshift(`The task index ${file} was damaged; it was rebuilt from ${entries.length} task logs.`)
   }
-  const byId = new Map(entries.map((entry) => [entry.id, entry]))
+  // Loaded at start-up: a task the index still calls running belonged to a process that is gone.
+  const byId = new Map(entries.map((entry) => [entry.id, stoppedMidRun(entry) ? { ...entry, status: 'interrupted' as const } : entry]))
   let timer: NodeJS.Timeout | null = null
   let saving: Promise<void> = Promise.resolve()
 
@@ -92,3 +93,5 @@ async function rebuildFromLogs(tasksDir: string, problems: string[]): Promise<Ta
   }
   return summaries
 }
+
+const stoppedMidRun = (entry: TaskSummary): boolean => entry.status === 'running' || entry.status === 'waiting'

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, realpathSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn } from '../../support/fake-provider'
+import { autopilotMode, builderMode, createHarness, type Harness } from './support/harness'
+import { stringify } from 'yaml'
+import { writeFileSync } from 'node:fs'
+
+const root = resolve(__dirname, '../../..')
+const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
+const childScript = join(__dirname, 'support/crash-child.ts')
+
+let harness: Harness | undefined
+let child: ChildProcess | undefined
+let childFake: FakeProvider | undefined
+afterEach(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL')
+  await childFake?.close()
+  await harness?.close()
+  harness = undefined
+  child = undefined
+  childFake = undefined
+})
+
+/** Runs a core in a child process until it reaches `waitFor`, then kills it with SIGKILL. */
+async function runAndKill(turns: FakeTurn[], waitFor: 'approval' | 'tool-started', mode: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'modus-crash-data-'))
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-crash-ws-')))
+  writeFileSync(join(dataDir, 'modes.yaml'), stringify({ customModes: [builderMode, autopilotMode] }))
+  childFake = await startFakeProvider({ name: 'crash child', turns })
+  child = spawn(process.execPath, [jiti, childScript], {
+    cwd: root,
+    env: { ...process.env, CRASH_DATA_DIR: dataDir, CRASH_WORKSPACE: workspace, CRASH_WAIT_FOR: waitFor, CRASH_MODE: mode, CRASH_PROVIDER_URL: childFake.anthropicBaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stderr = ''
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
+  const taskId = await new Promise<string>((resolveReady, reject) => {
+    let out = ''
+    child!.stdout?.on('data', (d: Buffer) => {
+      out += d.toString()
+      const ready = /READY (\S+)/.exec(out)
+      if (ready) resolveReady(ready[1]!)
+    })
+    child!.on('exit', (code) => reject(new Error(`child exited early (${code}): ${stderr}`)))
+  })
+  const exited = new Promise((r) => child!.once('exit', r))
+  child.kill('SIGKILL')
+  await exited
+  return { dataDir, workspace, taskId }
+}
+
+describe('resume after the process is killed with SIGKILL', () => {
+  it('a pending approval is asked again after the reload; approving continues the task', async () => {
+    const { dataDir, workspace, taskId } = await runAndKill(
+      [
+        {
+          toolCalls: [
+            { name: 'write_to_file', input: { path: 'made.txt', content: 'made before the crash\n' } },
+            { name: 'execute_command', input: { command: 'echo after-crash > ran.txt' } }
+          ]
+        }
+      ],
+      'approval',
+      'builder'
+    )
+    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'recovered' } }] }] })
+    expect(harness.services.tasks.list().find((t) => t.id === taskId)?.status).toBe('interrupted')
+    expect(await harness.read('made.txt')).toBe('made before the crash\n')
+
+    const resumed = await harness.services.tasks.recover({ reaskApprovals: true })
+    expect(resumed).toEqual([taskId])
+    const item = await harness.waitForApproval()
+    expect(item).toMatchObject({ taskId, tool: 'execute_command', kind: 'tool' })
+    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion')
+    expect((await harness.read('ran.txt')).trim()).toBe('after-crash')
+    // The write that had finished before the kill is not run again: its recorded result is reused.
+    const results = toolResultsIn(harness.fake.requests.at(-1)!)
+    expect(results).toHaveLength(2)
+    expect(results[0]!.text).toContain('made.txt')
+    expect(results[1]!.text).toContain('exited with code 0')
+  })
+
+  it('a tool call running at the kill is marked interrupted; the user resumes and the model is told', async () => {
+    const { dataDir, workspace, taskId } = await runAndKill(
+      [{ toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30' } }] }],
+      'tool-started',
+      'autopilot'
+    )
+    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }] })
+    expect(harness.services.tasks.list().find((t) => t.id === taskId)?.status).toBe('interrupted')
+    expect(await harness.services.tasks.recover({ reaskApprovals: true })).toEqual([])
+    const events = await harness.services.tasks.events(taskId)
+    expect(events.some((e) => e.type === 'tool-started')).toBe(true)
+
+    await harness.services.tasks.resume(taskId)
+    await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion')
+    const [result] = toolResultsIn(harness.fake.requests.at(-1)!)
+    expect(result).toMatchObject({ isError: true })
+    expect(result!.text).toContain('interrupted')
+  })
+})
