@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createProvider, type ProviderConfig } from '../../../src/main/core/providers/create-provider'
 import type { RetryOptions } from '../../../src/main/core/providers/retry'
-import { startFakeProvider, toolResultsIn, type FakeProvider, type ScriptedTurn } from '../../support/fake-provider'
+import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn, type TurnResult } from '../../support/fake-provider'
 import { recordingSleep, run, userRequest } from './collect'
 
 // One script drives both protocols through the real SDKs; no ../shared needed.
@@ -16,7 +16,7 @@ afterEach(async () => {
   fake = undefined
 })
 
-async function setup(protocol: Protocol, turns: ScriptedTurn[], retry: RetryOptions = {}, extra: Partial<ProviderConfig> = {}) {
+async function setup(protocol: Protocol, turns: FakeTurn[], retry: RetryOptions = {}, extra: Partial<ProviderConfig> = {}) {
   fake = await startFakeProvider({ name: expect.getState().currentTestName, turns })
   const sleeper = recordingSleep()
   const provider = createProvider(
@@ -167,7 +167,7 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
 
   it('cancels before the response arrives, and with an already aborted signal sends nothing', async () => {
     let release: () => void = () => {}
-    const { provider, fake } = await setup(protocol, [() => new Promise((resolve) => (release = () => resolve({ text: 'too late' })))])
+    const { provider, fake } = await setup(protocol, [() => new Promise<TurnResult>((resolve) => (release = () => resolve({ text: 'too late' })))])
     const controller = new AbortController()
     const pending = run(provider, userRequest(MODEL[protocol]), controller.signal)
     await expect.poll(() => fake.requests.length).toBe(1)
