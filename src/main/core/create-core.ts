@@ -3,6 +3,7 @@ import { dispatch } from '../../shared/contract/dispatch'
 import type { Result } from '../../shared/result'
 import { appFiles } from './app-paths'
 import { createEventBus, type EventBus } from './event-bus'
+import { createAgentServices, type AgentServices } from './agent/create-agent-services'
 import { createFileSecretStore, type SecretStore } from './settings/secret-store'
 import { createSettingsHandlers } from './settings/settings-handlers'
 import { createSettingsStore } from './settings/settings-store'
@@ -37,6 +38,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const env = options.env ?? process.env
   const recent = createRecentFolders(options.dataDir)
   const session = createWorkspaceSession({ recent, bus })
+  const agent: AgentServices = await createAgentServices({
+    dataDir: options.dataDir,
+    settings,
+    secrets,
+    bus,
+    env,
+    currentWorkspace: () => session.current()?.root ?? null
+  })
+  // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
+  void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)
 
   const handlers = withPendingHandlers({
     'app:info': async () => ({
@@ -46,14 +57,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       dataDir: options.dataDir
     }),
     ...createWorkspaceHandlers({ session, recent, pickFolder: options.pickFolder }),
-    ...createSettingsHandlers({ settings, secrets, bus, env })
+    ...createSettingsHandlers({ settings, secrets, bus, env }),
+    ...agent.handlers
   })
 
   return {
     handlers,
     bus,
     handle: (channel, payload) => dispatch(handlers, channel, payload),
-    async dispose() {}
+    async dispose() {
+      await agent.dispose()
+    }
   }
 }
 

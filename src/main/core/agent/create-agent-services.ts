@@ -172,6 +172,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     bus: options.bus,
     defaultMode: DEFAULT_MODE_SLUG,
     providerFor,
+    beforeRun: () => refreshModes().catch(() => undefined),
     loop: {
       gate,
       runner,

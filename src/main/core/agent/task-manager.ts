@@ -35,6 +35,8 @@ export interface TaskManagerDeps {
   providerFor: (choice: { providerId?: string }) => Promise<ProviderPort>
   defaultMode: string
   bus?: EventBus
+  /** Runs before a task starts or continues (re-reads the modes, which the user may have edited). */
+  beforeRun?: () => Promise<void>
 }
 
 export interface TaskManager {
@@ -157,6 +159,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
   }
 
   const startTask = async (input: StartTaskInput, inheritedProvider?: ProviderPort): Promise<TaskSummary> => {
+    await deps.beforeRun?.()
     const mode = input.mode ?? deps.defaultMode
     if (!deps.loop.gate.mode(mode)) {
       throw new UserFacingError('unknown_mode', `Unknown mode "${mode}". Available: ${deps.loop.gate.modes().map((m) => m.slug).join(', ')}`)
@@ -201,6 +204,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
   }
 
   const ensureProvider = async (task: LiveTask) => {
+    await deps.beforeRun?.()
     task.provider ??= await deps.providerFor({ providerId: task.session.meta.providerId })
   }
 
