@@ -5,6 +5,8 @@ class ShellSyntaxError extends Error {}
 const RESERVED_PREFIX = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', 'time'])
 const RESERVED_ALONE = new Set(['fi', 'done', 'esac'])
 const UNSUPPORTED = new Set(['case', 'function', 'select', 'coproc'])
+/** Characters with no special meaning in an unquoted word. */
+const PLAIN = /[A-Za-z0-9_.,:+=%@^~\/-]/
 const NAME_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
 
 const isBlank = (c: string): boolean => c === ' ' || c === '\t'
@@ -231,6 +233,9 @@ class Parser {
   }
 
   private tryRedirect(origin: CommandOrigin): ShellRedirect | undefined {
+    const first = this.src.charCodeAt(this.pos)
+    // Fast exit: a redirection starts with <, >, &> or a file-descriptor digit.
+    if (first !== 60 && first !== 62 && first !== 38 && (first < 48 || first > 57)) return undefined
     const match = /^(\d*)(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>(?!\()|<(?!\())/.exec(this.src.slice(this.pos, this.pos + 8))
     if (!match) return undefined
     const op = match[2]
@@ -341,8 +346,11 @@ class Parser {
         continue
       }
       if (c === '*' || c === '?' || c === '[') acc.glob = true
-      acc.value += c
-      this.pos++
+      // Copy a run of ordinary characters at once.
+      let end = this.pos + 1
+      while (end < this.src.length && PLAIN.test(this.src[end])) end++
+      acc.value += this.src.slice(this.pos, end)
+      this.pos = end
     }
     return { raw: this.src.slice(start, this.pos), value: acc.value, start, end: this.pos, quoted: acc.quoted, expands: acc.expands, glob: acc.glob }
   }
