@@ -66,19 +66,17 @@ function addTokenVotes(keys: readonly string[], searchKeys: readonly string[], m
       else linesOfToken.set(token, [j])
     }
   })
-  if (linesOfToken.size === 0) return
-  keys.forEach((k, i) => {
-    const tokens = k.match(TOKEN)
-    if (!tokens) return
-    for (const token of tokens) {
-      const js = linesOfToken.get(token)
-      if (!js) continue
+  // The longest identifiers are the most telling; a handful is enough to find look-alikes.
+  const telling = [...linesOfToken].filter(([t]) => t.length >= 4).sort((a, b) => b[0].length - a[0].length).slice(0, 8)
+  for (const [token, js] of telling) {
+    for (let i = 0; i < keys.length; i++) {
+      if (!keys[i].includes(token)) continue
       for (const j of js) {
         const start = i - j
         if (start >= 0 && start <= maxStart) votes[start]++
       }
     }
-  })
+  }
 }
 
 /** Indices of the `k` highest non-zero counts (ties: lower index first). */

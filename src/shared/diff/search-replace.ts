@@ -43,7 +43,8 @@ export interface SearchReplaceResult {
 
 interface FileState {
   lines: string[]
-  keys: string[]
+  /** Match keys, computed on demand (a hole = not computed yet). */
+  keys: Array<string | undefined>
   unit: number
   edits: Array<{ at: number; removed: number; added: number }>
 }
@@ -54,7 +55,7 @@ export function applySearchReplace(original: string, diff: string, options: Sear
   if (!parsed.ok) return { content: null, formatError: parsed.error, blocks: [], applied: 0, failed: 0 }
   const eol = detectLineEnding(original)
   const lines = toLf(original).split('\n')
-  const state: FileState = { lines, keys: lines.map(matchKey), unit: detectIndentUnit(lines), edits: [] }
+  const state: FileState = { lines, keys: new Array<string | undefined>(lines.length), unit: detectIndentUnit(lines), edits: [] }
   const threshold = options.fuzzyThreshold ?? 1
   const blocks = parsed.blocks.map((block) => applyBlock(state, block, threshold))
   const applied = blocks.filter((b) => b.status === 'applied').length
@@ -107,7 +108,7 @@ type Located = { at: number; similarity: number } | { error: string; closest?: C
 
 function locate(state: FileState, search: string[], hint: number | undefined, threshold: number): Located {
   const searchKeys = search.map(matchKey)
-  const exact = exactMatches(state.keys, searchKeys)
+  const exact = exactMatches(state, searchKeys)
   if (exact.length === 1) return { at: exact[0], similarity: 1 }
   if (exact.length > 1) {
     if (hint === undefined) {
@@ -120,20 +121,38 @@ function locate(state: FileState, search: string[], hint: number | undefined, th
     }
     return { at: nearest(exact, hint), similarity: 1 }
   }
-  const candidates = rankWindows(state.keys, searchKeys, hint)
+  const candidates = rankWindows(allKeys(state), searchKeys, hint)
   const best = candidates[0]
   if (best && threshold < 1 && best.similarity >= threshold) return { at: best.at, similarity: best.similarity }
   return noMatch(state, search.length, hint, threshold, best)
 }
 
-function exactMatches(keys: string[], searchKeys: string[]): number[] {
+function keyAt(state: FileState, i: number): string {
+  return (state.keys[i] ??= matchKey(state.lines[i]))
+}
+
+function allKeys(state: FileState): string[] {
+  for (let i = 0; i < state.lines.length; i++) keyAt(state, i)
+  return state.keys as string[]
+}
+
+/** The longest identifier-like run in the search keys: a line lacking it cannot match. */
+function anchorOf(searchKeys: string[]): { offset: number; token: string } | null {
+  let best: { offset: number; token: string } | null = null
+  searchKeys.forEach((key, offset) => {
+    for (const token of key.match(/\w+/g) ?? []) if (!best || token.length > best.token.length) best = { offset, token }
+  })
+  return best
+}
+
+function exactMatches(state: FileState, searchKeys: string[]): number[] {
   const out: number[] = []
   const n = searchKeys.length
-  const first = searchKeys[0]
-  for (let i = 0; i + n <= keys.length; i++) {
-    if (keys[i] !== first) continue
-    let j = 1
-    while (j < n && keys[i + j] === searchKeys[j]) j++
+  const anchor = anchorOf(searchKeys)
+  for (let i = 0; i + n <= state.lines.length; i++) {
+    if (anchor && !state.lines[i + anchor.offset].includes(anchor.token)) continue
+    let j = 0
+    while (j < n && keyAt(state, i + j) === searchKeys[j]) j++
     if (j === n) out.push(i)
   }
   return out

@@ -56,5 +56,9 @@ export function normalizePunctuation(text: string): string {
 
 /** Key used to compare lines: punctuation normalised, whitespace runs collapsed, trimmed. */
 export function matchKey(line: string): string {
-  return normalizePunctuation(line).replace(/\s+/g, ' ').trim()
+  const trimmed = (NON_ASCII.test(line) ? normalizePunctuation(line) : line).trim()
+  // Most lines have single spaces only: skip the regex replace for them.
+  return INNER_WHITESPACE.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed
 }
+
+const INNER_WHITESPACE = /\s\s|[\t\r\n\f\v\u00a0]/
