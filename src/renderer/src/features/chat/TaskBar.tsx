@@ -35,7 +35,7 @@ export const formatTokens = (n: number): string =>
   n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n)
 
 export const formatCost = (usd: number | null): string =>
-  usd === null ? 'cost unknown' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
+  usd === null ? 'cost unknown' : usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
 
 function Meters({ usage }: { usage: UsageTotals }): ReactNode {
   const share = usage.contextWindow ? Math.min(1, usage.contextTokens / usage.contextWindow) : null

@@ -74,6 +74,7 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
               <button
                 type="button"
                 className="changeset-file"
+                aria-label={`${change.path}, ${change.operation}${conflictOf(change) ? ', conflict' : ''}`}
                 aria-current={change.id === selected.id ? 'true' : undefined}
                 onClick={() => setSelectedId(change.id)}
               >

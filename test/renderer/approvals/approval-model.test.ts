@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import type { ApprovalItem } from '../../../src/shared/contract/approvals'
+import {
+  groupByTask,
+  keyArguments,
+  nextSelection,
+  sameTurn,
+  titleWithCount,
+  whyAsked
+} from '../../../src/renderer/src/features/approvals/approval-model'
+
+const item = (id: string, extra: Partial<ApprovalItem> = {}): ApprovalItem => ({
+  id,
+  taskId: 't1',
+  taskTitle: 'Task one',
+  kind: 'tool',
+  mode: 'code',
+  summary: `item ${id}`,
+  rule: 'command toggle',
+  reason: 'commands need approval',
+  createdAt: Number(id.replace(/\D/g, '')) || 0,
+  ...extra
+})
+
+describe('approval queue model', () => {
+  it('keeps the selection, or moves it to the next item down when the selected one is decided', () => {
+    const before = [item('a1'), item('a2'), item('a3')]
+    expect(nextSelection(before, before, 'a2')).toBe('a2')
+    expect(nextSelection(before, [item('a1'), item('a3')], 'a2')).toBe('a3')
+    expect(nextSelection(before, [item('a1'), item('a2')], 'a3')).toBe('a2')
+    expect(nextSelection(before, [], 'a1')).toBeNull()
+    expect(nextSelection([], [item('a4')], null)).toBe('a4')
+  })
+
+  it('shows the count in the title and removes it when nothing waits', () => {
+    expect(titleWithCount('Modus', 2)).toBe('(2) Modus')
+    expect(titleWithCount('(2) Modus', 3)).toBe('(3) Modus')
+    expect(titleWithCount('(3) Modus', 0)).toBe('Modus')
+  })
+
+  it('groups by task in order of the oldest waiting item', () => {
+    const groups = groupByTask([
+      item('a5', { taskId: 't2', taskTitle: 'Two' }),
+      item('a1'),
+      item('a9', { taskId: 't2', taskTitle: 'Two' })
+    ])
+    expect(groups.map((g) => [g.taskTitle, g.items.map((i) => i.id)])).toEqual([
+      ['Task one', ['a1']],
+      ['Two', ['a5', 'a9']]
+    ])
+  })
+
+  it('finds the items of the same assistant turn', () => {
+    const items = [item('a1', { messageId: 'm1' }), item('a2', { messageId: 'm1' }), item('a3', { messageId: 'm2' })]
+    expect(sameTurn(items, items[0]).map((i) => i.id)).toEqual(['a1', 'a2'])
+    expect(sameTurn(items, item('a4')).map((i) => i.id)).toEqual(['a4'])
+  })
+
+  it('picks the telling arguments first and cuts long values', () => {
+    expect(keyArguments({ timeout: 30, cwd: 'src', command: 'npm test' })).toEqual([
+      { name: 'command', value: 'npm test' },
+      { name: 'cwd', value: 'src' },
+      { name: 'timeout', value: '30' }
+    ])
+    expect(keyArguments({ content: 'x'.repeat(500) }, 4, 20)[0].value).toHaveLength(20)
+    expect(keyArguments(undefined)).toEqual([])
+  })
+
+  it('says which rule asked and why', () => {
+    expect(whyAsked(item('a1'))).toBe('command toggle — commands need approval')
+    expect(whyAsked(item('a1', { kind: 'cost-limit', reason: 'The $2 cap was reached' }))).toBe('The $2 cap was reached')
+  })
+})

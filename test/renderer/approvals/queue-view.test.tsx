@@ -1,0 +1,115 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ApprovalItem } from '../../../src/shared/contract/approvals'
+import { ApprovalQueueView } from '../../../src/renderer/src/features/approvals/ApprovalQueueView'
+import { bindApprovalEvents } from '../../../src/renderer/src/features/approvals/bind-approval-events'
+import { useApprovalsStore } from '../../../src/renderer/src/features/approvals/approvals-store'
+import { createFakeClient } from '../chat/fake-client'
+import { button, click, mount, press, settle, typeInto } from '../chat/dom'
+
+const item = (id: string, extra: Partial<ApprovalItem> = {}): ApprovalItem => ({
+  id,
+  taskId: 't1',
+  taskTitle: 'Fix the tests',
+  kind: 'tool',
+  mode: 'code',
+  callId: `call-${id}`,
+  messageId: 'm1',
+  tool: 'execute_command',
+  args: { command: `npm run ${id}`, cwd: 'packages/app' },
+  summary: `Run npm run ${id}`,
+  rule: 'command toggle',
+  reason: 'commands are not auto-approved in Code mode',
+  createdAt: Number(id.replace(/\D/g, '')),
+  ...extra
+})
+
+let cleanup: (() => void) | null = null
+beforeEach(() => {
+  useApprovalsStore.setState({ items: [], selectedId: null })
+  document.title = 'Modus'
+})
+afterEach(() => {
+  cleanup?.()
+  cleanup = null
+})
+
+async function showQueue(items: ApprovalItem[]) {
+  const fake = createFakeClient({ 'approvals:decide': () => ({ resolved: true }) })
+  useApprovalsStore.getState().setItems(items)
+  const view = await mount(<ApprovalQueueView />, fake.client)
+  cleanup = view.unmount
+  const queue = view.container.querySelector('[aria-label="Approvals"]')!
+  return { fake, view, queue }
+}
+
+const selectedCard = (root: ParentNode) => root.querySelector('.approval-card[aria-current="true"]')!
+
+describe('ApprovalQueueView', () => {
+  it('lists each item with its tool, key arguments, mode and why it was asked', async () => {
+    const { view } = await showQueue([item('a1'), item('a2', { taskId: 't2', taskTitle: 'Other task', mode: 'debug' })])
+    const cards = view.container.querySelectorAll('.approval-card')
+    expect(cards).toHaveLength(2)
+    expect(cards[0].textContent).toContain('execute_command')
+    expect(cards[0].textContent).toContain('npm run a1')
+    expect(cards[0].textContent).toContain('packages/app')
+    expect(cards[0].textContent).toContain('code mode')
+    expect(cards[0].textContent).toContain('Why you were asked: command toggle — commands are not auto-approved in Code mode')
+    expect(cards[1].textContent).toContain('debug mode')
+    expect([...view.container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Fix the tests', 'Other task'])
+  })
+
+  it('moves with j/k and approves the selected item with a', async () => {
+    const { fake, queue } = await showQueue([item('a1'), item('a2'), item('a3')])
+    expect(selectedCard(queue).textContent).toContain('npm run a1')
+    await press(queue, 'j')
+    await press(queue, 'j')
+    await press(queue, 'k')
+    expect(selectedCard(queue).textContent).toContain('npm run a2')
+    await press(queue, 'a')
+    await settle()
+    expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a2', outcome: 'approve', scope: 'call' }])
+    // The next item down is selected after the decided one leaves.
+    expect(selectedCard(queue).textContent).toContain('npm run a3')
+  })
+
+  it('rejects with a reason from r, and answers the whole turn with A', async () => {
+    const { fake, queue } = await showQueue([item('a1'), item('a2', { messageId: 'm2' })])
+    await press(queue, 'r')
+    const reason = queue.querySelector<HTMLTextAreaElement>('.reject-form textarea')!
+    expect(document.activeElement).toBe(reason)
+    await typeInto(reason, 'use pnpm instead')
+    // Shortcuts are off while typing.
+    await press(reason, 'a')
+    await press(reason, 'Enter')
+    await settle()
+    expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a1', outcome: 'reject', scope: 'call', reason: 'use pnpm instead' }])
+    await press(queue, 'A')
+    await settle()
+    expect(fake.callsTo('approvals:decide')[1]).toEqual({ approvalId: 'a2', outcome: 'approve', scope: 'turn' })
+  })
+
+  it('shows the proposed rule before saving "always allow in this mode"', async () => {
+    const { fake, queue } = await showQueue([
+      item('a1', { suggestedRule: { rule: { allow: 'npm run a1' }, label: 'Allow command "npm run a1" in Code mode' } })
+    ])
+    await click(button(queue, 'Always allow in this mode…'))
+    expect(queue.querySelector('.proposed-rule')?.textContent).toBe('Allow command "npm run a1" in Code mode')
+    expect(fake.callsTo('approvals:decide')).toEqual([])
+    await click(button(queue, 'Save rule and approve'))
+    expect(fake.callsTo('approvals:decide')).toEqual([
+      { approvalId: 'a1', outcome: 'approve', scope: 'call', alwaysAllow: { allow: 'npm run a1' } }
+    ])
+  })
+
+  it('keeps the window title and the queue in step with the core', async () => {
+    const fake = createFakeClient()
+    const unbind = bindApprovalEvents(fake.client)
+    fake.emit('approvals:changed', [item('a1'), item('a2')])
+    expect(document.title).toBe('(2) Modus')
+    expect(useApprovalsStore.getState().items.map((i) => i.id)).toEqual(['a1', 'a2'])
+    fake.emit('approvals:changed', [])
+    expect(document.title).toBe('Modus')
+    unbind()
+  })
+})

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import type { ChangeView } from '../../../src/shared/contract/approvals'
+import { computeHunks } from '../../../src/shared/diff/hunks'
+import {
+  buildEditDecision,
+  countAccepted,
+  initialReview,
+  setEdited,
+  setFile,
+  setHunk
+} from '../../../src/renderer/src/features/review/review-model'
+
+const original = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', ''].join('\n')
+const proposed = original.replace('two', 'TWO').replace('eleven', 'ELEVEN')
+
+const change = (id: string, from = original, to = proposed): ChangeView => ({
+  id,
+  taskId: 't',
+  callId: 'c',
+  path: `${id}.txt`,
+  operation: 'modify',
+  original: from,
+  proposed: to,
+  hunks: computeHunks(from, to),
+  status: 'proposed',
+  auto: false,
+  createdAt: 0
+})
+
+describe('review model', () => {
+  it('accepts everything by default and sends no hunk list then', () => {
+    const changes = [change('a')]
+    expect(changes[0].hunks).toHaveLength(2)
+    const review = initialReview(changes)
+    expect(countAccepted(review)).toEqual({ accepted: 2, total: 2 })
+    expect(buildEditDecision('ap', changes, review)).toEqual({
+      approvalId: 'ap',
+      outcome: 'approve',
+      scope: 'call',
+      reason: undefined,
+      changes: [{ changeId: 'a' }]
+    })
+  })
+
+  it('names the accepted hunks of a partly accepted file and skips a fully rejected one', () => {
+    const changes = [change('a'), change('b')]
+    let review = setHunk(initialReview(changes), 'a', 1, false)
+    review = setFile(review, 'b', false)
+    expect(buildEditDecision('ap', changes, review, '  keep the first only ')).toEqual({
+      approvalId: 'ap',
+      outcome: 'approve',
+      scope: 'call',
+      reason: 'keep the first only',
+      changes: [
+        { changeId: 'a', acceptedHunks: ['h1'] },
+        { changeId: 'b', acceptedHunks: [] }
+      ]
+    })
+  })
+
+  it('turns into a rejection with the reason when no hunk is kept', () => {
+    const changes = [change('a')]
+    const review = setFile(initialReview(changes), 'a', false)
+    expect(buildEditDecision('ap', changes, review, 'wrong approach')).toEqual({
+      approvalId: 'ap',
+      outcome: 'reject',
+      scope: 'call',
+      reason: 'wrong approach'
+    })
+  })
+
+  it('sends an edited proposal as the final text, with rejected hunks of the edit left out', () => {
+    const changes = [change('a')]
+    const edited = proposed.replace('TWO', 'Two (edited)')
+    let review = setEdited(initialReview(changes), changes[0], edited)
+    expect(review.a.edited).toBe(edited)
+    expect(buildEditDecision('ap', changes, review).changes).toEqual([{ changeId: 'a', editedContent: edited }])
+    review = setHunk(review, 'a', 1, false)
+    const decision = buildEditDecision('ap', changes, review)
+    expect(decision.changes).toEqual([{ changeId: 'a', editedContent: original.replace('two', 'Two (edited)') }])
+  })
+
+  it('drops the edit when the text is typed back to the proposal', () => {
+    const changes = [change('a')]
+    const review = setEdited(setEdited(initialReview(changes), changes[0], 'x'), changes[0], proposed)
+    expect(review.a.edited).toBeNull()
+    expect(review.a.hunks).toBe(changes[0].hunks)
+  })
+})
