@@ -1,0 +1,31 @@
+import type { ApprovalItem } from '../shared/contract/approvals'
+import type { ApprovalDecision } from '../shared/contract/approvals'
+import type { LineReader } from './cli-io'
+
+/** Shows an approval item on the terminal and turns the typed answer into a decision. */
+export async function askOnTerminal(item: ApprovalItem, reader: LineReader, out: NodeJS.WritableStream): Promise<ApprovalDecision> {
+  out.write(`\n── Approval needed (${item.kind}) in ${item.mode} mode ──\n${item.summary}\n`)
+  out.write(`Why: ${item.reason} [${item.rule}]\n`)
+  for (const change of item.changes ?? []) {
+    out.write(`\n${change.operation} ${change.path}\n`)
+    for (const hunk of change.hunks) {
+      out.write(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${hunk.lines.join('\n')}\n`)
+    }
+  }
+  const options = ['[y]es', '[n]o', ...(item.messageId ? ['[t]urn (yes to the rest of this message)'] : []), ...(item.suggestedRule ? [`[a]lways: ${item.suggestedRule.label}`] : [])]
+  for (;;) {
+    const line = await reader.ask(`${options.join(', ')}? `)
+    if (line === null) return { approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'No answer: the input ended.' }
+    const answer = line.trim().toLowerCase()
+    if (answer === 'y' || answer === 'yes') return { approvalId: item.id, outcome: 'approve', scope: 'call' }
+    if ((answer === 't' || answer === 'turn') && item.messageId) return { approvalId: item.id, outcome: 'approve', scope: 'turn' }
+    if ((answer === 'a' || answer === 'always') && item.suggestedRule) {
+      return { approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule.rule }
+    }
+    if (answer === 'n' || answer === 'no') {
+      const reason = await reader.ask('Reason for the model (optional): ')
+      return { approvalId: item.id, outcome: 'reject', scope: 'call', reason: reason?.trim() || undefined }
+    }
+    out.write('Please answer y, n' + (item.messageId ? ', t' : '') + (item.suggestedRule ? ' or a' : '') + '.\n')
+  }
+}

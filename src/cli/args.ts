@@ -1,0 +1,99 @@
+import type { ProviderKind } from '../shared/contract/settings'
+
+export interface RunArgs {
+  command: 'run'
+  workspace: string
+  mode: string
+  task: string
+  provider?: ProviderKind
+  model?: string
+  baseUrl?: string
+  json: boolean
+  nonInteractive: boolean
+  trust: boolean
+}
+
+export interface PromptArgs {
+  command: 'prompt'
+  mode: string
+  workspace: string
+  json: boolean
+}
+
+export type CliArgs = RunArgs | PromptArgs | { command: 'help' }
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage:
+  modus run --workspace DIR [--mode SLUG] [--provider anthropic|openai|openai-compatible]
+            [--model ID] [--base-url URL] [--json] [--non-interactive] [--trust] "task"
+      Runs a task headless: the answer streams to stdout (--json: every event as a JSON line).
+      Approvals are asked on the terminal, or denied with --non-interactive.
+      Without --provider the active provider from the app's settings is used.
+      Keys: ANTHROPIC_API_KEY / OPENAI_API_KEY, or the key stored in settings.
+  modus prompt [--mode SLUG] [--workspace DIR] [--json]
+      Prints the system prompt and tool definitions the mode sends, with their o200k token count.
+
+Exit codes: 0 completed, 1 failed, 2 usage error, 3 stopped (a limit was declined), 130 cancelled.
+Data dir: MODUS_DATA_DIR, else the app's (~/.config/Modus on Linux).`
+
+const PROVIDERS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible']
+const VALUE_FLAGS = new Set(['--workspace', '--mode', '--provider', '--model', '--base-url'])
+const BOOLEAN_FLAGS = new Set(['--json', '--non-interactive', '--trust'])
+
+/** Parses argv (without node and the script); throws UsageError with a message saying what is wrong. */
+export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
+  const [command, ...rest] = argv
+  if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help' }
+  if (command !== 'run' && command !== 'prompt') throw new UsageError(`Unknown command "${command}".`)
+  const values = new Map<string, string>()
+  const flags = new Set<string>()
+  const positional: string[] = []
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    if (VALUE_FLAGS.has(name)) {
+      const value = inline ?? rest[++i]
+      if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${name} needs a value.`)
+      values.set(name, value)
+    } else if (BOOLEAN_FLAGS.has(name)) flags.add(name)
+    else if (name === '--help' || name === '-h') return { command: 'help' }
+    else if (arg.startsWith('--')) throw new UsageError(`Unknown option ${name}.`)
+    else positional.push(arg)
+  }
+  const mode = values.get('--mode') ?? 'code'
+  const workspace = values.get('--workspace') ?? cwd
+  if (command === 'prompt') {
+    if (positional.length > 0) throw new UsageError(`modus prompt takes no task text (got "${positional[0]}").`)
+    return { command: 'prompt', mode, workspace, json: flags.has('--json') }
+  }
+  if (!values.has('--workspace')) throw new UsageError('modus run needs --workspace DIR.')
+  const task = positional.join(' ').trim()
+  if (!task) throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
+  const provider = values.get('--provider')
+  if (provider !== undefined && !PROVIDERS.includes(provider as ProviderKind)) {
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')} (got "${provider}").`)
+  }
+  if (provider === 'openai-compatible' && !values.has('--base-url')) throw new UsageError('--provider openai-compatible needs --base-url.')
+  if ((values.has('--model') || values.has('--base-url')) && !provider) {
+    throw new UsageError('--model and --base-url need --provider (otherwise the active provider from settings is used).')
+  }
+  return {
+    command: 'run',
+    workspace,
+    mode,
+    task,
+    provider: provider as ProviderKind | undefined,
+    model: values.get('--model'),
+    baseUrl: values.get('--base-url'),
+    json: flags.has('--json'),
+    nonInteractive: flags.has('--non-interactive'),
+    trust: flags.has('--trust')
+  }
+}
+
+export const DEFAULT_MODELS: Record<ProviderKind, string | undefined> = {
+  anthropic: 'claude-sonnet-4-6',
+  openai: 'gpt-4o',
+  'openai-compatible': undefined
+}

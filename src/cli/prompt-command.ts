@@ -1,0 +1,58 @@
+import { promises as fs } from 'node:fs'
+import { homedir } from 'node:os'
+import { resolve } from 'node:path'
+import { getEncoding } from 'js-tiktoken'
+import { createAgentServices } from '../main/core/agent/create-agent-services'
+import { appFiles, resolveDataDir } from '../main/core/app-paths'
+import { createFileSecretStore } from '../main/core/settings/secret-store'
+import { createSettingsStore } from '../main/core/settings/settings-store'
+import type { PromptArgs } from './args'
+import type { CliIo } from './cli-io'
+
+export interface PromptReport {
+  mode: string
+  systemTokens: number
+  toolTokens: number
+  totalTokens: number
+  tools: string[]
+}
+
+/** `modus prompt`: what a mode sends on every request, and what it costs in o200k tokens. */
+export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number> {
+  const workspace = await fs.realpath(resolve(io.cwd, args.workspace)).catch(() => null)
+  if (!workspace) {
+    io.stderr.write(`modus: no such folder: ${resolve(io.cwd, args.workspace)}\n`)
+    return 2
+  }
+  const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
+  const files = appFiles(dataDir)
+  const services = await createAgentServices({
+    dataDir,
+    settings: await createSettingsStore(files.settings),
+    secrets: createFileSecretStore(files.secrets),
+    env: io.env,
+    currentWorkspace: () => workspace
+  })
+  try {
+    if (!services.gate.mode(args.mode)) {
+      io.stderr.write(`modus: unknown mode "${args.mode}". Modes: ${services.gate.modes().map((m) => m.slug).join(', ')}\n`)
+      return 2
+    }
+    const { system, tools } = await services.tasks.agentLoop.requestPreview(args.mode, workspace)
+    // Counted in the Anthropic wire form, as the model receives them.
+    const wireTools = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }))
+    const encoding = getEncoding('o200k_base')
+    const systemTokens = encoding.encode(system).length
+    const toolTokens = encoding.encode(JSON.stringify(wireTools)).length
+    const report: PromptReport = { mode: args.mode, systemTokens, toolTokens, totalTokens: systemTokens + toolTokens, tools: tools.map((t) => t.name) }
+    if (args.json) {
+      io.stdout.write(`${JSON.stringify({ ...report, system, tools: wireTools })}\n`)
+    } else {
+      io.stdout.write(`# System prompt (${args.mode} mode)\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
+      io.stdout.write(`# o200k tokens: system ${systemTokens} + tools ${toolTokens} = ${report.totalTokens}\n`)
+    }
+    return 0
+  } finally {
+    await services.dispose()
+  }
+}

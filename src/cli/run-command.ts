@@ -1,0 +1,217 @@
+import { promises as fs } from 'node:fs'
+import { homedir } from 'node:os'
+import { resolve } from 'node:path'
+import type { AgentEvent } from '../shared/agent/events'
+import type { ApprovalItem } from '../shared/contract/approvals'
+import { UserFacingError } from '../shared/contract/dispatch'
+import { createAgentServices, type AgentServices } from '../main/core/agent/create-agent-services'
+import { appFiles, resolveDataDir } from '../main/core/app-paths'
+import { createFileSecretStore } from '../main/core/settings/secret-store'
+import { createSettingsStore } from '../main/core/settings/settings-store'
+import { askOnTerminal } from './approval-prompt'
+import { DEFAULT_MODELS, UsageError, type RunArgs } from './args'
+import { createLineReader, type CliIo, type LineReader } from './cli-io'
+
+export const EXIT = { completed: 0, failed: 1, usage: 2, stopped: 3, cancelled: 130 } as const
+
+const NON_INTERACTIVE_ANSWER =
+  'The user is not available (this is a non-interactive run). Decide yourself with what you know, or finish with attempt_completion and say what is missing.'
+
+/** `modus run`: one task on the real core, streamed to the terminal (or as JSON lines). */
+export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
+  const workspace = await fs.realpath(resolve(io.cwd, args.workspace)).catch(() => null)
+  if (!workspace || !(await fs.stat(workspace)).isDirectory()) {
+    io.stderr.write(`modus: no such folder: ${resolve(io.cwd, args.workspace)}\n`)
+    return EXIT.usage
+  }
+  const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
+  const files = appFiles(dataDir)
+  const settings = await createSettingsStore(files.settings)
+  for (const problem of settings.problems()) io.stderr.write(`modus: warning: ${problem}\n`)
+  let override
+  if (args.provider) {
+    const model = args.model ?? DEFAULT_MODELS[args.provider]
+    if (!model) throw new UsageError(`--provider ${args.provider} needs --model.`)
+    override = { kind: args.provider, model, baseUrl: args.baseUrl }
+  }
+  const services = await createAgentServices({
+    dataDir,
+    settings,
+    secrets: createFileSecretStore(files.secrets),
+    env: io.env,
+    currentWorkspace: () => workspace,
+    isTrusted: () => args.trust,
+    providerOverride: override
+  })
+  const reader = createLineReader(io)
+  try {
+    return await runTask(services, args, workspace, io, reader)
+  } finally {
+    reader.close()
+    await services.dispose()
+  }
+}
+
+async function runTask(services: AgentServices, args: RunArgs, workspace: string, io: CliIo, reader: LineReader): Promise<number> {
+  const ours = new Set<string>()
+  const render = args.json ? jsonRenderer(io) : textRenderer(io, services)
+  let rootId = ''
+  const pendingAnswers: Array<Promise<void>> = []
+
+  services.tasks.subscribe((taskId, event) => {
+    if (event.type === 'subtask' && ours.has(taskId)) ours.add(event.childId)
+    if (!ours.has(taskId) && taskId !== rootId) return
+    render.event(taskId, event, taskId === rootId)
+    if (event.type === 'followup') pendingAnswers.push(answerFollowup(services, taskId, event, args, reader, io))
+  })
+
+  const approvalQueue: ApprovalItem[] = []
+  let approving = false
+  const drain = async () => {
+    if (approving) return
+    approving = true
+    while (approvalQueue.length > 0) {
+      const item = approvalQueue.shift() as ApprovalItem
+      render.approval(item)
+      const decision = args.nonInteractive
+        ? { approvalId: item.id, outcome: 'reject' as const, scope: 'call' as const, reason: 'Denied: Modus runs non-interactively (--non-interactive), so nothing that needs approval can run.' }
+        : await askOnTerminal(item, reader, io.stderr)
+      services.approvals.decide(decision)
+    }
+    approving = false
+  }
+  const seen = new Set<string>()
+  services.approvals.subscribe((items) => {
+    for (const item of items) {
+      if (seen.has(item.id) || !(ours.has(item.taskId) || item.taskId === rootId)) continue
+      seen.add(item.id)
+      approvalQueue.push(item)
+    }
+    void drain()
+  })
+
+  let interrupts = 0
+  const onSigint = () => {
+    interrupts++
+    if (interrupts > 1) process.exit(EXIT.cancelled)
+    io.stderr.write('\nmodus: cancelling (Ctrl-C again to quit at once)…\n')
+    if (rootId) void services.tasks.cancel(rootId)
+  }
+  process.on('SIGINT', onSigint)
+  try {
+    const task = await services.tasks.start({ text: args.task, mode: args.mode, workspace })
+    rootId = task.id
+    ours.add(rootId)
+    for (;;) {
+      const outcome = await services.tasks.whenSettled(rootId)
+      await Promise.all(pendingAnswers)
+      if (outcome === null) break
+      if (outcome.status !== 'running' && outcome.status !== 'waiting') {
+        const code = exitCodeFor(outcome.status)
+        render.end(rootId, outcome.status, code)
+        return code
+      }
+    }
+    const status = services.tasks.list().find((t) => t.id === rootId)?.status ?? 'failed'
+    const code = exitCodeFor(status)
+    render.end(rootId, status, code)
+    return code
+  } catch (error) {
+    if (error instanceof UserFacingError || error instanceof UsageError) {
+      io.stderr.write(`modus: ${error.message}\n`)
+      return error instanceof UsageError ? EXIT.usage : EXIT.failed
+    }
+    throw error
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+}
+
+const exitCodeFor = (status: string): number =>
+  status === 'completed' ? EXIT.completed : status === 'cancelled' ? EXIT.cancelled : status === 'idle' ? EXIT.stopped : EXIT.failed
+
+async function answerFollowup(
+  services: AgentServices,
+  taskId: string,
+  event: Extract<AgentEvent, { type: 'followup' }>,
+  args: RunArgs,
+  reader: LineReader,
+  io: CliIo
+): Promise<void> {
+  if (args.nonInteractive) {
+    await services.tasks.send({ taskId, text: NON_INTERACTIVE_ANSWER })
+    return
+  }
+  const line = await reader.ask(`\n${event.question}\n${event.suggestions.map((s, i) => `  ${i + 1}. ${s.answer}${s.mode ? ` (→ ${s.mode} mode)` : ''}`).join('\n')}\nAnswer (number or text): `)
+  if (line === null) {
+    await services.tasks.send({ taskId, text: NON_INTERACTIVE_ANSWER })
+    return
+  }
+  const chosen = /^\d+$/.test(line.trim()) ? event.suggestions[Number(line.trim()) - 1] : undefined
+  const text = chosen?.answer ?? (line.trim() || event.suggestions[0]?.answer || '(no answer)')
+  await services.tasks.send({ taskId, text, mode: chosen?.mode })
+  void io
+}
+
+interface Renderer {
+  event(taskId: string, event: AgentEvent, isRoot: boolean): void
+  approval(item: ApprovalItem): void
+  end(taskId: string, status: string, code: number): void
+}
+
+function jsonRenderer(io: CliIo): Renderer {
+  const line = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`)
+  return {
+    event: (taskId, event) => line({ taskId, event }),
+    approval: (item) => line({ approval: item }),
+    end: (taskId, status, code) => line({ taskId, end: { status, exitCode: code } })
+  }
+}
+
+function textRenderer(io: CliIo, services: AgentServices): Renderer {
+  let atLineStart = true
+  const out = (text: string) => {
+    if (!text) return
+    io.stdout.write(text)
+    atLineStart = text.endsWith('\n')
+  }
+  const note = (text: string) => {
+    if (!atLineStart) io.stdout.write('\n')
+    atLineStart = true
+    io.stderr.write(`${text}\n`)
+  }
+  return {
+    event(_taskId, event, isRoot) {
+      switch (event.type) {
+        case 'text-delta':
+          return out(event.text)
+        case 'tool-call':
+          return note(`→ ${services.gate.summarize?.(event.name, event.args) ?? event.name}`)
+        case 'tool-result':
+          return event.isError ? note(`  ✗ ${event.text.split('\n')[0]?.slice(0, 200)}`) : undefined
+        case 'tool-decision':
+          return event.decision === 'deny' ? note(`  ⛔ denied by policy (${event.rule}): ${event.reason}`) : undefined
+        case 'retry':
+          return note(`… ${event.reason}; retrying in ${Math.ceil(event.delayMs / 1000)} s (attempt ${event.attempt})`)
+        case 'error':
+          return note(`! ${event.message}`)
+        case 'subtask':
+          return note(event.status === 'started' ? `── subtask in ${event.mode} mode ──` : `── subtask ${event.status} ──`)
+        case 'mode-changed':
+          return note(`── now in ${event.mode} mode ──`)
+        case 'context-condensed':
+          return note('… context condensed into a summary')
+        case 'completion':
+          if (!isRoot) return undefined
+          if (!atLineStart) out('\n')
+          return out(`\n${event.result}\n`)
+        default:
+          return undefined
+      }
+    },
+    approval: () => undefined,
+    end: (_taskId, status) => {
+      if (status !== 'completed') note(`modus: task ${status}`)
+    }
+  }
+}
