@@ -129,22 +129,37 @@ export function commandRuleSets(ctx: PolicyContext): RuleSet[] {
   return sets
 }
 
+const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd'])
+const isRelative = (path: string): boolean => !path.startsWith('/') && !path.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(path)
+const joinPath = (base: string | undefined, path: string): string => (base && isRelative(path) ? `${base}/${path}` : path)
+
 function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+  if (cwd && factsOf(cwd, ctx).outsideWorkspace)
+    return result('ask', 'outside-workspace-cwd', `The command would run in '${cwd}', outside the workspace`)
   const verdict = decideCommand(command, commandRuleSets(ctx), auto.command ? 'allow' : 'ask')
   if (verdict.decision === 'deny') return result('deny', verdict.rule, verdict.reason)
-  const named = verdict.analysis.parts.flatMap((part) => part.argv.slice(1).filter((arg) => !arg.startsWith('-')))
-  const reads = [...named, ...verdict.analysis.reads.map((use) => use.path)]
-  if (ctx.isIgnored)
-    for (const arg of reads) {
-      const facts = lexicalPathFacts(arg, cwd ? `${ctx.workspaceRoot}/${cwd}` : ctx.workspaceRoot)
-      if (facts.relPath && facts.relPath !== '.' && ctx.isIgnored(facts.relPath))
-        return result('deny', 'ignored-path', `The command names '${arg}', which the ignore file excludes`)
-    }
-  const writes = decideWrites(verdict.analysis.writes, ctx, auto, 'Redirections into files')
-  if (writes?.decision === 'deny') return writes
+  const parts = verdict.analysis.parts
+  // `cd x && cat y`: relative paths may be relative to any directory the line changes to.
+  const cdTargets = parts.filter((part) => DIRECTORY_CHANGERS.has(part.program)).map((part) => part.argv[1]).filter((dir): dir is string => Boolean(dir))
+  const bases = [cwd, ...cdTargets.map((dir) => joinPath(cwd, dir))]
+  if (ctx.isIgnored) {
+    const named = parts.flatMap((part) => part.argv.slice(1).filter((arg) => !arg.startsWith('-')))
+    for (const arg of [...named, ...verdict.analysis.reads.map((use) => use.path)])
+      for (const base of bases) {
+        const facts = lexicalPathFacts(joinPath(base, arg), ctx.workspaceRoot)
+        if (facts.relPath && facts.relPath !== '.' && ctx.isIgnored(facts.relPath))
+          return result('deny', 'ignored-path', `The command names '${arg}', which the ignore file excludes`)
+      }
+  }
+  const writes = verdict.analysis.writes.map((use) => ({
+    path: joinPath(cwd, use.path),
+    // After a cd the target of a relative redirection is not where it looks.
+    expands: use.expands || (cdTargets.length > 0 && isRelative(use.path))
+  }))
+  const writeDecision = decideWrites(writes, ctx, auto, 'Redirections into files')
+  if (writeDecision?.decision === 'deny') return writeDecision
   if (verdict.decision === 'ask') return result('ask', verdict.rule, verdict.reason)
-  if (writes && writes.decision === 'ask') return writes
-  if (writes && writes.decision === 'allow' && verdict.rule === 'auto-approve.command') return result('allow', verdict.rule, verdict.reason)
+  if (writeDecision?.decision === 'ask') return writeDecision
   return result('allow', verdict.rule, verdict.reason)
 }
 
@@ -206,9 +221,13 @@ export function checkRequestCaps(
   usage: UsageSoFar,
   ctx: { mode: ResolvedMode; trusted: boolean; globalCaps?: { maxRequests?: number; maxCostUsd?: number } }
 ): PolicyDecision | undefined {
-  const auto = effectiveAutoApprove(ctx.mode, ctx.trusted)
-  const maxRequests = auto.maxRequests ?? ctx.globalCaps?.maxRequests
-  const maxCost = auto.maxCostUsd ?? ctx.globalCaps?.maxCostUsd
+  const own = ctx.mode.autoApprove ?? {}
+  // A mode overrides the global caps; an untrusted project mode may only make them stricter.
+  const untrusted = ctx.mode.origin === 'project' && !ctx.trusted
+  const pick = (mode: number | undefined, global: number | undefined) =>
+    untrusted ? (mode === undefined ? global : global === undefined ? mode : Math.min(mode, global)) : (mode ?? global)
+  const maxRequests = pick(own.maxRequests, ctx.globalCaps?.maxRequests)
+  const maxCost = pick(own.maxCostUsd, ctx.globalCaps?.maxCostUsd)
   if (maxRequests !== undefined && usage.requests + 1 > maxRequests)
     return result('ask', 'cap.maxRequests', `This task has made ${usage.requests} requests; the limit is ${maxRequests}`)
   if (maxCost !== undefined && usage.costUsd !== undefined && usage.costUsd > maxCost + 0.0001)

@@ -1,4 +1,6 @@
+import type { ModeConfig } from '../modes/schema'
 import type { PolicyCall } from './decide'
+import { firstMatch } from './rules'
 import { analyzeCommand, basename } from './shell/analyze'
 
 export interface RuleSuggestion {
@@ -27,7 +29,7 @@ function ruleForArgv(argv: readonly string[]): string | undefined {
  * "Always allow in this mode": the narrowest rule covering this command (Claude Code grammar), one
  * per part of a compound command. Never suggests a rule for always-ask constructs.
  */
-export function suggestNarrowestRule(call: PolicyCall): RuleSuggestion {
+export function suggestNarrowestRule(call: PolicyCall, mode?: Pick<ModeConfig, 'commandRules'>): RuleSuggestion {
   if (call.name !== 'execute_command') return { allow: [], note: 'Only commands take rules; use the mode’s auto-approve toggles for other tools' }
   const analysis = analyzeCommand(String(call.params.command ?? ''))
   if (analysis.error) return { allow: [], note: `The command could not be analysed (${analysis.error})` }
@@ -36,6 +38,9 @@ export function suggestNarrowestRule(call: PolicyCall): RuleSuggestion {
   for (const part of analysis.parts) {
     const rule = ruleForArgv(part.argv)
     if (!rule) return { allow: [], note: `No safe rule for '${part.command.text}'` }
+    const text = part.argv.join(' ')
+    const blocking = firstMatch(mode?.commandRules?.deny, [text]) ?? firstMatch(mode?.commandRules?.ask, [text])
+    if (blocking) return { allow: [], note: `The mode's rule "${blocking}" would still apply to '${text}'` }
     rules.add(rule)
   }
   return { allow: [...rules].slice(0, 5) }

@@ -174,6 +174,17 @@ describe('commands', () => {
     expect(run('cat README.md', c).decision).toBe('allow')
   })
 
+  it('asks when a cd makes a redirection target or a cwd uncertain', () => {
+    const c = ctx(withRules({ allow: ['cd', 'echo'] }, { edit: true }))
+    expect(run('echo x > notes.txt', c).decision).toBe('allow')
+    expect(run('cd /etc && echo x > passwd', c)).toMatchObject({ decision: 'ask', rule: 'write-target-unknown' })
+    expect(decide({ name: 'execute_command', params: { command: 'echo x', cwd: '/etc' } }, c)).toMatchObject({ decision: 'ask', rule: 'outside-workspace-cwd' })
+    expect(decide({ name: 'execute_command', params: { command: 'echo x > ../y', cwd: 'sub' } }, c).decision).toBe('allow')
+    expect(decide({ name: 'execute_command', params: { command: 'echo x > ../../y', cwd: 'sub' } }, c).rule).toBe('outside-workspace-write')
+    const ignored = ctx(withRules({ allow: ['cd', 'cat'] }), { isIgnored: (p) => p.startsWith('secrets/') })
+    expect(run('cd secrets && cat key.pem', ignored).decision).toBe('deny')
+  })
+
   it('uses global rules with the mode rules, and the toggle only for unmatched commands', () => {
     const c = ctx(custom({ autoApprove: { command: true } }), { globalCommandRules: { deny: ['npm publish'] } })
     expect(run('npm test', c).decision).toBe('allow')
@@ -223,6 +234,11 @@ describe('caps', () => {
     expect(checkRequestCaps({ requests: 3 }, { mode, trusted: true })).toMatchObject({ decision: 'ask', rule: 'cap.maxRequests' })
     expect(checkRequestCaps({ requests: 3 }, { mode: custom({}), trusted: true, globalCaps: { maxRequests: 10 } })).toBeUndefined()
     expect(checkRequestCaps({ requests: 0, costUsd: 2.5 }, { mode: custom({}), trusted: true, globalCaps: { maxCostUsd: 2 } })).toMatchObject({ rule: 'cap.maxCostUsd' })
+    const project = custom({ autoApprove: { maxRequests: 1000 } }, 'project')
+    expect(checkRequestCaps({ requests: 20 }, { mode: project, trusted: false, globalCaps: { maxRequests: 10 } })).toMatchObject({ rule: 'cap.maxRequests' })
+    expect(checkRequestCaps({ requests: 20 }, { mode: project, trusted: true, globalCaps: { maxRequests: 10 } })).toBeUndefined()
+    const strict = custom({ autoApprove: { maxRequests: 2 } }, 'project')
+    expect(checkRequestCaps({ requests: 2 }, { mode: strict, trusted: false })).toMatchObject({ rule: 'cap.maxRequests' })
     expect(checkRequestCaps({ requests: 0, costUsd: undefined }, { mode: custom({}), trusted: true, globalCaps: { maxCostUsd: 2 } })).toBeUndefined()
   })
 })

@@ -83,6 +83,13 @@ describe('suggestNarrowestRule', () => {
     expect(run('$CMD x').allow).toEqual([])
   })
 
+  it('says so when a mode rule would still block the suggestion', () => {
+    expect(suggestNarrowestRule({ name: 'execute_command', params: { command: 'git push origin' } }, { commandRules: { ask: ['git push'] } })).toMatchObject({
+      allow: [],
+      note: expect.stringContaining('git push')
+    })
+  })
+
   it('suggests rules that really allow the command, and no more', () => {
     const mode: ResolvedMode = { slug: 'm', name: 'M', roleDefinition: 'r', groups: ['command'], origin: 'global', overridesBuiltIn: false }
     for (const command of ['git diff --stat', 'npm run build', 'ls -la src && git status', 'pytest -q tests/a.py']) {
