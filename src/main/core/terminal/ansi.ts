@@ -9,7 +9,7 @@ const MODEL_NOISE =
   // eslint-disable-next-line no-control-regex
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()*+#%][ -~]|\x1b[ -/]*[0-OQ-WYZ\\`-~]|\r(?=\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g
 // eslint-disable-next-line no-control-regex
-const NEEDS_FILTER = /[\x00-\x08\x0b-\x1f\x7f]/
+const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g
 // What an escape sequence cut by a chunk boundary can look like.
 // eslint-disable-next-line no-control-regex
 const UNFINISHED = /^\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|[PX^_][^\x1b]*|[()*+#%]|[ -/]*)?$/
@@ -28,7 +28,16 @@ export function createModelTextFilter(): ModelTextFilter {
     push(raw) {
       let text = carry ? carry + raw : raw
       carry = ''
-      if (!NEEDS_FILTER.test(text)) return text
+      if (text.indexOf('\x1b') < 0) {
+        // Hot path (a pty turns every LF into CRLF): no escape sequence, only line ends to fold.
+        // Other control characters are removed when the text is shown (see cleanControls).
+        if (text.indexOf('\r') >= 0) text = text.split('\r\n').join('\n')
+        if (text.endsWith('\r')) {
+          carry = '\r'
+          text = text.slice(0, -1)
+        }
+        return text
+      }
       text = text.replace(MODEL_NOISE, '')
       const lastEsc = text.lastIndexOf('\x1b')
       if (lastEsc >= 0 && text.length - lastEsc <= MAX_CARRY && UNFINISHED.test(text.slice(lastEsc))) {
@@ -48,17 +57,23 @@ export function createModelTextFilter(): ModelTextFilter {
   }
 }
 
+/** Removes control characters other than TAB, LF and CR (BEL, backspace…) from text to show. */
+export function cleanControls(text: string): string {
+  return text.replace(CONTROLS, '')
+}
+
 /** Whole-string strip, for short texts (echoed lines, previews of user terminals). */
 export function stripAnsi(text: string): string {
   const filter = createModelTextFilter()
-  return filter.push(text) + filter.end()
+  return cleanControls(filter.push(text) + filter.end())
 }
 
 /**
  * Progress bars redraw a line with bare CRs; a terminal shows only the last redraw, so the model
  * should too. Keeps, for every line, the text after its last bare CR.
  */
-export function collapseCarriageReturns(text: string): string {
+export function collapseCarriageReturns(input: string): string {
+  const text = cleanControls(input)
   if (!text.includes('\r')) return text
   return text
     .split('\n')
