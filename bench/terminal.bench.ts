@@ -52,7 +52,7 @@ async function makePayload(path: string): Promise<void> {
     if (!out.write(piece)) await new Promise((resolve) => out.once('drain', resolve))
     written += piece.length
   }
-  await new Promise((resolve) => out.end(resolve))
+  await new Promise<void>((resolve) => out.end(() => resolve()))
 }
 
 function rawPty(command: string, cwd: string): Promise<Sample> {
