@@ -162,6 +162,21 @@ describe('commands', () => {
     expect(run('/usr/bin/git status', ctx(withRules({ allow: ['git status'] }))).decision).toBe('allow')
   })
 
+  it('cannot be dodged with shell tricks', () => {
+    const strict = ctx(withRules({ allow: ['*'], deny: ['rm -rf /', 'git push --force'] }, { command: true }))
+    expect(run("$'\\x72m' -rf /", strict).decision, 'ANSI-C quoting').toBe('deny')
+    expect(run('\\rm -rf /', strict).decision, 'escaped program').toBe('deny')
+    expect(run('{rm,-rf,/}', strict).decision, 'brace expansion').toBe('ask')
+    expect(run('git {push,--force}', strict).decision, 'brace expansion in args').toBe('ask')
+    expect(run('/usr/bin/s?do ls', strict).decision, 'glob program').toBe('ask')
+    expect(run('find . -name x -exec rm -rf / \\;', strict).decision, 'find -exec').toBe('deny')
+    expect(run('bash <<EOF\nrm -rf /\nEOF', strict).decision, 'heredoc into a shell').toBe('ask')
+    expect(run('rm${IFS}-rf${IFS}/', strict).decision, 'IFS').toBe('ask')
+    expect(run('ls # $(rm -rf /)', strict).decision, 'comment').toBe('allow')
+    expect(run('[ -f x ] && echo y', strict).decision, 'test command').toBe('allow')
+    expect(run('exec 3<> .git/config', ctx(withRules({ allow: ['*'] }, { command: true, edit: true }))).rule).toBe('protected-path')
+  })
+
   it('cannot be dodged with quotes', () => {
     expect(run('rm -rf "/"', ctx(withRules({ allow: ['*'], deny: ['rm -rf /'] }))).decision).toBe('deny')
     expect(run("'git' push", ctx(withRules({ allow: ['*'], deny: ['git push'] }))).decision).toBe('deny')

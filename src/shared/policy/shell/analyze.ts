@@ -100,9 +100,16 @@ function unwrap(argv: string[], alwaysAsk: string[]): { argv: string[]; wrappers
 
 const pathUse = (word: ShellWord, via: string): PathUse => ({ path: word.value, expands: word.expands, via })
 
+/** Unquoted `{a,b}` / `{1..3}`: bash turns one word into several, so the words are not what they seem. */
+const BRACE_EXPANSION = /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/
+const unquotedText = (raw: string): string => raw.replace(/'[^']*'|"(?:[^"\\]|\\.)*"|\\./g, '')
+
 function constructsOf(part: CommandPart, alwaysAsk: string[]): void {
   const program = basename(part.program)
-  const firstWord = part.command.words.find((word) => word.value === part.program)
+  const firstWord = part.command.words[part.command.words.length - part.argv.length]
+  if (part.command.words.some((word) => BRACE_EXPANSION.test(unquotedText(word.raw))))
+    alwaysAsk.push(`brace expansion in '${part.command.text}' changes the words that run`)
+  if (firstWord?.glob && /[*?]|\[.*\]/.test(unquotedText(firstWord.raw))) alwaysAsk.push(`the program '${part.program}' is a file pattern`)
   if (part.wrappers.some((name) => PRIVILEGED.has(name)) || PRIVILEGED.has(program))
     alwaysAsk.push(`'${part.command.text}' runs with elevated privileges`)
   if (firstWord?.expands) alwaysAsk.push(`the program '${part.program}' is only known at run time`)
@@ -112,7 +119,21 @@ function constructsOf(part: CommandPart, alwaysAsk: string[]): void {
     if (args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg))) alwaysAsk.push(`${program} -c runs a string as a command`)
     else if (part.command.pipedInput && !args.some((arg) => !arg.startsWith('-')))
       alwaysAsk.push(`piping into ${program} runs whatever the pipe produces`)
+    else if (!args.some((arg) => !arg.startsWith('-'))) alwaysAsk.push(`${program} without a script runs commands from its input`)
   }
+}
+
+/** `find … -exec cmd {} ;` runs cmd: each -exec/-execdir/-ok/-okdir body is a command of its own. */
+function findExecCommands(argv: readonly string[]): string[][] {
+  if (basename(argv[0]) !== 'find') return []
+  const found: string[][] = []
+  for (let i = 1; i < argv.length; i++) {
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(argv[i])) continue
+    const body: string[] = []
+    for (i++; i < argv.length && argv[i] !== ';' && argv[i] !== '+'; i++) body.push(argv[i])
+    found.push(body)
+  }
+  return found
 }
 
 /** Parse a command line and collect everything the policy needs to decide it. */
@@ -138,6 +159,13 @@ export function analyzeCommand(line: string): CommandAnalysis {
     const part: CommandPart = { command, argv, wrappers, program: argv[0] }
     parts.push(part)
     constructsOf(part, alwaysAsk)
+    for (const executed of findExecCommands(argv)) {
+      const inner = unwrap(executed, alwaysAsk)
+      if (inner.argv.length === 0) continue
+      const innerPart: CommandPart = { command: { ...command, text: inner.argv.join(' '), words: [] }, argv: inner.argv, wrappers: inner.wrappers, program: inner.argv[0] }
+      parts.push(innerPart)
+      constructsOf(innerPart, alwaysAsk)
+    }
     if (basename(part.program) === 'tee')
       for (const word of command.words.slice(command.words.length - argv.length + 1))
         if (!word.value.startsWith('-')) writes.push(pathUse(word, 'tee'))

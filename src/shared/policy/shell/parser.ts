@@ -15,6 +15,29 @@ const isNewline = (c: string): boolean => c === '\n' || c === '\r'
 const isMeta = (c: string): boolean =>
   c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '<' || c === '>'
 
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' }
+
+function decodeAnsiEscape(src: string, at: number): { text: string; next: number } {
+  const c = src[at]
+  if (c in SIMPLE_ESCAPES) return { text: SIMPLE_ESCAPES[c], next: at + 1 }
+  const patterns: Array<[RegExp, number]> = [
+    [/^x([0-9A-Fa-f]{1,2})/, 16],
+    [/^u([0-9A-Fa-f]{1,4})/, 16],
+    [/^U([0-9A-Fa-f]{1,8})/, 16],
+    [/^([0-7]{1,3})/, 8]
+  ]
+  const rest = src.slice(at, at + 10)
+  for (const [pattern, radix] of patterns) {
+    const match = pattern.exec(rest)
+    if (match) {
+      const code = parseInt(match[1], radix)
+      return { text: code <= 0x10ffff ? String.fromCodePoint(code) : '', next: at + match[0].length }
+    }
+  }
+  if (c === 'c' && at + 1 < src.length) return { text: String.fromCharCode(src.charCodeAt(at + 1) & 31), next: at + 2 }
+  return { text: '\\' + (c ?? ''), next: at + 1 }
+}
+
 interface PendingHeredoc {
   delimiter: string
   stripTabs: boolean
@@ -153,7 +176,11 @@ class Parser {
       if (this.pos >= this.src.length) break
       const c = this.src[this.pos]
       if (this.backtickEnd && c === '`') break
-      if (c === '#' && words.length === 0 && assignments.length === 0) break
+      if (c === '#') {
+        // A word starting with # begins a comment that runs to the end of the line.
+        while (this.pos < this.src.length && !isNewline(this.src[this.pos])) this.pos++
+        break
+      }
       const redirect = this.tryRedirect(origin)
       if (redirect) {
         redirects.push(redirect)
@@ -257,6 +284,7 @@ class Parser {
     }
     if (op === '<<<') return { op, kind: 'herestring', target }
     if (op === '<' || op === '<&') return { op, kind: 'read', target }
+    // `<>` opens the file for reading and writing: a write.
     return { op, kind: 'write', target }
   }
 
@@ -406,11 +434,21 @@ class Parser {
     throw new ShellSyntaxError('unterminated double quote')
   }
 
+  /** `$'…'`: decoded as bash does, so `$'\x72m'` is seen as `rm`. */
   private readAnsiC(acc: { value: string; quoted: boolean }): void {
     let i = this.pos + 2
-    while (i < this.src.length && this.src[i] !== "'") i += this.src[i] === '\\' ? 2 : 1
+    let value = ''
+    while (i < this.src.length && this.src[i] !== "'") {
+      if (this.src[i] !== '\\') {
+        value += this.src[i++]
+        continue
+      }
+      const decoded = decodeAnsiEscape(this.src, i + 1)
+      value += decoded.text
+      i = decoded.next
+    }
     if (i >= this.src.length) throw new ShellSyntaxError("unterminated $'…' quote")
-    acc.value += this.src.slice(this.pos + 2, i)
+    acc.value += value
     acc.quoted = true
     this.pos = i + 1
   }
