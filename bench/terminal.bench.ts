@@ -49,7 +49,7 @@ async function makePayload(path: string): Promise<void> {
   let written = 0
   while (written < FILE_BYTES) {
     const piece = block.slice(0, Math.min(block.length, FILE_BYTES - written))
-    if (!out.write(piece)) await new Promise((resolve) => out.once('drain', resolve))
+    if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
     written += piece.length
   }
   await new Promise<void>((resolve) => out.end(() => resolve()))
