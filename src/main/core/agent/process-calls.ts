@@ -67,6 +67,7 @@ async function processCall(
     return finish(textResult(call.callId, text, true))
   }
 
+  session.emit({ type: 'tool-call', at: now(), messageId: state.messageId, callId: call.callId, name: call.name, args: call.input })
   if (state.rejectedTool) return finish(textResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool), true))
   if (state.newTaskIndex >= 0 && index > state.newTaskIndex) return finish(textResult(call.callId, resultText.afterNewTask, true))
   if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))

@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, realpathSync, writeFileSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn } from '../support/fake-provider'
+
+const root = resolve(__dirname, '../..')
+const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
+const entry = join(root, 'src/cli/main.ts')
+
+let fake: FakeProvider | undefined
+afterEach(async () => {
+  expect(fake?.failures ?? []).toEqual([])
+  await fake?.close()
+  fake = undefined
+})
+
+interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the CLI source in its own Node process, as a user would run `modus`. */
+function runCli(args: string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<CliRun> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [jiti, entry, ...args], {
+      cwd: options.cwd ?? root,
+      env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    if (options.stdin !== undefined) child.stdin.end(options.stdin)
+    child.on('exit', (code) => resolveRun({ code, stdout, stderr }))
+  })
+}
+
+async function setup(turns: FakeTurn[], files: Record<string, string> = {}) {
+  fake = await startFakeProvider({ name: 'cli', turns })
+  const dataDir = mkdtempSync(join(tmpdir(), 'modus-cli-data-'))
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cli-ws-')))
+  for (const [path, content] of Object.entries(files)) writeFileSync(join(workspace, path), content)
+  const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+  return { dataDir, workspace, provider, env: { MODUS_DATA_DIR: dataDir } }
+}
+
+describe('modus run', () => {
+  it('streams the answer to stdout and exits 0 when the task completes', async () => {
+    const { workspace, provider, env } = await setup(
+      [
+        { text: 'Let me look at the notes. ', toolCalls: [{ name: 'read_file', input: { path: 'notes.txt' } }] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'The notes say hello.' } }] }
+      ],
+      { 'notes.txt': 'hello\n' }
+    )
+    const run = await runCli(['run', '--workspace', workspace, '--mode', 'code', ...provider, 'What do the notes say?'], { env })
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
+    expect(run.stderr).toContain('→ Read notes.txt')
+    expect(run.stdout).toContain('Let me look at the notes.')
+    expect(run.stdout).toContain('The notes say hello.')
+    expect(toolResultsIn(fake!.requests[1]!)[0]!.text).toContain('hello')
+  })
+
+  it('--json --non-interactive streams events as JSON lines and denies what needs approval', async () => {
+    const { workspace, provider, env } = await setup([
+      { toolCalls: [{ name: 'execute_command', input: { command: 'touch made-by-command' } }] },
+      { toolCalls: [{ name: 'attempt_completion', input: { result: 'Could not run it.' } }] }
+    ])
+    const run = await runCli(['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', 'make a file'], { env })
+    expect(run.code).toBe(0)
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    const events = lines.filter((l) => l.event).map((l) => l.event)
+    expect(events.some((e) => e.type === 'approval-resolved' && e.outcome === 'rejected')).toBe(true)
+    expect(lines.some((l) => l.approval?.tool === 'execute_command')).toBe(true)
+    expect(lines.at(-1)).toMatchObject({ end: { status: 'completed', exitCode: 0 } })
+    expect(toolResultsIn(fake!.requests[1]!)[0]!.text).toContain('non-interactively')
+    expect(() => readFileSync(join(workspace, 'made-by-command'))).toThrow()
+  })
+
+  it('asks approvals on the terminal: an answer typed on stdin runs the command', async () => {
+    const { workspace, provider, env } = await setup([
+      { toolCalls: [{ name: 'execute_command', input: { command: 'echo approved > out.txt' } }] },
+      { toolCalls: [{ name: 'attempt_completion', input: { result: 'Ran it.' } }] }
+    ])
+    const run = await runCli(['run', '--workspace', workspace, ...provider, 'write out.txt'], { env, stdin: 'y\n' })
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain('Approval needed')
+    expect(readFileSync(join(workspace, 'out.txt'), 'utf8').trim()).toBe('approved')
+  })
+
+  it('exits non-zero with the provider error when the key is rejected', async () => {
+    const { workspace, provider, env } = await setup([{ error: { status: 401, message: 'invalid x-api-key' } }])
+    const run = await runCli(['run', '--workspace', workspace, ...provider, 'anything'], { env })
+    expect(run.code).toBe(1)
+    expect(run.stderr.toLowerCase()).toContain('key')
+  })
+
+  it('a usage error exits 2 and says what is missing', async () => {
+    const run = await runCli(['run', 'no workspace given'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('--workspace')
+  })
+})
+
+describe('modus prompt', () => {
+  it('prints the system prompt and tools of a mode with their o200k token count, within the budget', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'modus-cli-data-'))
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cli-ws-')))
+    writeFileSync(join(workspace, 'AGENTS.md'), 'Always run npm test before finishing.\n')
+    const run = await runCli(['prompt', '--mode', 'code', '--workspace', workspace, '--json'], { env: { MODUS_DATA_DIR: dataDir } })
+    expect(run.code).toBe(0)
+    const report = JSON.parse(run.stdout)
+    expect(report.system).toContain('Always run npm test before finishing.')
+    expect(report.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['read_file', 'apply_diff', 'execute_command', 'attempt_completion']))
+    expect(report.totalTokens).toBe(report.systemTokens + report.toolTokens)
+    expect(report.totalTokens).toBeGreaterThan(500)
+    expect(report.totalTokens).toBeLessThanOrEqual(3_800)
+    console.log(`modus prompt --mode code: ${report.systemTokens} + ${report.toolTokens} = ${report.totalTokens} o200k tokens`)
+  })
+})
