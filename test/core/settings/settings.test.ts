@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { resolveDataDir } from '../../../src/main/core/app-paths'
+import { locateJsonError } from '../../../src/main/core/settings/json-error'
+import { createFileSecretStore, resolveApiKey } from '../../../src/main/core/settings/secret-store'
+import { createSettingsHandlers } from '../../../src/main/core/settings/settings-handlers'
+import { createSettingsStore } from '../../../src/main/core/settings/settings-store'
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'modus-settings-'))
+
+describe('settings store', () => {
+  it('a settings file that is not valid JSON is reported with its line and kept byte for byte', async () => {
+    const file = join(tempDir(), 'settings.json')
+    const broken = '{\n  "version": 1,\n  "providers": [\n    { "id": "a", }\n  ]\n}\n'
+    writeFileSync(file, broken)
+    const store = await createSettingsStore(file)
+    expect(store.problems()).toHaveLength(1)
+    expect(store.problems()[0]).toContain('line 4')
+    expect(store.problems()[0]).toContain('kept unchanged')
+    expect(store.get().providers).toEqual([])
+    await expect(store.update((s) => ({ ...s, activeProviderId: null }))).rejects.toMatchObject({ code: 'settings_broken' })
+    expect(readFileSync(file, 'utf8')).toBe(broken)
+  })
+
+  it('a file that parses but breaks the schema names the field, and is kept', async () => {
+    const file = join(tempDir(), 'settings.json')
+    const text = JSON.stringify({ version: 1, providers: [{ id: 'Bad Id', kind: 'anthropic', label: 'x', model: 'm' }], policy: { mistakeLimit: -1 } })
+    writeFileSync(file, text)
+    const store = await createSettingsStore(file)
+    expect(store.problems()[0]).toContain('providers.0.id')
+    expect(store.problems()[0]).toContain('policy.mistakeLimit')
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it('saves atomically and reloads what it saved; defaults fill what is missing', async () => {
+    const file = join(tempDir(), 'settings.json')
+    const store = await createSettingsStore(file)
+    expect(store.get().policy).toMatchObject({ mistakeLimit: 3, repetitionLimit: 3, maxRequests: null })
+    await store.update((s) => ({ ...s, policy: { ...s.policy, maxRequests: 50 } }))
+    const again = await createSettingsStore(file)
+    expect(again.get().policy.maxRequests).toBe(50)
+    expect(again.problems()).toEqual([])
+  })
+})
+
+describe('JSON error location', () => {
+  it.each([
+    ['{"a": 1,}', 1, 9],
+    ['{\n"a": tru\n}', 2, 6],
+    ['[1, 2', 1, 6],
+    ['{"a": "b"} x', 1, 12]
+  ])('%j → line %i column %i', (text, line, column) => {
+    expect(locateJsonError(text)).toMatchObject({ line, column })
+  })
+
+  it('valid JSON has no error', () => {
+    expect(locateJsonError('{"a": [1, {"b": null}], "c": "\\u00e9"}')).toBeNull()
+  })
+})
+
+describe('secrets and the settings handlers', () => {
+  it('keys live in a 0600 file and never reach the renderer; env vars work without a stored key', async () => {
+    const dir = tempDir()
+    const secrets = createFileSecretStore(join(dir, 'secrets.json'))
+    const settings = await createSettingsStore(join(dir, 'settings.json'))
+    const env = { OPENAI_API_KEY: 'sk-env-0123456789' }
+    const handlers = createSettingsHandlers({ settings, secrets, env })
+    const view = await handlers['settings:saveProvider']({ id: 'claude', kind: 'anthropic', label: 'Claude', model: 'claude-sonnet-4-6', apiKey: 'sk-ant-secret-abcd1234' })
+    expect(view.providers[0]).toMatchObject({ id: 'claude', hasKey: true, keyHint: '1234' })
+    expect(view.activeProviderId).toBe('claude')
+    expect(JSON.stringify(view)).not.toContain('sk-ant-secret')
+    expect(statSync(join(dir, 'secrets.json')).mode & 0o777).toBe(0o600)
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).not.toContain('sk-ant-secret')
+
+    const withOpenAi = await handlers['settings:saveProvider']({ id: 'gpt', kind: 'openai', label: 'GPT', model: 'gpt-4o' })
+    expect(withOpenAi.providers.find((p) => p.id === 'gpt')).toMatchObject({ hasKey: true, keyHint: '6789' })
+    expect(await resolveApiKey(secrets, { id: 'gpt', kind: 'openai' }, env)).toEqual({ key: 'sk-env-0123456789', source: 'env' })
+
+    const kept = await handlers['settings:saveProvider']({ id: 'claude', kind: 'anthropic', label: 'Claude 2', model: 'claude-opus-4-6' })
+    expect(kept.providers.find((p) => p.id === 'claude')).toMatchObject({ label: 'Claude 2', hasKey: true })
+
+    const removed = await handlers['settings:removeProvider']({ id: 'claude' })
+    expect(removed.activeProviderId).toBe('gpt')
+    expect(await secrets.get('provider:claude')).toBeUndefined()
+    await expect(handlers['settings:setActiveProvider']({ id: 'nope' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+})
+
+describe('app data dir', () => {
+  const home = '/home/ada'
+  it('MODUS_DATA_DIR wins', () => {
+    expect(resolveDataDir({ env: { MODUS_DATA_DIR: '/tmp/x' }, platform: 'linux', home })).toBe('/tmp/x')
+  })
+  it('matches Electron userData on each platform', () => {
+    expect(resolveDataDir({ env: {}, platform: 'linux', home })).toBe('/home/ada/.config/Modus')
+    expect(resolveDataDir({ env: { XDG_CONFIG_HOME: '/cfg' }, platform: 'linux', home })).toBe('/cfg/Modus')
+    expect(resolveDataDir({ env: {}, platform: 'darwin', home })).toBe('/home/ada/Library/Application Support/Modus')
+    expect(resolveDataDir({ env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, platform: 'win32', home })).toContain('Modus')
+  })
+})
