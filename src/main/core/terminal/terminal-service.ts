@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, realpath } from 'node:fs/promises'
 import { constants as osConstants, homedir } from 'node:os'
 import { join } from 'node:path'
+import type { EventPayload } from '../../../shared/contract'
 import type { TerminalCommandInfo, TerminalInfo } from '../../../shared/contract/terminal'
 import { startCommandMonitor, type InputWaitState } from './command-monitor'
 import { createDataCoalescer } from './data-coalescer'
@@ -14,10 +15,8 @@ import { chooseShell, prepareShellLaunch, type ShellChoice } from './shell-integ
 import { createShellSession, type CommandEnd, type RunningCommand, type ShellSession } from './shell-session'
 import type { CommandOutcome, CommandRunRequest, CommandRunResult, TaskTerminal, TerminalService } from './types'
 
-export interface TerminalEventSink {
-  (name: 'terminal:data', payload: { terminalId: string; data: string }): void
-  (name: 'terminal:changed', payload: TerminalInfo[]): void
-}
+/** Matches the core's `EventBus.emit`, narrowed to this domain's events. */
+export type TerminalEventSink = <E extends 'terminal:data' | 'terminal:changed'>(name: E, payload: EventPayload<E>) => void
 
 export interface TerminalServiceDeps {
   /** App data dir: saved outputs go to `tasks/<taskId>/command-output/`, scripts to `terminal/`. */
@@ -502,7 +501,13 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
       terminal.kept = keep
       changed()
     },
-    scrollback: (terminalId) => find(terminalId).session.scrollback(),
+    scrollback(terminalId) {
+      const terminal = find(terminalId)
+      // Deliver pending data first: a view that writes this text then appends later events gets
+      // every byte once.
+      coalescer.flush(terminalId)
+      return terminal.session.scrollback()
+    },
     async endTask(taskId) {
       const ending = [...terminals.values()].filter((t) => t.taskId === taskId && !t.kept)
       await Promise.all(
