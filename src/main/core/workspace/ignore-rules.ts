@@ -50,6 +50,7 @@ export async function loadIgnoreRules(root: string): Promise<IgnoreRules> {
     matcher.add(text)
     sources.push(name)
   }
+  if (sources.length === 0) return { sources, ignores: () => false }
   return { sources, ignores: (rel, isDir) => testPath(matcher, rel, isDir) }
 }
 

@@ -42,7 +42,8 @@ function gitignoresAbove(rootReal: string, dir: string): ScopedIgnore[] {
 
 function gitIgnored(scopes: readonly ScopedIgnore[], abs: string, isDir: boolean): boolean {
   for (const { base, matcher } of scopes) {
-    const rel = toPosix(relative(base, abs))
+    // abs is always below base here: slice instead of path.relative (hot path).
+    const rel = abs.length > base.length ? toPosix(abs.slice(base.length + 1)) : ''
     if (rel && matcher.ignores(isDir ? `${rel}/` : rel)) return true
   }
   return false
@@ -65,7 +66,6 @@ function isDirectoryEntry(entry: Dirent, abs: string): boolean {
 export function listDirectory(dirReal: string, options: ListOptions, deps: WalkDeps): ListResult {
   const respectGitignore = options.respectGitignore ?? true
   const inside = isWithin(deps.rootReal, dirReal)
-  const display = (abs: string): string => (inside ? toPosix(relative(deps.rootReal, abs)) : toPosix(abs))
   const entries: ListEntry[] = []
   let truncated = false
   // A listing that points into an excluded or gitignored directory shows what is there.
@@ -73,9 +73,10 @@ export function listDirectory(dirReal: string, options: ListOptions, deps: WalkD
   const applyDefaultExcludes = !segments.some((s) => DEFAULT_EXCLUDED_DIRS.has(s))
   const above = respectGitignore ? gitignoresAbove(deps.rootReal, dirReal) : []
   const startScopes = gitIgnored(above, dirReal, true) ? [] : above
-  const queue: Array<{ dir: string; scopes: ScopedIgnore[] }> = [{ dir: dirReal, scopes: startScopes }]
-  outer: while (queue.length) {
-    const { dir, scopes: parentScopes } = queue.shift()!
+  const startRel = inside ? toPosix(relative(deps.rootReal, dirReal)) : toPosix(dirReal)
+  const queue: Array<{ dir: string; rel: string; scopes: ScopedIgnore[] }> = [{ dir: dirReal, rel: startRel, scopes: startScopes }]
+  for (let head = 0; head < queue.length; head++) {
+    const { dir, rel: dirRel, scopes: parentScopes } = queue[head]
     let children: Dirent[]
     try {
       children = readdirSync(dir, { withFileTypes: true })
@@ -84,20 +85,21 @@ export function listDirectory(dirReal: string, options: ListOptions, deps: WalkD
     }
     const own = respectGitignore && children.some((c) => c.name === '.gitignore') ? readGitignore(dir) : null
     const scopes = own ? [...parentScopes, { base: dir, matcher: own }] : parentScopes
+    if (truncated) break
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const child of children) {
       const abs = join(dir, child.name)
       const isDir = isDirectoryEntry(child, abs)
       if (applyDefaultExcludes && isDir && DEFAULT_EXCLUDED_DIRS.has(child.name)) continue
-      const rel = inside ? toPosix(relative(deps.rootReal, abs)) : ''
+      const rel = dirRel === '' ? child.name : `${dirRel}/${child.name}`
       if (inside && deps.ignored(rel, isDir)) continue
       if (scopes.length && gitIgnored(scopes, abs, isDir)) continue
       if (entries.length >= options.limit) {
         truncated = true
-        break outer
+        break
       }
-      entries.push({ path: display(abs), isDirectory: isDir, protected: inside && deps.isProtected(rel) })
-      if (isDir && options.recursive && !child.isSymbolicLink()) queue.push({ dir: abs, scopes })
+      entries.push({ path: rel, isDirectory: isDir, protected: inside && deps.isProtected(rel) })
+      if (isDir && options.recursive && !child.isSymbolicLink()) queue.push({ dir: abs, rel, scopes })
     }
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
