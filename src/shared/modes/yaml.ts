@@ -122,10 +122,3 @@ function orderedMode(mode: ModeConfig, format: ModesFileFormat): Record<string, 
 export function modesToYaml(modes: readonly ModeConfig[], format: ModesFileFormat = 'modus'): string {
   return stringify({ customModes: modes.map((mode) => orderedMode(mode, format)) }, { lineWidth: 0 })
 }
-
-/** Validate one mode coming from an import. Roo modes start with no auto-approve at all. */
-export function importModes(text: string, format: ModesFileFormat): ParsedModesFile {
-  return parseModesText(text, format)
-}
-
-export const modeFromUnknown = (value: unknown) => ModeConfig.safeParse(value)

@@ -42,7 +42,7 @@ function strictForms(part: CommandPart): string[] {
 /** The text allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is. */
 const allowForm = (part: CommandPart): string => join([programForAllow(part.program), ...part.argv.slice(1)])
 
-function decidePart(part: CommandPart, sets: readonly RuleSet[]): PartDecision & { origin?: string } {
+function decidePart(part: CommandPart, sets: readonly RuleSet[]): PartDecision {
   const text = part.command.text || join(part.argv)
   const strict = strictForms(part)
   for (const set of sets) {

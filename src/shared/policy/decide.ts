@@ -1,6 +1,5 @@
-import { resolveToolAlias } from '../tools/catalog'
 import { isMcpToolName, parseMcpToolName } from '../tools/mcp'
-import { getBuiltInTool } from '../tools/catalog'
+import { getBuiltInTool, resolveToolAlias } from '../tools/catalog'
 import type { AutoApprove, CommandRules, ResolvedMode } from '../modes/schema'
 import { groupName, groupOptions } from '../modes/schema'
 import { decideCommand, type Decision, type RuleSet } from './commands'

@@ -44,4 +44,3 @@ export function mcpToolDefinition(info: McpToolInfo): ToolDefinition<typeof mcpA
   }
 }
 
-export const MCP_TOOL_PREFIX = MCP_PREFIX
