@@ -166,3 +166,14 @@ describe('listing', () => {
     expect(top.entries).toHaveLength(2)
   })
 })
+
+describe('protected paths by default', () => {
+  it("uses the policy's isProtectedPath when no predicate is given", async () => {
+    t = await tempWorkspace({ '.roomodes': 'x', 'src/a.ts': 'y' })
+    expect((await t.workspace.resolve('.roomodes')).protected).toBe(true)
+    expect((await t.workspace.resolve('.modus/modes.yaml')).protected).toBe(true)
+    expect((await t.workspace.resolve('src/a.ts')).protected).toBe(false)
+    const listed = await t.workspace.list('.', { recursive: false, limit: 10 })
+    expect(listed.entries.find((e) => e.path === '.roomodes')?.protected).toBe(true)
+  })
+})

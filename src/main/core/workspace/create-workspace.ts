@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { open, readFile, rm, stat } from 'node:fs/promises'
 import { detectLineEnding, withLineEnding } from '../../../shared/diff/text'
+import { isProtectedPath } from '../../../shared/policy/paths'
 import { createChangeStore } from './change-store'
 import { decodeText, detectEncoding, encodeText } from './encoding'
 import { loadIgnoreRules, type IgnoreRules } from './ignore-rules'
@@ -22,7 +23,7 @@ import { writeFileAtomic } from './atomic-write'
 export interface CreateWorkspaceOptions {
   /** The opened folder (resolved with realpath). */
   root: string
-  /** The policy's protected-path predicate (`isProtectedPath` from src/shared/policy). */
+  /** Protected-path predicate; default: the policy's `isProtectedPath` (src/shared/policy/paths.ts). */
   isProtected?: ProtectedPathCheck
   /** Path of `rg`; default: looked up on PATH. `null` forces the built-in search. */
   ripgrepPath?: string | null
@@ -45,7 +46,7 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
   if (!(await stat(rootReal)).isDirectory()) {
     throw new WorkspaceError('not_a_directory', `Workspace root is not a folder: ${options.root}`, options.root)
   }
-  const isProtected: ProtectedPathCheck = options.isProtected ?? (() => false)
+  const isProtected: ProtectedPathCheck = options.isProtected ?? isProtectedPath
   const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
   let rules: IgnoreRules = await loadIgnoreRules(rootReal)
   const ripgrep = options.ripgrepPath !== undefined ? options.ripgrepPath : findRipgrep()
