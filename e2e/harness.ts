@@ -55,7 +55,10 @@ export const test = base.extend<{ modus: ModusHarness }>({
     try {
       await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token')!, fake, workspace, dataDir })
     } finally {
+      // Wait for the host to exit: it may still be appending task logs that rmSync would race.
+      const exited = new Promise((resolveExit) => (child.exitCode !== null ? resolveExit(null) : child.once('exit', resolveExit)))
       child.kill('SIGTERM')
+      await exited
       await fake.close()
       rmSync(root, { recursive: true, force: true })
     }
