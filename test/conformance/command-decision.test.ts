@@ -52,6 +52,9 @@ function decisionDifference(vector: Vector, verdict: ReturnType<typeof modusDeci
         return `Roo matches '${rule}' as a bare prefix; Modus respects word boundaries`
     }
   }
+  const command = vector.command ?? ''
+  if (verdict.decision === 'deny' && vector.expect === 'ask_user' && /\$\([^)]*\$\(/.test(command))
+    return "a denied command sits in a nested substitution, which Roo's splitter does not look into; Modus finds and denies it"
   const allowed = vector.allowed ?? []
   const denied = vector.denied ?? []
   const overlap = verdict.parts.some(
