@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createModeStore, ModeStoreError, type ModesSnapshot } from '../../../src/main/core/modes/mode-store'
 import { createModeHandlers } from '../../../src/main/core/modes/mode-handlers'
 import { rooGlobalModesCandidates } from '../../../src/main/core/modes/mode-files'
@@ -155,6 +155,20 @@ describe('mode store', () => {
     const limited = await createModeStore({ dataDir, workspaceRoot: workspace, maxScannedFiles: 1 }).testRegex('.')
     expect(limited.truncated).toBe(true)
     await expect(store.testRegex('([')).rejects.toMatchObject({ code: 'invalid_regex' })
+  })
+
+  it('notices modes files edited outside Modus', async () => {
+    const store = createModeStore({ dataDir, workspaceRoot: workspace })
+    const seen: ModesSnapshot[] = []
+    store.onChange((snapshot) => seen.push(snapshot))
+    const stop = store.watch()
+    try {
+      await store.list()
+      writeFileSync(join(workspace, '.roomodes'), JSON.stringify({ customModes: [{ ...docsMode, slug: 'hand-made' }] }))
+      await vi.waitFor(() => expect(seen.at(-1)?.modes.some((m) => m.slug === 'hand-made')).toBe(true), { timeout: 5000, interval: 50 })
+    } finally {
+      stop()
+    }
   })
 
   it('lists where Roo keeps its global custom_modes.yaml', () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { promises as fs } from 'node:fs'
+import { promises as fs, watch as watchPath, type FSWatcher } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { promisify } from 'node:util'
 import { writeFileAtomic } from '../fs/atomic-write'
@@ -59,6 +59,11 @@ export interface ModeStore {
   resetBuiltIn(slug: string, scope?: ModeScope): Promise<ModesSnapshot>
   testRegex(fileRegex: string, limit?: number): Promise<RegexTestResult>
   onChange(listener: (snapshot: ModesSnapshot) => void): () => void
+  /**
+   * Watch the modes files for edits made outside Modus (a hand-edited YAML, a `git pull`) and
+   * notify `onChange` listeners when the modes really changed. Returns the stop function.
+   */
+  watch(): () => void
 }
 
 export interface ModeStoreDeps {
@@ -184,6 +189,38 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     onChange(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    watch() {
+      const dirs = [deps.dataDir, ...(deps.workspaceRoot ? [deps.workspaceRoot, join(deps.workspaceRoot, '.modus')] : [])]
+      const names = new Set(['modes.yaml', '.roomodes'])
+      let last = ''
+      let timer: NodeJS.Timeout | undefined
+      const check = async () => {
+        const snapshot = await list()
+        const key = JSON.stringify(snapshot)
+        if (key === last) return
+        last = key
+        for (const listener of listeners) listener(snapshot)
+      }
+      const watchers: FSWatcher[] = []
+      for (const dir of dirs) {
+        try {
+          watchers.push(
+            watchPath(dir, (_event, file) => {
+              if (file && !names.has(String(file))) return
+              clearTimeout(timer)
+              // Editors write in several steps: read once things settle.
+              timer = setTimeout(() => void check().catch(() => undefined), 100)
+            })
+          )
+        } catch {
+          // A directory that does not exist yet (no .modus/) has nothing to watch.
+        }
+      }
+      return () => {
+        clearTimeout(timer)
+        for (const watcher of watchers) watcher.close()
+      }
     }
   }
 }
