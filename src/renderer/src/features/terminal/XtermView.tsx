@@ -1,0 +1,125 @@
+import { FitAddon } from '@xterm/addon-fit'
+import { Terminal, type ITheme } from '@xterm/xterm'
+import '@xterm/xterm/css/xterm.css'
+import { useEffect, useRef, type ReactNode } from 'react'
+import { useClient } from '../../client/client-context'
+import type { RegisterXterm } from './xterm-api'
+
+/**
+ * One terminal's screen: xterm.js fitted to its box. Loaded lazily (xterm is not in the first
+ * bundle). On mount it replays the core's buffered output, then appends live `terminal:data`;
+ * keystrokes go back as `terminal:write`, size changes as `terminal:resize`.
+ */
+export interface XtermViewProps {
+  terminalId: string
+  active: boolean
+  exited: boolean
+  register: RegisterXterm
+}
+
+const cssVar = (name: string, fallback: string): string =>
+  getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback
+
+const themeFromPage = (): ITheme => ({
+  background: cssVar('--terminal-bg', cssVar('--panel', '#1e1e1e')),
+  foreground: cssVar('--terminal-fg', cssVar('--fg', '#e6e8eb')),
+  cursor: cssVar('--accent', '#748ffc'),
+  selectionBackground: cssVar('--terminal-selection', 'rgba(116, 143, 252, 0.35)')
+})
+
+export default function XtermView(props: XtermViewProps): ReactNode {
+  const { terminalId, register } = props
+  const client = useClient()
+  const box = useRef<HTMLDivElement>(null)
+  const termRef = useRef<Terminal | null>(null)
+  const refit = useRef<() => void>(() => undefined)
+
+  useEffect(() => {
+    const element = box.current
+    if (!element) return
+    const term = new Terminal({
+      scrollback: 10_000,
+      cursorBlink: true,
+      fontSize: 13,
+      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+      theme: themeFromPage()
+    })
+    const fit = new FitAddon()
+    term.loadAddon(fit)
+    term.open(element)
+    termRef.current = term
+
+    // Data that arrives before the buffered output is already inside it (the core flushes first).
+    let replayed = false
+    const unsubscribe = client.subscribe((name, payload) => {
+      if (name !== 'terminal:data' || !replayed) return
+      const data = payload as { terminalId: string; data: string }
+      if (data.terminalId === terminalId) term.write(data.data)
+    })
+    void client.request('terminal:output', { terminalId }).then((result) => {
+      if (result.ok) term.write(result.value.data)
+      replayed = true
+    })
+
+    const input = term.onData((data) => void client.request('terminal:write', { terminalId, data }))
+
+    let lastSize = ''
+    let frame = 0
+    refit.current = () => {
+      cancelAnimationFrame(frame)
+      frame = requestAnimationFrame(() => {
+        if (element.offsetWidth === 0 || element.offsetHeight === 0) return
+        try {
+          fit.fit()
+        } catch {
+          return // not laid out yet
+        }
+        const size = `${term.cols}x${term.rows}`
+        if (size === lastSize) return
+        lastSize = size
+        void client.request('terminal:resize', { terminalId, cols: term.cols, rows: term.rows })
+      })
+    }
+    const observer = new ResizeObserver(() => refit.current())
+    observer.observe(element)
+    refit.current()
+
+    const copySelection = async (): Promise<boolean> => {
+      const text = term.getSelection()
+      if (!text) return false
+      await navigator.clipboard.writeText(text)
+      return true
+    }
+    // Ctrl+Shift+C copies (Ctrl+C stays the interrupt); Ctrl+Shift+V pastes through the browser.
+    term.attachCustomKeyEventHandler((event) => {
+      if (event.type === 'keydown' && event.ctrlKey && event.shiftKey && event.code === 'KeyC') {
+        void copySelection()
+        return false
+      }
+      return true
+    })
+    register(terminalId, { copySelection, clear: () => term.clear(), focus: () => term.focus() })
+
+    return () => {
+      register(terminalId, null)
+      cancelAnimationFrame(frame)
+      observer.disconnect()
+      input.dispose()
+      unsubscribe()
+      term.dispose()
+      termRef.current = null
+    }
+  }, [client, terminalId, register])
+
+  useEffect(() => {
+    if (termRef.current) termRef.current.options.disableStdin = props.exited
+  }, [props.exited])
+
+  useEffect(() => {
+    if (!props.active) return
+    refit.current()
+    termRef.current?.focus()
+  }, [props.active])
+
+  return <div className="xterm-box" ref={box} hidden={!props.active} data-terminal-id={terminalId} />
+}

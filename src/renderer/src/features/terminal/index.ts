@@ -1,0 +1,2 @@
+export { TerminalPanel } from './TerminalPanel'
+export { useTerminalStore, useRunningTerminalCount } from './terminal-store'

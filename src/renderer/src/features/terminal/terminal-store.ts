@@ -1,0 +1,36 @@
+import { create } from 'zustand'
+import type { TerminalInfo } from '../../../../shared/contract/terminal'
+import { nextActiveTerminal, orderTerminals } from './terminal-model'
+
+interface TerminalSlice {
+  terminals: TerminalInfo[]
+  activeId: string | null
+  /** Tabs whose view was opened once: kept mounted (hidden) so their screen survives a switch. */
+  openedIds: string[]
+  setTerminals(list: TerminalInfo[]): void
+  select(id: string): void
+}
+
+export const useTerminalStore = create<TerminalSlice>((set) => ({
+  terminals: [],
+  activeId: null,
+  openedIds: [],
+  setTerminals: (list) =>
+    set((state) => {
+      const terminals = orderTerminals(list)
+      const activeId = nextActiveTerminal(terminals, state.activeId)
+      const known = new Set(terminals.map((t) => t.id))
+      const openedIds = [...state.openedIds.filter((id) => known.has(id))]
+      if (activeId && !openedIds.includes(activeId)) openedIds.push(activeId)
+      return { terminals, activeId, openedIds }
+    }),
+  select: (id) =>
+    set((state) => ({
+      activeId: id,
+      openedIds: state.openedIds.includes(id) ? state.openedIds : [...state.openedIds, id]
+    }))
+}))
+
+/** Terminals with a command still running (for a nav badge). */
+export const useRunningTerminalCount = (): number =>
+  useTerminalStore((state) => state.terminals.filter((t) => t.command !== null && t.command.endedAt === null).length)
