@@ -81,3 +81,24 @@ describe('read_file', () => {
     expect(textOf(await run({ path: '../outside/o.txt' }))).toContain('(outside the workspace)')
   })
 })
+
+describe('read_file on a large file', () => {
+  it('pages a multi-megabyte file without a whole-file read', async () => {
+    const body = Array.from({ length: 200_000 }, (_, i) => `entry ${i + 1} ${'-'.repeat(30)}`).join('\n') + '\n'
+    t = await tempWorkspace({ 'huge.log': body }, { maxTextBytes: 1_000_000 })
+    const text = textOf(await run({ path: 'huge.log', offset: 199_999, limit: 10 }))
+    expect(text).toContain('Showing lines 199999-200000 of 200000 total lines')
+    expect(text).toContain('200000 | entry 200000')
+  })
+})
+
+describe('read_file on special files', () => {
+  it('refuses a FIFO instead of blocking on it', async () => {
+    t = await tempWorkspace()
+    const { execFileSync } = await import('node:child_process')
+    execFileSync('mkfifo', [`${t.root}/pipe`])
+    const out = await run({ path: 'pipe' })
+    expect(out.isError).toBe(true)
+    expect(textOf(out)).toMatch(/not a regular file/)
+  })
+})

@@ -65,6 +65,8 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     if (p.kind === 'missing') throw new WorkspaceError('not_found', `File not found: ${p.display}`, p.display)
     if (p.kind === 'directory')
       throw new WorkspaceError('is_directory', `'${p.display}' is a directory, not a file. Use list_files to see its contents.`, p.display)
+    // FIFOs, sockets and devices would block or never end.
+    if (p.kind === 'other') throw new WorkspaceError('io', `'${p.display}' is not a regular file (device, socket or pipe).`, p.display)
   }
 
   const binaryError = (p: ResolvedPath): WorkspaceError =>

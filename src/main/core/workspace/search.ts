@@ -37,6 +37,8 @@ export interface SearchResult {
   truncated: boolean
 }
 
+const MAX_KEPT_LINE = 2000
+
 export class InvalidRegexError extends Error {
   override name = 'InvalidRegexError'
 }
@@ -95,7 +97,9 @@ class Collector {
       this.matches++
       this.lastMatchLine = line
     }
-    this.current.lines.push({ line, text: text.replace(/\r?\n$/, ''), isMatch })
+    // Minified lines can be megabytes: keep a bounded prefix (the tool cuts further for the model).
+    const clean = text.replace(/\r?\n$/, '')
+    this.current.lines.push({ line, text: clean.length > MAX_KEPT_LINE ? clean.slice(0, MAX_KEPT_LINE) : clean, isMatch })
   }
 
   end(): void {
