@@ -10,7 +10,7 @@ import { createDataCoalescer } from './data-coalescer'
 import { memoizeEnv, resolveLoginShellEnv, type ResolveEnv } from './login-env'
 import { createOutputCapture, type OutputCapture, type OutputPreview } from './output-capture'
 import { readOutputFile } from './output-reader'
-import { ARTIFACT_ID, commandOutputDir, isInside, resolveCommandCwd } from './paths'
+import { ARTIFACT_ID, commandOutputDir, resolveCommandCwd } from './paths'
 import { chooseShell, prepareShellLaunch, type ShellChoice } from './shell-integration'
 import { createShellSession, type CommandEnd, type RunningCommand, type ShellSession } from './shell-session'
 import type { CommandOutcome, CommandRunRequest, CommandRunResult, TaskTerminal, TerminalService } from './types'
@@ -336,15 +336,9 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
     const { terminal, record } = await withTaskLock(taskId, async () => {
       const terminal = await acquireTaskTerminal(taskId, rootReal, notes)
       try {
-        let runCwd = explicitCwd
-        if (runCwd === null) {
-          const current = await realpath(terminal.session.cwd()).catch(() => rootReal)
-          if (!isInside(rootReal, current)) {
-            notes.push(`The shell was in ${current}, outside the workspace; the command ran in the workspace root.`)
-            runCwd = rootReal
-          }
-        }
-        const record = await startCommand(terminal, taskId, request.command, runCwd)
+        // Every call starts where the tool says (default: the workspace root), whatever an
+        // earlier command cd-ed to; variables and functions do persist in the task shell.
+        const record = await startCommand(terminal, taskId, request.command, explicitCwd ?? rootReal)
         return { terminal, record }
       } finally {
         terminal.reserved = false

@@ -23,7 +23,7 @@ export type CommandOutcome =
 
 export interface CommandRunRequest {
   command: string
-  /** Inside the workspace; relative to its root. Default: where the task shell is. */
+  /** Inside the workspace; relative to its root. Default: the workspace root (each call). */
   cwd?: string
   /** The model's timeout: after it the command moves to the background. */
   timeoutMs?: number

@@ -41,11 +41,10 @@ function outputBlock(result: CommandRunResult, label: string): string {
 }
 
 function statusLine(result: CommandRunResult): string {
-  const where = result.endCwd && result.endCwd !== result.cwd ? ` (the shell is now in ${result.endCwd})` : ''
-  if (result.exitCode === 0) return `Command exited with code 0 in ${result.cwd}${where}.`
+  if (result.exitCode === 0) return `Command exited with code 0 in ${result.cwd}.`
   const how = result.signal ? `was ended by ${result.signal} (exit code ${result.exitCode})` : `failed with exit code ${result.exitCode}`
   const hint = result.exitCode === 127 ? ' Exit code 127 means the command was not found.' : ''
-  return `Command ${how} in ${result.cwd}${where}.${hint}`
+  return `Command ${how} in ${result.cwd}.${hint}`
 }
 
 const stopHint = (result: CommandRunResult): string =>
