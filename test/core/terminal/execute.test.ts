@@ -33,6 +33,12 @@ describe('execute_command on a real pty', () => {
     expect(result.output.text).toContain('not found')
   })
 
+  it('takes the status of a bare return, as a function body would', async () => {
+    const result = await run('echo a; return 3; echo b')
+    expect(result.exitCode).toBe(3)
+    expect(result.output.text).toBe('a\n')
+  })
+
   it('reports a command killed by a signal', async () => {
     const result = await run(`sh -c 'kill -KILL $$'`)
     expect(result.exitCode).toBe(137)

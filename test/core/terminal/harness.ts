@@ -18,7 +18,7 @@ export interface Harness {
 }
 
 export async function createHarness(
-  options: { bashrc?: string; deps?: Partial<TerminalServiceDeps> } = {}
+  options: { bashrc?: string; zshrc?: string; shell?: string; deps?: Partial<TerminalServiceDeps> } = {}
 ): Promise<Harness> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'modus-term-')))
   const root = join(base, 'workspace')
@@ -27,17 +27,18 @@ export async function createHarness(
   await mkdir(root, { recursive: true })
   await mkdir(home, { recursive: true })
   await writeFile(join(home, '.bashrc'), options.bashrc ?? '')
+  await writeFile(join(home, '.zshrc'), options.zshrc ?? '')
   const data = new Map<string, string>()
   const lists: TerminalInfo[][] = []
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
-    SHELL: '/bin/bash',
+    SHELL: options.shell ?? '/bin/bash',
     LANG: 'C.UTF-8'
   }
   const service = createTerminalService({
     dataDir,
-    shell: '/bin/bash',
+    shell: options.shell ?? '/bin/bash',
     resolveEnv: async () => env,
     emit: ((name: string, payload: unknown) => {
       if (name === 'terminal:data') {

@@ -36,6 +36,8 @@ builtin set +e
 __modus_dir="$MODUS_SCRIPT_DIR"
 builtin unset MODUS_SCRIPT_DIR
 __modus_active=
+# A "return" in the command ends this function, not __modus_run, so the end marker still prints.
+__modus_exec() { builtin eval "$(<"$__modus_script")"; }
 HISTCONTROL="ignorespace\${HISTCONTROL:+:$HISTCONTROL}"
 __modus_run() {
   __modus_active="$1"
@@ -46,7 +48,8 @@ __modus_run() {
     builtin cd -- "$(<"$__modus_file.cwd")" || __modus_status=$?
   fi
   if [[ $__modus_status == 0 ]]; then
-    builtin eval "$(<"$__modus_file.sh")"
+    __modus_script="$__modus_file.sh"
+    __modus_exec
     __modus_status=$?
   fi
   builtin local __modus_nonce="$__modus_active"
@@ -88,6 +91,8 @@ builtin unsetopt ERR_EXIT
 __modus_dir="$MODUS_SCRIPT_DIR"
 builtin unset MODUS_SCRIPT_DIR
 __modus_active=
+# A "return" in the command ends this function, not __modus_run, so the end marker still prints.
+__modus_exec() { builtin eval "$(<"$__modus_script")"; }
 __modus_run() {
   __modus_active="$1"
   builtin shift
@@ -97,7 +102,8 @@ __modus_run() {
     builtin cd -q -- "$(<"$__modus_file.cwd")" || __modus_status=$?
   fi
   if [[ $__modus_status == 0 ]]; then
-    builtin eval "$(<"$__modus_file.sh")"
+    __modus_script="$__modus_file.sh"
+    __modus_exec
     __modus_status=$?
   fi
   builtin local __modus_nonce="$__modus_active"
