@@ -33,7 +33,11 @@ test('a page from a foreign origin cannot open the socket, even knowing the toke
 
 test('opens a workspace, streams a reply and cancels a second one mid-stream', async ({ page, modus }) => {
   modus.fake.enqueue(
-    { text: 'Hello from the fake model. The workspace has a README and a greet function.', chunkDelayMs: 40 },
+    {
+      text: 'Hello from the fake model. The workspace has a README and a greet function.',
+      chunkDelayMs: 40,
+      toolCalls: [{ name: 'attempt_completion', input: { result: 'Described the project.' } }]
+    },
     { text: 'This answer is long and will be cut off by the user before it ends', chunkDelayMs: 60, hangAfterChunks: 4 }
   )
   await openWorkspaceAndProvider(page, modus)
@@ -45,6 +49,7 @@ test('opens a workspace, streams a reply and cancels a second one mid-stream', a
   // Streaming: a partial reply is visible before the whole one is.
   await expect(reply).toContainText('Hello from')
   await expect(reply).toHaveText('Hello from the fake model. The workspace has a README and a greet function.')
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Described the project.')
   await saveScreenshot(page, 'chat')
 
   await page.getByLabel('Message').fill('Tell me more')

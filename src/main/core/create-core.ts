@@ -1,9 +1,13 @@
-import { requests, type Handlers } from '../../shared/contract'
+import type { Handlers } from '../../shared/contract'
+import { modesRequests } from '../../shared/contract/modes'
 import { dispatch } from '../../shared/contract/dispatch'
 import type { Result } from '../../shared/result'
 import { appFiles } from './app-paths'
 import { createEventBus, type EventBus } from './event-bus'
 import { createAgentServices, type AgentServices } from './agent/create-agent-services'
+import { createModeHandlers } from './modes/mode-handlers'
+import type { ModeStore } from './modes/mode-store'
+import { createTerminalHandlers } from './terminal/handlers'
 import { createFileSecretStore, type SecretStore } from './settings/secret-store'
 import { createSettingsHandlers } from './settings/settings-handlers'
 import { createSettingsStore } from './settings/settings-store'
@@ -49,7 +53,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
   void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)
 
-  const handlers = withPendingHandlers({
+  const handlers: Handlers = {
     'app:info': async () => ({
       version: options.version,
       transport: options.transport,
@@ -58,8 +62,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     ...createWorkspaceHandlers({ session, recent, pickFolder: options.pickFolder }),
     ...createSettingsHandlers({ settings, secrets, bus, env }),
-    ...agent.handlers
-  })
+    ...agent.handlers,
+    ...currentModeHandlers(() => agent.modeStore()),
+    ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null })
+  }
 
   return {
     handlers,
@@ -71,13 +77,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
 }
 
-// TEMPORARY until the task/approval services land (agent-loop helper); removed when wired.
-function withPendingHandlers(provided: Partial<Handlers>): Handlers {
-  const pending: Record<string, () => Promise<never>> = {}
-  for (const channel of Object.keys(requests)) {
-    pending[channel] = async () => {
-      throw new Error(`${channel} is not wired yet`)
-    }
-  }
-  return { ...pending, ...provided } as Handlers
+/** The modes domain follows the open workspace: each request goes to that workspace's store. */
+function currentModeHandlers(store: () => ModeStore): ModeHandlers {
+  const forward = (channel: keyof ModeHandlers) => (input: never) =>
+    (createModeHandlers(store())[channel] as (input: never) => unknown)(input)
+  return Object.fromEntries(Object.keys(modesRequests).map((channel) => [channel, forward(channel as keyof ModeHandlers)])) as ModeHandlers
 }
+type ModeHandlers = ReturnType<typeof createModeHandlers>

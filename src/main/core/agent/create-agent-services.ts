@@ -54,6 +54,8 @@ export interface AgentServices {
   terminal: TerminalService
   /** Re-reads the modes of the open workspace (after a mode edit or opening another folder). */
   refreshModes(): Promise<void>
+  /** The mode store of the open workspace (global modes only when none is open). */
+  modeStore(): ModeStore
   workspace(root: string): Promise<Workspace>
   handlers: Pick<
     Handlers,
@@ -103,11 +105,17 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   }
 
   let modes: ResolvedMode[] = resolveModes({ builtIns: BUILT_IN_MODES })
-  let modeStore: { root: string | null; store: ModeStore } | null = null
+  let modeStore: { root: string | null; store: ModeStore; stopWatching: () => void } | null = null
   const modeStoreFor = (root: string | null): ModeStore => {
     if (!modeStore || modeStore.root !== root) {
-      modeStore = { root, store: createModeStore({ dataDir: options.dataDir, workspaceRoot: root ?? undefined }) }
-      modeStore.store.onChange((snapshot) => (modes = snapshot.modes))
+      modeStore?.stopWatching()
+      const store = createModeStore({ dataDir: options.dataDir, workspaceRoot: root ?? undefined })
+      store.onChange((snapshot) => {
+        modes = snapshot.modes
+        options.bus?.emit('modes:changed', snapshot)
+      })
+      // Hand edits of modes.yaml / .roomodes are picked up while the workspace is open.
+      modeStore = { root, store, stopWatching: store.watch() }
     }
     return modeStore.store
   }
@@ -193,6 +201,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     store,
     terminal,
     refreshModes,
+    modeStore: () => modeStoreFor(options.currentWorkspace()),
     workspace,
     handlers: {
       ...createTaskHandlers({ tasks, currentWorkspace: options.currentWorkspace }),
@@ -201,6 +210,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       ...createReviewHandlers({ edits, bus: options.bus })
     },
     async dispose() {
+      modeStore?.stopWatching()
       approvalHandlers.dispose()
       await tasks.dispose()
       if (!options.terminal) await terminal.dispose()
