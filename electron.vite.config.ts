@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
@@ -12,7 +11,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           serve: resolve('src/main/web/serve.ts'),
-          ...(existsSync('src/cli/main.ts') ? { cli: resolve('src/cli/main.ts') } : {}) // TEMP until the CLI lands
+          cli: resolve('src/cli/main.ts')
         }
       }
     }
