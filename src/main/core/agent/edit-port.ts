@@ -90,6 +90,7 @@ export function toChangeView(change: StagedChange): ChangeView {
     hunks: change.hunks.map((hunk) => ({ ...hunk })),
     status: statusOf(change),
     auto: false,
+    conflict: change.conflict,
     createdAt: change.createdAt
   }
 }

@@ -2,8 +2,10 @@ import { useEffect, useState, type ReactNode } from 'react'
 import type { ChangeView } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { useChatStore } from '../chat/chat-store'
+import type { ChatItem } from '../chat/task-view'
 import { loadChanges } from './bind-review-events'
 import { LazyChangesetReview } from './LazyChangesetReview'
+import { conflictOf } from './review-model'
 import { useReviewStore } from './review-store'
 import './review.css'
 
@@ -20,10 +22,12 @@ export function ChangesView(): ReactNode {
   const [open, setOpen] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
 
+  // Reload when the task reports a change event (proposed, applied, rejected…): the list follows the agent.
+  const changeSignature = useChatStore((state) => (taskId ? changeSignatureOf(state.views[taskId]?.items) : ''))
   useEffect(() => {
     if (!taskId) return
     void loadChanges(client, taskId).then(setError)
-  }, [client, taskId])
+  }, [client, taskId, changeSignature])
 
   const revert = async (change: ChangeView): Promise<void> => {
     setBusy(change.id)
@@ -62,9 +66,9 @@ export function ChangesView(): ReactNode {
               </button>
             )}
           </div>
-          {change.conflict && (
+          {conflictOf(change) && (
             <p className="conflict" role="alert">
-              Conflict: {change.conflict}
+              Conflict: {conflictOf(change)}
             </p>
           )}
           {open === change.id && <LazyChangesetReview changes={[change]} />}
@@ -72,4 +76,13 @@ export function ChangesView(): ReactNode {
       ))}
     </section>
   )
+}
+
+function changeSignatureOf(items: readonly ChatItem[] | undefined): string {
+  if (!items) return ''
+  let signature = ''
+  for (const item of items) {
+    if (item.kind === 'tool') for (const change of item.changes) signature += `${change.changeId}:${change.status};`
+  }
+  return signature
 }

@@ -1,0 +1,132 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { toolResultsIn } from '../test/support/fake-provider'
+import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
+import { saveScreenshot } from './screenshots'
+import type { Page } from '@playwright/test'
+
+const ORIGINAL = Array.from({ length: 20 }, (_, i) => `export const value${i + 1} = ${i + 1}`).join('\n') + '\n'
+const PROPOSED = ORIGINAL.replace('value2 = 2', 'value2 = 200').replace('value18 = 18', 'value18 = 1800')
+const ONLY_FIRST_HUNK = ORIGINAL.replace('value2 = 2', 'value2 = 200')
+
+const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] })
+
+async function startEditTask(page: Page, modus: ModusHarness, message: string): Promise<void> {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill(message)
+  await page.getByLabel('Message').press('Enter')
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
+
+test('accepting one hunk and rejecting another writes exactly the accepted hunk', async ({ page, modus }) => {
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, ORIGINAL)
+  modus.fake.enqueue(
+    { text: 'Updating two values.', toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    completion('Updated value2.')
+  )
+  await startEditTask(page, modus, 'Update the values')
+  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  const review = page.getByRole('group', { name: 'Changeset review' })
+  await expect(review.getByRole('list', { name: 'Changed files' })).toContainText('src/values.ts')
+  // Monaco's diff editor, loaded on demand from the app's own bundle.
+  await expect(review.locator('.monaco-diff-editor')).toBeVisible()
+  await expect(review.locator('.monaco-diff-editor .editor.modified')).toContainText('value18 = 1800')
+  await expect(review.locator('.hunk')).toHaveCount(2)
+
+  await review.getByRole('button', { name: 'Reject hunk 2' }).click()
+  await expect(review).toContainText('1 of 2 hunks accepted')
+  await saveScreenshot(page, 'review')
+  await review.getByRole('button', { name: 'Accept selected hunks' }).click()
+
+  await expect.poll(() => readFileSync(file, 'utf8')).toBe(ONLY_FIRST_HUNK)
+  await nav(page).getByRole('button', { name: 'Chat' }).click()
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Updated value2.')
+  const answered = modus.fake.requests.filter((r) => r.protocol === 'anthropic')[1]
+  expect(toolResultsIn(answered)[0].isError).toBeFalsy()
+  expect(modus.fake.failures).toEqual([])
+})
+
+test('the proposed side is edited before accepting, inline view, and the change can be reverted', async ({ page, modus }) => {
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, ORIGINAL)
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    completion('Done.')
+  )
+  await startEditTask(page, modus, 'Update the values')
+  // Reviewed right in the chat, from the tool card.
+  const card = page.getByRole('group', { name: 'Tool call write_to_file' })
+  await card.getByRole('button', { name: 'Review 1 file change' }).click()
+  const review = card.getByRole('group', { name: 'Changeset review' })
+  await expect(review.locator('.monaco-diff-editor')).toBeVisible()
+  await review.getByRole('button', { name: 'Inline view' }).click()
+  await expect(review.getByRole('button', { name: 'Side by side' })).toHaveAttribute('aria-pressed', 'true')
+
+  // Type into the proposed side: change 1800 to 1801.
+  const modified = review.locator('.monaco-diff-editor .editor.modified .view-lines')
+  await modified.getByText('value18 = 1800').click()
+  await page.keyboard.press('End')
+  await page.keyboard.press('Backspace')
+  await page.keyboard.type('1')
+  await expect(review).toContainText('You edited the proposed side')
+  await review.getByRole('button', { name: 'Accept all changes' }).click()
+  const expected = PROPOSED.replace('value18 = 1800', 'value18 = 1801')
+  await expect.poll(() => readFileSync(file, 'utf8')).toBe(expected)
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Done.')
+
+  // The task's changes list shows it with its diff, and reverts it.
+  await nav(page).getByRole('button', { name: 'Changes', exact: true }).click()
+  const row = page.getByRole('article', { name: 'Change to src/values.ts' })
+  await expect(row.locator('.status-chip')).toContainText('applied')
+  await row.getByRole('button', { name: 'Show diff' }).click()
+  await expect(row.locator('.monaco-diff-editor')).toBeVisible()
+  await row.getByRole('button', { name: 'Revert' }).click()
+  await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL)
+  await expect(row.locator('.status-chip')).toContainText('reverted')
+})
+
+test('rejecting the changeset with a reason leaves the file alone and tells the model', async ({ page, modus }) => {
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, ORIGINAL)
+  modus.fake.enqueue(
+    {
+      toolCalls: [
+        { name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }
+      ]
+    },
+    completion('Left as is.')
+  )
+  await startEditTask(page, modus, 'Update the values')
+  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  const review = page.getByRole('group', { name: 'Changeset review' })
+  await review.getByLabel(/Reason or guidance for the model/).fill('Values must stay below 100')
+  await review.getByRole('button', { name: 'Reject all changes' }).click()
+  await expect.poll(() => modus.fake.requests.filter((r) => r.protocol === 'anthropic').length).toBe(2)
+  const next = modus.fake.requests.filter((r) => r.protocol === 'anthropic')[1]
+  expect(JSON.stringify(toolResultsIn(next))).toContain('Values must stay below 100')
+  expect(readFileSync(file, 'utf8')).toBe(ORIGINAL)
+})
+
+test('a file changed on disk while the review waits is shown as a conflict', async ({ page, modus }) => {
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, ORIGINAL)
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    completion('Noted the conflict.')
+  )
+  await startEditTask(page, modus, 'Update the values')
+  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  const review = page.getByRole('group', { name: 'Changeset review' })
+  await expect(review.locator('.hunk')).toHaveCount(2)
+  // Someone edits the same lines meanwhile.
+  const theirs = ORIGINAL.replace('value2 = 2', 'value2 = 7').replace('value18 = 18', 'value18 = 9')
+  writeFileSync(file, theirs)
+  await review.getByRole('button', { name: 'Accept all changes' }).click()
+  await nav(page).getByRole('button', { name: 'Changes', exact: true }).click()
+  const row = page.getByRole('article', { name: 'Change to src/values.ts' })
+  await expect(row.locator('.conflict')).toContainText(/Conflict: .*(changed|conflict)/i)
+  await expect(row.locator('.status-chip')).toContainText('failed')
+  expect(readFileSync(file, 'utf8')).toBe(theirs)
+})
