@@ -238,6 +238,15 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
     }
   }
 
+  /** Finished commands older than the last 500 are forgotten in memory; their files stay readable. */
+  function pruneArtifacts(): void {
+    if (artifacts.size <= 500) return
+    for (const [key, record] of artifacts) {
+      if (artifacts.size <= 500) break
+      if (record.info.endedAt !== null) artifacts.delete(key)
+    }
+  }
+
   const newArtifactId = (): string => `cmd-${Date.now()}${String(++artifactCounter % 1000).padStart(3, '0')}.txt`
 
   async function startCommand(terminal: TerminalRecord, taskId: string, command: string, runCwd: string | null): Promise<CommandRecord> {
@@ -277,6 +286,7 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
     })
     terminal.command = record
     artifacts.set(`${taskId}/${artifactId}`, record)
+    pruneArtifacts()
     void session.foregroundPid().then((pid) => {
       if (info.endedAt === null) {
         info.pid = pid
