@@ -139,7 +139,7 @@ function TerminalToolbar(props: { terminal: TerminalInfo; apis: Map<string, Xter
         ) : (
           <span className="terminal-cwd">{terminal.cwd}</span>
         )}
-        {exited && <span className="terminal-state">shell exited{terminal.exitCode !== null ? ` (${terminal.exitCode})` : ''}</span>}
+        {exited && <span className="terminal-state">shell ended</span>}
       </div>
       <div className="terminal-actions">
         {running && (
