@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { Browser } from 'playwright'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { fmtMs, openWorkspaceAndProvider, RENDERER_DIR, startUiBench, type UiBench } from './ui-harness'
+
+// Renderer cold start in Chromium through the built web host: time to the first paint that holds
+// an interactive control, first contentful paint, and the JS the page loads before it is usable
+// (raw and gzip). Every run uses a fresh browser context (empty cache). A static page with one
+// input, loaded in the same browser, is the floor. Figures are printed, never asserted.
+
+const RUNS = Number(process.env.MODUS_BENCH_RUNS ?? 15)
+
+/** Installed before any page script: notes when an enabled control first exists, then waits two frames for its paint. */
+const INTERACTIVE_PROBE = (selector: string) => {
+  const w = window as unknown as { __interactive?: number; __fcp?: number }
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') w.__fcp = entry.startTime
+  }).observe({ type: 'paint', buffered: true })
+  const check = () => {
+    const control = document.querySelector(selector) as HTMLInputElement | null
+    if (!control || control.disabled) return false
+    requestAnimationFrame(() => requestAnimationFrame(() => (w.__interactive ??= performance.now())))
+    return true
+  }
+  const observer = new MutationObserver(() => check() && observer.disconnect())
+  document.addEventListener('DOMContentLoaded', () => {
+    if (!check()) observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true })
+  })
+}
+
+interface ColdRun {
+  interactive: number
+  fcp: number
+  scripts: Array<{ url: string; raw: number; gzip: number; text: string }>
+}
+
+async function coldRun(browser: Browser, url: string, selector: string): Promise<ColdRun> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const scripts: ColdRun['scripts'] = []
+  const pending: Array<Promise<void>> = []
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return
+    pending.push(
+      response.body().then((body) => {
+        scripts.push({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length, text: body.toString('utf8') })
+      })
+    )
+  })
+  await page.addInitScript(INTERACTIVE_PROBE, selector)
+  await page.goto(url)
+  await page.waitForFunction(() => (window as unknown as { __interactive?: number }).__interactive !== undefined, null, { timeout: 30_000 })
+  const { interactive, fcp } = await page.evaluate(() => {
+    const w = window as unknown as { __interactive: number; __fcp?: number }
+    return { interactive: w.__interactive, fcp: w.__fcp ?? Number.NaN }
+  })
+  await Promise.all(pending)
+  await context.close()
+  return { interactive, fcp, scripts }
+}
+
+const summary = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return `median ${fmtMs(sorted[Math.floor(sorted.length / 2)])} ms (min ${fmtMs(sorted[0])}, max ${fmtMs(sorted[sorted.length - 1])}) [${xs.length} runs]`
+}
+
+let bench: UiBench
+
+beforeAll(async () => {
+  bench = await startUiBench()
+}, 60_000)
+afterAll(async () => bench?.close())
+
+describe('renderer cold start', () => {
+  it('first run (workspace picker) and returning user (chat), beside a static page', async () => {
+    const floor: number[] = []
+    const firstRun: ColdRun[] = []
+    for (let i = 0; i < RUNS; i++) {
+      // Interleaved, so noisy neighbours hit both alike.
+      const staticPage = `data:text/html,<!doctype html><meta charset=utf-8><label for=f>Folder path</label><input id=f>`
+      floor.push((await coldRun(bench.browser, staticPage, 'input')).interactive)
+      firstRun.push(await coldRun(bench.browser, bench.url, 'input[id], button'))
+    }
+
+    const setup = await bench.browser.newPage()
+    await openWorkspaceAndProvider(setup, bench)
+    await setup.close()
+    const returning: ColdRun[] = []
+    for (let i = 0; i < RUNS; i++) returning.push(await coldRun(bench.browser, bench.url, 'textarea'))
+
+    const initial = firstRun[0].scripts
+    const raw = initial.reduce((sum, s) => sum + s.raw, 0)
+    const gzip = initial.reduce((sum, s) => sum + s.gzip, 0)
+    const heavy = (pattern: RegExp) => initial.filter((s) => pattern.test(s.text)).map((s) => s.url.split('/').pop())
+    const lazyChunks = readdirSync(join(RENDERER_DIR, 'assets')).filter((f) => f.endsWith('.js'))
+    const chunkWith = (pattern: RegExp) =>
+      lazyChunks.filter((f) => pattern.test(readFileSync(join(RENDERER_DIR, 'assets', f), 'utf8'))).length
+
+    console.log('\n[ui cold start] Chromium headless, fresh context per run, built web host on 127.0.0.1')
+    console.log(`  static page, one input (floor):          interactive paint ${summary(floor)}`)
+    console.log(`  Modus first run (workspace picker):      interactive paint ${summary(firstRun.map((r) => r.interactive))}`)
+    console.log(`                                           first contentful paint ${summary(firstRun.map((r) => r.fcp))}`)
+    console.log(`  Modus returning user (chat, composer):   interactive paint ${summary(returning.map((r) => r.interactive))}`)
+    console.log(`  initial JS: ${initial.length} file(s), ${(raw / 1000).toFixed(1)} kB raw, ${(gzip / 1000).toFixed(1)} kB gzip (target ≤ 400 kB gzip)`)
+    for (const s of initial) console.log(`    ${s.url.split('/').pop()}: ${(s.raw / 1000).toFixed(1)} kB raw, ${(s.gzip / 1000).toFixed(1)} kB gzip`)
+    // Code markers, not class names: the app shell may name `.monaco-editor` in a CSS selector.
+    const MONACO = /MonacoEnvironment|editor\.action\.|vs\/editor\//
+    const XTERM = /xterm-helper-textarea|xterm-accessibility/
+    console.log(`  Monaco in the initial JS: ${heavy(MONACO).join(', ') || 'no'}` +
+      ` (lazy chunks in the build that contain it: ${chunkWith(MONACO)})`)
+    console.log(`  xterm in the initial JS: ${heavy(XTERM).join(', ') || 'no'}` +
+      ` (lazy chunks in the build that contain it: ${chunkWith(XTERM)})`)
+  }, 600_000)
+})

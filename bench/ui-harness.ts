@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright'
+import { startFakeProvider, type FakeProvider } from '../test/support/fake-provider'
+import playwrightConfig from '../playwright.config'
+
+// Shared by the ui-*.bench.ts files: the built web host (out/main/serve.js) on its own data dir,
+// the fake provider, and Chromium launched the way the e2e run launches it.
+
+const SERVE_ENTRY = resolve(__dirname, '../out/main/serve.js')
+export const RENDERER_DIR = resolve(__dirname, '../out/renderer')
+
+export interface UiBench {
+  url: string
+  fake: FakeProvider
+  workspace: string
+  dataDir: string
+  browser: Browser
+  close(): Promise<void>
+}
+
+export function requireBuild(): void {
+  if (!existsSync(SERVE_ENTRY) || !existsSync(join(RENDERER_DIR, 'index.html'))) {
+    throw new Error('Build first: npx electron-vite build (the UI benchmarks run the built web host).')
+  }
+}
+
+async function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }
+  })
+  const url = await new Promise<string>((done, reject) => {
+    let output = ''
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /serving at (http:\/\/\S+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        done(match[1])
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)))
+  })
+  return { child, url }
+}
+
+/** `prepare` runs on the fresh data dir before the web host starts (e.g. to write a task log). */
+export async function startUiBench(prepare?: (dataDir: string, workspace: string) => Promise<void>): Promise<UiBench> {
+  requireBuild()
+  const root = mkdtempSync(join(tmpdir(), 'modus-ui-bench-'))
+  const workspace = join(root, 'project')
+  const dataDir = join(root, 'data')
+  mkdirSync(join(workspace, 'src'), { recursive: true })
+  mkdirSync(dataDir, { recursive: true })
+  writeFileSync(join(workspace, 'README.md'), '# Bench project\n')
+  writeFileSync(join(workspace, 'src', 'index.ts'), 'export const answer = 42\n')
+  await prepare?.(dataDir, workspace)
+  const fake = await startFakeProvider({ name: 'ui-bench' })
+  const { child, url } = await startServe(dataDir)
+  const browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true })
+  return {
+    url,
+    fake,
+    workspace,
+    dataDir,
+    browser,
+    async close() {
+      await browser.close()
+      child.kill('SIGTERM')
+      await fake.close()
+      rmSync(root, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Opens the workspace and configures the fake provider through the UI, as a user does. */
+export async function openWorkspaceAndProvider(page: Page, bench: UiBench): Promise<void> {
+  await page.goto(bench.url)
+  await page.getByLabel('Folder path').fill(bench.workspace)
+  await page.getByRole('button', { name: 'Open', exact: true }).click()
+  const providerForm = page.getByRole('form', { name: 'Provider settings' })
+  await providerForm.or(page.getByLabel('Message')).first().waitFor()
+  if (await providerForm.isVisible()) {
+    await page.getByLabel('Provider', { exact: true }).selectOption('anthropic')
+    await page.getByLabel(/Base URL/).fill(bench.fake.anthropicBaseUrl)
+    await page.getByLabel('Model').fill('claude-sonnet-4-5')
+    await page.getByLabel('API key').fill('sk-bench-key-0000')
+    await page.getByRole('button', { name: 'Save provider' }).click()
+  }
+  await page.getByLabel('Message').waitFor()
+}
+
+/**
+ * Records every animation frame's duration in the page until `stopFrameRecorder` is called:
+ * the gap between consecutive requestAnimationFrame callbacks is the frame time the user sees.
+ */
+export async function startFrameRecorder(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const state = {
+      frames: [] as number[],
+      ends: [] as number[],
+      longTasks: [] as Array<{ at: number; duration: number }>,
+      last: performance.now(),
+      running: true,
+      observer: null as PerformanceObserver | null
+    }
+    ;(window as unknown as { __frames: typeof state }).__frames = state
+    // Long tasks are main-thread work over 50 ms by the page itself, unlike frame gaps, which a busy
+    // machine can also cause.
+    state.observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        state.longTasks.push({ at: entry.startTime + performance.timeOrigin, duration: entry.duration })
+    })
+    state.observer.observe({ type: 'longtask' })
+    const tick = (now: number) => {
+      if (!state.running) return
+      state.frames.push(now - state.last)
+      state.ends.push(now + performance.timeOrigin)
+      state.last = now
+      requestAnimationFrame(tick)
+    }
+    requestAnimationFrame((now) => {
+      state.last = now
+      requestAnimationFrame(tick)
+    })
+  })
+}
+
+export async function stopFrameRecorder(page: Page): Promise<number[]> {
+  return (await stopFrameRecorderWithTimes(page)).frames
+}
+
+export interface FrameRecording {
+  frames: number[]
+  /** Wall-clock time (ms since the epoch) each frame ended. */
+  ends: number[]
+  longTasks: Array<{ at: number; duration: number }>
+}
+
+export async function stopFrameRecorderWithTimes(page: Page): Promise<FrameRecording> {
+  return page.evaluate(() => {
+    const state = (
+      window as unknown as {
+        __frames: FrameRecording & { running: boolean; observer: PerformanceObserver | null }
+      }
+    ).__frames
+    state.running = false
+    state.observer?.disconnect()
+    return { frames: state.frames, ends: state.ends, longTasks: state.longTasks }
+  })
+}
+
+export const describeLongTasks = (tasks: FrameRecording['longTasks']): string =>
+  tasks.length === 0
+    ? 'no long tasks (> 50 ms of page work)'
+    : `${tasks.length} long task(s) (> 50 ms of page work), max ${fmtMs(Math.max(...tasks.map((t) => t.duration)))} ms, total ${fmtMs(
+        tasks.reduce((sum, t) => sum + t.duration, 0)
+      )} ms`
+
+export interface FrameStats {
+  frames: number
+  median: number
+  p95: number
+  p99: number
+  max: number
+  over50: number
+  over16: number
+}
+
+export function frameStats(frames: number[]): FrameStats {
+  const sorted = [...frames].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+  return {
+    frames: frames.length,
+    median: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    max: sorted[sorted.length - 1] ?? 0,
+    over50: frames.filter((f) => f > 50).length,
+    over16: frames.filter((f) => f > 16.7).length
+  }
+}
+
+export const fmtMs = (n: number): string => (n < 10 ? n.toFixed(2) : n.toFixed(1))
+
+export const describeFrames = (s: FrameStats): string =>
+  `${s.frames} frames: median ${fmtMs(s.median)} ms, p95 ${fmtMs(s.p95)} ms, p99 ${fmtMs(s.p99)} ms, max ${fmtMs(s.max)} ms; ` +
+  `${s.over16} frames > 16.7 ms, ${s.over50} frames > 50 ms`
