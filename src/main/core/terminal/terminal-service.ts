@@ -99,6 +99,9 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
   let changeQueued = false
   let disposed = false
 
+  // Resolve the login shell's environment now, so the first command does not wait for it.
+  void resolveEnv().catch(() => undefined)
+
   const coalescer = createDataCoalescer((terminalId, data) => deps.emit('terminal:data', { terminalId, data }), {
     intervalMs: deps.coalesceMs ?? 16
   })
@@ -375,7 +378,8 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
       timers.push(setTimeout(() => done('background'), timeoutMs))
       const inputPoll = setInterval(() => {
         const wait = record.inputWait
-        if (wait.since !== null && Date.now() - Math.max(wait.since, record.lastUserInputAt) >= waitReturnMs) done('waiting-input')
+        // Silence alone (no /proc) is too weak to cut the call short; it becomes a note instead.
+        if (wait.since !== null && !wait.inferred && Date.now() - Math.max(wait.since, record.lastUserInputAt) >= waitReturnMs) done('waiting-input')
       }, 250)
       if (request.signal?.aborted) onAbort()
       else request.signal?.addEventListener('abort', onAbort, { once: true })
@@ -384,6 +388,10 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
     if (!ended) {
       record.info.background = true
       changed()
+      if (outcome === 'background' && record.inputWait.inferred && record.inputWait.since !== null) {
+        const quiet = Math.round((Date.now() - record.running.lastOutputAt()) / 1000)
+        notes.push(`It has printed nothing for ${quiet} s; if it is waiting for input, the user can answer it in the terminal.`)
+      }
     }
     const settled = ended ? await record.settled : null
     const exitCode = settled ? settled.end.exitCode : null
