@@ -264,7 +264,13 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
       maxFileBytes: deps.maxArtifactBytes ?? 256 * 1024 * 1024,
       onPressure: (paused) => (paused ? session.pause() : session.resume())
     })
-    const running = await session.run(command, runCwd, capture)
+    let running: RunningCommand
+    try {
+      running = await session.run(command, runCwd, capture)
+    } catch (error) {
+      await capture.finish()
+      throw error
+    }
     const info: TerminalCommandInfo = {
       id: running.nonce.slice(0, 12),
       artifactId,
