@@ -57,8 +57,6 @@ export interface ShellSession {
   foregroundPid(): Promise<number>
   /** Pid blocked reading the terminal (Linux), null if none, undefined if unknowable. */
   inputReader(): Promise<number | null | undefined>
-  /** Ends every process the shell started; the shell stays. */
-  killChildren(graceMs?: number): Promise<void>
   /** Ends the shell and everything in it. */
   kill(graceMs?: number): Promise<void>
   scrollback(): string
@@ -199,10 +197,6 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
       return group ?? proc.pid
     },
     inputReader: () => terminalReader(proc.pid, platform),
-    async killChildren(graceMs) {
-      if (platform === 'win32') return this.kill(graceMs)
-      await killProcessTree(proc.pid, { includeRoot: false, graceMs })
-    },
     async kill(graceMs) {
       if (state === 'exited') return
       await killProcessTree(proc.pid, { includeRoot: true, graceMs })

@@ -50,10 +50,6 @@ export interface CommandRunResult {
   notes: string[]
 }
 
-export interface CommandStatus {
-  info: TerminalCommandInfo | null
-}
-
 /** What an executor sees of the terminal: bound to one task and its workspace. */
 export interface TaskTerminal {
   readonly taskId: string
