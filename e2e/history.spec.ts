@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs'
+import { expect, openWorkspaceAndProvider, test } from './harness'
+
+test('a finished task is in the history: search finds it, export downloads Markdown, delete asks first', async ({ page, modus }) => {
+  modus.fake.enqueue({
+    text: 'The project has one helper, greet.',
+    toolCalls: [{ name: 'attempt_completion', input: { result: 'The greeting helper is documented in the README.' } }]
+  })
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Document the greeting helper')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('The greeting helper is documented in the README.')
+
+  await page.getByRole('button', { name: 'History' }).click()
+  const row = page.getByRole('listitem', { name: 'Document the greeting helper' })
+  await expect(row).toBeVisible()
+  await expect(row).toContainText('code')
+  await expect(row).toContainText('completed')
+
+  const search = page.getByLabel('Search tasks')
+  await search.fill('greeting')
+  await expect(row).toBeVisible()
+  await search.fill('no such words here')
+  await expect(row).toHaveCount(0)
+  await expect(page.getByText('0 of 1 tasks')).toBeVisible()
+  await search.fill('document')
+  await expect(row).toBeVisible()
+
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export Markdown' }).click()])
+  expect(download.suggestedFilename()).toMatch(/\.md$/)
+  const markdown = readFileSync(await download.path(), 'utf8')
+  expect(markdown).toContain('Document the greeting helper')
+  expect(markdown).toContain('The greeting helper is documented in the README.')
+
+  const [json] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export JSON' }).click()])
+  expect(json.suggestedFilename()).toMatch(/\.json$/)
+  const exported = JSON.parse(readFileSync(await json.path(), 'utf8')) as unknown
+  expect(JSON.stringify(exported)).toContain('Document the greeting helper')
+
+  await row.getByRole('button', { name: 'Delete' }).click()
+  const confirm = page.getByRole('alertdialog', { name: /Delete task/ })
+  await expect(confirm).toContainText('cannot be undone')
+  await confirm.getByRole('button', { name: 'Keep' }).click()
+  await expect(row).toBeVisible()
+  await row.getByRole('button', { name: 'Delete' }).click()
+  await page.getByRole('alertdialog', { name: /Delete task/ }).getByRole('button', { name: 'Delete' }).click()
+  await expect(row).toHaveCount(0)
+
+  // Gone for good: a reload does not bring it back.
+  await page.reload()
+  await page.getByRole('button', { name: 'History' }).click()
+  await expect(page.getByText('No tasks yet.')).toBeVisible()
+})
+
+test('opening a task from the history shows its conversation in the chat', async ({ page, modus }) => {
+  modus.fake.enqueue({
+    text: 'Here is a short answer about the project.',
+    toolCalls: [{ name: 'attempt_completion', input: { result: 'Summary given.' } }]
+  })
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Summarise the project')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.locator('.assistant-text').last()).toHaveText('Here is a short answer about the project.')
+  // After a reload the chat starts empty, so what it shows next comes from the history.
+  await page.reload()
+  await expect(page.getByLabel('Message')).toBeVisible()
+  await expect(page.getByText('Here is a short answer about the project.')).toHaveCount(0)
+  await page.getByRole('button', { name: 'History' }).click()
+  await page.getByRole('listitem', { name: 'Summarise the project' }).getByRole('button', { name: 'Open' }).click()
+  await expect(page.getByText('Here is a short answer about the project.')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByLabel('Message')).toBeVisible()
+})
