@@ -41,7 +41,7 @@ export function ChatView(): ReactNode {
       {view && <TaskBar view={view} />}
       <div className="chat-main">
         <VirtualList
-          className="chat-items"
+          className="chat-scroller"
           label="Conversation"
           items={items}
           getKey={keyOf}

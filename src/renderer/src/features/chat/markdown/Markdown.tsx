@@ -5,8 +5,24 @@ import './markdown.css'
 
 /** Renders untrusted Markdown as React elements (never as HTML). Re-parses only when the text changes. */
 export const Markdown = memo(function Markdown({ text }: { text: string }): ReactNode {
-  return <div className="markdown">{renderBlocks(parseMarkdown(text))}</div>
+  return <div className="markdown">{renderBlocks(parsed(text))}</div>
 })
+
+// Rows of the windowed chat remount as they scroll back into view: keep recent parses.
+const PARSE_CACHE_LIMIT = 400
+const parseCache = new Map<string, Block[]>()
+
+function parsed(text: string): Block[] {
+  const hit = parseCache.get(text)
+  if (hit) return hit
+  const blocks = parseMarkdown(text)
+  // Streaming text changes on every delta; only cache settled, reasonably sized texts.
+  if (text.length < 50_000) {
+    if (parseCache.size >= PARSE_CACHE_LIMIT) parseCache.delete(parseCache.keys().next().value!)
+    parseCache.set(text, blocks)
+  }
+  return blocks
+}
 
 function renderBlocks(blocks: Block[]): ReactNode[] {
   return blocks.map((block, n) => <BlockView key={n} block={block} />)

@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { computeOffsets, isAtBottom, visibleRange } from './windowing'
+import { computeOffsets, indexAt, isAtBottom, visibleRange } from './windowing'
 
 interface VirtualListProps<T> {
   items: readonly T[]
@@ -17,7 +17,8 @@ interface VirtualListProps<T> {
 /**
  * A windowed list: only the items near the viewport are in the DOM, each positioned from measured
  * heights (a ResizeObserver keeps them current as streamed text grows). Scrolling a 5,000-item list
- * touches a few dozen nodes.
+ * touches a few dozen nodes. When an item above the viewport turns out taller or shorter than its
+ * estimate, the scroll position moves by the difference so what the user reads stays put.
  */
 export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
   const { items, getKey, estimateHeight, overscanPx = 600 } = props
@@ -26,41 +27,50 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
   const [measureVersion, setMeasureVersion] = useState(0)
   const [viewport, setViewport] = useState({ top: 0, height: 800 })
   const following = useRef(true)
+  const scrollFrame = useRef(0)
+  const pendingShift = useRef(0)
+  const latest = useRef<{ items: readonly T[]; offsets: Float64Array; top: number }>({ items, offsets: new Float64Array(1), top: 0 })
 
   const offsets = useMemo(
     () => computeOffsets(items.length, (i) => heights.current.get(getKey(items[i])) ?? estimateHeight(items[i])),
     // measureVersion: heights changed in the ref.
     [items, getKey, estimateHeight, measureVersion]
   )
+  latest.current = { items, offsets, top: viewport.top }
   const total = offsets[items.length]
   const range = visibleRange(offsets, viewport.top, viewport.height, overscanPx)
 
   const observer = useMemo(() => {
     if (typeof ResizeObserver === 'undefined') return null
     return new ResizeObserver((entries) => {
+      const { items: current, offsets: known, top } = latest.current
+      const firstVisible = indexAt(known, top)
       let changed = false
       for (const entry of entries) {
         const element = entry.target as HTMLElement
         const key = element.dataset.key
-        if (!key) continue
+        if (!key || !element.isConnected) continue
         const height = element.offsetHeight
-        if (height > 0 && heights.current.get(key) !== height) {
+        const previous = heights.current.get(key)
+        if (height > 0 && previous !== height) {
+          const index = Number(element.dataset.index)
+          // Growth above the first visible row would push the content down: compensate.
+          if (index < firstVisible && current[index] !== undefined) {
+            pendingShift.current += height - (previous ?? estimateHeight(current[index]))
+          }
           heights.current.set(key, height)
           changed = true
         }
       }
       if (changed) setMeasureVersion((v) => v + 1)
     })
-  }, [])
+  }, [estimateHeight])
 
   const measureRef = useCallback(
     (element: HTMLDivElement | null) => {
-      if (!element) return
-      const key = element.dataset.key!
-      if (element.offsetHeight > 0 && heights.current.get(key) !== element.offsetHeight) {
-        heights.current.set(key, element.offsetHeight)
-      }
-      observer?.observe(element)
+      if (!element || !observer) return
+      observer.observe(element)
+      return () => observer.unobserve(element)
     },
     [observer]
   )
@@ -75,24 +85,36 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
     return () => {
       resize?.disconnect()
       observer?.disconnect()
+      cancelAnimationFrame(scrollFrame.current)
     }
   }, [observer])
 
-  // Follow new output while the user is at the bottom; leave them alone once they scroll up.
+  // After a re-measure: keep the reading position, or follow new output at the bottom.
   useLayoutEffect(() => {
     const element = scroller.current
-    if (!element || !props.followOutput || !following.current) return
-    if (Math.abs(element.scrollTop + element.clientHeight - total) > 1) {
-      element.scrollTop = total
+    if (!element) return
+    if (props.followOutput && following.current) {
+      if (Math.abs(element.scrollTop + element.clientHeight - total) > 1) {
+        element.scrollTop = total
+        setViewport({ top: element.scrollTop, height: element.clientHeight || 800 })
+      }
+    } else if (pendingShift.current !== 0) {
+      element.scrollTop += pendingShift.current
       setViewport({ top: element.scrollTop, height: element.clientHeight || 800 })
     }
+    pendingShift.current = 0
   }, [total, props.followOutput])
 
+  // One state update per frame however many scroll events arrive.
   const onScroll = (): void => {
-    const element = scroller.current
-    if (!element) return
-    following.current = isAtBottom(element.scrollTop, element.clientHeight, total)
-    setViewport({ top: element.scrollTop, height: element.clientHeight || 800 })
+    if (scrollFrame.current) return
+    scrollFrame.current = requestAnimationFrame(() => {
+      scrollFrame.current = 0
+      const element = scroller.current
+      if (!element) return
+      following.current = isAtBottom(element.scrollTop, element.clientHeight, element.scrollHeight)
+      setViewport({ top: element.scrollTop, height: element.clientHeight || 800 })
+    })
   }
 
   const rendered: ReactNode[] = []
@@ -103,6 +125,7 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
       <div
         key={key}
         data-key={key}
+        data-index={i}
         ref={measureRef}
         className="virtual-row"
         role="listitem"
@@ -117,7 +140,7 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
 
   return (
     <div ref={scroller} className={props.className} onScroll={onScroll} tabIndex={0} aria-label={props.label} role="list">
-      <div style={{ position: 'relative', height: total }}>{rendered}</div>
+      <div style={{ position: 'relative', height: total, flexShrink: 0 }}>{rendered}</div>
     </div>
   )
 }
