@@ -87,6 +87,8 @@ describe('execute_command on a real pty', () => {
     expect(view).not.toContain('__modus_run')
     expect(view).not.toContain('\x1b]6973;')
     expect(view).toContain('echo visible\r\nvisible\r\n')
+    // Readline turns bracketed paste off before the command runs; the view must hear it too.
+    expect(view).toMatch(/\x1b\[\?2004l[^]*echo visible\r\nvisible/)
     expect(result.output.text).toBe('visible\n')
   })
 

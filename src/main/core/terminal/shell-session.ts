@@ -72,6 +72,9 @@ interface ActiveCommand {
   resolve: (end: CommandEnd) => void
 }
 
+// eslint-disable-next-line no-control-regex
+const TERMINAL_MODES = /\x1b\[\?[\d;]*[hl]|\x1b[=>]/g
+
 export function createShellSession(options: ShellSessionOptions): ShellSession {
   const proc = pty.spawn(options.launch.file, options.launch.args, {
     name: 'xterm-256color',
@@ -124,7 +127,14 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
   }
 
   const onText = (text: string): void => {
-    if (state === 'awaiting-start' && active) return // the echo of the invocation line
+    if (state === 'awaiting-start' && active) {
+      // The echo of the invocation line is hidden, but the terminal modes readline switches
+      // around it (bracketed paste, keypad) must reach the view, or a paste or arrow key typed
+      // into the command would arrive wrapped in escape codes.
+      const modes = text.match(TERMINAL_MODES)
+      if (modes) toView(modes.join(''))
+      return
+    }
     if (state === 'running' && active) {
       active.lastOutputAt = Date.now()
       active.capture.push(text)
