@@ -140,6 +140,9 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
 
   async function shellEnv(kind: 'task' | 'user'): Promise<Record<string, string>> {
     const env = { ...(await resolveEnv()) }
+    // Electron's own switches (ELECTRON_RUN_AS_NODE would turn every Electron app the user
+    // starts from this shell into plain Node) must not leak into the user's commands.
+    for (const key of Object.keys(env)) if (key.startsWith('ELECTRON_')) delete env[key]
     env.TERM = 'xterm-256color'
     env.COLORTERM = 'truecolor'
     env.TERM_PROGRAM = 'Modus'
