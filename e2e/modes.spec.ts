@@ -25,15 +25,23 @@ test('creates a custom mode whose file pattern lists the workspace files it matc
   await expect(matches.getByText('README.md')).toHaveCount(0)
   await pattern.fill('\\.md$')
   await editor.getByLabel('Pattern description (shown to the model)').fill('Markdown files only')
+  await expect(matches.getByText('README.md')).toBeVisible()
   await editor.getByLabel('Allow').fill('npm test\ngit diff *')
   await editor.getByRole('switch', { name: 'Read files in the workspace' }).check()
+  await editor.getByRole('switch', { name: 'Edit files' }).check()
+  if (process.env.MODUS_SCREENSHOTS) {
+    // A taller window, scrolled to the tool groups, so the picture shows the pattern and its matches.
+    await page.setViewportSize({ width: 1280, height: 960 })
+    await page.getByRole('group', { name: 'Tool groups' }).evaluate((element) => element.scrollIntoView({ block: 'start' }))
+    await saveScreenshot(page, 'modes')
+    await page.setViewportSize({ width: 1280, height: 800 })
+  }
   await editor.getByLabel('Save to').selectOption('project')
   await editor.getByRole('button', { name: 'Save mode' }).click()
 
   const list = page.getByRole('navigation', { name: 'Mode list' })
   await expect(list.getByRole('button', { name: /Docs Writer/ })).toBeVisible()
   await expect(page.getByRole('form', { name: 'Edit mode Docs Writer' })).toBeVisible()
-  await saveScreenshot(page, 'modes')
 
   // Saved to the project's modes file, with Modus's own keys.
   const file = readFileSync(join(modus.workspace, '.modus', 'modes.yaml'), 'utf8')

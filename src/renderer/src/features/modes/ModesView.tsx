@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { createModesApi } from './client-modes-api'
 import { ImportPanel } from './ImportPanel'
@@ -20,6 +20,12 @@ export function ModesScreen({ api }: { api: ModesApi }): ReactNode {
   const revision = useModesStore((state) => state.revision)
   const [importing, setImporting] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const main = useRef<HTMLDivElement>(null)
+
+  // A newly picked mode opens at its top, not where the previous one was scrolled to.
+  useEffect(() => {
+    main.current?.scrollTo?.({ top: 0 })
+  }, [selection])
 
   useEffect(() => {
     let live = true
@@ -51,7 +57,7 @@ export function ModesScreen({ api }: { api: ModesApi }): ReactNode {
         </div>
         {listing && <ModeList modes={listing.modes} trusted={listing.projectTrusted} selectedSlug={selected?.slug} />}
       </aside>
-      <div className="modes-main">
+      <div className="modes-main" ref={main}>
         {error && (
           <p className="form-error" role="alert">
             {error}
