@@ -86,6 +86,8 @@ export function createTaskSession(
     },
     queuedUserTexts: [],
     emit(event) {
+      // Partial tool arguments are for the live view only; the complete tool-call event replaces them.
+      if (event.type === 'tool-call-partial') return hooks.onEvent(session, event)
       log.append({ r: 'event', event })
       pushEvent(session.events, event)
       if (event.type === 'tool-result') session.startedCalls.delete(event.callId)

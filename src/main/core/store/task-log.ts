@@ -1,11 +1,12 @@
-import { closeSync, fsyncSync, openSync, promises as fs, writeSync } from 'node:fs'
+import { closeSync, fsync, fsyncSync, openSync, promises as fs, writeSync } from 'node:fs'
 import { TaskRecord } from './task-records'
 
 /**
  * Appends records to one task's JSONL log as they happen. Each record is written to the file at
  * once (a killed process loses nothing the OS already has), except text deltas, which are merged
- * for a few milliseconds so a long answer is not a thousand tiny writes. `checkpoint()` fsyncs; the
- * loop calls it where losing a line would matter after a power cut (tool results, approvals).
+ * for a few milliseconds so a long answer is not a thousand tiny writes. `checkpoint()` also asks
+ * the disk to persist (against power loss) where a line matters — tool results, approvals — off
+ * the event loop and coalesced, so a slow disk never stalls the agent; `close()` syncs for good.
  */
 export interface TaskLogWriter {
   append(record: TaskRecord): void
@@ -23,6 +24,32 @@ export function openTaskLogWriter(file: string): TaskLogWriter {
   let pendingDelta: TaskRecord | null = null
   let timer: NodeJS.Timeout | null = null
   let closed = false
+  let syncing = false
+  let syncAgain = false
+  let closeAfterSync = false
+
+  const finishClose = () => {
+    try {
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+  }
+  const syncInBackground = () => {
+    if (syncing) {
+      syncAgain = true
+      return
+    }
+    syncing = true
+    fsync(fd, () => {
+      syncing = false
+      if (closeAfterSync) return finishClose()
+      if (syncAgain) {
+        syncAgain = false
+        syncInBackground()
+      }
+    })
+  }
 
   const writeLine = (record: TaskRecord) => {
     const line = JSON.stringify(record) + '\n'
@@ -57,17 +84,15 @@ export function openTaskLogWriter(file: string): TaskLogWriter {
     checkpoint() {
       if (closed) return
       flushDelta()
-      fsyncSync(fd)
+      syncInBackground()
     },
     close() {
       if (closed) return
       flushDelta()
       closed = true
-      try {
-        fsyncSync(fd)
-      } finally {
-        closeSync(fd)
-      }
+      // An fsync still running on this descriptor must finish before it is closed.
+      if (syncing) closeAfterSync = true
+      else finishClose()
     },
     size: () => bytes
   }
