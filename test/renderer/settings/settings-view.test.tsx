@@ -7,6 +7,7 @@ import { createFileSecretStore } from '../../../src/main/core/settings/secret-st
 import { createSettingsHandlers } from '../../../src/main/core/settings/settings-handlers'
 import { createSettingsStore } from '../../../src/main/core/settings/settings-store'
 import { checkDraft, draftFor, providerIdFor, toProviderInput } from '../../../src/renderer/src/features/settings/provider-form-model'
+import { describeModel, suggestedModels } from '../../../src/renderer/src/features/settings/model-facts'
 import { parseLimits } from '../../../src/renderer/src/features/settings/LimitsForm'
 import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView'
 import { applyTheme, useSettingsStore } from '../../../src/renderer/src/features/settings/settings-store'
@@ -54,6 +55,13 @@ describe('provider form model', () => {
     expect(checkDraft({ ...draftFor(), baseUrl: 'http://127.0.0.1:11434/v1' })).toEqual({})
   })
 
+  it('describes known models from the table and says when a price is unknown', () => {
+    expect(describeModel('claude-sonnet-4-5')).toMatch(/context · \$[\d.]+ in \/ \$[\d.]+ out per M tokens/)
+    expect(describeModel('qwen3-coder:30b')).toMatch(/price unknown/)
+    expect(suggestedModels('anthropic').every((id) => id.startsWith('claude'))).toBe(true)
+    expect(suggestedModels('openai')).not.toContain('claude-sonnet-4-5')
+  })
+
   it('parses limits: blank caps mean no cap, bad numbers are named', () => {
     expect(parseLimits({ mistakeLimit: '0', repetitionLimit: '3', maxRequests: '', maxCostUsd: '' })).toEqual({
       ok: true,
@@ -71,8 +79,9 @@ describe('settings view', () => {
     await click(byButton(container, 'Add provider'))
     const form = container.querySelector<HTMLFormElement>('form[aria-label="Provider settings"]')!
     await type(byLabel<HTMLSelectElement>(form, 'Provider'), 'openai-compatible')
-    await type(byLabel(form, 'Name (optional)'), 'LM Studio')
-    await type(byLabel(form, /Base URL/), 'http://127.0.0.1:1234/v1')
+    await click(byButton(form.querySelector<HTMLElement>('[aria-label="Common servers"]')!, 'LM Studio'))
+    expect(byLabel(form, /Base URL/).value).toBe('http://127.0.0.1:1234/v1')
+    expect(byLabel(form, 'Name (optional)').value).toBe('LM Studio')
     await type(byLabel(form, 'Model'), 'qwen3')
     await type(byLabel(form, 'API key'), 'sk-very-secret-5678')
     await click(byButton(form, 'Save provider'))

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import type { ProviderView } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
+import { describeModel } from './model-facts'
 import { shortKindLabel } from './provider-form-model'
 import { ProviderSettings } from './ProviderSettings'
 import { useSettingsStore } from './settings-store'
@@ -97,7 +98,10 @@ function ProviderSummary({ provider, active, confirming, ...on }: SummaryProps):
         <dt>Kind</dt>
         <dd>{shortKindLabel(provider.kind)}</dd>
         <dt>Model</dt>
-        <dd>{provider.model}</dd>
+        <dd>
+          {provider.model}
+          <span className="note"> — {describeModel(provider.model)}</span>
+        </dd>
         <dt>Base URL</dt>
         <dd>{provider.baseUrl ?? 'default'}</dd>
         <dt>Key</dt>

@@ -1,6 +1,8 @@
 import { useId, useState, type ReactNode } from 'react'
 import type { ProviderKind, ProviderView } from '../../../../shared/contract/settings'
+import { OPENAI_COMPATIBLE_PRESETS } from '../../../../shared/models'
 import { useClient } from '../../client/client-context'
+import { describeModel, suggestedModels } from './model-facts'
 import {
   checkDraft,
   DEFAULT_MODELS,
@@ -95,6 +97,20 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         placeholder={KIND_LABELS[draft.kind].split(' (')[0]}
         onChange={(event) => change({ label: event.target.value })}
       />
+      {draft.kind === 'openai-compatible' && (
+        <div className="presets" role="group" aria-label="Common servers">
+          {OPENAI_COMPATIBLE_PRESETS.map((preset) => (
+            <button
+              key={preset.id}
+              type="button"
+              className="preset"
+              onClick={() => change({ baseUrl: preset.baseUrl, label: draft.label || preset.label })}
+            >
+              {preset.label}
+            </button>
+          ))}
+        </div>
+      )}
       <label htmlFor={fieldId('base-url')}>Base URL {draft.kind !== 'openai-compatible' && '(optional)'}</label>
       <input
         id={fieldId('base-url')}
@@ -110,10 +126,21 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         id={fieldId('model')}
         value={draft.model}
         aria-invalid={Boolean(problems.model)}
-        aria-describedby={problems.model ? fieldId('model-error') : undefined}
+        list={fieldId('models')}
+        aria-describedby={problems.model ? fieldId('model-error') : fieldId('model-facts')}
         onChange={(event) => change({ model: event.target.value })}
       />
-      {showProblem('model')}
+      <datalist id={fieldId('models')}>
+        {suggestedModels(draft.kind).map((id) => (
+          <option key={id} value={id} />
+        ))}
+      </datalist>
+      {showProblem('model') ??
+        (draft.model.trim() && (
+          <p className="note" id={fieldId('model-facts')}>
+            {describeModel(draft.model.trim())}
+          </p>
+        ))}
       <label htmlFor={fieldId('key')}>API key</label>
       <input
         id={fieldId('key')}
