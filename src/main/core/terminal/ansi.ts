@@ -9,6 +9,8 @@ const MODEL_NOISE =
   // eslint-disable-next-line no-control-regex
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()*+#%][ -~]|\x1b[ -/]*[0-OQ-WYZ\\`-~]|\r(?=\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g
 // eslint-disable-next-line no-control-regex
+const CRLF = /\r\n/g
+// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g
 // What an escape sequence cut by a chunk boundary can look like.
 // eslint-disable-next-line no-control-regex
@@ -31,7 +33,7 @@ export function createModelTextFilter(): ModelTextFilter {
       if (text.indexOf('\x1b') < 0) {
         // Hot path (a pty turns every LF into CRLF): no escape sequence, only line ends to fold.
         // Other control characters are removed when the text is shown (see cleanControls).
-        if (text.indexOf('\r') >= 0) text = text.split('\r\n').join('\n')
+        if (text.indexOf('\r') >= 0) text = text.replace(CRLF, '\n')
         if (text.endsWith('\r')) {
           carry = '\r'
           text = text.slice(0, -1)
