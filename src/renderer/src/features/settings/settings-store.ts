@@ -21,7 +21,28 @@ export function applyTheme(root: HTMLElement, theme: ThemePreference): void {
   else root.dataset.theme = theme
 }
 
+const THEME_CACHE_KEY = 'modus.theme'
+
+/** The last theme seen, so the first paint after a start is already in the user's colours. */
+function cachedTheme(): ThemePreference {
+  try {
+    const value = localStorage.getItem(THEME_CACHE_KEY)
+    return value === 'light' || value === 'dark' ? value : 'system'
+  } catch {
+    return 'system'
+  }
+}
+
 // The theme must follow the settings wherever the user is in the app, not only in the Settings view.
 if (typeof document !== 'undefined') {
-  useSettingsStore.subscribe((state) => applyTheme(document.documentElement, state.settings?.theme ?? 'system'))
+  applyTheme(document.documentElement, cachedTheme())
+  useSettingsStore.subscribe((state) => {
+    if (!state.settings) return
+    applyTheme(document.documentElement, state.settings.theme)
+    try {
+      localStorage.setItem(THEME_CACHE_KEY, state.settings.theme)
+    } catch {
+      // Storage can be unavailable (private mode); the settings still decide once loaded.
+    }
+  })
 }
