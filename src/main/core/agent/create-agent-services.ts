@@ -96,6 +96,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     if (!pending) {
       pending = createWorkspace({ root, isProtected: isProtectedPath, now }).then((ws) => {
         opened.push(ws)
+        // Every staged/accepted/rejected/reverted change reaches the review UI of every window.
+        ws.changes.subscribe((change) => options.bus?.emit('changes:updated', { taskId: change.taskId, change: edits.view(change) }))
         return ws
       })
       pending.catch(() => workspaces.delete(root))

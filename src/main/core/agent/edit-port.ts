@@ -11,7 +11,7 @@ export interface EditPortDeps {
 }
 
 /** Edit tools propose; the workspace's ChangeStore stages, writes accepted hunks and reverts. */
-export function createEditPort(deps: EditPortDeps): EditPort {
+export function createEditPort(deps: EditPortDeps): EditPort & { view(change: StagedChange): ChangeView } {
   const byName = new Map(deps.executors.map((executor) => [executor.name, executor as unknown as EditToolExecutor]))
   const storeOf = new Map<string, ChangeStore>()
   const autoApplied = new Set<string>()
@@ -28,6 +28,7 @@ export function createEditPort(deps: EditPortDeps): EditPort {
     throw new Error(`No change with id ${changeId}`)
   }
   return {
+    view,
     isEditTool: (name) => byName.has(name),
     async propose(name, params, ctx): Promise<ProposalOutcome> {
       const executor = byName.get(name)
