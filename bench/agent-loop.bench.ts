@@ -96,7 +96,7 @@ it('agent loop: 1,000 read_file turns vs the bare SDK round trip', async () => {
     const times: number[] = []
     for (let i = 0; i < REPLAY_REPEATS; i++) {
       const start = performance.now()
-      await drain(await sdk.messages.create({ ...(body as object), stream: true } as never))
+      await drain((await sdk.messages.create({ ...(body as object), stream: true } as never)) as unknown as AsyncIterable<unknown>)
       times.push(performance.now() - start)
       harness.fake.requests.splice(0)
     }
