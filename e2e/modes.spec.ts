@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 import { saveScreenshot } from './screenshots'
@@ -128,4 +128,33 @@ test('imports a Roo .roomodes file and exports a mode as YAML', async ({ page, m
   await panel.getByLabel('Or paste YAML or JSON').fill('customModes:\n  - slug: "bad slug"\n    name: X\n    roleDefinition: Y\n    groups: [read]\n')
   await panel.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(panel.getByRole('alert')).toContainText('Slug must contain only letters, numbers and dashes')
+})
+
+test("a project's own modes are marked untrusted, and a broken modes file is reported with its line and kept", async ({ page, modus }) => {
+  writeFileSync(join(modus.workspace, '.roomodes'), ROOMODES.replace('translator', 'project-translator').replace('Translator', 'Project Translator'))
+  mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
+  const broken = 'customModes:\n  - slug: ok\n    name: OK\n    roleDefinition: Fine\n    groups: [read, read]\n'
+  writeFileSync(join(modus.workspace, '.modus', 'modes.yaml'), broken)
+
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Modes' }).click()
+  const list = page.getByRole('navigation', { name: 'Mode list' })
+  const projectMode = list.getByRole('button', { name: /Project Translator/ })
+  await expect(projectMode).toContainText('not trusted')
+  await projectMode.click()
+  await expect(page.getByText(/Until you trust this workspace, its auto-approve toggles and allow rules are off/)).toBeVisible()
+
+  const problem = page.getByRole('alert').filter({ hasText: 'modes.yaml' })
+  await expect(problem).toContainText('Duplicate groups are not allowed: read')
+  await expect(problem).toContainText(/line \d+/)
+
+  // Saving into the broken file is refused with the reason; the file stays as the user wrote it.
+  await page.getByRole('button', { name: 'New mode' }).click()
+  const editor = page.getByRole('form', { name: 'New mode' })
+  await editor.getByLabel('Name', { exact: true }).fill('Reviewer')
+  await editor.getByLabel('Role definition').fill('Reviews changes.')
+  await editor.getByLabel('Save to').selectOption('project')
+  await editor.getByRole('button', { name: 'Save mode' }).click()
+  await expect(editor.getByRole('alert')).toContainText('modes.yaml')
+  expect(readFileSync(join(modus.workspace, '.modus', 'modes.yaml'), 'utf8')).toBe(broken)
 })
