@@ -158,3 +158,44 @@ test("a project's own modes are marked untrusted, and a broken modes file is rep
   await expect(editor.getByRole('alert')).toContainText('modes.yaml')
   expect(readFileSync(join(modus.workspace, '.modus', 'modes.yaml'), 'utf8')).toBe(broken)
 })
+
+test('the mode editor works from the keyboard, with labelled controls and a visible focus', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Modes' }).click()
+  await page.getByRole('button', { name: 'New mode' }).focus()
+  await page.keyboard.press('Tab')
+  const focused = page.getByRole('button', { name: 'Import…' })
+  await expect(focused).toBeFocused()
+  expect(await focused.evaluate((element) => getComputedStyle(element).outlineStyle)).not.toBe('none')
+
+  await page.keyboard.press('Shift+Tab')
+  await page.keyboard.press('Enter')
+  const editor = page.getByRole('form', { name: 'New mode' })
+  await expect(editor).toBeVisible()
+
+  // Every field has a name a screen reader can announce.
+  const unlabelled = await editor.locator('input, textarea, select').evaluateAll((controls) =>
+    controls
+      .filter((control) => {
+        const element = control as HTMLInputElement
+        return element.labels?.length === 0 && !element.getAttribute('aria-label') && !element.getAttribute('aria-labelledby')
+      })
+      .map((control) => control.outerHTML.slice(0, 80))
+  )
+  expect(unlabelled).toEqual([])
+
+  await editor.getByLabel('Name', { exact: true }).focus()
+  await page.keyboard.type('Keyboard Mode')
+  await page.keyboard.press('Tab')
+  await expect(editor.getByLabel('Slug')).toBeFocused()
+  await editor.getByLabel('Role definition').focus()
+  await page.keyboard.type('Typed without a mouse.')
+  await editor.getByRole('switch', { name: 'Start subtasks' }).focus()
+  await page.keyboard.press('Space')
+  await expect(editor.getByRole('switch', { name: 'Start subtasks' })).toBeChecked()
+  // Enter in a text field submits the form.
+  await editor.getByLabel('Slug').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('form', { name: 'Edit mode Keyboard Mode' })).toBeVisible()
+  await expect(page.getByRole('form', { name: 'Edit mode Keyboard Mode' }).getByRole('switch', { name: 'Start subtasks' })).toBeChecked()
+})
