@@ -1,4 +1,18 @@
+import type { Locator } from '@playwright/test'
 import { expect, openWorkspaceAndProvider, test } from './harness'
+
+/** Controls without a name a screen reader could announce. */
+async function unlabelledControls(scope: Locator): Promise<string[]> {
+  await expect(scope.locator('input, textarea, select').first()).toBeVisible()
+  return scope.locator('input, textarea, select').evaluateAll((controls) =>
+    controls
+      .filter((control) => {
+        const element = control as HTMLInputElement
+        return element.labels?.length === 0 && !element.getAttribute('aria-label') && !element.getAttribute('aria-labelledby')
+      })
+      .map((control) => control.outerHTML.slice(0, 80))
+  )
+}
 
 test('adds an OpenAI-compatible provider; after a reload its key shows only as a masked hint', async ({ page, modus }) => {
   await openWorkspaceAndProvider(page, modus)
@@ -13,6 +27,7 @@ test('adds an OpenAI-compatible provider; after a reload its key shows only as a
   await form.getByLabel(/Base URL/).fill(modus.fake.openaiBaseUrl)
   await form.getByLabel('Model').fill('qwen3-coder')
   await form.getByLabel('API key').fill('sk-local-secret-9876')
+  expect(await unlabelledControls(page.getByRole('region', { name: 'Settings' }))).toEqual([])
   await form.getByRole('button', { name: 'Save provider' }).click()
 
   const card = page.getByRole('group', { name: 'Provider Local Ollama' })
