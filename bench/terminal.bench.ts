@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import * as pty from 'node-pty'
@@ -20,7 +20,7 @@ import { createTerminalService, type TerminalServiceDeps } from '../src/main/cor
  * Loss: 100 quick commands of 40,527 bytes through Modus, beside the anchor's lossy baseline
  * (`pty.spawn('bash', ['-c', cmd])` ended on onExit).
  */
-const ROUNDS = 3
+const ROUNDS = 5
 const FILE_BYTES = 50_000_000
 const LINE = 77 // 76 base64 chars + LF
 
@@ -184,6 +184,7 @@ it('terminal capture throughput and loss', async () => {
       '|---|---|---|---|---|',
       ...rows,
       '',
+      `Machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} at the end (other work on the machine skews the pty figures).`,
       `UI bridge: ${uiEvents.toLocaleString('en-US')} terminal:data events in all; peak chars held in memory by captures + scrollback: ${peakRetained.toLocaleString('en-US')}`,
       `Loss over ${LOSS_RUNS} runs of \`${quick}\` (40,527 bytes): Modus ${modusShort}/${LOSS_RUNS} short; raw pty \`bash -c\` ended on onExit (+300 ms) ${ptyExitShort}/${LOSS_RUNS} short`,
       ''
