@@ -71,3 +71,24 @@ test('opening a task from the history shows its conversation in the chat', async
   await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page')
   await expect(page.getByLabel('Message')).toBeVisible()
 })
+
+test('a failed task is resumed from the history and finishes', async ({ page, modus }) => {
+  modus.fake.enqueue(
+    { error: { status: 400, message: 'The fake model refuses this once' } },
+    { text: 'Recovered.', toolCalls: [{ name: 'attempt_completion', input: { result: 'Finished after resuming.' } }] }
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Do something that fails first')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByText('The fake model refuses this once').first()).toBeVisible()
+
+  await page.getByRole('button', { name: 'History' }).click()
+  const row = page.getByRole('listitem', { name: 'Do something that fails first' })
+  await expect(row).toContainText('failed')
+  await row.getByRole('button', { name: 'Resume' }).click()
+  await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Finished after resuming.')
+
+  await page.getByRole('button', { name: 'History' }).click()
+  await expect(page.getByRole('listitem', { name: 'Do something that fails first' })).toContainText('completed')
+})

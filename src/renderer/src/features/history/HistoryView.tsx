@@ -81,17 +81,19 @@ function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: s
   }
 
   const openInChat = async (resume: boolean) => {
-    if (resume) {
-      const resumed = await client.request('task:resume', { taskId: task.id })
-      if (!resumed.ok) throw new Error(resumed.error.message)
-      useHistoryStore.getState().upsert(resumed.value)
-    }
+    // Replay first, then resume: the resumed run's events then arrive after the replay, never under it.
     const events = await client.request('task:events', { taskId: task.id })
     if (!events.ok) throw new Error(events.error.message)
     const chat = useChatStore.getState()
     chat.upsertTask(task)
     chat.replay(task.id, events.value)
     chat.setActiveTask(task.id)
+    if (resume) {
+      const resumed = await client.request('task:resume', { taskId: task.id })
+      if (!resumed.ok) throw new Error(resumed.error.message)
+      useHistoryStore.getState().upsert(resumed.value)
+      useChatStore.getState().upsertTask(resumed.value)
+    }
     showView('Chat')
   }
 
