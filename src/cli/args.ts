@@ -18,6 +18,8 @@ export interface PromptArgs {
   mode: string
   workspace: string
   json: boolean
+  /** Tools differ per model (GPT models get apply_patch in place of apply_diff). */
+  model?: string
 }
 
 export type CliArgs = RunArgs | PromptArgs | { command: 'help' }
@@ -31,7 +33,7 @@ export const USAGE = `Usage:
       Approvals are asked on the terminal, or denied with --non-interactive.
       Without --provider the active provider from the app's settings is used.
       Keys: ANTHROPIC_API_KEY / OPENAI_API_KEY, or the key stored in settings.
-  modus prompt [--mode SLUG] [--workspace DIR] [--json]
+  modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json]
       Prints the system prompt and tool definitions the mode sends, with their o200k token count.
 
 Exit codes: 0 completed, 1 failed, 2 usage error, 3 stopped (a limit was declined), 130 cancelled.
@@ -65,7 +67,7 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const workspace = values.get('--workspace') ?? cwd
   if (command === 'prompt') {
     if (positional.length > 0) throw new UsageError(`modus prompt takes no task text (got "${positional[0]}").`)
-    return { command: 'prompt', mode, workspace, json: flags.has('--json') }
+    return { command: 'prompt', mode, workspace, json: flags.has('--json'), model: values.get('--model') }
   }
   if (!values.has('--workspace')) throw new UsageError('modus run needs --workspace DIR.')
   const task = positional.join(' ').trim()

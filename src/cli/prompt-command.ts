@@ -11,6 +11,7 @@ import type { CliIo } from './cli-io'
 
 export interface PromptReport {
   mode: string
+  model: string | null
   systemTokens: number
   toolTokens: number
   totalTokens: number
@@ -38,17 +39,17 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
       io.stderr.write(`modus: unknown mode "${args.mode}". Modes: ${services.gate.modes().map((m) => m.slug).join(', ')}\n`)
       return 2
     }
-    const { system, tools } = await services.tasks.agentLoop.requestPreview(args.mode, workspace)
+    const { system, tools } = await services.tasks.agentLoop.requestPreview(args.mode, workspace, args.model)
     // Counted in the Anthropic wire form, as the model receives them.
     const wireTools = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }))
     const encoding = getEncoding('o200k_base')
     const systemTokens = encoding.encode(system).length
     const toolTokens = encoding.encode(JSON.stringify(wireTools)).length
-    const report: PromptReport = { mode: args.mode, systemTokens, toolTokens, totalTokens: systemTokens + toolTokens, tools: tools.map((t) => t.name) }
+    const report: PromptReport = { mode: args.mode, model: args.model ?? null, systemTokens, toolTokens, totalTokens: systemTokens + toolTokens, tools: tools.map((t) => t.name) }
     if (args.json) {
       io.stdout.write(`${JSON.stringify({ ...report, system, tools: wireTools })}\n`)
     } else {
-      io.stdout.write(`# System prompt (${args.mode} mode)\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
+      io.stdout.write(`# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
       io.stdout.write(`# o200k tokens: system ${systemTokens} + tools ${toolTokens} = ${report.totalTokens}\n`)
     }
     return 0

@@ -9,6 +9,15 @@ afterEach(async () => {
   harness = undefined
 })
 
+const applyDiff = {
+  name: 'apply_diff',
+  input: { path: 'AGENTS.md', diff: '<<<<<<< SEARCH\n:start_line:3\n-------\nBe nice.\n=======\nBe kind.\n>>>>>>> REPLACE' }
+}
+const applyPatch = {
+  name: 'apply_patch',
+  input: { patch: '*** Begin Patch\n*** Update File: AGENTS.md\n@@\n # Agents\n \n-Be nice.\n+Be kind.\n*** End Patch' }
+}
+
 describe.each<Protocol>(['anthropic', 'openai'])('%s: a task that reads, edits, runs a command and completes', (protocol) => {
   it('auto-approves what the mode allows, reviews the rest, and tells the model what happened', async () => {
     harness = await createHarness({
@@ -18,17 +27,8 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: a task that reads, edits, 
       turns: [
         { text: 'Let me read the file.', toolCalls: [{ name: 'read_file', input: { path: 'src/app.ts' } }] },
         { toolCalls: [{ name: 'write_to_file', input: { path: 'src/new.ts', content: 'export const created = true\n' } }] },
-        {
-          toolCalls: [
-            {
-              name: 'apply_diff',
-              input: {
-                path: 'AGENTS.md',
-                diff: '<<<<<<< SEARCH\n:start_line:3\n-------\nBe nice.\n=======\nBe kind.\n>>>>>>> REPLACE'
-              }
-            }
-          ]
-        },
+        // GPT models are offered apply_patch in place of apply_diff (per-model tool customisation).
+        { toolCalls: [protocol === 'anthropic' ? applyDiff : applyPatch] },
         { toolCalls: [{ name: 'execute_command', input: { command: 'cat src/new.ts' } }] },
         { toolCalls: [{ name: 'attempt_completion', input: { result: 'All done.' } }] }
       ]
@@ -38,7 +38,10 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: a task that reads, edits, 
 
     // AGENTS.md is protected: the edit waits in the queue as a diff review, even though edits are auto-approved.
     const review = await harness.waitForApproval((item) => item.kind === 'edit')
-    expect(review.tool).toBe('apply_diff')
+    expect(review.tool).toBe(protocol === 'anthropic' ? 'apply_diff' : 'apply_patch')
+    const offered = (fake.requests[0]!.body.tools as Array<{ name?: string; function?: { name: string } }>).map((t) => t.name ?? t.function?.name)
+    expect(offered).toContain(protocol === 'anthropic' ? 'apply_diff' : 'apply_patch')
+    expect(offered).not.toContain(protocol === 'anthropic' ? 'apply_patch' : 'apply_diff')
     expect(review.rule).toBe('protected-path')
     expect(review.changes?.[0]?.path).toBe('AGENTS.md')
     expect(review.changes?.[0]?.hunks.length).toBeGreaterThan(0)

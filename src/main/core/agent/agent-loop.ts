@@ -36,7 +36,7 @@ export interface RunOutcome {
 export interface AgentLoop {
   run(session: TaskSession, control: RunControl, start: RunStart): Promise<RunOutcome>
   /** The system prompt and tools a mode sends (for `modus prompt`). */
-  requestPreview(mode: string, workspace: string): Promise<{ system: string; tools: ModelRequest['tools'] }>
+  requestPreview(mode: string, workspace: string, model?: string): Promise<{ system: string; tools: ModelRequest['tools'] }>
 }
 
 const CONTEXT_RETRIES = 3
@@ -98,7 +98,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
 
   const buildRequest = async (session: TaskSession, control: RunControl, force: boolean): Promise<ModelRequest> => {
     const system = await systemFor(session)
-    const tools = deps.gate.toolsForMode(session.mode)
+    const tools = deps.gate.toolsForMode(session.mode, control.provider.model)
     const fixed = Math.ceil((system.length + JSON.stringify(tools).length) / 3.5)
     const tokens = currentContextTokens(session, fixed)
     if (force || needsReduction(tokens, control.provider.info)) {
@@ -256,9 +256,9 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
 
   return {
     run,
-    async requestPreview(slug, workspace) {
+    async requestPreview(slug, workspace, model) {
       const mode = modeOf(slug)
-      return { system: await systemPrompt(mode, workspace), tools: deps.gate.toolsForMode(mode.slug) }
+      return { system: await systemPrompt(mode, workspace), tools: deps.gate.toolsForMode(mode.slug, model) }
     }
   }
 }

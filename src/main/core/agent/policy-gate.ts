@@ -17,6 +17,7 @@ import { toolInputSchema } from '../../../shared/tools/json-schema'
 import { getBuiltInTool } from '../../../shared/tools/catalog'
 import type { GlobalPolicy } from '../settings/settings-schema'
 import type { Workspace } from '../workspace/types'
+import { modelToolPreferences, type ModelToolPreferences } from './model-tools'
 import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from './ports'
 
 export interface PolicyGateDeps {
@@ -27,8 +28,8 @@ export interface PolicyGateDeps {
   isTrusted: (workspaceRoot: string) => boolean
   /** The workspace layer, for realpath facts and ignore rules; absent → lexical checks only. */
   workspace?: (workspaceRoot: string) => Promise<Workspace | undefined>
-  /** Per-model tool customisation (e.g. GPT models: apply_patch instead of apply_diff). */
-  modelTools?: () => { includedTools?: string[]; excludedTools?: string[] }
+  /** Per-model tool customisation (default: `modelToolPreferences`, apply_patch for GPT models). */
+  modelTools?: (model: string | undefined) => ModelToolPreferences
   /** Saves confirmed "always allow" command rules into the mode. */
   addAllowRules?: (modeSlug: string, rules: string[]) => Promise<void>
 }
@@ -41,7 +42,8 @@ interface AllowRule {
 export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   const detectors = new Map<string, RepetitionDetector>()
   const resolved = (slug: string): ResolvedMode | undefined => deps.modes().find((mode) => mode.slug === slug)
-  const accessContext = (slug: string): ToolAccessContext => ({ mode: resolved(slug), ...(deps.modelTools?.() ?? {}) })
+  const modelTools = deps.modelTools ?? modelToolPreferences
+  const accessContext = (slug: string, model?: string): ToolAccessContext => ({ mode: resolved(slug), ...modelTools(model) })
   const toolCache = new Map<string, { key: string; tools: ModelToolSpec[] }>()
 
   const pathFacts = async (workspaceRoot: string, paths: string[]) => {
@@ -61,21 +63,22 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       const mode = resolved(slug)
       return mode ? toLoopMode(mode) : undefined
     },
-    toolsForMode(slug) {
-      const ctx = accessContext(slug)
+    toolsForMode(slug, model) {
+      const ctx = accessContext(slug, model)
       const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools])
-      const cached = toolCache.get(slug)
+      const cacheKey = `${slug}\u0000${model ?? ''}`
+      const cached = toolCache.get(cacheKey)
       if (cached && cached.key === key) return cached.tools
       const tools = filterToolsForMode(ctx).map((tool) => ({
         name: tool.name,
         description: tool.description,
         inputSchema: toolInputSchema(tool)
       }))
-      toolCache.set(slug, { key, tools })
+      toolCache.set(cacheKey, { key, tools })
       return tools
     },
-    validate(name, input, slug): ValidatedCall {
-      const result = validateToolUse(name, input, accessContext(slug), slug)
+    validate(name, input, slug, model): ValidatedCall {
+      const result = validateToolUse(name, input, accessContext(slug, model), slug)
       if (!result.ok) return { ok: false, error: result.message }
       const group = result.definition.group
       return { ok: true, name: result.name, params: result.params, isEdit: group === 'edit', isReadOnly: group === 'read' }

@@ -40,8 +40,9 @@ export interface CallContext {
 export interface ToolGate {
   modes(): LoopMode[]
   mode(slug: string): LoopMode | undefined
-  toolsForMode(mode: string): ModelToolSpec[]
-  validate(name: string, input: unknown, mode: string): ValidatedCall
+  /** `model` selects per-model tool customisation (e.g. apply_patch for GPT models). */
+  toolsForMode(mode: string, model?: string): ModelToolSpec[]
+  validate(name: string, input: unknown, mode: string, model?: string): ValidatedCall
   decide(call: { name: string; params: unknown }, ctx: CallContext): Promise<PolicyVerdict>
   /** Identical consecutive calls past the limit return false (the loop then asks). */
   repetitionCheck(taskId: string, name: string, params: unknown): boolean

@@ -72,7 +72,7 @@ async function processCall(
   if (state.newTaskIndex >= 0 && index > state.newTaskIndex) return finish(textResult(call.callId, resultText.afterNewTask, true))
   if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))
 
-  const validated = deps.gate.validate(call.name, call.input, session.mode)
+  const validated = deps.gate.validate(call.name, call.input, session.mode, control.provider.model)
   if (!validated.ok) return mistake(validated.error)
   const { name, params } = validated
 
