@@ -213,3 +213,49 @@ describe('the agent loop', () => {
     expect(results[1]!.text).toContain('two')
   })
 })
+
+describe('policy outcomes', () => {
+  it('switch_mode asks by default; once approved the next request uses the new mode and its tools', async () => {
+    harness = await createHarness({
+      modes: [builderMode],
+      turns: [{ toolCalls: [{ name: 'switch_mode', input: { mode_slug: 'ask', reason: 'only questions left' } }] }, done]
+    })
+    const task = await harness.services.tasks.start({ text: 'switch', mode: 'builder', workspace: harness.workspace })
+    const item = await harness.waitForApproval()
+    expect(item).toMatchObject({ tool: 'switch_mode', kind: 'tool' })
+    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    expect(toolResultsIn(modelRequests(harness)[1]!)[0]!.text).toContain('Switched from Builder mode to Ask mode because: only questions left')
+    const tools = (modelRequests(harness)[1]!.body.tools as Array<{ name: string }>).map((t) => t.name)
+    expect(tools).not.toContain('write_to_file')
+    expect(harness.eventsOf(task.id).find((e) => e.type === 'mode-changed')).toMatchObject({ mode: 'ask' })
+  })
+
+  it('a write the ignore file denies is refused with the rule, and nothing is staged', async () => {
+    harness = await createHarness({
+      modes: [builderMode],
+      files: { '.modusignore': 'secrets/\n', 'secrets/key.txt': 'k\n' },
+      turns: [{ toolCalls: [{ name: 'write_to_file', input: { path: 'secrets/key.txt', content: 'stolen\n' } }] }, done]
+    })
+    const task = await harness.services.tasks.start({ text: 'write', mode: 'builder', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    const [result] = toolResultsIn(modelRequests(harness)[1]!)
+    expect(result!.text).toContain('Denied by policy (ignored-path)')
+    expect(harness.eventsOf(task.id).find((e) => e.type === 'tool-decision')).toMatchObject({ decision: 'deny', rule: 'ignored-path' })
+    expect(harness.services.edits.list(task.id)).toEqual([])
+    expect(await harness.read('secrets/key.txt')).toBe('k\n')
+  })
+
+  it('the cost cap pauses the loop with an approval item before the next request', async () => {
+    const costly = (p: string) => ({ toolCalls: [{ name: 'list_files', input: { path: p, recursive: false } }], usage: { inputTokens: 400_000, outputTokens: 1_000 } })
+    harness = await createHarness({ modes: [builderMode], policy: { maxCostUsd: 1 }, turns: [costly('.'), done] })
+    const task = await harness.services.tasks.start({ text: 'spend', mode: 'builder', workspace: harness.workspace })
+    const item = await harness.waitForApproval()
+    expect(item.kind).toBe('cost-limit')
+    expect(item.reason).toContain('$1.00')
+    expect(modelRequests(harness)).toHaveLength(1)
+    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    expect(harness.services.tasks.list().find((t) => t.id === task.id)?.costUsd).toBeGreaterThan(1)
+  })
+})
