@@ -65,7 +65,7 @@ test('edits a provider model without retyping its key', async ({ page, modus }) 
   await expect(card).toContainText('key …1234')
 })
 
-test('limits and the theme override are saved and survive a reload', async ({ page, modus }) => {
+test('limits, global command rules and the theme override are saved and survive a reload', async ({ page, modus }) => {
   await openWorkspaceAndProvider(page, modus)
   await page.getByRole('button', { name: 'Settings' }).click()
   const limits = page.getByRole('form', { name: 'Limits' })
@@ -78,6 +78,11 @@ test('limits and the theme override are saved and survive a reload', async ({ pa
   await limits.getByRole('button', { name: 'Save limits' }).click()
   await expect(limits.getByText('Limits saved.')).toBeVisible()
 
+  const rules = page.getByRole('form', { name: 'Command rules for every mode' })
+  await rules.getByLabel('Deny').fill('git push *\nrm -rf *')
+  await rules.getByRole('button', { name: 'Save command rules' }).click()
+  await expect(rules.getByText('Command rules saved.')).toBeVisible()
+
   await page.getByRole('radio', { name: 'Dark' }).check()
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
 
@@ -88,6 +93,7 @@ test('limits and the theme override are saved and survive a reload', async ({ pa
   await expect(reloaded.getByLabel('Consecutive mistakes before asking for guidance')).toHaveValue('5')
   await expect(reloaded.getByLabel('Model requests per task before asking')).toHaveValue('40')
   await expect(reloaded.getByLabel('Cost per task before asking (USD)')).toHaveValue('2.5')
+  await expect(page.getByRole('form', { name: 'Command rules for every mode' }).getByLabel('Deny')).toHaveValue('git push *\nrm -rf *')
 
   // Back to following the OS: the attribute goes and the media query decides.
   await page.getByRole('radio', { name: 'Follow the system' }).check()

@@ -13,6 +13,7 @@ export const requestChannels = [
   'settings:removeProvider',
   'settings:setActiveProvider',
   'settings:saveLimits',
+  'settings:saveCommandRules',
   'settings:setTheme',
   'task:start',
   'task:send',

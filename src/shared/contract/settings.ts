@@ -45,6 +45,16 @@ export const LimitsInput = z
   .strict()
 export type LimitsInput = z.infer<typeof LimitsInput>
 
+/** Command rules for every mode (a mode adds its own). Deny beats ask beats allow. */
+export const GlobalCommandRules = z
+  .object({
+    allow: z.array(z.string().trim().min(1).max(500)).max(500),
+    ask: z.array(z.string().trim().min(1).max(500)).max(500),
+    deny: z.array(z.string().trim().min(1).max(500)).max(500)
+  })
+  .strict()
+export type GlobalCommandRules = z.infer<typeof GlobalCommandRules>
+
 /** `system` follows the OS (prefers-color-scheme); light and dark override it. */
 export const ThemePreference = z.enum(['system', 'light', 'dark'])
 export type ThemePreference = z.infer<typeof ThemePreference>
@@ -53,6 +63,7 @@ export const SettingsView = z.object({
   providers: z.array(ProviderView),
   activeProviderId: z.string().nullable(),
   limits: LimitsInput,
+  commandRules: GlobalCommandRules,
   theme: ThemePreference,
   /** Problems found when loading settings files; the files themselves are kept untouched. */
   problems: z.array(z.string())
@@ -65,6 +76,7 @@ export const settingsRequests = {
   'settings:removeProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
   'settings:setActiveProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
   'settings:saveLimits': request(LimitsInput, SettingsView),
+  'settings:saveCommandRules': request(GlobalCommandRules, SettingsView),
   'settings:setTheme': request(z.object({ theme: ThemePreference }).strict(), SettingsView)
 }
 

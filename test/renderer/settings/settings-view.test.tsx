@@ -123,6 +123,18 @@ describe('settings view', () => {
     expect(file.theme).toBe('dark')
   })
 
+  it('saves command rules for every mode, one per line, without blanks or repeats', async () => {
+    const { container } = await mount()
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="Command rules for every mode"]')!
+    await type(byLabel<HTMLTextAreaElement>(form, 'Allow'), 'npm test\n\n  git status  \nnpm test')
+    await type(byLabel<HTMLTextAreaElement>(form, 'Deny'), 'git push *')
+    await click(byButton(form, 'Save command rules'))
+    await waitFor(() => form.textContent?.includes('Command rules saved.'))
+    const file = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))
+    expect(file.policy.commandRules).toEqual({ allow: ['npm test', 'git status'], ask: [], deny: ['git push *'] })
+    expect(byLabel<HTMLTextAreaElement>(form, 'Allow').value).toBe('npm test\ngit status')
+  })
+
   it('applies the theme preference to the root element', () => {
     const root = document.createElement('html')
     applyTheme(root, 'light')

@@ -11,6 +11,7 @@ type SettingsChannels =
   | 'settings:removeProvider'
   | 'settings:setActiveProvider'
   | 'settings:saveLimits'
+  | 'settings:saveCommandRules'
   | 'settings:setTheme'
 
 export interface SettingsHandlerDeps {
@@ -62,6 +63,10 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
       await deps.settings.update((current) => ({ ...current, policy: { ...current.policy, ...limits } }))
       return changed()
     },
+    async 'settings:saveCommandRules'(commandRules) {
+      await deps.settings.update((current) => ({ ...current, policy: { ...current.policy, commandRules } }))
+      return changed()
+    },
     async 'settings:setTheme'({ theme }) {
       await deps.settings.update((current) => ({ ...current, theme }))
       return changed()
@@ -87,6 +92,7 @@ export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<Sett
     providers,
     activeProviderId: current.activeProviderId,
     limits: { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd },
+    commandRules: current.policy.commandRules,
     theme: current.theme,
     problems: deps.settings.problems()
   }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { CommandRulesForm } from './CommandRulesForm'
 import { LimitsForm } from './LimitsForm'
 import { ProviderList } from './ProviderList'
 import { useSettingsStore } from './settings-store'
@@ -22,6 +23,9 @@ export function SettingsView(): ReactNode {
       <ProviderList />
       <h2>Limits</h2>
       <LimitsForm />
+      <h2>Command rules</h2>
+      <p className="note">They apply in every mode; a mode’s own rules add to them. “Always ask” commands still ask.</p>
+      <CommandRulesForm />
       <h2>Appearance</h2>
       <ThemePicker />
     </section>
