@@ -23,7 +23,7 @@ import type { TaskSession } from './task-session'
 export type RunStart =
   | { kind: 'new'; text: string }
   /** A user message to a task that is idle, completed, cancelled or failed. */
-  | { kind: 'message'; text: string }
+  | { kind: 'message'; text: string; /** Its user-message event was already emitted (sent while the task ran). */ alreadyShown?: boolean }
   /** Continue after an interruption: unanswered calls are processed again (approvals re-asked). */
   | { kind: 'resume' }
 
@@ -192,7 +192,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       return null
     }
     if (how.kind === 'message') {
-      session.emit({ type: 'user-message', at: now(), text: how.text })
+      if (!how.alreadyShown) session.emit({ type: 'user-message', at: now(), text: how.text })
       const { results, usedUserText } = closeOpenCalls(session, how.text)
       await appendUserTurn(session, control, results, usedUserText ? [] : [resultText.userMessage(how.text)])
       return null

@@ -154,8 +154,26 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
         if (waiter && (outcome.status === 'completed' || outcome.status === 'cancelled')) {
           waiter({ childId: session.id, status: outcome.status, result: outcome.result ?? 'The subtask was cancelled.' })
         }
+        settled(task, outcome)
         return outcome
       })
+  }
+
+  /**
+   * A message that arrived while the last request was finishing still gets an answer; otherwise the
+   * finished task leaves memory (its log closes) and is reloaded from the log when needed again.
+   */
+  const settled = (task: LiveTask, outcome: RunOutcome) => {
+    const session = task.session
+    const queued = session.queuedUserTexts
+    if (queued.length > 0 && outcome.status !== 'cancelled' && task.provider) {
+      const text = queued.splice(0).join('\n\n')
+      launch(task, { kind: 'message', text, alreadyShown: true })
+      return
+    }
+    if (queued.length > 0 || live.get(session.id) !== task) return
+    live.delete(session.id)
+    session.close()
   }
 
   const startTask = async (input: StartTaskInput, inheritedProvider?: ProviderPort): Promise<TaskSummary> => {
