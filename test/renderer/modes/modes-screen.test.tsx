@@ -32,9 +32,14 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true })
 })
 
+let store: ReturnType<typeof createModeStore>
+
 async function mount(withWorkspace = true): Promise<Rendered> {
-  const store = createModeStore({ dataDir, workspaceRoot: withWorkspace ? workspace : undefined })
-  const client = inProcessClient(createModeHandlers(store))
+  store = createModeStore({ dataDir, workspaceRoot: withWorkspace ? workspace : undefined })
+  // Store changes reach the page as `modes:changed`, as the core's wiring sends them.
+  const client = inProcessClient(createModeHandlers(store), (listener) =>
+    store.onChange((snapshot) => listener('modes:changed', snapshot))
+  )
   view = await render(<ModesScreen api={createModesApi(client)} />, client)
   await waitFor(() => view!.container.querySelector('nav[aria-label="Mode list"]'))
   return view
@@ -151,6 +156,17 @@ describe('mode editor', () => {
     await click(byButton(panel, 'Import'))
     const alert = await waitFor(() => panel.querySelector('[role="alert"]'))
     expect(alert.textContent).toMatch(/line \d+/)
+  })
+
+  it('keeps an unsaved draft when modes change elsewhere, and lists the new mode', async () => {
+    const { container } = await mount()
+    await click(modeButton(container, /^Ask/)!)
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Ask"]')!
+    await type(byLabel<HTMLTextAreaElement>(form, 'Custom instructions'), 'My unsaved words')
+    await store.save({ slug: 'from-elsewhere', name: 'From Elsewhere', roleDefinition: 'R', groups: ['read'] }, 'global')
+    await waitFor(() => modeButton(container, /From Elsewhere/))
+    const still = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Ask"]')!
+    expect(byLabel<HTMLTextAreaElement>(still, 'Custom instructions').value).toBe('My unsaved words')
   })
 
   it('cannot save into the project without a workspace', async () => {

@@ -27,7 +27,7 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
     setError(null)
     try {
       const outcome = await api.importText(text, format, scope)
-      useModesStore.getState().setListing(outcome.listing)
+      useModesStore.getState().setListing(outcome.listing, { reload: true })
       setResult({ imported: outcome.imported, warnings: outcome.warnings })
     } catch (failure) {
       setError((failure as Error).message)

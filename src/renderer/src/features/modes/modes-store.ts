@@ -9,7 +9,11 @@ interface ModesSlice {
   selection: Selection
   /** Bumped when the editor must reload its draft from the listing (after save, reset, import). */
   revision: number
-  setListing(listing: ModesListing): void
+  /**
+   * `reload`: the user's own action changed the modes, so the open editor starts over from the
+   * listing. Changes from elsewhere (another window, a file edited on disk) keep an unsaved draft.
+   */
+  setListing(listing: ModesListing, options?: { reload?: boolean }): void
   select(selection: Selection): void
 }
 
@@ -17,7 +21,8 @@ export const useModesStore = create<ModesSlice>((set) => ({
   listing: null,
   selection: null,
   revision: 0,
-  setListing: (listing) => set((state) => ({ listing, revision: state.revision + 1 })),
+  setListing: (listing, options) =>
+    set((state) => ({ listing, revision: options?.reload ? state.revision + 1 : state.revision })),
   select: (selection) => set((state) => ({ selection, revision: state.revision + 1 }))
 }))
 
