@@ -37,6 +37,6 @@ export interface LoopDeps {
 export interface RunControl {
   signal: AbortSignal
   provider: ProviderPort
-  /** Resolves with the user's next message, for a follow-up question. */
-  nextAnswer(): Promise<{ text: string; mode?: string }>
+  /** The user's next message, for a follow-up question; `withdraw` when it was answered otherwise. */
+  nextAnswer(): { answer: Promise<{ text: string; mode?: string }>; withdraw(): void }
 }

@@ -74,8 +74,11 @@ async function followup(
     if (control.signal.aborted) resolve(null)
     control.signal.addEventListener('abort', () => resolve(null), { once: true })
   })
-  const answer = await Promise.race([control.nextAnswer(), cancelled, ...(auto ? [auto] : [])])
+  const fromUser = control.nextAnswer()
+  const answer = await Promise.race([fromUser.answer, cancelled, ...(auto ? [auto] : [])])
   if (timer) clearTimeout(timer)
+  // Answered by the timer (or cancelled): a later message must not go to this question.
+  fromUser.withdraw()
   if (!answer) return { kind: 'cancelled' }
   session.setStatus('running')
   if ('auto' in answer) session.emit({ type: 'user-message', at: deps.now(), text: answer.text })

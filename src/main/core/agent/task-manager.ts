@@ -135,7 +135,19 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     const control = {
       signal: controller.signal,
       provider: task.provider,
-      nextAnswer: () => new Promise<{ text: string; mode?: string }>((resolve) => task.answerWaiters.push(resolve))
+      nextAnswer: () => {
+        let waiter: ((answer: { text: string; mode?: string }) => void) | undefined
+        const answer = new Promise<{ text: string; mode?: string }>((resolve) => {
+          waiter = resolve
+          task.answerWaiters.push(resolve)
+        })
+        return {
+          answer,
+          withdraw: () => {
+            task.answerWaiters = task.answerWaiters.filter((w) => w !== waiter)
+          }
+        }
+      }
     }
     const session = task.session
     task.run = agentLoop
