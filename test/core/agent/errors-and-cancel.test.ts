@@ -131,3 +131,21 @@ describe('cancel', () => {
     expect(harness.eventsOf(task.id).find((e) => e.type === 'approval-resolved')).toMatchObject({ outcome: 'cancelled' })
   })
 })
+
+describe('retryable failure after part of the answer', () => {
+  it('an overloaded error mid-stream is retried for the whole turn; the cut-off text stays visible but not in the history', async () => {
+    harness = await createHarness({
+      modes: [builderMode],
+      turns: [{ text: 'This answer breaks off halfway through', errorMidStream: { afterChunks: 2, type: 'overloaded_error', message: 'Overloaded' } }, done]
+    })
+    const task = await harness.services.tasks.start({ text: 'go', mode: 'builder', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    const events = harness.eventsOf(task.id)
+    expect(events.find((e) => e.type === 'assistant-end')).toMatchObject({ stopReason: 'error' })
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ attempt: 1, delayMs: 500 })
+    expect(events.some((e) => e.type === 'status' && e.status === 'failed')).toBe(false)
+    const retried = modelRequests(harness)[1]!
+    expect(JSON.stringify(retried.body.messages)).not.toContain('breaks off')
+    expect(retried.body.messages).toHaveLength(modelRequests(harness)[0]!.body.messages.length)
+  })
+})

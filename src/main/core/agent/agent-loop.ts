@@ -40,6 +40,28 @@ export interface AgentLoop {
 }
 
 const CONTEXT_RETRIES = 3
+const MIDSTREAM_RETRIES = 3
+const MIDSTREAM_RETRY_BASE_MS = 500
+
+const isRetryablePartial = (error: unknown): boolean => {
+  const e = error as { retryable?: unknown; partial?: unknown } | null
+  return e?.retryable === true && e.partial === true
+}
+
+/** Resolves true after `ms`, or false as soon as the task is cancelled. */
+const waitUnlessCancelled = (ms: number, signal: AbortSignal): Promise<boolean> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve(false)
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(true)
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      resolve(false)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
 
 export function createAgentLoop(deps: LoopDeps): AgentLoop {
   const now = deps.now
@@ -224,6 +246,15 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       for (let retry = 1; turn.kind === 'failed' && isContextTooLong(turn.errorKind) && retry <= CONTEXT_RETRIES; retry++) {
         session.emit({ type: 'error', at: now(), message: 'The conversation is too long for the model; reducing it and retrying.', recoverable: true })
         request = await buildRequest(session, control, true)
+        turn = await streamTurn(session, control.provider, request, signal, now)
+      }
+      // A retryable failure after part of the answer streamed (overloaded, connection lost): the
+      // provider cannot resend without duplicating text, so the loop asks again for the whole turn.
+      // The cut-off message stays in the UI; the model does not see it.
+      for (let retry = 1; turn.kind === 'failed' && isRetryablePartial(turn.error) && retry <= MIDSTREAM_RETRIES; retry++) {
+        const delayMs = MIDSTREAM_RETRY_BASE_MS * 2 ** (retry - 1)
+        session.emit({ type: 'retry', at: now(), attempt: retry, delayMs, reason: `${errorMessage(turn.error)} (after part of the answer)` })
+        if (!(await waitUnlessCancelled(delayMs, signal))) return cancelled(session)
         turn = await streamTurn(session, control.provider, request, signal, now)
       }
       if (turn.kind !== 'done') {
