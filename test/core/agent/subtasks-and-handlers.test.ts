@@ -164,3 +164,32 @@ describe('context', () => {
     expect(events.filter((e) => e.type === 'tool-result')).toHaveLength(3)
   })
 })
+
+describe('approval queue across tasks', () => {
+  it('gathers pending items of tasks running at once; each answer goes to its own task', async () => {
+    harness = await createHarness({
+      modes: [builderMode],
+      turns: [
+        { toolCalls: [{ name: 'execute_command', input: { command: 'echo one > one.txt' } }] },
+        { toolCalls: [{ name: 'execute_command', input: { command: 'echo two > two.txt' } }] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'first done' } }] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'second done' } }] }
+      ]
+    })
+    const first = await harness.services.tasks.start({ text: 'first', mode: 'builder', workspace: harness.workspace })
+    await harness.waitForApproval((item) => item.taskId === first.id)
+    const second = await harness.services.tasks.start({ text: 'second', mode: 'builder', workspace: harness.workspace })
+    await harness.waitForApproval((item) => item.taskId === second.id)
+    const items = harness.services.approvals.list()
+    expect(items.map((i) => [i.taskTitle, i.summary])).toEqual([
+      ['first', expect.stringContaining('echo one')],
+      ['second', expect.stringContaining('echo two')]
+    ])
+    harness.services.approvals.decide({ approvalId: items[1]!.id, outcome: 'approve', scope: 'call' })
+    harness.services.approvals.decide({ approvalId: items[0]!.id, outcome: 'reject', scope: 'call', reason: 'not this one' })
+    await harness.waitForEvent((e, id) => id === first.id && e.type === 'completion')
+    await harness.waitForEvent((e, id) => id === second.id && e.type === 'completion')
+    expect((await harness.read('two.txt')).trim()).toBe('two')
+    await expect(harness.read('one.txt')).rejects.toThrow()
+  })
+})
