@@ -153,9 +153,20 @@ describe('ChatView', () => {
   })
 
   it('offers accept and answer on a completion until the user accepts', async () => {
-    showTask([{ type: 'status', at, status: 'completed' }, { type: 'completion', at, result: 'Fixed **the bug**.' }], task({ status: 'completed' }))
+    showTask(
+      [
+        { type: 'status', at, status: 'running' },
+        { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
+        { type: 'tool-call', at, messageId: 'm1', callId: 'c9', name: 'attempt_completion', args: { result: 'Fixed **the bug**.' } },
+        { type: 'completion', at, result: 'Fixed **the bug**.' },
+        { type: 'status', at, status: 'completed' }
+      ],
+      task({ status: 'completed' })
+    )
     const view = await mount(<ChatView />, createFakeClient().client)
     cleanup = view.unmount
+    // The result is shown once, as the completion, not also as an unfinished tool card.
+    expect(view.container.querySelector('[aria-label="Tool call attempt_completion"]')).toBeNull()
     const result = view.container.querySelector('[aria-label="Task result"]')!
     expect(result.querySelector('strong')?.textContent).toBe('the bug')
     await click(button(result, 'Accept result'))

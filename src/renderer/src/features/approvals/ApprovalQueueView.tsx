@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
+import { openTask } from '../chat/bind-chat-events'
+import { showView } from '../history/show-view'
 import { ApprovalActions, type PendingAction } from './ApprovalActions'
 import { groupByTask, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
 import { useApprovalsStore } from './approvals-store'
@@ -123,6 +125,7 @@ function ApprovalCard(props: {
         <span className="approval-mode" title="Mode">
           {item.mode} mode
         </span>
+        <OpenInChat taskId={item.taskId} />
       </div>
       <p className="approval-summary">{item.summary}</p>
       {args.length > 0 && (
@@ -158,5 +161,21 @@ function ApprovalCard(props: {
         item.kind === 'edit' && <p className="note">{item.changes?.length ?? 0} file(s) to review — select to review.</p>
       )}
     </article>
+  )
+}
+
+function OpenInChat({ taskId }: { taskId: string }): ReactNode {
+  const client = useClient()
+  return (
+    <button
+      type="button"
+      className="link"
+      onClick={(event) => {
+        event.stopPropagation()
+        void openTask(client, taskId).then(() => showView('Chat'))
+      }}
+    >
+      Open in chat
+    </button>
   )
 }

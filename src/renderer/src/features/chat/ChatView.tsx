@@ -1,4 +1,4 @@
-import { useCallback, type ReactNode } from 'react'
+import { useCallback, useMemo, type ReactNode } from 'react'
 import { Composer } from './Composer'
 import { ChatItemView } from './ChatItemView'
 import { useActiveTaskView, useChatStore } from './chat-store'
@@ -27,7 +27,8 @@ function estimateHeight(item: ChatItem): number {
 export function ChatView(): ReactNode {
   const view = useActiveTaskView()
   const taskId = useChatStore((state) => state.activeTaskId)
-  const items = view?.items ?? EMPTY
+  const all = view?.items ?? EMPTY
+  const items = useMemo(() => all.filter(isShown), [all])
   const lastUser = lastUserIndex(items)
   const status = view?.status ?? 'idle'
   const render = useCallback(
@@ -57,6 +58,13 @@ export function ChatView(): ReactNode {
 }
 
 const EMPTY: ChatItem[] = []
+
+// These calls show as their own items (the result with accept/answer, the question with suggestions);
+// their tool card appears only when something went wrong with them.
+const SHOWN_ELSEWHERE = new Set(['attempt_completion', 'ask_followup_question'])
+
+const isShown = (item: ChatItem): boolean =>
+  !(item.kind === 'tool' && SHOWN_ELSEWHERE.has(item.name) && !item.result?.isError && item.decision?.decision !== 'deny')
 
 function lastUserIndex(items: readonly ChatItem[]): number {
   for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === 'user') return i

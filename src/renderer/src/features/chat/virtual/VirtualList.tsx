@@ -27,6 +27,7 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
   const [measureVersion, setMeasureVersion] = useState(0)
   const [viewport, setViewport] = useState({ top: 0, height: 800 })
   const following = useRef(true)
+  const lastTop = useRef(0)
   const scrollFrame = useRef(0)
   const pendingShift = useRef(0)
   const latest = useRef<{ items: readonly T[]; offsets: Float64Array; top: number }>({ items, offsets: new Float64Array(1), top: 0 })
@@ -96,24 +97,30 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
     if (props.followOutput && following.current) {
       if (Math.abs(element.scrollTop + element.clientHeight - total) > 1) {
         element.scrollTop = total
+        lastTop.current = element.scrollTop
         setViewport({ top: element.scrollTop, height: element.clientHeight || 800 })
       }
     } else if (pendingShift.current !== 0) {
       element.scrollTop += pendingShift.current
+      lastTop.current = element.scrollTop
       setViewport({ top: element.scrollTop, height: element.clientHeight || 800 })
     }
     pendingShift.current = 0
   }, [total, props.followOutput])
 
-  // One state update per frame however many scroll events arrive.
+  // One state update per frame however many scroll events arrive. Only the user scrolling up stops
+  // following (content growing under a programmatic scroll does not); reaching the bottom resumes it.
   const onScroll = (): void => {
     if (scrollFrame.current) return
     scrollFrame.current = requestAnimationFrame(() => {
       scrollFrame.current = 0
       const element = scroller.current
       if (!element) return
-      following.current = isAtBottom(element.scrollTop, element.clientHeight, element.scrollHeight)
-      setViewport({ top: element.scrollTop, height: element.clientHeight || 800 })
+      const top = element.scrollTop
+      if (top < lastTop.current - 1) following.current = false
+      if (isAtBottom(top, element.clientHeight, element.scrollHeight)) following.current = true
+      lastTop.current = top
+      setViewport({ top, height: element.clientHeight || 800 })
     })
   }
 
