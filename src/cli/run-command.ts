@@ -186,6 +186,8 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
         case 'text-delta':
           return out(event.text)
         case 'tool-call':
+          // Completion and questions are shown in full by their own events.
+          if (event.name === 'attempt_completion' || event.name === 'ask_followup_question') return undefined
           return note(`→ ${services.gate.summarize?.(event.name, event.args) ?? event.name}`)
         case 'tool-result':
           return event.isError ? note(`  ✗ ${event.text.split('\n')[0]?.slice(0, 200)}`) : undefined
