@@ -9,6 +9,7 @@ import { stringify } from 'yaml'
 import { writeFileSync } from 'node:fs'
 
 const root = resolve(__dirname, '../../..')
+const delegatorMode = { ...builderMode, slug: 'delegator', name: 'Delegator', autoApprove: { read: true, subtasks: true } }
 const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
 const childScript = join(__dirname, 'support/crash-child.ts')
 
@@ -28,7 +29,7 @@ afterEach(async () => {
 async function runAndKill(turns: FakeTurn[], waitFor: 'approval' | 'tool-started', mode: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'modus-crash-data-'))
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-crash-ws-')))
-  writeFileSync(join(dataDir, 'modes.yaml'), stringify({ customModes: [builderMode, autopilotMode] }))
+  writeFileSync(join(dataDir, 'modes.yaml'), stringify({ customModes: [builderMode, autopilotMode, delegatorMode] }))
   childFake = await startFakeProvider({ name: 'crash child', turns })
   child = spawn(process.execPath, [jiti, childScript], {
     cwd: root,
@@ -101,5 +102,41 @@ describe('resume after the process is killed with SIGKILL', () => {
     const [result] = toolResultsIn(harness.fake.requests.at(-1)!)
     expect(result).toMatchObject({ isError: true })
     expect(result!.text).toContain('interrupted')
+  })
+
+  it('a parent killed while its subtask waited picks the subtask up again on resume and receives its result', async () => {
+    const { dataDir, workspace, taskId } = await runAndKill(
+      [
+        { toolCalls: [{ name: 'new_task', input: { mode: 'builder', message: 'Write the marker file.' } }] },
+        { toolCalls: [{ name: 'execute_command', input: { command: 'echo child > marker.txt' } }] }
+      ],
+      'approval',
+      'delegator'
+    )
+    harness = await createHarness({
+      dataDir,
+      workspace,
+      modes: [builderMode, autopilotMode, delegatorMode],
+      turns: [
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'marker written' } }] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'delegated and done' } }] }
+      ]
+    })
+    const tasks = harness.services.tasks.list()
+    const parent = tasks.find((t) => !t.parentId)!
+    const child = tasks.find((t) => t.parentId === parent.id)!
+    expect(child.id).toBe(taskId)
+    expect([parent.status, child.status]).toEqual(['interrupted', 'interrupted'])
+
+    // The child was waiting on an approval: it is asked again at start-up.
+    expect(await harness.services.tasks.recover({ reaskApprovals: true })).toEqual([child.id])
+    await harness.services.tasks.resume(parent.id)
+    const item = await harness.waitForApproval((i) => i.taskId === child.id)
+    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    await harness.waitForEvent((e, id) => id === parent.id && e.type === 'completion')
+    expect((await harness.read('marker.txt')).trim()).toBe('child')
+    const [result] = toolResultsIn(harness.fake.requests.at(-1)!)
+    expect(result!.text).toContain('marker written')
+    expect(result!.isError).toBe(false)
   })
 })

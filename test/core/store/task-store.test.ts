@@ -69,6 +69,17 @@ describe('task store and index', () => {
     expect((await createTaskStore(dir)).summary('b1')?.status).toBe('interrupted')
   })
 
+  it('a task whose log exists but whose index entry was not saved yet (crash) is found again', async () => {
+    const dir = tempDir()
+    const store = await createTaskStore(dir)
+    store.create(meta('k1', 'Saved')).close()
+    store.putSummary({ id: 'k1', title: 'Saved', mode: 'code', status: 'idle', createdAt: 1, updatedAt: 2 })
+    await store.flush()
+    store.create(meta('k2', 'Created just before the crash')).close()
+    const reopened = await createTaskStore(dir)
+    expect(reopened.list().map((t) => t.title).sort()).toEqual(['Created just before the crash', 'Saved'])
+  })
+
   it('refuses ids that would leave the tasks folder', async () => {
     const store = await createTaskStore(tempDir())
     await expect(store.load('../../etc')).rejects.toThrow('Invalid task id')

@@ -1,7 +1,8 @@
 import type { ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
-import { resultText, textResult } from './call-results'
+import { resultAsText, resultText, textResult } from './call-results'
+import { subtaskResultText } from './loop-tools'
 import {
   condenseHistory,
   currentContextTokens,
@@ -197,11 +198,13 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     const open = openToolUses(session)
     if (open.length === 0) return null
     for (const call of open) {
-      if (session.startedCalls.has(call.id) && !session.results.has(call.id)) {
-        const block = textResult(call.id, resultText.interrupted(call.name), true)
-        session.results.set(call.id, block)
-        session.emit({ type: 'tool-result', at: now(), callId: call.id, isError: true, text: resultText.interrupted(call.name) })
-      }
+      if (!session.startedCalls.has(call.id) || session.results.has(call.id)) continue
+      // A subtask outlives its parent's process: take its result, or wait for it again.
+      const child = call.name === 'new_task' ? await deps.subtasks.reattach(session, call.id, control.signal) : null
+      if (control.signal.aborted) return cancelled(session)
+      const block = child ? textResult(call.id, subtaskResultText(child)) : textResult(call.id, resultText.interrupted(call.name), true)
+      session.results.set(call.id, block)
+      session.emit({ type: 'tool-result', at: now(), callId: call.id, isError: block.isError, text: resultAsText(block) })
     }
     const calls = open.map((block) => ({ callId: block.id, name: block.name, input: block.input }))
     return finishCalls(session, control, await processCalls(session, calls, 'resumed', deps, control))

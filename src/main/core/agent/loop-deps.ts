@@ -19,6 +19,11 @@ export interface SubtaskOutcome {
 /** Starts a child task and resolves when it completes (the task manager implements it). */
 export interface SubtaskPort {
   run(parent: TaskSession, request: SubtaskRequest, signal: AbortSignal): Promise<SubtaskOutcome>
+  /**
+   * After a restart: the child a new_task call started, finished or waited for again (resumed if
+   * it stopped too). Null when that call never got as far as starting a child.
+   */
+  reattach(parent: TaskSession, callId: string, signal: AbortSignal): Promise<SubtaskOutcome | null>
 }
 
 export interface LoopDeps {

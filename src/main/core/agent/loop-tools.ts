@@ -1,6 +1,6 @@
 import type { ToolResultBlock } from '../../../shared/agent/messages'
 import { resultText, textResult } from './call-results'
-import type { LoopDeps, RunControl } from './loop-deps'
+import type { LoopDeps, RunControl, SubtaskOutcome } from './loop-deps'
 import type { CallsOutcome } from './process-calls'
 import type { CompleteCall } from './stream-turn'
 import type { TaskSession } from './task-session'
@@ -141,9 +141,10 @@ async function newTask(
     return { kind: 'cancelled' }
   }
   session.setStatus('running')
-  const text =
-    outcome.status === 'completed'
-      ? `Subtask ${outcome.childId} completed.\n\nResult:\n${outcome.result}`
-      : `Subtask ${outcome.childId} ended without completing (${outcome.status}). ${outcome.result}`
-  return finish(textResult(call.callId, text))
+  return finish(textResult(call.callId, subtaskResultText(outcome)))
 }
+
+export const subtaskResultText = (outcome: SubtaskOutcome): string =>
+  outcome.status === 'completed'
+    ? `Subtask ${outcome.childId} completed.\n\nResult:\n${outcome.result}`
+    : `Subtask ${outcome.childId} ended without completing (${outcome.status}). ${outcome.result}`

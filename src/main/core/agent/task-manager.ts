@@ -93,6 +93,31 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     deps.bus?.emit('task:updated', summary)
   }
 
+  /** Resolves when the child completes or is cancelled; cancelling the parent cancels the child. */
+  const waitForChild = (childId: string, signal: AbortSignal) =>
+    new Promise<SubtaskOutcome>((resolve) => {
+      childWaiters.set(childId, resolve)
+      signal.addEventListener(
+        'abort',
+        () => {
+          void cancel(childId)
+          resolve({ childId, status: 'cancelled', result: 'The parent task was cancelled.' })
+        },
+        { once: true }
+      )
+    }).finally(() => childWaiters.delete(childId))
+
+  const reportChild = (parent: TaskSession, callId: string, mode: string, outcome: SubtaskOutcome) =>
+    parent.emit({
+      type: 'subtask',
+      at: now(),
+      callId,
+      childId: outcome.childId,
+      mode,
+      status: outcome.status === 'completed' ? 'completed' : 'failed',
+      result: outcome.result
+    })
+
   const subtasks: SubtaskPort = {
     async run(parent, request, signal) {
       const parentLive = live.get(parent.id)
@@ -101,27 +126,35 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
         parentLive?.provider ?? undefined
       )
       parent.emit({ type: 'subtask', at: now(), callId: request.callId, childId: child.id, mode: request.mode, status: 'started', message: request.message })
-      const outcome = await new Promise<SubtaskOutcome>((resolve) => {
-        childWaiters.set(child.id, resolve)
-        signal.addEventListener(
-          'abort',
-          () => {
-            void cancel(child.id)
-            resolve({ childId: child.id, status: 'cancelled', result: 'The parent task was cancelled.' })
-          },
-          { once: true }
-        )
-      })
-      childWaiters.delete(child.id)
-      parent.emit({
-        type: 'subtask',
-        at: now(),
-        callId: request.callId,
-        childId: child.id,
-        mode: request.mode,
-        status: outcome.status === 'completed' ? 'completed' : 'failed',
-        result: outcome.result
-      })
+      const outcome = await waitForChild(child.id, signal)
+      reportChild(parent, request.callId, request.mode, outcome)
+      return outcome
+    },
+    async reattach(parent, callId, signal) {
+      const started = parent.events.find((e) => e.type === 'subtask' && e.callId === callId && e.status === 'started')
+      if (!started || started.type !== 'subtask') return null
+      const childId = started.childId
+      const child = await hydrate(childId).catch(() => null)
+      if (!child) return null
+      if (child.session.status === 'completed') {
+        const completion = [...child.session.events].reverse().find((e) => e.type === 'completion')
+        const outcome: SubtaskOutcome = { childId, status: 'completed', result: completion?.type === 'completion' ? completion.result : '' }
+        if (!child.run && live.get(childId) === child) {
+          live.delete(childId)
+          child.session.close()
+        }
+        reportChild(parent, callId, started.mode, outcome)
+        return outcome
+      }
+      parent.setStatus('waiting')
+      const waiting = waitForChild(childId, signal)
+      if (!child.run) {
+        await ensureProvider(child)
+        launch(child, { kind: 'resume' })
+      }
+      const outcome = await waiting
+      reportChild(parent, callId, started.mode, outcome)
+      if (!signal.aborted) parent.setStatus('running')
       return outcome
     }
   }

@@ -33,6 +33,9 @@ export async function loadTaskIndex(tasksDir: string): Promise<TaskIndex> {
     const existed = await fs.stat(file).then(() => true, () => false)
     entries = await rebuildFromLogs(tasksDir, problems)
     if (existed) problems.unshift(`The task index ${file} was damaged; it was rebuilt from ${entries.length} task logs.`)
+  } else {
+    // The index is saved a moment after changes: a task created just before a crash has a log but no entry yet.
+    entries = await reconcileWithLogs(tasksDir, entries, problems)
   }
   // Loaded at start-up: a task the index still calls running belonged to a process that is gone.
   const byId = new Map(entries.map((entry) => [entry.id, stoppedMidRun(entry) ? { ...entry, status: 'interrupted' as const } : entry]))
@@ -80,8 +83,21 @@ async function readIndex(file: string): Promise<TaskSummary[] | null> {
   }
 }
 
-async function rebuildFromLogs(tasksDir: string, problems: string[]): Promise<TaskSummary[]> {
-  const names = await fs.readdir(tasksDir).catch(() => [] as string[])
+async function reconcileWithLogs(tasksDir: string, entries: TaskSummary[], problems: string[]): Promise<TaskSummary[]> {
+  const folders = new Set(await taskFolders(tasksDir))
+  const known = new Set(entries.map((entry) => entry.id))
+  const missing = [...folders].filter((name) => !known.has(name))
+  const kept = entries.filter((entry) => folders.has(entry.id))
+  return missing.length > 0 ? [...kept, ...(await rebuildFromLogs(tasksDir, problems, missing))] : kept
+}
+
+async function taskFolders(tasksDir: string): Promise<string[]> {
+  const entries = await fs.readdir(tasksDir, { withFileTypes: true }).catch(() => [])
+  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+}
+
+async function rebuildFromLogs(tasksDir: string, problems: string[], only?: string[]): Promise<TaskSummary[]> {
+  const names = only ?? (await taskFolders(tasksDir))
   const summaries: TaskSummary[] = []
   for (const name of names) {
     const log = join(tasksDir, name, 'log.jsonl')
