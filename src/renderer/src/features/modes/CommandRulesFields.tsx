@@ -13,12 +13,13 @@ const LISTS: Array<{ key: RuleList; label: string; hint: string }> = [
 export function CommandRulesFields(props: {
   rules: ModeDraft['rules']
   error?: string
+  legend?: string
   onChange(list: RuleList, value: string): void
 }): ReactNode {
   const ids = useId()
   return (
     <fieldset className="command-rules">
-      <legend>Command rules</legend>
+      <legend>{props.legend ?? 'Command rules'}</legend>
       <p className="note">
         One rule per line: words match as leading words, <code>*</code> matches anything. Deny beats ask beats allow.
       </p>

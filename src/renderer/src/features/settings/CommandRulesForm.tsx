@@ -50,6 +50,7 @@ export function CommandRulesForm(): ReactNode {
     >
       <CommandRulesFields
         rules={texts}
+        legend="Rules for every mode"
         onChange={(list, value) => {
           setStatus(null)
           setTexts({ ...texts, [list]: value })
