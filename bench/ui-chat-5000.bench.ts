@@ -69,6 +69,8 @@ describe('chat with 5,000 messages', () => {
   it('opens from History, then scrolls end to end', async () => {
     const page = await bench.browser.newPage({ viewport: { width: 1280, height: 800 } })
     await openWorkspaceAndProvider(page, bench)
+    // Diagnostic knob: try a stylesheet fix without rebuilding (e.g. '.chat-items > div { flex-shrink: 0 }').
+    if (process.env.MODUS_BENCH_CSS) await page.addStyleTag({ content: process.env.MODUS_BENCH_CSS })
     await page.getByRole('button', { name: 'History' }).click()
     const row = page.getByRole('listitem', { name: 'Five thousand messages' })
     await row.waitFor()
