@@ -62,12 +62,21 @@ describe('approval queue model', () => {
       { name: 'cwd', value: 'src' },
       { name: 'timeout', value: '30' }
     ])
-    expect(keyArguments({ content: 'x'.repeat(500) }, 4, 20)[0].value).toHaveLength(20)
+    expect(keyArguments({ command: 'x'.repeat(500) }, 4, 20)[0].value).toHaveLength(20)
     expect(keyArguments(undefined)).toEqual([])
   })
 
   it('says which rule asked and why', () => {
     expect(whyAsked(item('a1'))).toBe('command toggle — commands need approval')
     expect(whyAsked(item('a1', { kind: 'cost-limit', reason: 'The $2 cap was reached' }))).toBe('The $2 cap was reached')
+  })
+})
+
+describe('keyArguments for file bodies', () => {
+  it('summarises a file body or patch instead of printing it', () => {
+    expect(keyArguments({ path: 'a.ts', content: 'one\ntwo\n' })).toEqual([
+      { name: 'path', value: 'a.ts' },
+      { name: 'content', value: '2 lines, 8 characters' }
+    ])
   })
 })

@@ -59,8 +59,16 @@ export function keyArguments(args: unknown, limit = 4, maxLength = 160): Array<{
     .slice(0, limit)
     .map(([name, value]) => ({
       name,
-      value: clip(typeof value === 'string' ? value : JSON.stringify(value), maxLength)
+      value: BULK_TEXT.has(name) && typeof value === 'string' ? linesLabel(value) : clip(typeof value === 'string' ? value : JSON.stringify(value), maxLength)
     }))
+}
+
+// File bodies and patches are reviewed in the diff, not read in an argument line.
+const BULK_TEXT = new Set(['content', 'diff', 'patch', 'input', 'old_string', 'new_string', 'search', 'replace'])
+
+const linesLabel = (text: string): string => {
+  const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
+  return `${lines} line${lines === 1 ? '' : 's'}, ${text.length} characters`
 }
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)

@@ -203,10 +203,21 @@ function HunkList(props: {
   )
 }
 
-/** Modified-side lines of rejected hunks, to mark them in the editor. */
+/** Modified-side lines added by rejected hunks (not their context), to mark them in the editor. */
 function rejectedRanges(hunks: HunkView[], accepted: boolean[]): Array<{ start: number; end: number }> {
-  return hunks
-    .filter((hunk, index) => accepted[index] === false && hunk.newLines > 0)
-    .map((hunk) => ({ start: hunk.newStart, end: hunk.newStart + hunk.newLines - 1 }))
+  const ranges: Array<{ start: number; end: number }> = []
+  hunks.forEach((hunk, index) => {
+    if (accepted[index] !== false) return
+    let line = hunk.newStart
+    for (const row of hunk.lines) {
+      if (row.startsWith('-')) continue
+      if (row.startsWith('+')) {
+        const last = ranges[ranges.length - 1]
+        if (last && last.end === line - 1) last.end = line
+        else ranges.push({ start: line, end: line })
+      }
+      line++
+    }
+  })
+  return ranges
 }
-
