@@ -305,7 +305,8 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     cancel,
     async resume(taskId) {
       const task = await hydrate(taskId)
-      if (task.run) return task.session.summary()
+      // A completed task continues with a message (its answer to the result), not with resume.
+      if (task.run || task.session.status === 'completed') return task.session.summary()
       await ensureProvider(task)
       launch(task, { kind: 'resume' })
       return task.session.summary()
