@@ -169,11 +169,16 @@ describe('mode editor', () => {
     expect(byLabel<HTMLTextAreaElement>(still, 'Custom instructions').value).toBe('My unsaved words')
   })
 
-  it('cannot save into the project without a workspace', async () => {
+  it('without a workspace: no project scope, and the pattern is checked without a file list', async () => {
     const { container } = await mount(false)
     await click(byButton(container, 'New mode'))
     const scope = byLabel<HTMLSelectElement>(container, 'Save to')
     expect(scope.value).toBe('global')
     expect(scope.querySelector<HTMLOptionElement>('option[value="project"]')!.disabled).toBe(true)
+    // A pattern can still be checked, but there are no files to list.
+    await click(byLabel(container, /^Edit \(/))
+    await type(byLabel(container, 'File pattern for edits (regular expression)'), '\\.md$')
+    expect(container.textContent).toContain('Open a workspace to see which files it matches.')
+    expect(container.querySelector('.file-regex .field-error')).toBeNull()
   })
 })

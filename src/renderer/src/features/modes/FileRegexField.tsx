@@ -7,6 +7,8 @@ interface Props {
   value: string
   description: string
   disabled: boolean
+  /** False without an open workspace: there are no files to match against. */
+  canTest: boolean
   error?: string
   onChange(value: string): void
   onDescriptionChange(value: string): void
@@ -15,7 +17,7 @@ interface Props {
 const SHOWN_MATCHES = 50
 
 /** The edit group's file pattern, checked as it is typed, with the workspace files it matches. */
-export function FileRegexField({ api, value, description, disabled, error, ...on }: Props): ReactNode {
+export function FileRegexField({ api, value, description, disabled, canTest, error, ...on }: Props): ReactNode {
   const ids = useId()
   const [test, setTest] = useState<RegexTest | null>(null)
   const [pending, setPending] = useState(false)
@@ -23,7 +25,7 @@ export function FileRegexField({ api, value, description, disabled, error, ...on
   const localProblem = pattern ? regexProblem(pattern) : null
 
   useEffect(() => {
-    if (!pattern || localProblem || disabled) {
+    if (!pattern || localProblem || disabled || !canTest) {
       setTest(null)
       return
     }
@@ -41,7 +43,7 @@ export function FileRegexField({ api, value, description, disabled, error, ...on
       live = false
       clearTimeout(timer)
     }
-  }, [api, pattern, localProblem, disabled])
+  }, [api, pattern, localProblem, disabled, canTest])
 
   const shownError = error ?? localProblem ?? (test && !test.ok ? test.error : null)
   return (
@@ -62,7 +64,13 @@ export function FileRegexField({ api, value, description, disabled, error, ...on
         {shownError ? (
           <p className="field-error">{shownError}</p>
         ) : pattern && !disabled ? (
-          <p className="note valid">{pending ? 'Valid pattern — finding matching files…' : 'Valid pattern.'}</p>
+          <p className="note valid">
+            {!canTest
+              ? 'Valid pattern. Open a workspace to see which files it matches.'
+              : pending
+                ? 'Valid pattern — finding matching files…'
+                : 'Valid pattern.'}
+          </p>
         ) : null}
       </div>
       <label htmlFor={`${ids}-regex-description`}>Pattern description (shown to the model)</label>

@@ -187,6 +187,7 @@ export function ModeEditor({ api, entry, template, initialScope }: Props): React
           value={draft.fileRegex}
           description={draft.fileRegexDescription}
           disabled={!draft.groups.edit}
+          canTest={listing?.hasProject ?? false}
           error={allErrors.fileRegex}
           onChange={(fileRegex) => update({ fileRegex })}
           onDescriptionChange={(fileRegexDescription) => update({ fileRegexDescription })}
