@@ -61,3 +61,18 @@ describe('model text filter', () => {
     expect(collapseCarriageReturns('10%\r50%\r100%\ndone\n')).toBe('100%\ndone\n')
   })
 })
+
+describe('text ring', () => {
+  it('keeps exactly the last characters and counts what it dropped', async () => {
+    const { createTextRing } = await import('../../../src/main/core/terminal/text-ring')
+    const ring = createTextRing(10)
+    let all = ''
+    for (const piece of ['abc', 'defgh', '', 'ijklmnop', 'q', 'rstuvwxyz0123']) {
+      ring.push(piece)
+      all += piece
+      expect(ring.text()).toBe(all.slice(-10))
+      expect(ring.dropped()).toBe(Math.max(0, all.length - 10))
+      expect(ring.size()).toBeGreaterThanOrEqual(Math.min(10, all.length))
+    }
+  })
+})

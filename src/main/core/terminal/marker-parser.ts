@@ -83,10 +83,14 @@ export function createMarkerParser(sink: MarkerSink): MarkerParser {
 
 /** Length of the longest suffix of `text` that is a proper prefix of the marker prefix. */
 function partialPrefixLength(text: string): number {
-  const esc = text.lastIndexOf('\x1b')
-  if (esc < 0 || text.length - esc >= MARKER_PREFIX.length) return 0
-  const tail = text.slice(esc)
-  return MARKER_PREFIX.startsWith(tail) ? tail.length : 0
+  // Only the last few characters matter; searching from there avoids scanning the chunk.
+  let esc = text.indexOf('\x1b', Math.max(0, text.length - MARKER_PREFIX.length + 1))
+  while (esc >= 0) {
+    const tail = text.slice(esc)
+    if (MARKER_PREFIX.startsWith(tail)) return tail.length
+    esc = text.indexOf('\x1b', esc + 1)
+  }
+  return 0
 }
 
 function parseMarker(raw: string): Marker | null {

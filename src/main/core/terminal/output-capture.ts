@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs'
 import { collapseCarriageReturns, createModelTextFilter } from './ansi'
+import { createTextRing } from './text-ring'
 
 /**
  * One command's output as the model sees it: the full text (escape sequences stripped) streamed
@@ -54,9 +55,7 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   let paused = false
 
   let head = ''
-  let tail: string[] = []
-  let tailChars = 0
-  let omittedChars = 0
+  const tail = createTextRing(options.tailChars)
   let totalBytes = 0
   let finished: Promise<OutputPreview> | null = null
   let flushTimer: NodeJS.Timeout | null = null
@@ -70,17 +69,6 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
       if (!text) return
     }
     tail.push(text)
-    tailChars += text.length
-    if (tailChars > options.tailChars * 2) trimTail()
-  }
-
-  const trimTail = (): void => {
-    const joined = tail.join('')
-    const cut = joined.length - options.tailChars
-    if (cut <= 0) return
-    omittedChars += cut
-    tail = [joined.slice(cut)]
-    tailChars = options.tailChars
   }
 
   const flushBatch = (): void => {
@@ -122,10 +110,10 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   }
 
   const buildPreview = (): OutputPreview => {
-    trimTail()
     const pendingBytes = batchChars ? Buffer.byteLength(batch.join('')) : 0
     const bytes = totalBytes + pendingBytes
-    const tailText = tail.join('')
+    const tailText = tail.text()
+    const omittedChars = tail.dropped()
     if (omittedChars === 0) return { text: collapseCarriageReturns(head + tailText), truncated: false, totalBytes: bytes }
     const headPart = cutAtLastNewline(head)
     const tailPart = cutAtFirstNewline(tailText)
@@ -140,7 +128,7 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
       append(filter.push(raw))
     },
     preview: buildPreview,
-    retainedChars: () => head.length + tailChars + batchChars,
+    retainedChars: () => head.length + tail.size() + batchChars,
     async sync() {
       if (finished) {
         await finished

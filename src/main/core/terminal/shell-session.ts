@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import * as pty from 'node-pty'
 import { createMarkerParser, type Marker } from './marker-parser'
+import { createTextRing } from './text-ring'
 import type { OutputCapture } from './output-capture'
 import { foregroundGroup, killProcessTree, terminalReader } from './process-tree'
 import { invocationLine, writeCommandScript, type ShellLaunch } from './shell-integration'
@@ -88,7 +89,8 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
   let active: ActiveCommand | null = null
   let readyResolve: ((ready: boolean) => void) | null = null
   const ready = new Promise<boolean>((resolve) => (readyResolve = resolve))
-  const scroll = createScrollback(options.scrollbackChars ?? 1_000_000)
+  // The last characters shown in the terminal, for a tab that reconnects.
+  const scroll = createTextRing(options.scrollbackChars ?? 1_000_000)
 
   const toView = (text: string): void => {
     scroll.push(text)
@@ -220,29 +222,5 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
     },
     scrollback: () => scroll.text(),
     scrollbackSize: () => scroll.size()
-  }
-}
-
-/** The last `max` characters shown in a terminal, for a tab that reconnects. */
-function createScrollback(max: number): { push(text: string): void; text(): string; size(): number } {
-  let parts: string[] = []
-  let size = 0
-  return {
-    push(text) {
-      parts.push(text)
-      size += text.length
-      if (size > max * 2) {
-        const joined = parts.join('').slice(-max)
-        parts = [joined]
-        size = joined.length
-      }
-    },
-    size: () => size,
-    text() {
-      const joined = parts.join('').slice(-max)
-      parts = [joined]
-      size = joined.length
-      return joined
-    }
   }
 }
