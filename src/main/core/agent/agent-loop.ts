@@ -6,7 +6,6 @@ import { subtaskResultText } from './loop-tools'
 import {
   condenseHistory,
   currentContextTokens,
-  estimateTokens,
   modelView,
   needsReduction,
   slideWindow
@@ -302,4 +301,3 @@ function describeFailure(kind: string, error: unknown): string {
   return kind && kind !== 'unknown' ? `${message} (${kind})` : message
 }
 
-export { estimateTokens }

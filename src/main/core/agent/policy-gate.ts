@@ -1,6 +1,5 @@
 import type { ModelToolSpec } from '../providers/types'
 import type { ResolvedMode } from '../../../shared/modes/schema'
-import { DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
 import {
   createRepetitionDetector,
   decide,
@@ -166,4 +165,3 @@ const toLoopMode = (mode: ResolvedMode): LoopMode => ({
   customInstructions: mode.customInstructions
 })
 
-export { DEFAULT_MODE_SLUG }

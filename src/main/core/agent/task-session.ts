@@ -69,7 +69,7 @@ export function createTaskSession(
     meta: init.meta,
     mode: replayed?.mode ?? init.meta.mode,
     todos: replayed?.todos ?? [],
-    status: replayed ? 'idle' : 'idle',
+    status: 'idle',
     history: replayed ? replayed.messages : [],
     events: replayed ? replayed.events : [],
     results: new Map(),
