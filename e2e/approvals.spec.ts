@@ -101,3 +101,30 @@ test('approving from the chat card, and "always allow" shows the rule before sav
   await expect(third.locator('.tool-result-text')).toContainText('second')
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('All ran.')
 })
+
+test('approving the whole turn runs the later calls of the same message without asking again', async ({ page, modus }) => {
+  modus.fake.enqueue(
+    {
+      toolCalls: [
+        { name: 'execute_command', input: { command: 'echo turn-one' } },
+        { name: 'execute_command', input: { command: 'echo turn-two' } }
+      ]
+    },
+    completion('Both ran in one turn.')
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Run both')
+  await page.getByLabel('Message').press('Enter')
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Approvals/ }).click()
+  const queue = page.getByRole('region', { name: 'Approvals' })
+  const card = queue.locator('.approval-card[aria-current="true"]')
+  await expect(card).toContainText('echo turn-one')
+  await card.focus()
+  await page.keyboard.press('Shift+A')
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click()
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Both ran in one turn.')
+  const cards = page.getByRole('group', { name: 'Tool call execute_command' })
+  await expect(cards.nth(0).locator('.tool-result-text')).toContainText('turn-one')
+  await expect(cards.nth(1).locator('.tool-result-text')).toContainText('turn-two')
+  await expect(cards.nth(1).locator('.tool-decision')).not.toContainText('Waiting')
+})

@@ -91,3 +91,16 @@ test('the mode picker starts the task in the chosen mode', async ({ page, modus 
   const sent = modus.fake.requests.find((r) => r.protocol === 'anthropic')!
   expect(systemPromptOf(sent)).toMatch(/planning mode/)
 })
+
+test('a rate-limited request shows the retry countdown, then the answer', async ({ page, modus }) => {
+  modus.fake.enqueue(
+    { error: { status: 429, message: 'Slow down', retryAfter: 3 } },
+    { toolCalls: [{ name: 'attempt_completion', input: { result: 'Answered after the retry.' } }] }
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Hello')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.locator('.retry')).toContainText(/Retrying (in \d+ s|now) \(attempt 1\)/)
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Answered after the retry.')
+  await expect(page.locator('.retry')).toHaveCount(0)
+})

@@ -130,3 +130,40 @@ test('a file changed on disk while the review waits is shown as a conflict', asy
   await expect(row.locator('.status-chip')).toContainText('failed')
   expect(readFileSync(file, 'utf8')).toBe(theirs)
 })
+
+test('one call editing two files is reviewed as one changeset with a file list', async ({ page, modus }) => {
+  const greet = join(modus.workspace, 'src', 'greet.ts')
+  const farewell = join(modus.workspace, 'src', 'farewell.ts')
+  const before = readFileSync(greet, 'utf8')
+  const patch = [
+    '*** Begin Patch',
+    '*** Update File: src/greet.ts',
+    '@@',
+    '-export const greet = (name: string) => `Hello ${name}`',
+    '+export const greet = (name: string) => `Hi ${name}`',
+    '*** Add File: src/farewell.ts',
+    '+export const farewell = (name: string) => `Bye ${name}`',
+    '*** End Patch'
+  ].join('\n')
+  modus.fake.enqueue({ toolCalls: [{ name: 'apply_patch', input: { patch } }] }, completion('Greeting changed.'))
+  // GPT models get apply_patch (one call, several files); this goes through the OpenAI wire format.
+  await openWorkspaceAndProvider(page, modus, 'openai')
+  await page.getByLabel('Message').fill('Say hi, and add a farewell')
+  await page.getByLabel('Message').press('Enter')
+  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  const review = page.getByRole('group', { name: 'Changeset review' })
+  const files = review.getByRole('list', { name: 'Changed files' })
+  await expect(files.getByRole('button')).toHaveText([/src\/greet\.ts/, /src\/farewell\.ts/])
+  await expect(review).toContainText('2 files')
+
+  await files.getByRole('button', { name: 'src/farewell.ts, create' }).click()
+  await expect(review.locator('.monaco-diff-editor .editor.modified')).toContainText('Bye ${name}')
+  await review.getByRole('button', { name: 'Reject hunk 1' }).click()
+  await expect(files.getByRole('button', { name: 'src/farewell.ts, create' })).toContainText('skipped')
+  await review.getByRole('button', { name: 'Accept selected hunks' }).click()
+
+  await expect.poll(() => readFileSync(greet, 'utf8')).toBe(before.replace('Hello', 'Hi'))
+  await nav(page).getByRole('button', { name: 'Chat' }).click()
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Greeting changed.')
+  expect(() => readFileSync(farewell, 'utf8')).toThrow()
+})

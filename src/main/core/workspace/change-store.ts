@@ -67,6 +67,8 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
   function reviewedTarget(change: StagedChange, options: AcceptOptions): { target: DiskState; hunkIds: string[] } | null {
     const allIds = change.hunks.map((h) => h.id)
     if (options.editedContent !== undefined) return { target: inFileEol(options.editedContent, change), hunkIds: allIds }
+    // An explicit empty selection declines the change whatever its kind (a created or deleted file too).
+    if (options.hunkIds !== undefined && options.hunkIds.length === 0) return null
     if (change.proposed === null || change.original === null || options.hunkIds === undefined) {
       return { target: change.proposed, hunkIds: allIds }
     }
