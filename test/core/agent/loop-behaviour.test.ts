@@ -259,3 +259,32 @@ describe('policy outcomes', () => {
     expect(harness.services.tasks.list().find((t) => t.id === task.id)?.costUsd).toBeGreaterThan(1)
   })
 })
+
+describe('streaming to the UI', () => {
+  it('reasoning, text and partial tool calls stream as events before the call runs', async () => {
+    harness = await createHarness({
+      modes: [builderMode],
+      files: { 'a.txt': 'alpha\n' },
+      turns: [
+        { reasoning: 'I should read the file first.', text: 'Reading a.txt now.', toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        done
+      ]
+    })
+    const task = await runToCompletion(harness, 'read it')
+    const types = harness.eventsOf(task.id).map((e) => e.type)
+    const first = (type: string) => types.indexOf(type as never)
+    expect(first('reasoning-delta')).toBeGreaterThan(first('assistant-start'))
+    expect(first('text-delta')).toBeGreaterThan(first('reasoning-delta'))
+    expect(first('tool-call-partial')).toBeGreaterThan(first('text-delta'))
+    expect(first('tool-call')).toBeGreaterThan(first('tool-call-partial'))
+    expect(first('tool-result')).toBeGreaterThan(first('tool-call'))
+    const reasoning = harness.eventsOf(task.id).filter((e) => e.type === 'reasoning-delta').map((e) => (e as { text: string }).text).join('')
+    expect(reasoning).toBe('I should read the file first.')
+    // The partial arguments grow until they are the whole call.
+    const partials = harness.eventsOf(task.id)
+      .filter((e) => e.type === 'tool-call-partial' && e.name === 'read_file')
+      .map((e) => (e as { argsText: string }).argsText)
+    expect(partials.length).toBeGreaterThan(1)
+    expect(JSON.parse(partials.at(-1)!)).toEqual({ path: 'a.txt' })
+  })
+})
