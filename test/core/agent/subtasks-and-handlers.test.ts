@@ -193,3 +193,31 @@ describe('approval queue across tasks', () => {
     await expect(harness.read('one.txt')).rejects.toThrow()
   })
 })
+
+describe('sliding window', () => {
+  it('when the summary cannot be written, older turns are hidden instead and the model is told', async () => {
+    const read = (p: string, inputTokens = 1_500) => ({ toolCalls: [{ name: 'read_file', input: { path: p } }], usage: { inputTokens, outputTokens: 20 } })
+    harness = await createHarness({
+      modes: [builderMode],
+      model: 'tiny-test-model',
+      modelOverrides: [{ id: 'tiny-test-model', contextWindow: 4_000, maxOutput: 500 }],
+      files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' },
+      turns: [
+        read('a.txt'),
+        read('b.txt'),
+        read('c.txt', 3_300),
+        { error: { status: 400, type: 'invalid_request_error', message: 'summaries are not allowed today' } },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }
+      ]
+    })
+    const task = await harness.services.tasks.start({ text: 'read all', mode: 'builder', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    const truncated = harness.eventsOf(task.id).find((e) => e.type === 'context-truncated')
+    expect(truncated).toMatchObject({ hiddenMessages: expect.any(Number) })
+    const requests = modelRequests(harness)
+    const last = requests.at(-1)!
+    expect(last.body.messages.length).toBeLessThan(requests[2]!.body.messages.length)
+    expect(JSON.stringify(last.body.messages[0])).toContain('earlier messages were hidden to fit the context window')
+    expect(last.body.messages[1].role).toBe('assistant')
+  })
+})
