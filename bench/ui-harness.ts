@@ -72,9 +72,11 @@ export async function startUiBench(prepare?: (dataDir: string, workspace: string
     browser,
     async close() {
       await browser.close()
+      const exited = new Promise((done) => child.once('exit', done))
       child.kill('SIGTERM')
+      await exited
       await fake.close()
-      rmSync(root, { recursive: true, force: true })
+      rmSync(root, { recursive: true, force: true, maxRetries: 5 })
     }
   }
 }
