@@ -100,8 +100,19 @@ export default function XtermView(props: XtermViewProps): ReactNode {
     })
     register(terminalId, { copySelection, clear: () => term.clear(), focus: () => term.focus() })
 
+    // Follow the app theme (the settings set attributes on <html>) and the OS light/dark switch.
+    const retheme = (): void => {
+      term.options.theme = themeFromPage()
+    }
+    const themeObserver = new MutationObserver(retheme)
+    themeObserver.observe(document.documentElement, { attributes: true })
+    const scheme = window.matchMedia?.('(prefers-color-scheme: dark)')
+    scheme?.addEventListener('change', retheme)
+
     return () => {
       register(terminalId, null)
+      themeObserver.disconnect()
+      scheme?.removeEventListener('change', retheme)
       cancelAnimationFrame(frame)
       observer.disconnect()
       input.dispose()
