@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, realpath } from 'node:fs/promises'
+import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises'
 import { constants as osConstants, homedir } from 'node:os'
 import { join } from 'node:path'
 import type { EventPayload } from '../../../shared/contract'
@@ -101,6 +101,7 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
 
   // Resolve the login shell's environment now, so the first command does not wait for it.
   void resolveEnv().catch(() => undefined)
+  void removeStaleScripts(scriptDir)
 
   const coalescer = createDataCoalescer((terminalId, data) => deps.emit('terminal:data', { terminalId, data }), {
     intervalMs: deps.coalesceMs ?? 16
@@ -553,4 +554,20 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
       terminals.clear()
     }
   }
+}
+
+/**
+ * Command scripts are deleted when their command ends; a crash leaves some behind. Another Modus
+ * process (the CLI beside the app) may share the dir, so only day-old files go.
+ */
+async function removeStaleScripts(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[])
+  const cutoff = Date.now() - 24 * 60 * 60 * 1000
+  await Promise.all(
+    names.map(async (name) => {
+      const path = join(dir, name)
+      const info = await stat(path).catch(() => null)
+      if (info && info.isFile() && info.mtimeMs < cutoff) await rm(path, { force: true }).catch(() => undefined)
+    })
+  )
 }
