@@ -6,13 +6,15 @@ import { appFiles } from './app-paths'
 import { createEventBus, type EventBus } from './event-bus'
 import { createAgentServices, type AgentServices } from './agent/create-agent-services'
 import { createModeHandlers } from './modes/mode-handlers'
-import type { ModeStore } from './modes/mode-store'
+import { createModeStore, type ModeStore } from './modes/mode-store'
 import { createTerminalHandlers } from './terminal/handlers'
 import { createFileSecretStore, type SecretStore } from './settings/secret-store'
 import { createSettingsHandlers } from './settings/settings-handlers'
 import { createSettingsStore } from './settings/settings-store'
 import { createRecentFolders } from './workspace-session/recent-folders'
+import { createTrustStore } from './workspace-session/trust-store'
 import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-session/workspace-handlers'
+import { describeProjectGrants } from '../../shared/modes/project-grants'
 
 export interface CoreOptions {
   dataDir: string
@@ -41,14 +43,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const secrets = options.secrets ?? createFileSecretStore(files.secrets)
   const env = options.env ?? process.env
   const recent = createRecentFolders(options.dataDir)
-  const session = createWorkspaceSession({ recent, bus })
+  const trust = createTrustStore(options.dataDir)
+  const session = createWorkspaceSession({
+    recent,
+    bus,
+    trust,
+    describeGrants: async (root) =>
+      describeProjectGrants((await createModeStore({ dataDir: options.dataDir, workspaceRoot: root }).list()).modes)
+  })
   const agent: AgentServices = await createAgentServices({
     dataDir: options.dataDir,
     settings,
     secrets,
     bus,
     env,
-    currentWorkspace: () => session.current()?.root ?? null
+    currentWorkspace: () => session.current()?.root ?? null,
+    isTrusted: (root) => trust.isTrusted(root)
   })
   // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
   void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)

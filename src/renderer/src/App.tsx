@@ -4,6 +4,7 @@ import { useConnectionStore } from './client/connection-store'
 import { bindChatEvents, resyncChat } from './features/chat/bind-chat-events'
 import { ProviderSettings } from './features/settings/ProviderSettings'
 import { useSettingsStore } from './features/settings/settings-store'
+import { TrustPrompt } from './features/workspace/TrustPrompt'
 import { WorkspacePicker } from './features/workspace/WorkspacePicker'
 import { useWorkspaceStore } from './features/workspace/workspace-store'
 import { appViews, type AppView } from './views'
@@ -18,6 +19,9 @@ export function App(): ReactNode {
   const settingsLoaded = useSettingsStore((state) => state.settings !== null)
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
   const [viewId, setViewId] = useState(appViews[0].id)
+  const [trustReopened, setTrustReopened] = useState(false)
+  const grantsPending = Boolean(workspace && !workspace.trusted && workspace.projectGrants.length > 0)
+  const showTrustPrompt = grantsPending && (!workspace!.trustAnswered || trustReopened)
 
   useEffect(() => {
     const unbind = bindChatEvents(client)
@@ -62,10 +66,16 @@ export function App(): ReactNode {
             {workspace.name}
           </span>
         )}
+        {grantsPending && !showTrustPrompt && (
+          <button type="button" className="restricted" onClick={() => setTrustReopened(true)}>
+            Restricted: project permissions off
+          </button>
+        )}
         <span className={`connection connection-${connection}`} aria-live="polite">
           {connection === 'open' ? '' : connection === 'connecting' ? 'Connecting…' : 'Disconnected — retrying'}
         </span>
       </header>
+      {workspace && showTrustPrompt && <TrustPrompt workspace={workspace} onClose={() => setTrustReopened(false)} />}
       {!workspace ? (
         <main className="app-main">
           <WorkspacePicker />

@@ -4,7 +4,13 @@ import { request } from './define'
 export const WorkspaceInfo = z.object({
   /** Absolute, real path of the opened folder. */
   root: z.string(),
-  name: z.string()
+  name: z.string(),
+  /** Whether auto-approve and allow rules from the project's own files apply. */
+  trusted: z.boolean(),
+  /** True once the user answered the trust prompt for this folder (it is asked once). */
+  trustAnswered: z.boolean(),
+  /** What the project's files would grant if trusted, one line per mode. */
+  projectGrants: z.array(z.string())
 })
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>
 
@@ -14,7 +20,9 @@ export const workspaceRequests = {
   /** Native folder dialog; the web host answers `unsupported` and the UI shows a path field. */
   'workspace:pick': request(z.object({}).strict(), WorkspaceInfo.nullable()),
   'workspace:current': request(z.object({}).strict(), WorkspaceInfo.nullable()),
-  'workspace:recent': request(z.object({}).strict(), z.array(z.string()))
+  'workspace:recent': request(z.object({}).strict(), z.array(z.string())),
+  /** The user's answer to the trust prompt for the open workspace. */
+  'workspace:trust': request(z.object({ trusted: z.boolean() }).strict(), WorkspaceInfo)
 }
 
 export const workspaceEvents = {

@@ -5,23 +5,45 @@ import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { WorkspaceInfo } from '../../../shared/contract/workspace'
 import type { EventBus } from '../event-bus'
 import type { RecentFolders } from './recent-folders'
+import type { TrustStore } from './trust-store'
 
-type WorkspaceChannels = 'workspace:open' | 'workspace:pick' | 'workspace:current' | 'workspace:recent'
+type WorkspaceChannels = 'workspace:open' | 'workspace:pick' | 'workspace:current' | 'workspace:recent' | 'workspace:trust'
 
 /** Holds which folder is open; other services read it through `current()`. */
 export interface WorkspaceSession {
   current(): WorkspaceInfo | null
   open(path: string): Promise<WorkspaceInfo>
+  setTrust(trusted: boolean): Promise<WorkspaceInfo>
 }
 
-export function createWorkspaceSession(deps: { recent: RecentFolders; bus: EventBus }): WorkspaceSession {
+export function createWorkspaceSession(deps: {
+  recent: RecentFolders
+  bus: EventBus
+  trust: TrustStore
+  /** What the project's files grant (read from its modes files), for the trust prompt. */
+  describeGrants: (root: string) => Promise<string[]>
+}): WorkspaceSession {
   let current: WorkspaceInfo | null = null
+  const describe = async (root: string): Promise<WorkspaceInfo> => ({
+    root,
+    name: basename(root) || root,
+    trusted: deps.trust.isTrusted(root),
+    trustAnswered: deps.trust.hasAnswered(root),
+    projectGrants: await deps.describeGrants(root).catch(() => [])
+  })
   return {
     current: () => current,
     async open(path) {
       const root = await realDirectory(path)
-      current = { root, name: basename(root) || root }
+      current = await describe(root)
       await deps.recent.remember(root)
+      deps.bus.emit('workspace:opened', current)
+      return current
+    },
+    async setTrust(trusted) {
+      if (!current) throw new UserFacingError('no_workspace', 'Open a workspace first.')
+      await deps.trust.set(current.root, trusted)
+      current = await describe(current.root)
       deps.bus.emit('workspace:opened', current)
       return current
     }
@@ -58,6 +80,7 @@ export function createWorkspaceHandlers(deps: {
       return chosen ? deps.session.open(chosen) : null
     },
     'workspace:current': async () => deps.session.current(),
-    'workspace:recent': () => deps.recent.list()
+    'workspace:recent': () => deps.recent.list(),
+    'workspace:trust': ({ trusted }) => deps.session.setTrust(trusted)
   }
 }

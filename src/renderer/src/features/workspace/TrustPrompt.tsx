@@ -1,0 +1,50 @@
+import { useState, type ReactNode } from 'react'
+import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
+import { useClient } from '../../client/client-context'
+import { useWorkspaceStore } from './workspace-store'
+
+/**
+ * Asked once per workspace whose own files grant permissions: a cloned repository is untrusted
+ * input, so its auto-approve toggles and allow rules wait for the user's yes.
+ */
+export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; onClose?: () => void }): ReactNode {
+  const client = useClient()
+  const [error, setError] = useState<string | null>(null)
+
+  const answer = async (trusted: boolean): Promise<void> => {
+    const result = await client.request('workspace:trust', { trusted })
+    if (!result.ok) return setError(result.error.message)
+    useWorkspaceStore.getState().setCurrent(result.value)
+    onClose?.()
+  }
+
+  return (
+    <section className="trust-prompt" role="dialog" aria-labelledby="trust-title" aria-describedby="trust-body">
+      <h2 id="trust-title">Trust “{workspace.name}”?</h2>
+      <div id="trust-body">
+        <p>This project’s own files ask for these permissions:</p>
+        <ul>
+          {workspace.projectGrants.map((grant) => (
+            <li key={grant}>{grant}</li>
+          ))}
+        </ul>
+        <p className="note">
+          Until you trust it, they do not apply: Modus asks instead. Deny and ask rules from the project always apply.
+        </p>
+      </div>
+      <div className="row">
+        <button type="button" onClick={() => void answer(true)}>
+          Trust this workspace
+        </button>
+        <button type="button" onClick={() => void answer(false)} autoFocus>
+          Keep asking
+        </button>
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  )
+}
