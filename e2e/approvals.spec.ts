@@ -1,4 +1,4 @@
-import { lastUserText, toolResultsIn } from '../test/support/fake-provider'
+import { lastUserText, toolResultsIn, type RecordedRequest } from '../test/support/fake-provider'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 import { saveScreenshot } from './screenshots'
 
@@ -127,4 +127,38 @@ test('approving the whole turn runs the later calls of the same message without 
   await expect(cards.nth(0).locator('.tool-result-text')).toContainText('turn-one')
   await expect(cards.nth(1).locator('.tool-result-text')).toContainText('turn-two')
   await expect(cards.nth(1).locator('.tool-decision')).not.toContainText('Waiting')
+})
+
+test('items from several tasks wait in one queue, grouped by task', async ({ page, modus }) => {
+  const finish = (request: RecordedRequest) =>
+    completion(JSON.stringify(toolResultsIn(request)).includes('from-alpha') ? 'Alpha done.' : 'Beta done.')
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-alpha' } }] },
+    { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-beta' } }] },
+    finish,
+    finish
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Task alpha')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByRole('group', { name: 'Tool call execute_command' })).toContainText('waiting for approval')
+  // Start another task while the first one waits.
+  await page.getByRole('button', { name: 'New task' }).click()
+  await page.getByLabel('Message').fill('Task beta')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page).toHaveTitle('(2) Modus')
+
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Approvals/ }).click()
+  const queue = page.getByRole('region', { name: 'Approvals' })
+  await expect(queue.getByRole('heading', { level: 2 })).toHaveText(['Task alpha', 'Task beta'])
+  await expect(queue.locator('.approval-card')).toHaveCount(2)
+  await queue.locator('.approval-card[aria-current="true"]').focus()
+  await page.keyboard.press('a')
+  await expect(queue.locator('.approval-card')).toHaveCount(1)
+  await expect(queue.locator('.approval-card[aria-current="true"]')).toContainText('echo from-beta')
+  await expect(queue.locator('.approval-card[aria-current="true"]')).toBeFocused()
+  await page.keyboard.press('a')
+  await expect(queue).toContainText('Nothing is waiting for you.')
+  await expect.poll(() => modus.fake.requests.filter((r) => r.protocol === 'anthropic').length).toBe(4)
+  expect(modus.fake.failures).toEqual([])
 })

@@ -25,7 +25,7 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
   const decorations = useRef<editor.IEditorDecorationsCollection | null>(null)
   const onChange = useRef(props.onModifiedChange)
   onChange.current = props.onModifiedChange
-  const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches
+  const dark = isDarkTheme()
 
   const onMount: DiffOnMount = (instance) => {
     diffEditor.current = instance
@@ -70,4 +70,11 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
       }}
     />
   )
+}
+
+/** The app's theme: the Settings override (`data-theme` on the root) or else the OS preference. */
+function isDarkTheme(): boolean {
+  const chosen = document.documentElement.dataset.theme
+  if (chosen === 'dark' || chosen === 'light') return chosen === 'dark'
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches
 }

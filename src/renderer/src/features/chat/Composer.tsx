@@ -69,8 +69,8 @@ export function Composer(): ReactNode {
       <div className="composer-actions">
         <ModePicker options={modes.options} value={mode} onChange={(slug) => useChatStore.getState().setComposerMode(slug)} />
         <span className="spacer" />
-        {activeTaskId && !busy && (
-          <button type="button" onClick={() => useChatStore.getState().setActiveTask(null)}>
+        {activeTaskId && (
+          <button type="button" onClick={() => useChatStore.getState().setActiveTask(null)} title="The current task keeps running">
             New task
           </button>
         )}
