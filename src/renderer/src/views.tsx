@@ -6,6 +6,7 @@ import { HistoryView } from './features/history/HistoryView'
 import { LazyModesView } from './features/modes/LazyModesView'
 import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './features/settings/SettingsView'
+import { TerminalPanel } from './features/terminal'
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -23,6 +24,7 @@ export const appViews: AppView[] = [
   { id: 'chat', label: 'Chat', component: ChatView },
   { id: 'approvals', label: 'Approvals', component: ApprovalQueueView, badge: usePendingApprovalCount },
   { id: 'changes', label: 'Changes', component: ChangesView },
+  { id: 'terminal', label: 'Terminal', component: TerminalPanel },
   { id: 'modes', label: 'Modes', component: LazyModesView },
   { id: 'history', label: 'History', component: HistoryView },
   { id: 'settings', label: 'Settings', component: SettingsView }
