@@ -40,7 +40,9 @@ export const LimitsInput = z
     /** Model requests per task before the loop pauses and asks. */
     maxRequests: z.number().int().positive().nullable(),
     /** Cost per task (USD) before the loop pauses and asks. */
-    maxCostUsd: z.number().positive().nullable()
+    maxCostUsd: z.number().positive().nullable(),
+    /** The user's hard limit on one command (seconds): past it the command is killed. null = none. Omitted = unchanged. */
+    commandHardLimitSec: z.number().int().positive().max(86_400).nullable().optional()
   })
   .strict()
 export type LimitsInput = z.infer<typeof LimitsInput>

@@ -87,7 +87,15 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const store = await createTaskStore(files.tasksDir)
   const approvals = createApprovalQueue({ now })
   const terminal =
-    options.terminal ?? createTerminalService({ dataDir: options.dataDir, emit: (name, payload) => options.bus?.emit(name, payload as never) })
+    options.terminal ??
+    createTerminalService({
+      dataDir: options.dataDir,
+      emit: (name, payload) => options.bus?.emit(name, payload as never),
+      hardLimitMs: () => {
+        const seconds = options.settings.get().policy.commandHardLimitSec
+        return seconds ? seconds * 1000 : undefined
+      }
+    })
 
   const workspaces = new Map<string, Promise<Workspace>>()
   const opened: Workspace[] = []

@@ -87,11 +87,11 @@ export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<Sett
     const { key } = await resolveApiKey(deps.secrets, provider, deps.env ?? process.env)
     providers.push({ ...provider, hasKey: Boolean(key), keyHint: key && key.length >= 8 ? key.slice(-4) : undefined })
   }
-  const { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd } = current.policy
+  const { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd, commandHardLimitSec } = current.policy
   return {
     providers,
     activeProviderId: current.activeProviderId,
-    limits: { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd },
+    limits: { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd, commandHardLimitSec },
     commandRules: current.policy.commandRules,
     theme: current.theme,
     problems: deps.settings.problems()

@@ -31,6 +31,8 @@ export const GlobalPolicy = z
     maxRequests: z.number().int().positive().nullable().default(null),
     /** Cost per task (USD) before the loop pauses and asks; null = no cap. */
     maxCostUsd: z.number().positive().nullable().default(null),
+    /** Seconds after which a running command is killed, whatever the model asked; null = no limit. */
+    commandHardLimitSec: z.number().int().positive().nullable().default(null),
     commandRules: CommandRules.default({ allow: [], ask: [], deny: [] })
   })
   .strict()
