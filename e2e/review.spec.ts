@@ -58,7 +58,7 @@ test('the proposed side is edited before accepting, inline view, and the change 
   await startEditTask(page, modus, 'Update the values')
   // Reviewed right in the chat, from the tool card.
   const card = page.getByRole('group', { name: 'Tool call write_to_file' })
-  await card.getByRole('button', { name: 'Review 1 file change' }).click()
+  await expect(card.getByRole('button', { name: 'Hide review' })).toHaveAttribute('aria-expanded', 'true')
   const review = card.getByRole('group', { name: 'Changeset review' })
   await expect(review.locator('.monaco-diff-editor')).toBeVisible()
   await review.getByRole('button', { name: 'Inline view' }).click()

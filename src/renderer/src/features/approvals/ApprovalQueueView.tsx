@@ -31,6 +31,12 @@ export function ApprovalQueueView(): ReactNode {
     if (!useApprovalsStore.getState().selectedId && items.length > 0) useApprovalsStore.getState().select(items[0].id)
   }, [items])
 
+  // Opened from the navigation: put the keyboard on the queue so j/k/a/r work at once.
+  useEffect(() => {
+    const active = document.activeElement
+    if (!active || active === document.body || active.closest('nav')) requestAnimationFrame(focusSelected)
+  }, [focusSelected])
+
   const quick = async (item: ApprovalItem, outcome: 'approve', scope: 'call' | 'turn'): Promise<void> => {
     setError(null)
     try {

@@ -77,7 +77,8 @@ function ToolResult({ result }: { result: NonNullable<ToolItem['result']> }): Re
 /** Approve or reject right from the chat; edits open the diff review in place. */
 function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
   const item = useApprovalsStore((state) => state.items.find((candidate) => candidate.id === approvalId))
-  const [reviewing, setReviewing] = useState(false)
+  // The approval of an edit is its diff review: open it right away, the user may fold it.
+  const [reviewing, setReviewing] = useState(true)
   if (!item) return null
   const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
   return (
