@@ -113,3 +113,19 @@ describe('ApprovalQueueView', () => {
     unbind()
   })
 })
+
+describe('a paused loop in the queue', () => {
+  it('asks to continue or stop, and continuing approves the item', async () => {
+    const { fake, queue } = await showQueue([
+      item('a1', { kind: 'cost-limit', tool: undefined, args: undefined, callId: undefined, messageId: undefined, summary: 'Spent $2.00 of $2.00', rule: 'costCap', reason: 'The task reached its cost cap' })
+    ])
+    expect(queue.textContent).toContain('Cost limit reached')
+    expect(queue.textContent).toContain('Why you were asked: The task reached its cost cap')
+    // Not a tool call of a turn: no turn-wide answer, no approve/reject wording.
+    expect(() => button(queue, 'Approve whole turn')).toThrow()
+    expect(() => button(queue, 'Approve')).toThrow()
+    button(queue, 'Stop…')
+    await click(button(queue, 'Continue'))
+    expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a1', outcome: 'approve', scope: 'call' }])
+  })
+})

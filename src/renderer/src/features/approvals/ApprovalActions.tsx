@@ -50,6 +50,8 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const base = { approvalId: item.id }
   const isTurn = Boolean(item.messageId)
   const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
+  // A paused loop (cost or request cap, repetition, mistakes) is asked whether to go on.
+  const isPause = item.kind !== 'tool' && item.kind !== 'edit'
 
   return (
     <div className="approval-actions">
@@ -60,7 +62,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
         <div className="row approval-buttons">
           {!isEdit && (
             <button type="button" className="primary" disabled={busy} onClick={() => void send({ ...base, outcome: 'approve', scope: 'call' })}>
-              Approve
+              {isPause ? 'Continue' : 'Approve'}
             </button>
           )}
           {isEdit && !props.showReview && (
@@ -70,7 +72,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           )}
           {!(isEdit && props.showReview) && (
             <button type="button" className="danger" disabled={busy} onClick={() => setPending('reject')}>
-              Reject…
+              {isPause ? 'Stop…' : 'Reject…'}
             </button>
           )}
           {isTurn && (
