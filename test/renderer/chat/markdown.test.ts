@@ -55,6 +55,17 @@ describe('parseMarkdown', () => {
     expect(parseInline('<https://a.b/c>')[0]).toMatchObject({ type: 'link', href: 'https://a.b/c' })
   })
 
+  it('links bare web addresses without the sentence punctuation after them', () => {
+    expect(parseInline('See https://example.com/docs. Or (http://a.b/c_(d)) now')).toEqual([
+      { type: 'text', text: 'See ' },
+      { type: 'link', href: 'https://example.com/docs', children: [{ type: 'text', text: 'https://example.com/docs' }] },
+      { type: 'text', text: '. Or (' },
+      { type: 'link', href: 'http://a.b/c_(d)', children: [{ type: 'text', text: 'http://a.b/c_(d)' }] },
+      { type: 'text', text: ') now' }
+    ])
+    expect(parseInline('xhttps://no.link')).toEqual([{ type: 'text', text: 'xhttps://no.link' }])
+  })
+
   it('leaves snake_case, lone asterisks and escapes alone', () => {
     expect(inlineText(parseInline('call read_file_now and 2 * 3 = 6, \\*not em\\*'))).toBe('call read_file_now and 2 * 3 = 6, *not em*')
     expect(parseInline('a_b_c')).toEqual([{ type: 'text', text: 'a_b_c' }])

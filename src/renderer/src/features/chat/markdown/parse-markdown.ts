@@ -253,6 +253,17 @@ export function parseInline(text: string, depth = 0): Inline[] {
         continue
       }
     }
+    if ((char === 'h' || char === 'H') && (i === 0 || /[\s(]/.test(text[i - 1]))) {
+      const bare = /^https?:\/\/[^\s<>()]+(?:\([^\s<>()]*\)[^\s<>()]*)*/i.exec(text.slice(i, i + 2048))
+      if (bare) {
+        // Sentence punctuation right after a URL is not part of it.
+        const url = bare[0].replace(/[.,;:!?'"*_~]+$/, '')
+        flush()
+        out.push({ type: 'link', href: url, children: [{ type: 'text', text: url }] })
+        i += url.length
+        continue
+      }
+    }
     buffer += char
     i++
   }
