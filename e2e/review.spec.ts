@@ -167,3 +167,47 @@ test('one call editing two files is reviewed as one changeset with a file list',
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Greeting changed.')
   expect(() => readFileSync(farewell, 'utf8')).toThrow()
 })
+
+test('the review works from the keyboard alone, with a visible focus and named controls', async ({ page, modus }) => {
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, ORIGINAL)
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    completion('Updated value18.')
+  )
+  await startEditTask(page, modus, 'Update the values')
+  await page.keyboard.press('Alt+2') // the Approvals view
+  const review = page.getByRole('group', { name: 'Changeset review' })
+  await expect(review.locator('.monaco-diff-editor')).toBeVisible()
+
+  // Every control has a name a screen reader can say.
+  const unnamed = await page.locator('button, select, textarea, input').evaluateAll((elements) =>
+    elements
+      .filter((element) => !element.closest('.monaco-editor, .monaco-diff-editor'))
+      .filter((element) => {
+        const labelled = element.getAttribute('aria-label') || element.textContent?.trim() || (element as HTMLInputElement).labels?.[0]?.textContent?.trim()
+        return !labelled
+      })
+      .map((element) => element.outerHTML.slice(0, 120))
+  )
+  expect(unnamed).toEqual([])
+
+  // Tab from the first hunk's reject button to the second hunk's, reject it with Space.
+  await review.getByRole('button', { name: 'Reject hunk 1' }).focus()
+  await page.keyboard.press('Tab') // the second hunk's header
+  await page.keyboard.press('Tab') // Accept hunk 2
+  await page.keyboard.press('Tab') // Reject hunk 2
+  const rejectSecond = review.getByRole('button', { name: 'Reject hunk 2' })
+  await expect(rejectSecond).toBeFocused()
+  const outline = await rejectSecond.evaluate((element) => getComputedStyle(element).outlineStyle)
+  expect(outline).not.toBe('none')
+  // Now reject hunk 1 instead, keep hunk 2.
+  await page.keyboard.press('Shift+Tab')
+  await page.keyboard.press('Space')
+  await review.getByRole('button', { name: 'Reject hunk 1' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(review).toContainText('1 of 2 hunks accepted')
+  await review.getByRole('button', { name: 'Accept selected hunks' }).focus()
+  await page.keyboard.press('Enter')
+  await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL.replace('value18 = 18', 'value18 = 1800'))
+})
