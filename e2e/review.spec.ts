@@ -176,7 +176,8 @@ test('the review works from the keyboard alone, with a visible focus and named c
     completion('Updated value18.')
   )
   await startEditTask(page, modus, 'Update the values')
-  await page.keyboard.press('Alt+2') // the Approvals view
+  await nav(page).getByRole('button', { name: /Approvals/ }).focus()
+  await page.keyboard.press('Enter')
   const review = page.getByRole('group', { name: 'Changeset review' })
   await expect(review.locator('.monaco-diff-editor')).toBeVisible()
 
