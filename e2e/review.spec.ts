@@ -129,6 +129,9 @@ test('a file changed on disk while the review waits is shown as a conflict', asy
   await expect(row.locator('.conflict')).toContainText(/Conflict: .*(changed|conflict)/i)
   await expect(row.locator('.status-chip')).toContainText('failed')
   expect(readFileSync(file, 'utf8')).toBe(theirs)
+  // The chat's tool card says why the file was not written.
+  await nav(page).getByRole('button', { name: 'Chat' }).click()
+  await expect(page.getByRole('list', { name: 'Files changed' })).toContainText(/src\/values\.ts — failed .*changed on disk/)
 })
 
 test('one call editing two files is reviewed as one changeset with a file list', async ({ page, modus }) => {

@@ -214,7 +214,7 @@ async function runEdit(
   for (const change of proposal.changes) {
     try {
       const accepted = await deps.edits.accept(change.id, decisions.get(change.id) ?? {}, !mustAsk)
-      emitChange(accepted.change, !mustAsk)
+      emitChange(accepted.change, !mustAsk, accepted.change.conflict)
       texts.push(accepted.text)
       if (!accepted.ok) failed = true
     } catch (error) {
