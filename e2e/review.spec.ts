@@ -109,7 +109,7 @@ test('rejecting the changeset with a reason leaves the file alone and tells the 
   expect(readFileSync(file, 'utf8')).toBe(ORIGINAL)
 })
 
-test('a file changed on disk while the review waits is shown as a conflict', async ({ page, modus }) => {
+test('a file changed on disk while the review waits is shown as a conflict before and after accepting', async ({ page, modus }) => {
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, ORIGINAL)
   modus.fake.enqueue(
@@ -123,6 +123,9 @@ test('a file changed on disk while the review waits is shown as a conflict', asy
   // Someone edits the same lines meanwhile.
   const theirs = ORIGINAL.replace('value2 = 2', 'value2 = 7').replace('value18 = 18', 'value18 = 9')
   writeFileSync(file, theirs)
+  // The waiting review notices it before the user accepts.
+  await expect(review.locator('.conflict')).toContainText('Conflict: src/values.ts changed on disk since the change was proposed')
+  await expect(review.getByRole('button', { name: 'src/values.ts, modify, conflict' })).toBeVisible()
   await review.getByRole('button', { name: 'Accept all changes' }).click()
   await nav(page).getByRole('button', { name: 'Changes', exact: true }).click()
   const row = page.getByRole('article', { name: 'Change to src/values.ts' })

@@ -28,6 +28,7 @@ export const requestChannels = [
   'approvals:decide',
   'changes:list',
   'changes:revert',
+  'changes:check',
   'terminal:list',
   'terminal:create',
   'terminal:write',

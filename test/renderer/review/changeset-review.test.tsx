@@ -33,11 +33,11 @@ afterEach(() => {
   cleanup = null
 })
 
-async function review(changes: ChangeView[]) {
+async function review(changes: ChangeView[], fake = createFakeClient()) {
   const decisions: ApprovalDecision[] = []
   const view = await mount(
     <ChangesetReview changes={changes} approvalId="ap1" onDecide={async (decision) => void decisions.push(decision)} />,
-    createFakeClient().client
+    fake.client
   )
   cleanup = view.unmount
   await settle()
@@ -80,5 +80,22 @@ describe('ChangesetReview', () => {
     const { view } = await review([change('ch1', 'src/a.ts', { status: 'failed', conflict: 'src/a.ts changed on disk since the proposal' })])
     expect(view.container.querySelector('.conflict')?.textContent).toBe('Conflict: src/a.ts changed on disk since the proposal')
     expect(view.container.querySelector('.conflict-flag')).not.toBeNull()
+  })
+
+  it('warns before accepting when a file changed on disk since the proposal', async () => {
+    const fake = createFakeClient({
+      'changes:check': (input: { changeIds: string[] }) => [
+        { changeId: input.changeIds[0], conflict: true, message: 'src/a.ts changed on disk since the change was proposed, and hunks h1 no longer apply' },
+        { changeId: input.changeIds[1], conflict: false, message: 'src/b.ts changed on disk since the change was proposed; accepting merges the change onto it' }
+      ]
+    })
+    const { view } = await review([change('ch1', 'src/a.ts'), change('ch2', 'src/b.ts')], fake)
+    expect(fake.callsTo('changes:check')).toEqual([{ changeIds: ['ch1', 'ch2'] }])
+    expect(view.container.querySelector('.conflict')?.textContent).toBe(
+      'Conflict: src/a.ts changed on disk since the change was proposed, and hunks h1 no longer apply'
+    )
+    await click(button(view.container, 'src/b.ts, modify'))
+    expect(view.container.querySelector('.drift')?.textContent).toContain('Changed on disk: src/b.ts changed on disk')
+    expect(button(view.container, 'src/a.ts, modify, conflict')).toBeTruthy()
   })
 })

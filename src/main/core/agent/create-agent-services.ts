@@ -70,6 +70,7 @@ export interface AgentServices {
     | 'approvals:list'
     | 'approvals:decide'
     | 'changes:list'
+    | 'changes:check'
     | 'changes:revert'
   >
   dispose(): Promise<void>

@@ -67,6 +67,7 @@ export function createEditPort(deps: EditPortDeps): EditPort & { view(change: St
         .sort((a, b) => a.createdAt - b.createdAt)
         .map(view)
     },
+    drift: (changeId) => findStore(changeId).drift(changeId),
     async revert(taskId, changeId) {
       const store = findStore(changeId)
       const change = store.get(changeId)

@@ -66,9 +66,22 @@ export function createApprovalHandlers(deps: {
   }
 }
 
-export function createReviewHandlers(deps: { edits: EditPort; bus?: EventBus }): Pick<Handlers, 'changes:list' | 'changes:revert'> {
+export function createReviewHandlers(deps: { edits: EditPort; bus?: EventBus }): Pick<Handlers, 'changes:list' | 'changes:revert' | 'changes:check'> {
   return {
     'changes:list': async ({ taskId }) => deps.edits.list(taskId),
+    'changes:check': async ({ changeIds }) => {
+      const checked = await Promise.all(
+        changeIds.map(async (changeId) => {
+          try {
+            const drift = await deps.edits.drift(changeId)
+            return drift && { changeId, ...drift }
+          } catch {
+            return null // an unknown or finished change has nothing to report
+          }
+        })
+      )
+      return checked.filter((entry) => entry !== null)
+    },
     'changes:revert': async ({ taskId, changeId }) => {
       try {
         const change = await deps.edits.revert(taskId, changeId)

@@ -93,6 +93,8 @@ export interface EditPort {
   reject(changeId: string): Promise<ChangeView>
   list(taskId: string): ChangeView[]
   revert(taskId: string, changeId: string): Promise<ChangeView>
+  /** Whether a pending change's file changed on disk since the proposal (null: unchanged). */
+  drift(changeId: string): Promise<{ conflict: boolean; message: string } | null>
 }
 
 export interface ModelInfo {

@@ -185,6 +185,17 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       return structuredClone(change)
     },
 
+    async drift(id) {
+      const change = mustGet(id)
+      if (change.status !== 'pending') return null
+      const current = await currentText(change.path)
+      if (current === change.original) return null
+      const merged = rebase(change.original, change.proposed, current, change)
+      return merged.ok
+        ? { conflict: false, message: `${change.displayPath} changed on disk since the change was proposed; accepting merges the change onto it` }
+        : { conflict: true, message: merged.reason }
+    },
+
     async revert(id): Promise<RevertOutcome> {
       const change = mustGet(id)
       if (change.status !== 'accepted') throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)

@@ -203,6 +203,11 @@ export interface ChangeStore {
   reject(id: string, reason?: string): StagedChange
   /** Restores what the file was before an accepted change (never overwrites later edits silently). */
   revert(id: string): Promise<RevertOutcome>
+  /**
+   * For a pending change whose file changed on disk since it was proposed: whether accepting it now
+   * would conflict (else it would be merged onto the new text), and why. null when the file is as proposed against.
+   */
+  drift(id: string): Promise<{ conflict: boolean; message: string } | null>
   /** Called on every stage/accept/reject/revert/conflict. Returns an unsubscribe function. */
   subscribe(listener: (change: StagedChange) => void): () => void
 }

@@ -12,6 +12,7 @@ import {
   setHunk,
   type ChangesetReview as ReviewState
 } from './review-model'
+import { useDrift } from './use-drift'
 import './review.css'
 
 const MonacoDiff = lazy(() => import('../../monaco/MonacoDiff'))
@@ -38,6 +39,10 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
   const [error, setError] = useState<string | null>(null)
   const selected = changes.find((change) => change.id === selectedId) ?? changes[0]
   const interactive = Boolean(approvalId && props.onDecide)
+  const drift = useDrift(
+    changes.map((change) => change.id),
+    interactive
+  )
   const counts = countAccepted(review)
 
   const decide = async (outcome: 'accept' | 'reject'): Promise<void> => {
@@ -74,14 +79,15 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
               <button
                 type="button"
                 className="changeset-file"
-                aria-label={`${change.path}, ${change.operation}${conflictOf(change) ? ', conflict' : ''}`}
+                aria-label={`${change.path}, ${change.operation}${conflictOf(change) || drift[change.id]?.conflict ? ', conflict' : ''}`}
                 aria-current={change.id === selected.id ? 'true' : undefined}
                 onClick={() => setSelectedId(change.id)}
               >
                 <span className={`op op-${change.operation}`}>{change.operation}</span>
                 <span className="path">{change.path}</span>
                 {interactive && !fileAccepted(review[change.id]) && <span className="note">skipped</span>}
-                {conflictOf(change) && <span className="conflict-flag">conflict</span>}
+                {(conflictOf(change) || drift[change.id]?.conflict) && <span className="conflict-flag">conflict</span>}
+                {drift[change.id] && !drift[change.id].conflict && <span className="note">changed on disk</span>}
               </button>
             </li>
           ))}
@@ -91,6 +97,12 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
           {conflictOf(selected) && (
             <p className="conflict" role="alert">
               Conflict: {conflictOf(selected)}
+            </p>
+          )}
+          {!conflictOf(selected) && drift[selected.id] && (
+            <p className={drift[selected.id].conflict ? 'conflict' : 'drift'} role="alert">
+              {drift[selected.id].conflict ? 'Conflict: ' : 'Changed on disk: '}
+              {drift[selected.id].message}
             </p>
           )}
           <HunkList
