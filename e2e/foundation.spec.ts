@@ -1,7 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, openWorkspaceAndProvider, test } from './harness'
-import { saveScreenshot } from './screenshots'
 
 test('a wrong or missing token is refused', async ({ page, modus }) => {
   const missing = await page.goto(`${modus.origin}/`)
@@ -50,7 +49,6 @@ test('opens a workspace, streams a reply and cancels a second one mid-stream', a
   await expect(reply).toContainText('Hello from')
   await expect(reply).toHaveText('Hello from the fake model. The workspace has a README and a greet function.')
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Described the project.')
-  await saveScreenshot(page, 'chat')
 
   await page.getByLabel('Message').fill('Tell me more')
   await page.getByLabel('Message').press('Enter')
