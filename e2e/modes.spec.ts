@@ -199,3 +199,23 @@ test('the mode editor works from the keyboard, with labelled controls and a visi
   await expect(page.getByRole('form', { name: 'Edit mode Keyboard Mode' })).toBeVisible()
   await expect(page.getByRole('form', { name: 'Edit mode Keyboard Mode' }).getByRole('switch', { name: 'Start subtasks' })).toBeChecked()
 })
+
+test('trusting the workspace lifts the untrusted mark from its modes', async ({ page, modus }) => {
+  writeFileSync(
+    join(modus.workspace, '.roomodes'),
+    ROOMODES.replace('translator', 'project-translator').replace('Translator', 'Project Translator')
+  )
+  mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
+  writeFileSync(
+    join(modus.workspace, '.modus', 'modes.yaml'),
+    'customModes:\n  - slug: fixer\n    name: Fixer\n    roleDefinition: Fixes.\n    groups: [read, edit]\n    autoApprove: { edit: true }\n'
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Modes' }).click()
+  const fixer = page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /Fixer/ })
+  await expect(fixer).toContainText('not trusted')
+  await page.getByRole('button', { name: 'Trust this workspace' }).click()
+  await expect(fixer).not.toContainText('not trusted')
+  await fixer.click()
+  await expect(page.getByText(/Until you trust this workspace/)).toHaveCount(0)
+})

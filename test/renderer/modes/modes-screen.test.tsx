@@ -34,13 +34,13 @@ afterEach(() => {
 
 let store: ReturnType<typeof createModeStore>
 
-async function mount(withWorkspace = true): Promise<Rendered> {
+async function mount(withWorkspace = true, projectTrusted?: boolean): Promise<Rendered> {
   store = createModeStore({ dataDir, workspaceRoot: withWorkspace ? workspace : undefined })
   // Store changes reach the page as `modes:changed`, as the core's wiring sends them.
   const client = inProcessClient(createModeHandlers(store), (listener) =>
     store.onChange((snapshot) => listener('modes:changed', snapshot))
   )
-  view = await render(<ModesScreen api={createModesApi(client)} />, client)
+  view = await render(<ModesScreen api={createModesApi(client)} projectTrusted={projectTrusted} />, client)
   await waitFor(() => view!.container.querySelector('nav[aria-label="Mode list"]'))
   return view
 }
@@ -78,6 +78,19 @@ describe('mode editor', () => {
     expect(saved).toContain('edit: true')
     expect(saved).toContain('git push *')
     expect(modeButton(container, /Docs Writer/)?.textContent).toContain('not trusted')
+  })
+
+  it('marks project modes only while the workspace is untrusted', async () => {
+    mkdirSync(join(workspace, '.modus'), { recursive: true })
+    writeFileSync(
+      join(workspace, '.modus', 'modes.yaml'),
+      'customModes:\n  - slug: proj\n    name: Proj\n    roleDefinition: R\n    groups: [read]\n    autoApprove: { edit: true }\n'
+    )
+    const { container } = await mount(true, true)
+    await waitFor(() => modeButton(container, /^Proj/))
+    expect(modeButton(container, /^Proj/)!.textContent).not.toContain('not trusted')
+    await click(modeButton(container, /^Proj/)!)
+    expect(container.textContent).not.toContain('Until you trust this workspace')
   })
 
   it('shows errors next to the fields and writes nothing when the draft is invalid', async () => {

@@ -15,6 +15,8 @@ interface Props {
   /** A new mode's starting point (Duplicate). */
   template?: ModeEntry
   initialScope?: ModeScope
+  /** Whether the open workspace is trusted (project modes' grants apply only then). */
+  projectTrusted: boolean
 }
 
 const GROUP_LABELS: Record<(typeof TOOL_GROUPS)[number], string> = {
@@ -25,7 +27,7 @@ const GROUP_LABELS: Record<(typeof TOOL_GROUPS)[number], string> = {
   modes: 'Modes (switch, subtasks)'
 }
 
-export function ModeEditor({ api, entry, template, initialScope }: Props): ReactNode {
+export function ModeEditor({ api, entry, template, initialScope, projectTrusted }: Props): ReactNode {
   const listing = useModesStore((state) => state.listing)
   const isNew = !entry
   const [draft, setDraft] = useState<ModeDraft>(() =>
@@ -131,7 +133,7 @@ export function ModeEditor({ api, entry, template, initialScope }: Props): React
     </div>
   )
 
-  const untrusted = entry?.origin === 'project' && listing && !listing.projectTrusted
+  const untrusted = entry?.origin === 'project' && !projectTrusted
   return (
     <form
       className="mode-editor"

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
+import { useWorkspaceStore } from '../workspace/workspace-store'
 import { createModesApi } from './client-modes-api'
 import { ImportPanel } from './ImportPanel'
 import { ModeEditor } from './ModeEditor'
@@ -10,12 +11,18 @@ import './modes.css'
 /** The mode editor: built-in, global and project modes; create, duplicate, edit, delete, import, export. */
 export function ModesView(): ReactNode {
   const client = useClient()
-  const api = useMemo(() => createModesApi(client), [client])
-  return <ModesScreen api={api} />
+  const trusted = useWorkspaceStore((state) => state.current?.trusted ?? false)
+  const api = useMemo(() => createModesApi(client, () => useWorkspaceStore.getState().current?.trusted ?? false), [client])
+  return <ModesScreen api={api} projectTrusted={trusted} />
 }
 
-export function ModesScreen({ api }: { api: ModesApi }): ReactNode {
-  const listing = useModesStore((state) => state.listing)
+/** `projectTrusted` follows the workspace's trust as it changes (the listing only knows it as of its fetch). */
+export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTrusted?: boolean }): ReactNode {
+  const fetched = useModesStore((state) => state.listing)
+  const listing = useMemo(
+    () => (fetched && projectTrusted !== undefined ? { ...fetched, projectTrusted } : fetched),
+    [fetched, projectTrusted]
+  )
   const selection = useModesStore((state) => state.selection)
   const revision = useModesStore((state) => state.revision)
   const [importing, setImporting] = useState(false)
@@ -71,9 +78,20 @@ export function ModesScreen({ api }: { api: ModesApi }): ReactNode {
         ))}
         {importing && <ImportPanel api={api} onClose={() => setImporting(false)} />}
         {selection?.kind === 'new' ? (
-          <ModeEditor key={`new-${revision}`} api={api} template={selection.template} initialScope={selection.scope} />
+          <ModeEditor
+            key={`new-${revision}`}
+            api={api}
+            template={selection.template}
+            initialScope={selection.scope}
+            projectTrusted={listing?.projectTrusted ?? false}
+          />
         ) : selected ? (
-          <ModeEditor key={`${selected.origin}-${selected.slug}-${revision}`} api={api} entry={selected} />
+          <ModeEditor
+            key={`${selected.origin}-${selected.slug}-${revision}`}
+            api={api}
+            entry={selected}
+            projectTrusted={listing?.projectTrusted ?? false}
+          />
         ) : (
           !importing && <p className="note">Pick a mode to edit it, or create a new one.</p>
         )}

@@ -4,8 +4,8 @@ import { unwrap } from '../../client/unwrap'
 import type { ModesApi, ModesListing } from './modes-api'
 
 /**
- * The mode editor's API over the typed client. Trust is not part of the modes domain yet, so
- * project modes count as untrusted: their grants are shown as pending, which is the safe reading.
+ * The mode editor's API over the typed client. Trust belongs to the workspace domain; the caller
+ * says how to read it. Unknown counts as untrusted, the safe reading.
  */
 export function createModesApi(client: ModusClient, isProjectTrusted: () => boolean = () => false): ModesApi {
   const toListing = (view: ModesView): ModesListing => ({
