@@ -7,6 +7,7 @@ import { useSettingsStore } from './features/settings/settings-store'
 import { TrustPrompt } from './features/workspace/TrustPrompt'
 import { WorkspacePicker } from './features/workspace/WorkspacePicker'
 import { useWorkspaceStore } from './features/workspace/workspace-store'
+import { useNavigationStore } from './navigation-store'
 import { appViews, type AppView } from './views'
 import type { SettingsView } from '../../shared/contract/settings'
 import type { WorkspaceInfo } from '../../shared/contract/workspace'
@@ -18,7 +19,8 @@ export function App(): ReactNode {
   const workspace = useWorkspaceStore((state) => state.current)
   const settingsLoaded = useSettingsStore((state) => state.settings !== null)
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
-  const [viewId, setViewId] = useState(appViews[0].id)
+  const viewId = useNavigationStore((state) => state.viewId)
+  const setViewId = useNavigationStore((state) => state.show)
   const [trustReopened, setTrustReopened] = useState(false)
   const grantsPending = Boolean(workspace && !workspace.trusted && workspace.projectGrants.length > 0)
   const showTrustPrompt = grantsPending && (!workspace!.trustAnswered || trustReopened)

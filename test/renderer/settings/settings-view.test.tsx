@@ -63,13 +63,27 @@ describe('provider form model', () => {
   })
 
   it('parses limits: blank caps mean no cap, bad numbers are named', () => {
-    expect(parseLimits({ mistakeLimit: '0', repetitionLimit: '3', maxRequests: '', maxCostUsd: '' })).toEqual({
+    expect(
+      parseLimits({ mistakeLimit: '0', repetitionLimit: '3', maxRequests: '', maxCostUsd: '', commandHardLimitSec: '600' })
+    ).toEqual({
       ok: true,
-      limits: { mistakeLimit: 0, repetitionLimit: 3, maxRequests: null, maxCostUsd: null }
+      limits: { mistakeLimit: 0, repetitionLimit: 3, maxRequests: null, maxCostUsd: null, commandHardLimitSec: 600 }
     })
-    const bad = parseLimits({ mistakeLimit: '-1', repetitionLimit: '2.5', maxRequests: '1.5', maxCostUsd: '0' })
+    const bad = parseLimits({
+      mistakeLimit: '-1',
+      repetitionLimit: '2.5',
+      maxRequests: '1.5',
+      maxCostUsd: '0',
+      commandHardLimitSec: '1.5'
+    })
     expect(bad.ok).toBe(false)
-    expect(!bad.ok && Object.keys(bad.errors).sort()).toEqual(['maxCostUsd', 'maxRequests', 'mistakeLimit', 'repetitionLimit'])
+    expect(!bad.ok && Object.keys(bad.errors).sort()).toEqual([
+      'commandHardLimitSec',
+      'maxCostUsd',
+      'maxRequests',
+      'mistakeLimit',
+      'repetitionLimit'
+    ])
   })
 })
 

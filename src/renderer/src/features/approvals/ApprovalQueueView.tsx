@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type Reac
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { openTask } from '../chat/bind-chat-events'
-import { showView } from '../history/show-view'
+import { useNavigationStore } from '../../navigation-store'
 import { ApprovalActions, type PendingAction } from './ApprovalActions'
 import { groupByTask, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
 import { useApprovalsStore } from './approvals-store'
@@ -178,7 +178,7 @@ function OpenInChat({ taskId }: { taskId: string }): ReactNode {
       className="link"
       onClick={(event) => {
         event.stopPropagation()
-        void openTask(client, taskId).then(() => showView('Chat'))
+        void openTask(client, taskId).then(() => useNavigationStore.getState().show('chat'))
       }}
     >
       Open in chat

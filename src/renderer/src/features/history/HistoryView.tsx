@@ -4,7 +4,7 @@ import { useClient } from '../../client/client-context'
 import { useChatStore } from '../chat/chat-store'
 import { useHistoryStore } from './history-store'
 import { downloadText, formatCost, formatWhen, RESUMABLE, searchTasks } from './history-model'
-import { showView } from './show-view'
+import { useNavigationStore } from '../../navigation-store'
 import './history.css'
 
 /** Every saved task: search, open or resume in the chat, export, delete with confirmation. */
@@ -94,7 +94,7 @@ function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: s
       useHistoryStore.getState().upsert(resumed.value)
       useChatStore.getState().upsertTask(resumed.value)
     }
-    showView('Chat')
+    useNavigationStore.getState().show('chat')
   }
 
   const exportAs = async (format: 'markdown' | 'json') => {

@@ -8,13 +8,15 @@ interface LimitsDraft {
   repetitionLimit: string
   maxRequests: string
   maxCostUsd: string
+  commandHardLimitSec: string
 }
 
 const toDraft = (limits: LimitsInput): LimitsDraft => ({
   mistakeLimit: String(limits.mistakeLimit),
   repetitionLimit: String(limits.repetitionLimit),
   maxRequests: limits.maxRequests === null ? '' : String(limits.maxRequests),
-  maxCostUsd: limits.maxCostUsd === null ? '' : String(limits.maxCostUsd)
+  maxCostUsd: limits.maxCostUsd === null ? '' : String(limits.maxCostUsd),
+  commandHardLimitSec: limits.commandHardLimitSec == null ? '' : String(limits.commandHardLimitSec)
 })
 
 export type LimitsCheck = { ok: true; limits: LimitsInput } | { ok: false; errors: Partial<Record<keyof LimitsDraft, string>> }
@@ -28,7 +30,7 @@ export function parseLimits(draft: LimitsDraft): LimitsCheck {
       errors[key] = 'A whole number from 0 (off) to 100.'
     return value
   }
-  const cap = (key: 'maxRequests' | 'maxCostUsd', integer: boolean): number | null => {
+  const cap = (key: 'maxRequests' | 'maxCostUsd' | 'commandHardLimitSec', integer: boolean): number | null => {
     if (draft[key].trim() === '') return null
     const value = Number(draft[key])
     if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
@@ -39,7 +41,8 @@ export function parseLimits(draft: LimitsDraft): LimitsCheck {
     mistakeLimit: count('mistakeLimit'),
     repetitionLimit: count('repetitionLimit'),
     maxRequests: cap('maxRequests', true),
-    maxCostUsd: cap('maxCostUsd', false)
+    maxCostUsd: cap('maxCostUsd', false),
+    commandHardLimitSec: cap('commandHardLimitSec', true)
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, limits }
 }
@@ -48,7 +51,8 @@ const FIELDS: Array<{ key: keyof LimitsDraft; label: string; hint: string }> = [
   { key: 'mistakeLimit', label: 'Consecutive mistakes before asking for guidance', hint: '0 turns it off' },
   { key: 'repetitionLimit', label: 'Identical calls in a row before asking', hint: '0 turns it off' },
   { key: 'maxRequests', label: 'Model requests per task before asking', hint: 'blank: no cap' },
-  { key: 'maxCostUsd', label: 'Cost per task before asking (USD)', hint: 'blank: no cap' }
+  { key: 'maxCostUsd', label: 'Cost per task before asking (USD)', hint: 'blank: no cap' },
+  { key: 'commandHardLimitSec', label: 'Kill a command after (seconds)', hint: 'blank: no limit' }
 ]
 
 /** Global limits of the agent loop; a mode's own caps override the two caps here. */

@@ -1,0 +1,25 @@
+import { expect, openWorkspaceAndProvider, test } from './harness'
+
+// Monaco and xterm are big; they must load when a diff or a terminal is first shown, never at start.
+test('starting the app and opening the chat loads neither Monaco nor xterm', async ({ page, modus }) => {
+  const scripts: Array<{ url: string; body: string }> = []
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') scripts.push({ url: response.url(), body: await response.text() })
+  })
+  await openWorkspaceAndProvider(page, modus)
+  await expect(page.getByLabel('Message')).toBeVisible()
+  await page.waitForLoadState('networkidle')
+
+  expect(scripts.length).toBeGreaterThan(0)
+  for (const script of scripts) {
+    expect(script.body, `${script.url} carries Monaco`).not.toContain('monaco-diff-editor')
+    expect(script.body, `${script.url} carries xterm`).not.toContain('xterm-helper-textarea')
+  }
+
+  // And they do load, locally, once asked for.
+  await page.getByRole('button', { name: 'Terminal', exact: true }).click()
+  await page.getByRole('button', { name: 'New terminal' }).click()
+  await expect(page.locator('.xterm-screen').first()).toBeVisible()
+  expect(scripts.some((script) => script.body.includes('xterm-helper-textarea'))).toBe(true)
+  expect(scripts.every((script) => new URL(script.url).hostname === '127.0.0.1')).toBe(true)
+})
