@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright'
+import { SERVE_ENTRY, startServeProcess } from '../test/support/serve-process'
 import { startFakeProvider, type FakeProvider } from '../test/support/fake-provider'
 import playwrightConfig from '../playwright.config'
 
 // Shared by the ui-*.bench.ts files: the built web host (out/main/serve.js) on its own data dir,
 // the fake provider, and Chromium launched the way the e2e run launches it.
 
-const SERVE_ENTRY = resolve(__dirname, '../out/main/serve.js')
 export const RENDERER_DIR = resolve(__dirname, '../out/renderer')
 
 export interface UiBench {
@@ -27,28 +26,6 @@ export function requireBuild(): void {
   }
 }
 
-async function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }
-  })
-  const url = await new Promise<string>((done, reject) => {
-    let output = ''
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      const match = /serving at (http:\/\/\S+)/.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        done(match[1])
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)))
-  })
-  return { child, url }
-}
 
 /** `prepare` runs on the fresh data dir before the web host starts (e.g. to write a task log). */
 export async function startUiBench(prepare?: (dataDir: string, workspace: string) => Promise<void>): Promise<UiBench> {
@@ -62,7 +39,7 @@ export async function startUiBench(prepare?: (dataDir: string, workspace: string
   writeFileSync(join(workspace, 'src', 'index.ts'), 'export const answer = 42\n')
   await prepare?.(dataDir, workspace)
   const fake = await startFakeProvider({ name: 'ui-bench' })
-  const { child, url } = await startServe(dataDir)
+  const { child, url } = await startServeProcess(dataDir)
   const browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true })
   return {
     url,

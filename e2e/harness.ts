@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
+import { startServeProcess } from '../test/support/serve-process'
 import { startFakeProvider, type FakeProvider } from '../test/support/fake-provider'
 
 export interface ModusHarness {
@@ -15,31 +15,7 @@ export interface ModusHarness {
   dataDir: string
 }
 
-const SERVE_ENTRY = resolve(__dirname, '../out/main/serve.js')
 
-/** Starts the built web host (`out/main/serve.js`) as a user would, on its own data dir. */
-async function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }
-  })
-  const url = await new Promise<string>((resolvePromise, reject) => {
-    let output = ''
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      const match = /serving at (http:\/\/\S+)/.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        resolvePromise(match[1])
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)))
-  })
-  return { child, url }
-}
 
 export const test = base.extend<{ modus: ModusHarness }>({
   modus: async ({}, use, testInfo) => {
@@ -50,7 +26,7 @@ export const test = base.extend<{ modus: ModusHarness }>({
     writeFileSync(join(workspace, 'src', 'greet.ts'), 'export const greet = (name: string) => `Hello ${name}`\n')
     const dataDir = join(root, 'data')
     const fake = await startFakeProvider({ name: testInfo.title })
-    const { child, url } = await startServe(dataDir)
+    const { child, url } = await startServeProcess(dataDir)
     const parsed = new URL(url)
     try {
       await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token')!, fake, workspace, dataDir })

@@ -1,0 +1,31 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { resolve } from 'node:path'
+
+export const SERVE_ENTRY = resolve(__dirname, '../../out/main/serve.js')
+
+/**
+ * Starts the built web host (`out/main/serve.js`) as a user would, on its own data dir and a free
+ * port; resolves with the URL it prints (token included). Used by e2e and the UI benchmarks.
+ */
+export async function startServeProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }
+  })
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let output = ''
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /serving at (http:\/\/\S+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolveUrl(match[1])
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)))
+  })
+  return { child, url }
+}
