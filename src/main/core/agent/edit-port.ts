@@ -54,7 +54,8 @@ export function createEditPort(deps: EditPortDeps): EditPort & { view(change: St
       return {
         change: view(outcome.change),
         text: outcome.message,
-        ok: outcome.status === 'applied' || outcome.status === 'reapplied'
+        // Declining every hunk is the user's choice, not a failed edit: it does not count as a mistake.
+        ok: outcome.status !== 'conflict'
       }
     },
     async reject(changeId) {
