@@ -1,3 +1,4 @@
+import { ArgumentList } from './ArgumentList'
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
@@ -134,18 +135,7 @@ function ApprovalCard(props: {
         <OpenInChat taskId={item.taskId} />
       </div>
       <p className="approval-summary">{item.summary}</p>
-      {args.length > 0 && (
-        <dl className="approval-args">
-          {args.map((arg) => (
-            <div key={arg.name}>
-              <dt>{arg.name}</dt>
-              <dd>
-                <code>{arg.value}</code>
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      {args.length > 0 && <ArgumentList args={args} className="approval-args" />}
       <p className="approval-why">
         <span className="note">Why you were asked: </span>
         {whyAsked(item)}

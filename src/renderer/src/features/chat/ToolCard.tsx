@@ -1,3 +1,4 @@
+import { ArgumentList } from '../approvals/ArgumentList'
 import { useState, type ReactNode } from 'react'
 import { ApprovalActions } from '../approvals/ApprovalActions'
 import { keyArguments, KIND_LABELS } from '../approvals/approval-model'
@@ -29,16 +30,7 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
           <span className={`phase phase-${phase}`}>{PHASE_LABEL[phase]}</span>
         </div>
         {args.length > 0 ? (
-          <dl className="tool-args">
-            {args.map((arg) => (
-              <div key={arg.name}>
-                <dt>{arg.name}</dt>
-                <dd>
-                  <code>{arg.value}</code>
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <ArgumentList args={args} className="tool-args" />
         ) : (
           item.argsText && <pre className="tool-args-partial">{item.argsText.slice(0, 400)}</pre>
         )}
