@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
+    globalSetup: ['test/support/report-shared.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks'
