@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
@@ -147,11 +148,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           </div>
         </div>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </div>
   )
 }

@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { ArgumentList } from './ArgumentList'
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
@@ -77,11 +78,7 @@ export function ApprovalQueueView(): ReactNode {
           {items.length === 0 ? 'Nothing is waiting for you.' : `${items.length} waiting · ${SHORTCUTS}`}
         </p>
       </header>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       {groups.map((group) => (
         <section key={group.taskId} className="approval-group" aria-label={`Task: ${group.taskTitle}`}>
           <h2>{group.taskTitle}</h2>

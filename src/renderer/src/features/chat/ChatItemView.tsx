@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { memo, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { unwrap } from '../../client/unwrap'
@@ -153,11 +154,7 @@ function Followup(props: {
             ))}
           </div>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
       </div>
     </div>
   )

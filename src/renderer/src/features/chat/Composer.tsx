@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { unwrap } from '../../client/unwrap'
@@ -84,11 +85,7 @@ export function Composer(): ReactNode {
           </button>
         )}
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </form>
   )
 }

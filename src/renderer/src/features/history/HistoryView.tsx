@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react'
 import type { TaskSummary } from '../../../../shared/contract/task'
 import { useClient } from '../../client/client-context'
@@ -49,11 +50,7 @@ export function HistoryView(): ReactNode {
       <p className="note" role="status">
         {!loaded ? 'Loading…' : total === 0 ? 'No tasks yet.' : `${shown.length} of ${total} tasks`}
       </p>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <ul className="history-list" aria-label="Tasks">
         {shown.map((task) => (
           <HistoryRow key={task.id} task={task} onError={setError} />

@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
 import type { ModesApi, ModesFormat, ModeScope } from './modes-api'
 import { useModesStore } from './modes-store'
@@ -102,11 +103,7 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
           ))}
         </div>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </form>
   )
 }

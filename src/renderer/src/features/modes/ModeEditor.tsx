@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
 import { TOOL_GROUPS } from '../../../../shared/modes/schema'
 import { AutoApproveFields } from './AutoApproveFields'
@@ -253,11 +254,7 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
           </button>
         </div>
       )}
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <FormError message={failure} />
     </form>
   )
 }

@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from '../workspace/workspace-store'
@@ -65,11 +66,7 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
         {listing && <ModeList modes={listing.modes} trusted={listing.projectTrusted} selectedSlug={selected?.slug} />}
       </aside>
       <div className="modes-main" ref={main}>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         {listing?.problems.map((problem) => (
           <p key={`${problem.file}:${problem.line}:${problem.message}`} className="form-error" role="alert">
             {problem.file}

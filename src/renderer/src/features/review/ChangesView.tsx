@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useEffect, useState, type ReactNode } from 'react'
 import type { ChangeView } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
@@ -43,11 +44,7 @@ export function ChangesView(): ReactNode {
       <h1>Changes{title ? ` — ${title}` : ''}</h1>
       {!taskId && <p className="note">Open a task in the chat to see its file changes.</p>}
       {taskId && changes.length === 0 && !error && <p className="note">This task has not changed any file.</p>}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       {changes.map((change) => (
         <article key={change.id} className="change-row" aria-label={`Change to ${change.path}`}>
           <div className="change-row-head">

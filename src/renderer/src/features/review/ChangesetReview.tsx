@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
 import {
@@ -143,11 +144,7 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
               Reject all changes
             </button>
           </div>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError message={error} />
         </div>
       )}
     </div>

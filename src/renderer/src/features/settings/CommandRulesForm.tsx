@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useEffect, useState, type ReactNode } from 'react'
 import type { GlobalCommandRules } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
@@ -62,11 +63,7 @@ export function CommandRulesForm(): ReactNode {
           {status}
         </span>
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </form>
   )
 }

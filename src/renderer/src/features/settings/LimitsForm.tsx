@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import type { LimitsInput } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
@@ -116,11 +117,7 @@ export function LimitsForm(): ReactNode {
           {status}
         </span>
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </form>
   )
 }

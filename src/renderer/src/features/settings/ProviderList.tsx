@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import type { ProviderView } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
@@ -68,11 +69,7 @@ export function ProviderList(): ReactNode {
           Add provider
         </button>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </div>
   )
 }

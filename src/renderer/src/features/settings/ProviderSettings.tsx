@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
 import type { ProviderKind, ProviderView } from '../../../../shared/contract/settings'
 import { OPENAI_COMPATIBLE_PRESETS } from '../../../../shared/models'
@@ -162,11 +163,7 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
           </button>
         )}
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </form>
   )
 }

@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import type { ThemePreference } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
@@ -39,11 +40,7 @@ export function ThemePicker(): ReactNode {
           {choice.label}
         </label>
       ))}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </fieldset>
   )
 }

@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
 import { useClient } from '../../client/client-context'
@@ -40,11 +41,7 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
           Keep asking
         </button>
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </section>
   )
 }

@@ -1,3 +1,4 @@
+import { FormError } from '../../components/FormError'
 import { useEffect, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from './workspace-store'
@@ -57,11 +58,7 @@ export function WorkspacePicker(): ReactNode {
           </button>
         </div>
       </form>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       {recent.length > 0 && (
         <>
           <h2>Recent</h2>
