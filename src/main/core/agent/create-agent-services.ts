@@ -21,7 +21,14 @@ import { createWorkspace, type Workspace } from '../workspace'
 import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
 import { createEditPort } from './edit-port'
 import { createEnvironmentPort } from './environment-port'
-import { createApprovalHandlers, createReviewHandlers, createTaskHandlers } from './handlers'
+import {
+  createApprovalHandlers,
+  createReviewHandlers,
+  createTaskHandlers,
+  type ApprovalChannels,
+  type ReviewChannels,
+  type TaskChannels
+} from './handlers'
 import { createPolicyGate } from './policy-gate'
 import type { EditPort, ProviderPort, ToolGate } from './ports'
 import { createProviderPort, type ProviderChoice } from './provider-port'
@@ -57,22 +64,7 @@ export interface AgentServices {
   /** The mode store of the open workspace (global modes only when none is open). */
   modeStore(): ModeStore
   workspace(root: string): Promise<Workspace>
-  handlers: Pick<
-    Handlers,
-    | 'task:start'
-    | 'task:send'
-    | 'task:cancel'
-    | 'task:list'
-    | 'task:events'
-    | 'task:resume'
-    | 'task:delete'
-    | 'task:export'
-    | 'approvals:list'
-    | 'approvals:decide'
-    | 'changes:list'
-    | 'changes:check'
-    | 'changes:revert'
-  >
+  handlers: Pick<Handlers, TaskChannels | ApprovalChannels | ReviewChannels>
   dispose(): Promise<void>
 }
 

@@ -1,19 +1,16 @@
 import type { Handlers } from '../../../shared/contract'
+import type { approvalsRequests } from '../../../shared/contract/approvals'
+import type { reviewRequests } from '../../../shared/contract/review'
+import type { taskRequests } from '../../../shared/contract/task'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { EventBus } from '../event-bus'
 import type { ApprovalQueue } from './approval-queue'
 import type { EditPort } from './ports'
 import type { TaskManager } from './task-manager'
 
-type TaskChannels =
-  | 'task:start'
-  | 'task:send'
-  | 'task:cancel'
-  | 'task:list'
-  | 'task:events'
-  | 'task:resume'
-  | 'task:delete'
-  | 'task:export'
+export type TaskChannels = keyof typeof taskRequests
+export type ApprovalChannels = keyof typeof approvalsRequests
+export type ReviewChannels = keyof typeof reviewRequests
 
 export function createTaskHandlers(deps: {
   tasks: TaskManager
@@ -40,7 +37,7 @@ export function createTaskHandlers(deps: {
 export function createApprovalHandlers(deps: {
   approvals: ApprovalQueue
   bus?: EventBus
-}): Pick<Handlers, 'approvals:list' | 'approvals:decide'> & { dispose(): void } {
+}): Pick<Handlers, ApprovalChannels> & { dispose(): void } {
   const unsubscribe = deps.bus ? deps.approvals.subscribe((items) => deps.bus?.emit('approvals:changed', items)) : () => undefined
   return {
     'approvals:list': async () => deps.approvals.list(),
@@ -66,7 +63,7 @@ export function createApprovalHandlers(deps: {
   }
 }
 
-export function createReviewHandlers(deps: { edits: EditPort; bus?: EventBus }): Pick<Handlers, 'changes:list' | 'changes:revert' | 'changes:check'> {
+export function createReviewHandlers(deps: { edits: EditPort; bus?: EventBus }): Pick<Handlers, ReviewChannels> {
   return {
     'changes:list': async ({ taskId }) => deps.edits.list(taskId),
     'changes:check': async ({ changeIds }) => {
