@@ -1,9 +1,9 @@
 import { defineConfig } from '@playwright/test'
-import { existsSync } from 'node:fs'
+import { findChromiumSync } from './scripts/chromium-path.cjs'
 
-const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (path) => path && existsSync(path)
-)
+// `npm test` resolves the browser first (extracting @sparticuz/chromium if that is the one) and
+// passes it as CHROMIUM_PATH; a direct `npx playwright test` takes the same order without extracting.
+const chromium = findChromiumSync()?.path
 
 export default defineConfig({
   testDir: './e2e',

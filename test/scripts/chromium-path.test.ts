@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SPARTICUZ_EXTRACTED_PATH, findChromium, findChromiumSync, installedChromiumPaths } from '../../scripts/chromium-path.cjs'
+
+// Each candidate is a real file in a temp dir; removing one shows which comes next.
+let dir: string
+const browser = (name: string) => join(dir, name)
+const make = (...names: string[]) => names.forEach((name) => writeFileSync(browser(name), '#!/bin/sh\n', { mode: 0o755 }))
+const remove = (name: string) => rmSync(browser(name))
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'modus-chromium-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+function probes(extracted: string[] = []) {
+  return {
+    env: { CHROMIUM_PATH: browser('from-env') },
+    platform: 'linux',
+    arch: 'x64',
+    installedPaths: [browser('usr-bin-chromium'), browser('google-chrome')],
+    playwrightPath: () => browser('playwright-chrome'),
+    loadSparticuz: () => ({
+      executablePath: async () => {
+        make('sparticuz-chromium')
+        extracted.push('sparticuz')
+        return browser('sparticuz-chromium')
+      }
+    })
+  }
+}
+
+describe('browser discovery order', () => {
+  it('takes CHROMIUM_PATH, then an installed browser, then Playwright’s own, then @sparticuz/chromium', async () => {
+    const extracted: string[] = []
+    make('from-env', 'usr-bin-chromium', 'google-chrome', 'playwright-chrome')
+    expect(await findChromium(probes(extracted))).toEqual({ path: browser('from-env'), source: 'CHROMIUM_PATH' })
+    remove('from-env')
+    expect(await findChromium(probes(extracted))).toEqual({ path: browser('usr-bin-chromium'), source: 'installed' })
+    remove('usr-bin-chromium')
+    expect(await findChromium(probes(extracted))).toEqual({ path: browser('google-chrome'), source: 'installed' })
+    remove('google-chrome')
+    expect(await findChromium(probes(extracted))).toEqual({ path: browser('playwright-chrome'), source: 'playwright' })
+    expect(extracted).toEqual([]) // nothing is extracted while another browser exists
+    remove('playwright-chrome')
+    expect(await findChromium(probes(extracted))).toEqual({ path: browser('sparticuz-chromium'), source: '@sparticuz/chromium' })
+    expect(extracted).toEqual(['sparticuz'])
+  })
+
+  it('uses @sparticuz/chromium only on Linux x64 and says how to get a browser elsewhere', async () => {
+    for (const [platform, arch, hint] of [
+      ['darwin', 'arm64', 'brew install --cask chromium'],
+      ['win32', 'x64', 'npx playwright install chromium'],
+      ['linux', 'arm64', 'sudo apt-get install chromium']
+    ]) {
+      const found = await findChromium({ ...probes(), platform, arch })
+      expect(found.path).toBeNull()
+      expect('advice' in found && found.advice).toContain(hint)
+      expect('advice' in found && found.advice).toContain('CHROMIUM_PATH')
+    }
+  })
+
+  it('names the missing optional dependency when nothing at all is found on Linux x64', async () => {
+    const found = await findChromium({ ...probes(), loadSparticuz: () => null })
+    expect(found.path).toBeNull()
+    expect('advice' in found && found.advice).toMatch(/@sparticuz\/chromium is not installed/)
+  })
+
+  it('reports an extraction failure instead of throwing', async () => {
+    const failing = { executablePath: async () => Promise.reject(new Error('disk full')) }
+    const found = await findChromium({ ...probes(), loadSparticuz: () => failing })
+    expect('advice' in found && found.advice).toContain('could not be extracted: disk full')
+  })
+
+  it('the synchronous form (playwright.config.ts) keeps the order and never extracts', () => {
+    make('playwright-chrome')
+    expect(findChromiumSync(probes())).toEqual({ path: browser('playwright-chrome'), source: 'playwright' })
+    const extracted: string[] = []
+    const onlyExtracted = { ...probes(extracted), exists: (path: string) => path === SPARTICUZ_EXTRACTED_PATH }
+    expect(findChromiumSync(onlyExtracted)).toEqual({ path: SPARTICUZ_EXTRACTED_PATH, source: '@sparticuz/chromium' })
+    expect(findChromiumSync({ ...onlyExtracted, platform: 'darwin' })).toBeNull()
+    expect(extracted).toEqual([])
+  })
+
+  it('looks the usual browser names up on PATH on Linux', () => {
+    make('chromium')
+    const paths = installedChromiumPaths('linux', { PATH: dir })
+    expect(paths.indexOf('/usr/bin/chromium')).toBe(0)
+    expect(paths).toContain(browser('chromium'))
+  })
+})
