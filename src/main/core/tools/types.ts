@@ -25,6 +25,10 @@ export interface ToolContext {
   workspace?: Workspace
   /** The task's terminal (execute_command, read_command_output); see terminal/types.ts. */
   terminal?: TaskTerminal
+  /** The task's mode (MCP tools: which servers it may use). */
+  mode?: string
+  /** Progress of a long call, shown on the tool card. */
+  reportProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
 
 /** Context of the file tools: a workspace is required. */
@@ -32,6 +36,9 @@ export type FileToolContext = ToolContext & { workspace: Workspace }
 
 /** Context of the command tools: the task's terminal is required. */
 export type CommandToolContext = ToolContext & { terminal: TaskTerminal }
+
+/** Context of the MCP tools: the mode decides which servers may be used. */
+export type McpToolContext = ToolContext & { mode: string }
 
 /** Tools that act at once (read, list, search, run a command). */
 export interface ToolExecutor<P = unknown, C extends ToolContext = ToolContext> {

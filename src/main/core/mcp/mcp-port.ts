@@ -1,0 +1,104 @@
+import type { ToolOutput } from '../tools/types'
+import { textOutput } from '../tools/types'
+import { createArgumentChecker } from './argument-check'
+import type { McpHub, McpToolEntry } from './hub'
+import { resourceResultToOutput, toolResultToOutput } from './tool-results'
+
+export interface McpCallContext {
+  mode: string
+  signal: AbortSignal
+  modelSupportsImages: boolean
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
+}
+
+/** What the MCP executors and the policy gate need from the hub, narrowed per mode. */
+export interface McpPort {
+  /** Whether a mode may use a server (its `mcpServers`: all, none or a list). */
+  serverAllowed(mode: string, server: string): boolean
+  /** Enabled tools of connected servers the mode may use. */
+  toolsFor(mode: string): McpToolEntry[]
+  hasResourcesFor(mode: string): boolean
+  isAlwaysAllowed(server: string, tool: string): boolean
+  /** Calls one tool: server allowed, tool enabled, arguments valid — else an is_error output. */
+  callTool(server: string, tool: string, args: Record<string, unknown>, ctx: McpCallContext): Promise<ToolOutput>
+  /** The same for a name the model saw (`mcp--server--tool`). */
+  callExposed(exposedName: string, args: Record<string, unknown>, ctx: McpCallContext): Promise<ToolOutput>
+  readResource(server: string, uri: string, ctx: McpCallContext): Promise<ToolOutput>
+  /** Tools matching a query, with their schemas (for models that get MCP tools on demand). */
+  searchTools(mode: string, query: string, limit?: number): McpToolEntry[]
+}
+
+export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) => 'all' | 'none' | readonly string[] }): McpPort {
+  const checkArguments = createArgumentChecker()
+  const serverAllowed = (mode: string, server: string): boolean => {
+    const allowed = deps.modeServers(mode)
+    return allowed === 'all' ? true : allowed === 'none' ? false : allowed.includes(server)
+  }
+  const toolsFor = (mode: string) => deps.hub.tools((server) => serverAllowed(mode, server))
+
+  const call = async (entry: McpToolEntry, args: Record<string, unknown>, ctx: McpCallContext): Promise<ToolOutput> => {
+    if (!serverAllowed(ctx.mode, entry.server)) return textOutput(`The ${ctx.mode} mode may not use the MCP server "${entry.server}".`, true)
+    if (!entry.enabled) return textOutput(`The tool "${entry.name}" of MCP server "${entry.server}" is disabled in its config.`, true)
+    const check = checkArguments(entry.server, entry.name, entry.inputSchema, args)
+    if (!check.ok) return textOutput(check.message, true)
+    try {
+      const result = await deps.hub.callTool(entry.server, entry.name, args, { signal: ctx.signal, onProgress: ctx.onProgress })
+      return toolResultToOutput(result, ctx)
+    } catch (error) {
+      if (ctx.signal.aborted) throw error
+      return textOutput(`The MCP server "${entry.server}" failed on "${entry.name}": ${describeError(error)}`, true)
+    }
+  }
+
+  const unknownTool = (server: string, tool: string, mode: string): ToolOutput => {
+    const names = toolsFor(mode).filter((entry) => entry.server === server).map((entry) => entry.name)
+    if (!serverAllowed(mode, server) || !deps.hub.snapshot().servers.some((view) => view.name === server && view.status === 'connected')) {
+      const servers = [...new Set(toolsFor(mode).map((entry) => entry.server))]
+      return textOutput(`No connected MCP server "${server}" is available in this mode. Servers: ${servers.join(', ') || 'none'}.`, true)
+    }
+    return textOutput(`The MCP server "${server}" has no tool "${tool}". Its tools: ${names.join(', ') || 'none'}.`, true)
+  }
+
+  return {
+    serverAllowed,
+    toolsFor,
+    hasResourcesFor: (mode) => deps.hub.hasResources((server) => serverAllowed(mode, server)),
+    isAlwaysAllowed: (server, tool) => deps.hub.isAlwaysAllowed(server, tool),
+    async callTool(server, tool, args, ctx) {
+      const entry = deps.hub.tools().find((candidate) => candidate.server === server && candidate.name === tool)
+      return entry ? call(entry, args, ctx) : unknownTool(server, tool, ctx.mode)
+    },
+    async callExposed(exposedName, args, ctx) {
+      const entry = deps.hub.findTool(exposedName)
+      return entry ? call(entry, args, ctx) : textOutput(`No MCP tool "${exposedName}" is connected now.`, true)
+    },
+    async readResource(server, uri, ctx) {
+      if (!serverAllowed(ctx.mode, server)) return textOutput(`The ${ctx.mode} mode may not use the MCP server "${server}".`, true)
+      try {
+        return resourceResultToOutput(await deps.hub.readResource(server, uri, { signal: ctx.signal }), ctx)
+      } catch (error) {
+        if (ctx.signal.aborted) throw error
+        return textOutput(`The MCP server "${server}" could not read ${uri}: ${describeError(error)}`, true)
+      }
+    },
+    searchTools(mode, query, limit = 10) {
+      const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+      const scored = toolsFor(mode).map((entry) => {
+        const text = `${entry.server} ${entry.name} ${entry.description ?? ''}`.toLowerCase()
+        return { entry, score: words.filter((word) => text.includes(word)).length }
+      })
+      return scored
+        .filter((item) => item.score > 0 || words.length === 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit)
+        .map((item) => item.entry)
+    }
+  }
+}
+
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const code = (error as { code?: unknown } | undefined)?.code
+  if (code === -32001 || /timed out/i.test(message)) return `no answer in time (${message})`
+  return message
+}

@@ -1,0 +1,97 @@
+import type { ImageBlock, TextBlock } from '../../../shared/agent/messages'
+import type { ToolOutput } from '../tools/types'
+
+/** Above this a result is cut: one chatty server must not fill the context window. */
+const MAX_TEXT_CHARS = 100_000
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+
+type Part = TextBlock | ImageBlock
+
+/**
+ * A `tools/call` result as the model reads it: text, images (as image blocks to models that take
+ * images), resource links, embedded resources and structured content. The server is untrusted:
+ * any shape is accepted and anything unexpected becomes a line of text, never an exception.
+ */
+export function toolResultToOutput(result: unknown, options: { modelSupportsImages: boolean }): ToolOutput {
+  const record = (result && typeof result === 'object' ? result : {}) as Record<string, unknown>
+  const parts: Part[] = []
+  const content = Array.isArray(record.content) ? record.content : []
+  for (const item of content) parts.push(...contentPart(item, options))
+  const structured = record.structuredContent
+  if (structured !== undefined && structured !== null && !parts.some((part) => part.type === 'text' && part.text.trim())) {
+    parts.push({ type: 'text', text: safeJson(structured) })
+  } else if (structured !== undefined && structured !== null) {
+    parts.push({ type: 'text', text: `Structured content: ${safeJson(structured)}` })
+  }
+  if (!Array.isArray(record.content) && record.toolResult !== undefined) parts.push({ type: 'text', text: safeJson(record.toolResult) })
+  if (parts.length === 0) parts.push({ type: 'text', text: '(The tool returned no content.)' })
+  return { content: limitText(parts), isError: record.isError === true }
+}
+
+/** A `resources/read` result: each text content as is, blobs as images or a short note. */
+export function resourceResultToOutput(result: unknown, options: { modelSupportsImages: boolean }): ToolOutput {
+  const record = (result && typeof result === 'object' ? result : {}) as Record<string, unknown>
+  const contents = Array.isArray(record.contents) ? record.contents : []
+  const parts = contents.flatMap((item) => resourceContents(item, options))
+  return { content: limitText(parts.length ? parts : [{ type: 'text', text: '(The resource is empty.)' }]), isError: false }
+}
+
+function contentPart(item: unknown, options: { modelSupportsImages: boolean }): Part[] {
+  if (!item || typeof item !== 'object') return [{ type: 'text', text: `(Unreadable content item: ${safeJson(item)})` }]
+  const part = item as Record<string, unknown>
+  switch (part.type) {
+    case 'text':
+      return [{ type: 'text', text: String(part.text ?? '') }]
+    case 'image':
+      return image(String(part.mimeType ?? ''), part.data, options)
+    case 'audio':
+      return [{ type: 'text', text: `[audio ${String(part.mimeType ?? '')}, ${approxBytes(part.data)} bytes: not passed to the model]` }]
+    case 'resource_link':
+      return [{ type: 'text', text: `Resource link: ${String(part.name ?? part.uri ?? '')} <${String(part.uri ?? '')}>${part.mimeType ? ` (${String(part.mimeType)})` : ''}${part.description ? ` — ${String(part.description)}` : ''}` }]
+    case 'resource':
+      return resourceContents(part.resource, options)
+    default:
+      return [{ type: 'text', text: `(Content of type "${String(part.type)}": ${safeJson(part).slice(0, 500)})` }]
+  }
+}
+
+function resourceContents(item: unknown, options: { modelSupportsImages: boolean }): Part[] {
+  if (!item || typeof item !== 'object') return [{ type: 'text', text: `(Unreadable resource: ${safeJson(item)})` }]
+  const resource = item as Record<string, unknown>
+  const uri = String(resource.uri ?? '')
+  const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : undefined
+  if (typeof resource.text === 'string') return [{ type: 'text', text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}:\n${resource.text}` }]
+  if (mimeType && IMAGE_TYPES.has(mimeType)) return [{ type: 'text', text: `Resource ${uri}:` }, ...image(mimeType, resource.blob, options)]
+  return [{ type: 'text', text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}: binary, ${approxBytes(resource.blob)} bytes (not shown)` }]
+}
+
+function image(mimeType: string, data: unknown, options: { modelSupportsImages: boolean }): Part[] {
+  if (typeof data !== 'string' || !/^[A-Za-z0-9+/=\s]*$/.test(data)) return [{ type: 'text', text: '(An image whose data is not base64 was dropped.)' }]
+  if (!IMAGE_TYPES.has(mimeType)) return [{ type: 'text', text: `[image ${mimeType || 'of unknown type'}: not a type models accept]` }]
+  if (!options.modelSupportsImages) return [{ type: 'text', text: `[image ${mimeType}, ${approxBytes(data)} bytes: this model does not take images]` }]
+  return [{ type: 'image', mediaType: mimeType, dataBase64: data.replace(/\s/g, '') }]
+}
+
+const approxBytes = (data: unknown): number => (typeof data === 'string' ? Math.floor((data.length * 3) / 4) : 0)
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+function limitText(parts: Part[]): Part[] {
+  let budget = MAX_TEXT_CHARS
+  return parts.map((part) => {
+    if (part.type !== 'text') return part
+    if (part.text.length <= budget) {
+      budget -= part.text.length
+      return part
+    }
+    const kept = part.text.slice(0, Math.max(0, budget))
+    budget = 0
+    return { type: 'text', text: `${kept}\n[… ${part.text.length - kept.length} more characters cut]` }
+  })
+}
