@@ -33,6 +33,8 @@ export const USAGE = `Usage:
       Approvals are asked on the terminal, or denied with --non-interactive.
       Without --provider the active provider from the app's settings is used.
       Keys: ANTHROPIC_API_KEY / OPENAI_API_KEY, or the key stored in settings.
+      Base URL: --base-url, else the provider's own in settings, else ANTHROPIC_BASE_URL /
+      OPENAI_BASE_URL, else the provider's public API.
   modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json]
       Prints the system prompt and tool definitions the mode sends, with their o200k token count.
 

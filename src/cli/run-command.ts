@@ -14,6 +14,11 @@ import { createLineReader, type CliIo, type LineReader } from './cli-io'
 
 export const EXIT = { completed: 0, failed: 1, usage: 2, stopped: 3, cancelled: 130 } as const
 
+const NON_INTERACTIVE_REFUSAL = 'Denied: Modus runs non-interactively (--non-interactive), so nothing that needs approval can run.'
+
+const UNTRUSTED_NOTICE =
+  'modus: this workspace is not trusted: the permissions its own modes grant (.modus/modes.yaml, .roomodes) are off, so their calls ask and are refused here. Pass --trust to apply them.'
+
 const NON_INTERACTIVE_ANSWER =
   'The user is not available (this is a non-interactive run). Decide yourself with what you know, or finish with attempt_completion and say what is missing.'
 
@@ -58,12 +63,21 @@ async function runTask(services: AgentServices, args: RunArgs, workspace: string
   let rootId = ''
   const pendingAnswers: Array<Promise<void>> = []
 
-  services.tasks.subscribe((taskId, event) => {
+  const handle = (taskId: string, event: AgentEvent) => {
     if (event.type === 'subtask' && ours.has(taskId)) ours.add(event.childId)
     if (!ours.has(taskId) && taskId !== rootId) return
     render.event(taskId, event, taskId === rootId)
     if (event.type === 'followup') pendingAnswers.push(answerFollowup(services, taskId, event, args, reader, io))
-  })
+  }
+  // Starting a task emits its first events (status, user-message) before its id is known here.
+  let early: Array<[string, AgentEvent]> | null = []
+  services.tasks.subscribe((taskId, event) => (early ? early.push([taskId, event]) : handle(taskId, event)))
+  const startListening = (id: string) => {
+    rootId = id
+    ours.add(id)
+    for (const [taskId, event] of early ?? []) handle(taskId, event)
+    early = null
+  }
 
   const approvalQueue: ApprovalItem[] = []
   let approving = false
@@ -72,9 +86,9 @@ async function runTask(services: AgentServices, args: RunArgs, workspace: string
     approving = true
     while (approvalQueue.length > 0) {
       const item = approvalQueue.shift() as ApprovalItem
-      render.approval(item)
+      render.approval(item, args.nonInteractive)
       const decision = args.nonInteractive
-        ? { approvalId: item.id, outcome: 'reject' as const, scope: 'call' as const, reason: 'Denied: Modus runs non-interactively (--non-interactive), so nothing that needs approval can run.' }
+        ? { approvalId: item.id, outcome: 'reject' as const, scope: 'call' as const, reason: NON_INTERACTIVE_REFUSAL }
         : await askOnTerminal(item, reader, io.stderr)
       services.approvals.decide(decision)
     }
@@ -98,10 +112,10 @@ async function runTask(services: AgentServices, args: RunArgs, workspace: string
     if (rootId) void services.tasks.cancel(rootId)
   }
   process.on('SIGINT', onSigint)
+  if (args.nonInteractive && !args.trust) render.notice(UNTRUSTED_NOTICE)
   try {
     const task = await services.tasks.start({ text: args.task, mode: args.mode, workspace })
-    rootId = task.id
-    ours.add(rootId)
+    startListening(task.id)
     for (;;) {
       const outcome = await services.tasks.whenSettled(rootId)
       await Promise.all(pendingAnswers)
@@ -155,7 +169,9 @@ async function answerFollowup(
 
 interface Renderer {
   event(taskId: string, event: AgentEvent, isRoot: boolean): void
-  approval(item: ApprovalItem): void
+  /** `refused`: the item is denied at once because nobody can answer (--non-interactive). */
+  approval(item: ApprovalItem, refused: boolean): void
+  notice(text: string): void
   end(taskId: string, status: string, code: number): void
 }
 
@@ -164,9 +180,12 @@ function jsonRenderer(io: CliIo): Renderer {
   return {
     event: (taskId, event) => line({ taskId, event }),
     approval: (item) => line({ approval: item }),
+    notice: (text) => line({ notice: text }),
     end: (taskId, status, code) => line({ taskId, end: { status, exitCode: code } })
   }
 }
+
+const SKIPPED_PREFIX = 'Skipped:'
 
 function textRenderer(io: CliIo, services: AgentServices): Renderer {
   let atLineStart = true
@@ -180,16 +199,28 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
     atLineStart = true
     io.stderr.write(`${text}\n`)
   }
+  const summaries = new Map<string, string>()
   return {
     event(_taskId, event, isRoot) {
       switch (event.type) {
+        case 'assistant-start':
+          // Each reply starts on its own line, never glued to the end of the previous one.
+          return atLineStart ? undefined : out('\n')
         case 'text-delta':
           return out(event.text)
-        case 'tool-call':
+        case 'assistant-end':
+          return event.stopReason === 'max_tokens' ? note('… [cut off: the answer reached the model’s output limit]') : undefined
+        case 'tool-call': {
+          const summary = services.gate.summarize?.(event.name, event.args) ?? event.name
+          summaries.set(event.callId, summary)
           // Completion and questions are shown in full by their own events.
           if (event.name === 'attempt_completion' || event.name === 'ask_followup_question') return undefined
-          return note(`→ ${services.gate.summarize?.(event.name, event.args) ?? event.name}`)
+          return note(`→ ${summary}`)
+        }
         case 'tool-result':
+          if (event.isError && event.text.startsWith(SKIPPED_PREFIX)) {
+            return note(`  ⏭ skipped: ${summaries.get(event.callId) ?? 'a call'}: ${event.text.slice(SKIPPED_PREFIX.length).trim()}`)
+          }
           return event.isError ? note(`  ✗ ${event.text.split('\n')[0]?.slice(0, 200)}`) : undefined
         case 'tool-decision':
           return event.decision === 'deny' ? note(`  ⛔ denied by policy (${event.rule}): ${event.reason}`) : undefined
@@ -211,7 +242,10 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
           return undefined
       }
     },
-    approval: () => undefined,
+    approval: (item, refused) => {
+      if (refused) note(`  ⛔ refused: ${item.summary}: ${item.reason} [${item.rule}] (--non-interactive: nothing that needs approval runs)`)
+    },
+    notice: (text) => note(text),
     end: (_taskId, status) => {
       if (status !== 'completed') note(`modus: task ${status}`)
     }

@@ -32,6 +32,7 @@ import {
 import { createPolicyGate } from './policy-gate'
 import type { EditPort, ProviderPort, ToolGate } from './ports'
 import { createProviderPort, type ProviderChoice } from './provider-port'
+import { chooseBaseUrl } from '../providers/base-url'
 import { createTaskManager, type TaskManager } from './task-manager'
 import { createToolRunner } from './tool-runner'
 
@@ -159,7 +160,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     const override = options.providerOverride
     if (override && !providerId) {
       const key = override.apiKey ?? (await resolveApiKey(options.secrets, { id: `cli-${override.kind}`, kind: override.kind }, env)).key
-      return createProviderPort({ ...override, apiKey: key ?? '' }, options.providerDeps)
+      return createProviderPort({ ...override, baseUrl: chooseBaseUrl(override.kind, override.baseUrl, env), apiKey: key ?? '' }, options.providerDeps)
     }
     const settings = options.settings.get()
     const id = providerId ?? settings.activeProviderId
@@ -174,7 +175,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         `The provider "${provider.label}" has no API key: add one in Settings or set ${provider.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'}.`
       )
     }
-    return createProviderPort({ kind: provider.kind, model: provider.model, baseUrl: provider.baseUrl, apiKey: key ?? '', label: provider.label }, options.providerDeps)
+    const baseUrl = chooseBaseUrl(provider.kind, provider.baseUrl, env)
+    return createProviderPort({ kind: provider.kind, model: provider.model, baseUrl, apiKey: key ?? '', label: provider.label }, options.providerDeps)
   }
 
   const tasks = createTaskManager({

@@ -137,8 +137,11 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     },
     summarize(tool, params) {
       const definition = getBuiltInTool(tool)
+      // The model's raw arguments: a call missing its path says so instead of "Read undefined".
+      const parsed = definition?.params.safeParse(params)
+      if (definition && !parsed?.success) return `${tool} (invalid arguments)`
       try {
-        return definition ? definition.summarize(params as never) : tool
+        return definition ? definition.summarize(parsed?.data as never) : tool
       } catch {
         return tool
       }

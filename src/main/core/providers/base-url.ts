@@ -2,6 +2,21 @@ import { DEFAULT_BASE_URLS } from '../../../shared/models'
 import { ProviderError } from './errors'
 import type { ProviderKind } from '../../../shared/contract/settings'
 
+/** The SDKs' own environment variables for proxies and gateways. */
+export const BASE_URL_ENV: Record<ProviderKind, string> = {
+  anthropic: 'ANTHROPIC_BASE_URL',
+  openai: 'OPENAI_BASE_URL',
+  'openai-compatible': 'OPENAI_BASE_URL'
+}
+
+/**
+ * The base URL to use before normalising: an explicit one (`--base-url`, or the provider's own in
+ * settings) wins over the SDK's environment variable; neither means the provider's default.
+ */
+export function chooseBaseUrl(kind: ProviderKind, explicit: string | undefined, env: Record<string, string | undefined>): string | undefined {
+  return explicit?.trim() || env[BASE_URL_ENV[kind]]?.trim() || undefined
+}
+
 /**
  * The URL each SDK expects. Anthropic's SDK appends `/v1/messages`, so a pasted `…/v1` is dropped;
  * the OpenAI SDK appends `/chat/completions` to a URL that already holds `/v1`, so a bare origin
