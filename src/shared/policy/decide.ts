@@ -57,7 +57,7 @@ function factsOf(path: string, ctx: PolicyContext): PathFacts {
   return ctx.resolvePath ? ctx.resolvePath(path) : lexicalPathFacts(path, ctx.workspaceRoot)
 }
 
-const READ_TOOLS = new Set(['read_file', 'list_files', 'search_files'])
+const READ_TOOLS = new Set(['read_file', 'list_files', 'search_files', 'list_code_definition_names'])
 
 function decideRead(paths: readonly string[], ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
   let outside: string | undefined

@@ -2,6 +2,7 @@ import type { ToolDefinition, ToolGroupName } from './types'
 import { readFileTool } from './read-file'
 import { listFilesTool } from './list-files'
 import { searchFilesTool } from './search-files'
+import { listCodeDefinitionNamesTool } from './list-code-definition-names'
 import { writeToFileTool } from './write-to-file'
 import { applyDiffTool } from './apply-diff'
 import { editTool } from './edit'
@@ -21,6 +22,7 @@ export const builtInTools: readonly ToolDefinition[] = [
   readFileTool,
   listFilesTool,
   searchFilesTool,
+  listCodeDefinitionNamesTool,
   writeToFileTool,
   applyDiffTool,
   editTool,

@@ -166,6 +166,8 @@ const sampleArgs: Record<string, Record<string, unknown>> = {
   read_file: { path: 'a.md' },
   list_files: { path: '.' },
   search_files: { path: '.', regex: 'x' },
+  list_code_definition_names: { path: '.' },
+  codebase_search: { query: 'where is x' },
   write_to_file: { path: 'a.md', content: 'x' },
   apply_diff: { path: 'a.md', diff: '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE' },
   edit: { file_path: 'a.md', old_string: 'a', new_string: 'b' },

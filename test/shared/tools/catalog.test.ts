@@ -17,7 +17,7 @@ describe('tool catalog', () => {
     expect([...builtInToolNames].sort()).toEqual(
       [
         'access_mcp_resource', 'apply_diff', 'apply_patch', 'ask_followup_question', 'attempt_completion', 'edit',
-        'execute_command', 'list_files', 'new_task', 'read_command_output', 'read_file', 'search_files', 'switch_mode',
+        'execute_command', 'list_code_definition_names', 'list_files', 'new_task', 'read_command_output', 'read_file', 'search_files', 'switch_mode',
         'update_todo_list', 'use_mcp_tool', 'write_to_file'
       ].sort()
     )

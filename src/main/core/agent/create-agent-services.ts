@@ -16,6 +16,8 @@ import { createTerminalService, type TerminalService } from '../terminal'
 import { readCommandOutputExecutor } from '../tools/read-command-output'
 import { executeCommandExecutor } from '../tools/execute-command'
 import { editToolExecutors, fileToolExecutors } from '../tools/file-tools'
+import { createListCodeDefinitionNamesExecutor } from '../tools/list-code-definition-names'
+import { createCodeParser } from '../code-index/parser'
 import type { ToolExecutor } from '../tools/types'
 import { createWorkspace, type Workspace } from '../workspace'
 import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
@@ -144,8 +146,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     }
   })
 
+  const codeParser = createCodeParser()
   const runner = createToolRunner({
-    executors: [...fileToolExecutors, executeCommandExecutor, readCommandOutputExecutor] as unknown as ToolExecutor<never, never>[],
+    executors: [...fileToolExecutors, createListCodeDefinitionNamesExecutor(codeParser), executeCommandExecutor, readCommandOutputExecutor] as unknown as ToolExecutor<never, never>[],
     workspace,
     extraContext: (ctx) => ({ terminal: terminal.forTask(ctx.taskId, ctx.workspace) })
   })
@@ -219,6 +222,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       approvalHandlers.dispose()
       await tasks.dispose()
       if (!options.terminal) await terminal.dispose()
+      codeParser.dispose()
     }
   }
 }

@@ -1,0 +1,3 @@
+export const bashQuery = String.raw`
+(function_definition name: (word) @name) @definition.function
+`

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineTool } from './define'
+
+const listCodeDefinitionNamesParams = z
+  .object({
+    path: z.string().min(1).describe('Workspace-relative file, or a directory whose top-level files are listed')
+  })
+  .strict()
+
+export const listCodeDefinitionNamesTool = defineTool({
+  name: 'list_code_definition_names',
+  group: 'read',
+  description:
+    'List the definitions (classes, functions, methods, interfaces, types, enums) in a source file, or in the top-level files of a directory, with their line ranges. Use it to see how code is organised before reading it.',
+  params: listCodeDefinitionNamesParams,
+  modifiesState: false,
+  readPaths: (p) => [p.path],
+  summarize: (p) => `List definitions in ${p.path}`
+})
+
+export type ListCodeDefinitionNamesParams = z.output<typeof listCodeDefinitionNamesParams>
