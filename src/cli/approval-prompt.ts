@@ -1,5 +1,6 @@
 import type { ApprovalItem } from '../shared/contract/approvals'
 import type { ApprovalDecision } from '../shared/contract/approvals'
+import { displayRows } from '../shared/diff/hunks'
 import type { LineReader } from './cli-io'
 
 /** Shows an approval item on the terminal and turns the typed answer into a decision. */
@@ -9,7 +10,7 @@ export async function askOnTerminal(item: ApprovalItem, reader: LineReader, out:
   for (const change of item.changes ?? []) {
     out.write(`\n${change.operation} ${change.path}\n`)
     for (const hunk of change.hunks) {
-      out.write(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${hunk.lines.join('\n')}\n`)
+      out.write(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${displayRows(hunk).join('\n')}\n`)
     }
   }
   const options = ['[y]es', '[n]o', ...(item.messageId ? ['[t]urn (yes to the rest of this message)'] : []), ...(item.suggestedRule ? [`[a]lways: ${item.suggestedRule.label}`] : [])]

@@ -68,6 +68,17 @@ function toHunk(rows: Array<{ op: ' ' | '-' | '+'; text: string; oldNo: number; 
   }
 }
 
+/**
+ * The rows to show a person. A text ending in a newline splits into a final empty line; when the
+ * other side is empty (a created or emptied file) that line would show as a phantom `+` or `-` row,
+ * so it is left out of what is shown (the hunk itself keeps it, so applying still writes the newline).
+ */
+export function displayRows(hunk: Pick<Hunk, 'oldLines' | 'newLines' | 'lines'>): string[] {
+  const last = hunk.lines[hunk.lines.length - 1]
+  const emptySide = hunk.oldLines === 0 || hunk.newLines === 0
+  return emptySide && hunk.lines.length > 1 && (last === '+' || last === '-') ? hunk.lines.slice(0, -1) : hunk.lines
+}
+
 const oldSide = (h: Hunk): string[] => h.lines.filter((l) => l[0] !== '+').map((l) => l.slice(1))
 const newSide = (h: Hunk): string[] => h.lines.filter((l) => l[0] !== '-').map((l) => l.slice(1))
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applySelectedHunks, computeHunks, invertHunks, rebaseHunks, unifiedDiff } from '../../../src/shared/diff'
+import { applySelectedHunks, computeHunks, displayRows, invertHunks, rebaseHunks, unifiedDiff } from '../../../src/shared/diff'
 
 const file = (n: number, edit: (i: number) => string | null = (i) => `line ${i}`): string =>
   Array.from({ length: n }, (_, k) => edit(k + 1))
@@ -42,6 +42,17 @@ describe('review hunks', () => {
     expect(computeHunks('', 'a\nb\n')[0]).toMatchObject({ oldStart: 0, oldLines: 0, newStart: 1 })
     const gone = computeHunks('a\nb\n', '')
     expect(applySelectedHunks('a\nb\n', gone, new Set(['h1']))).toBe('')
+  })
+
+  it('shows a created or emptied file without a phantom row for its final newline, and still writes the newline', () => {
+    const created = computeHunks('', 'a\nb\n')
+    expect(displayRows(created[0])).toEqual(['+a', '+b'])
+    expect(applySelectedHunks('', created, new Set(['h1']))).toBe('a\nb\n')
+    expect(displayRows(computeHunks('a\nb\n', '')[0])).toEqual(['-a', '-b'])
+    expect(displayRows(computeHunks('', 'a\n\n')[0])).toEqual(['+a', '+'])
+    expect(displayRows(computeHunks('', 'a')[0])).toEqual(['+a'])
+    const modified = computeHunks('a\nb\n', 'a\nc\n')[0]
+    expect(displayRows(modified)).toEqual(modified.lines)
   })
 
   it('writes a unified diff', () => {

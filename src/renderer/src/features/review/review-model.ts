@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ChangeDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
-import { applySelectedHunks, computeHunks } from '../../../../shared/diff/hunks'
+import { applySelectedHunks, computeHunks, displayRows } from '../../../../shared/diff/hunks'
 
 /** The user's choices on one file of a changeset. */
 export interface FileReview {
@@ -104,7 +104,7 @@ export function buildEditDecision(
 export function hunkSides(hunk: HunkView): { removed: number; added: number } {
   let removed = 0
   let added = 0
-  for (const line of hunk.lines) {
+  for (const line of displayRows(hunk)) {
     if (line.startsWith('-')) removed++
     else if (line.startsWith('+')) added++
   }
