@@ -207,6 +207,19 @@ export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug =
       reason: 'unknown_tool',
       message: `Unknown tool "${name}". This tool does not exist. Please use one of the available tools: ${available()}.`
     }
+  const resolved = resolveToolAlias(name)
+  const excludedForModel = (ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)
+  if (excludedForModel && isToolAllowedForMode(name, ctx)) {
+    // Not the mode's doing: this model gets another tool for the job (apply_patch for GPT models).
+    const instead = (ctx.includedTools ?? []).filter((tool) => isToolOffered(tool, ctx))
+    return {
+      ok: false,
+      reason: 'not_allowed',
+      message: `Tool "${name}" is not part of this model's tool set (this is not a restriction of the ${modeLabel(ctx, modeSlug)} mode).${
+        instead.length ? ` Use ${instead.join(' or ')} instead.` : ''
+      } Tools available: ${available()}.`
+    }
+  }
   if (!isToolOffered(name, ctx)) {
     const why = isDisabled(name, ctx) ? ' It is disabled in settings.' : ''
     return {

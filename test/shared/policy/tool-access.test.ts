@@ -37,6 +37,18 @@ describe('validateToolUse', () => {
     expect(result.message).toContain('Tools available in this mode: read_file')
   })
 
+  it('says a tool left out of the model’s tool set is not the mode’s doing, and names the one to use', () => {
+    const gpt = { includedTools: ['apply_patch'], excludedTools: ['apply_diff', 'write_to_file'] }
+    const result = validateToolUse('apply_diff', { path: 'a.ts', diff: 'x' }, ctxFor('code', gpt))
+    expect(result).toMatchObject({ ok: false, reason: 'not_allowed' })
+    if (result.ok) return
+    expect(result.message).toContain('Tool "apply_diff" is not part of this model\'s tool set (this is not a restriction of the code mode).')
+    expect(result.message).toContain('Use apply_patch instead.')
+    expect(result.message).not.toContain('is not allowed in code mode')
+    const architect = validateToolUse('execute_command', { command: 'ls' }, ctxFor('architect', gpt))
+    expect(!architect.ok && architect.message).toContain('is not allowed in architect mode')
+  })
+
   it('refuses a disabled tool even when it is always available', () => {
     const result = validateToolUse('attempt_completion', { result: 'done' }, ctxFor('code', { disabledTools: ['attempt_completion'] }))
     expect(result).toMatchObject({ ok: false, reason: 'not_allowed' })
