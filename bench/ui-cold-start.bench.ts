@@ -14,10 +14,7 @@ const RUNS = Number(process.env.MODUS_BENCH_RUNS ?? 15)
 
 /** Installed before any page script: notes when an enabled control first exists, then waits two frames for its paint. */
 const INTERACTIVE_PROBE = (selector: string) => {
-  const w = window as unknown as { __interactive?: number; __fcp?: number }
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') w.__fcp = entry.startTime
-  }).observe({ type: 'paint', buffered: true })
+  const w = window as unknown as { __interactive?: number }
   const check = () => {
     const control = document.querySelector(selector) as HTMLInputElement | null
     if (!control || control.disabled) return false
@@ -29,6 +26,26 @@ const INTERACTIVE_PROBE = (selector: string) => {
     if (!check()) observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true })
   })
 }
+
+/**
+ * Read in the page once it is usable. Paint entries reach observers in a later task, so an observer
+ * read right after the interactive paint could still hold nothing (the old NaN): take the entry from
+ * the performance timeline, or wait for it (bounded) when it is not there yet.
+ */
+const firstContentfulPaint = (): Promise<number> =>
+  new Promise((resolve) => {
+    const entry = () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime
+    const found = entry()
+    if (found !== undefined) return resolve(found)
+    const observer = new PerformanceObserver(() => {
+      const time = entry()
+      if (time === undefined) return
+      observer.disconnect()
+      resolve(time)
+    })
+    observer.observe({ type: 'paint', buffered: true })
+    setTimeout(() => resolve(entry() ?? Number.NaN), 5_000)
+  })
 
 interface ColdRun {
   interactive: number
@@ -58,10 +75,8 @@ async function coldRun(browser: Browser, url: string, selector: string): Promise
   await page.goto(url)
   await page.waitForFunction(() => (window as unknown as { __interactive?: number }).__interactive !== undefined, null, { timeout: 30_000 })
   usable = true
-  const { interactive, fcp } = await page.evaluate(() => {
-    const w = window as unknown as { __interactive: number; __fcp?: number }
-    return { interactive: w.__interactive, fcp: w.__fcp ?? Number.NaN }
-  })
+  const interactive = await page.evaluate(() => (window as unknown as { __interactive: number }).__interactive)
+  const fcp = await page.evaluate(firstContentfulPaint)
   await Promise.all(pending)
   await context.close()
   return { interactive, fcp, scripts }
