@@ -3,28 +3,74 @@ import type { AddressInfo } from 'node:net'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 
 test('a wrong or missing token is refused', async ({ page, modus }) => {
-  const missing = await page.goto(`${modus.origin}/`)
-  expect(missing?.status()).toBe(401)
-  const wrong = await page.goto(`${modus.origin}/?token=not-the-token`)
-  expect(wrong?.status()).toBe(401)
+  await page.goto(`${modus.origin}/`)
   await expect(page.getByText('needs the token')).toBeVisible()
+  await page.goto(`${modus.origin}/#token=not-the-token`)
+  await page.reload()
+  await expect(page.getByText('needs the token')).toBeVisible()
+  await expect(page.getByLabel('Folder path')).toHaveCount(0)
 })
 
-test('a page from a foreign origin cannot open the socket, even knowing the token', async ({ page, modus }) => {
-  const foreign = createServer((_req, res) => res.end('<!doctype html><title>elsewhere</title>'))
+/** A page on another local port, recording every request the browser sends it. */
+async function startForeignPage(): Promise<{ url: string; seen: string[]; close(): void }> {
+  const seen: string[] = []
+  const foreign = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}\n${JSON.stringify(req.headers)}`)
+    res.end('<!doctype html><title>elsewhere</title>')
+  })
   await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`, seen, close: () => foreign.close() }
+}
+
+test('a page from a foreign origin cannot open the socket, even knowing the token', async ({ page, modus }) => {
+  const foreign = await startForeignPage()
   try {
-    await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`)
+    await page.goto(foreign.url)
     const outcome = await page.evaluate(
-      (target) =>
+      ([target, token]) =>
         new Promise<string>((resolve) => {
-          const ws = new WebSocket(target)
+          const ws = new WebSocket(target, ['modus', `modus-token.${token}`])
           ws.onopen = () => resolve('open')
           ws.onerror = () => resolve('refused')
         }),
-      `ws://127.0.0.1:${new URL(modus.origin).port}/ws?token=${modus.token}`
+      [`ws://127.0.0.1:${new URL(modus.origin).port}/ws`, modus.token]
     )
     expect(outcome).toBe('refused')
+  } finally {
+    foreign.close()
+  }
+})
+
+test('another local page never obtains the token, and the address bar drops it', async ({ page, context, modus }) => {
+  await page.goto(modus.url)
+  await expect(page.getByLabel('Folder path')).toBeVisible()
+  expect(page.url()).not.toContain(modus.token)
+  // A reload keeps working without the token in the address.
+  await page.reload()
+  await expect(page.getByLabel('Folder path')).toBeVisible()
+
+  const foreign = await startForeignPage()
+  try {
+    const other = await context.newPage()
+    await other.goto(foreign.url)
+    await other.goto(`${foreign.url}again`)
+    const visible = await other.evaluate(() =>
+      JSON.stringify({ cookie: document.cookie, local: { ...localStorage }, session: { ...sessionStorage } })
+    )
+    // Before: the auth cookie reached every 127.0.0.1 port, and with it the whole core.
+    expect(foreign.seen.length).toBeGreaterThanOrEqual(2)
+    for (const request of foreign.seen) expect(request).not.toContain(modus.token)
+    expect(visible).not.toContain(modus.token)
+    const socket = await other.evaluate(
+      (target) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(target, ['modus'])
+          ws.onopen = () => resolve('open')
+          ws.onerror = () => resolve('refused')
+        }),
+      `ws://127.0.0.1:${new URL(modus.origin).port}/ws`
+    )
+    expect(socket).toBe('refused')
   } finally {
     foreign.close()
   }

@@ -6,7 +6,7 @@ import { startServeProcess } from '../test/support/serve-process'
 import { startFakeProvider, type FakeProvider } from '../test/support/fake-provider'
 
 export interface ModusHarness {
-  /** The URL the web host printed, token included. */
+  /** The URL the web host printed, the token in its fragment. */
   url: string
   origin: string
   token: string
@@ -29,7 +29,7 @@ export const test = base.extend<{ modus: ModusHarness }>({
     const { child, url } = await startServeProcess(dataDir)
     const parsed = new URL(url)
     try {
-      await use({ url, origin: parsed.origin, token: parsed.searchParams.get('token')!, fake, workspace, dataDir })
+      await use({ url, origin: parsed.origin, token: new URLSearchParams(parsed.hash.slice(1)).get('token')!, fake, workspace, dataDir })
     } finally {
       // Wait for the host to exit: it may still be appending task logs that rmSync would race.
       const exited = new Promise((resolveExit) => (child.exitCode !== null ? resolveExit(null) : child.once('exit', resolveExit)))

@@ -5,7 +5,7 @@ export const SERVE_ENTRY = resolve(__dirname, '../../out/main/serve.js')
 
 /**
  * Starts the built web host (`out/main/serve.js`) as a user would, on its own data dir and a free
- * port; resolves with the URL it prints (token included). Used by e2e and the UI benchmarks.
+ * port; resolves with the URL it prints (token in its fragment). Used by e2e and the UI benchmarks.
  */
 export async function startServeProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], {

@@ -26,9 +26,11 @@ afterAll(() => host.close())
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${origin}${path}`, { headers })
 
-function connect(query: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+/** Opens the socket as the page does: the token offered as a subprotocol beside `modus`. */
+function connect(token: string | null, headers: Record<string, string> = {}, path = '/ws'): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws${query}`, { headers })
+    const protocols = token === null ? ['modus'] : ['modus', `modus-token.${token}`]
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}${path}`, protocols, { headers })
     ws.once('open', () => resolve(ws))
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
     ws.once('error', reject)
@@ -49,29 +51,32 @@ function nextMessage(ws: WebSocket, predicate: (m: any) => boolean = () => true)
 }
 
 describe('web host over HTTP', () => {
-  it('listens on loopback only and prints a URL carrying the token', () => {
-    expect(host.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${host.port}/\\?token=`))
+  it('listens on loopback only and prints a URL carrying the token in its fragment', () => {
+    expect(host.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${host.port}/#token=`))
     expect(host.token.length).toBeGreaterThanOrEqual(32)
+    // The fragment is never sent to a server, so the token cannot reach one in a request line.
+    expect(new URL(host.url).search).toBe('')
   })
 
-  it('refuses requests without the token or with a wrong one', async () => {
-    expect((await get('/')).status).toBe(401)
-    expect((await get('/?token=nope')).status).toBe(401)
+  it('answers the token check only for the right token', async () => {
+    expect((await get('/auth-check')).status).toBe(401)
+    expect((await get('/auth-check', { 'x-modus-token': 'nope' })).status).toBe(401)
+    expect((await get('/auth-check', { 'x-modus-token': host.token })).status).toBe(204)
   })
 
-  it('serves the UI with the token, a strict CSP and a session cookie', async () => {
-    const res = await get(`/?token=${host.token}`)
+  it('serves the UI with a strict CSP and never sets a cookie (cookies are shared across ports)', async () => {
+    const res = await get('/')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
-    expect(res.headers.get('set-cookie')).toMatch(/modus_token=.*HttpOnly; SameSite=Strict/)
-    const cookie = res.headers.get('set-cookie')!.split(';')[0]
-    expect((await get('/index.html', { cookie })).status).toBe(200)
+    expect(res.headers.get('set-cookie')).toBeNull()
+    const body = await res.text()
+    expect(body).not.toContain(host.token)
   })
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const { request } = await import('node:http')
     const status = await new Promise<number>((resolve) => {
-      request({ host: '127.0.0.1', port: host.port, path: `/?token=${host.token}`, headers: { host: 'evil.example' } }, (res) =>
+      request({ host: '127.0.0.1', port: host.port, path: '/', headers: { host: 'evil.example' } }, (res) =>
         resolve(res.statusCode ?? 0)
       ).end()
     })
@@ -80,23 +85,37 @@ describe('web host over HTTP', () => {
 
   it('never serves files outside the renderer directory', async () => {
     for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt']) {
-      const res = await get(`${path}?token=${host.token}`)
+      const res = await get(path)
       expect(res.status).toBe(404)
     }
   })
 })
 
 describe('web host over WebSocket', () => {
-  it('refuses a socket without the token', async () => {
-    await expect(connect('')).rejects.toThrow('401')
+  it('refuses a socket without the token or with a wrong one', async () => {
+    await expect(connect(null, { origin })).rejects.toThrow('401')
+    await expect(connect('nope', { origin })).rejects.toThrow('401')
   })
 
-  it('refuses a socket opened from a foreign origin, even with the token', async () => {
-    await expect(connect(`?token=${host.token}`, { origin: 'http://evil.example' })).rejects.toThrow('403')
+  it('no longer takes the token from the query string or a cookie', async () => {
+    await expect(connect(null, { origin }, `/ws?token=${host.token}`)).rejects.toThrow('401')
+    await expect(connect(null, { origin, cookie: `modus_token=${host.token}` })).rejects.toThrow('401')
+  })
+
+  it('refuses a socket opened from a foreign origin, or with no Origin, even with the token', async () => {
+    await expect(connect(host.token, { origin: 'http://evil.example' })).rejects.toThrow('403')
+    await expect(connect(host.token, { origin: 'http://127.0.0.1:1' })).rejects.toThrow('403')
+    await expect(connect(host.token)).rejects.toThrow('403')
+  })
+
+  it('answers with the plain protocol, never echoing the token', async () => {
+    const ws = await connect(host.token, { origin })
+    expect(ws.protocol).toBe('modus')
+    ws.close()
   })
 
   it('carries requests and events of the contract', async () => {
-    const ws = await connect(`?token=${host.token}`, { origin })
+    const ws = await connect(host.token, { origin })
     ws.send(JSON.stringify({ id: 1, channel: 'app:info', payload: {} }))
     expect(await nextMessage(ws)).toMatchObject({ kind: 'response', id: 1, result: { ok: true, value: { transport: 'web' } } })
 
@@ -107,7 +126,7 @@ describe('web host over WebSocket', () => {
   })
 
   it('answers malformed frames and payloads with clear errors and keeps serving', async () => {
-    const ws = await connect(`?token=${host.token}`, { origin })
+    const ws = await connect(host.token, { origin })
     ws.send('{not json')
     expect(await nextMessage(ws)).toMatchObject({ kind: 'protocol-error' })
     ws.send(JSON.stringify({ id: 3, channel: 'workspace:open', payload: { path: 7 } }))

@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-
-export const TOKEN_COOKIE = 'modus_token'
+import { TOKEN_HEADER, WS_TOKEN_PROTOCOL_PREFIX } from '../../shared/contract/ws-wire'
 
 /** Constant-time comparison so the token cannot be guessed byte by byte from response times. */
 export function tokenMatches(expected: string, given: string | null | undefined): boolean {
@@ -11,20 +10,20 @@ export function tokenMatches(expected: string, given: string | null | undefined)
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-export function tokenFromRequest(req: IncomingMessage): string | null {
-  const url = new URL(req.url ?? '/', 'http://localhost')
-  const fromQuery = url.searchParams.get('token')
-  if (fromQuery) return fromQuery
-  const cookie = req.headers.cookie ?? ''
-  for (const part of cookie.split(';')) {
-    const [name, ...rest] = part.trim().split('=')
-    if (name === TOKEN_COOKIE) return decodeURIComponent(rest.join('='))
-  }
-  return null
+/** The token the page offers among its WebSocket subprotocols (never a cookie, never the query). */
+export function tokenFromHandshake(req: IncomingMessage): string | null {
+  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
+  const entry = offered.find((p) => p.startsWith(WS_TOKEN_PROTOCOL_PREFIX))
+  return entry ? entry.slice(WS_TOKEN_PROTOCOL_PREFIX.length) : null
+}
+
+export function tokenFromHeader(req: IncomingMessage): string | null {
+  const value = req.headers[TOKEN_HEADER]
+  return typeof value === 'string' ? value : null
 }
 
 /**
- * Refuses DNS-rebinding: the Host header must name the address we listen on (or localhost).
+ * Refuses DNS-rebinding: the Host header must name an address we listen on (or localhost).
  * A browser on a foreign site that resolves its own name to 127.0.0.1 still sends its own Host.
  */
 export function hostAllowed(req: IncomingMessage, allowedHosts: ReadonlySet<string>): boolean {
@@ -32,11 +31,10 @@ export function hostAllowed(req: IncomingMessage, allowedHosts: ReadonlySet<stri
   return allowedHosts.has(host)
 }
 
-/** A WebSocket or state-changing request must come from our own page (or from no browser at all). */
+/** The socket is opened only by our own page: its Origin must be present and be the host's own. */
 export function originAllowed(req: IncomingMessage, allowedOrigins: ReadonlySet<string>): boolean {
   const origin = req.headers.origin
-  if (origin === undefined) return true // non-browser clients (CLI tools, tests) send no Origin
-  return allowedOrigins.has(origin.toLowerCase())
+  return origin !== undefined && allowedOrigins.has(origin.toLowerCase())
 }
 
 export const CONTENT_SECURITY_POLICY = [

@@ -8,11 +8,11 @@ import {
   CONTENT_SECURITY_POLICY,
   hostAllowed,
   originAllowed,
-  TOKEN_COOKIE,
-  tokenFromRequest,
+  tokenFromHandshake,
+  tokenFromHeader,
   tokenMatches
 } from './security'
-import { parseClientMessage, type ServerMessage } from '../../shared/contract/ws-wire'
+import { parseClientMessage, WS_PROTOCOL, type ServerMessage } from '../../shared/contract/ws-wire'
 
 export interface WebHostOptions {
   core: Core
@@ -25,7 +25,7 @@ export interface WebHostOptions {
 }
 
 export interface WebHost {
-  /** The address to open, token included. */
+  /** The address to open, the token in its fragment (which a browser never sends to a server). */
   url: string
   port: number
   token: string
@@ -45,15 +45,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const server = createServer((req, res) => {
     void serveHttp(req, res).catch(() => send(res, 500, 'Internal error'))
   })
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 * 1024 })
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: 32 * 1024 * 1024,
+    // Answer with the plain protocol: the token offered beside it is never echoed.
+    handleProtocols: () => WS_PROTOCOL
+  })
 
+  // The built UI is public (the page holds no secret); only the socket, which drives the core, needs
+  // the token, and the page presents it there. `/auth-check` lets a refused page say why.
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req, allowedHosts)) return send(res, 421, 'Unknown host')
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed')
-    if (!tokenMatches(token, tokenFromRequest(req))) {
-      return send(res, 401, 'Modus: this address needs the token printed when the server started.')
-    }
     const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname === '/auth-check') {
+      return tokenMatches(token, tokenFromHeader(req))
+        ? send(res, 204, '')
+        : send(res, 401, 'Modus: this address needs the token printed when the server started.')
+    }
     const file = await readStaticFile(options.staticDir, url.pathname)
     if (!file) return send(res, 404, 'Not found')
     res.writeHead(200, {
@@ -61,9 +70,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-      // The cookie lets the page's own WebSocket and assets authenticate without the query string.
-      'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`
+      'cache-control': 'no-store'
     })
     res.end(req.method === 'HEAD' ? undefined : file.body)
   }
@@ -74,7 +81,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     if (!hostAllowed(req, allowedHosts)) return refuse(421, 'Misdirected Request')
     if (!originAllowed(req, allowedOrigins)) return refuse(403, 'Forbidden')
-    if (!tokenMatches(token, tokenFromRequest(req))) return refuse(401, 'Unauthorized')
+    if (!tokenMatches(token, tokenFromHandshake(req))) return refuse(401, 'Unauthorized')
     sockets.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options.core))
   })
 
@@ -91,7 +98,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const urlHost = host.includes(':') ? `[${host}]` : host
 
   return {
-    url: `http://${urlHost}:${port}/?token=${encodeURIComponent(token)}`,
+    url: `http://${urlHost}:${port}/#token=${encodeURIComponent(token)}`,
     port,
     token,
     close: () =>

@@ -58,6 +58,13 @@ export function App(): ReactNode {
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
+  if (connection === 'unauthorized') {
+    return (
+      <main className="app-main">
+        <p role="alert">Modus: this address needs the token printed when the server started.</p>
+      </main>
+    )
+  }
   const active = appViews.find((view) => view.id === viewId) ?? appViews[0]
   return (
     <div className="app">

@@ -1,17 +1,25 @@
 import { isEventName, type EventName, type ModusClient } from '../../../shared/contract'
-import type { ServerMessage } from '../../../shared/contract/ws-wire'
+import {
+  TOKEN_HEADER,
+  WS_PROTOCOL,
+  WS_TOKEN_PROTOCOL_PREFIX,
+  type ServerMessage
+} from '../../../shared/contract/ws-wire'
 import type { Result } from '../../../shared/result'
 
 type Listener = (name: EventName, payload: unknown) => void
-export type ConnectionState = 'connecting' | 'open' | 'closed'
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
 
 /**
- * The contract over a WebSocket to the web host. The page's cookie carries the token. It reconnects
- * with backoff; requests in flight when the socket drops fail with `disconnected`, and
- * `onConnectionChange` lets features resync from the core (the source of truth) after a reconnect.
+ * The contract over a WebSocket to the web host. The token is offered in the handshake (as a
+ * subprotocol). It reconnects with backoff; requests in flight when the socket drops fail with
+ * `disconnected`, and `onConnectionChange` lets features resync from the core (the source of truth)
+ * after a reconnect. A socket refused before ever opening asks the host whether the token is wrong,
+ * and if so stops retrying with `unauthorized`.
  */
 export function createWebClient(
   url: string,
+  token: string | null,
   onConnectionChange: (state: ConnectionState) => void = () => {}
 ): ModusClient {
   const listeners = new Set<Listener>()
@@ -23,9 +31,17 @@ export function createWebClient(
 
   const connect = (): void => {
     onConnectionChange('connecting')
-    const ws = new WebSocket(url)
+    let ws: WebSocket
+    try {
+      if (!token) throw new Error('no token')
+      ws = new WebSocket(url, [WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX + token])
+    } catch {
+      return onConnectionChange('unauthorized') // no token, or one that cannot be a protocol name
+    }
     socket = ws
+    let opened = false
     ws.onopen = () => {
+      opened = true
       retryMs = 250
       onConnectionChange('open')
       for (const frame of outbox.splice(0)) ws.send(frame)
@@ -37,11 +53,20 @@ export function createWebClient(
         resolve({ ok: false, error: { code: 'disconnected', message: 'Lost the connection to Modus.' } })
         pending.delete(id)
       }
-      onConnectionChange('closed')
-      setTimeout(connect, retryMs)
-      retryMs = Math.min(retryMs * 2, 5000)
+      void (opened ? Promise.resolve(true) : tokenAccepted()).then((accepted) => {
+        if (!accepted) return onConnectionChange('unauthorized')
+        onConnectionChange('closed')
+        setTimeout(connect, retryMs)
+        retryMs = Math.min(retryMs * 2, 5000)
+      })
     }
   }
+
+  /** `false` only when the host answers that the token is wrong; unreachable hosts are retried. */
+  const tokenAccepted = (): Promise<boolean> =>
+    fetch('/auth-check', { headers: { [TOKEN_HEADER]: token ?? '' }, cache: 'no-store' })
+      .then((res) => res.status !== 401)
+      .catch(() => true)
 
   const receive = (text: string): void => {
     let message: ServerMessage
