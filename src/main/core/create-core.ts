@@ -14,7 +14,7 @@ import { createSettingsStore } from './settings/settings-store'
 import { createRecentFolders } from './workspace-session/recent-folders'
 import { createTrustStore } from './workspace-session/trust-store'
 import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-session/workspace-handlers'
-import { describeProjectGrants } from '../../shared/modes/project-grants'
+import { describeProjectGrants, projectGrantItems } from '../../shared/modes/project-grants'
 
 export interface CoreOptions {
   dataDir: string
@@ -48,8 +48,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     recent,
     bus,
     trust,
-    describeGrants: async (root) =>
-      describeProjectGrants((await createModeStore({ dataDir: options.dataDir, workspaceRoot: root }).list()).modes)
+    describeGrants: async (root) => {
+      const { modes } = await createModeStore({ dataDir: options.dataDir, workspaceRoot: root }).list()
+      return { lines: describeProjectGrants(modes), items: projectGrantItems(modes) }
+    }
   })
   const agent: AgentServices = await createAgentServices({
     dataDir: options.dataDir,
@@ -58,7 +60,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     env,
     currentWorkspace: () => session.current()?.root ?? null,
-    isTrusted: (root) => trust.isTrusted(root)
+    isTrusted: (root, grants) => trust.isTrusted(root, grants)
+  })
+  // A modes file changed on disk (a pull, a hand edit): grants the user has not seen ask again now.
+  bus.subscribe((name) => {
+    if (name === 'modes:changed') void session.refresh().catch(() => undefined)
   })
   // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
   void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)

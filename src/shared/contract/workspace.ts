@@ -10,7 +10,13 @@ export const WorkspaceInfo = z.object({
   /** True once the user answered the trust prompt for this folder (it is asked once). */
   trustAnswered: z.boolean(),
   /** What the project's files would grant if trusted, one line per mode. */
-  projectGrants: z.array(z.string())
+  projectGrants: z.array(z.string()),
+  /** Grants made since the user trusted the folder, one item each: trust waits until they answer again. */
+  newGrants: z.array(z.string()),
+  /** Identity of the grants shown; the answer names it so a change in between is not trusted unseen. */
+  grantsHash: z.string(),
+  /** Why the trust file cannot be used (it is kept as it is until fixed); empty when fine. */
+  trustProblems: z.array(z.string())
 })
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>
 
@@ -22,7 +28,10 @@ export const workspaceRequests = {
   'workspace:current': request(z.object({}).strict(), WorkspaceInfo.nullable()),
   'workspace:recent': request(z.object({}).strict(), z.array(z.string())),
   /** The user's answer to the trust prompt for the open workspace. */
-  'workspace:trust': request(z.object({ trusted: z.boolean() }).strict(), WorkspaceInfo)
+  'workspace:trust': request(
+    z.object({ trusted: z.boolean(), grantsHash: z.string().max(128).optional() }).strict(),
+    WorkspaceInfo
+  )
 }
 
 export const workspaceEvents = {

@@ -39,3 +39,23 @@ export function describeProjectGrants(modes: readonly ModeGrantSource[]): string
   }
   return lines
 }
+
+/**
+ * The same grants one item each (a toggle, an allow rule, a cap a trusted mode may loosen): what
+ * the trust record keeps of what the user saw, so a new or wider grant shows as the difference.
+ */
+export function projectGrantItems(modes: readonly ModeGrantSource[]): string[] {
+  const items: string[] = []
+  for (const mode of modes) {
+    if (mode.origin !== 'project') continue
+    const name = `Mode '${mode.slug}'`
+    for (const [key, on] of Object.entries(mode.autoApprove ?? {})) {
+      const label = TOGGLE_LABELS[key as keyof AutoApprove]
+      if (on === true && label) items.push(`${name} auto-approves ${label}`)
+    }
+    for (const rule of mode.commandRules?.allow ?? []) items.push(`${name} allows commands \`${rule}\``)
+    if (mode.autoApprove?.maxRequests !== undefined) items.push(`${name} allows ${mode.autoApprove.maxRequests} requests per task`)
+    if (mode.autoApprove?.maxCostUsd !== undefined) items.push(`${name} allows $${mode.autoApprove.maxCostUsd} per task`)
+  }
+  return [...new Set(items)].sort()
+}

@@ -3,6 +3,7 @@ import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import { BUILT_IN_MODES, DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
 import { resolveModes } from '../../../shared/modes/resolve'
+import { projectGrantItems } from '../../../shared/modes/project-grants'
 import type { ResolvedMode } from '../../../shared/modes/schema'
 import { isProtectedPath } from '../../../shared/policy'
 import { appFiles } from '../app-paths'
@@ -46,8 +47,11 @@ export interface AgentServicesOptions {
   env?: Record<string, string | undefined>
   /** The open workspace (project modes come from it); the CLI passes its --workspace. */
   currentWorkspace: () => string | null
-  /** Whether the user trusts a workspace: project allow rules and auto-approve wait for it. */
-  isTrusted?: (workspaceRoot: string) => boolean
+  /**
+   * Whether the user trusts a workspace with the grants its modes make now: project allow rules and
+   * auto-approve wait for it, and a grant the user has not seen suspends it.
+   */
+  isTrusted?: (workspaceRoot: string, currentGrants: readonly string[]) => boolean
   /** A provider chosen outside settings (CLI flags); wins over the active provider. */
   providerOverride?: Omit<ProviderChoice, 'apiKey'> & { apiKey?: string }
   providerDeps?: ProviderDeps
@@ -133,7 +137,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const gate = createPolicyGate({
     modes: () => modes,
     policy: () => options.settings.get().policy,
-    isTrusted: options.isTrusted ?? (() => false),
+    isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes)) ?? false,
     workspace: (root) => workspace(root).catch(() => undefined),
     async addAllowRules(slug, rules) {
       const mode = modes.find((m) => m.slug === slug)

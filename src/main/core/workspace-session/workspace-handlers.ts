@@ -5,7 +5,7 @@ import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { WorkspaceInfo } from '../../../shared/contract/workspace'
 import type { EventBus } from '../event-bus'
 import type { RecentFolders } from './recent-folders'
-import type { TrustStore } from './trust-store'
+import { hashGrants, type TrustStore } from './trust-store'
 
 type WorkspaceChannels = 'workspace:open' | 'workspace:pick' | 'workspace:current' | 'workspace:recent' | 'workspace:trust'
 
@@ -13,24 +13,35 @@ type WorkspaceChannels = 'workspace:open' | 'workspace:pick' | 'workspace:curren
 export interface WorkspaceSession {
   current(): WorkspaceInfo | null
   open(path: string): Promise<WorkspaceInfo>
-  setTrust(trusted: boolean): Promise<WorkspaceInfo>
+  /** `grantsHash` names the grants the user was shown; a different one now refuses the answer. */
+  setTrust(trusted: boolean, grantsHash?: string): Promise<WorkspaceInfo>
+  /** Describes the open folder again (its modes changed); tells the windows when anything differs. */
+  refresh(): Promise<void>
 }
 
 export function createWorkspaceSession(deps: {
   recent: RecentFolders
   bus: EventBus
   trust: TrustStore
-  /** What the project's files grant (read from its modes files), for the trust prompt. */
-  describeGrants: (root: string) => Promise<string[]>
+  /** What the project's files grant (read from its modes files): one line per mode, and item by item. */
+  describeGrants: (root: string) => Promise<{ lines: string[]; items: string[] }>
 }): WorkspaceSession {
   let current: WorkspaceInfo | null = null
-  const describe = async (root: string): Promise<WorkspaceInfo> => ({
-    root,
-    name: basename(root) || root,
-    trusted: deps.trust.isTrusted(root),
-    trustAnswered: deps.trust.hasAnswered(root),
-    projectGrants: await deps.describeGrants(root).catch(() => [])
-  })
+  const describe = async (root: string): Promise<WorkspaceInfo> => {
+    const grants = await deps.describeGrants(root).catch(() => ({ lines: [], items: [] }))
+    const newGrants = deps.trust.unseenGrants(root, grants.items)
+    return {
+      root,
+      name: basename(root) || root,
+      trusted: deps.trust.isTrusted(root, grants.items),
+      // New grants on a trusted folder ask again.
+      trustAnswered: deps.trust.hasAnswered(root) && newGrants.length === 0,
+      projectGrants: grants.lines,
+      newGrants,
+      grantsHash: hashGrants(grants.items),
+      trustProblems: deps.trust.problems()
+    }
+  }
   return {
     current: () => current,
     async open(path) {
@@ -40,9 +51,23 @@ export function createWorkspaceSession(deps: {
       deps.bus.emit('workspace:opened', current)
       return current
     },
-    async setTrust(trusted) {
+    async refresh() {
+      if (!current) return
+      const next = await describe(current.root)
+      if (current && next.root === current.root && JSON.stringify(next) !== JSON.stringify(current)) {
+        current = next
+        deps.bus.emit('workspace:opened', current)
+      }
+    },
+    async setTrust(trusted, grantsHash) {
       if (!current) throw new UserFacingError('no_workspace', 'Open a workspace first.')
-      await deps.trust.set(current.root, trusted)
+      const grants = await deps.describeGrants(current.root)
+      if (grantsHash !== undefined && grantsHash !== hashGrants(grants.items)) {
+        current = await describe(current.root)
+        deps.bus.emit('workspace:opened', current)
+        throw new UserFacingError('grants_changed', "The project's permissions changed while you were deciding: review them again.")
+      }
+      await deps.trust.set(current.root, trusted, grants.items)
       current = await describe(current.root)
       deps.bus.emit('workspace:opened', current)
       return current
@@ -79,8 +104,11 @@ export function createWorkspaceHandlers(deps: {
       const chosen = await deps.pickFolder()
       return chosen ? deps.session.open(chosen) : null
     },
-    'workspace:current': async () => deps.session.current(),
+    'workspace:current': async () => {
+      await deps.session.refresh() // the project's files may have changed since it was opened
+      return deps.session.current()
+    },
     'workspace:recent': () => deps.recent.list(),
-    'workspace:trust': ({ trusted }) => deps.session.setTrust(trusted)
+    'workspace:trust': ({ trusted, grantsHash }) => deps.session.setTrust(trusted, grantsHash)
   }
 }

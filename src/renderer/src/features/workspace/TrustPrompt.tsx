@@ -13,7 +13,7 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
   const [error, setError] = useState<string | null>(null)
 
   const answer = async (trusted: boolean): Promise<void> => {
-    const result = await client.request('workspace:trust', { trusted })
+    const result = await client.request('workspace:trust', { trusted, grantsHash: workspace.grantsHash })
     if (!result.ok) return setError(result.error.message)
     useWorkspaceStore.getState().setCurrent(result.value)
     onClose?.()
@@ -23,12 +23,31 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
     <section className="trust-prompt" role="dialog" aria-labelledby="trust-title" aria-describedby="trust-body">
       <h2 id="trust-title">Trust “{workspace.name}”?</h2>
       <div id="trust-body">
-        <p>This project’s own files ask for these permissions:</p>
-        <ul>
-          {workspace.projectGrants.map((grant) => (
-            <li key={grant}>{grant}</li>
-          ))}
-        </ul>
+        {workspace.newGrants.length > 0 ? (
+          <>
+            <p>Since you trusted it, this project’s files ask for more:</p>
+            <ul aria-label="New permissions">
+              {workspace.newGrants.map((grant) => (
+                <li key={grant}>{grant}</li>
+              ))}
+            </ul>
+            <p className="note">Until you answer, none of the project’s permissions apply.</p>
+          </>
+        ) : (
+          <>
+            <p>This project’s own files ask for these permissions:</p>
+            <ul>
+              {workspace.projectGrants.map((grant) => (
+                <li key={grant}>{grant}</li>
+              ))}
+            </ul>
+          </>
+        )}
+        {workspace.trustProblems.map((problem) => (
+          <p key={problem} role="alert">
+            {problem}
+          </p>
+        ))}
         <p className="note">
           Until you trust it, they do not apply: Modus asks instead. Deny and ask rules from the project always apply.
         </p>
