@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { getEncoding } from 'js-tiktoken'
 import { createAgentServices } from '../main/core/agent/create-agent-services'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
+import { loadRulesReport } from '../main/core/agent/rules-files'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import type { PromptArgs } from './args'
@@ -45,11 +46,15 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
     const encoding = getEncoding('o200k_base')
     const systemTokens = encoding.encode(system).length
     const toolTokens = encoding.encode(JSON.stringify(wireTools)).length
+    const rules = await loadRulesReport(workspace, args.mode)
+    const rulesRead = { read: rules.files.map((f) => f.path), skipped: rules.skipped }
     const report: PromptReport = { mode: args.mode, model: args.model ?? null, systemTokens, toolTokens, totalTokens: systemTokens + toolTokens, tools: tools.map((t) => t.name) }
     if (args.json) {
-      io.stdout.write(`${JSON.stringify({ ...report, system, tools: wireTools })}\n`)
+      io.stdout.write(`${JSON.stringify({ ...report, system, tools: wireTools, rules: rulesRead })}\n`)
     } else {
       io.stdout.write(`# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
+      io.stdout.write(`# Rule files read: ${rulesRead.read.join(', ') || 'none'}\n`)
+      for (const skip of rulesRead.skipped) io.stdout.write(`# Rule file not read: ${skip.path} (${skip.reason})\n`)
       io.stdout.write(`# o200k tokens: system ${systemTokens} + tools ${toolTokens} = ${report.totalTokens}\n`)
     }
     return 0
