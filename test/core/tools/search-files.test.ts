@@ -109,6 +109,28 @@ describe.skipIf(!rg)(rg ? 'search_files: ripgrep and built-in agree' : 'search_f
     expect(viaJs).toBe(viaRg)
   })
 
+  it('same results for long minified lines, multi-byte text, CRLF files and names with separators', async () => {
+    const long = `${'é'.repeat(3000)}createThing${'x'.repeat(9000)}\n`
+    t = await tempWorkspace({
+      'min/a.js': `first\n${long}last createThing\n`,
+      'min/b.js': `${'😀'.repeat(2500)} createThing\n`,
+      'crlf.txt': 'one\r\ncreateThing two\r\nthree\r\n',
+      'odd:name-1.txt': 'createThing: 12-34\n',
+      'a-b/c.txt': 'createThing\n',
+      'a/c.txt': 'createThing\n'
+    })
+    for (const maxResults of [3, Number.MAX_SAFE_INTEGER]) {
+      const options = { regex: 'createThing', contextLines: 1, maxResults }
+      const viaRg = await t.workspace.search('.', { ...options, engine: 'ripgrep' })
+      const viaJs = await t.workspace.search('.', { ...options, engine: 'builtin' })
+      expect(viaRg.files).toEqual(viaJs.files)
+      expect([viaRg.matches, viaRg.truncated]).toEqual([viaJs.matches, viaJs.truncated])
+    }
+    const all = await t.workspace.search('.', { regex: 'createThing', contextLines: 0, maxResults: Number.MAX_SAFE_INTEGER, engine: 'ripgrep' })
+    expect(all.files.map((f) => f.path)).toEqual(['a/c.txt', 'a-b/c.txt', 'crlf.txt', 'min/a.js', 'min/b.js', 'odd:name-1.txt'])
+    expect(all.files.find((f) => f.path === 'min/a.js')!.lines[0].text).toHaveLength(2000)
+  })
+
   it('reports an invalid pattern from ripgrep too', async () => {
     t = await tempWorkspace({ 'a.txt': 'a' })
     const out = await createSearchFilesExecutor({ engine: 'ripgrep' }).execute({ path: '.', regex: 'foo(' }, ctxFor(t.workspace))

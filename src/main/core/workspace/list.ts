@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
 import { isWithin, toPosix } from './paths'
@@ -88,7 +88,8 @@ export function listDirectory(dirReal: string, options: ListOptions, deps: WalkD
     if (truncated) break
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const child of children) {
-      const abs = join(dir, child.name)
+      // join() normalises every time; dir is already a clean real path (only a root ends in sep).
+      const abs = dir.endsWith(sep) ? dir + child.name : dir + sep + child.name
       const isDir = isDirectoryEntry(child, abs)
       if (applyDefaultExcludes && isDir && DEFAULT_EXCLUDED_DIRS.has(child.name)) continue
       const rel = dirRel === '' ? child.name : `${dirRel}/${child.name}`

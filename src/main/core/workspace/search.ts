@@ -98,7 +98,8 @@ class Collector {
       this.lastMatchLine = line
     }
     // Minified lines can be megabytes: keep a bounded prefix (the tool cuts further for the model).
-    const clean = text.replace(/\r?\n$/, '')
+    // Both engines drop the line ending, CRLF included.
+    const clean = text.replace(/\r?\n?$/, '')
     this.current.lines.push({ line, text: clean.length > MAX_KEPT_LINE ? clean.slice(0, MAX_KEPT_LINE) : clean, isMatch })
   }
 
@@ -125,8 +126,20 @@ const insideExcluded = (deps: SearchDeps, dir: string): boolean =>
 
 // ---------------------------------------------------------------- ripgrep
 
-function ripgrepArgs(dirReal: string, options: SearchOptions, deps: SearchDeps): string[] {
-  const args = ['--json', '--sort', 'path', '--no-messages', '--no-require-git', '--no-ignore-global', '--no-ignore-dot', '--no-ignore-exclude']
+/**
+ * rg's plain output, not `--json`: JSON mode ignores `--max-columns`, so one minified match line
+ * arrived as megabytes of JSON to parse, only for the first 2,000 characters to be kept. Lines over
+ * RG_MAX_BYTES bytes come back as a preview of RG_MAX_BYTES characters (at least MAX_KEPT_LINE
+ * characters either way) plus a marker the Collector's cut removes; `--null` ends each path with a
+ * NUL, so any file name parses.
+ */
+const RG_MAX_BYTES = 4 * MAX_KEPT_LINE
+
+function ripgrepArgs(dirReal: string, options: SearchOptions, deps: SearchDeps, sorted: boolean): string[] {
+  const args = ['--null', '--line-number', '--with-filename', '--no-heading', '--color', 'never', '--no-messages']
+  args.push('--max-columns', String(RG_MAX_BYTES), '--max-columns-preview')
+  args.push('--no-require-git', '--no-ignore-global', '--no-ignore-dot', '--no-ignore-exclude')
+  if (sorted) args.push('--sort', 'path')
   args.push('--context', String(options.contextLines))
   for (const file of deps.ignoreFiles) args.push('--ignore-file', join(deps.rootReal, file))
   if (!insideExcluded(deps, dirReal)) for (const name of DEFAULT_EXCLUDED_DIRS) args.push('--glob', `!${name}`)
@@ -136,52 +149,76 @@ function ripgrepArgs(dirReal: string, options: SearchOptions, deps: SearchDeps):
   return args
 }
 
-function textOf(field: { text?: string; bytes?: string } | undefined): string {
-  if (!field) return ''
-  return field.text ?? Buffer.from(field.bytes ?? '', 'base64').toString('utf8')
+/** One output line of `rg --null -n`: `path NUL line (':' match | '-' context) text`; null for anything else (`--` separators). */
+function parseRipgrepLine(line: Buffer): { path: string; line: number; isMatch: boolean; text: string } | null {
+  const nul = line.indexOf(0)
+  if (nul <= 0) return null
+  let i = nul + 1
+  let number = 0
+  while (i < line.length && line[i] >= 0x30 && line[i] <= 0x39) number = number * 10 + line[i++] - 0x30
+  const kind = line[i]
+  if (i === nul + 1 || (kind !== 0x3a && kind !== 0x2d)) return null
+  return { path: line.toString('utf8', 0, nul), line: number, isMatch: kind === 0x3a, text: line.toString('utf8', i + 1) }
 }
 
+/** The order of a walk that visits each directory's entries by name (rg `--sort path`, the built-in engine). */
+function compareWalkOrder(a: string, b: string): number {
+  const as = a.split('/')
+  const bs = b.split('/')
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1
+  }
+  return as.length - bs.length
+}
+
+/**
+ * Capped searches run with `--sort path` (one thread) so the first N results are the same ones the
+ * built-in engine finds, and stop rg once the cap is reached. An uncapped search lets rg use every
+ * thread (it prints each file's lines together) and sorts the files afterwards.
+ */
 function searchWithRipgrep(rg: string, dirReal: string, options: SearchOptions, deps: SearchDeps): Promise<SearchResult> {
+  const sorted = Number.isFinite(options.maxResults) && options.maxResults < Number.MAX_SAFE_INTEGER
   const collector = new Collector(options)
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, ripgrepArgs(dirReal, options, deps), { cwd: deps.rootReal, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(rg, ripgrepArgs(dirReal, options, deps, sorted), { cwd: deps.rootReal, stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
-    let buffered = ''
+    let pending: Buffer[] = []
+    let currentPath: string | null = null
     let skipFile = false
+    let stopped = false
     const stop = (): void => {
+      stopped = true
       child.stdout.removeAllListeners('data')
       child.kill()
     }
     options.signal?.addEventListener('abort', stop, { once: true })
-    const handle = (line: string): void => {
-      if (!line) return
-      const event = JSON.parse(line) as { type: string; data: any }
-      if (event.type === 'begin') {
-        const abs = textOf(event.data.path)
-        const display = displayOf(deps, abs)
+    const handle = (raw: Buffer): void => {
+      const parsed = parseRipgrepLine(raw)
+      if (!parsed) return
+      if (parsed.path !== currentPath) {
+        if (currentPath !== null && !skipFile) collector.end()
+        currentPath = parsed.path
+        const display = displayOf(deps, parsed.path)
         // Post-filter as a safety net: ignore files are also passed to rg.
-        skipFile = isWithin(deps.rootReal, abs) && deps.ignored(display, false)
+        skipFile = isWithin(deps.rootReal, parsed.path) && deps.ignored(display, false)
         if (!skipFile) collector.begin(display)
-      } else if ((event.type === 'match' || event.type === 'context') && !skipFile) {
-        collector.add(event.data.line_number, textOf(event.data.lines), event.type === 'match')
-      } else if (event.type === 'end' && !skipFile) {
-        collector.end()
       }
+      if (!skipFile) collector.add(parsed.line, parsed.text, parsed.isMatch)
     }
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', (chunk: string) => {
-      buffered += chunk
-      let nl: number
-      while ((nl = buffered.indexOf('\n')) !== -1) {
-        const line = buffered.slice(0, nl)
-        buffered = buffered.slice(nl + 1)
-        handle(line)
+    child.stdout.on('data', (chunk: Buffer) => {
+      // Newlines are looked for in the new chunk only: a multi-megabyte line is never rescanned.
+      let from = 0
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+        const piece = chunk.subarray(from, nl)
+        handle(pending.length ? Buffer.concat([...pending, piece]) : piece)
+        pending = []
+        from = nl + 1
         if (collector.done) {
-          collector.end()
           stop()
           return
         }
       }
+      if (from < chunk.length) pending.push(chunk.subarray(from))
     })
     child.stderr.setEncoding('utf8')
     child.stderr.on('data', (chunk: string) => (stderr += chunk))
@@ -191,9 +228,10 @@ function searchWithRipgrep(rg: string, dirReal: string, options: SearchOptions, 
         reject(new InvalidRegexError(stderr.replace(/^error: /, '').trim()))
         return
       }
-      if (!collector.done && buffered) handle(buffered)
-      collector.end()
-      resolve({ engine: 'ripgrep', files: collector.files, matches: collector.matches, truncated: collector.truncated })
+      if (!stopped && pending.length) handle(Buffer.concat(pending))
+      if (currentPath !== null && !skipFile) collector.end()
+      const files = sorted ? collector.files : [...collector.files].sort((a, b) => compareWalkOrder(a.path, b.path))
+      resolve({ engine: 'ripgrep', files, matches: collector.matches, truncated: collector.truncated })
     })
   })
 }
@@ -253,9 +291,18 @@ function pointsIntoGitignored(deps: SearchDeps, dir: string): boolean {
 
 const gitIgnored = (scopes: readonly Scope[], abs: string, isDir: boolean): boolean =>
   scopes.some(({ base, matcher }) => {
-    const rel = toPosix(relative(base, abs))
+    // abs is below base or equal to it: slice instead of path.relative (once per entry and scope).
+    const rel = abs.length > base.length && abs.startsWith(base) ? toPosix(abs.slice(base.length + 1)) : toPosix(relative(base, abs))
     return rel !== '' && matcher.ignores(isDir ? `${rel}/` : rel)
   })
+
+/**
+ * The bytes every matching line must contain, when the pattern is a plain word-ish literal: files
+ * without them are skipped before decoding (most files, in a typical search).
+ */
+function requiredLiteral(re: RegExp): Buffer | null {
+  return !re.flags.includes('i') && /^[A-Za-z0-9_ \-:;,'"=<>@#%&!~]+$/.test(re.source) ? Buffer.from(re.source, 'utf8') : null
+}
 
 function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps): SearchResult {
   const re = compileRegex(options.regex)
@@ -266,7 +313,9 @@ function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps
     : null
   const excludeDefaults = !insideExcluded(deps, dirReal)
   const collector = new Collector(options)
-  const visit = (dir: string, scopes: Scope[]): void => {
+  const literal = requiredLiteral(re)
+  const search = (abs: string, display: string) => searchFile(abs, display, re, anyLine, literal, options, collector)
+  const visit = (dir: string, dirDisplay: string, scopes: Scope[]): void => {
     let children: Dirent[]
     try {
       children = readdirSync(dir, { withFileTypes: true })
@@ -283,26 +332,28 @@ function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps
       const isDir = child.isDirectory()
       if (!isDir && !child.isFile()) continue // rg does not follow symlinks by default
       if (isDir && excludeDefaults && DEFAULT_EXCLUDED_DIRS.has(child.name)) continue
-      const display = displayOf(deps, abs)
-      if (isWithin(deps.rootReal, abs) && deps.ignored(display, isDir)) continue
+      const display = dirDisplay === '' ? child.name : `${dirDisplay}/${child.name}`
+      if (inside && deps.ignored(display, isDir)) continue
       if (active.length && gitIgnored(active, abs, isDir)) continue
-      if (isDir) visit(abs, active)
-      else if (!glob || glob(toPosix(relative(dirReal, abs)))) searchFile(abs, display, re, anyLine, options, collector)
+      if (isDir) visit(abs, display, active)
+      else if (!glob || glob(toPosix(relative(dirReal, abs)))) search(abs, display)
     }
   }
+  const inside = isWithin(deps.rootReal, dirReal)
   const st = statSync(dirReal)
-  if (st.isDirectory()) visit(dirReal, pointsIntoGitignored(deps, dirReal) ? [] : ancestorScopes(deps, dirReal))
-  else searchFile(dirReal, displayOf(deps, dirReal), re, anyLine, options, collector)
+  if (st.isDirectory()) visit(dirReal, displayOf(deps, dirReal).replace(/^\.$/, ''), pointsIntoGitignored(deps, dirReal) ? [] : ancestorScopes(deps, dirReal))
+  else search(dirReal, displayOf(deps, dirReal))
   return { engine: 'builtin', files: collector.files, matches: collector.matches, truncated: collector.truncated }
 }
 
-function searchFile(abs: string, display: string, re: RegExp, anyLine: RegExp, options: SearchOptions, collector: Collector): void {
+function searchFile(abs: string, display: string, re: RegExp, anyLine: RegExp, literal: Buffer | null, options: SearchOptions, collector: Collector): void {
   let bytes: Buffer
   try {
     bytes = readFileSync(abs)
   } catch {
     return
   }
+  if (literal && !bytes.includes(literal)) return
   if (bytes.includes(0)) return // binary
   const text = bytes.toString('utf8')
   if (!anyLine.test(text)) return
