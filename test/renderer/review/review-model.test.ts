@@ -7,7 +7,8 @@ import {
   initialReview,
   setEdited,
   setFile,
-  setHunk
+  setHunk,
+  openQuestions
 } from '../../../src/renderer/src/features/review/review-model'
 
 const original = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', ''].join('\n')
@@ -85,5 +86,45 @@ describe('review model', () => {
     const review = setEdited(setEdited(initialReview(changes), changes[0], 'x'), changes[0], proposed)
     expect(review.a.edited).toBeNull()
     expect(review.a.hunks).toBe(changes[0].hunks)
+  })
+
+  it('keeps a rejected hunk rejected when another hunk is edited, and writes exactly that', () => {
+    const changes = [change('a')]
+    let review = setHunk(initialReview(changes), 'a', 1, false)
+    review = setEdited(review, changes[0], proposed.replace('TWO', 'TWO!'))
+    expect(review.a.accepted).toEqual([true, false])
+    expect(openQuestions(review)).toEqual([])
+    expect(buildEditDecision('ap', changes, review).changes).toEqual([
+      { changeId: 'a', editedContent: original.replace('two', 'TWO!') }
+    ])
+  })
+
+  it('asks which wins when the user types inside a rejected hunk, even after it vanished on the way', () => {
+    const changes = [change('a')]
+    let review = setHunk(initialReview(changes), 'a', 1, false)
+    // Erasing ELEVEN back to the original line makes the hunk vanish; typing more brings it back.
+    review = setEdited(review, changes[0], proposed.replace('ELEVEN', 'eleven'))
+    expect(review.a.hunks).toHaveLength(1)
+    review = setEdited(review, changes[0], proposed.replace('ELEVEN', 'eleven!'))
+    expect(review.a.accepted).toEqual([true, false])
+    expect(openQuestions(review)).toEqual([2])
+    expect(countAccepted(review)).toEqual({ accepted: 1, total: 2 })
+    // Answering "my edit wins" accepts it; later typing there stays accepted.
+    review = setHunk(review, 'a', 1, true)
+    expect(openQuestions(review)).toEqual([])
+    review = setEdited(review, changes[0], proposed.replace('ELEVEN', 'eleven!!'))
+    expect(review.a.accepted).toEqual([true, true])
+    expect(buildEditDecision('ap', changes, review).changes).toEqual([
+      { changeId: 'a', editedContent: proposed.replace('ELEVEN', 'eleven!!') }
+    ])
+  })
+
+  it('typing back to the proposal keeps the decisions made on it', () => {
+    const changes = [change('a')]
+    let review = setHunk(initialReview(changes), 'a', 0, false)
+    review = setEdited(setEdited(review, changes[0], proposed.replace('ELEVEN', 'ELEVEN!')), changes[0], proposed)
+    expect(review.a.edited).toBeNull()
+    expect(review.a.accepted).toEqual([false, true])
+    expect(buildEditDecision('ap', changes, review).changes).toEqual([{ changeId: 'a', acceptedHunks: ['h2'] }])
   })
 })

@@ -1,5 +1,5 @@
 import { FormError } from '../../components/FormError'
-import { lazy, Suspense, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
 import {
   buildEditDecision,
@@ -8,6 +8,7 @@ import {
   fileAccepted,
   hunkSides,
   initialReview,
+  openQuestions,
   setEdited,
   setFile,
   setHunk,
@@ -24,6 +25,8 @@ export interface ChangesetReviewProps {
   approvalId?: string
   onDecide?: (decision: ApprovalDecision) => Promise<void>
   busy?: boolean
+  /** Bumped by the queue's `a` key: accept as currently decided, as the Accept button would. */
+  acceptRequest?: number
 }
 
 /**
@@ -45,10 +48,15 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
     interactive
   )
   const counts = countAccepted(review)
+  const questions = openQuestions(review)
 
   const decide = async (outcome: 'accept' | 'reject'): Promise<void> => {
     if (!approvalId || !props.onDecide) return
     setError(null)
+    if (outcome === 'accept' && questions.length > 0) {
+      setError(unansweredMessage(questions))
+      return
+    }
     const decision =
       outcome === 'reject'
         ? ({ approvalId, outcome: 'reject', scope: 'call', reason: reason.trim() || undefined } as const)
@@ -59,6 +67,12 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
       setError(failure instanceof Error ? failure.message : String(failure))
     }
   }
+
+  const decideRef = useRef(decide)
+  decideRef.current = decide
+  useEffect(() => {
+    if (props.acceptRequest) void decideRef.current('accept')
+  }, [props.acceptRequest])
 
   if (!selected) return <p className="note">No file changes.</p>
   const file = review[selected.id]
@@ -109,6 +123,7 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
           <HunkList
             hunks={file?.hunks ?? selected.hunks}
             accepted={file?.accepted ?? []}
+            asking={file?.asking ?? []}
             interactive={interactive}
             edited={file?.edited !== null && file?.edited !== undefined}
             onToggle={(index, value) => setReview((state) => setHunk(state, selected.id, index, value))}
@@ -137,7 +152,13 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
             <textarea value={reason} onChange={(event) => setReason(event.target.value)} rows={2} />
           </label>
           <div className="row">
-            <button type="button" className="primary" disabled={props.busy} onClick={() => void decide('accept')}>
+            <button
+              type="button"
+              className="primary"
+              disabled={props.busy || questions.length > 0}
+              title={questions.length > 0 ? unansweredMessage(questions) : undefined}
+              onClick={() => void decide('accept')}
+            >
               {counts.accepted === counts.total ? 'Accept all changes' : 'Accept selected hunks'}
             </button>
             <button type="button" className="danger" disabled={props.busy} onClick={() => void decide('reject')}>
@@ -150,6 +171,9 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
     </div>
   )
 }
+
+const unansweredMessage = (hunks: number[]): string =>
+  `First say which wins in ${hunks.map((n) => `hunk ${n}`).join(', ')}: your edit or the original lines.`
 
 function FileHeader({ change }: { change: ChangeView }): ReactNode {
   return (
@@ -164,6 +188,7 @@ function FileHeader({ change }: { change: ChangeView }): ReactNode {
 function HunkList(props: {
   hunks: HunkView[]
   accepted: boolean[]
+  asking: boolean[]
   interactive: boolean
   edited: boolean
   onToggle: (index: number, accepted: boolean) => void
@@ -178,6 +203,7 @@ function HunkList(props: {
         {props.hunks.map((hunk, index) => {
           const sides = hunkSides(hunk)
           const accepted = props.accepted[index] ?? true
+          const asking = props.interactive && (props.asking[index] ?? false)
           const label = `hunk ${index + 1}`
           return (
             <li key={hunk.id} className={`hunk ${props.interactive ? (accepted ? 'hunk-accepted' : 'hunk-rejected') : ''}`}>
@@ -193,6 +219,12 @@ function HunkList(props: {
                     Reject
                   </button>
                 </span>
+              )}
+              {asking && (
+                <p className="hunk-question" role="alert">
+                  You edited inside hunk {index + 1}, which you had rejected. Accept it to write your edit, or Reject it to keep the
+                  original lines.
+                </p>
               )}
             </li>
           )

@@ -9,7 +9,20 @@ export interface FileReview {
   edited: string | null
   /** Hunks shown: the model's, or recomputed from the original to the edited text. */
   hunks: HunkView[]
+  /**
+   * asking[i]: the user typed inside hunk i after rejecting it, so which wins is theirs to say.
+   * Until they answer, the hunk counts as rejected (as the editor shows it) and nothing is sent.
+   */
+  asking: boolean[]
+  /**
+   * The parts of the original (line spans) whose change the user rejected. Kept apart from the
+   * hunks because a hunk can vanish while the user types (a line typed back to the original).
+   */
+  rejectedSpans: Span[]
 }
+
+/** Inclusive original-line span; an insertion sits between two lines (x.5). */
+type Span = [number, number]
 
 export type ChangesetReview = Record<string, FileReview>
 
@@ -17,35 +30,86 @@ export type ChangesetReview = Record<string, FileReview>
 export function initialReview(changes: readonly ChangeView[]): ChangesetReview {
   const review: ChangesetReview = {}
   for (const change of changes) {
-    review[change.id] = { accepted: change.hunks.map(() => true), edited: null, hunks: change.hunks }
+    review[change.id] = { accepted: change.hunks.map(() => true), edited: null, hunks: change.hunks, asking: change.hunks.map(() => false), rejectedSpans: [] }
   }
   return review
 }
 
+/** Deciding a hunk answers its question too. */
 export function setHunk(review: ChangesetReview, changeId: string, index: number, accepted: boolean): ChangesetReview {
   const file = review[changeId]
   if (!file || index < 0 || index >= file.accepted.length) return review
   const next = file.accepted.slice()
   next[index] = accepted
-  return { ...review, [changeId]: { ...file, accepted: next } }
+  const asking = file.asking.slice()
+  asking[index] = false
+  const rejectedSpans = withSpans(file.rejectedSpans, [file.hunks[index]], accepted)
+  return { ...review, [changeId]: { ...file, accepted: next, asking, rejectedSpans } }
 }
 
 export function setFile(review: ChangesetReview, changeId: string, accepted: boolean): ChangesetReview {
   const file = review[changeId]
   if (!file) return review
-  return { ...review, [changeId]: { ...file, accepted: file.accepted.map(() => accepted) } }
+  const rejectedSpans = withSpans(file.rejectedSpans, file.hunks, accepted)
+  return {
+    ...review,
+    [changeId]: { ...file, accepted: file.accepted.map(() => accepted), asking: file.asking.map(() => false), rejectedSpans }
+  }
+}
+
+/** Accepting drops the rejected spans the hunks touch; rejecting adds the hunks' spans. */
+function withSpans(spans: readonly Span[], hunks: readonly HunkView[], accepted: boolean): Span[] {
+  if (!accepted) return [...spans, ...hunks.map(spanOf)]
+  return spans.filter((span) => !hunks.some((hunk) => overlaps(span, spanOf(hunk))))
 }
 
 /**
- * The user typed in the proposed side: hunks are recomputed against the original, all accepted
- * (they are the user's own text now). Typing back to the model's text drops the edit.
+ * The user typed in the proposed side: hunks are recomputed against the original and keep the
+ * decisions already made (see `carryDecisions`). Typing back to the model's text drops the edit.
  */
 export function setEdited(review: ChangesetReview, change: ChangeView, text: string): ChangesetReview {
-  if (text === (change.proposed ?? '')) {
-    return { ...review, [change.id]: { accepted: change.hunks.map(() => true), edited: null, hunks: change.hunks } }
+  const previous = review[change.id]
+  const backToProposal = text === (change.proposed ?? '')
+  const hunks: HunkView[] = backToProposal ? change.hunks : computeHunks(change.original ?? '', text)
+  const decisions = previous ? carryDecisions(previous, hunks) : { accepted: hunks.map(() => true), asking: hunks.map(() => false) }
+  const rejectedSpans = previous?.rejectedSpans ?? []
+  return { ...review, [change.id]: { ...decisions, edited: backToProposal ? null : text, hunks, rejectedSpans } }
+}
+
+/**
+ * Maps the decisions made on the previous hunks onto hunks recomputed after an edit. Both sets are
+ * diffs from the same original, so they are matched on the original's lines: an unchanged hunk keeps
+ * its decision; a hunk that touches a rejected part of the original asks which wins; any other is
+ * the user's own text, accepted.
+ */
+export function carryDecisions(previous: FileReview, hunks: readonly HunkView[]): Pick<FileReview, 'accepted' | 'asking'> {
+  const accepted: boolean[] = []
+  const asking: boolean[] = []
+  for (const hunk of hunks) {
+    const same = previous.hunks.findIndex((old) => sameHunk(old, hunk))
+    if (same >= 0) {
+      accepted.push(previous.accepted[same] ?? true)
+      asking.push(previous.asking[same] ?? false)
+      continue
+    }
+    const touchesRejected = previous.rejectedSpans.some((span) => overlaps(span, spanOf(hunk)))
+    accepted.push(!touchesRejected)
+    asking.push(touchesRejected)
   }
-  const hunks: HunkView[] = computeHunks(change.original ?? '', text)
-  return { ...review, [change.id]: { accepted: hunks.map(() => true), edited: text, hunks } }
+  return { accepted, asking }
+}
+
+const sameHunk = (a: HunkView, b: HunkView): boolean =>
+  a.oldStart === b.oldStart && a.oldLines === b.oldLines && a.lines.length === b.lines.length && a.lines.every((line, n) => line === b.lines[n])
+
+const spanOf = (hunk: HunkView): Span =>
+  hunk.oldLines === 0 ? [hunk.oldStart + 0.5, hunk.oldStart + 0.5] : [hunk.oldStart, hunk.oldStart + hunk.oldLines - 1]
+
+const overlaps = ([aStart, aEnd]: Span, [bStart, bEnd]: Span): boolean => aStart <= bEnd && bStart <= aEnd
+
+/** The 1-based numbers of hunks still waiting for the user to say which wins, per file. */
+export function openQuestions(review: ChangesetReview): number[] {
+  return Object.values(review).flatMap((file) => file.asking.flatMap((ask, n) => (ask ? [n + 1] : [])))
 }
 
 /** Whether anything of this file would be written. A file without hunks (a pure move) counts as one choice. */
