@@ -23,16 +23,51 @@ export interface MonacoDiffProps {
 export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
   const diffEditor = useRef<editor.IStandaloneDiffEditor | null>(null)
   const decorations = useRef<editor.IEditorDecorationsCollection | null>(null)
+  // Tab walks the page's controls, so a review never gains tab characters by accident; typing
+  // starts editing (Tab indents) until Esc. A ref: the wrapper re-applies `options` on every render.
+  const tabMovesFocus = useRef(true)
   const onChange = useRef(props.onModifiedChange)
   onChange.current = props.onModifiedChange
   const dark = isDarkTheme()
 
-  const onMount: DiffOnMount = (instance) => {
+  const onMount: DiffOnMount = (instance, monaco) => {
     diffEditor.current = instance
     const modifiedEditor = instance.getModifiedEditor()
     decorations.current = modifiedEditor.createDecorationsCollection()
-    modifiedEditor.onDidChangeModelContent(() => onChange.current?.(modifiedEditor.getValue()))
+    modifiedEditor.onDidChangeModelContent(() => {
+      if (modifiedEditor.hasTextFocus() && tabMovesFocus.current) {
+        tabMovesFocus.current = false
+        modifiedEditor.updateOptions({ tabFocusMode: false })
+      }
+      onChange.current?.(modifiedEditor.getValue())
+    })
+    for (const side of [instance.getOriginalEditor(), modifiedEditor]) {
+      side.addAction({
+        id: 'modus.leaveEditor',
+        label: 'Leave the editor',
+        keybindings: [monaco.KeyCode.Escape],
+        precondition: ESCAPE_IS_FREE,
+        run: () => {
+          tabMovesFocus.current = true
+          side.updateOptions({ tabFocusMode: true })
+          focusAfter(instance.getContainerDomNode())
+        }
+      })
+    }
   }
+
+  // The wrapper disposes the models before the editor ("TextModel got disposed before
+  // DiffEditorWidget model got reset"): detach them first, then dispose them here.
+  useEffect(
+    () => () => {
+      const instance = diffEditor.current
+      const models = instance?.getModel()
+      instance?.setModel(null)
+      models?.original.dispose()
+      models?.modified.dispose()
+    },
+    []
+  )
 
   useEffect(() => {
     if (props.revealLine && diffEditor.current) {
@@ -57,6 +92,8 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
       language={languageForPath(props.path)}
       theme={dark ? 'vs-dark' : 'vs'}
       onMount={onMount}
+      keepCurrentOriginalModel
+      keepCurrentModifiedModel
       options={{
         renderSideBySide: props.sideBySide,
         originalEditable: false,
@@ -66,10 +103,29 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
         scrollBeyondLastLine: false,
         renderOverviewRuler: true,
         useInlineViewWhenSpaceIsLimited: false,
+        tabFocusMode: tabMovesFocus.current,
         fontSize: 12
       }}
     />
   )
+}
+
+/** Esc leaves the editor only when no widget of the editor's own (suggest, find…) wants it. */
+const ESCAPE_IS_FREE =
+  '!suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible && !inSnippetMode && !editorHasMultipleSelections'
+
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+/** Moves focus to the first control after `container` in the page order (or blurs when there is none). */
+function focusAfter(container: HTMLElement): void {
+  const next = Array.from(document.querySelectorAll<HTMLElement>(TABBABLE)).find(
+    (element) =>
+      !container.contains(element) &&
+      Boolean(container.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+      element.offsetParent !== null
+  )
+  if (next) next.focus()
+  else (document.activeElement as HTMLElement | null)?.blur()
 }
 
 /** The app's theme: the Settings override (`data-theme` on the root) or else the OS preference. */

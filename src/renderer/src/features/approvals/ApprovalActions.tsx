@@ -5,11 +5,11 @@ import { useClient } from '../../client/client-context'
 import { LazyChangesetReview } from '../review/LazyChangesetReview'
 import { decideApproval } from './decide'
 
-export type PendingAction = 'reject' | 'reject-turn' | 'always' | null
+export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
 
 interface ApprovalActionsProps {
   item: ApprovalItem
-  /** Opened by a keyboard shortcut in the queue (r, R). */
+  /** Asked for by a keyboard shortcut in the queue (a on an edit, r, R). */
   requested?: PendingAction
   onRequestedHandled?: () => void
   /** Shows the diff review inline for edit items (the approval *is* the review). */
@@ -24,13 +24,13 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [acceptRequest, setAcceptRequest] = useState(0)
   const reasonField = useRef<HTMLTextAreaElement>(null)
 
   useEffect(() => {
-    if (props.requested) {
-      setPending(props.requested)
-      props.onRequestedHandled?.()
-    }
+    if (props.requested === 'accept') setAcceptRequest((count) => count + 1)
+    else if (props.requested) setPending(props.requested)
+    if (props.requested) props.onRequestedHandled?.()
   }, [props.requested, props.onRequestedHandled])
 
   useEffect(() => {
@@ -57,7 +57,14 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   return (
     <div className="approval-actions">
       {isEdit && props.showReview && (
-        <LazyChangesetReview key={item.id} changes={item.changes!} approvalId={item.id} busy={busy} onDecide={send} />
+        <LazyChangesetReview
+          key={item.id}
+          changes={item.changes!}
+          approvalId={item.id}
+          busy={busy}
+          onDecide={send}
+          acceptRequest={acceptRequest}
+        />
       )}
       {pending === null && (
         <div className="row approval-buttons">

@@ -33,6 +33,12 @@ export function ApprovalQueueView(): ReactNode {
     if (!useApprovalsStore.getState().selectedId && items.length > 0) useApprovalsStore.getState().select(items[0].id)
   }, [items])
 
+  // An answered item leaves the list and takes the focus with it: give it to the next item.
+  useEffect(() => {
+    const active = document.activeElement
+    if (!active || active === document.body || !active.isConnected) focusSelected()
+  }, [selected?.id, focusSelected])
+
   // Opened from the navigation: put the keyboard on the queue so j/k/a/r work at once.
   useEffect(() => {
     const active = document.activeElement
@@ -57,8 +63,10 @@ export function ApprovalQueueView(): ReactNode {
     if (key === 'j' || key === 'ArrowDown' || key === 'k' || key === 'ArrowUp') {
       useApprovalsStore.getState().move(key === 'j' || key === 'ArrowDown' ? 1 : -1)
       requestAnimationFrame(focusSelected)
-    } else if (key === 'a' && !(selected.kind === 'edit' && selected.changes?.length)) {
-      void quick(selected, 'approve', 'call')
+    } else if (key === 'a') {
+      // An edit is accepted as its review stands (hunks rejected there stay rejected).
+      if (selected.kind === 'edit' && selected.changes?.length) setRequested('accept')
+      else void quick(selected, 'approve', 'call')
     } else if (key === 'A' && selected.messageId) {
       void quick(selected, 'approve', 'turn')
     } else if (key === 'r') {
