@@ -2,9 +2,11 @@ import type { AgentEvent } from '../../../../shared/agent/events'
 import type { ModusClient } from '../../../../shared/contract'
 import type { TaskSummary } from '../../../../shared/contract/task'
 import { bindApprovalEvents, resyncApprovals } from '../approvals/bind-approval-events'
+import { useConnectionStore } from '../../client/connection-store'
 import { bindReviewEvents } from '../review/bind-review-events'
 import { useChatStore } from './chat-store'
 import { createEventBatcher } from './event-batcher'
+import { taskToReopen } from './reopen-task'
 
 /**
  * Routes task events from the core into the chat slice, batched per animation frame so a fast
@@ -32,13 +34,19 @@ export function bindChatEvents(client: ModusClient): () => void {
   }
 }
 
-/** After a (re)connect the core is the source of truth: reload the task list, the open task and the queue. */
+/**
+ * After a (re)connect the core is the source of truth: reload the task list, the open task and the
+ * queue. The page's first connection (a reload, a second tab) reopens the running or last task, so
+ * the user never lands on an empty chat while a task waits; a later reconnect keeps "New task".
+ */
 export async function resyncChat(client: ModusClient): Promise<void> {
   const [tasks] = await Promise.all([client.request('task:list', {}), resyncApprovals(client)])
   if (!tasks.ok) return
   for (const task of tasks.value) useChatStore.getState().upsertTask(task)
-  const active = useChatStore.getState().activeTaskId
-  if (active) await openTask(client, active)
+  const { activeTaskId } = useChatStore.getState()
+  const firstConnection = useConnectionStore.getState().generation <= 1
+  const target = activeTaskId ?? (firstConnection ? taskToReopen(tasks.value) : null)
+  if (target) await openTask(client, target)
 }
 
 /** Shows a task (e.g. from the approval queue or history) with its full replayed view. */
