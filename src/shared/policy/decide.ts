@@ -1,16 +1,18 @@
-import { isMcpToolName, parseMcpToolName } from '../tools/mcp'
-import { getBuiltInTool, resolveToolAlias } from '../tools/catalog'
+import { mcpToolDefinition, parseMcpToolName } from '../tools/mcp'
+import { getBuiltInTool } from '../tools/catalog'
+import type { ToolDefinition } from '../tools/types'
 import type { AutoApprove, CommandRules, ResolvedMode } from '../modes/schema'
 import { groupName, groupOptions } from '../modes/schema'
 import { decideCommand, type Decision, type RuleSet } from './commands'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
-import { editPathsOf } from './tool-access'
 
 export interface PolicyCall {
   /** Tool name (aliases are resolved here). */
   name: string
   /** Arguments after validation. */
   params: Record<string, unknown>
+  /** The tool's definition (runtime-built tools pass theirs); looked up by name when absent. */
+  definition?: ToolDefinition
 }
 
 export interface PolicyContext {
@@ -56,8 +58,6 @@ function toggle(on: boolean | undefined, key: string, what: string): PolicyDecis
 function factsOf(path: string, ctx: PolicyContext): PathFacts {
   return ctx.resolvePath ? ctx.resolvePath(path) : lexicalPathFacts(path, ctx.workspaceRoot)
 }
-
-const READ_TOOLS = new Set(['read_file', 'list_files', 'search_files', 'list_code_definition_names'])
 
 function decideRead(paths: readonly string[], ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
   let outside: string | undefined
@@ -162,48 +162,79 @@ function decideExecute(command: string, cwd: string | undefined, ctx: PolicyCont
   return result('allow', verdict.rule, verdict.reason)
 }
 
+/** The definition a call is judged by: the one it brings, a built-in, or one built from an MCP name. */
+function definitionOf(call: PolicyCall): ToolDefinition | undefined {
+  if (call.definition) return call.definition
+  const builtIn = getBuiltInTool(call.name)
+  if (builtIn) return builtIn
+  const mcp = parseMcpToolName(call.name)
+  return mcp ? mcpToolDefinition({ server: mcp.server, name: mcp.tool }) : undefined
+}
+
+function decideMcp(definition: ToolDefinition, params: Record<string, unknown>, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+  if (auto.mcp) return result('allow', 'auto-approve.mcp', 'MCP calls are auto-approved in this mode')
+  const target = definition.mcpTarget?.(params)
+  if (target && ctx.mcpAlwaysAllow?.(target.server, target.tool))
+    return result('allow', 'mcp-always-allow', `${target.tool} is always allowed in the ${target.server} server config`)
+  return result('ask', 'default-ask', 'MCP calls need approval in this mode')
+}
+
+/** How long a follow-up question waits before its first suggestion answers it; null = for the user. */
+export function followupAutoAnswerMs(auto: AutoApprove): number | null {
+  return auto.followup ? (auto.followupTimeoutMs ?? DEFAULT_FOLLOWUP_TIMEOUT_MS) : null
+}
+
+function decideTaskControl(definition: ToolDefinition, auto: AutoApprove): PolicyDecision {
+  if (definition.asksUser) {
+    const autoAnswerAfterMs = followupAutoAnswerMs(auto)
+    return autoAnswerAfterMs !== null
+      ? { ...result('allow', 'auto-approve.followup', 'The first suggestion is picked after a timeout'), autoAnswerAfterMs }
+      : result('ask', 'default-ask', 'The question waits for your answer')
+  }
+  switch (definition.approvalToggle) {
+    case 'modeSwitch':
+      return toggle(auto.modeSwitch, 'modeSwitch', 'Mode switches')
+    case 'subtasks':
+      return toggle(auto.subtasks, 'subtasks', 'Subtasks')
+    case undefined:
+      return result('allow', 'task-state', 'Changes only the task’s own state')
+  }
+}
+
 /**
  * The policy: allow, ask or deny one validated call in a mode, and which rule said so. Pure.
+ * It judges the tool's effect and the paths or command line it names, never the tool's name.
  * Toggles can turn ask into allow; they never lift a deny, a protected path, a write outside the
  * workspace or an always-ask construct.
  */
 export function decide(call: PolicyCall, ctx: PolicyContext): PolicyDecision {
-  const name = resolveToolAlias(call.name)
+  const definition = definitionOf(call)
+  const params = call.params
   const auto = effectiveAutoApprove(ctx.mode, ctx.trusted)
-  if (READ_TOOLS.has(name)) return decideRead([String(call.params.path ?? '.')], ctx, auto)
-  const definition = getBuiltInTool(name)
-  if (definition?.group === 'edit') {
-    const paths = (definition.writePaths?.(call.params as never) ?? editPathsOf(name, call.params)).map((path) => ({ path }))
-    return decideWrites(paths, ctx, auto) ?? result('ask', 'default-ask', 'Edits need approval')
+  const needsApproval = result('ask', 'default-ask', `'${call.name}' needs approval`)
+  switch (definition?.effect) {
+    case 'read': {
+      const paths = definition.readPaths?.(params) ?? ['.']
+      return paths.length > 0
+        ? decideRead(paths, ctx, auto)
+        : result('allow', 'own-output', 'Reads only what this task produced, no workspace file')
+    }
+    case 'edit': {
+      const paths = (definition.writePaths?.(params) ?? []).map((path) => ({ path }))
+      return decideWrites(paths, ctx, auto) ?? result('ask', 'default-ask', 'Edits need approval')
+    }
+    case 'command': {
+      const line = definition.commandLine?.(params)
+      return line ? decideExecute(line.command, line.cwd, ctx, auto) : needsApproval
+    }
+    case 'mcp':
+      return decideMcp(definition, params, ctx, auto)
+    case 'task-control':
+      return decideTaskControl(definition, auto)
+    case 'browser':
+    case undefined:
+      return needsApproval
   }
-  switch (name) {
-    case 'execute_command':
-      return decideExecute(String(call.params.command ?? ''), call.params.cwd as string | undefined, ctx, auto)
-    case 'read_command_output':
-      return result('allow', 'own-output', 'Reading saved output of a command that already ran')
-    case 'attempt_completion':
-    case 'update_todo_list':
-      return result('allow', 'task-state', 'Changes only the task’s own state')
-    case 'switch_mode':
-      return toggle(auto.modeSwitch, 'modeSwitch', 'Mode switches')
-    case 'new_task':
-      return toggle(auto.subtasks, 'subtasks', 'Subtasks')
-    case 'ask_followup_question':
-      return auto.followup
-        ? { ...result('allow', 'auto-approve.followup', 'The first suggestion is picked after a timeout'), autoAnswerAfterMs: auto.followupTimeoutMs ?? DEFAULT_FOLLOWUP_TIMEOUT_MS }
-        : result('ask', 'default-ask', 'The question waits for your answer')
-    case 'access_mcp_resource':
-    case 'use_mcp_tool':
-      return toggle(auto.mcp, 'mcp', 'MCP calls')
-  }
-  if (isMcpToolName(name)) {
-    if (auto.mcp) return result('allow', 'auto-approve.mcp', 'MCP calls are auto-approved in this mode')
-    const parsed = parseMcpToolName(name)
-    if (parsed && ctx.mcpAlwaysAllow?.(parsed.server, parsed.tool))
-      return result('allow', 'mcp-always-allow', `${parsed.tool} is always allowed in the ${parsed.server} server config`)
-    return result('ask', 'default-ask', 'MCP calls need approval in this mode')
-  }
-  return result('ask', 'default-ask', `'${call.name}' needs approval`)
 }
 
 export interface UsageSoFar {

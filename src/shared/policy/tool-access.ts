@@ -1,13 +1,6 @@
 import { z } from 'zod'
-import {
-  ALWAYS_AVAILABLE_TOOLS,
-  builtInToolNames,
-  getBuiltInTool,
-  OPT_IN_TOOLS,
-  resolveToolAlias
-} from '../tools/catalog'
+import { builtInToolNames, getBuiltInTool, isAlwaysAvailable, resolveToolAlias } from '../tools/catalog'
 import { isMcpToolName, parseMcpToolName, type McpToolInfo, mcpToolDefinition } from '../tools/mcp'
-import { patchFilePaths } from '../tools/apply-patch'
 import type { ToolDefinition } from '../tools/types'
 import { groupName, groupOptions, type GroupOptions, type ModeConfig } from '../modes/schema'
 import { normalizePosix } from './paths'
@@ -29,6 +22,8 @@ export interface ToolAccessContext {
   mcpTools?: readonly McpToolInfo[]
   /** Whether any connected server offers resources (access_mcp_resource is hidden otherwise). */
   mcpServersWithResources?: boolean
+  /** Definitions built at run time (registered by the core): offered by their group like built-ins. */
+  runtimeTools?: readonly ToolDefinition[]
 }
 
 const isDisabled = (name: string, ctx: ToolAccessContext): boolean => {
@@ -41,12 +36,24 @@ const isDisabled = (name: string, ctx: ToolAccessContext): boolean => {
 const customTool = (name: string, ctx: ToolAccessContext): ToolDefinition | undefined =>
   ctx.experiments?.customTools ? ctx.customTools?.find((tool) => tool.name === name) : undefined
 
-/** Roo's isValidToolName: a built-in (or alias), a registered custom tool (flag on), an MCP tool. */
-export function isValidToolName(name: string, ctx: Pick<ToolAccessContext, 'experiments' | 'customTools' | 'mcpTools'> = {}): boolean {
-  if (getBuiltInTool(name)) return true
-  if (customTool(name, ctx as ToolAccessContext)) return true
-  if (isMcpToolName(name)) return ctx.mcpTools ? findMcpTool(name, ctx.mcpTools) !== undefined : true
-  return false
+type DefinitionSources = Pick<ToolAccessContext, 'experiments' | 'customTools' | 'mcpTools' | 'runtimeTools'>
+
+/** The definition a name stands for: built-in (or alias), custom (flag on), runtime-built, MCP. */
+export function findToolDefinition(name: string, ctx: DefinitionSources = {}): ToolDefinition | undefined {
+  const builtIn = getBuiltInTool(name)
+  if (builtIn) return builtIn
+  const custom = customTool(name, ctx as ToolAccessContext)
+  if (custom) return custom
+  const runtime = ctx.runtimeTools?.find((tool) => tool.name === name)
+  if (runtime) return runtime
+  const mcp = ctx.mcpTools && isMcpToolName(name) ? findMcpTool(name, ctx.mcpTools) : undefined
+  return mcp ? mcpToolDefinition(mcp) : undefined
+}
+
+/** Roo's isValidToolName: a known definition, or (no MCP tool list given) any MCP-shaped name. */
+export function isValidToolName(name: string, ctx: DefinitionSources = {}): boolean {
+  if (findToolDefinition(name, ctx)) return true
+  return isMcpToolName(name) && !ctx.mcpTools
 }
 
 const findMcpTool = (name: string, tools: readonly McpToolInfo[]): McpToolInfo | undefined => {
@@ -79,13 +86,20 @@ const matchesFileRegex = (pattern: string, filePath: string): boolean => {
   }
 }
 
-/** Every path an edit call names: path, file_path, and every file of a patch including move targets. */
-export function editPathsOf(tool: string, params: Record<string, unknown> | undefined): string[] {
+/**
+ * Every path an edit call names, from its definition's writePaths; the arguments may not be
+ * validated yet, so a path or file_path argument counts too and a malformed payload names none.
+ */
+export function editPathsOf(definition: ToolDefinition, params: Record<string, unknown> | undefined): string[] {
   if (!params) return []
   const paths: string[] = []
   for (const key of ['path', 'file_path']) if (typeof params[key] === 'string' && params[key]) paths.push(params[key] as string)
-  if (resolveToolAlias(tool) === 'apply_patch' && typeof params.patch === 'string') paths.push(...patchFilePaths(params.patch))
-  return paths
+  try {
+    paths.push(...(definition.writePaths?.(params) ?? []))
+  } catch {
+    // Arguments of the wrong shape: validation reports them.
+  }
+  return [...new Set(paths)]
 }
 
 /** Test each path; a path is compared in its normalised workspace-relative form. */
@@ -111,30 +125,26 @@ export function checkFileRestriction(
 export function isToolAllowedForMode(tool: string, ctx: ToolAccessContext, params?: Record<string, unknown>): boolean {
   const resolved = resolveToolAlias(tool)
   if (isDisabled(tool, ctx)) return false
-  if (ALWAYS_AVAILABLE_TOOLS.includes(resolved)) return true
+  const builtIn = getBuiltInTool(resolved)
+  if (builtIn && isAlwaysAvailable(builtIn)) return true
   if (customTool(tool, ctx)) return true
   const mode = ctx.mode
   if (!mode) return false
   const included = new Set((ctx.includedTools ?? []).map(resolveToolAlias))
+  // An MCP-shaped name nobody registered still belongs to the mcp group (Roo's check).
+  const definition = findToolDefinition(tool, ctx)
+  const toolGroup = definition?.group ?? (isMcpToolName(tool) ? 'mcp' : undefined)
   for (const entry of mode.groups) {
     const group = groupName(entry)
-    if (isMcpToolName(tool)) {
-      if (group === 'mcp') return true
-      continue
-    }
-    const definition = getBuiltInTool(resolved)
-    if (!definition || definition.group !== group) continue
-    if (OPT_IN_TOOLS.includes(resolved) && !included.has(resolved)) continue
+    if (toolGroup !== group) continue
+    if (definition?.optIn && !included.has(resolved)) continue
     const options = groupOptions(entry)
-    if (group === 'edit' && options?.fileRegex && params && EDIT_PAYLOAD_KEYS.some((key) => Boolean(params[key])))
-      checkFileRestriction(mode, options, tool, editPathsOf(tool, params))
+    if (definition && group === 'edit' && options?.fileRegex && params && EDIT_PAYLOAD_KEYS.some((key) => Boolean(params[key])))
+      checkFileRestriction(mode, options, tool, editPathsOf(definition, params))
     return true
   }
   return false
 }
-
-/** Tools the model is never offered directly: dynamic `mcp--server--tool` functions replace it. */
-const NOT_OFFERED = new Set(['use_mcp_tool'])
 
 /**
  * THE predicate: is this tool offered in this context? The per-request filter keeps exactly the
@@ -143,7 +153,8 @@ const NOT_OFFERED = new Set(['use_mcp_tool'])
 export function isToolOffered(name: string, ctx: ToolAccessContext): boolean {
   if (!isValidToolName(name, ctx)) return false
   const resolved = resolveToolAlias(name)
-  if (NOT_OFFERED.has(resolved)) return false
+  const definition = findToolDefinition(name, ctx)
+  if (definition?.hiddenFromModel) return false
   if ((ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)) return false
   if (resolved === 'access_mcp_resource' && !ctx.mcpServersWithResources) return false
   if (isMcpToolName(name) && !ctx.mcpTools) return false
@@ -151,7 +162,7 @@ export function isToolOffered(name: string, ctx: ToolAccessContext): boolean {
   // and an opt-in tool the model asked for only by alias is not offered a second time.
   const included = ctx.includedTools ?? []
   if (name !== resolved && !included.includes(name)) return false
-  if (name === resolved && OPT_IN_TOOLS.includes(name) && !included.includes(name)) return false
+  if (name === resolved && definition?.optIn && !included.includes(name)) return false
   return isToolAllowedForMode(name, ctx)
 }
 
@@ -165,6 +176,7 @@ function candidateTools(ctx: ToolAccessContext): ToolDefinition[] {
       if (alias !== name && resolveToolAlias(alias) === name) candidates.push({ ...definition, name: alias })
   }
   if (ctx.experiments?.customTools) candidates.push(...(ctx.customTools ?? []))
+  candidates.push(...(ctx.runtimeTools ?? []))
   for (const info of ctx.mcpTools ?? []) candidates.push(mcpToolDefinition(info))
   return candidates
 }

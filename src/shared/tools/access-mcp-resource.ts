@@ -13,7 +13,7 @@ export const accessMcpResourceTool = defineTool({
   group: 'mcp',
   description: 'Read a resource of a connected MCP server.',
   params: accessMcpResourceParams,
-  modifiesState: false,
+  effect: 'mcp',
   summarize: (p) => `MCP ${p.server_name}: ${p.uri}`
 })
 

@@ -18,7 +18,7 @@ export const applyDiffTool = defineTool({
   group: 'edit',
   description: 'Edit a file with SEARCH/REPLACE blocks; SEARCH must match existing lines.',
   params: applyDiffParams,
-  modifiesState: true,
+  effect: 'edit',
   writePaths: (p) => [p.path],
   summarize: (p) => `Edit ${p.path}`
 })

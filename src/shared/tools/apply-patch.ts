@@ -29,7 +29,8 @@ export const applyPatchTool = defineTool({
   group: 'edit',
   description: 'Apply a multi-file patch (add, delete, update, move).',
   params: applyPatchParams,
-  modifiesState: true,
+  effect: 'edit',
+  optIn: true,
   writePaths: (p) => patchFilePaths(p.patch),
   summarize: (p) => {
     const paths = patchFilePaths(p.patch)

@@ -24,7 +24,8 @@ export const askFollowupQuestionTool = defineTool({
   group: 'always',
   description: 'Ask the user a question when you cannot proceed without their answer.',
   params: askFollowupQuestionParams,
-  modifiesState: false,
+  effect: 'task-control',
+  asksUser: true,
   summarize: (p) => `Ask: ${p.question}`
 })
 

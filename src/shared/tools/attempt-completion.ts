@@ -12,7 +12,7 @@ export const attemptCompletionTool = defineTool({
   group: 'always',
   description: 'Present the result once the task is done and every tool call has succeeded.',
   params: attemptCompletionParams,
-  modifiesState: true,
+  effect: 'task-control',
   summarize: () => 'Complete the task'
 })
 

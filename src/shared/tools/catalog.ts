@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolGroupName } from './types'
+import type { ToolDefinition } from './types'
 import { readFileTool } from './read-file'
 import { listFilesTool } from './list-files'
 import { searchFilesTool } from './search-files'
@@ -17,8 +17,8 @@ import { updateTodoListTool } from './update-todo-list'
 import { useMcpToolTool } from './use-mcp-tool'
 import { accessMcpResourceTool } from './access-mcp-resource'
 
-/** Every built-in tool, in the order the model is offered them. */
-export const builtInTools: readonly ToolDefinition[] = [
+/** Every built-in tool, in the order the model is offered them. Adding a tool = one line here. */
+export const builtInTools = [
   readFileTool,
   listFilesTool,
   searchFilesTool,
@@ -36,12 +36,15 @@ export const builtInTools: readonly ToolDefinition[] = [
   updateTodoListTool,
   useMcpToolTool,
   accessMcpResourceTool
-] as ToolDefinition[]
+] as const satisfies readonly ToolDefinition[]
 
-export const builtInToolNames: readonly string[] = builtInTools.map((tool) => tool.name)
+/** The name of a built-in tool: the key of the core's executor table. */
+export type ToolName = (typeof builtInTools)[number]['name']
+
+export const builtInToolNames: readonly ToolName[] = builtInTools.map((tool) => tool.name)
 
 const toolsByName: ReadonlyMap<string, ToolDefinition> = new Map(
-  builtInTools.map((tool) => [tool.name, tool])
+  builtInTools.map((tool): [string, ToolDefinition] => [tool.name, tool])
 )
 
 /** Names some models are trained on; resolved before validation, the model keeps seeing its name. */
@@ -57,23 +60,8 @@ export const resolveToolAlias = (name: string): string =>
 export const getBuiltInTool = (name: string): ToolDefinition | undefined =>
   toolsByName.get(resolveToolAlias(name))
 
+/** Whether every mode has the tool, whatever its groups: task-control tools and the `always` group. */
+export const isAlwaysAvailable = (tool: ToolDefinition): boolean => tool.group === 'always' || tool.effect === 'task-control'
+
 /** Tools every mode has, whatever its groups (a disabled tool is still refused). */
-export const ALWAYS_AVAILABLE_TOOLS: readonly string[] = [
-  'ask_followup_question',
-  'attempt_completion',
-  'switch_mode',
-  'new_task',
-  'update_todo_list'
-]
-
-/**
- * Edit tools offered only to models that ask for them (ModelInfo.includedTools), as in Roo:
- * GPT models get apply_patch, others apply_diff/write_to_file.
- */
-export const OPT_IN_TOOLS: readonly string[] = ['edit', 'apply_patch']
-
-export const TOOL_GROUP_NAMES: readonly ToolGroupName[] = ['read', 'edit', 'command', 'mcp', 'modes']
-
-/** Built-in tool names per group. */
-export const toolsInGroup = (group: ToolGroupName): string[] =>
-  builtInTools.filter((tool) => tool.group === group).map((tool) => tool.name)
+export const ALWAYS_AVAILABLE_TOOLS: readonly string[] = builtInToolNames.filter((name) => isAlwaysAvailable(getBuiltInTool(name)!))

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
-import type { ToolDefinition } from './types'
+import type { ToolDefinition, ToolEffect } from './types'
 
-/** Identity helper that keeps the params type of a definition precise. */
-export const defineTool = <P extends z.ZodType>(definition: ToolDefinition<P>): ToolDefinition<P> =>
-  definition
+/** Identity helper that keeps the name and params types of a definition precise. */
+export const defineTool = <const N extends string, P extends z.ZodType, const E extends ToolEffect>(
+  definition: ToolDefinition<P, N, E>
+): ToolDefinition<P, N, E> => definition

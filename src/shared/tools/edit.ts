@@ -15,7 +15,8 @@ export const editTool = defineTool({
   group: 'edit',
   description: 'Replace an exact string in a file.',
   params: editParams,
-  modifiesState: true,
+  effect: 'edit',
+  optIn: true,
   writePaths: (p) => [p.file_path],
   summarize: (p) => `Edit ${p.file_path}`
 })

@@ -18,7 +18,8 @@ export const executeCommandTool = defineTool({
   group: 'command',
   description: 'Run a shell command in the workspace. Long output is saved; page it with read_command_output.',
   params: executeCommandParams,
-  modifiesState: true,
+  effect: 'command',
+  commandLine: (p) => ({ command: p.command, cwd: p.cwd }),
   summarize: (p) => `Run ${p.command}${p.cwd ? ` in ${p.cwd}` : ''}`
 })
 

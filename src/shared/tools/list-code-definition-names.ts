@@ -13,7 +13,7 @@ export const listCodeDefinitionNamesTool = defineTool({
   description:
     'List the definitions (classes, functions, methods, interfaces, types, enums) in a source file, or in the top-level files of a directory, with their line ranges. Use it to see how code is organised before reading it.',
   params: listCodeDefinitionNamesParams,
-  modifiesState: false,
+  effect: 'read',
   readPaths: (p) => [p.path],
   summarize: (p) => `List definitions in ${p.path}`
 })

@@ -13,7 +13,7 @@ export const listFilesTool = defineTool({
   group: 'read',
   description: 'List files and directories in a directory (ignored paths hidden).',
   params: listFilesParams,
-  modifiesState: false,
+  effect: 'read',
   readPaths: (p) => [p.path],
   summarize: (p) => `List ${p.path}${p.recursive ? ' (recursive)' : ''}`
 })

@@ -39,7 +39,8 @@ export function mcpToolDefinition(info: McpToolInfo): ToolDefinition<typeof mcpA
     description: info.description?.trim() || `${info.name} (MCP server ${info.server})`,
     params: mcpArguments,
     inputJsonSchema: info.inputSchema ?? { type: 'object', properties: {}, additionalProperties: false },
-    modifiesState: true,
+    effect: 'mcp',
+    mcpTarget: () => ({ server: info.server, tool: info.name }),
     summarize: () => `MCP ${info.server}: ${info.name}`
   }
 }

@@ -14,7 +14,9 @@ export const newTaskTool = defineTool({
   group: 'modes',
   description: 'Delegate a subtask to a mode. Must be the only tool call in its message.',
   params: newTaskParams,
-  modifiesState: true,
+  effect: 'task-control',
+  approvalToggle: 'subtasks',
+  lastInMessage: true,
   summarize: (p) => `New ${p.mode} task`
 })
 

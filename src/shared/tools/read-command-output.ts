@@ -15,7 +15,9 @@ export const readCommandOutputTool = defineTool({
   group: 'command',
   description: "Page or search a command's saved full output.",
   params: readCommandOutputParams,
-  modifiesState: false,
+  effect: 'read',
+  // Only the task's own saved output: no workspace path, so no approval.
+  readPaths: () => [],
   summarize: (p) => `Read output ${p.artifact_id}${p.search ? ` /${p.search}/` : ''}`
 })
 

@@ -30,7 +30,7 @@ export const readFileTool = defineTool({
   description:
     'Read one file with line numbers. For several files, make parallel calls. Use offset/limit for large files.',
   params: readFileParams,
-  modifiesState: false,
+  effect: 'read',
   readPaths: (p) => [p.path],
   summarize: (p) => `Read ${p.path}${p.offset ? ` from line ${p.offset}` : ''}`
 })

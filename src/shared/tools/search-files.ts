@@ -14,7 +14,7 @@ export const searchFilesTool = defineTool({
   group: 'read',
   description: 'Regex search across files; returns matches with surrounding lines.',
   params: searchFilesParams,
-  modifiesState: false,
+  effect: 'read',
   readPaths: (p) => [p.path],
   summarize: (p) => `Search /${p.regex}/ in ${p.path}${p.file_pattern ? ` (${p.file_pattern})` : ''}`
 })

@@ -13,7 +13,8 @@ export const switchModeTool = defineTool({
   group: 'modes',
   description: 'Ask to switch to another mode.',
   params: switchModeParams,
-  modifiesState: true,
+  effect: 'task-control',
+  approvalToggle: 'modeSwitch',
   summarize: (p) => `Switch to ${p.mode_slug}`
 })
 

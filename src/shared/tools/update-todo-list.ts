@@ -12,7 +12,7 @@ export const updateTodoListTool = defineTool({
   group: 'always',
   description: "Replace the task's todo list.",
   params: updateTodoListParams,
-  modifiesState: true,
+  effect: 'task-control',
   summarize: () => 'Update todo list'
 })
 

@@ -14,7 +14,10 @@ export const useMcpToolTool = defineTool({
   group: 'mcp',
   description: 'Call a tool of a connected MCP server.',
   params: useMcpToolParams,
-  modifiesState: true,
+  effect: 'mcp',
+  // The dynamic mcp--server--tool definitions are offered in its place.
+  hiddenFromModel: true,
+  mcpTarget: (p) => ({ server: p.server_name, tool: p.tool_name }),
   summarize: (p) => `MCP ${p.server_name}: ${p.tool_name}`
 })
 

@@ -13,7 +13,7 @@ export const writeToFileTool = defineTool({
   group: 'edit',
   description: 'Create a file or replace its whole content. Prefer targeted edits for existing files.',
   params: writeToFileParams,
-  modifiesState: true,
+  effect: 'edit',
   writePaths: (p) => [p.path],
   summarize: (p) => `Write ${p.path}`
 })

@@ -35,9 +35,9 @@ describe('tool catalog', () => {
 
   it('marks always-available tools and state-changing tools', () => {
     for (const name of ALWAYS_AVAILABLE_TOOLS) expect(getBuiltInTool(name)).toBeDefined()
-    expect(getBuiltInTool('read_file')?.modifiesState).toBe(false)
-    expect(getBuiltInTool('write_to_file')?.modifiesState).toBe(true)
-    expect(getBuiltInTool('execute_command')?.modifiesState).toBe(true)
+    expect(getBuiltInTool('read_file')?.effect).toBe('read')
+    expect(getBuiltInTool('write_to_file')?.effect).toBe('edit')
+    expect(getBuiltInTool('execute_command')?.effect).toBe('command')
   })
 
   it('gives every edit tool the paths it writes', () => {

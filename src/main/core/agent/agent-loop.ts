@@ -2,7 +2,7 @@ import type { ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
 import { resultAsText, resultText, textResult } from './call-results'
-import { subtaskResultText } from './loop-tools'
+import { subtaskResultText } from '../tools/new-task'
 import {
   condenseHistory,
   currentContextTokens,

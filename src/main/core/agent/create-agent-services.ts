@@ -14,12 +14,9 @@ import { resolveApiKey, type SecretStore } from '../settings/secret-store'
 import type { SettingsStore } from '../settings/settings-store'
 import { createTaskStore, type TaskStore } from '../store/task-store'
 import { createTerminalService, type TerminalService } from '../terminal'
-import { readCommandOutputExecutor } from '../tools/read-command-output'
-import { executeCommandExecutor } from '../tools/execute-command'
-import { editToolExecutors, fileToolExecutors } from '../tools/file-tools'
-import { createListCodeDefinitionNamesExecutor } from '../tools/list-code-definition-names'
 import { createCodeParser } from '../code-index/parser'
-import type { ToolExecutor } from '../tools/types'
+import { createBuiltInExecutors } from '../tools/executors'
+import { createToolRegistry, type ToolRegistry } from '../tools/registry'
 import { createWorkspace, type Workspace } from '../workspace'
 import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
 import { createEditPort } from './edit-port'
@@ -33,11 +30,10 @@ import {
   type TaskChannels
 } from './handlers'
 import { createPolicyGate } from './policy-gate'
-import type { EditPort, ProviderPort, ToolGate } from './ports'
+import type { EditPort, ProviderPort, ToolGate, ToolPort } from './ports'
 import { createProviderPort, type ProviderChoice } from './provider-port'
 import { chooseBaseUrl } from '../providers/base-url'
 import { createTaskManager, type TaskManager } from './task-manager'
-import { createToolRunner } from './tool-runner'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -64,6 +60,8 @@ export interface AgentServices {
   approvals: ApprovalQueue
   edits: EditPort
   gate: ToolGate
+  /** Every tool's executor; MCP servers and custom tools register theirs here at run time. */
+  tools: ToolRegistry
   store: TaskStore
   terminal: TerminalService
   /** Re-reads the modes of the open workspace (after a mode edit or opening another folder). */
@@ -134,7 +132,10 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   }
   await refreshModes()
 
+  const codeParser = createCodeParser()
+  const tools = createToolRegistry(createBuiltInExecutors({ codeParser }))
   const gate = createPolicyGate({
+    runtimeTools: () => tools.runtimeDefinitions(),
     modes: () => modes,
     policy: () => options.settings.get().policy,
     isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes)) ?? false,
@@ -150,13 +151,18 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     }
   })
 
-  const codeParser = createCodeParser()
-  const runner = createToolRunner({
-    executors: [...fileToolExecutors, createListCodeDefinitionNamesExecutor(codeParser), executeCommandExecutor, readCommandOutputExecutor] as unknown as ToolExecutor<never, never>[],
-    workspace,
-    extraContext: (ctx) => ({ terminal: terminal.forTask(ctx.taskId, ctx.workspace) })
-  })
-  const edits = createEditPort({ executors: editToolExecutors as never, workspace, openWorkspaces: () => opened })
+  const toolPort: ToolPort = {
+    executor: (name) => tools.executor(name),
+    context: async (run) => ({
+      taskId: run.taskId,
+      signal: run.signal,
+      modelSupportsImages: run.modelSupportsImages,
+      mode: run.mode,
+      workspace: await workspace(run.workspace),
+      terminal: terminal.forTask(run.taskId, run.workspace)
+    })
+  }
+  const edits = createEditPort({ workspace, openWorkspaces: () => opened })
   const environment = createEnvironmentPort({
     workspace,
     terminalSummary: (taskId) => terminalSummary(terminal, taskId),
@@ -195,7 +201,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     beforeRun: () => refreshModes().catch(() => undefined),
     loop: {
       gate,
-      runner,
+      tools: toolPort,
       edits,
       env: environment,
       now,
@@ -210,6 +216,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     approvals,
     edits,
     gate,
+    tools,
     store,
     terminal,
     refreshModes,

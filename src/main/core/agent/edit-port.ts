@@ -1,10 +1,8 @@
 import type { ChangeView } from '../../../shared/contract/approvals'
-import type { EditToolExecutor, FileToolContext } from '../tools/types'
 import type { ChangeStore, StagedChange, Workspace } from '../workspace/types'
-import type { EditPort, ProposalOutcome } from './ports'
+import type { EditPort } from './ports'
 
 export interface EditPortDeps {
-  executors: readonly EditToolExecutor<never, never>[]
   workspace: (root: string) => Promise<Workspace>
   /** Every workspace opened so far, to find a task's changes. */
   openWorkspaces: () => Workspace[]
@@ -12,7 +10,6 @@ export interface EditPortDeps {
 
 /** Edit tools propose; the workspace's ChangeStore stages, writes accepted hunks and reverts. */
 export function createEditPort(deps: EditPortDeps): EditPort & { view(change: StagedChange): ChangeView } {
-  const byName = new Map(deps.executors.map((executor) => [executor.name, executor as unknown as EditToolExecutor]))
   const storeOf = new Map<string, ChangeStore>()
   const autoApplied = new Set<string>()
   const view = (change: StagedChange): ChangeView => ({ ...toChangeView(change), auto: autoApplied.has(change.id) })
@@ -29,21 +26,15 @@ export function createEditPort(deps: EditPortDeps): EditPort & { view(change: St
   }
   return {
     view,
-    isEditTool: (name) => byName.has(name),
-    async propose(name, params, ctx): Promise<ProposalOutcome> {
-      const executor = byName.get(name)
-      if (!executor) throw new Error(`No edit tool ${name}`)
+    async stage(proposed, ctx) {
       const workspace = await deps.workspace(ctx.workspace)
-      const context: FileToolContext = { taskId: ctx.taskId, signal: ctx.signal, modelSupportsImages: ctx.modelSupportsImages, workspace }
-      const proposal = await executor.propose(params, context)
-      if (!proposal.ok) return proposal
       const changes: ChangeView[] = []
-      for (const change of proposal.changes) {
-        const staged = await workspace.changes.stage({ taskId: ctx.taskId, toolName: name, toolUseId: ctx.callId, change })
+      for (const change of proposed) {
+        const staged = await workspace.changes.stage({ taskId: ctx.taskId, toolName: ctx.toolName, toolUseId: ctx.callId, change })
         storeOf.set(staged.id, workspace.changes)
         changes.push(toChangeView(staged))
       }
-      return { ok: true, changes, notes: proposal.notes }
+      return changes
     },
     async accept(changeId, decision, auto) {
       if (auto) autoApplied.add(changeId)

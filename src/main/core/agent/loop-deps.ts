@@ -1,6 +1,6 @@
 import type { TodoItem } from '../store/task-replay'
 import type { ApprovalQueue } from './approval-queue'
-import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolRunner } from './ports'
+import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolPort } from './ports'
 import type { TaskSession } from './task-session'
 
 export interface SubtaskRequest {
@@ -28,7 +28,7 @@ export interface SubtaskPort {
 
 export interface LoopDeps {
   gate: ToolGate
-  runner: ToolRunner
+  tools: ToolPort
   edits: EditPort
   env: EnvironmentPort
   approvals: ApprovalQueue

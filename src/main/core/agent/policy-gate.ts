@@ -3,8 +3,10 @@ import type { ResolvedMode } from '../../../shared/modes/schema'
 import {
   createRepetitionDetector,
   decide,
-  editPathsOf,
+  effectiveAutoApprove,
   filterToolsForMode,
+  findToolDefinition,
+  followupAutoAnswerMs,
   lexicalPathFacts,
   suggestNarrowestRule,
   validateToolUse,
@@ -13,7 +15,7 @@ import {
   type ToolAccessContext
 } from '../../../shared/policy'
 import { toolInputSchema } from '../../../shared/tools/json-schema'
-import { getBuiltInTool } from '../../../shared/tools/catalog'
+import type { ToolDefinition } from '../../../shared/tools/types'
 import type { GlobalPolicy } from '../settings/settings-schema'
 import type { Workspace } from '../workspace/types'
 import { modelToolPreferences, type ModelToolPreferences } from './model-tools'
@@ -31,6 +33,15 @@ export interface PolicyGateDeps {
   modelTools?: (model: string | undefined) => ModelToolPreferences
   /** Saves confirmed "always allow" command rules into the mode. */
   addAllowRules?: (modeSlug: string, rules: string[]) => Promise<void>
+  /** Definitions registered at run time (MCP servers' tools, custom tools). */
+  runtimeTools?: () => readonly ToolDefinition[]
+}
+
+/** Every path a call names, realpath-resolved before the policy judges it. */
+function namedPaths(definition: ToolDefinition | undefined, params: Record<string, unknown>): string[] {
+  if (!definition) return []
+  const cwd = definition.commandLine?.(params).cwd
+  return [...(definition.readPaths?.(params) ?? []), ...(definition.writePaths?.(params) ?? []), ...(cwd ? [cwd] : [])]
 }
 
 interface AllowRule {
@@ -42,7 +53,13 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   const detectors = new Map<string, RepetitionDetector>()
   const resolved = (slug: string): ResolvedMode | undefined => deps.modes().find((mode) => mode.slug === slug)
   const modelTools = deps.modelTools ?? modelToolPreferences
-  const accessContext = (slug: string, model?: string): ToolAccessContext => ({ mode: resolved(slug), ...modelTools(model) })
+  const runtimeTools = () => deps.runtimeTools?.() ?? []
+  const accessContext = (slug: string, model?: string): ToolAccessContext => ({
+    mode: resolved(slug),
+    ...modelTools(model),
+    runtimeTools: runtimeTools()
+  })
+  const definitionOf = (name: string) => findToolDefinition(name, { runtimeTools: runtimeTools() })
   const toolCache = new Map<string, { key: string; tools: ModelToolSpec[] }>()
 
   const pathFacts = async (workspaceRoot: string, paths: string[]) => {
@@ -64,7 +81,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     },
     toolsForMode(slug, model) {
       const ctx = accessContext(slug, model)
-      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools])
+      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools, ctx.runtimeTools?.map((tool) => tool.name)])
       const cacheKey = `${slug}\u0000${model ?? ''}`
       const cached = toolCache.get(cacheKey)
       if (cached && cached.key === key) return cached.tools
@@ -79,18 +96,18 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     validate(name, input, slug, model): ValidatedCall {
       const result = validateToolUse(name, input, accessContext(slug, model), slug)
       if (!result.ok) return { ok: false, error: result.message }
-      const group = result.definition.group
-      return { ok: true, name: result.name, params: result.params, isEdit: group === 'edit', isReadOnly: group === 'read' }
+      return { ok: true, name: result.name, params: result.params, definition: result.definition }
     },
+    definition: definitionOf,
     async decide(call, ctx): Promise<PolicyVerdict> {
       const mode = resolved(ctx.mode)
       if (!mode) return { decision: 'ask', rule: 'unknown-mode', reason: `The mode "${ctx.mode}" no longer exists` }
       const params = (call.params ?? {}) as Record<string, unknown>
-      const named = [...editPathsOf(call.name, params), ...(typeof params.path === 'string' ? [params.path] : [])]
-      const { facts, workspace } = await pathFacts(ctx.workspace, named)
+      const definition = call.definition ?? definitionOf(call.name)
+      const { facts, workspace } = await pathFacts(ctx.workspace, namedPaths(definition, params))
       const policy = deps.policy()
       const verdict = decide(
-        { name: call.name, params },
+        { name: call.name, params, definition },
         {
           mode,
           trusted: deps.isTrusted(ctx.workspace),
@@ -136,24 +153,19 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       }
     },
     summarize(tool, params) {
-      const definition = getBuiltInTool(tool)
+      const definition = definitionOf(tool)
       // The model's raw arguments: a call missing its path says so instead of "Read undefined".
       const parsed = definition?.params.safeParse(params)
       if (definition && !parsed?.success) return `${tool} (invalid arguments)`
       try {
-        return definition ? definition.summarize(parsed?.data as never) : tool
+        return definition ? definition.summarize(parsed?.data) : tool
       } catch {
         return tool
       }
     },
     followupAutoAnswerMs(slug, workspaceRoot) {
       const mode = resolved(slug)
-      if (!mode) return null
-      const verdict = decide(
-        { name: 'ask_followup_question', params: {} },
-        { mode, trusted: deps.isTrusted(workspaceRoot), workspaceRoot }
-      )
-      return verdict.decision === 'allow' ? (verdict.autoAnswerAfterMs ?? null) : null
+      return mode ? followupAutoAnswerMs(effectiveAutoApprove(mode, deps.isTrusted(workspaceRoot))) : null
     }
   }
   return gate

@@ -1,7 +1,9 @@
 import type { ApprovalKind } from '../../../shared/agent/events'
 import type { ChangeDecision, ChangeView, SuggestedRule } from '../../../shared/contract/approvals'
 import type { ModelProvider, ModelToolSpec, ModelUsage } from '../providers/types'
-import type { ToolOutput } from '../tools/types'
+import type { ToolDefinition } from '../../../shared/tools/types'
+import type { ProposedChange } from '../workspace/types'
+import type { AnyToolExecutor, FullToolContext } from '../tools/types'
 
 /**
  * What the loop needs from the other parts of the core, as narrow interfaces. `wiring.ts` builds
@@ -19,7 +21,7 @@ export interface LoopMode {
 }
 
 export type ValidatedCall =
-  | { ok: true; name: string; params: unknown; isEdit: boolean; isReadOnly: boolean }
+  | { ok: true; name: string; params: unknown; definition: ToolDefinition }
   | { ok: false; error: string }
 
 export interface PolicyVerdict {
@@ -43,7 +45,9 @@ export interface ToolGate {
   /** `model` selects per-model tool customisation (e.g. apply_patch for GPT models). */
   toolsForMode(mode: string, model?: string): ModelToolSpec[]
   validate(name: string, input: unknown, mode: string, model?: string): ValidatedCall
-  decide(call: { name: string; params: unknown }, ctx: CallContext): Promise<PolicyVerdict>
+  /** The definition a tool name stands for (built-in, alias or registered at run time). */
+  definition(name: string): ToolDefinition | undefined
+  decide(call: { name: string; params: unknown; definition?: ToolDefinition }, ctx: CallContext): Promise<PolicyVerdict>
   /** Identical consecutive calls past the limit return false (the loop then asks). */
   repetitionCheck(taskId: string, name: string, params: unknown): boolean
   resetRepetition(taskId: string): void
@@ -70,20 +74,24 @@ export interface ToolRunContext {
   modelSupportsImages: boolean
 }
 
-/** Tools that act at once: read, list, search, commands, MCP. */
-export interface ToolRunner {
-  has(name: string): boolean
-  run(name: string, params: unknown, ctx: ToolRunContext): Promise<ToolOutput>
+/** Every tool's executor, and the services a call runs against. */
+export interface ToolPort {
+  executor(name: string): AnyToolExecutor | undefined
+  /** The workspace and the task's terminal for one call. */
+  context(run: ToolRunContext): Promise<FullToolContext>
 }
 
-export type ProposalOutcome =
-  | { ok: true; changes: ChangeView[]; /** Notes for the model, e.g. which SEARCH blocks did not match. */ notes: string[] }
-  | { ok: false; output: ToolOutput }
+export interface StageContext {
+  taskId: string
+  callId: string
+  toolName: string
+  workspace: string
+}
 
 /** Edit tools produce staged proposals; the review (or the policy's allow) decides what is written. */
 export interface EditPort {
-  isEditTool(name: string): boolean
-  propose(name: string, params: unknown, ctx: ToolRunContext & { callId: string }): Promise<ProposalOutcome>
+  /** Stages what an edit tool proposed, for the review (or the policy's allow) to decide. */
+  stage(changes: readonly ProposedChange[], ctx: StageContext): Promise<ChangeView[]>
   /** Writes the accepted part; the text tells the model what was written and what the user changed. */
   accept(
     changeId: string,

@@ -6,8 +6,9 @@ import type { ApprovalAnswer } from './approval-queue'
 import type { LoopDeps, RunControl } from './loop-deps'
 import type { PolicyVerdict, ToolRunContext } from './ports'
 import type { CompleteCall } from './stream-turn'
-import { runLoopTool, isLoopTool } from './loop-tools'
 import type { TaskSession } from './task-session'
+import type { ToolDefinition } from '../../../shared/tools/types'
+import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
 
 export type CallsOutcome =
   | { kind: 'continue' }
@@ -19,7 +20,8 @@ interface MessageState {
   /** The tool whose rejection skips the rest of the message. */
   rejectedTool: string | null
   turnApproved: boolean
-  newTaskIndex: number
+  /** The first call that hands the conversation over (new_task): later calls are not run. */
+  handOverIndex: number
 }
 
 /**
@@ -37,7 +39,7 @@ export async function processCalls(
     messageId,
     rejectedTool: null,
     turnApproved: false,
-    newTaskIndex: calls.findIndex((call) => call.name === 'new_task')
+    handOverIndex: calls.findIndex((call) => deps.gate.definition(call.name)?.lastInMessage === true)
   }
   for (const [index, call] of calls.entries()) {
     if (session.results.has(call.callId)) continue
@@ -69,16 +71,25 @@ async function processCall(
 
   session.emit({ type: 'tool-call', at: now(), messageId: state.messageId, callId: call.callId, name: call.name, args: call.input })
   if (state.rejectedTool) return finish(textResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool), true))
-  if (state.newTaskIndex >= 0 && index > state.newTaskIndex) return finish(textResult(call.callId, resultText.afterNewTask, true))
+  if (state.handOverIndex >= 0 && index > state.handOverIndex) return finish(textResult(call.callId, resultText.afterNewTask, true))
   if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))
 
   const validated = deps.gate.validate(call.name, call.input, session.mode, control.provider.model)
   if (!validated.ok) return mistake(validated.error)
-  const { name, params } = validated
-
-  if (isLoopTool(name) && name !== 'switch_mode' && name !== 'new_task') {
-    return runLoopTool(session, { ...call, name, params }, deps, control, finish)
+  const { name, params, definition } = validated
+  const executor = deps.tools.executor(name)
+  if (!executor) return finish(textResult(call.callId, `The tool ${name} is not available in this build of Modus.`, true))
+  const runContext: ToolRunContext = {
+    taskId: session.id,
+    workspace: session.meta.workspace,
+    mode: session.mode,
+    signal: control.signal,
+    modelSupportsImages: control.provider.info.supportsImages
   }
+  const runTask = () => runTaskTool(session, call.callId, params, executor as TaskToolExecutor<unknown>, deps, control, runContext, finish)
+
+  // Tools that change only the conversation run at once: no repetition check, nothing to approve.
+  if (runsUnchecked(definition)) return runTask()
 
   if (!deps.gate.repetitionCheck(session.id, name, params)) {
     const answer = await askUser(session, deps, control, {
@@ -94,21 +105,15 @@ async function processCall(
     deps.gate.resetRepetition(session.id)
   }
 
-  const verdict = await deps.gate.decide({ name, params }, { taskId: session.id, mode: session.mode, workspace: session.meta.workspace })
+  const verdict = await deps.gate.decide({ name, params, definition }, { taskId: session.id, mode: session.mode, workspace: session.meta.workspace })
   session.emit({ type: 'tool-decision', at: now(), callId: call.callId, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason })
   if (verdict.decision === 'deny') return finish(textResult(call.callId, resultText.policyDenied(verdict.rule, verdict.reason)))
 
-  const runContext: ToolRunContext = {
-    taskId: session.id,
-    workspace: session.meta.workspace,
-    mode: session.mode,
-    signal: control.signal,
-    modelSupportsImages: control.provider.info.supportsImages
-  }
   const mustAsk = verdict.decision === 'ask' && !state.turnApproved
 
-  if (validated.isEdit && deps.edits.isEditTool(name)) {
-    return runEdit(session, call.callId, name, params, verdict, mustAsk, state, deps, control, runContext, finish, mistake)
+  if (definition.effect === 'edit') {
+    const edit = executor as EditToolExecutor<unknown, FileToolContext>
+    return runEdit(session, call.callId, name, params, edit, verdict, mustAsk, state, deps, control, runContext, finish)
   }
 
   let feedback: string | undefined
@@ -131,15 +136,13 @@ async function processCall(
     await saveAlwaysAllow(session, deps, answer)
   }
 
-  if (isLoopTool(name)) return runLoopTool(session, { ...call, name, params }, deps, control, finish)
+  if (definition.effect === 'task-control') return runTask()
 
-  if (!deps.runner.has(name)) {
-    return finish(textResult(call.callId, `The tool ${name} is not available in this build of Modus.`, true))
-  }
   session.emit({ type: 'tool-started', at: now(), callId: call.callId })
   let block: ToolResultBlock
   try {
-    block = toResultBlock(call.callId, await deps.runner.run(name, params, runContext))
+    const immediate = executor as ToolExecutor<unknown, FullToolContext>
+    block = toResultBlock(call.callId, await immediate.execute(params, await deps.tools.context(runContext)))
   } catch (error) {
     if (control.signal.aborted) {
       finish(textResult(call.callId, resultText.cancelled(name)))
@@ -154,27 +157,79 @@ async function processCall(
   return control.signal.aborted ? { kind: 'cancelled' } : { kind: 'continue' }
 }
 
+/** A task-control tool without an approval toggle changes only the conversation: nothing to check or ask. */
+const runsUnchecked = (definition: ToolDefinition): boolean => definition.effect === 'task-control' && !definition.approvalToggle
+
+/** Task-control tools act on the task itself: they answer, end the turn, or see the run cancelled. */
+async function runTaskTool(
+  session: TaskSession,
+  callId: string,
+  params: unknown,
+  executor: TaskToolExecutor<unknown>,
+  deps: LoopDeps,
+  control: RunControl,
+  runContext: ToolRunContext,
+  finish: (block: ToolResultBlock) => CallsOutcome
+): Promise<CallsOutcome> {
+  const outcome = await executor.execute(params, {
+    taskId: runContext.taskId,
+    signal: runContext.signal,
+    modelSupportsImages: runContext.modelSupportsImages,
+    callId,
+    session,
+    loop: deps,
+    control
+  })
+  switch (outcome.kind) {
+    case 'result':
+      return finish(toResultBlock(callId, outcome.output))
+    case 'completed':
+      return { kind: 'completed', callId, result: outcome.result }
+    case 'cancelled':
+      if (outcome.output) finish(toResultBlock(callId, outcome.output))
+      return { kind: 'cancelled' }
+  }
+}
+
+type Proposal = { ok: true; changes: ChangeView[]; notes: string[] } | { ok: false; output: ToolOutput }
+
+/** The edit tool's proposal, staged; a failure to prepare it is told to the model, not thrown. */
+async function stagedProposal(
+  name: string,
+  params: unknown,
+  executor: EditToolExecutor<unknown, FileToolContext>,
+  callId: string,
+  deps: LoopDeps,
+  runContext: ToolRunContext
+): Promise<Proposal> {
+  try {
+    const proposal = await executor.propose(params, await deps.tools.context(runContext))
+    if (!proposal.ok) return proposal
+    const stageContext = { taskId: runContext.taskId, callId, toolName: name, workspace: runContext.workspace }
+    return { ok: true, changes: await deps.edits.stage(proposal.changes, stageContext), notes: proposal.notes }
+  } catch (error) {
+    return { ok: false, output: textOutput(`The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}`) }
+  }
+}
+
 /** Ask → the approval item is the diff review; Allow → written at once and listed; both keep the original for revert. */
 async function runEdit(
   session: TaskSession,
   callId: string,
   name: string,
   params: unknown,
+  executor: EditToolExecutor<unknown, FileToolContext>,
   verdict: PolicyVerdict,
   mustAsk: boolean,
   state: MessageState,
   deps: LoopDeps,
   control: RunControl,
   runContext: ToolRunContext,
-  finish: (block: ToolResultBlock) => CallsOutcome,
-  mistake: (text: string) => CallsOutcome
+  finish: (block: ToolResultBlock) => CallsOutcome
 ): Promise<CallsOutcome> {
   const now = deps.now
   session.emit({ type: 'tool-started', at: now(), callId })
-  const proposal = await deps.edits.propose(name, params, { ...runContext, callId }).catch((error: unknown) => ({
-    ok: false as const,
-    output: { content: [{ type: 'text' as const, text: `The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}` }], isError: false }
-  }))
+  const proposal = await stagedProposal(name, params, executor, callId, deps, runContext)
   if (!proposal.ok) {
     session.counters.mistakes++
     return finish(toResultBlock(callId, proposal.output))

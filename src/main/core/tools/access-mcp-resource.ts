@@ -5,7 +5,6 @@ import type { McpToolContext, ToolExecutor } from './types'
 /** access_mcp_resource: reads one resource of a connected server. */
 export function createAccessMcpResourceExecutor(mcp: McpPort): ToolExecutor<AccessMcpResourceParams, McpToolContext> {
   return {
-    name: 'access_mcp_resource',
     execute: (params, ctx) =>
       mcp.readResource(params.server_name, params.uri, { mode: ctx.mode, signal: ctx.signal, modelSupportsImages: ctx.modelSupportsImages })
   }

@@ -14,7 +14,6 @@ function describe(block: BlockResult, total: number): string {
 }
 
 export const applyDiffExecutor: EditToolExecutor<ApplyDiffParams, FileToolContext> = {
-  name: 'apply_diff',
   async propose(params, ctx) {
     const file = await readExistingForEdit(ctx, params.path, 'apply_diff')
     if (!isFile(file)) return file

@@ -7,7 +7,6 @@ import { failed, failedFrom, modification } from './edit-support'
 import type { EditToolExecutor, FileToolContext } from './types'
 
 export const applyPatchExecutor: EditToolExecutor<ApplyPatchParams, FileToolContext> = {
-  name: 'apply_patch',
   async propose(params, ctx) {
     let paths: string[]
     try {

@@ -10,7 +10,6 @@ function countOccurrences(haystack: string, needle: string): number {
 }
 
 export const editExecutor: EditToolExecutor<EditParams, FileToolContext> = {
-  name: 'edit',
   async propose(params, ctx) {
     if (params.old_string === '') return failed("Error: 'old_string' is empty. Give the exact text to replace (use write_to_file to create a file).")
     if (params.old_string === params.new_string) return failed("Error: 'old_string' and 'new_string' are identical; the edit would change nothing.")

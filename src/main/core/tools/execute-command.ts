@@ -9,7 +9,6 @@ import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
  */
 export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParams, CommandToolContext> {
   return {
-    name: 'execute_command',
     async execute(params, ctx) {
       try {
         const result = await ctx.terminal.execute({

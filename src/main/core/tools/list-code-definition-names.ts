@@ -42,7 +42,6 @@ function summarize(outcomes: readonly FileOutcome[], leftOut: number): string {
 
 export function createListCodeDefinitionNamesExecutor(parser: CodeParser): ToolExecutor<ListCodeDefinitionNamesParams, FileToolContext> {
   return {
-    name: 'list_code_definition_names',
     async execute(params, ctx) {
       try {
         const target = await ctx.workspace.resolve(params.path)

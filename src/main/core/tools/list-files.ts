@@ -7,7 +7,6 @@ export const LIST_FILES_LIMIT = 200
 export function createListFilesExecutor(options: { limit?: number } = {}): ToolExecutor<ListFilesParams, FileToolContext> {
   const limit = options.limit ?? LIST_FILES_LIMIT
   return {
-    name: 'list_files',
     async execute(params, ctx) {
       try {
         const dir = await ctx.workspace.resolve(params.path)

@@ -4,7 +4,6 @@ import type { McpToolContext, ToolExecutor } from './types'
 /** `mcp--<server>--<tool>`: the executor behind every server tool offered natively to the model. */
 export function createMcpServerToolExecutor(mcp: McpPort, exposedName: string): ToolExecutor<Record<string, unknown>, McpToolContext> {
   return {
-    name: exposedName,
     execute: (params, ctx) =>
       mcp.callExposed(exposedName, params, {
         mode: ctx.mode,

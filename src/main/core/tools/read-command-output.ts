@@ -7,7 +7,6 @@ import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
  */
 export function createReadCommandOutputExecutor(): ToolExecutor<ReadCommandOutputParams, CommandToolContext> {
   return {
-    name: 'read_command_output',
     async execute(params, ctx) {
       try {
         const page = await ctx.terminal.readOutput(params.artifact_id, {

@@ -98,7 +98,6 @@ async function readIndentation(params: ReadFileParams, ctx: FileToolContext): Pr
 }
 
 export const readFileExecutor: ToolExecutor<ReadFileParams, FileToolContext> = {
-  name: 'read_file',
   async execute(params, ctx) {
     const argError = readFileArgumentError(params)
     if (argError) return textOutput(argError, true)

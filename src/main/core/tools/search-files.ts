@@ -40,7 +40,6 @@ export function createSearchFilesExecutor(options: SearchFilesExecutorOptions = 
   const maxResults = options.maxResults ?? SEARCH_MAX_RESULTS
   const contextLines = options.contextLines ?? SEARCH_CONTEXT_LINES
   return {
-    name: 'search_files',
     async execute(params, ctx) {
       try {
         const dir = await ctx.workspace.resolve(params.path)

@@ -1,6 +1,9 @@
 import type { ImageBlock, TextBlock } from '../../../shared/agent/messages'
 import type { ProposedChange, Workspace } from '../workspace/types'
 import type { TaskTerminal } from '../terminal/types'
+import type { ToolEffect } from '../../../shared/tools/types'
+import type { LoopDeps, RunControl } from '../agent/loop-deps'
+import type { TaskSession } from '../agent/task-session'
 
 /** What a tool hands back to the model. */
 export interface ToolOutput {
@@ -40,9 +43,11 @@ export type CommandToolContext = ToolContext & { terminal: TaskTerminal }
 /** Context of the MCP tools: the mode decides which servers may be used. */
 export type McpToolContext = ToolContext & { mode: string }
 
-/** Tools that act at once (read, list, search, run a command). */
+/** Everything a call may need: the pipeline builds it for every tool. */
+export type FullToolContext = ToolContext & { workspace: Workspace; terminal: TaskTerminal; mode: string }
+
+/** Tools that act at once (read, list, search, run a command, MCP). */
 export interface ToolExecutor<P = unknown, C extends ToolContext = ToolContext> {
-  name: string
   execute(params: P, ctx: C): Promise<ToolOutput>
 }
 
@@ -56,6 +61,34 @@ export type ProposalResult =
 
 /** Edit tools (write_to_file, apply_diff, edit, apply_patch): the loop stages what they propose. */
 export interface EditToolExecutor<P = unknown, C extends ToolContext = FileToolContext> {
-  name: string
   propose(params: P, ctx: C): Promise<ProposalResult>
 }
+
+/** The task a task-control tool acts on: its session, the loop's ports and the run's control. */
+export interface TaskToolContext extends ToolContext {
+  callId: string
+  session: TaskSession
+  loop: Pick<LoopDeps, 'gate' | 'subtasks' | 'now'>
+  control: RunControl
+}
+
+/** A task-control tool answers the call, ends the turn with a result, or sees the run cancelled. */
+export type TaskToolOutcome =
+  | { kind: 'result'; output: ToolOutput }
+  | { kind: 'completed'; result: string }
+  | { kind: 'cancelled'; output?: ToolOutput }
+
+/** Task-control tools (completion, follow-up, todos, mode switch, subtasks). */
+export interface TaskToolExecutor<P = unknown> {
+  execute(params: P, ctx: TaskToolContext): Promise<TaskToolOutcome>
+}
+
+/** The executor shape a definition's effect calls for. */
+export type ExecutorFor<E extends ToolEffect, P> = E extends 'edit'
+  ? EditToolExecutor<P, FileToolContext>
+  : E extends 'task-control'
+    ? TaskToolExecutor<P>
+    : ToolExecutor<P, FullToolContext>
+
+/** Any executor, for tools only known at run time (MCP, custom, tests). */
+export type AnyToolExecutor = ToolExecutor<never, FullToolContext> | EditToolExecutor<never, FileToolContext> | TaskToolExecutor<never>

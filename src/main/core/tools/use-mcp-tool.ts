@@ -5,7 +5,6 @@ import type { McpToolContext, ToolExecutor } from './types'
 /** use_mcp_tool: a server tool named by server and tool (the way to call tools found by search). */
 export function createUseMcpToolExecutor(mcp: McpPort): ToolExecutor<UseMcpToolParams, McpToolContext> {
   return {
-    name: 'use_mcp_tool',
     execute: (params, ctx) =>
       mcp.callTool(params.server_name, params.tool_name, params.arguments ?? {}, {
         mode: ctx.mode,

@@ -20,7 +20,6 @@ export function cleanWriteContent(content: string): string {
 }
 
 export const writeToFileExecutor: EditToolExecutor<WriteToFileParams, FileToolContext> = {
-  name: 'write_to_file',
   async propose(params, ctx) {
     try {
       const target = await ctx.workspace.resolve(params.path)
