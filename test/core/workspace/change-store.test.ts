@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { StagedChange } from '../../../src/main/core/workspace'
 import { tempWorkspace, type TempWorkspace } from './fixtures'
@@ -134,5 +134,50 @@ describe('ChangeStore', () => {
     expect(outside.outsideWorkspace).toBe(true)
     expect(guarded.protected).toBe(true)
     expect(t.workspace.changes.list({ taskId: 't', status: 'pending' })).toHaveLength(2)
+  })
+})
+
+describe('an approved edit cannot be redirected out of the workspace', () => {
+  it('a folder swapped for a link out between proposal and acceptance: nothing is written outside', async () => {
+    t = await tempWorkspace({ 'src/app.ts': ORIGINAL })
+    const staged = await stageModify('src/app.ts')
+    // The attacker (a command the user approved, a build script) swaps the folder for a link.
+    writeFileSync(join(t.outside, 'app.ts'), ORIGINAL)
+    renameSync(join(t.root, 'src'), join(t.root, 'src-moved'))
+    symlinkSync(t.outside, join(t.root, 'src'))
+    const outcome = await t.workspace.changes.accept(staged.id)
+    expect(outcome.status).toBe('conflict')
+    expect(outcome.message).toMatch(/leads outside the workspace/)
+    expect(readFileSync(join(t.outside, 'app.ts'), 'utf8')).toBe(ORIGINAL)
+  })
+
+  it('the file swapped for a link out: the write refuses instead of following it', async () => {
+    t = await tempWorkspace({ 'config.json': ORIGINAL })
+    const staged = await stageModify('config.json')
+    writeFileSync(join(t.outside, 'authorized_keys'), ORIGINAL)
+    rmSync(join(t.root, 'config.json'))
+    symlinkSync(join(t.outside, 'authorized_keys'), join(t.root, 'config.json'))
+    const outcome = await t.workspace.changes.accept(staged.id)
+    expect(outcome.status).toBe('conflict')
+    expect(readFileSync(join(t.outside, 'authorized_keys'), 'utf8')).toBe(ORIGINAL)
+  })
+
+  it('a created file whose new folder is a link out by then is not created outside', async () => {
+    t = await tempWorkspace({})
+    const staged = await t.workspace.changes.stage({ taskId: 't', toolName: 'write_to_file', change: { path: 'gen/out.txt', kind: 'create', original: null, proposed: 'payload\n' } })
+    symlinkSync(t.outside, join(t.root, 'gen'))
+    const outcome = await t.workspace.changes.accept(staged.id)
+    expect(outcome.status).toBe('conflict')
+    expect(existsSync(join(t.outside, 'out.txt'))).toBe(false)
+  })
+
+  it('a link that stays inside is written through, and the result names the file actually written', async () => {
+    t = await tempWorkspace({ 'real/notes.md': ORIGINAL })
+    symlinkSync(join(t.root, 'real'), join(t.root, 'docs'))
+    const staged = await stageModify('docs/notes.md')
+    const outcome = await t.workspace.changes.accept(staged.id)
+    expect(outcome.status).toBe('applied')
+    expect(disk('real/notes.md')).toBe(PROPOSED)
+    expect(outcome.message).toContain('real/notes.md')
   })
 })

@@ -52,15 +52,20 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
     return withLineEnding(toLf(text), eol)
   }
 
-  async function writeTarget(change: StagedChange, target: DiskState): Promise<void> {
+  /** Writes the accepted text; resolves with the real path written (null: only deleted). */
+  async function writeTarget(change: StagedChange, target: DiskState): Promise<string | null> {
+    // An edit approved inside the workspace must land inside, whatever was swapped for a link since.
+    const options = { stayInside: !change.outsideWorkspace }
     if (change.kind === 'move') {
-      if (target !== null) await workspace.writeText(change.moveTo!, target, formatOf(change))
-      await workspace.deleteFile(change.path)
-    } else if (target === null) {
-      await workspace.deleteFile(change.path)
-    } else {
-      await workspace.writeText(change.path, target, formatOf(change))
+      const written = target !== null ? await workspace.writeText(change.moveTo!, target, formatOf(change), options) : null
+      await workspace.deleteFile(change.path, options)
+      return written
     }
+    if (target === null) {
+      await workspace.deleteFile(change.path, options)
+      return null
+    }
+    return workspace.writeText(change.path, target, formatOf(change), options)
   }
 
   /** What to write given the review decision, relative to the proposal's original. */
@@ -162,7 +167,13 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       }
       const merged = rebase(change.original, reviewed.target, current, change)
       if (!merged.ok) return conflict(change, merged.reason)
-      await writeTarget(change, merged.text)
+      let writtenTo: string | null
+      try {
+        writtenTo = await writeTarget(change, merged.text)
+      } catch (error) {
+        if (error instanceof WorkspaceError && error.code === 'outside_workspace') return conflict(change, error.message)
+        throw error
+      }
       change.status = 'accepted'
       change.conflict = undefined
       change.written = merged.text
@@ -171,7 +182,7 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         change.userEdits = unifiedDiff(change.displayPath, change.proposed, options.editedContent)
       }
       emit(change)
-      return { status: merged.rebased ? 'reapplied' : 'applied', change: structuredClone(change), message: acceptMessage(change, merged.rebased) }
+      return { status: merged.rebased ? 'reapplied' : 'applied', change: structuredClone(change), message: acceptMessage(change, merged.rebased, writtenTo) }
     },
 
     reject(id, reason) {
@@ -212,12 +223,12 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         restored = inFileEol(result.content, change)
       }
       if (change.kind === 'move') {
-        if (restored !== null) await workspace.writeText(change.path, restored, formatOf(change))
-        await workspace.deleteFile(change.moveTo!)
+        if (restored !== null) await workspace.writeText(change.path, restored, formatOf(change), { stayInside: !change.outsideWorkspace })
+        await workspace.deleteFile(change.moveTo!, { stayInside: !change.outsideWorkspace })
       } else if (restored === null) {
-        await workspace.deleteFile(change.path)
+        await workspace.deleteFile(change.path, { stayInside: !change.outsideWorkspace })
       } else {
-        await workspace.writeText(change.path, restored, formatOf(change))
+        await workspace.writeText(change.path, restored, formatOf(change), { stayInside: !change.outsideWorkspace })
       }
       change.status = 'reverted'
       emit(change)
@@ -237,10 +248,13 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
   }
 }
 
-function acceptMessage(change: StagedChange, rebased: boolean): string {
+function acceptMessage(change: StagedChange, rebased: boolean, writtenTo: string | null): string {
   const verb = { create: 'Created', modify: 'Updated', delete: 'Deleted', move: 'Moved' }[change.kind]
   const target = change.kind === 'move' ? `${change.displayPath} → ${change.displayMoveTo}` : change.displayPath
-  const parts = [`${verb} ${target}.`]
+  const shown = change.kind === 'move' ? change.displayMoveTo : change.displayPath
+  // Through a link, the file written is not the one named: say which it was.
+  const where = writtenTo !== null && shown !== undefined && !writtenTo.endsWith(`/${shown}`) && writtenTo !== shown ? ` (written to ${writtenTo})` : ''
+  const parts = [`${verb} ${target}${where}.`]
   const total = change.hunks.length
   const accepted = change.acceptedHunkIds?.length ?? total
   if (!change.userEdits && accepted < total) {

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs'
-import { open, readFile, rm, stat } from 'node:fs/promises'
+import { lstat, mkdir, open, readFile, realpath, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { detectLineEnding, withLineEnding } from '../../../shared/diff/text'
 import { isProtectedPath } from '../../../shared/policy/paths'
 import { createChangeStore } from './change-store'
@@ -7,7 +8,7 @@ import { decodeText, detectEncoding, encodeText } from './encoding'
 import { loadIgnoreRules, type IgnoreRules } from './ignore-rules'
 import { readLineWindow } from './line-reader'
 import { listDirectory } from './list'
-import { resolveWorkspacePath } from './paths'
+import { isWithin, realpathOfNearest, resolveWorkspacePath } from './paths'
 import { findRipgrep, searchFiles } from './search'
 import {
   WorkspaceError,
@@ -16,7 +17,8 @@ import {
   type ResolvedPath,
   type TextFile,
   type TextFormat,
-  type Workspace
+  type Workspace,
+  type WriteOptions
 } from './types'
 import { writeFileAtomic } from './atomic-write'
 
@@ -128,27 +130,56 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     return readText(path)
   }
 
-  async function writeText(path: string, text: string, format: Partial<TextFormat> = {}): Promise<void> {
+  const escaped = (p: ResolvedPath): WorkspaceError =>
+    new WorkspaceError(
+      'outside_workspace',
+      `Not written: ${p.input} now leads outside the workspace (a folder or the file was replaced by a link since the change was proposed). Nothing was changed.`,
+      p.input
+    )
+
+  /**
+   * Where a write really lands, decided now rather than at proposal time: the real parent folder
+   * (checked again), and the file itself unless it is a link, which is followed only inside.
+   */
+  async function writeDestination(p: ResolvedPath, stayInside: boolean): Promise<string> {
+    const parent = dirname(p.absolute)
+    if (stayInside && !isWithin(rootReal, realpathOfNearest(parent))) throw escaped(p)
+    await mkdir(parent, { recursive: true })
+    const parentReal = await realpath(parent)
+    if (stayInside && !isWithin(rootReal, parentReal)) throw escaped(p)
+    const destination = join(parentReal, basename(p.absolute))
+    if (!(await lstat(destination).catch(() => null))?.isSymbolicLink()) return destination
+    const target = realpathOfNearest(destination)
+    if (stayInside && (!isWithin(rootReal, target) || !isWithin(rootReal, realpathOfNearest(dirname(target))))) throw escaped(p)
+    return target
+  }
+
+  async function writeText(path: string, text: string, format: Partial<TextFormat> = {}, options: WriteOptions = {}): Promise<string> {
     const p = resolvePath(path)
     if (p.ignored) throw ignoredError(p)
     if (p.kind === 'directory') throw new WorkspaceError('is_directory', `'${p.display}' is a directory.`, p.display)
+    const destination = await writeDestination(p, options.stayInside === true)
     let existing: TextFormat | null = null
-    if (p.kind === 'file') {
-      const st = await stat(p.real)
-      const head = await readHead(p.real, 8192)
+    const st = p.kind === 'file' ? await stat(destination).catch(() => null) : null
+    if (st) {
+      const head = await readHead(destination, 8192)
       existing = { encoding: detectEncoding(head) ?? 'utf8', eol: 'lf', mode: st.mode & 0o7777 }
     }
     const encoding = format.encoding ?? existing?.encoding ?? 'utf8'
     const mode = format.mode ?? existing?.mode ?? null
     const body = format.eol ? withLineEnding(text, format.eol) : text
-    await writeFileAtomic(p.real, encodeText(body, encoding), mode)
+    // The final rename replaces the name in the real parent; it never follows a link.
+    await writeFileAtomic(destination, encodeText(body, encoding), mode)
+    return destination
   }
 
-  async function deleteFile(path: string): Promise<void> {
+  async function deleteFile(path: string, options: WriteOptions = {}): Promise<void> {
     const p = resolvePath(path)
     if (p.ignored) throw ignoredError(p)
     if (p.kind === 'missing') throw new WorkspaceError('not_found', `File not found: ${p.display}`, p.display)
     if (p.kind === 'directory') throw new WorkspaceError('is_directory', `'${p.display}' is a directory; only files are deleted.`, p.display)
+    // `rm` removes a link itself, but a parent swapped for a link would lead it elsewhere.
+    if (options.stayInside && !isWithin(rootReal, realpathOfNearest(dirname(p.absolute)))) throw escaped(p)
     await rm(p.absolute)
   }
 

@@ -11,7 +11,7 @@ export function isWithin(parent: string, child: string): boolean {
 }
 
 /** Realpath of the deepest existing ancestor, with the missing tail appended. */
-function realpathOfNearest(absolute: string): string {
+export function realpathOfNearest(absolute: string): string {
   const missing: string[] = []
   let current = absolute
   for (;;) {

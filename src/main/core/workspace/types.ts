@@ -53,6 +53,7 @@ export type WorkspaceErrorCode =
   | 'ignored'
   | 'too_large'
   | 'exists'
+  | 'outside_workspace'
   | 'io'
 
 export class WorkspaceError extends Error {
@@ -97,6 +98,11 @@ export interface ListResult {
 /** Decides whether a workspace-relative POSIX path is protected (from the pure policy). */
 export type ProtectedPathCheck = (relativePosixPath: string) => boolean
 
+export interface WriteOptions {
+  /** The approved path was inside the workspace, so the write must land there. */
+  stayInside?: boolean
+}
+
 export interface Workspace {
   /** Real absolute root. */
   readonly root: string
@@ -109,9 +115,14 @@ export interface Workspace {
   readBytes(path: string, options?: { maxBytes?: number }): Promise<{ path: ResolvedPath; bytes: Uint8Array }>
   /** Text of a file or null when it does not exist (ignored paths still refused). */
   readTextIfExists(path: string): Promise<TextFile | null>
-  /** Atomic (temp + fsync + rename); keeps encoding, BOM, line endings and mode; creates parents. */
-  writeText(path: string, text: string, format?: Partial<TextFormat>): Promise<void>
-  deleteFile(path: string): Promise<void>
+  /**
+   * Atomic (temp + fsync + rename); keeps encoding, BOM, line endings and mode; creates parents.
+   * Resolves with the real path written. With `stayInside`, containment is checked again now on
+   * the real parent, and a link out of the workspace (a folder or the file swapped for one since
+   * the proposal) refuses the write with `outside_workspace`.
+   */
+  writeText(path: string, text: string, format?: Partial<TextFormat>, options?: WriteOptions): Promise<string>
+  deleteFile(path: string, options?: WriteOptions): Promise<void>
   list(path: string, options: ListOptions): Promise<ListResult>
   /** Regex search (ripgrep when on PATH, else built-in; same results and order). */
   search(path: string, options: SearchOptions): Promise<SearchResult>
