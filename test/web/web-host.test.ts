@@ -1,5 +1,5 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
@@ -13,6 +13,8 @@ mkdirSync(staticDir)
 mkdirSync(workspace)
 writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Modus</title>')
 writeFileSync(join(tmp, 'secret.txt'), 'outside the static dir')
+symlinkSync(join(tmp, 'secret.txt'), join(staticDir, 'leak.txt'))
+symlinkSync(tmp, join(staticDir, 'up'))
 
 let host: WebHost
 let origin: string
@@ -83,8 +85,8 @@ describe('web host over HTTP', () => {
     expect(status).toBe(421)
   })
 
-  it('never serves files outside the renderer directory', async () => {
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt']) {
+  it('never serves files outside the renderer directory, links out included', async () => {
+    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/leak.txt', '/up/secret.txt']) {
       const res = await get(path)
       expect(res.status).toBe(404)
     }
@@ -137,6 +139,54 @@ describe('web host over WebSocket', () => {
     expect(await nextMessage(ws)).toMatchObject({ id: 5, result: { ok: false, error: { code: 'not_found' } } })
     ws.send(JSON.stringify({ id: 6, channel: 'app:info', payload: {} }))
     expect(await nextMessage(ws)).toMatchObject({ id: 6, result: { ok: true } })
+    ws.close()
+  })
+})
+
+describe('web host bounds and addresses', () => {
+  it('answers a 31 MB path with a short error, not an echo of it', async () => {
+    const ws = await connect(host.token, { origin })
+    ws.send(JSON.stringify({ id: 9, channel: 'workspace:open', payload: { path: `/${'a'.repeat(31 * 1024 * 1024)}` } }))
+    const raw = await new Promise<string>((resolve) => ws.once('message', (data) => resolve(data.toString())))
+    expect(JSON.parse(raw)).toMatchObject({ id: 9, result: { ok: false, error: { code: 'invalid_payload' } } })
+    expect(raw.length).toBeLessThan(4000)
+    // Any other error quoting its input is cut short too.
+    ws.send(JSON.stringify({ id: 10, channel: 'workspace:open', payload: { path: `/${'b'.repeat(4000)}` } }))
+    const second = await new Promise<string>((resolve) => ws.once('message', (data) => resolve(data.toString())))
+    expect(JSON.parse(second)).toMatchObject({ id: 10, result: { ok: false, error: { code: 'not_found' } } })
+    expect(second.length).toBeLessThan(2500)
+    ws.close()
+  })
+
+  it('bound to 0.0.0.0, accepts the addresses it listens on and localhost, and still refuses a foreign Host', async () => {
+    const core = await createCore({ dataDir: join(tmp, 'data-any'), transport: 'web', version: 'test' })
+    const wide = await startWebHost({ core, staticDir, host: '0.0.0.0' })
+    try {
+      const { request } = await import('node:http')
+      const status = (address: string, hostHeader: string) =>
+        new Promise<number>((resolve) => {
+          request({ host: address, port: wide.port, path: '/', headers: { host: hostHeader } }, (res) => resolve(res.statusCode ?? 0)).end()
+        })
+      expect(await status('127.0.0.1', `localhost:${wide.port}`)).toBe(200)
+      expect(await status('127.0.0.1', `127.0.0.1:${wide.port}`)).toBe(200)
+      const own = Object.values(networkInterfaces())
+        .flatMap((entries) => entries ?? [])
+        .filter((entry) => entry.family === 'IPv4' && !entry.internal)
+      for (const entry of own) expect(await status(entry.address, `${entry.address}:${wide.port}`)).toBe(200)
+      expect(await status('127.0.0.1', `evil.example:${wide.port}`)).toBe(421)
+    } finally {
+      await wide.close()
+      await core.dispose()
+    }
+  })
+
+  it('refuses a provider base URL that is not http(s)', async () => {
+    const ws = await connect(host.token, { origin })
+    const provider = { id: 'x', kind: 'openai-compatible', label: 'X', model: 'm' }
+    for (const [id, baseUrl] of [[20, 'javascript:alert(document.domain)'], [21, 'file:///etc/passwd'], [22, 'data:text/html,hi']] as const) {
+      ws.send(JSON.stringify({ id, channel: 'settings:saveProvider', payload: { ...provider, baseUrl } }))
+      expect(await nextMessage(ws, (m) => m.id === id)).toMatchObject({ result: { ok: false, error: { code: 'invalid_payload' } } })
+    }
     ws.close()
   })
 })

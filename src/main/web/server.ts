@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../core/create-core'
 import { readStaticFile } from './static-files'
@@ -34,6 +35,20 @@ export interface WebHost {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
 export const isLoopbackHost = (host: string): boolean => LOOPBACK.has(host)
+
+/**
+ * The names a browser may use to reach the host, for the Host and Origin checks: a wildcard bind
+ * (`0.0.0.0`, `::`) listens on every address of the machine, loopback included.
+ */
+function listeningNames(host: string): string[] {
+  if (isLoopbackHost(host)) return [...LOOPBACK]
+  if (host !== '0.0.0.0' && host !== '::') return [host]
+  const addresses = Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => host === '::' || entry.family === 'IPv4')
+    .map((entry) => entry.address.split('%')[0])
+  return [...new Set([...LOOPBACK, host, ...addresses])]
+}
 
 /** Serves the renderer and carries the contract over a WebSocket, behind a per-launch token. */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
@@ -90,7 +105,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.listen(options.port ?? 0, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
-  for (const name of [host, ...(isLoopbackHost(host) ? LOOPBACK : [])]) {
+  for (const name of listeningNames(host)) {
     const hostPort = `${name.includes(':') ? `[${name}]` : name}:${port}`
     allowedHosts.add(hostPort)
     allowedOrigins.add(`http://${hostPort}`)

@@ -32,8 +32,13 @@ export async function readStaticFile(root: string, urlPath: string): Promise<Sta
   if (decoded.includes('\0')) return null
   const relative = normalize(decoded === '/' ? '/index.html' : decoded).replace(/^([/\\])+/, '')
   const full = join(root, relative)
-  if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null
-  const body = await fs.readFile(full).catch(() => null)
+  if (!within(root, full)) return null
+  // A link inside the folder must not lead out of it.
+  const [realRoot, real] = await Promise.all([fs.realpath(root).catch(() => null), fs.realpath(full).catch(() => null)])
+  if (!realRoot || !real || !within(realRoot, real)) return null
+  const body = await fs.readFile(real).catch(() => null)
   if (!body) return null
   return { body, contentType: CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream' }
 }
+
+const within = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)

@@ -4,6 +4,13 @@ import { request } from './define'
 export const ProviderKind = z.enum(['anthropic', 'openai', 'openai-compatible'])
 export type ProviderKind = z.infer<typeof ProviderKind>
 
+/** A provider endpoint: only http(s); `javascript:`, `file:` and other schemes are refused. */
+export const HttpUrl = z
+  .string()
+  .max(2000)
+  .url()
+  .refine((value) => /^https?:$/i.test(new URL(value).protocol), 'The base URL must start with http:// or https://')
+
 /** What the renderer may see of a provider: never the key itself, only whether one is stored. */
 export const ProviderView = z.object({
   id: z.string(),
@@ -22,7 +29,7 @@ export const ProviderInput = z
     id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lowercase letters, digits and dashes'),
     kind: ProviderKind,
     label: z.string().min(1).max(80),
-    baseUrl: z.string().url().optional(),
+    baseUrl: HttpUrl.optional(),
     model: z.string().min(1).max(200),
     /** Omitted: keep the stored key. Empty string: remove it. */
     apiKey: z.string().max(500).optional()

@@ -22,7 +22,7 @@ export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>
 
 export const workspaceRequests = {
   /** Opens a folder by path (the browser surface types it; Electron gets it from `workspace:pick`). */
-  'workspace:open': request(z.object({ path: z.string().min(1) }).strict(), WorkspaceInfo),
+  'workspace:open': request(z.object({ path: z.string().min(1).max(4096) }).strict(), WorkspaceInfo),
   /** Native folder dialog; the web host answers `unsupported` and the UI shows a path field. */
   'workspace:pick': request(z.object({}).strict(), WorkspaceInfo.nullable()),
   'workspace:current': request(z.object({}).strict(), WorkspaceInfo.nullable()),

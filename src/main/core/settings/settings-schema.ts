@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { ProviderKind, ThemePreference } from '../../../shared/contract/settings'
+import { HttpUrl, ProviderKind, ThemePreference } from '../../../shared/contract/settings'
 
 export const ProviderConfig = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lowercase letters, digits and dashes'),
     kind: ProviderKind,
     label: z.string().min(1),
-    baseUrl: z.string().url().optional(),
+    baseUrl: HttpUrl.optional(),
     model: z.string().min(1)
   })
   .strict()
