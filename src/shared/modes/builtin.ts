@@ -4,7 +4,39 @@ export const DEFAULT_MODE_SLUG = 'code'
 
 const READ_ONLY_AUTO_APPROVE = { read: true } as const
 
-/** Modus's own built-in modes. Every one auto-approves reads inside the workspace and nothing else. */
+/**
+ * Code and Debug auto-approve commands that match their allow list: the project's tests and
+ * read-only git. Everything else asks; deny rules, writes and always-ask constructs still apply.
+ */
+export const CODE_COMMAND_RULES = {
+  allow: [
+    'npm test *',
+    'npm run test *',
+    'pnpm test *',
+    'pnpm run test *',
+    'yarn test *',
+    'bun test *',
+    'npx vitest run *',
+    'npx jest *',
+    'pytest *',
+    'python -m pytest *',
+    'python3 -m pytest *',
+    'cargo test *',
+    'go test *',
+    'git status *',
+    'git diff *',
+    'git log *',
+    'git show *',
+    'git blame *',
+    'git ls-files *',
+    'git rev-parse *',
+    'git branch --show-current'
+  ]
+} as const
+
+const CODE_AUTO_APPROVE = { read: true, command: true } as const
+
+/** Modus's own built-in modes. Every one auto-approves reads inside the workspace; Code and Debug also their allow-listed commands. */
 export const BUILT_IN_MODES: readonly ModeConfig[] = [
   {
     slug: 'code',
@@ -16,7 +48,8 @@ export const BUILT_IN_MODES: readonly ModeConfig[] = [
     customInstructions:
       'Read the code you touch before editing it. Prefer small targeted edits over rewriting files. Run the project’s tests or type checker after a change when one exists.',
     groups: ['read', 'edit', 'command', 'mcp'],
-    autoApprove: { ...READ_ONLY_AUTO_APPROVE }
+    autoApprove: { ...CODE_AUTO_APPROVE },
+    commandRules: { allow: [...CODE_COMMAND_RULES.allow] }
   },
   {
     slug: 'architect',
@@ -52,7 +85,8 @@ export const BUILT_IN_MODES: readonly ModeConfig[] = [
     customInstructions:
       'List the plausible causes, narrow them to the one or two most likely, and confirm with logs, tests or a reproduction before changing code. Tell the user the diagnosis before the fix.',
     groups: ['read', 'edit', 'command', 'mcp'],
-    autoApprove: { ...READ_ONLY_AUTO_APPROVE }
+    autoApprove: { ...CODE_AUTO_APPROVE },
+    commandRules: { allow: [...CODE_COMMAND_RULES.allow] }
   },
   {
     slug: 'orchestrator',

@@ -1,5 +1,6 @@
 import type { CommandRules } from '../modes/schema'
 import { analyzeCommand, basename, programForAllow, type CommandAnalysis, type CommandPart } from './shell/analyze'
+import { withoutGlobalOptions } from './shell/global-options'
 import { firstMatch } from './rules'
 
 export type Decision = 'allow' | 'ask' | 'deny'
@@ -24,66 +25,92 @@ export interface CommandDecision {
   reason: string
   parts: PartDecision[]
   analysis: CommandAnalysis
-  /** False when a toggle may not turn this ask into allow (always-ask constructs, unparsed input). */
-  liftable: boolean
 }
 
 const join = (argv: readonly string[]): string => argv.join(' ')
 
-/** The texts deny/ask rules are matched against: seen through wrappers and binary paths. */
-function strictForms(part: CommandPart): string[] {
-  const inner = [basename(part.program), ...part.argv.slice(1)]
-  const outer = part.command.words.map((word) => word.value)
-  const forms = [join(inner), join(part.argv), join(outer)]
-  if (outer.length > 0) forms.push(join([basename(outer[0]), ...outer.slice(1)]))
-  return forms
+/**
+ * The texts deny and ask rules are matched against: every wrapper level, binary paths reduced to
+ * their name, and global options before a subcommand removed (`git -C dir push` is `git push`).
+ */
+export function strictForms(part: CommandPart): string[] {
+  const forms = new Set<string>()
+  for (const level of part.levels) {
+    forms.add(join(level))
+    forms.add(join([basename(level[0]), ...level.slice(1)]))
+  }
+  const program = basename(part.program)
+  const bare = withoutGlobalOptions(program.toLowerCase(), part.argv.slice(1))
+  if (bare) forms.add(join(bare))
+  return [...forms]
 }
 
-/** The text allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is. */
-const allowForm = (part: CommandPart): string => join([programForAllow(part.program), ...part.argv.slice(1)])
+/** The texts allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is; `sudo` must be named. */
+export const allowForms = (part: CommandPart): string[] => part.allowLevels.map((level) => join([programForAllow(level[0]), ...level.slice(1)]))
 
-function decidePart(part: CommandPart, sets: readonly RuleSet[]): PartDecision {
-  const text = part.command.text || join(part.argv)
+const partText = (part: CommandPart): string => part.command.text || join(part.argv)
+const firstWord = (rule: string): string => basename(rule.trim().split(/[ \t]/)[0])
+
+function decidePart(part: CommandPart, sets: readonly RuleSet[], autoApprove: boolean): PartDecision {
+  const text = partText(part)
   const strict = strictForms(part)
   for (const set of sets) {
-    const rule = firstMatch(set.rules.deny, strict)
+    const rule = firstMatch(set.rules.deny, strict, 'folded')
     if (rule) return { text, decision: 'deny', rule: `${set.origin} deny "${rule}"` }
   }
   for (const set of sets) {
-    const rule = firstMatch(set.rules.ask, strict)
+    const rule = firstMatch(set.rules.ask, strict, 'folded')
     if (rule) return { text, decision: 'ask', rule: `${set.origin} ask "${rule}"` }
   }
-  const form = [allowForm(part)]
+  const forms = allowForms(part)
   for (const set of sets) {
     if (!set.allowApplies) continue
-    const rule = firstMatch(set.rules.allow, form)
-    if (rule) return { text, decision: 'allow', rule: `${set.origin} allow "${rule}"` }
+    // A `sudo` part needs a rule that says `sudo`: `*` or `ls` do not cover `sudo ls`.
+    const rules = part.privileged ? set.rules.allow?.filter((rule) => firstWord(rule) === part.privileged) : set.rules.allow
+    const rule = firstMatch(rules, forms)
+    // Without the toggle an allow rule only records that it matched: the part still asks.
+    if (rule) return { text, decision: autoApprove ? 'allow' : 'ask', rule: `${set.origin} allow "${rule}"` }
   }
   return { text, decision: 'ask' }
 }
 
+const result = (decision: Decision, rule: string, reason: string, parts: PartDecision[], analysis: CommandAnalysis): CommandDecision => ({
+  decision,
+  rule,
+  reason,
+  parts,
+  analysis
+})
+
 /**
- * Decide a command line against rule sets. Deny beats ask beats allow whatever the order; every
- * part (substitutions included) must be allowed. `unmatched` says what an unmatched part gets:
- * 'allow' when the mode auto-approves commands, else 'ask'.
+ * Decide a command line against rule sets (Roo's meaning of the "auto-approve commands" toggle).
+ * Per part: deny if a deny rule matches; else ask if an ask rule matches; else allow only if an
+ * allow rule matches and `autoApprove` is on; else ask. The line: any deny → deny; any ask or any
+ * never-auto-allowed construct → ask; else allow. Deny beats ask beats allow in any order.
  */
-export function decideCommand(line: string, sets: readonly RuleSet[], unmatched: 'allow' | 'ask' = 'ask'): CommandDecision {
+export function decideCommand(line: string, sets: readonly RuleSet[], autoApprove = false): CommandDecision {
   const analysis = analyzeCommand(line)
-  const parts = analysis.parts.map((part) => decidePart(part, sets))
+  if (analysis.invalid)
+    return result('deny', 'invalid-command', 'Invalid argument: the command holds a NUL or another control character; nothing was run', [], analysis)
+  const parts = analysis.parts.map((part) => decidePart(part, sets, autoApprove))
   const denied = parts.find((part) => part.decision === 'deny')
-  if (denied)
-    return { decision: 'deny', rule: denied.rule as string, reason: `'${denied.text}' is denied by ${denied.rule}`, parts, analysis, liftable: false }
-  if (analysis.error)
-    return { decision: 'ask', rule: 'unparsed-command', reason: `The command could not be analysed (${analysis.error})`, parts, analysis, liftable: false }
-  if (analysis.alwaysAsk.length > 0)
-    return { decision: 'ask', rule: 'always-ask', reason: analysis.alwaysAsk.join('; '), parts, analysis, liftable: false }
-  const asked = parts.find((part) => part.decision === 'ask' && part.rule)
-  if (asked)
-    return { decision: 'ask', rule: asked.rule as string, reason: `'${asked.text}' needs approval by ${asked.rule}`, parts, analysis, liftable: false }
-  const unmatchedPart = parts.find((part) => part.decision === 'ask')
-  if (unmatchedPart && unmatched === 'ask')
-    return { decision: 'ask', rule: 'no-matching-rule', reason: `No allow rule matches '${unmatchedPart.text}'`, parts, analysis, liftable: true }
-  if (unmatchedPart) return { decision: 'allow', rule: 'auto-approve.command', reason: 'Commands are auto-approved in this mode', parts, analysis, liftable: true }
+  if (denied) return result('deny', denied.rule as string, `'${denied.text}' is denied by ${denied.rule}`, parts, analysis)
+  if (analysis.error) return result('ask', 'unparsed-command', `The command could not be analysed (${analysis.error}), so it is never auto-approved`, parts, analysis)
+  if (parts.length === 0 && analysis.writes.length === 0)
+    return result('ask', 'empty-command', 'The command is empty or only a comment: nothing to auto-approve', parts, analysis)
+  if (analysis.alwaysAsk.length > 0) return result('ask', 'always-ask', `Never auto-approved: ${analysis.alwaysAsk.join('; ')}`, parts, analysis)
+  const asked = parts.find((part) => part.decision === 'ask' && part.rule?.includes(' ask "'))
+  if (asked) return result('ask', asked.rule as string, `'${asked.text}' needs approval by ${asked.rule}`, parts, analysis)
+  const redirect = analysis.writes.find((use) => use.redirect)
+  if (redirect) return result('ask', 'output-redirection', `Output is redirected into '${redirect.path}'; only /dev/null is never asked about`, parts, analysis)
+  const unmatched = parts.find((part) => part.decision === 'ask' && !part.rule)
+  const elevated = analysis.parts.find((part, i) => part.privileged && parts[i] === unmatched)
+  if (elevated)
+    return result('ask', 'privileged', `'${unmatched?.text}' runs with elevated privileges (${elevated.privileged}); only an allow rule that starts with '${elevated.privileged}' auto-approves it`, parts, analysis)
+  if (unmatched) return result('ask', 'no-matching-rule', `No allow rule matches '${unmatched.text}'`, parts, analysis)
+  const matchedOnly = parts.find((part) => part.decision === 'ask')
+  if (matchedOnly)
+    return result('ask', 'auto-approve-off', `'${matchedOnly.text}' matches ${matchedOnly.rule}, but this mode does not auto-approve commands`, parts, analysis)
   const rules = [...new Set(parts.map((part) => part.rule))].join(', ')
-  return { decision: 'allow', rule: rules || 'empty-command', reason: parts.length ? `Every part is allowed (${rules})` : 'Nothing to run', parts, analysis, liftable: true }
+  return result('allow', rules, `Every part matches an allow rule and the mode auto-approves commands (${rules})`, parts, analysis)
 }

@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../tools/types'
 import type { AutoApprove, CommandRules, ResolvedMode } from '../modes/schema'
 import { groupName, groupOptions } from '../modes/schema'
 import { decideCommand, type Decision, type RuleSet } from './commands'
+import { decideCommandPaths } from './command-paths'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
 
 export interface PolicyCall {
@@ -25,7 +26,9 @@ export interface PolicyContext {
   /** Facts about a path the model named, realpath-resolved by the core; lexical when absent. */
   resolvePath?: (path: string) => PathFacts
   /** The ignore-file matcher (.modusignore/.rooignore) over workspace-relative paths. */
-  isIgnored?: (relPath: string) => boolean
+  isIgnored?: (relPath: string, isDirectory?: boolean) => boolean
+  /** Whether a directory holds ignored entries (recursive reads and globs in commands). */
+  ignoredWithin?: (relDir: string) => boolean
   /** Per-tool "always allow" from the MCP server config. */
   mcpAlwaysAllow?: (server: string, tool: string) => boolean
 }
@@ -128,38 +131,28 @@ export function commandRuleSets(ctx: PolicyContext): RuleSet[] {
   return sets
 }
 
-const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd'])
-const isRelative = (path: string): boolean => !path.startsWith('/') && !path.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(path)
-const joinPath = (base: string | undefined, path: string): string => (base && isRelative(path) ? `${base}/${path}` : path)
+/** Command verdicts a path reason explains better (`> ~/.ssh/x` asks because it is outside). */
+const PATH_SPECIFIC_RULES = new Set(['output-redirection', 'auto-approve-off', 'privileged'])
 
 function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
   if (cwd && factsOf(cwd, ctx).outsideWorkspace)
     return result('ask', 'outside-workspace-cwd', `The command would run in '${cwd}', outside the workspace`)
-  const verdict = decideCommand(command, commandRuleSets(ctx), auto.command ? 'allow' : 'ask')
+  const verdict = decideCommand(command, commandRuleSets(ctx), Boolean(auto.command))
   if (verdict.decision === 'deny') return result('deny', verdict.rule, verdict.reason)
-  const parts = verdict.analysis.parts
-  // `cd x && cat y`: relative paths may be relative to any directory the line changes to.
-  const cdTargets = parts.filter((part) => DIRECTORY_CHANGERS.has(part.program)).map((part) => part.argv[1]).filter((dir): dir is string => Boolean(dir))
-  const bases = [cwd, ...cdTargets.map((dir) => joinPath(cwd, dir))]
-  if (ctx.isIgnored) {
-    const named = parts.flatMap((part) => part.argv.slice(1).filter((arg) => !arg.startsWith('-')))
-    for (const arg of [...named, ...verdict.analysis.reads.map((use) => use.path)])
-      for (const base of bases) {
-        const facts = lexicalPathFacts(joinPath(base, arg), ctx.workspaceRoot)
-        if (facts.relPath && facts.relPath !== '.' && ctx.isIgnored(facts.relPath))
-          return result('deny', 'ignored-path', `The command names '${arg}', which the ignore file excludes`)
-      }
-  }
-  const writes = verdict.analysis.writes.map((use) => ({
-    path: joinPath(cwd, use.path),
-    // After a cd the target of a relative redirection is not where it looks.
-    expands: use.expands || (cdTargets.length > 0 && isRelative(use.path))
-  }))
-  const writeDecision = decideWrites(writes, ctx, auto, 'Redirections into files')
-  if (writeDecision?.decision === 'deny') return writeDecision
-  if (verdict.decision === 'ask') return result('ask', verdict.rule, verdict.reason)
-  if (writeDecision?.decision === 'ask') return writeDecision
-  return result('allow', verdict.rule, verdict.reason)
+  const paths = decideCommandPaths(verdict.analysis, {
+    workspaceRoot: ctx.workspaceRoot,
+    cwd,
+    resolvePath: ctx.resolvePath,
+    isIgnored: ctx.isIgnored,
+    ignoredWithin: ctx.ignoredWithin,
+    readOutsideWorkspace: auto.readOutsideWorkspace,
+    writeRestriction: (relPath) => modeFileRestriction(ctx.mode, relPath)
+  })
+  if (paths?.decision === 'deny') return paths
+  // The reason shown is the most specific one: what no rule allows first, then the path that asks.
+  if (verdict.decision === 'ask' && !PATH_SPECIFIC_RULES.has(verdict.rule)) return result('ask', verdict.rule, verdict.reason)
+  if (paths) return paths
+  return result(verdict.decision, verdict.rule, verdict.reason)
 }
 
 /** The definition a call is judged by: the one it brings, a built-in, or one built from an MCP name. */

@@ -1,31 +1,38 @@
 /**
- * Command rules in Claude Code's grammar: `npm test` matches that command with exactly those
- * leading words (`npm test --watch` yes, `npm tests` no); `*` matches any run of characters
- * (`git diff *`, `* --version`); a trailing `:*` is accepted as "these words, then anything".
+ * Command rules in Claude Code's grammar:
+ * - a plain rule matches its words followed by nothing or a space (`git` never matches `gitk`);
+ * - `*` is a glob that may span spaces, anchored at both ends (`git * main` matches
+ *   `git checkout main`, not `git push upstream main --force`);
+ * - a trailing ` *` also matches the bare command (`ls *` matches `ls`, never `lsof`);
+ * - `X:*` means `X *` (`npm run test:*` does not match `npm run test:e2e`).
+ * Only spaces and tabs separate words, in rules as in commands.
  */
 export interface CompiledRule {
   source: string
-  regex: RegExp
+  /** Case-sensitive: allow rules. */
+  exact: RegExp
+  /** Case-insensitive: deny and ask rules (`RM` runs `rm` on case-insensitive file systems). */
+  folded: RegExp
 }
 
 const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+const ANY = '[\\s\\S]*'
+
+/** The rule's regex source, anchored at both ends. */
+export function rulePattern(rule: string): string {
+  let body = rule.replace(/^[ \t]+|[ \t]+$/g, '').replace(/[ \t]+/g, ' ')
+  if (body.endsWith(':*')) body = `${body.slice(0, -2).replace(/ $/, '')} *`
+  if (body === '*' || body === '') return `^${ANY}$`
+  if (!body.includes('*')) return `^${escape(body)}(?: ${ANY})?$`
+  const bareToo = body.endsWith(' *')
+  if (bareToo) body = body.slice(0, -2)
+  const pattern = body.split('*').map(escape).join(ANY)
+  return bareToo ? `^${pattern}(?: ${ANY})?$` : `^${pattern}$`
+}
 
 export function compileRule(rule: string): CompiledRule {
-  let body = rule.trim().replace(/\s+/g, ' ')
-  // Legacy `words:*`: those words then anything; `npm run test:*` also covers `npm run test:unit`.
-  const legacyPrefix = body.endsWith(':*')
-  if (legacyPrefix) body = body.slice(0, -2).trimEnd()
-  if (body === '*' || body === '') return { source: rule, regex: /^[\s\S]*$/ }
-  const trailing = !legacyPrefix && body.endsWith(' *')
-  if (trailing) body = body.slice(0, -2)
-  const leading = body.startsWith('* ')
-  if (leading) body = body.slice(2)
-  let pattern = body.split('*').map(escape).join('[\\s\\S]*')
-  if (leading) pattern = '(?:[\\s\\S]* )?' + pattern
-  // Without a wildcard at the end a rule still covers further arguments, at a word boundary.
-  if (legacyPrefix) pattern += '(?:[ :][\\s\\S]*)?'
-  else if (trailing || !body.endsWith('*')) pattern += '(?: [\\s\\S]*)?'
-  return { source: rule, regex: new RegExp(`^${pattern}$`) }
+  const source = rulePattern(rule)
+  return { source: rule, exact: new RegExp(source), folded: new RegExp(source, 'i') }
 }
 
 const cache = new Map<string, CompiledRule>()
@@ -40,11 +47,13 @@ export function compiled(rule: string): CompiledRule {
   return hit
 }
 
+export type RuleCase = 'exact' | 'folded'
+
 /** The first rule of the list matching any of the command's forms. */
-export function firstMatch(rules: readonly string[] | undefined, forms: readonly string[]): string | undefined {
+export function firstMatch(rules: readonly string[] | undefined, forms: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {
   if (!rules) return undefined
   for (const rule of rules) {
-    const { regex } = compiled(rule)
+    const regex = compiled(rule)[matchCase]
     for (const form of forms) if (regex.test(form)) return rule
   }
   return undefined

@@ -36,10 +36,11 @@ export function suggestNarrowestRule(call: PolicyCall, mode?: Pick<ModeConfig, '
   if (analysis.alwaysAsk.length > 0) return { allow: [], note: `Always asks: ${analysis.alwaysAsk.join('; ')}` }
   const rules = new Set<string>()
   for (const part of analysis.parts) {
+    if (part.allowLevels.length < part.levels.length) return { allow: [], note: `'${part.command.text}' runs through ${part.wrappers.join(', ')}: write its rule by hand` }
     const rule = ruleForArgv(part.argv)
     if (!rule) return { allow: [], note: `No safe rule for '${part.command.text}'` }
     const text = part.argv.join(' ')
-    const blocking = firstMatch(mode?.commandRules?.deny, [text]) ?? firstMatch(mode?.commandRules?.ask, [text])
+    const blocking = firstMatch(mode?.commandRules?.deny, [text], 'folded') ?? firstMatch(mode?.commandRules?.ask, [text], 'folded')
     if (blocking) return { allow: [], note: `The mode's rule "${blocking}" would still apply to '${text}'` }
     rules.add(rule)
   }

@@ -106,7 +106,7 @@ describe('cancel', () => {
   it('cancel mid-tool kills the running command and records the call as cancelled', async () => {
     harness = await createHarness({
       modes: [autopilotMode],
-      turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30 && echo finished > late.txt' } }] }, done]
+      turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30 && touch late.txt' } }] }, done]
     })
     const task = await harness.services.tasks.start({ text: 'wait', mode: 'autopilot', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'tool-started')

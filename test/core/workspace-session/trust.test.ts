@@ -77,13 +77,15 @@ describe('workspace trust', () => {
 describe('workspace trust in the policy', () => {
   it('a project mode auto-approves its commands only after the user trusts the workspace', async () => {
     const { startFakeProvider } = await import('../../support/fake-provider')
-    const command = { name: 'execute_command', input: { command: 'echo trusted-run' } }
+    const { dataDir, workspace } = setup()
+    // The mode allows `curl *` only (with its toggle on): curl reads a local file, no network.
+    writeFileSync(join(workspace, 'marker.txt'), 'trusted-run\n')
+    const command = { name: 'execute_command', input: { command: `curl -s file://${join(workspace, 'marker.txt')}` } }
     const done = { name: 'attempt_completion', input: { result: 'done' } }
     const fake = await startFakeProvider({
       name: 'trust',
       turns: [{ toolCalls: [command] }, { toolCalls: [done] }, { toolCalls: [command] }, { toolCalls: [done] }]
     })
-    const { dataDir, workspace } = setup()
     const core = await start(dataDir)
     try {
       await core.handlers['settings:saveProvider']({

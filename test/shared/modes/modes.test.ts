@@ -30,8 +30,14 @@ describe('built-in modes', () => {
     expect(BUILT_IN_MODES.find((m) => m.slug === 'orchestrator')!.groups).toEqual([])
   })
 
-  it('auto-approve reads in the workspace and nothing else', () => {
-    for (const builtIn of BUILT_IN_MODES) expect(builtIn.autoApprove).toEqual({ read: true })
+  it('auto-approve reads in the workspace; Code and Debug also their allow-listed test and read-only git commands', () => {
+    for (const builtIn of BUILT_IN_MODES) {
+      const runsCommands = builtIn.slug === 'code' || builtIn.slug === 'debug'
+      expect(builtIn.autoApprove, builtIn.slug).toEqual(runsCommands ? { read: true, command: true } : { read: true })
+      if (!runsCommands) continue
+      expect(builtIn.commandRules?.allow).toEqual(expect.arrayContaining(['npm test *', 'git status *', 'git diff *']))
+      expect(builtIn.commandRules?.allow).not.toContain('*')
+    }
   })
 
   it('speak in Modus voice, not Roo', () => {

@@ -103,16 +103,16 @@ describe('edits', () => {
 
 describe('commands', () => {
   it('deny beats ask beats allow whatever the order', () => {
-    const c = ctx(withRules({ allow: ['git *'], ask: ['git push'], deny: ['git push --force'] }))
+    const c = ctx(withRules({ allow: ['git *'], ask: ['git push'], deny: ['git push --force'] }, { command: true }))
     expect(run('git status', c)).toMatchObject({ decision: 'allow', rule: 'global mode \'custom\' allow "git *"' })
     expect(run('git push origin main', c).decision).toBe('ask')
     expect(run('git push --force origin', c).decision).toBe('deny')
-    const reversed = ctx(withRules({ deny: ['git push --force'], ask: ['git push'], allow: ['git *'] }))
+    const reversed = ctx(withRules({ deny: ['git push --force'], ask: ['git push'], allow: ['git *'] }, { command: true }))
     expect(run('git push --force origin', reversed).decision).toBe('deny')
   })
 
   it('requires every part of a compound command to be allowed (git status; rm -rf ~)', () => {
-    const c = ctx(withRules({ allow: ['git status', 'ls'] }))
+    const c = ctx(withRules({ allow: ['git status', 'ls'] }, { command: true }))
     expect(run('git status && ls -la', c).decision).toBe('allow')
     expect(run('git status; rm -rf ~', c)).toMatchObject({ decision: 'ask', rule: 'no-matching-rule' })
     expect(run('git status; rm -rf ~', ctx(withRules({ allow: ['git status'], deny: ['rm -rf *'] }))).decision).toBe('deny')
@@ -130,7 +130,10 @@ describe('commands', () => {
     const c = ctx(withRules({ allow: ['*'], deny: ['rm -rf /'] }, { command: true }))
     expect(run('/usr/bin/sudo rm -rf /', c).decision).toBe('deny')
     expect(run('env X=1 timeout 5 rm -rf /', c).decision).toBe('deny')
-    expect(run('sudo ls', ctx(withRules({ allow: ['*'] }, { command: true })))).toMatchObject({ decision: 'ask', rule: 'always-ask' })
+    // On the allow side a sudo part needs a rule that says sudo: `*` is not one.
+    expect(run('sudo ls', ctx(withRules({ allow: ['*'] }, { command: true })))).toMatchObject({ decision: 'ask', rule: 'privileged' })
+    expect(run('sudo ls', ctx(withRules({ allow: ['ls'] }, { command: true }))).decision).toBe('ask')
+    expect(run('/usr/bin/sudo ls', ctx(withRules({ allow: ['sudo ls'] }, { command: true }))).decision).toBe('allow')
     expect(run('command git push', ctx(withRules({ deny: ['git push'] }, { command: true }))).decision).toBe('deny')
   })
 
@@ -138,10 +141,12 @@ describe('commands', () => {
     const c = ctx(withRules({ allow: ['ls'] }, { command: true, edit: true }))
     expect(run('ls > .git/config', c)).toMatchObject({ decision: 'ask', rule: 'protected-path' })
     expect(run('git show > ~/.ssh/id_rsa', ctx(withRules({ allow: ['git show'] })))).toMatchObject({ decision: 'ask', rule: 'outside-workspace-write' })
-    expect(run('ls > listing.txt', c).decision).toBe('allow')
-    expect(run('ls > listing.txt', ctx(withRules({ allow: ['ls'] })))).toMatchObject({ decision: 'ask', rule: 'default-ask' })
+    // Output redirection to anything but /dev/null is never auto-approved, whatever the toggles.
+    expect(run('ls > listing.txt', c)).toMatchObject({ decision: 'ask', rule: 'output-redirection' })
+    expect(run('ls > /dev/null 2>&1', c).decision).toBe('allow')
+    expect(run('ls > listing.txt', ctx(withRules({ allow: ['ls'] })))).toMatchObject({ decision: 'ask', rule: 'output-redirection' })
     expect(run('ls > $OUT', c)).toMatchObject({ decision: 'ask', rule: 'write-target-unknown' })
-    expect(run('echo x | tee .bashrc', c).rule).toBe('protected-path')
+    expect(run('echo x | tee .bashrc', ctx(withRules({ allow: ['echo', 'tee *'] }, { command: true }))).rule).toBe('protected-path')
   })
 
   it('keeps always-ask constructs out of reach of the toggle', () => {
@@ -152,25 +157,29 @@ describe('commands', () => {
   })
 
   it('respects word boundaries (git does not allow gitk; ls * does not allow lsof)', () => {
-    expect(run('gitk', ctx(withRules({ allow: ['git'] }))).decision).toBe('ask')
-    expect(run('lsof -i', ctx(withRules({ allow: ['ls *'] }))).decision).toBe('ask')
-    expect(run('ls', ctx(withRules({ allow: ['ls *'] }))).decision).toBe('allow')
-    expect(run('npm run test:unit', ctx(withRules({ allow: ['npm run test:*'] }))).decision).toBe('allow')
-    expect(run('node --version', ctx(withRules({ allow: ['* --version'] }))).decision).toBe('allow')
-    expect(run('git diff HEAD', ctx(withRules({ allow: ['git diff *'] }))).decision).toBe('allow')
-    expect(run('./git status', ctx(withRules({ allow: ['git status'] }))).decision).toBe('ask')
-    expect(run('/usr/bin/git status', ctx(withRules({ allow: ['git status'] }))).decision).toBe('allow')
+    const on = { command: true }
+    expect(run('gitk', ctx(withRules({ allow: ['git'] }, on))).decision).toBe('ask')
+    expect(run('lsof -i', ctx(withRules({ allow: ['ls *'] }, on))).decision).toBe('ask')
+    expect(run('ls', ctx(withRules({ allow: ['ls *'] }, on))).decision).toBe('allow')
+    // `X:*` means `X *`: `npm run test:*` covers `npm run test --watch`, not `npm run test:unit`.
+    expect(run('npm run test:unit', ctx(withRules({ allow: ['npm run test:*'] }, on))).decision).toBe('ask')
+    expect(run('npm run test --watch', ctx(withRules({ allow: ['npm run test:*'] }, on))).decision).toBe('allow')
+    expect(run('node --version', ctx(withRules({ allow: ['* --version'] }, on))).decision).toBe('allow')
+    expect(run('git diff HEAD', ctx(withRules({ allow: ['git diff *'] }, on))).decision).toBe('allow')
+    expect(run('./git status', ctx(withRules({ allow: ['git status'] }, on))).decision).toBe('ask')
+    expect(run('/usr/bin/git status', ctx(withRules({ allow: ['git status'] }, on))).decision).toBe('allow')
   })
 
   it('cannot be dodged with shell tricks', () => {
     const strict = ctx(withRules({ allow: ['*'], deny: ['rm -rf /', 'git push --force'] }, { command: true }))
     expect(run("$'\\x72m' -rf /", strict).decision, 'ANSI-C quoting').toBe('deny')
     expect(run('\\rm -rf /', strict).decision, 'escaped program').toBe('deny')
-    expect(run('{rm,-rf,/}', strict).decision, 'brace expansion').toBe('ask')
-    expect(run('git {push,--force}', strict).decision, 'brace expansion in args').toBe('ask')
+    expect(run('{rm,-rf,/}', strict).decision, 'brace expansion').toBe('deny')
+    expect(run('git {push,--force}', strict).decision, 'brace expansion in args').toBe('deny')
     expect(run('/usr/bin/s?do ls', strict).decision, 'glob program').toBe('ask')
     expect(run('find . -name x -exec rm -rf / \\;', strict).decision, 'find -exec').toBe('deny')
-    expect(run('bash <<EOF\nrm -rf /\nEOF', strict).decision, 'heredoc into a shell').toBe('ask')
+    expect(run('bash <<EOF\nrm -rf /\nEOF', strict).decision, 'heredoc into a shell').toBe('deny')
+    expect(run('bash <<EOF\nls\nEOF', strict).decision, 'heredoc into a shell').toBe('ask')
     expect(run('rm${IFS}-rf${IFS}/', strict).decision, 'IFS').toBe('ask')
     expect(run('ls # $(rm -rf /)', strict).decision, 'comment').toBe('allow')
     expect(run('[ -f x ] && echo y', strict).decision, 'test command').toBe('allow')
@@ -183,28 +192,31 @@ describe('commands', () => {
   })
 
   it('denies commands that name ignored paths', () => {
-    const c = ctx(withRules({ allow: ['cat'] }), { isIgnored: (p) => p === '.env' })
+    const c = ctx(withRules({ allow: ['cat'] }, { command: true }), { isIgnored: (p) => p === '.env' })
     expect(run('cat .env', c)).toMatchObject({ decision: 'deny', rule: 'ignored-path' })
     expect(run('grep KEY < .env', c).decision).toBe('deny')
     expect(run('cat README.md', c).decision).toBe('allow')
   })
 
   it('asks when a cd makes a redirection target or a cwd uncertain', () => {
-    const c = ctx(withRules({ allow: ['cd', 'echo'] }, { edit: true }))
-    expect(run('echo x > notes.txt', c).decision).toBe('allow')
+    const c = ctx(withRules({ allow: ['cd', 'echo'] }, { edit: true, command: true }))
+    expect(run('echo x > notes.txt', c)).toMatchObject({ decision: 'ask', rule: 'output-redirection' })
     expect(run('cd /etc && echo x > passwd', c)).toMatchObject({ decision: 'ask', rule: 'write-target-unknown' })
     expect(decide({ name: 'execute_command', params: { command: 'echo x', cwd: '/etc' } }, c)).toMatchObject({ decision: 'ask', rule: 'outside-workspace-cwd' })
-    expect(decide({ name: 'execute_command', params: { command: 'echo x > ../y', cwd: 'sub' } }, c).decision).toBe('allow')
+    expect(decide({ name: 'execute_command', params: { command: 'echo x > ../y', cwd: 'sub' } }, c).rule).toBe('output-redirection')
     expect(decide({ name: 'execute_command', params: { command: 'echo x > ../../y', cwd: 'sub' } }, c).rule).toBe('outside-workspace-write')
     const ignored = ctx(withRules({ allow: ['cd', 'cat'] }), { isIgnored: (p) => p.startsWith('secrets/') })
     expect(run('cd secrets && cat key.pem', ignored).decision).toBe('deny')
   })
 
-  it('uses global rules with the mode rules, and the toggle only for unmatched commands', () => {
-    const c = ctx(custom({ autoApprove: { command: true } }), { globalCommandRules: { deny: ['npm publish'] } })
+  it('uses global rules with the mode rules; the toggle only lets allow rules approve', () => {
+    const c = ctx(custom({ autoApprove: { command: true } }), { globalCommandRules: { allow: ['npm test'], deny: ['npm publish'] } })
     expect(run('npm test', c).decision).toBe('allow')
+    expect(run('npm ci', c)).toMatchObject({ decision: 'ask', rule: 'no-matching-rule' })
     expect(run('npm publish', c)).toMatchObject({ decision: 'deny', rule: 'global deny "npm publish"' })
-    expect(run('npm test', ctx(builtIn('code'))).decision).toBe('ask')
+    expect(run('npm test', ctx(custom({}), { globalCommandRules: { allow: ['npm test'] } }))).toMatchObject({ decision: 'ask', rule: 'auto-approve-off' })
+    expect(run('npm test', ctx(builtIn('code'))).decision).toBe('allow')
+    expect(run('npm publish', ctx(builtIn('code'))).decision).toBe('ask')
   })
 })
 

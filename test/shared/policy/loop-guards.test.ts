@@ -91,7 +91,7 @@ describe('suggestNarrowestRule', () => {
   })
 
   it('suggests rules that really allow the command, and no more', () => {
-    const mode: ResolvedMode = { slug: 'm', name: 'M', roleDefinition: 'r', groups: ['command'], origin: 'global', overridesBuiltIn: false }
+    const mode: ResolvedMode = { slug: 'm', name: 'M', roleDefinition: 'r', groups: ['command'], autoApprove: { command: true }, origin: 'global', overridesBuiltIn: false }
     for (const command of ['git diff --stat', 'npm run build', 'ls -la src && git status', 'pytest -q tests/a.py']) {
       const rules = run(command).allow
       const withRules = { ...mode, commandRules: { allow: rules } }

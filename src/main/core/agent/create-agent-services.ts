@@ -146,7 +146,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       const { origin, overridesBuiltIn: _o, ...config } = mode
       const allow = [...new Set([...(config.commandRules?.allow ?? []), ...rules])]
       const scope = origin === 'project' ? 'project' : 'global'
-      const snapshot = await modeStoreFor(options.currentWorkspace()).save({ ...config, commandRules: { ...config.commandRules, allow } }, scope, slug)
+      // Allow rules only approve with the mode's command toggle on (Roo's meaning): saving one turns it on.
+      const autoApprove = { ...config.autoApprove, command: true }
+      const snapshot = await modeStoreFor(options.currentWorkspace()).save({ ...config, autoApprove, commandRules: { ...config.commandRules, allow } }, scope, slug)
       modes = snapshot.modes
     }
   })

@@ -1,174 +1,235 @@
+import { argPaths } from './arg-paths'
+import { assignedName, changesWhatRuns, DECLARING } from './assignments'
+import { expandBraces, hasBraceExpansion } from './brace'
+import { codeOf, stringLiterals, type EmbeddedCode } from './code'
 import { dangerousSubstitution } from './dangerous'
 import { parseShell } from './parser'
 import type { ShellCommand, ShellWord } from './types'
+import { basename, unwrap } from './wrappers'
+
+export { basename } from './wrappers'
 
 /** A command as the policy matches it: wrappers seen through, binary paths reduced. */
 export interface CommandPart {
   command: ShellCommand
-  /** argv after wrappers (sudo, env, nohup, timeout, command, time, exec, nice, xargs, stdbuf). */
+  /** argv after wrappers (sudo, env, nohup, timeout, xargs, …). */
   argv: string[]
   /** The wrappers removed, outermost first. */
   wrappers: string[]
   /** The program as written (argv[0] after wrappers). */
   program: string
+  /** The words from each wrapper on, outermost first, then argv: deny and ask rules see every level. */
+  levels: string[][]
+  /** The levels an allow rule may match: a `sudo` part needs a rule that says `sudo`. */
+  allowLevels: string[][]
+  /** Runs with elevated privileges through this program: only an allow rule naming it approves the part. */
+  privileged?: string
+  /** The part comes from code another command carries (`sh -c`, `trap`, `python -c` strings). */
+  fromCode?: boolean
 }
 
 export interface PathUse {
   path: string
-  /** Only known at run time (`> $OUT`). */
+  /** Only known at run time (`> $OUT`, `cp x $DEST`). */
   expands: boolean
+  /** The redirection operator or the command that uses the path. */
   via: string
+  /** A redirection (`>`, `>>`, `&>`), as opposed to a command's own argument. */
+  redirect?: boolean
+  /** Holds an unquoted glob (`secrets/*`). */
+  glob?: boolean
+  /** Read with everything below it (`grep -r k dir`, `tar czf x.tgz dir`). */
+  recursive?: boolean
 }
 
 export interface CommandAnalysis {
   /** Set when the line could not be parsed: the policy asks and shows this. */
   error?: string
+  /** The line holds a NUL or another control character: refused as an invalid argument. */
+  invalid?: boolean
   parts: CommandPart[]
+  /** Files written by redirections and by the commands' own write arguments (`cp`, `tee`, `sed -i`). */
   writes: PathUse[]
+  /** Files read by input redirections. */
   reads: PathUse[]
+  /** Paths the commands' arguments read. */
+  argReads: PathUse[]
+  /** Paths named to commands the tables do not know: protected or outside ones ask. */
+  named: PathUse[]
   /** Constructs that always need an explicit approval, with the reason. */
   alwaysAsk: string[]
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox'])
-const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0'])
-const DEVICE_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'])
+const WRITE_OK = new Set(['/dev/null'])
+const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'runuser', 'sudoedit', 'gosu', 'su-exec', 'setpriv', 'capsh', 'chroot'])
 const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/|^\/opt\/homebrew\/bin\//
-
-export const basename = (program: string): string => {
-  const slash = program.lastIndexOf('/')
-  return slash >= 0 ? program.slice(slash + 1) : program
-}
+const MAX_DEPTH = 4
 
 /** A binary in a system bin dir is the command of that name; `./git` is not `git`. */
-export const programForAllow = (program: string): string =>
-  STANDARD_BIN.test(program) ? basename(program) : program
+export const programForAllow = (program: string): string => (STANDARD_BIN.test(program) ? basename(program) : program)
 
-interface WrapperSpec {
-  /** Options that take a separate argument. */
-  argOptions: Set<string>
-  /** Words after the options the wrapper consumes itself (timeout's duration). */
-  positional?: number
-  skipAssignments?: boolean
-}
-
-const WRAPPERS: Record<string, WrapperSpec> = {
-  sudo: { argOptions: new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R']) },
-  doas: { argOptions: new Set(['-u', '-C']) },
-  env: { argOptions: new Set(['-u', '-C', '--unset', '--chdir']), skipAssignments: true },
-  nohup: { argOptions: new Set() },
-  command: { argOptions: new Set() },
-  builtin: { argOptions: new Set() },
-  time: { argOptions: new Set(['-f', '-o']) },
-  exec: { argOptions: new Set(['-a']) },
-  nice: { argOptions: new Set(['-n']) },
-  ionice: { argOptions: new Set(['-c', '-n', '-p']) },
-  timeout: { argOptions: new Set(['-s', '-k', '--signal', '--kill-after']), positional: 1 },
-  stdbuf: { argOptions: new Set(['-i', '-o', '-e']) },
-  xargs: { argOptions: new Set(['-I', '-n', '-L', '-P', '-d', '-E', '-s', '-a', '-i']) }
-}
-
-/** Strip wrapper commands so rules see what really runs. */
-function unwrap(argv: string[], alwaysAsk: string[]): { argv: string[]; wrappers: string[] } {
-  const wrappers: string[] = []
-  let rest = argv
-  for (let depth = 0; depth < 8 && rest.length > 0; depth++) {
-    const name = basename(rest[0])
-    const spec = WRAPPERS[name]
-    if (!spec) break
-    if (name === 'command' && (rest[1] === '-v' || rest[1] === '-V')) break
-    if (name === 'env' && rest.some((word) => word === '-S' || word.startsWith('--split-string')))
-      alwaysAsk.push('env -S runs a command line built from a string')
-    let i = 1
-    while (i < rest.length) {
-      const word = rest[i]
-      if (word === '--') {
-        i++
-        break
-      }
-      if (spec.skipAssignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) i++
-      else if (word.startsWith('-') && word.length > 1) i += spec.argOptions.has(word) ? 2 : 1
-      else break
-    }
-    i += spec.positional ?? 0
-    wrappers.push(name)
-    rest = rest.slice(i)
-    if (rest.length === 0 && name === 'xargs') rest = ['echo']
-  }
-  return { argv: rest, wrappers }
-}
-
-const pathUse = (word: ShellWord, via: string): PathUse => ({ path: word.value, expands: word.expands, via })
-
-/** Unquoted `{a,b}` / `{1..3}`: bash turns one word into several, so the words are not what they seem. */
-const BRACE_EXPANSION = /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/
+const pathUse = (word: ShellWord, via: string, extra: Partial<PathUse> = {}): PathUse => ({ path: word.value, expands: word.expands, via, glob: word.glob || undefined, ...extra })
+const values = (words: readonly ShellWord[]): string[] => words.map((word) => word.value)
 const unquotedText = (raw: string): string => raw.replace(/'[^']*'|"(?:[^"\\]|\\.)*"|\\./g, '')
 
-function constructsOf(part: CommandPart, alwaysAsk: string[]): void {
-  const program = basename(part.program)
-  const firstWord = part.command.words[part.command.words.length - part.argv.length]
-  if (part.command.words.some((word) => BRACE_EXPANSION.test(unquotedText(word.raw))))
-    alwaysAsk.push(`brace expansion in '${part.command.text}' changes the words that run`)
-  if (firstWord?.glob && /[*?]|\[.*\]/.test(unquotedText(firstWord.raw))) alwaysAsk.push(`the program '${part.program}' is a file pattern`)
-  if (part.wrappers.some((name) => PRIVILEGED.has(name)) || PRIVILEGED.has(program))
-    alwaysAsk.push(`'${part.command.text}' runs with elevated privileges`)
-  if (firstWord?.expands) alwaysAsk.push(`the program '${part.program}' is only known at run time`)
-  if (program === 'eval') alwaysAsk.push('eval runs a string as a command')
-  if (SHELLS.has(program)) {
-    const args = part.argv.slice(1)
-    if (args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg))) alwaysAsk.push(`${program} -c runs a string as a command`)
-    else if (part.command.pipedInput && !args.some((arg) => !arg.startsWith('-')))
-      alwaysAsk.push(`piping into ${program} runs whatever the pipe produces`)
-    else if (!args.some((arg) => !arg.startsWith('-'))) alwaysAsk.push(`${program} without a script runs commands from its input`)
+class Analyzer {
+  readonly analysis: CommandAnalysis = { parts: [], writes: [], reads: [], argReads: [], named: [], alwaysAsk: [] }
+
+  constructor(private readonly depth: number) {}
+
+  line(line: string, fromCode: boolean): void {
+    const parsed = parseShell(line)
+    if (!parsed.ok) {
+      if (parsed.invalid) this.analysis.invalid = true
+      this.analysis.error ??= parsed.error
+    }
+    const danger = dangerousSubstitution(line)
+    if (danger) this.ask(danger)
+    for (const command of parsed.commands) this.command(command, fromCode)
+  }
+
+  private ask(reason: string): void {
+    if (!this.analysis.alwaysAsk.includes(reason)) this.analysis.alwaysAsk.push(reason)
+  }
+
+  private command(command: ShellCommand, fromCode: boolean): void {
+    for (const redirect of command.redirects) {
+      const target = redirect.target
+      if (!target) continue
+      if (redirect.kind === 'write' && !WRITE_OK.has(target.value)) this.analysis.writes.push(pathUse(target, redirect.op, { redirect: true }))
+      else if (redirect.kind === 'read') this.analysis.reads.push(pathUse(target, redirect.op))
+    }
+    for (const assignment of command.assignments) this.assignment(assignment.value)
+    const words = this.expandedWords(command)
+    if (words.length > 0) this.argv(words, command, fromCode)
+  }
+
+  private assignment(word: string): void {
+    const name = assignedName(word)
+    if (name && changesWhatRuns(name)) this.ask(`setting ${name} changes what later commands run`)
+  }
+
+  /** Brace expansion done as bash does it, so `{rm,-rf,x}` is seen as `rm -rf x`. */
+  private expandedWords(command: ShellCommand): ShellWord[] {
+    if (!command.words.some((word) => hasBraceExpansion(word.raw))) return command.words
+    const out: ShellWord[] = []
+    for (const word of command.words) {
+      if (!hasBraceExpansion(word.raw)) {
+        out.push(word)
+        continue
+      }
+      const pieces = expandBraces(word.raw)
+      if (!pieces) {
+        this.ask(`the brace expansion in '${word.raw}' cannot be expanded statically`)
+        out.push(word)
+        continue
+      }
+      for (const piece of pieces) {
+        const reparsed = parseShell(piece)
+        const single = reparsed.ok && reparsed.commands.length === 1 ? reparsed.commands[0] : undefined
+        if (!single || single.assignments.length > 0 || single.redirects.length > 0) {
+          this.ask(`the brace expansion in '${word.raw}' cannot be expanded statically`)
+          out.push(word)
+          break
+        }
+        out.push(...single.words.map((w) => ({ ...w, start: word.start, end: word.end })))
+      }
+    }
+    return out
+  }
+
+  private argv(words: readonly ShellWord[], command: ShellCommand, fromCode: boolean): void {
+    const unwrapped = unwrap(words)
+    let wrappers = unwrapped.wrappers
+    let inner = unwrapped.words
+    if (inner.length === 0 && wrappers.length > 0) {
+      const last = wrappers[wrappers.length - 1]
+      // `… | xargs` runs echo; a wrapper alone (`nohup`) is the command itself.
+      if (last.name === 'xargs') inner = [{ ...words[last.at], raw: 'echo', value: 'echo', quoted: false, expands: false, glob: false }]
+      else {
+        inner = words.slice(last.at)
+        wrappers = wrappers.slice(0, -1)
+      }
+    }
+    for (const assignment of unwrapped.envAssignments) this.assignment(assignment.value)
+    const levels = [...wrappers.map((wrapper) => values(words.slice(wrapper.at))), values(inner)]
+    const privileged = wrappers.findIndex((wrapper) => wrapper.privileged)
+    const runner = wrappers.reduce((last, wrapper, i) => (wrapper.runner ? i : last), -1)
+    const allowLevels = levels.slice(runner + 1, privileged >= 0 ? privileged + 1 : levels.length)
+    const program = inner[0].value
+    const part: CommandPart = { command, argv: values(inner), wrappers: wrappers.map((w) => w.name), program, levels, allowLevels }
+    const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(basename(program)) ? basename(program) : undefined
+    if (elevated) part.privileged = elevated
+    if (fromCode) part.fromCode = true
+    this.analysis.parts.push(part)
+    this.constructs(inner, command)
+    for (const wrapper of wrappers)
+      if (['time', 'strace', 'ltrace'].includes(wrapper.name))
+        for (let i = wrapper.at + 1; i < words.length && words[i].value.startsWith('-'); i++)
+          if (words[i].value === '-o' || words[i].value === '--output') words[i + 1] && this.analysis.writes.push(pathUse(words[i + 1], wrapper.name))
+    this.paths(inner)
+    const code = codeOf(inner, command)
+    code.alwaysAsk.forEach((reason) => this.ask(reason))
+    for (const embedded of code.code) this.embedded(embedded, part.command.text || part.argv.join(' '))
+    for (const body of findExecBodies(inner)) this.argv(body, command, fromCode)
+  }
+
+  private constructs(inner: readonly ShellWord[], command: ShellCommand): void {
+    const [first] = inner
+    if (first.expands) this.ask(`the program '${first.value}' is only known at run time`)
+    else if (first.glob && /[*?]|\[.*\]/.test(unquotedText(first.raw))) this.ask(`the program '${first.value}' is a file pattern`)
+    const name = basename(first.value)
+    if (DECLARING.has(name)) for (const word of inner.slice(1)) this.assignment(word.value)
+    if (command.words.length === 0) return
+  }
+
+  private paths(inner: readonly ShellWord[]): void {
+    const via = basename(inner[0].value)
+    const found = argPaths(inner)
+    for (const word of found.writes) this.analysis.writes.push(pathUse(word, via))
+    for (const { word, recursive } of found.reads) this.analysis.argReads.push(pathUse(word, via, recursive ? { recursive } : {}))
+    for (const word of found.unknown) this.analysis.named.push(pathUse(word, via))
+  }
+
+  private embedded(code: EmbeddedCode, where: string): void {
+    if (this.depth >= MAX_DEPTH) {
+      this.ask(`code nested ${MAX_DEPTH} levels deep in '${where}' is not analysed`)
+      return
+    }
+    const texts = code.language === 'shell' ? [code.text] : stringLiterals(code.text)
+    for (const text of texts) {
+      const inner = new Analyzer(this.depth + 1)
+      inner.line(text, true)
+      const sub = inner.analysis
+      if (sub.invalid) this.analysis.invalid = true
+      // Foreign string literals are only searched for commands: one that is not shell is no error.
+      if (code.language === 'foreign' && sub.error) continue
+      if (sub.error) this.ask(`the code '${text.slice(0, 60)}' could not be analysed (${sub.error})`)
+      this.analysis.parts.push(...sub.parts.map((part) => ({ ...part, fromCode: true })))
+      this.analysis.writes.push(...sub.writes)
+      this.analysis.argReads.push(...sub.argReads)
+      this.analysis.named.push(...sub.named)
+      sub.alwaysAsk.forEach((reason) => this.ask(reason))
+    }
   }
 }
 
 /** `find … -exec cmd {} ;` runs cmd: each -exec/-execdir/-ok/-okdir body is a command of its own. */
-function findExecCommands(argv: readonly string[]): string[][] {
-  if (basename(argv[0]) !== 'find') return []
-  const found: string[][] = []
+function findExecBodies(argv: readonly ShellWord[]): ShellWord[][] {
+  if (basename(argv[0].value) !== 'find') return []
+  const found: ShellWord[][] = []
   for (let i = 1; i < argv.length; i++) {
-    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(argv[i])) continue
-    const body: string[] = []
-    for (i++; i < argv.length && argv[i] !== ';' && argv[i] !== '+'; i++) body.push(argv[i])
-    found.push(body)
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(argv[i].value)) continue
+    const body: ShellWord[] = []
+    for (i++; i < argv.length && argv[i].value !== ';' && argv[i].value !== '+'; i++) body.push(argv[i])
+    if (body.length > 0) found.push(body)
   }
   return found
 }
 
 /** Parse a command line and collect everything the policy needs to decide it. */
 export function analyzeCommand(line: string): CommandAnalysis {
-  const parsed = parseShell(line)
-  const alwaysAsk: string[] = []
-  const danger = dangerousSubstitution(line)
-  if (danger) alwaysAsk.push(danger)
-  const parts: CommandPart[] = []
-  const writes: PathUse[] = []
-  const reads: PathUse[] = []
-  for (const command of parsed.commands) {
-    for (const redirect of command.redirects) {
-      const target = redirect.target
-      if (!target) continue
-      if (redirect.kind === 'write' && !DEVICE_TARGETS.has(target.value)) writes.push(pathUse(target, redirect.op))
-      else if (redirect.kind === 'read') reads.push(pathUse(target, redirect.op))
-    }
-    if (command.words.length === 0) continue
-    const raw = command.words.map((word) => word.value)
-    const { argv, wrappers } = unwrap(raw, alwaysAsk)
-    if (argv.length === 0) continue
-    const part: CommandPart = { command, argv, wrappers, program: argv[0] }
-    parts.push(part)
-    constructsOf(part, alwaysAsk)
-    for (const executed of findExecCommands(argv)) {
-      const inner = unwrap(executed, alwaysAsk)
-      if (inner.argv.length === 0) continue
-      const innerPart: CommandPart = { command: { ...command, text: inner.argv.join(' '), words: [] }, argv: inner.argv, wrappers: inner.wrappers, program: inner.argv[0] }
-      parts.push(innerPart)
-      constructsOf(innerPart, alwaysAsk)
-    }
-    if (basename(part.program) === 'tee')
-      for (const word of command.words.slice(command.words.length - argv.length + 1))
-        if (!word.value.startsWith('-')) writes.push(pathUse(word, 'tee'))
-  }
-  return { error: parsed.ok ? undefined : parsed.error, parts, writes, reads, alwaysAsk }
+  const analyzer = new Analyzer(0)
+  analyzer.line(line, false)
+  return analyzer.analysis
 }

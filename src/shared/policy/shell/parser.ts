@@ -3,8 +3,10 @@ import type { CommandOrigin, ShellCommand, ShellParse, ShellRedirect, ShellWord 
 class ShellSyntaxError extends Error {}
 
 const RESERVED_PREFIX = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', 'time'])
-const RESERVED_ALONE = new Set(['fi', 'done', 'esac'])
-const UNSUPPORTED = new Set(['case', 'function', 'select', 'coproc'])
+const RESERVED_ALONE = new Set(['fi', 'done'])
+const UNSUPPORTED = new Set(['coproc'])
+/** Bash drops a NUL (`r\0m` runs `rm`); other control characters hide what runs. */
+const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/
 /** Characters with no special meaning in an unquoted word. */
 const PLAIN = /[A-Za-z0-9_.,:+=%@^~\/-]/
 const NAME_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
@@ -39,6 +41,7 @@ function decodeAnsiEscape(src: string, at: number): { text: string; next: number
 }
 
 interface PendingHeredoc {
+  redirect: ShellRedirect
   delimiter: string
   stripTabs: boolean
   expands: boolean
@@ -72,22 +75,38 @@ class Parser {
   }
 
   /** Parse commands until EOF or the closing character (`)` or `}`); returns at the closer. */
-  private parseList(origin: CommandOrigin, closer: ')' | '}' | ''): void {
+  private parseList(origin: CommandOrigin, closer: ')' | '}' | 'esac' | ''): void {
     let pipedInput = false
+    // After `&&`, `||` or `|` a command must follow (newlines may come first): `ls &&` does not parse.
+    // Any operator needs a command before it (`&& ls`, `ls; ; ls` do not parse).
+    let needCommand: string | undefined = 'the start'
+    const operator = (op: string): void => {
+      if (needCommand) throw new ShellSyntaxError(`'${op}' follows ${needCommand === 'the start' ? 'nothing' : `'${needCommand}'`}`)
+      needCommand = op
+    }
+    const continues = (): boolean => needCommand === '&&' || needCommand === '||' || needCommand === '|'
     for (;;) {
       this.skipBlanks()
-      if (this.pos >= this.src.length) {
-        if (closer) throw new ShellSyntaxError(`missing '${closer}'`)
+      const c = this.src[this.pos]
+      const closing =
+        this.pos >= this.src.length ||
+        (this.backtickEnd && c === '`') ||
+        (closer === ')' && c === ')') ||
+        (closer === '}' && c === '}' && this.atWordBoundaryAfter(this.pos + 1)) ||
+        (closer === 'esac' && (this.src.startsWith(';;', this.pos) || this.src.startsWith(';&', this.pos) || this.atKeyword('esac')))
+      if (closing) {
+        // `;` and `&` end a command and need none after them; `&&`, `||` and `|` do.
+        if (continues()) throw new ShellSyntaxError(`'${needCommand}' has no command after it`)
+        if (this.pos >= this.src.length && closer) throw new ShellSyntaxError(`missing '${closer}'`)
         return
       }
-      const c = this.src[this.pos]
-      if (this.backtickEnd && c === '`') return
-      if (closer === ')' && c === ')') return
-      if (closer === '}' && c === '}' && this.atWordBoundaryAfter(this.pos + 1)) return
       if (isNewline(c)) {
         this.pos++
         this.readPendingHeredocs()
-        pipedInput = false
+        if (!continues()) {
+          needCommand = 'the start'
+          pipedInput = false
+        }
         continue
       }
       if (c === '#') {
@@ -95,26 +114,34 @@ class Parser {
         continue
       }
       if (c === ';') {
-        this.pos += this.src.startsWith(';;', this.pos) ? 2 : 1
+        if (this.src.startsWith(';;', this.pos)) throw new ShellSyntaxError(`unexpected ';;' at ${this.pos}`)
+        operator(';')
+        this.pos++
         pipedInput = false
         continue
       }
       if (c === '&') {
-        this.pos += this.src.startsWith('&&', this.pos) ? 2 : 1
+        const op = this.src.startsWith('&&', this.pos) ? '&&' : '&'
+        operator(op)
+        this.pos += op.length
         pipedInput = false
         continue
       }
       if (c === '|') {
         if (this.src.startsWith('||', this.pos)) {
+          operator('||')
           this.pos += 2
           pipedInput = false
         } else {
+          operator('|')
           this.pos += this.src.startsWith('|&', this.pos) ? 2 : 1
           pipedInput = true
         }
         continue
       }
+      needCommand = undefined
       if (c === ')') throw new ShellSyntaxError(`unexpected ')' at ${this.pos}`)
+      if (c === '}' && this.atWordBoundaryAfter(this.pos + 1)) throw new ShellSyntaxError(`unexpected '}' at ${this.pos}`)
       if (c === '(') {
         this.pos++
         this.parseList(origin, ')')
@@ -187,18 +214,30 @@ class Parser {
         continue
       }
       if (isMeta(c)) {
-        if (c === '(' && words.length === 1 && this.src.startsWith('()', this.pos))
-          throw new ShellSyntaxError('function definitions are not analysed')
+        if (c === '(' && words.length === 1 && assignments.length === 0 && redirects.length === 0 && /^\(\s*\)/.test(this.src.slice(this.pos, this.pos + 40))) {
+          // `name() body`: the body's commands are parts of the line, decided at the definition.
+          this.pos = this.src.indexOf(')', this.pos) + 1
+          this.readFunctionBody(origin)
+          return
+        }
         if (c === '(' || c === ')' || c === ';' || c === '&' || c === '|' || isNewline(c)) break
       }
       const word = this.readWord(origin)
       if (words.length === 0 && !dataOnly && !word.quoted) {
         if (UNSUPPORTED.has(word.value)) throw new ShellSyntaxError(`'${word.value}' blocks are not analysed`)
+        if (word.value === 'function' && assignments.length === 0 && redirects.length === 0) {
+          this.readFunctionKeyword(origin)
+          return
+        }
+        if (word.value === 'case' && assignments.length === 0 && redirects.length === 0) {
+          this.readCase(origin)
+          return
+        }
         if (RESERVED_PREFIX.has(word.value) || RESERVED_ALONE.has(word.value)) {
           start = this.pos
           continue
         }
-        if (word.value === 'for' || word.value === 'in') {
+        if (word.value === 'for' || word.value === 'select' || word.value === 'in') {
           dataOnly = true
           start = this.pos
           continue
@@ -224,6 +263,82 @@ class Parser {
       origin,
       pipedInput
     })
+  }
+
+  /** At a reserved word (`esac`) that ends at a word boundary. */
+  private atKeyword(word: string): boolean {
+    return this.src.startsWith(word, this.pos) && this.atWordBoundaryAfter(this.pos + word.length)
+  }
+
+  private skipBlanksAndNewlines(): void {
+    for (;;) {
+      this.skipBlanks()
+      const c = this.src[this.pos]
+      if (c === undefined) return
+      if (isNewline(c)) {
+        this.pos++
+        this.readPendingHeredocs()
+      } else if (c === '#') {
+        while (this.pos < this.src.length && !isNewline(this.src[this.pos])) this.pos++
+      } else return
+    }
+  }
+
+  /** `function name [()] body`. */
+  private readFunctionKeyword(origin: CommandOrigin): void {
+    this.skipBlanks()
+    const name = this.readWord(origin)
+    if (!name.value) throw new ShellSyntaxError('function without a name')
+    this.skipBlanks()
+    if (/^\(\s*\)/.test(this.src.slice(this.pos, this.pos + 40))) this.pos = this.src.indexOf(')', this.pos) + 1
+    this.readFunctionBody(origin)
+  }
+
+  /** A function body is a group or a subshell; its commands are analysed like any others. */
+  private readFunctionBody(origin: CommandOrigin): void {
+    this.skipBlanksAndNewlines()
+    const c = this.src[this.pos]
+    if (c === '{' && this.atWordBoundaryAfter(this.pos + 1)) {
+      this.pos++
+      this.parseList(origin, '}')
+    } else if (c === '(') {
+      this.pos++
+      this.parseList(origin, ')')
+    } else throw new ShellSyntaxError('a function body that is not { … } or ( … ) is not analysed')
+    this.pos++
+    this.readTrailingRedirects(origin, false)
+  }
+
+  /** `case word in pattern) list ;; … esac`: the word, the patterns' substitutions and every arm are read. */
+  private readCase(origin: CommandOrigin): void {
+    this.skipBlanks()
+    const subject = this.readWord(origin)
+    if (!subject.raw) throw new ShellSyntaxError("'case' without a word")
+    this.skipBlanksAndNewlines()
+    if (!this.atKeyword('in')) throw new ShellSyntaxError("'case' without 'in'")
+    this.pos += 2
+    for (;;) {
+      this.skipBlanksAndNewlines()
+      if (this.pos >= this.src.length) throw new ShellSyntaxError("missing 'esac'")
+      if (this.atKeyword('esac')) {
+        this.pos += 4
+        this.readTrailingRedirects(origin, false)
+        return
+      }
+      if (this.src[this.pos] === '(') this.pos++
+      for (;;) {
+        this.skipBlanks()
+        if (this.src[this.pos] === ')') break
+        if (this.pos >= this.src.length || (isMeta(this.src[this.pos]) && this.src[this.pos] !== '|'))
+          throw new ShellSyntaxError("a 'case' pattern without ')'")
+        if (this.src[this.pos] === '|') this.pos++
+        else this.readWord(origin)
+      }
+      this.pos++
+      this.parseList(origin, 'esac')
+      if (this.src.startsWith(';;&', this.pos)) this.pos += 3
+      else if (this.src.startsWith(';;', this.pos) || this.src.startsWith(';&', this.pos)) this.pos += 2
+    }
   }
 
   /** `[[ … ]]` holds `&&`, `<`, `(` as test operators, not shell operators. */
@@ -279,8 +394,9 @@ class Parser {
       throw new ShellSyntaxError(`redirection '${op}' has no target`)
     const target = this.readWord(origin)
     if (op === '<<' || op === '<<-') {
-      this.pendingHeredocs.push({ delimiter: target.value, stripTabs: op === '<<-', expands: !target.quoted, origin })
-      return { op, kind: 'heredoc', target }
+      const redirect: ShellRedirect = { op, kind: 'heredoc', target, body: '' }
+      this.pendingHeredocs.push({ redirect, delimiter: target.value, stripTabs: op === '<<-', expands: !target.quoted, origin })
+      return redirect
     }
     if (op === '<<<') return { op, kind: 'herestring', target }
     if (op === '<' || op === '<&') return { op, kind: 'read', target }
@@ -303,6 +419,7 @@ class Parser {
           this.pos = Math.min(lineEnd + 1, this.src.length)
           break
         }
+        heredoc.redirect.body += `${line}\n`
         if (heredoc.expands) this.scanHeredocLine(lineEnd)
         this.pos = Math.min(lineEnd + 1, this.src.length)
       }
@@ -585,6 +702,7 @@ class Parser {
 
 /** Parse a command line into every simple command it would run. Never throws. */
 export function parseShell(command: string): ShellParse {
+  if (CONTROL_CHARACTER.test(command)) return { ok: false, error: 'the command holds a NUL or another control character', invalid: true, commands: [] }
   const parser = new Parser(command)
   try {
     parser.parseAll()

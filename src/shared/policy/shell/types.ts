@@ -18,6 +18,8 @@ export interface ShellRedirect {
   op: string
   kind: RedirectKind
   target?: ShellWord
+  /** A heredoc's body, as the command reads it (a shell reading it runs it). */
+  body?: string
 }
 
 export type CommandOrigin = 'top' | 'command-substitution' | 'process-substitution' | 'heredoc-substitution'
@@ -37,4 +39,5 @@ export interface ShellCommand {
 
 export type ShellParse =
   | { ok: true; commands: ShellCommand[] }
-  | { ok: false; error: string; commands: ShellCommand[] }
+  /** `invalid`: input no shell should be given (control characters): refused, not asked. */
+  | { ok: false; error: string; invalid?: boolean; commands: ShellCommand[] }

@@ -137,11 +137,12 @@ export const builderMode: ModeConfigInput = {
   autoApprove: { read: true, edit: true }
 }
 
-/** A mode that auto-approves everything it can (commands included). */
+/** A mode that auto-approves everything it can: commands through the explicit "run everything" rule `*`. */
 export const autopilotMode: ModeConfigInput = {
   slug: 'autopilot',
   name: 'Autopilot',
   roleDefinition: 'You run without asking in tests.',
   groups: ['read', 'edit', 'command'],
-  autoApprove: { read: true, edit: true, command: true }
+  autoApprove: { read: true, edit: true, command: true },
+  commandRules: { allow: ['*'] }
 }

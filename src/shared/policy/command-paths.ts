@@ -1,0 +1,130 @@
+import type { Decision } from './commands'
+import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
+import type { CommandAnalysis, PathUse } from './shell/analyze'
+
+/** What the policy knows about the workspace when it checks the paths a command line names. */
+export interface CommandPathContext {
+  workspaceRoot: string
+  cwd?: string
+  /** Realpath-based facts from the core; lexical when absent. */
+  resolvePath?: (path: string) => PathFacts
+  isIgnored?: (relPath: string, isDirectory?: boolean) => boolean
+  /** Whether a directory holds entries the ignore file excludes (for recursive reads and globs). */
+  ignoredWithin?: (relDir: string) => boolean
+  /** The mode auto-approves reads outside the workspace. */
+  readOutsideWorkspace?: boolean
+  /** The mode's own limit on which files it edits (a file regex), applied to written paths. */
+  writeRestriction?: (relPath: string) => PathVerdict | undefined
+}
+
+export interface PathVerdict {
+  decision: Decision
+  rule: string
+  reason: string
+}
+
+const DIRECTORY_CHANGERS = new Set(['cd', 'pushd'])
+const READABLE_DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/tty', '-'])
+/** Names that are protected wherever they sit: a glob that can match one may write it. */
+const PROTECTED_NAMES = ['.git', '.modus', '.roo', '.vscode', '.idea', '.roomodes', '.modusignore', '.rooignore', '.rooprotected', '.bashrc', '.profile', '.zshrc', 'AGENTS.md']
+
+const isRelative = (path: string): boolean => !path.startsWith('/') && !path.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(path)
+const joinPath = (base: string | undefined, path: string): string => (base && isRelative(path) ? `${base}/${path}` : path)
+const verdict = (decision: Decision, rule: string, reason: string): PathVerdict => ({ decision, rule, reason })
+
+/** `$HOME/x` and `${HOME}/x` are `~/x`. */
+const homeSpelled = (path: string): string => path.replace(/^\$\{?HOME\}?(?=\/|$)/, '~')
+const isUrl = (path: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(path)
+
+/** A glob's directory part before the first pattern character, and the pattern after it. */
+function splitGlob(path: string): { dir: string; pattern: string } {
+  const first = path.search(/[*?[]/)
+  if (first < 0) return { dir: path, pattern: '' }
+  const slash = path.lastIndexOf('/', first)
+  return { dir: slash < 0 ? '.' : path.slice(0, slash) || '/', pattern: path.slice(slash + 1) }
+}
+
+function globSegmentRegex(segment: string): RegExp {
+  let source = ''
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]
+    if (c === '*') source += '[^/]*'
+    else if (c === '?') source += '[^/]'
+    else if (c === '[') {
+      const close = segment.indexOf(']', i + 2)
+      if (close < 0) source += '\\['
+      else {
+        source += `[${segment.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`
+        i = close
+      }
+    } else source += c.replace(/[.+^${}()|\\]/g, '\\$&')
+  }
+  // Without dotglob a leading dot must be written: `*` does not match `.git`, `.*` does.
+  return new RegExp(`^${segment.startsWith('.') ? '' : '(?!\\.)'}${source}$`, 'i')
+}
+
+const globMayMatchProtected = (pattern: string): boolean => {
+  const first = pattern.split('/')[0]
+  const regex = globSegmentRegex(first)
+  return PROTECTED_NAMES.some((name) => regex.test(name))
+}
+
+/**
+ * The paths of a command line against the workspace: ignored → deny; writes (redirections and the
+ * commands' own write arguments) into protected paths, outside the workspace or to a target known
+ * only at run time → ask; reads outside → ask unless the mode reads outside; recursive reads of a
+ * directory holding ignored entries → ask; a tool the tables do not know that names a protected or
+ * outside path → ask. Undefined when the paths raise nothing.
+ */
+export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathContext): PathVerdict | undefined {
+  const cdTargets = analysis.parts.filter((part) => DIRECTORY_CHANGERS.has(part.program)).map((part) => part.argv[1]).filter((dir): dir is string => Boolean(dir))
+  const bases = [ctx.cwd, ...cdTargets.map((dir) => joinPath(ctx.cwd, homeSpelled(dir)))]
+  const facts = (path: string): PathFacts => (ctx.resolvePath ? ctx.resolvePath(path) : lexicalPathFacts(path, ctx.workspaceRoot))
+  const ignored = (rel: string): boolean => Boolean(ctx.isIgnored && rel !== '.' && (ctx.isIgnored(rel) || ctx.isIgnored(rel, true)))
+  let ask: PathVerdict | undefined
+
+  const check = (use: PathUse, role: 'write' | 'read' | 'named'): PathVerdict | undefined => {
+    const path = homeSpelled(use.path)
+    if (path === '' || isUrl(path) || (role !== 'write' && READABLE_DEVICES.has(path))) return undefined
+    if (use.expands && path.includes('$')) {
+      if (role === 'write') ask ??= verdict('ask', 'write-target-unknown', `The write target '${use.path}' is only known at run time`)
+      return undefined
+    }
+    const { dir, pattern } = use.glob ? splitGlob(path) : { dir: path, pattern: '' }
+    for (const base of role === 'write' ? [ctx.cwd] : bases) {
+      const full = joinPath(base, dir)
+      const where = facts(full)
+      const rel = where.relPath === undefined ? undefined : normalizePosix(where.relPath) || '.'
+      if (rel !== undefined && ignored(rel)) return verdict('deny', 'ignored-path', `The command names '${use.path}', which the ignore file excludes`)
+      if (rel !== undefined && (use.recursive || pattern) && ctx.ignoredWithin?.(rel))
+        ask ??= verdict('ask', 'ignored-within', `'${use.path}' ${pattern ? 'is a pattern over' : 'is read recursively from'} a folder holding files the ignore file excludes`)
+      if (role === 'write') {
+        if (cdTargets.length > 0 && isRelative(path)) ask ??= verdict('ask', 'write-target-unknown', `After a cd the write target '${use.path}' is not where it looks`)
+        else if (where.outsideWorkspace) ask ??= verdict('ask', 'outside-workspace-write', `'${use.path}' is outside the workspace; writes there always ask`)
+        else if (rel === '.' || isProtectedPath(rel ?? path) || (pattern && globMayMatchProtected(pattern)))
+          ask ??= verdict('ask', 'protected-path', `'${use.path}' is or may hold a protected file; writing it always asks`)
+        else if (rel !== undefined) {
+          const restricted = ctx.writeRestriction?.(rel)
+          if (restricted) ask ??= restricted
+        }
+      } else if (where.outsideWorkspace) {
+        if (role === 'named') ask ??= verdict('ask', 'outside-workspace', `The command names '${use.path}', outside the workspace`)
+        else if (!ctx.readOutsideWorkspace) ask ??= verdict('ask', 'outside-workspace', `The command reads '${use.path}', outside the workspace`)
+      } else if (role === 'named' && rel !== undefined && rel !== '.' && isProtectedPath(rel))
+        ask ??= verdict('ask', 'protected-path', `The command names the protected path '${use.path}'`)
+    }
+    return undefined
+  }
+
+  const uses: Array<[PathUse, 'write' | 'read' | 'named']> = [
+    ...analysis.writes.map((use): [PathUse, 'write'] => [use, 'write']),
+    ...analysis.reads.map((use): [PathUse, 'read'] => [use, 'read']),
+    ...analysis.argReads.map((use): [PathUse, 'read'] => [use, 'read']),
+    ...analysis.named.map((use): [PathUse, 'named'] => [use, 'named'])
+  ]
+  for (const [use, role] of uses) {
+    const denied = check(use, role)
+    if (denied) return denied
+  }
+  return ask
+}

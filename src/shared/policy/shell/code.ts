@@ -1,0 +1,263 @@
+import type { ShellCommand, ShellWord } from './types'
+import { basename } from './wrappers'
+
+/**
+ * Code a command runs although it arrives as data: `sh -c '…'`, `eval …`, `trap '…' EXIT`,
+ * `python -c '…'`, a heredoc fed to a shell. `shell` code is parsed and its commands become parts
+ * of the line; `foreign` code (another language) is searched for string literals that read as
+ * shell commands, so a denied command inside it is still denied.
+ */
+export interface EmbeddedCode {
+  text: string
+  language: 'shell' | 'foreign'
+}
+
+export interface CodeFindings {
+  code: EmbeddedCode[]
+  /** Why the line may never be auto-approved; empty when the command only carries code to decide. */
+  alwaysAsk: string[]
+}
+
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'pwsh', 'powershell', 'cmd', 'cmd.exe', 'nu', 'elvish', 'xonsh'])
+
+/** Interpreters and the options whose value is program text. */
+const INTERPRETERS: ReadonlyArray<[RegExp, { clusterLetters?: string; options?: readonly string[]; subcommand?: string }]> = [
+  [/^(python[0-9.]*|pypy[0-9.]*)$/, { clusterLetters: 'c' }],
+  [/^(node|nodejs|bun)$/, { options: ['-e', '--eval', '-p', '--print', '-pe', '-ep'] }],
+  [/^deno$/, { subcommand: 'eval' }],
+  [/^perl[0-9.]*$/, { clusterLetters: 'eE' }],
+  [/^ruby[0-9.]*$/, { clusterLetters: 'e' }],
+  [/^php[0-9.]*$/, { options: ['-r', '-R', '-B', '-E'] }],
+  [/^(osascript|lua[0-9.]*|luajit|Rscript|R|julia|expect|tclsh|wish|jshell|groovy|scala|ghc|runghc|guile|racket|sbcl|clojure)$/, { options: ['-e', '--eval', '-c', '--expr', '--exec'] }],
+  [/^(vim|nvim|vi|ex|view|gvim)$/, { options: ['-c', '--cmd'] }],
+  [/^emacs$/, { options: ['--eval', '-eval', '--execute'] }]
+]
+
+/** Options of other tools whose value is a command line run by a shell. */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  tar: ['--to-command', '--use-compress-program', '-I', '--rsh-command', '--info-script', '--new-volume-script', '-F'],
+  rsync: ['-e', '--rsh', '--rsync-path'],
+  git: ['--upload-pack', '--receive-pack', '--exec'],
+  zip: ['-TT', '--unzip-command'],
+  man: ['-P', '--pager', '-H', '--html'],
+  flock: ['-c', '--command'],
+  su: ['-c', '--command', '--session-command'],
+  runuser: ['-c', '--command', '--session-command'],
+  script: ['-c', '--command'],
+  ssh: [],
+  scp: ['-S']
+}
+
+/** `git -c key=value` keys that name a program or a hook: they change what runs. */
+const GIT_EXEC_KEY = /^(core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|alternaterefscommand|attributesfile)|alias\.|diff\.external|diff\..+\.(textconv|command)|filter\.|credential\.|sequence\.editor|gpg\.|uploadpack\.|receivepack\.|protocol\.|include\.|includeif\.|merge\..+\.driver|pager\.|web\.browser|browser\.|man\.|remote\..+\.(uploadpack|receivepack|proxy)|http\..*proxy|ssh\.variant|submodule\..+\.update)/i
+
+const valueOf = (words: readonly ShellWord[], i: number, option: string): { text?: string; next: number } => {
+  const word = words[i].value
+  if (word.startsWith(`${option}=`)) return { text: word.slice(option.length + 1), next: i + 1 }
+  if (word === option) return { text: words[i + 1]?.value, next: i + 2 }
+  // `-c'code'`, `-ecode`: a short option glued to its value.
+  if (/^-[A-Za-z]$/.test(option) && word.startsWith(option) && word.length > 2) return { text: word.slice(2), next: i + 1 }
+  return { next: i + 1 }
+}
+
+const stdinSources = (command: ShellCommand): EmbeddedCode[] =>
+  command.redirects.flatMap((redirect): EmbeddedCode[] =>
+    redirect.kind === 'heredoc' ? [{ text: redirect.body ?? '', language: 'shell' }] : redirect.kind === 'herestring' && redirect.target ? [{ text: redirect.target.value, language: 'shell' }] : []
+  )
+const readsStdinFromFile = (command: ShellCommand): boolean => command.redirects.some((redirect) => redirect.kind === 'read' && redirect.target?.value !== '/dev/null')
+
+function shellCode(name: string, argv: readonly ShellWord[], command: ShellCommand, found: CodeFindings): void {
+  let i = 1
+  let inline = false
+  let stdin = false
+  while (i < argv.length) {
+    const word = argv[i].value
+    if (word === '--' || word === '-') {
+      stdin ||= word === '-'
+      i++
+      break
+    }
+    if (/^[-+][oO]$/.test(word) || word === '--rcfile' || word === '--init-file') i += 2
+    else if (word.startsWith('--')) i++
+    else if (/^[-+][A-Za-z]+$/.test(word)) {
+      if (word[0] === '-' && word.includes('c')) inline = true
+      if (word[0] === '-' && word.includes('s')) stdin = true
+      i++
+    } else if (/^-[A-Za-z]*c/.test(word)) {
+      inline = true
+      i++
+    } else break
+  }
+  if (inline) {
+    found.alwaysAsk.push(`${name} -c runs a string as a command`)
+    const text = argv[i]?.value
+    if (text !== undefined) found.code.push({ text, language: 'shell' })
+    return
+  }
+  if (i < argv.length && !stdin) return
+  const fed = stdinSources(command)
+  found.code.push(...fed)
+  if (command.pipedInput) found.alwaysAsk.push(`piping into ${name} runs whatever the pipe produces`)
+  else if (fed.length > 0) found.alwaysAsk.push(`${name} runs the script it reads from a heredoc`)
+  else if (readsStdinFromFile(command)) found.alwaysAsk.push(`${name} runs the script it reads from its input`)
+  else found.alwaysAsk.push(`${name} without a script runs commands from its input`)
+}
+
+function interpreterCode(name: string, argv: readonly ShellWord[], command: ShellCommand, found: CodeFindings): boolean {
+  const entry = INTERPRETERS.find(([pattern]) => pattern.test(name))
+  if (!entry) return false
+  const spec = entry[1]
+  if (spec.subcommand) {
+    if (argv.slice(1).some((word) => word.value === spec.subcommand)) {
+      found.alwaysAsk.push(`${name} ${spec.subcommand} runs a string as code`)
+      found.code.push({ text: argv.slice(1).map((w) => w.value).join(' '), language: 'foreign' })
+    }
+    return true
+  }
+  let script = false
+  for (let i = 1; i < argv.length && !script; ) {
+    const word = argv[i].value
+    if (!word.startsWith('-') || word === '-' || word === '--') {
+      script = word !== '-' && word !== '--'
+      break
+    }
+    const option = spec.options?.find((o) => word === o || word.startsWith(`${o}=`) || (/^-[A-Za-z]$/.test(o) && word.startsWith(o) && !word.startsWith('--')))
+    const cluster = spec.clusterLetters && /^-[A-Za-z]+/.test(word) && !word.startsWith('--') ? [...spec.clusterLetters].find((l) => word.slice(1).includes(l)) : undefined
+    if (option || cluster) {
+      found.alwaysAsk.push(`${name} ${option ?? `-${cluster}`} runs a string as code`)
+      const letterAt = cluster ? word.indexOf(cluster) : -1
+      const glued = cluster && letterAt < word.length - 1 ? word.slice(letterAt + 1) : undefined
+      const text = glued ?? (option ? valueOf(argv, i, option).text : argv[i + 1]?.value)
+      if (text !== undefined) found.code.push({ text, language: 'foreign' })
+      return true
+    }
+    i++
+  }
+  if (!script && (command.pipedInput || stdinSources(command).length > 0)) {
+    found.alwaysAsk.push(`${name} runs the program it reads from its input`)
+    found.code.push(...stdinSources(command).map((code) => ({ ...code, language: 'foreign' as const })))
+  }
+  return true
+}
+
+/** awk and friends run commands through `system()` and `|` pipes in their program text. */
+function awkCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  const program = argv.slice(1).find((word, i, rest) => !word.value.startsWith('-') && !['-f', '-v', '-F'].includes(rest[i - 1]?.value ?? ''))
+  if (program && /system\s*\(|\|\s*(getline|&)|\|\s*"|print[^;]*\|/.test(program.value)) {
+    found.alwaysAsk.push(`the awk program runs commands`)
+    found.code.push({ text: program.value, language: 'foreign' })
+  }
+}
+
+function optionCode(name: string, argv: readonly ShellWord[], found: CodeFindings): void {
+  const options = COMMAND_OPTIONS[name] ?? []
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i].value
+    if (name === 'ssh' || name === 'scp' || name === 'sftp') {
+      const config = /^-o(.*)$/.exec(word)
+      const setting = config ? config[1] || argv[i + 1]?.value || '' : ''
+      const command = /^(ProxyCommand|LocalCommand|KnownHostsCommand|PermitLocalCommand)\s*[= ]\s*(.*)$/i.exec(setting)
+      if (command) found.code.push({ text: command[2], language: 'shell' })
+    }
+    for (const option of options) {
+      const { text } = valueOf(argv, i, option)
+      if (text !== undefined && (word === option || word.startsWith(option))) found.code.push({ text: text.replace(/^exec=/, ''), language: 'shell' })
+    }
+    if (name === 'tar' && word.startsWith('--checkpoint-action=exec=')) found.code.push({ text: word.slice('--checkpoint-action=exec='.length), language: 'shell' })
+  }
+  if ((name === 'su' || name === 'runuser' || name === 'script') && !argv.some((w) => options.some((o) => w.value === o || w.value.startsWith(`${o}=`))))
+    found.alwaysAsk.push(`${name} without -c runs an interactive shell`)
+}
+
+function gitConfigAssignments(argv: readonly ShellWord[], found: CodeFindings): void {
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i].value
+    if (!word.startsWith('-')) break
+    const value = word === '-c' || word === '--config-env' ? argv[++i]?.value ?? '' : word.startsWith('--config-env=') ? word.slice(13) : word.startsWith('-c') ? word.slice(2) : ''
+    if (GIT_EXEC_KEY.test(value)) found.alwaysAsk.push(`git -c ${value.split('=')[0]} changes the program git runs`)
+    if (word === '--exec-path' || word.startsWith('--exec-path=')) found.alwaysAsk.push('git --exec-path changes the programs git runs')
+  }
+}
+
+/** The code a command carries, and whether that alone makes the line ask. */
+export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeFindings {
+  const found: CodeFindings = { code: [], alwaysAsk: [] }
+  if (argv.length === 0) return found
+  const name = basename(argv[0].value)
+  const args = argv.slice(1)
+  if (SHELLS.has(name)) shellCode(name, argv, command, found)
+  else if (name === 'eval') {
+    found.alwaysAsk.push('eval runs a string as a command')
+    found.code.push({ text: args.map((w) => w.value).join(' '), language: 'shell' })
+  } else if (name === 'alias') {
+    found.alwaysAsk.push('an alias definition changes what later commands run')
+    for (const word of args) {
+      const eq = word.value.indexOf('=')
+      if (eq > 0) found.code.push({ text: word.value.slice(eq + 1), language: 'shell' })
+    }
+  } else if (name === 'trap') {
+    const operands = args.filter((w) => !/^-[lp-]*$/.test(w.value) || w.value === '-')
+    if (operands.length >= 2 && operands[0].value !== '-') found.code.push({ text: operands[0].value, language: 'shell' })
+  } else if (name === 'watch') watchCode(argv, found)
+  else if (name === 'parallel') parallelCode(argv, found)
+  else if (name === 'sudo' || name === 'doas') {
+    const shell = args.findIndex((w) => ['-s', '-i', '--shell', '--login'].includes(w.value))
+    if (shell >= 0) {
+      found.alwaysAsk.push(`${name} ${args[shell].value} runs a shell`)
+      const rest = args.slice(shell + 1).filter((w) => !w.value.startsWith('-'))
+      if (rest.length > 0) found.code.push({ text: rest.map((w) => w.value).join(' '), language: 'shell' })
+    }
+  } else if (name === 'env') {
+    const split = args.findIndex((w) => w.value === '-S' || w.value.startsWith('--split-string') || /^-[A-Za-z]*S/.test(w.value))
+    if (split >= 0) {
+      found.alwaysAsk.push('env -S runs a command line built from a string')
+      const word = args[split].value
+      const text = word.includes('=') ? word.slice(word.indexOf('=') + 1) : /^-[A-Za-z]*S./.test(word) ? word.slice(word.indexOf('S') + 1) : args.slice(split + 1).map((w) => w.value).join(' ')
+      found.code.push({ text, language: 'shell' })
+    }
+  } else if (/^(g|m|n)?awk$/.test(name)) awkCode(argv, found)
+  else if (!interpreterCode(name, argv, command, found)) {
+    if (name === 'git') gitConfigAssignments(argv, found)
+    optionCode(name, argv, found)
+  }
+  return found
+}
+
+function watchCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  const argOptions = ['-n', '--interval', '-q', '--equexit']
+  let i = 1
+  let exec = false
+  while (i < argv.length && argv[i].value.startsWith('-')) {
+    const word = argv[i].value
+    if (word === '--') {
+      i++
+      break
+    }
+    if (word === '-x' || word === '--exec') exec = true
+    i += argOptions.includes(word) ? 2 : 1
+  }
+  const rest = argv.slice(i).map((w) => w.value)
+  if (rest.length > 0) found.code.push({ text: exec ? rest.map(quote).join(' ') : rest.join(' '), language: 'shell' })
+}
+
+function parallelCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  const argOptions = ['-j', '--jobs', '-S', '--sshlogin', '-N', '-n', '-L', '-a', '--arg-file', '-d', '--delimiter', '--colsep', '-C', '-I', '--tmpdir', '--env', '--workdir', '--wd', '--delay', '--timeout', '--joblog', '--results', '--halt', '--memfree', '--load', '-E', '--tag-string', '--rpl']
+  let i = 1
+  while (i < argv.length && argv[i].value.startsWith('-') && argv[i].value !== ':::' && argv[i].value !== '::::') i += argOptions.includes(argv[i].value) ? 2 : 1
+  const words: string[] = []
+  for (; i < argv.length && !/^:{3,4}\+?$/.test(argv[i].value); i++) words.push(argv[i].value)
+  if (words.length > 0) found.code.push({ text: words.join(' '), language: 'shell' })
+}
+
+const quote = (word: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+
+/** String literals of foreign code, each a candidate shell command (`os.system("rm -rf /")`). */
+export function stringLiterals(code: string): string[] {
+  const out: string[] = []
+  const pattern = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g
+  for (let match = pattern.exec(code); match; match = pattern.exec(code)) {
+    const text = (match[1] ?? match[2] ?? match[3] ?? '').replace(/\\(.)/g, '$1')
+    if (/[A-Za-z]/.test(text)) out.push(text)
+  }
+  return out
+}

@@ -1,0 +1,128 @@
+import type { ShellWord } from './types'
+
+export const basename = (program: string): string => {
+  const slash = program.lastIndexOf('/')
+  return slash >= 0 ? program.slice(slash + 1) : program
+}
+
+/**
+ * Commands that run the rest of their words as a command. `argOptions` take a separate value;
+ * `positional` words after the options belong to the wrapper (timeout's duration, chroot's root).
+ * `privileged`: an allow rule must name the wrapper. `runner`: the command it runs is a part of its
+ * own, so an allow rule for the runner does not cover it.
+ */
+interface WrapperSpec {
+  argOptions?: readonly string[]
+  positional?: number
+  assignments?: boolean
+  privileged?: boolean
+  runner?: boolean
+  /** Options after which the wrapper runs no command (`command -v`, `taskset -p`) or runs a string
+   * as code (`sudo -s …`, `flock f -c …`): the wrapper stays the part's program and the analysis
+   * reads the string. */
+  noCommand?: readonly string[]
+}
+
+const SUDO_ARGS = ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout', '--chroot']
+
+export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  sudo: { argOptions: SUDO_ARGS, privileged: true, noCommand: ['-v', '-k', '-K', '-l', '-e', '--validate', '--list', '--edit', '-V', '-s', '-i', '--shell', '--login'] },
+  doas: { argOptions: ['-u', '-C'], privileged: true, noCommand: ['-s'] },
+  pkexec: { argOptions: ['--user'], privileged: true },
+  run0: { argOptions: ['-u', '--user', '--chdir', '-D', '--setenv', '--unit', '--property'], privileged: true },
+  runuser: { argOptions: ['-u', '-g', '-G', '--user', '--group', '--supp-group'], privileged: true },
+  env: { argOptions: ['-u', '-C', '--unset', '--chdir', '-P', '-a', '--argv0'], assignments: true },
+  nohup: {},
+  setsid: {},
+  command: { noCommand: ['-v', '-V'] },
+  builtin: {},
+  exec: { argOptions: ['-a'] },
+  time: { argOptions: ['-f', '-o', '--format', '--output'] },
+  nice: { argOptions: ['-n', '--adjustment'] },
+  ionice: { argOptions: ['-c', '-n', '--class', '--classdata'], noCommand: ['-p', '-P', '-u', '--pid', '--pgid', '--uid'] },
+  chrt: { argOptions: ['-T', '-P', '-D'], positional: 1, noCommand: ['-p', '--pid'] },
+  taskset: { positional: 1, noCommand: ['-p', '--pid'] },
+  numactl: { argOptions: ['-m', '-N', '-C', '-i', '-p', '--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred'] },
+  timeout: { argOptions: ['-s', '-k', '--signal', '--kill-after'], positional: 1 },
+  stdbuf: { argOptions: ['-i', '-o', '-e', '--input', '--output', '--error'] },
+  chroot: { argOptions: ['--userspec', '--groups'], positional: 1 },
+  flock: { argOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'], positional: 1, noCommand: ['-c', '--command'] },
+  strace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X', '--output', '--user', '--env'] },
+  ltrace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-A', '-D', '-F', '-l', '-n', '-x', '--output', '--user'] },
+  unbuffer: {},
+  caffeinate: { argOptions: ['-t', '-w'] },
+  torsocks: { argOptions: ['-u', '-p', '-a', '-P'] },
+  proxychains: { argOptions: ['-f'] },
+  proxychains4: { argOptions: ['-f'] },
+  faketime: { argOptions: ['-m', '-f'], positional: 1 },
+  fakeroot: { argOptions: ['-l', '-s', '-i', '--lib', '--faked'] },
+  'xvfb-run': { argOptions: ['-n', '-s', '-e', '-f', '-p', '--server-num', '--server-args', '--error-file', '--auth-file'] },
+  'dbus-run-session': { argOptions: ['--config-file', '--dbus-daemon'] },
+  unshare: {},
+  nsenter: { argOptions: ['-t', '--target', '-S', '-G', '--setuid', '--setgid'] },
+  cgexec: { argOptions: ['-g'] },
+  'systemd-run': { argOptions: ['-u', '--unit', '-p', '--property', '-E', '--setenv', '--uid', '--gid', '-M', '--machine'] },
+  valgrind: {},
+  watchexec: { argOptions: ['-w', '-e', '-i', '--watch', '--exts', '--ignore', '-d', '--debounce'] },
+  xargs: {
+    argOptions: ['-I', '-n', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-lines', '--max-procs', '--delimiter', '--eof', '--max-chars', '--arg-file', '--replace'],
+    runner: true
+  }
+}
+
+/** Options glued to their value (`-uroot`) or given as `--opt=value` take no separate word. */
+function optionTakesNext(spec: WrapperSpec, word: string): boolean {
+  if (!spec.argOptions) return false
+  if (word.includes('=')) return false
+  return spec.argOptions.includes(word)
+}
+
+export interface Unwrapped {
+  /** The words that really run, wrappers removed. */
+  words: ShellWord[]
+  /** The wrappers removed, outermost first, with the index of the word each starts at. */
+  wrappers: { name: string; at: number; privileged: boolean; runner: boolean }[]
+  /** Dangerous `env` assignments and `env -S` strings are reported by the analysis. */
+  envAssignments: ShellWord[]
+  envSplitString?: ShellWord
+}
+
+/** Strip wrapper commands so rules see what really runs. */
+export function unwrap(words: readonly ShellWord[]): Unwrapped {
+  const wrappers: Unwrapped['wrappers'] = []
+  const envAssignments: ShellWord[] = []
+  let envSplitString: ShellWord | undefined
+  let at = 0
+  for (let depth = 0; depth < 16 && at < words.length; depth++) {
+    const name = basename(words[at].value)
+    const spec = Object.prototype.hasOwnProperty.call(WRAPPERS, name) ? WRAPPERS[name] : undefined
+    if (!spec || words[at].expands) break
+    let i = at + 1
+    let runsNothing = false
+    while (i < words.length) {
+      const word = words[i].value
+      if (word === '--') {
+        i++
+        break
+      }
+      if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
+        envAssignments.push(words[i])
+        i++
+      } else if (word.startsWith('-') && word.length > 1) {
+        if (spec.noCommand?.includes(word.split('=')[0])) runsNothing = true
+        if (name === 'env' && (word === '-S' || word.startsWith('--split-string') || /^-[a-zA-Z]*S/.test(word))) {
+          envSplitString = word.includes('=') ? words[i] : /^-S./.test(word) ? words[i] : words[i + 1]
+          runsNothing = true
+        }
+        i += optionTakesNext(spec, word) ? 2 : 1
+      } else break
+    }
+    i += spec.positional ?? 0
+    // `flock FILE -c CMD`: the option comes after the positional word.
+    if (spec.noCommand?.includes(words[i]?.value.split('=')[0] ?? '')) runsNothing = true
+    if (runsNothing) break
+    wrappers.push({ name, at, privileged: Boolean(spec.privileged), runner: Boolean(spec.runner) })
+    at = Math.min(i, words.length)
+  }
+  return { words: words.slice(at), wrappers, envAssignments, envSplitString }
+}
