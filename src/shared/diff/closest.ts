@@ -68,15 +68,36 @@ function addTokenVotes(keys: readonly string[], searchKeys: readonly string[], m
   })
   // The longest identifiers are the most telling; a handful is enough to find look-alikes.
   const telling = [...linesOfToken].filter(([t]) => t.length >= 4).sort((a, b) => b[0].length - a[0].length).slice(0, 8)
+  if (telling.length === 0) return
+  // One native indexOf pass per token over the joined keys instead of a call per line and token;
+  // tokens hold no newline, so each hit lies within one line (counted once per line, as before).
+  const text = keys.join('\n')
+  const starts = lineStarts(keys)
   for (const [token, js] of telling) {
-    for (let i = 0; i < keys.length; i++) {
-      if (!keys[i].includes(token)) continue
+    let lastLine = -1
+    let i = 0
+    for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + token.length)) {
+      // Hits come in order: move the line cursor forward (it crosses each line once per token).
+      while (i + 1 < starts.length && starts[i + 1] <= at) i++
+      if (i === lastLine) continue
+      lastLine = i
       for (const j of js) {
         const start = i - j
         if (start >= 0 && start <= maxStart) votes[start]++
       }
     }
   }
+}
+
+/** Offset of each line's first character in `keys.join('\n')`. */
+function lineStarts(keys: readonly string[]): Int32Array {
+  const starts = new Int32Array(keys.length)
+  let offset = 0
+  for (let i = 0; i < keys.length; i++) {
+    starts[i] = offset
+    offset += keys[i].length + 1
+  }
+  return starts
 }
 
 /** Indices of the `k` highest non-zero counts (ties: lower index first). */

@@ -4,6 +4,21 @@ export function levenshtein(a: string, b: string): number {
   if (a === b) return 0
   if (a.length === 0) return b.length
   if (b.length === 0) return a.length
+  // A shared prefix and suffix cost nothing; candidate windows share most of their text with the target.
+  let start = 0
+  while (start < a.length && start < b.length && a.charCodeAt(start) === b.charCodeAt(start)) start++
+  let endA = a.length
+  let endB = b.length
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--
+    endB--
+  }
+  if (start > 0 || endA < a.length || endB < b.length) {
+    a = a.slice(start, endA)
+    b = b.slice(start, endB)
+    if (a.length === 0) return b.length
+    if (b.length === 0) return a.length
+  }
   if (a.length > b.length) [a, b] = [b, a]
   let prev = new Int32Array(a.length + 1)
   let cur = new Int32Array(a.length + 1)

@@ -70,7 +70,7 @@ interface Replacement {
 export function applyChunksToContent(original: string, path: string, chunks: readonly PatchChunk[]): string {
   const lines = original.replace(/\r\n/g, '\n').split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
-  const unit = detectIndentUnit(lines)
+  let unit: number | undefined // measured when a loose match first needs it
   const cache = new Map<LineView, string[]>()
   const replacements: Replacement[] = []
   let cursor = 0
@@ -92,9 +92,9 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
       if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1)
       found = seekWithViews(lines, oldLines, cursor, chunk.isEndOfFile, VIEWS.length, cache)
     }
-    if (!found) throw new ApplyPatchError(notFoundMessage(lines, path, chunk, chunkIndex, cursor))
+    if (!found) throw new ApplyPatchError(notFoundMessage(lines, path, chunk, chunkIndex, cursor, cache))
     const matched = lines.slice(found.index, found.index + oldLines.length)
-    const insert = found.exact ? [...newLines] : fitToFile(oldLines, matched, newLines, unit)
+    const insert = found.exact ? [...newLines] : fitToFile(oldLines, matched, newLines, (unit ??= detectIndentUnit(lines)))
     replacements.push({ at: found.index, remove: oldLines.length, insert })
     cursor = found.index + oldLines.length
   })
@@ -133,9 +133,10 @@ function alignContext(oldLines: readonly string[], newLines: readonly string[]):
   return out
 }
 
-function notFoundMessage(lines: string[], path: string, chunk: PatchChunk, chunkIndex: number, cursor: number): string {
+function notFoundMessage(lines: string[], path: string, chunk: PatchChunk, chunkIndex: number, cursor: number, cache: Map<LineView, string[]>): string {
   const head = `Failed to find expected lines in ${path} (chunk ${chunkIndex + 1}${chunk.changeContext ? `, after '${chunk.changeContext}'` : ''}):\n${chunk.oldLines.join('\n')}`
-  const best = rankWindows(lines.map(matchKey), chunk.oldLines.map(matchKey), cursor)[0]
+  // The failed seek's last pass already keyed every line: reuse it.
+  const best = rankWindows(viewOf(lines, matchKey, cache), chunk.oldLines.map(matchKey), cursor)[0]
   if (!best) return head
   const text = numberLines(lines.slice(best.at, best.at + chunk.oldLines.length), best.at + 1)
   return `${head}\n\nClosest match: lines ${best.at + 1}-${best.at + chunk.oldLines.length} (${Math.floor(best.similarity * 100)}% similar):\n${text}`

@@ -45,7 +45,8 @@ interface FileState {
   lines: string[]
   /** Match keys, computed on demand (a hole = not computed yet). */
   keys: Array<string | undefined>
-  unit: number
+  /** The file's indentation unit, measured when the first replacement needs it. */
+  unit?: number
   edits: Array<{ at: number; removed: number; added: number }>
 }
 
@@ -55,12 +56,13 @@ export function applySearchReplace(original: string, diff: string, options: Sear
   if (!parsed.ok) return { content: null, formatError: parsed.error, blocks: [], applied: 0, failed: 0 }
   const eol = detectLineEnding(original)
   const lines = toLf(original).split('\n')
-  const state: FileState = { lines, keys: new Array<string | undefined>(lines.length), unit: detectIndentUnit(lines), edits: [] }
+  const state: FileState = { lines, keys: new Array<string | undefined>(lines.length), edits: [] }
   const threshold = options.fuzzyThreshold ?? 1
   const blocks = parsed.blocks.map((block) => applyBlock(state, block, threshold))
   const applied = blocks.filter((b) => b.status === 'applied').length
   return {
-    content: withLineEnding(state.lines.join('\n'), eol),
+    // Nothing applied (the failure path models hit most): the text is unchanged, no need to rebuild it.
+    content: applied === 0 ? original : withLineEnding(state.lines.join('\n'), eol),
     blocks,
     applied,
     failed: blocks.length - applied
@@ -81,6 +83,7 @@ function applyBlock(state: FileState, block: SearchReplaceBlock, threshold: numb
   if ('error' in found) return { index: block.index, status: 'failed', hint, error: found.error, closest: found.closest }
   const at = found.at
   const matched = state.lines.slice(at, at + search.length)
+  state.unit ??= detectIndentUnit(state.lines)
   const { lines: replacement, changed } = reindentReplacement(search, matched, replace, state.unit)
   state.lines.splice(at, search.length, ...replacement)
   state.keys.splice(at, search.length, ...replacement.map(matchKey))
@@ -108,10 +111,14 @@ type Located = { at: number; similarity: number } | { error: string; closest?: C
 
 function locate(state: FileState, search: string[], hint: number | undefined, threshold: number): Located {
   const searchKeys = search.map(matchKey)
-  const exact = exactMatches(state, searchKeys)
-  if (exact.length === 1) return { at: exact[0], similarity: 1 }
-  if (exact.length > 1) {
-    if (hint === undefined) {
+  if (hint !== undefined) {
+    // With a hint the nearest exact match wins however many there are: look outwards from it.
+    const near = nearestExactMatch(state, searchKeys, hint)
+    if (near !== null) return { at: near, similarity: 1 }
+  } else {
+    const exact = exactMatches(state, searchKeys)
+    if (exact.length === 1) return { at: exact[0], similarity: 1 }
+    if (exact.length > 1) {
       const where = exact.slice(0, 8).map((i) => `${i + 1}-${i + search.length}`).join(', ')
       return {
         error:
@@ -119,7 +126,6 @@ function locate(state: FileState, search: string[], hint: number | undefined, th
           'Add :start_line: with the line where the intended occurrence starts, or include more surrounding lines.'
       }
     }
-    return { at: nearest(exact, hint), similarity: 1 }
   }
   const candidates = rankWindows(allKeys(state), searchKeys, hint)
   const best = candidates[0]
@@ -145,23 +151,31 @@ function anchorOf(searchKeys: string[]): { offset: number; token: string } | nul
   return best
 }
 
+function matchesAt(state: FileState, searchKeys: string[], anchor: { offset: number; token: string } | null, i: number): boolean {
+  if (anchor && !state.lines[i + anchor.offset].includes(anchor.token)) return false
+  let j = 0
+  while (j < searchKeys.length && keyAt(state, i + j) === searchKeys[j]) j++
+  return j === searchKeys.length
+}
+
 function exactMatches(state: FileState, searchKeys: string[]): number[] {
   const out: number[] = []
-  const n = searchKeys.length
   const anchor = anchorOf(searchKeys)
-  for (let i = 0; i + n <= state.lines.length; i++) {
-    if (anchor && !state.lines[i + anchor.offset].includes(anchor.token)) continue
-    let j = 0
-    while (j < n && keyAt(state, i + j) === searchKeys[j]) j++
-    if (j === n) out.push(i)
-  }
+  for (let i = 0; i + searchKeys.length <= state.lines.length; i++) if (matchesAt(state, searchKeys, anchor, i)) out.push(i)
   return out
 }
 
-function nearest(positions: number[], hint: number): number {
-  let best = positions[0]
-  for (const p of positions) if (Math.abs(p - hint) < Math.abs(best - hint)) best = p
-  return best
+/** The exact match nearest the hint (the earlier one on a tie), or null when there is none. */
+function nearestExactMatch(state: FileState, searchKeys: string[], hint: number): number | null {
+  const anchor = anchorOf(searchKeys)
+  const last = state.lines.length - searchKeys.length
+  if (last < 0) return null
+  const centre = Math.min(Math.max(0, hint), last)
+  for (let d = 0; centre - d >= 0 || centre + d <= last; d++) {
+    if (centre - d >= 0 && matchesAt(state, searchKeys, anchor, centre - d)) return centre - d
+    if (d > 0 && centre + d <= last && matchesAt(state, searchKeys, anchor, centre + d)) return centre + d
+  }
+  return null
 }
 
 function noMatch(state: FileState, n: number, hint: number | undefined, threshold: number, best: ScoredWindow | undefined): Located {
