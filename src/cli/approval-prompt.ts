@@ -13,6 +13,7 @@ export async function askOnTerminal(item: ApprovalItem, reader: LineReader, out:
       out.write(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${displayRows(hunk).join('\n')}\n`)
     }
   }
+  if (item.kind === 'mistake-limit') return askGuidance(item, reader)
   const options = ['[y]es', '[n]o', ...(item.messageId ? ['[t]urn (yes to the rest of this message)'] : []), ...(item.suggestedRule ? [`[a]lways: ${item.suggestedRule.label}`] : [])]
   for (;;) {
     const line = await reader.ask(`${options.join(', ')}? `)
@@ -29,4 +30,13 @@ export async function askOnTerminal(item: ApprovalItem, reader: LineReader, out:
     }
     out.write('Please answer y, n' + (item.messageId ? ', t' : '') + (item.suggestedRule ? ' or a' : '') + '.\n')
   }
+}
+
+/** The mistake limit asks for guidance: typed text continues with it, Enter continues without, n stops. */
+async function askGuidance(item: ApprovalItem, reader: LineReader): Promise<ApprovalDecision> {
+  const line = await reader.ask('Guidance for the model (Enter: continue without, n: stop): ')
+  if (line === null) return { approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'No answer: the input ended.' }
+  const answer = line.trim()
+  if (/^(n|no)$/i.test(answer)) return { approvalId: item.id, outcome: 'reject', scope: 'call' }
+  return { approvalId: item.id, outcome: 'approve', scope: 'call', reason: answer || undefined }
 }

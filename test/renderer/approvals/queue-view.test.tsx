@@ -128,4 +128,15 @@ describe('a paused loop in the queue', () => {
     await click(button(queue, 'Continue'))
     expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a1', outcome: 'approve', scope: 'call' }])
   })
+
+  it('takes guidance at the mistake limit and sends it with Continue', async () => {
+    const { fake, queue } = await showQueue([
+      item('a1', { kind: 'mistake-limit', tool: undefined, args: undefined, callId: undefined, messageId: undefined, summary: 'The model made 3 mistakes in a row', rule: 'mistake-limit', reason: 'Give it guidance or stop here.' })
+    ])
+    const field = queue.querySelector('textarea') as HTMLTextAreaElement
+    expect(field.closest('label')!.textContent).toContain('Guidance for the model')
+    await typeInto(field, 'read the file before editing it')
+    await click(button(queue, 'Continue'))
+    expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a1', outcome: 'approve', scope: 'call', reason: 'read the file before editing it' }])
+  })
 })

@@ -66,10 +66,21 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           acceptRequest={acceptRequest}
         />
       )}
+      {pending === null && item.kind === 'mistake-limit' && (
+        <label className="guidance">
+          Guidance for the model (optional; it goes along when you continue)
+          <textarea value={reason} rows={2} placeholder="e.g. break the task into smaller steps" onChange={(event) => setReason(event.target.value)} />
+        </label>
+      )}
       {pending === null && (
         <div className="row approval-buttons">
           {!isEdit && (
-            <button type="button" className="primary" disabled={busy} onClick={() => void send({ ...base, outcome: 'approve', scope: 'call' })}>
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', reason: guidanceOf(item, reason) })}
+            >
               {isPause ? 'Continue' : 'Approve'}
             </button>
           )}
@@ -159,3 +170,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
     </div>
   )
 }
+
+/** Only the mistake-limit pause takes guidance with "Continue"; other approvals send no text. */
+const guidanceOf = (item: ApprovalItem, text: string): string | undefined =>
+  item.kind === 'mistake-limit' ? text.trim() || undefined : undefined
