@@ -15,6 +15,8 @@ import { createRecentFolders } from './workspace-session/recent-folders'
 import { createTrustStore } from './workspace-session/trust-store'
 import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-session/workspace-handlers'
 import { describeProjectGrants, projectGrantItems } from '../../shared/modes/project-grants'
+import { createMcpHub } from './mcp/hub'
+import { createMcpHandlers } from './mcp/mcp-handlers'
 
 export interface CoreOptions {
   dataDir: string
@@ -44,14 +46,28 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const env = options.env ?? process.env
   const recent = createRecentFolders(options.dataDir)
   const trust = createTrustStore(options.dataDir)
+  // Trusted = the user trusted the folder having seen every grant it makes now, its servers included.
+  const mcp = createMcpHub({
+    dataDir: options.dataDir,
+    env,
+    isTrusted: (root) => session.current()?.root === root && session.current()?.trusted === true,
+    clientVersion: options.version
+  })
+  mcp.onChange((snapshot) => bus.emit('mcp:changed', snapshot))
   const session = createWorkspaceSession({
     recent,
     bus,
     trust,
     describeGrants: async (root) => {
       const { modes } = await createModeStore({ dataDir: options.dataDir, workspaceRoot: root }).list()
-      return { lines: describeProjectGrants(modes), items: projectGrantItems(modes) }
+      // A project's MCP servers are programs it chose: each one is a grant the user must see.
+      const servers = await mcp.describeProjectServers(root)
+      return { lines: [...describeProjectGrants(modes), ...servers], items: [...projectGrantItems(modes), ...servers].sort() }
     }
+  })
+  // Servers follow the open folder and its trust (answering the prompt re-announces the folder).
+  bus.subscribe((name, payload) => {
+    if (name === 'workspace:opened') void mcp.open((payload as { root: string }).root).catch(() => undefined)
   })
   const agent: AgentServices = await createAgentServices({
     dataDir: options.dataDir,
@@ -60,7 +76,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     env,
     currentWorkspace: () => session.current()?.root ?? null,
-    isTrusted: (root, grants) => trust.isTrusted(root, grants)
+    isTrusted: (root, grants) => trust.isTrusted(root, grants),
+    mcp
   })
   // A modes file changed on disk (a pull, a hand edit): grants the user has not seen ask again now.
   bus.subscribe((name) => {
@@ -80,7 +97,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createSettingsHandlers({ settings, secrets, bus, env }),
     ...agent.handlers,
     ...currentModeHandlers(() => agent.modeStore()),
-    ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null })
+    ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
+    ...createMcpHandlers(mcp)
   }
 
   return {
@@ -89,6 +107,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     handle: (channel, payload) => dispatch(handlers, channel, payload),
     async dispose() {
       await agent.dispose()
+      await mcp.dispose()
     }
   }
 }

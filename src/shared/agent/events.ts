@@ -63,7 +63,18 @@ export const AgentEvent = z.discriminatedUnion('type', [
     at,
     callId: z.string(),
     isError: z.boolean(),
-    text: z.string()
+    text: z.string(),
+    /** Images the tool returned (MCP tools), shown on the tool card. */
+    images: z.array(z.object({ mediaType: z.string(), dataBase64: z.string() })).optional()
+  }),
+  /** Progress a long-running tool reports (MCP progress notifications), for its tool card. */
+  z.object({
+    type: z.literal('tool-progress'),
+    at,
+    callId: z.string(),
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional()
   }),
   z.object({ type: z.literal('usage'), at, usage: Usage }),
   z.object({

@@ -43,7 +43,12 @@ export const requestChannels = [
   'modes:resetBuiltIn',
   'modes:import',
   'modes:export',
-  'modes:testRegex'
+  'modes:testRegex',
+  'mcp:list',
+  'mcp:restart',
+  'mcp:saveServer',
+  'mcp:removeServer',
+  'mcp:setTool'
 ] as const
 
 export const eventNames = [
@@ -56,7 +61,8 @@ export const eventNames = [
   'changes:updated',
   'terminal:data',
   'terminal:changed',
-  'modes:changed'
+  'modes:changed',
+  'mcp:changed'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

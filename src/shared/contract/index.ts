@@ -9,6 +9,7 @@ import { settingsEvents, settingsRequests } from './settings'
 import { taskEvents, taskRequests } from './task'
 import { terminalEvents, terminalRequests } from './terminal'
 import { workspaceEvents, workspaceRequests } from './workspace'
+import { mcpEvents, mcpRequests } from './mcp'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -22,7 +23,8 @@ export const requests = {
   ...approvalsRequests,
   ...reviewRequests,
   ...terminalRequests,
-  ...modesRequests
+  ...modesRequests,
+  ...mcpRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
@@ -33,7 +35,8 @@ export const events = {
   ...approvalsEvents,
   ...reviewEvents,
   ...terminalEvents,
-  ...modesEvents
+  ...modesEvents,
+  ...mcpEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests

@@ -79,6 +79,10 @@ export const CommandRules = z
   .strict()
 export type CommandRules = z.infer<typeof CommandRules>
 
+/** Which MCP servers a mode may use: all (the default), none, or the named ones. */
+export const ModeMcpServers = z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1, 'A server name must not be empty'))])
+export type ModeMcpServers = z.infer<typeof ModeMcpServers>
+
 export const ModeSource = z.enum(['builtin', 'global', 'project'])
 export type ModeSource = z.infer<typeof ModeSource>
 
@@ -93,6 +97,7 @@ export const ModeConfig = z
     groups: ModeGroups,
     autoApprove: AutoApprove.optional(),
     commandRules: CommandRules.optional(),
+    mcpServers: ModeMcpServers.optional(),
     /** Where Roo's files say the mode came from; Modus tracks the source itself and ignores it. */
     source: z.enum(['global', 'project']).optional()
   })

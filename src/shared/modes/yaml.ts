@@ -17,7 +17,7 @@ export type ParsedModesFile =
 const cleanText = (text: string): string =>
   text.replace(/^\uFEFF/, '').replace(/[\u200B-\u200D\u2060]/g, '').replace(/\u00A0/g, ' ')
 
-const MODUS_ONLY_KEYS = ['autoApprove', 'commandRules'] as const
+const MODUS_ONLY_KEYS = ['autoApprove', 'commandRules', 'mcpServers'] as const
 
 /** Fields Roo writes that Modus does not keep (rule files are imported separately, later). */
 function dropRooExtras(raw: unknown, warnings: string[]): unknown {
@@ -104,7 +104,8 @@ const ORDERED_KEYS = [
   'customInstructions',
   'groups',
   'autoApprove',
-  'commandRules'
+  'commandRules',
+  'mcpServers'
 ] as const
 
 function orderedMode(mode: ModeConfig, format: ModesFileFormat): Record<string, unknown> {

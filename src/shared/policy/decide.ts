@@ -164,12 +164,18 @@ function definitionOf(call: PolicyCall): ToolDefinition | undefined {
   return mcp ? mcpToolDefinition({ server: mcp.server, name: mcp.tool }) : undefined
 }
 
+/** MCP calls ask by default; the mode's MCP toggle or the tool's `alwaysAllow` entry allows it. Reasons name server and tool. */
 function decideMcp(definition: ToolDefinition, params: Record<string, unknown>, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
-  if (auto.mcp) return result('allow', 'auto-approve.mcp', 'MCP calls are auto-approved in this mode')
   const target = definition.mcpTarget?.(params)
-  if (target && ctx.mcpAlwaysAllow?.(target.server, target.tool))
-    return result('allow', 'mcp-always-allow', `${target.tool} is always allowed in the ${target.server} server config`)
-  return result('ask', 'default-ask', 'MCP calls need approval in this mode')
+  const what = target
+    ? target.tool
+      ? `tool '${target.tool}' of MCP server '${target.server}'`
+      : `resource ${String(params.uri ?? '')} of MCP server '${target.server}'`
+    : 'MCP call'
+  if (auto.mcp) return result('allow', 'auto-approve.mcp', `MCP calls are auto-approved in this mode (${what})`)
+  if (target?.tool && ctx.mcpAlwaysAllow?.(target.server, target.tool))
+    return result('allow', 'mcp-always-allow', `The ${what} is always allowed in the server's config`)
+  return result('ask', 'default-ask', `The ${what} needs approval in this mode`)
 }
 
 /** How long a follow-up question waits before its first suggestion answers it; null = for the user. */

@@ -57,6 +57,8 @@ export function isValidToolName(name: string, ctx: DefinitionSources = {}): bool
 }
 
 const findMcpTool = (name: string, tools: readonly McpToolInfo[]): McpToolInfo | undefined => {
+  const exposed = tools.find((tool) => tool.exposedName === name)
+  if (exposed) return exposed
   const parsed = parseMcpToolName(name)
   return parsed ? tools.find((tool) => tool.server === parsed.server && tool.name === parsed.tool) : undefined
 }
@@ -251,13 +253,14 @@ export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug =
 export function validateToolUse(name: string, args: unknown, ctx: ToolAccessContext, modeSlug = ctx.mode?.slug ?? ''): ToolValidation {
   const refused = checkToolAccess(name, ctx, modeSlug)
   if (refused) return refused
-  const definition = candidateTools(ctx).find((tool) => tool.name === name) as ToolDefinition
+  const mcpInfo = isMcpToolName(name) && ctx.mcpTools ? findMcpTool(name, ctx.mcpTools) : undefined
+  const definition = (candidateTools(ctx).find((tool) => tool.name === name) ?? (mcpInfo && mcpToolDefinition(mcpInfo))) as ToolDefinition
   const parsed = definition.params.safeParse(withoutNulls(args ?? {}))
   if (!parsed.success) return { ok: false, reason: 'invalid_arguments', message: describeArgumentError(name, parsed.error) }
   const params = parsed.data as Record<string, unknown>
   const restriction = editRestriction(name, definition, params, ctx)
   if (restriction) return { ok: false, reason: 'file_restricted', message: restriction.message }
-  return { ok: true, name: resolveToolAlias(name), originalName: name, definition, params }
+  return { ok: true, name: mcpInfo ? definition.name : resolveToolAlias(name), originalName: name, definition, params }
 }
 
 function editRestriction(name: string, definition: ToolDefinition, params: Record<string, unknown>, ctx: ToolAccessContext): FileRestrictionError | undefined {

@@ -8,6 +8,8 @@ export interface McpToolInfo {
   description?: string
   /** The server's JSON schema for the arguments; sent to the model as is. */
   inputSchema?: Record<string, unknown>
+  /** The function name the model sees, when the client assigned one (collisions resolved). */
+  exposedName?: string
 }
 
 const MCP_PREFIX = 'mcp--'
@@ -29,12 +31,18 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
   return { server: rest.slice(0, at), tool: rest.slice(at + separator.length) }
 }
 
+/** The server and tool a call names: `mcp--server--tool` resolved by the client, or use_mcp_tool's params. */
+export interface McpTarget {
+  server: string
+  tool: string
+}
+
 const mcpArguments = z.record(z.string(), z.unknown())
 
 /** A dynamic tool definition for one MCP tool; the server validates the arguments itself. */
 export function mcpToolDefinition(info: McpToolInfo): ToolDefinition<typeof mcpArguments> {
   return {
-    name: mcpToolName(info.server, info.name),
+    name: info.exposedName ?? mcpToolName(info.server, info.name),
     group: 'mcp',
     description: info.description?.trim() || `${info.name} (MCP server ${info.server})`,
     params: mcpArguments,

@@ -37,5 +37,11 @@ export const textResult = (toolUseId: string, text: string, isError = false): To
   isError
 })
 
+/** The images of a result, for the tool-result event (the tool card shows them). */
+export const resultImages = (block: ToolResultBlock): Array<{ mediaType: string; dataBase64: string }> | undefined => {
+  const images = block.content.flatMap((part) => (part.type === 'image' ? [{ mediaType: part.mediaType, dataBase64: part.dataBase64 }] : []))
+  return images.length > 0 ? images : undefined
+}
+
 export const resultAsText = (block: ToolResultBlock): string =>
   block.content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mediaType}]`)).join('\n')

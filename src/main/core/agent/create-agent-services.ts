@@ -17,6 +17,9 @@ import { createTerminalService, type TerminalService } from '../terminal'
 import { createCodeParser } from '../code-index/parser'
 import { createBuiltInExecutors } from '../tools/executors'
 import { createToolRegistry, type ToolRegistry } from '../tools/registry'
+import type { McpHub } from '../mcp/hub'
+import { createMcpPort } from '../mcp/mcp-port'
+import { registerMcpTools } from '../mcp/register-tools'
 import { createWorkspace, type Workspace } from '../workspace'
 import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
 import { createEditPort } from './edit-port'
@@ -52,6 +55,8 @@ export interface AgentServicesOptions {
   providerOverride?: Omit<ProviderChoice, 'apiKey'> & { apiKey?: string }
   providerDeps?: ProviderDeps
   terminal?: TerminalService
+  /** The MCP servers of the open workspace; absent → no MCP tools. */
+  mcp?: McpHub
   now?: () => number
 }
 
@@ -133,8 +138,15 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   await refreshModes()
 
   const codeParser = createCodeParser()
-  const tools = createToolRegistry(createBuiltInExecutors({ codeParser }))
+  const mcp = options.mcp
+    ? createMcpPort({ hub: options.mcp, modeServers: (slug) => modes.find((mode) => mode.slug === slug)?.mcpServers ?? 'all' })
+    : undefined
+  const tools = createToolRegistry(createBuiltInExecutors({ codeParser, mcp }))
+  // Each server tool becomes a runtime definition + executor, re-registered when the servers change.
+  const stopMcpTools = options.mcp && mcp ? registerMcpTools(options.mcp, mcp, tools) : () => undefined
   const gate = createPolicyGate({
+    mcp,
+    allowMcpTool: options.mcp ? (server, tool) => options.mcp!.setTool(server, tool, { alwaysAllow: true }) : undefined,
     runtimeTools: () => tools.runtimeDefinitions(),
     modes: () => modes,
     policy: () => options.settings.get().policy,
@@ -160,6 +172,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       signal: run.signal,
       modelSupportsImages: run.modelSupportsImages,
       mode: run.mode,
+      reportProgress: run.onProgress,
       workspace: await workspace(run.workspace),
       terminal: terminal.forTask(run.taskId, run.workspace)
     })
@@ -231,6 +244,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       ...createReviewHandlers({ edits, bus: options.bus })
     },
     async dispose() {
+      stopMcpTools()
       modeStore?.stopWatching()
       approvalHandlers.dispose()
       await tasks.dispose()

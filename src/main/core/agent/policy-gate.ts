@@ -18,6 +18,7 @@ import { toolInputSchema } from '../../../shared/tools/json-schema'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { GlobalPolicy } from '../settings/settings-schema'
 import type { Workspace } from '../workspace/types'
+import type { McpPort } from '../mcp/mcp-port'
 import { modelToolPreferences, type ModelToolPreferences } from './model-tools'
 import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from './ports'
 
@@ -35,6 +36,14 @@ export interface PolicyGateDeps {
   addAllowRules?: (modeSlug: string, rules: string[]) => Promise<void>
   /** Definitions registered at run time (MCP servers' tools, custom tools). */
   runtimeTools?: () => readonly ToolDefinition[]
+  /** The MCP servers: which a mode may use, which have resources, per-tool always-allow. */
+  mcp?: McpPort
+  /** Writes "always allow" for one MCP tool into its server's config file. */
+  allowMcpTool?: (server: string, tool: string) => Promise<void>
+}
+
+interface McpAllowRule {
+  mcpAlwaysAllow: { server: string; tool: string }
 }
 
 /** Every path a call names, realpath-resolved before the policy judges it. */
@@ -54,10 +63,18 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   const resolved = (slug: string): ResolvedMode | undefined => deps.modes().find((mode) => mode.slug === slug)
   const modelTools = deps.modelTools ?? modelToolPreferences
   const runtimeTools = () => deps.runtimeTools?.() ?? []
+  /** A server tool is in a mode's tool set only when the mode may use its server. */
+  const usableIn = (slug: string) => (definition: ToolDefinition) => {
+    if (definition.effect !== 'mcp' || !deps.mcp) return true
+    const server = definition.mcpTarget?.({})?.server
+    return server === undefined || deps.mcp.serverAllowed(slug, server)
+  }
   const accessContext = (slug: string, model?: string): ToolAccessContext => ({
     mode: resolved(slug),
     ...modelTools(model),
-    runtimeTools: runtimeTools()
+    runtimeTools: runtimeTools().filter(usableIn(slug)),
+    // The server tools come as runtime definitions: an empty list says MCP names are known, not guessed.
+    ...(deps.mcp ? { mcpTools: [], mcpServersWithResources: deps.mcp.hasResourcesFor(slug) } : {})
   })
   const definitionOf = (name: string) => findToolDefinition(name, { runtimeTools: runtimeTools() })
   const toolCache = new Map<string, { key: string; tools: ModelToolSpec[] }>()
@@ -81,7 +98,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     },
     toolsForMode(slug, model) {
       const ctx = accessContext(slug, model)
-      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools, ctx.runtimeTools?.map((tool) => tool.name)])
+      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools, ctx.runtimeTools?.map((tool) => tool.name), ctx.mcpServersWithResources])
       const cacheKey = `${slug}\u0000${model ?? ''}`
       const cached = toolCache.get(cacheKey)
       if (cached && cached.key === key) return cached.tools
@@ -114,11 +131,17 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           workspaceRoot: workspace?.root ?? ctx.workspace,
           globalCommandRules: policy.commandRules,
           resolvePath: facts.size > 0 ? (path) => facts.get(path) ?? lexicalPathFacts(path, workspace?.root ?? ctx.workspace) : undefined,
-          isIgnored: workspace ? (rel) => workspace.isIgnored(rel) : undefined
+          isIgnored: workspace ? (rel) => workspace.isIgnored(rel) : undefined,
+          mcpAlwaysAllow: deps.mcp ? (server, tool) => deps.mcp!.isAlwaysAllowed(server, tool) : undefined
         }
       )
       const out: PolicyVerdict = { decision: verdict.decision, rule: verdict.rule, reason: verdict.reason }
-      if (verdict.decision === 'ask') {
+      const target = verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined
+      if (target && deps.allowMcpTool) {
+        // The narrowest entry: this one tool in its server's alwaysAllow.
+        const rule: McpAllowRule = { mcpAlwaysAllow: target }
+        out.suggestedRule = { rule, label: `Always allow tool '${target.tool}' of MCP server '${target.server}'` }
+      } else if (verdict.decision === 'ask') {
         const suggestion = suggestNarrowestRule({ name: call.name, params })
         if (suggestion.allow.length > 0) {
           const rule: AllowRule = { commandAllow: suggestion.allow }
@@ -135,6 +158,11 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     },
     resetRepetition: (taskId) => detectors.get(taskId)?.reset(),
     async saveRule(slug, rule) {
+      const mcpRule = (rule as Partial<McpAllowRule> | null)?.mcpAlwaysAllow
+      if (mcpRule && typeof mcpRule.server === 'string' && typeof mcpRule.tool === 'string') {
+        if (!deps.allowMcpTool) throw new Error('MCP servers are not available here.')
+        return deps.allowMcpTool(mcpRule.server, mcpRule.tool)
+      }
       const allow = (rule as Partial<AllowRule> | null)?.commandAllow
       if (!Array.isArray(allow) || allow.length === 0 || !allow.every((r) => typeof r === 'string' && r.trim())) {
         throw new Error('The rule to save is not one the policy suggested.')

@@ -72,6 +72,8 @@ export interface ToolRunContext {
   mode: string
   signal: AbortSignal
   modelSupportsImages: boolean
+  /** Progress of a long call (MCP), shown on the tool card. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
 
 /** Every tool's executor, and the services a call runs against. */

@@ -1,7 +1,7 @@
 import type { ToolResultBlock } from '../../../shared/agent/messages'
 import type { ApprovalKind } from '../../../shared/agent/events'
 import type { ChangeView } from '../../../shared/contract/approvals'
-import { resultText, textResult, toResultBlock, resultAsText } from './call-results'
+import { resultText, textResult, toResultBlock, resultAsText, resultImages } from './call-results'
 import type { ApprovalAnswer } from './approval-queue'
 import type { LoopDeps, RunControl } from './loop-deps'
 import type { PolicyVerdict, ToolRunContext } from './ports'
@@ -61,7 +61,7 @@ async function processCall(
   const now = deps.now
   const finish = (block: ToolResultBlock) => {
     session.results.set(call.callId, block)
-    session.emit({ type: 'tool-result', at: now(), callId: call.callId, isError: block.isError, text: resultAsText(block) })
+    session.emit({ type: 'tool-result', at: now(), callId: call.callId, isError: block.isError, text: resultAsText(block), images: resultImages(block) })
     return { kind: 'continue' } as const
   }
   const mistake = (text: string) => {
@@ -84,7 +84,8 @@ async function processCall(
     workspace: session.meta.workspace,
     mode: session.mode,
     signal: control.signal,
-    modelSupportsImages: control.provider.info.supportsImages
+    modelSupportsImages: control.provider.info.supportsImages,
+    onProgress: (progress) => session.emit({ type: 'tool-progress', at: now(), callId: call.callId, ...progress })
   }
   const runTask = () => runTaskTool(session, call.callId, params, executor as TaskToolExecutor<unknown>, deps, control, runContext, finish)
 

@@ -70,6 +70,8 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
   let pendingStarts: Promise<void>[] = []
   let notifyTimer: NodeJS.Timeout | undefined
   let nameCache: { key: string; names: Map<string, string> } | undefined
+  /** What the last change event carried: nothing is sent when no server or problem changed. */
+  let lastSent = JSON.stringify({ servers: [], problems: [] })
 
   const files = () => mcpConfigFiles(deps.dataDir, root)
   const notify = () => {
@@ -77,6 +79,9 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     notifyTimer = setTimeout(() => {
       notifyTimer = undefined
       const snapshot = hub.snapshot()
+      const content = JSON.stringify({ servers: snapshot.servers, problems: snapshot.problems })
+      if (content === lastSent) return
+      lastSent = content
       for (const listener of listeners) listener(snapshot)
     }, 30)
     notifyTimer.unref?.()

@@ -19,6 +19,8 @@ export interface McpPort {
   toolsFor(mode: string): McpToolEntry[]
   hasResourcesFor(mode: string): boolean
   isAlwaysAllowed(server: string, tool: string): boolean
+  /** The server tool behind a name the model saw. */
+  findTool(exposedName: string): McpToolEntry | undefined
   /** Calls one tool: server allowed, tool enabled, arguments valid — else an is_error output. */
   callTool(server: string, tool: string, args: Record<string, unknown>, ctx: McpCallContext): Promise<ToolOutput>
   /** The same for a name the model saw (`mcp--server--tool`). */
@@ -64,6 +66,7 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
     toolsFor,
     hasResourcesFor: (mode) => deps.hub.hasResources((server) => serverAllowed(mode, server)),
     isAlwaysAllowed: (server, tool) => deps.hub.isAlwaysAllowed(server, tool),
+    findTool: (exposedName) => deps.hub.findTool(exposedName),
     async callTool(server, tool, args, ctx) {
       const entry = deps.hub.tools().find((candidate) => candidate.server === server && candidate.name === tool)
       return entry ? call(entry, args, ctx) : unknownTool(server, tool, ctx.mode)

@@ -11,6 +11,7 @@ import { createSettingsStore, type SettingsStore } from '../../../../src/main/co
 import type { GlobalPolicy } from '../../../../src/main/core/settings/settings-schema'
 import { createTerminalService } from '../../../../src/main/core/terminal'
 import type { ModelOverride } from '../../../../src/shared/models'
+import type { McpHub } from '../../../../src/main/core/mcp/hub'
 import { startFakeProvider, type FakeProvider, type FakeTurn } from '../../../support/fake-provider'
 
 export type Protocol = 'anthropic' | 'openai'
@@ -27,6 +28,8 @@ export interface HarnessOptions {
   model?: string
   dataDir?: string
   workspace?: string
+  /** MCP servers (the hub is built by the caller over this harness's data dir). */
+  mcp?: McpHub
 }
 
 export interface Harness {
@@ -72,6 +75,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     secrets: createFileSecretStore(join(dataDir, 'secrets.json')),
     currentWorkspace: () => workspace,
     terminal,
+    mcp: options.mcp,
     providerOverride: {
       kind: protocol,
       model: options.model ?? MODEL[protocol],

@@ -49,7 +49,7 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
           </p>
         ))}
         <p className="note">
-          Until you trust it, they do not apply: Modus asks instead. Deny and ask rules from the project always apply.
+          Until you trust it, they do not apply and its MCP servers do not start: Modus asks instead. Deny and ask rules from the project always apply.
         </p>
       </div>
       <div className="row">

@@ -1,0 +1,35 @@
+import { mcpToolDefinition } from '../../../shared/tools/mcp'
+import { createMcpServerToolExecutor } from '../tools/mcp-server-tool'
+import type { ToolRegistry } from '../tools/registry'
+import type { AnyToolExecutor } from '../tools/types'
+import type { McpHub } from './hub'
+import type { McpPort } from './mcp-port'
+
+/**
+ * Keeps the registry's `mcp--<server>--<tool>` tools equal to the enabled tools of the connected
+ * servers: one runtime definition (the server's schema) and one executor each. Which of them a
+ * mode sees is the policy gate's business (the mode's mcp group and server list).
+ */
+export function registerMcpTools(hub: McpHub, port: McpPort, registry: ToolRegistry): () => void {
+  let signature = ''
+  let unregister: () => void = () => undefined
+  const sync = () => {
+    const entries = hub.tools()
+    const next = JSON.stringify(entries.map((entry) => [entry.exposedName, entry.description, entry.inputSchema]))
+    if (next === signature) return
+    signature = next
+    unregister = registry.register(
+      'mcp',
+      entries.map((entry) => ({
+        definition: mcpToolDefinition(entry),
+        executor: createMcpServerToolExecutor(port, entry.exposedName) as unknown as AnyToolExecutor
+      }))
+    )
+  }
+  sync()
+  const stop = hub.onChange(sync)
+  return () => {
+    stop()
+    unregister()
+  }
+}
