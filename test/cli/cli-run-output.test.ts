@@ -61,6 +61,8 @@ describe('modus run: base URL precedence', { timeout: 90_000 }, () => {
       providers: [{ id: 'gateway', kind: 'anthropic', label: 'Gateway', model: 'claude-sonnet-4-6', baseUrl: fake.anthropicBaseUrl }],
       activeProviderId: 'gateway'
     }))
+    // A gateway named in settings uses the key configured for it: environment keys go only to the official endpoint.
+    writeFileSync(join(env.MODUS_DATA_DIR, 'secrets.json'), JSON.stringify({ 'provider:gateway': 'gateway-key' }), { mode: 0o600 })
     const run = await runCli(['run', '--workspace', workspace, 'hi'], { env: { ...env, ANTHROPIC_BASE_URL: DEAD_URL } })
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
     expect(fake.requests).toHaveLength(1)

@@ -88,6 +88,62 @@ describe('secrets and the settings handlers', () => {
   })
 })
 
+describe('environment keys and the secrets file', () => {
+  const env = { OPENAI_API_KEY: 'sk-env-exported-for-openai', ANTHROPIC_API_KEY: 'sk-ant-env-key' }
+
+  it('an environment key goes only to its provider\'s official endpoint', async () => {
+    const secrets = createFileSecretStore(join(tempDir(), 'secrets.json'))
+    const none = { key: undefined, source: 'none' }
+    expect(await resolveApiKey(secrets, { id: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' }, env)).toEqual(none)
+    expect(await resolveApiKey(secrets, { id: 'proxy', kind: 'openai', baseUrl: 'https://collector.example/v1' }, env)).toEqual(none)
+    expect(await resolveApiKey(secrets, { id: 'fake-official', kind: 'openai', baseUrl: 'https://api.openai.com.evil.example/v1' }, env)).toEqual(none)
+    expect(await resolveApiKey(secrets, { id: 'a', kind: 'anthropic', baseUrl: 'http://api.anthropic.com' }, env)).toEqual(none)
+    expect((await resolveApiKey(secrets, { id: 'o', kind: 'openai', baseUrl: 'https://api.openai.com/v1' }, env)).source).toBe('env')
+    expect((await resolveApiKey(secrets, { id: 'a', kind: 'anthropic' }, env)).source).toBe('env')
+    // A base URL the user named in the same environment pairs with that environment's key.
+    expect((await resolveApiKey(secrets, { id: 'a', kind: 'anthropic' }, { ...env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })).source).toBe('env')
+  })
+
+  it('never sends OPENAI_API_KEY to an OpenAI-compatible endpoint the settings name', async () => {
+    const { startFakeProvider } = await import('../../support/fake-provider')
+    const { createCore } = await import('../../../src/main/core/create-core')
+    const fake = await startFakeProvider({ name: 'env-key', turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }] })
+    const dir = tempDir()
+    const core = await createCore({ dataDir: dir, transport: 'web', version: 'test', env })
+    try {
+      await core.handlers['settings:saveProvider']({ id: 'local', kind: 'openai-compatible', label: 'Local', baseUrl: fake.openaiBaseUrl, model: 'qwen3' })
+      await core.handlers['workspace:open']({ path: dir })
+      await core.handlers['task:start']({ text: 'hi', mode: 'ask' })
+      const deadline = Date.now() + 20_000
+      while (!fake.requests.some((r) => r.protocol === 'openai') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+      const sent = fake.requests.filter((r) => r.protocol === 'openai')
+      expect(sent.length).toBeGreaterThan(0)
+      for (const request of sent) expect(JSON.stringify(request.headers)).not.toContain('sk-env-exported-for-openai')
+    } finally {
+      await core.dispose()
+      await fake.close()
+    }
+  })
+
+  it('a damaged secrets file is reported as damaged, not as "no API key", and kept as it is', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'secrets.json')
+    writeFileSync(file, '{"provider:claude": "sk-ant-real-key-0000",')
+    const secrets = createFileSecretStore(file)
+    const settings = await createSettingsStore(join(dir, 'settings.json'))
+    const handlers = createSettingsHandlers({ settings, secrets, env: {} })
+    await settings.update((current) => ({
+      ...current,
+      providers: [{ id: 'claude', kind: 'anthropic', label: 'Claude', model: 'claude-sonnet-4-6' }],
+      activeProviderId: 'claude'
+    }))
+    const view = await handlers['settings:get']({})
+    expect(view.problems.join(' ')).toMatch(/secrets\.json is damaged/)
+    await expect(handlers['settings:saveProvider']({ id: 'claude', kind: 'anthropic', label: 'Claude', model: 'm', apiKey: 'sk-new-key-1111' })).rejects.toThrow(/damaged/)
+    expect(readFileSync(file, 'utf8')).toBe('{"provider:claude": "sk-ant-real-key-0000",')
+  })
+})
+
 describe('app data dir', () => {
   const home = '/home/ada'
   it('MODUS_DATA_DIR wins', () => {

@@ -10,7 +10,7 @@ import { appFiles } from '../app-paths'
 import type { EventBus } from '../event-bus'
 import { createModeStore, type ModeStore } from '../modes'
 import type { ProviderDeps } from '../providers/create-provider'
-import { resolveApiKey, type SecretStore } from '../settings/secret-store'
+import { resolveApiKey, type KeyTarget, type SecretStore } from '../settings/secret-store'
 import type { SettingsStore } from '../settings/settings-store'
 import { createTaskStore, type TaskStore } from '../store/task-store'
 import { createTerminalService, type TerminalService } from '../terminal'
@@ -184,10 +184,16 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     disposeTask: (taskId) => terminal.endTask(taskId)
   })
 
+  const keyFor = (target: KeyTarget) =>
+    resolveApiKey(options.secrets, target, env).catch((error: unknown) => {
+      throw new UserFacingError('secrets_broken', error instanceof Error ? error.message : String(error))
+    })
+
   const providerFor = async ({ providerId }: { providerId?: string }): Promise<ProviderPort> => {
     const override = options.providerOverride
     if (override && !providerId) {
-      const key = override.apiKey ?? (await resolveApiKey(options.secrets, { id: `cli-${override.kind}`, kind: override.kind }, env)).key
+      const target = { id: `cli-${override.kind}`, kind: override.kind, baseUrl: override.baseUrl, baseUrlFromUser: true }
+      const key = override.apiKey ?? (await keyFor(target)).key
       return createProviderPort({ ...override, baseUrl: chooseBaseUrl(override.kind, override.baseUrl, env), apiKey: key ?? '' }, options.providerDeps)
     }
     const settings = options.settings.get()
@@ -196,11 +202,13 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     if (!provider) {
       throw new UserFacingError('no_provider', 'No model provider is set up: add one in Settings (kind, model and API key) and make it active.')
     }
-    const { key } = await resolveApiKey(options.secrets, provider, env)
+    const { key } = await keyFor(provider)
     if (!key && provider.kind !== 'openai-compatible') {
       throw new UserFacingError(
         'no_api_key',
-        `The provider "${provider.label}" has no API key: add one in Settings or set ${provider.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'}.`
+        provider.baseUrl
+          ? `The provider "${provider.label}" has no API key: add one in Settings (environment keys go only to the official endpoint).`
+          : `The provider "${provider.label}" has no API key: add one in Settings or set ${provider.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'}.`
       )
     }
     const baseUrl = chooseBaseUrl(provider.kind, provider.baseUrl, env)

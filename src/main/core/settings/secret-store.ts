@@ -49,24 +49,56 @@ const safeJson = (text: string): unknown => {
   }
 }
 
-/** Environment variables always work, so a CLI user needs no stored key. */
+/** The provider's own environment variable; an OpenAI-compatible endpoint has none. */
 export const ENV_KEY_BY_KIND: Record<string, string> = {
   anthropic: 'ANTHROPIC_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  'openai-compatible': 'OPENAI_API_KEY'
+  openai: 'OPENAI_API_KEY'
 }
+
+const OFFICIAL_HOSTS: Record<string, string> = { anthropic: 'api.anthropic.com', openai: 'api.openai.com' }
+const BASE_URL_VAR: Record<string, string> = { anthropic: 'ANTHROPIC_BASE_URL', openai: 'OPENAI_BASE_URL' }
 
 export const secretNameForProvider = (providerId: string): string => `provider:${providerId}`
 
-/** The key a provider will use: the stored one, else the kind's environment variable. */
+export interface KeyTarget {
+  id: string
+  kind: string
+  /** The provider's own base URL (settings or `--base-url`); none means the official endpoint. */
+  baseUrl?: string
+  /** The base URL was typed by the user for this run (`--base-url`), not read from a file. */
+  baseUrlFromUser?: boolean
+}
+
+/**
+ * Whether the kind's environment key may go to this endpoint: only to the provider's official API,
+ * or to a URL the user named themselves (the same environment's `*_BASE_URL`, or `--base-url`).
+ * A key exported for api.openai.com must not reach whatever base URL a provider entry names.
+ */
+export function envKeyMayReach(target: KeyTarget, env: Record<string, string | undefined>): boolean {
+  const variable = BASE_URL_VAR[target.kind]
+  if (!ENV_KEY_BY_KIND[target.kind] || !variable) return false
+  const url = target.baseUrl?.trim() || env[variable]?.trim()
+  if (!url || target.baseUrlFromUser || (!target.baseUrl?.trim() && env[variable])) return true
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'https:' && parsed.hostname === OFFICIAL_HOSTS[target.kind]
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The key a provider will use: the stored one, else the kind's environment variable where it may
+ * go. A damaged secrets file is an error, not "no key".
+ */
 export async function resolveApiKey(
   secrets: SecretStore,
-  provider: { id: string; kind: string },
+  provider: KeyTarget,
   env: Record<string, string | undefined> = process.env
 ): Promise<{ key: string | undefined; source: 'stored' | 'env' | 'none' }> {
-  const stored = await secrets.get(secretNameForProvider(provider.id)).catch(() => undefined)
+  const stored = await secrets.get(secretNameForProvider(provider.id))
   if (stored) return { key: stored, source: 'stored' }
-  const fromEnv = env[ENV_KEY_BY_KIND[provider.kind] ?? '']
+  const fromEnv = envKeyMayReach(provider, env) ? env[ENV_KEY_BY_KIND[provider.kind]] : undefined
   if (fromEnv) return { key: fromEnv, source: 'env' }
   return { key: undefined, source: 'none' }
 }

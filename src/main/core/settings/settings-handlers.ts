@@ -83,8 +83,13 @@ function requireProvider(settings: SettingsStore, id: string): void {
 export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<SettingsView> {
   const current = deps.settings.get()
   const providers: ProviderView[] = []
+  const secretProblems = new Set<string>()
   for (const provider of current.providers) {
-    const { key } = await resolveApiKey(deps.secrets, provider, deps.env ?? process.env)
+    const { key } = await resolveApiKey(deps.secrets, provider, deps.env ?? process.env).catch((error: unknown) => {
+      // A damaged secrets file is shown as what it is, not as "no API key".
+      secretProblems.add(error instanceof Error ? error.message : String(error))
+      return { key: undefined }
+    })
     providers.push({ ...provider, hasKey: Boolean(key), keyHint: key && key.length >= 8 ? key.slice(-4) : undefined })
   }
   const { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd, commandHardLimitSec } = current.policy
@@ -94,6 +99,6 @@ export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<Sett
     limits: { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd, commandHardLimitSec },
     commandRules: current.policy.commandRules,
     theme: current.theme,
-    problems: deps.settings.problems()
+    problems: [...deps.settings.problems(), ...secretProblems]
   }
 }
