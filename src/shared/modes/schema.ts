@@ -1,27 +1,23 @@
 import { z } from 'zod'
 import type { ToolGroupName } from '../tools/types'
+import { fileRegexProblem } from './file-regex'
 
 export const TOOL_GROUPS = ['read', 'edit', 'command', 'mcp', 'modes'] as const satisfies readonly ToolGroupName[]
 export const ToolGroup = z.enum(TOOL_GROUPS)
 
 export const SLUG_MESSAGE = 'Slug must contain only letters, numbers and dashes'
 
-const isValidRegex = (source: string): boolean => {
-  try {
-    new RegExp(source)
-    return true
-  } catch {
-    return false
-  }
-}
 
 export const GroupOptions = z
   .object({
     fileRegex: z
       .string()
       .optional()
-      .refine((source) => source === undefined || isValidRegex(source), {
-        message: 'Invalid regular expression pattern'
+      .superRefine((source, ctx) => {
+        const problem = source === undefined ? null : fileRegexProblem(source)
+        if (!problem) return
+        const invalid = problem.startsWith('Invalid regular expression')
+        ctx.addIssue({ code: 'custom', message: invalid ? 'Invalid regular expression pattern' : problem })
       }),
     description: z.string().optional()
   })

@@ -5,6 +5,7 @@ import type { AutoApprove, CommandRules, ResolvedMode } from '../modes/schema'
 import { groupName, groupOptions } from '../modes/schema'
 import { decideCommand, type Decision, type RuleSet } from './commands'
 import { decideCommandPaths } from './command-paths'
+import { matchesFileRegex } from '../modes/file-regex'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
 
 export interface PolicyCall {
@@ -109,13 +110,7 @@ function modeFileRestriction(mode: ResolvedMode, relPath: string): PolicyDecisio
   if (!entry) return result('ask', 'mode-has-no-edit', `${mode.name} mode does not edit files; a command writing '${relPath}' needs approval`)
   const regex = groupOptions(entry)?.fileRegex
   if (!regex) return undefined
-  let matches = false
-  try {
-    matches = new RegExp(regex).test(normalizePosix(relPath))
-  } catch {
-    matches = false
-  }
-  return matches ? undefined : result('ask', 'mode-file-restriction', `${mode.name} mode only edits files matching ${regex}; '${relPath}' does not`)
+  return matchesFileRegex(regex, normalizePosix(relPath)) ? undefined : result('ask', 'mode-file-restriction', `${mode.name} mode only edits files matching ${regex}; '${relPath}' does not`)
 }
 
 /** Rule sets in force for a mode: the mode's own (trust-gated allow) and the user's global ones. */

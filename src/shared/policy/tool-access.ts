@@ -3,6 +3,7 @@ import { builtInToolNames, getBuiltInTool, isAlwaysAvailable, resolveToolAlias }
 import { isMcpToolName, parseMcpToolName, type McpToolInfo, mcpToolDefinition } from '../tools/mcp'
 import type { ToolDefinition } from '../tools/types'
 import { groupName, groupOptions, type GroupOptions, type ModeConfig } from '../modes/schema'
+import { matchesFileRegex } from '../modes/file-regex'
 import { normalizePosix } from './paths'
 
 /** Everything the check needs besides the call: the mode, the model's tool list, the environment. */
@@ -80,13 +81,6 @@ export class FileRestrictionError extends Error {
 
 const EDIT_PAYLOAD_KEYS = ['diff', 'content', 'operations', 'search', 'replace', 'args', 'line', 'patch', 'old_string', 'new_string']
 
-const matchesFileRegex = (pattern: string, filePath: string): boolean => {
-  try {
-    return new RegExp(pattern).test(filePath)
-  } catch {
-    return false
-  }
-}
 
 /**
  * Every path an edit call names, from its definition's writePaths; the arguments may not be

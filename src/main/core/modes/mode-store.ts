@@ -7,6 +7,7 @@ import { BUILT_IN_MODES, DEFAULT_MODE_SLUG, isBuiltInSlug } from '../../../share
 import { resolveModes } from '../../../shared/modes/resolve'
 import { formatIssues, ModeConfig, type ResolvedMode } from '../../../shared/modes/schema'
 import { modesToYaml, parseModesText, type ModesFileFormat } from '../../../shared/modes/yaml'
+import { fileRegexProblem, matchesFileRegex } from '../../../shared/modes/file-regex'
 import {
   globalModesPath,
   loadModeFile,
@@ -261,14 +262,10 @@ async function walk(root: string, max: number): Promise<{ files: string[]; trunc
 
 /** The workspace files a mode's fileRegex would let it edit (a few thousand files at most). */
 async function testFileRegex(deps: ModeStoreDeps, fileRegex: string, limit: number): Promise<RegexTestResult> {
-  let regex: RegExp
-  try {
-    regex = new RegExp(fileRegex)
-  } catch (error) {
-    throw new ModeStoreError('invalid_regex', `Invalid regular expression pattern: ${(error as Error).message}`)
-  }
+  const problem = fileRegexProblem(fileRegex)
+  if (problem) throw new ModeStoreError('invalid_regex', problem)
   if (!deps.workspaceRoot) throw new ModeStoreError('no_workspace', 'Open a workspace to test a file pattern')
   const { files, truncated } = await workspaceFiles(deps.workspaceRoot, deps.maxScannedFiles ?? 5000)
-  const matched = files.filter((file) => regex.test(file))
+  const matched = files.filter((file) => matchesFileRegex(fileRegex, file))
   return { matches: matched.slice(0, limit), scanned: files.length, truncated: truncated || matched.length > limit }
 }

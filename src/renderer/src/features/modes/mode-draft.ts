@@ -1,4 +1,5 @@
 import { ModeConfig, TOOL_GROUPS, groupName, groupOptions, type AutoApprove, type GroupEntry } from '../../../../shared/modes/schema'
+import { fileRegexProblem } from '../../../../shared/modes/file-regex'
 
 export type ToolGroupKey = (typeof TOOL_GROUPS)[number]
 
@@ -181,14 +182,12 @@ export function checkDraft(draft: ModeDraft, otherSlugs: readonly string[] = [])
   return { ok: true, mode: parsed.data }
 }
 
-/** Why a pattern is not a valid regular expression, in the engine's words; null when it is. */
+/**
+ * Why a pattern cannot be a file pattern, in the engine's words (file patterns run on a linear-time
+ * RE2 engine, so lookaround and backreferences are refused); null when it can.
+ */
 export function regexProblem(source: string): string | null {
-  try {
-    new RegExp(source)
-    return null
-  } catch (error) {
-    return `Invalid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`
-  }
+  return fileRegexProblem(source)
 }
 
 /** A slug from a name: what the user most likely wants when they have not typed one. */
