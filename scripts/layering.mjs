@@ -20,10 +20,42 @@ export function importsOf(source) {
 
 const isNodeBuiltin = (spec) => spec.startsWith('node:') || NODE_BUILTINS.has(spec)
 
+// Globals only a host provides (Node or the browser); src/shared runs in both, so it uses none.
+const HOST_GLOBALS = [
+  'process', 'Buffer', 'require', '__dirname', '__filename', 'setImmediate',
+  'window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'HTMLElement',
+  'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'
+]
+const HOST_GLOBAL_USE = new RegExp(`(?<![.\\w$'"])(${HOST_GLOBALS.join('|')})(?![\\w$])(?!\\s*[:?]?\\s*:)`, 'g')
+
+/** The source without comments and string contents, so only code is searched. */
+const codeOnly = (source) =>
+  source
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/(^|[^:\\])\/\/.*$/gm, '$1')
+    .replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, "''")
+
+const declares = (code, name) => new RegExp(`\\b(?:const|let|var|function|class)\\s+${name}\\b`).test(code)
+
+/**
+ * Host globals a file uses as code (not as a property name, inside a string, or a name the file
+ * declares itself). A quick check by text; tsconfig.shared.json (no DOM, no Node types) is exact.
+ */
+export function hostGlobalsIn(source) {
+  const code = codeOnly(source)
+  const used = new Set([...code.matchAll(HOST_GLOBAL_USE)].map((match) => match[1]))
+  return [...used].filter((name) => !declares(code, name))
+}
+
 /** files: { 'src/…/x.ts': source }. Returns human-readable violations. */
 export function findLayeringViolations(files) {
   const violations = []
   for (const [file, source] of Object.entries(files)) {
+    if (file.startsWith('src/shared/')) {
+      for (const name of hostGlobalsIn(source)) {
+        violations.push(`${file}: uses the global '${name}' — src/shared runs in Node and the browser alike (no host globals)`)
+      }
+    }
     for (const spec of importsOf(source)) {
       const target = spec.startsWith('.') ? relative('.', join(dirname(file), spec)).replaceAll('\\', '/') : null
       const say = (rule) => violations.push(`${file}: imports '${spec}' — ${rule}`)

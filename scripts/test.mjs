@@ -1,9 +1,10 @@
-// `npm test`: builds, then runs every suite — vitest (unit, integration, conformance) and Playwright
+// `npm test`: type-checks every environment, builds, then runs every suite — vitest (unit, integration, conformance) and Playwright
 // (e2e against the built web host in Chromium) — and ends with one line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { findChromium } from './chromium-path.cjs'
+import { typecheck } from './typecheck.mjs'
 
 const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..')
 const bin = (name) => resolve(root, 'node_modules/.bin', name)
@@ -13,6 +14,12 @@ const run = (command, args, env = {}) =>
 // Without a browser the unit suites still run; only the e2e part fails, with its own line.
 const chromium = await findChromium()
 if (chromium.path && chromium.source !== 'CHROMIUM_PATH') console.log(`npm test: Chromium from ${chromium.source}: ${chromium.path}`)
+
+if (typecheck() !== 0) {
+  console.error('npm test: the typecheck failed')
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
 
 if (run(bin('electron-vite'), ['build']) !== 0) {
   console.error('npm test: the build failed')
