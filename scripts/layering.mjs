@@ -66,6 +66,10 @@ export function findLayeringViolations(files) {
         if (isNodeBuiltin(spec)) say('src/shared must stay pure (no Node built-ins)')
         if (target && !target.startsWith('src/shared')) say('src/shared may import only src/shared')
       }
+      const adapters = [['src/main/electron/', 'src/main/web'], ['src/main/web/', 'src/main/electron']]
+      for (const [from, to] of adapters) {
+        if (file.startsWith(from) && target?.startsWith(to)) say('the Electron adapter and the web host share only src/shared and the core')
+      }
       if (file.startsWith('src/main/core/') && target?.startsWith('src/main/electron')) {
         say('the core must not depend on the Electron adapter')
       }

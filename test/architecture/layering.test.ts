@@ -38,6 +38,11 @@ describe('layering', () => {
     ).toEqual([])
   })
 
+  it('fails when the Electron adapter imports from the web host', () => {
+    const violations = check({ 'src/main/electron/app-security.ts': "import { CONTENT_SECURITY_POLICY } from '../web/security'\n" })
+    expect(violations[0]).toContain('share only src/shared and the core')
+  })
+
   it('fails when a shared file uses a Node or DOM global', () => {
     const violations = check({
       'src/shared/policy/x.ts': 'export const home = process.env.HOME\nexport const title = () => document.title\n',

@@ -1,5 +1,5 @@
 import { app, session } from 'electron'
-import { CONTENT_SECURITY_POLICY } from '../web/security'
+import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy'
 
 /** Process-wide hardening applied before any window opens. */
 export function hardenApp(): void {

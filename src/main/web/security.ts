@@ -36,18 +36,3 @@ export function originAllowed(req: IncomingMessage, allowedOrigins: ReadonlySet<
   const origin = req.headers.origin
   return origin !== undefined && allowedOrigins.has(origin.toLowerCase())
 }
-
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Monaco and xterm set inline styles on their elements.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'"
-].join('; ')
