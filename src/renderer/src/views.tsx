@@ -4,6 +4,7 @@ import { usePendingApprovalCount } from './features/approvals/approvals-store'
 import { ChatView } from './features/chat/ChatView'
 import { HistoryView } from './features/history/HistoryView'
 import { LazyModesView } from './features/modes/LazyModesView'
+import { McpView } from './features/mcp/McpView'
 import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './features/settings/SettingsView'
 import { TerminalPanel } from './features/terminal'
@@ -26,6 +27,7 @@ export const appViews: AppView[] = [
   { id: 'changes', label: 'Changes', component: ChangesView },
   { id: 'terminal', label: 'Terminal', component: TerminalPanel },
   { id: 'modes', label: 'Modes', component: LazyModesView },
+  { id: 'mcp', label: 'MCP', component: McpView },
   { id: 'history', label: 'History', component: HistoryView },
   { id: 'settings', label: 'Settings', component: SettingsView }
 ]

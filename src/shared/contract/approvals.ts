@@ -41,7 +41,9 @@ export const SuggestedRule = z.object({
   /** Opaque to the UI; handed back unchanged in the decision. */
   rule: z.unknown(),
   /** What the user confirms, e.g. `Allow command "npm test" in Code mode`. */
-  label: z.string()
+  label: z.string(),
+  /** Where the rule is written when not in the mode (an MCP tool: its server's config file). */
+  savedIn: z.string().optional()
 })
 export type SuggestedRule = z.infer<typeof SuggestedRule>
 

@@ -140,7 +140,11 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       if (target && deps.allowMcpTool) {
         // The narrowest entry: this one tool in its server's alwaysAllow.
         const rule: McpAllowRule = { mcpAlwaysAllow: target }
-        out.suggestedRule = { rule, label: `Always allow tool '${target.tool}' of MCP server '${target.server}'` }
+        out.suggestedRule = {
+          rule,
+          label: `Always allow tool '${target.tool}' of MCP server '${target.server}'`,
+          savedIn: deps.mcp?.configFile(target.server)
+        }
       } else if (verdict.decision === 'ask') {
         const suggestion = suggestNarrowestRule({ name: call.name, params })
         if (suggestion.allow.length > 0) {

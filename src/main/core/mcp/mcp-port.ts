@@ -19,6 +19,8 @@ export interface McpPort {
   toolsFor(mode: string): McpToolEntry[]
   hasResourcesFor(mode: string): boolean
   isAlwaysAllowed(server: string, tool: string): boolean
+  /** The config file a server comes from (where its alwaysAllow is written). */
+  configFile(server: string): string | undefined
   /** The server tool behind a name the model saw. */
   findTool(exposedName: string): McpToolEntry | undefined
   /** Calls one tool: server allowed, tool enabled, arguments valid — else an is_error output. */
@@ -67,6 +69,7 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
     hasResourcesFor: (mode) => deps.hub.hasResources((server) => serverAllowed(mode, server)),
     isAlwaysAllowed: (server, tool) => deps.hub.isAlwaysAllowed(server, tool),
     findTool: (exposedName) => deps.hub.findTool(exposedName),
+    configFile: (server) => deps.hub.snapshot().servers.find((view) => view.name === server && view.status !== 'untrusted')?.file,
     async callTool(server, tool, args, ctx) {
       const entry = deps.hub.tools().find((candidate) => candidate.server === server && candidate.name === tool)
       return entry ? call(entry, args, ctx) : unknownTool(server, tool, ctx.mode)

@@ -106,7 +106,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           )}
           {item.suggestedRule && (
             <button type="button" disabled={busy} onClick={() => setPending('always')}>
-              Always allow in this mode…
+              {item.suggestedRule.savedIn ? 'Always allow this tool…' : 'Always allow in this mode…'}
             </button>
           )}
         </div>
@@ -147,9 +147,15 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
       )}
       {pending === 'always' && item.suggestedRule && (
         <div className="always-allow" role="group" aria-label="Always allow">
-          <p>
-            This rule will be saved to the <strong>{item.mode}</strong> mode:
-          </p>
+          {item.suggestedRule.savedIn ? (
+            <p>
+              This entry will be saved to <code>{item.suggestedRule.savedIn}</code>:
+            </p>
+          ) : (
+            <p>
+              This rule will be saved to the <strong>{item.mode}</strong> mode:
+            </p>
+          )}
           <p className="proposed-rule">{item.suggestedRule.label}</p>
           <div className="row">
             <button

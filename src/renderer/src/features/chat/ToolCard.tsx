@@ -47,6 +47,7 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
           </ul>
         )}
         {phase === 'waiting' && item.approval && <InlineApproval approvalId={item.approval.approvalId} />}
+        {phase === 'running' && item.progress && <ToolProgress progress={item.progress} />}
         {item.result && <ToolResult result={item.result} />}
       </div>
     </div>
@@ -62,7 +63,19 @@ function ToolResult({ result }: { result: NonNullable<ToolItem['result']> }): Re
         <span className="tool-result-preview">{firstLine}</span>
       </summary>
       <pre className="tool-result-text">{result.text}</pre>
+      {result.images?.map((image, index) => (
+        <img key={index} className="tool-result-image" alt={`Image ${index + 1} returned by the tool`} src={`data:${image.mediaType};base64,${image.dataBase64}`} />
+      ))}
     </details>
+  )
+}
+
+function ToolProgress({ progress }: { progress: NonNullable<ToolItem['progress']> }): ReactNode {
+  const label = `${progress.progress}${progress.total ? ` of ${progress.total}` : ''}${progress.message ? ` — ${progress.message}` : ''}`
+  return (
+    <p className="tool-progress">
+      {progress.total ? <progress max={progress.total} value={progress.progress} aria-label="Tool progress" /> : null} {label}
+    </p>
   )
 }
 

@@ -30,7 +30,9 @@ export interface ToolItem {
   decision?: { decision: 'allow' | 'ask' | 'deny'; rule: string; reason: string }
   approval?: ApprovalState
   started: boolean
-  result?: { isError: boolean; text: string }
+  result?: { isError: boolean; text: string; images?: Array<{ mediaType: string; dataBase64: string }> }
+  /** Last progress a long-running tool reported (MCP). */
+  progress?: { progress: number; total?: number; message?: string }
   changes: ChangeState[]
 }
 
@@ -133,7 +135,9 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     case 'tool-started':
       return updateTool(items, event.callId, (item) => ({ ...item, started: true }))
     case 'tool-result':
-      return updateTool(items, event.callId, (item) => ({ ...item, result: { isError: event.isError, text: event.text } }))
+      return updateTool(items, event.callId, (item) => ({ ...item, result: { isError: event.isError, text: event.text, images: event.images } }))
+    case 'tool-progress':
+      return updateTool(items, event.callId, (item) => ({ ...item, progress: { progress: event.progress, total: event.total, message: event.message } }))
     case 'approval-requested': {
       const approval: ApprovalState = {
         approvalId: event.approvalId,

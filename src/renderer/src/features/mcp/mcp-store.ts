@@ -1,0 +1,17 @@
+import { create } from 'zustand'
+import type { McpSnapshot } from '../../../../shared/contract/mcp'
+
+interface McpSlice {
+  snapshot: McpSnapshot | null
+  /** Server being edited (its name), `''` for a new one, null when the form is closed. */
+  editing: string | null
+  setSnapshot(snapshot: McpSnapshot): void
+  edit(name: string | null): void
+}
+
+export const useMcpStore = create<McpSlice>((set) => ({
+  snapshot: null,
+  editing: null,
+  setSnapshot: (snapshot) => set({ snapshot }),
+  edit: (editing) => set({ editing })
+}))
