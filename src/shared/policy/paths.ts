@@ -28,6 +28,8 @@ export function lexicalPathFacts(path: string, workspaceRoot: string): PathFacts
   return { outsideWorkspace: true }
 }
 
+const PROTECTED_DIRS_ANY_DEPTH = new Set(['.git', '.modus', '.vscode'])
+const PROTECTED_FILES_ANY_DEPTH = new Set(['.roomodes', '.modusignore', '.rooignore'])
 const PROTECTED_ROOT_DIRS = new Set(['.modus', '.vscode', '.roo', '.idea'])
 const PROTECTED_ROOT_FILES = new Set(['.roomodes', '.modusignore', '.rooignore', 'agents.md', 'agent.md', '.rooprotected'])
 const SHELL_RC_FILES = new Set([
@@ -42,7 +44,9 @@ const SHELL_RC_FILES = new Set([
 export function isProtectedPath(relPath: string): boolean {
   const segments = normalizePosix(relPath).toLowerCase().split('/').filter((s) => s !== '')
   if (segments.length === 0) return false
-  if (segments.includes('.git')) return true
+  // Nested folders and submodules have their own repository, agent and editor config.
+  if (segments.some((segment) => PROTECTED_DIRS_ANY_DEPTH.has(segment))) return true
+  if (PROTECTED_FILES_ANY_DEPTH.has(segments[segments.length - 1])) return true
   const [first] = segments
   if (PROTECTED_ROOT_DIRS.has(first)) return true
   if (segments.length === 1 && (PROTECTED_ROOT_FILES.has(first) || /^\.(roo|cline)rules/.test(first))) return true

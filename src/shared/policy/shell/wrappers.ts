@@ -50,6 +50,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   strace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X', '--output', '--user', '--env'] },
   ltrace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-A', '-D', '-F', '-l', '-n', '-x', '--output', '--user'] },
   unbuffer: {},
+  busybox: {},
   caffeinate: { argOptions: ['-t', '-w'] },
   torsocks: { argOptions: ['-u', '-p', '-a', '-P'] },
   proxychains: { argOptions: ['-f'] },
