@@ -97,9 +97,9 @@ it.skipIf(!existsSync(workloads))(
     const sets = (allow: string[], deny: string[]): RuleSet[] => [{ origin: 'bench', rules: { allow, deny }, allowApplies: true }]
     measure('baseline naive split + prefix (no grammar)', commands, (c) => naiveDecision(c, lists.allowed, lists.denied), (r) => r)
     measure('parseShell', commands, parseShell)
-    measure('decideCommand, allow 31 / deny 8', commands, (c) => decideCommand(c, sets(lists.allowed, lists.denied)), (r) => r.decision)
-    measure('decideCommand, Roo default allow (3), no deny', commands, (c) => decideCommand(c, sets(lists.rooDefaultAllowed, [])), (r) => r.decision)
-    measure('decideCommand, * + deny 8', commands, (c) => decideCommand(c, sets(['*'], lists.denied)), (r) => r.decision)
+    measure('decideCommand, allow 31 / deny 8', commands, (c) => decideCommand(c, sets(lists.allowed, lists.denied), true), (r) => r.decision)
+    measure('decideCommand, Roo default allow (3), no deny', commands, (c) => decideCommand(c, sets(lists.rooDefaultAllowed, []), true), (r) => r.decision)
+    measure('decideCommand, * + deny 8', commands, (c) => decideCommand(c, sets(['*'], lists.denied), true), (r) => r.decision)
 
     const mode: ResolvedMode = {
       slug: 'bench',
@@ -107,7 +107,7 @@ it.skipIf(!existsSync(workloads))(
       roleDefinition: 'r',
       groups: ['read', 'edit', 'command'],
       commandRules: { allow: lists.allowed, deny: lists.denied },
-      autoApprove: { read: true },
+      autoApprove: { read: true, command: true },
       origin: 'global',
       overridesBuiltIn: false
     }

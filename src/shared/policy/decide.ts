@@ -237,21 +237,33 @@ export interface UsageSoFar {
   costUsd?: number
 }
 
+export interface Caps {
+  maxRequests?: number
+  maxCostUsd?: number
+}
+
 /**
- * Per-task caps, checked before each API request: the mode's caps override the global defaults.
- * Hitting one pauses the task with an approval item; approving resets the count.
+ * The caps in force for a mode. A project file (`.modus/modes.yaml`, `.roomodes`) may lower the
+ * global caps but never raise them, trusted or not; the user's own modes (global, built-in) set
+ * their caps as they like. The one rule the loop and `checkRequestCaps` both use.
+ */
+export function effectiveCaps(mode: Pick<ResolvedMode, 'origin' | 'autoApprove'>, globalCaps: Caps = {}): Caps {
+  const own = mode.autoApprove ?? {}
+  const tighten = mode.origin === 'project'
+  const pick = (modeCap: number | undefined, globalCap: number | undefined): number | undefined =>
+    modeCap === undefined ? globalCap : tighten && globalCap !== undefined ? Math.min(modeCap, globalCap) : modeCap
+  return { maxRequests: pick(own.maxRequests, globalCaps.maxRequests), maxCostUsd: pick(own.maxCostUsd, globalCaps.maxCostUsd) }
+}
+
+/**
+ * Per-task caps, checked before each API request (see `effectiveCaps`). Hitting one pauses the
+ * task with an approval item; approving resets the count.
  */
 export function checkRequestCaps(
   usage: UsageSoFar,
-  ctx: { mode: ResolvedMode; trusted: boolean; globalCaps?: { maxRequests?: number; maxCostUsd?: number } }
+  ctx: { mode: ResolvedMode; trusted: boolean; globalCaps?: Caps }
 ): PolicyDecision | undefined {
-  const own = ctx.mode.autoApprove ?? {}
-  // A mode overrides the global caps; an untrusted project mode may only make them stricter.
-  const untrusted = ctx.mode.origin === 'project' && !ctx.trusted
-  const pick = (mode: number | undefined, global: number | undefined) =>
-    untrusted ? (mode === undefined ? global : global === undefined ? mode : Math.min(mode, global)) : (mode ?? global)
-  const maxRequests = pick(own.maxRequests, ctx.globalCaps?.maxRequests)
-  const maxCost = pick(own.maxCostUsd, ctx.globalCaps?.maxCostUsd)
+  const { maxRequests, maxCostUsd: maxCost } = effectiveCaps(ctx.mode, ctx.globalCaps)
   if (maxRequests !== undefined && usage.requests + 1 > maxRequests)
     return result('ask', 'cap.maxRequests', `This task has made ${usage.requests} requests; the limit is ${maxRequests}`)
   if (maxCost !== undefined && usage.costUsd !== undefined && usage.costUsd > maxCost + 0.0001)

@@ -3,7 +3,13 @@ import { defineTool } from './define'
 
 const executeCommandParams = z
   .object({
-    command: z.string().min(1).describe('Shell command'),
+    command: z
+      .string()
+      .min(1)
+      // Bash drops a NUL (`r\0m` runs `rm`) and control characters hide what runs: refused, not run.
+      .refine((command) => !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(command), 'must not contain a NUL or another control character')
+      .refine((command) => /\S/.test(command), 'must not be empty or only whitespace')
+      .describe('Shell command'),
     cwd: z.string().min(1).optional().describe('Working directory (default: workspace root)'),
     timeout: z
       .number()

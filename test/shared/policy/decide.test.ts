@@ -263,7 +263,8 @@ describe('caps', () => {
     expect(checkRequestCaps({ requests: 0, costUsd: 2.5 }, { mode: custom({}), trusted: true, globalCaps: { maxCostUsd: 2 } })).toMatchObject({ rule: 'cap.maxCostUsd' })
     const project = custom({ autoApprove: { maxRequests: 1000 } }, 'project')
     expect(checkRequestCaps({ requests: 20 }, { mode: project, trusted: false, globalCaps: { maxRequests: 10 } })).toMatchObject({ rule: 'cap.maxRequests' })
-    expect(checkRequestCaps({ requests: 20 }, { mode: project, trusted: true, globalCaps: { maxRequests: 10 } })).toBeUndefined()
+    // A project file may lower caps but never raise them, trusted or not.
+    expect(checkRequestCaps({ requests: 20 }, { mode: project, trusted: true, globalCaps: { maxRequests: 10 } })).toMatchObject({ rule: 'cap.maxRequests' })
     const strict = custom({ autoApprove: { maxRequests: 2 } }, 'project')
     expect(checkRequestCaps({ requests: 2 }, { mode: strict, trusted: false })).toMatchObject({ rule: 'cap.maxRequests' })
     expect(checkRequestCaps({ requests: 0, costUsd: undefined }, { mode: custom({}), trusted: true, globalCaps: { maxCostUsd: 2 } })).toBeUndefined()

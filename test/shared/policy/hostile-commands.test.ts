@@ -246,3 +246,12 @@ describe('paths named by commands', () => {
     expect(run('grep -r k src', all, ignore).decision).toBe('allow')
   })
 })
+
+describe('execute_command arguments', () => {
+  it('refuse a NUL, other control characters and blank commands as invalid arguments', async () => {
+    const { executeCommandTool } = await import('../../../src/shared/tools/execute-command')
+    for (const command of ['r\u0000m -rf /', 'ls\u0007', 'echo \u001b[2J', '   ', '\t'])
+      expect(executeCommandTool.params.safeParse({ command }).success, JSON.stringify(command)).toBe(false)
+    expect(executeCommandTool.params.safeParse({ command: 'printf "a\\tb\\n"\nls' }).success).toBe(true)
+  })
+})

@@ -3,6 +3,7 @@ import type { ResolvedMode } from '../../../shared/modes/schema'
 import {
   createRepetitionDetector,
   decide,
+  effectiveCaps,
   effectiveAutoApprove,
   filterToolsForMode,
   findToolDefinition,
@@ -131,7 +132,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           workspaceRoot: workspace?.root ?? ctx.workspace,
           globalCommandRules: policy.commandRules,
           resolvePath: facts.size > 0 ? (path) => facts.get(path) ?? lexicalPathFacts(path, workspace?.root ?? ctx.workspace) : undefined,
-          isIgnored: workspace ? (rel) => workspace.isIgnored(rel) : undefined,
+          isIgnored: workspace ? (rel, isDirectory) => workspace.isIgnored(rel, isDirectory) : undefined,
           mcpAlwaysAllow: deps.mcp ? (server, tool) => deps.mcp!.isAlwaysAllowed(server, tool) : undefined
         }
       )
@@ -176,13 +177,11 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     },
     limits(slug): LoopLimits {
       const policy = deps.policy()
-      // Caps only restrict, so a project mode's caps apply even before the workspace is trusted.
-      const auto = resolved(slug)?.autoApprove ?? {}
-      return {
-        mistakeLimit: policy.mistakeLimit,
-        maxRequests: auto.maxRequests ?? policy.maxRequests ?? null,
-        maxCostUsd: auto.maxCostUsd ?? policy.maxCostUsd ?? null
-      }
+      // A project mode's caps apply even before trust, and only where they are lower (effectiveCaps).
+      const mode = resolved(slug)
+      const globalCaps = { maxRequests: policy.maxRequests ?? undefined, maxCostUsd: policy.maxCostUsd ?? undefined }
+      const caps = mode ? effectiveCaps(mode, globalCaps) : globalCaps
+      return { mistakeLimit: policy.mistakeLimit, maxRequests: caps.maxRequests ?? null, maxCostUsd: caps.maxCostUsd ?? null }
     },
     summarize(tool, params) {
       const definition = definitionOf(tool)
