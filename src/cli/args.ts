@@ -22,7 +22,25 @@ export interface PromptArgs {
   model?: string
 }
 
-export type CliArgs = RunArgs | PromptArgs | { command: 'help' }
+export interface TasksArgs {
+  command: 'tasks'
+  workspace: string
+  json: boolean
+}
+
+/** `modus resume`: the run options of `modus run`, for a task already there. */
+export interface ResumeArgs extends Omit<RunArgs, 'command' | 'task'> {
+  command: 'resume'
+  /**
+   * The words after `resume`: the first names the task when it is the start of one of the
+   * workspace's task ids (default: its latest task); the rest is a message to continue with.
+   */
+  words: string[]
+  /** --mode given: the task continues in that mode. */
+  switchMode?: string
+}
+
+export type CliArgs = RunArgs | PromptArgs | TasksArgs | ResumeArgs | { command: 'help' }
 
 export class UsageError extends Error {}
 
@@ -35,6 +53,12 @@ export const USAGE = `Usage:
       Keys: ANTHROPIC_API_KEY / OPENAI_API_KEY, or the key stored in settings.
       Base URL: --base-url, else the provider's own in settings, else ANTHROPIC_BASE_URL /
       OPENAI_BASE_URL, else the provider's public API.
+  modus tasks [--workspace DIR] [--json]
+      Lists the workspace's recent tasks, newest first, one line each: id, status, mode, when, title.
+  modus resume [TASK] [--workspace DIR] [run options] ["message"]
+      Continues a task (id or its first characters; default the latest of the workspace): a task cut
+      off by a crash or Ctrl-C, or stopped by an error, picks up where it stopped and a pending
+      approval is asked again; with a message, a finished task goes on with it.
   modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json]
       Prints the system prompt and tool definitions the mode sends, with their o200k token count.
 
@@ -49,7 +73,7 @@ const BOOLEAN_FLAGS = new Set(['--json', '--non-interactive', '--trust'])
 export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const [command, ...rest] = argv
   if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help' }
-  if (command !== 'run' && command !== 'prompt') throw new UsageError(`Unknown command "${command}".`)
+  if (!['run', 'prompt', 'tasks', 'resume'].includes(command)) throw new UsageError(`Unknown command "${command}".`)
   const values = new Map<string, string>()
   const flags = new Set<string>()
   const positional: string[] = []
@@ -71,9 +95,21 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
     if (positional.length > 0) throw new UsageError(`modus prompt takes no task text (got "${positional[0]}").`)
     return { command: 'prompt', mode, workspace, json: flags.has('--json'), model: values.get('--model') }
   }
+  if (command === 'tasks') {
+    if (positional.length > 0) throw new UsageError(`modus tasks takes no arguments (got "${positional[0]}").`)
+    return { command: 'tasks', workspace, json: flags.has('--json') }
+  }
+  const options = runOptions(values, flags, workspace, mode)
+  if (command === 'resume') {
+    return { command: 'resume', ...options, words: positional, switchMode: values.get('--mode') }
+  }
   if (!values.has('--workspace')) throw new UsageError('modus run needs --workspace DIR.')
   const task = positional.join(' ').trim()
   if (!task) throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
+  return { command: 'run', task, ...options }
+}
+
+function runOptions(values: Map<string, string>, flags: Set<string>, workspace: string, mode: string): Omit<RunArgs, 'command' | 'task'> {
   const provider = values.get('--provider')
   if (provider !== undefined && !PROVIDERS.includes(provider as ProviderKind)) {
     throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')} (got "${provider}").`)
@@ -83,10 +119,8 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
     throw new UsageError('--model and --base-url need --provider (otherwise the active provider from settings is used).')
   }
   return {
-    command: 'run',
     workspace,
     mode,
-    task,
     provider: provider as ProviderKind | undefined,
     model: values.get('--model'),
     baseUrl: values.get('--base-url'),

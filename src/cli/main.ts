@@ -2,6 +2,7 @@ import { parseArgs, UsageError, USAGE } from './args'
 import type { CliIo } from './cli-io'
 import { promptCommand } from './prompt-command'
 import { EXIT, runCommand } from './run-command'
+import { resumeCommand, tasksCommand } from './tasks-command'
 
 /** The headless CLI on the same core as the app; returns the exit code. */
 export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -11,7 +12,10 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
       io.stdout.write(`${USAGE}\n`)
       return 0
     }
-    return args.command === 'prompt' ? await promptCommand(args, io) : await runCommand(args, io)
+    if (args.command === 'prompt') return await promptCommand(args, io)
+    if (args.command === 'tasks') return await tasksCommand(args, io)
+    if (args.command === 'resume') return await resumeCommand(args, io)
+    return await runCommand(args, io)
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`modus: ${error.message}\n\n${USAGE}\n`)

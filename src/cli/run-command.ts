@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import type { AgentEvent } from '../shared/agent/events'
 import type { ApprovalItem } from '../shared/contract/approvals'
+import type { TaskSummary } from '../shared/contract/task'
 import { UserFacingError } from '../shared/contract/dispatch'
 import { createAgentServices, type AgentServices } from '../main/core/agent/create-agent-services'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
@@ -24,11 +25,31 @@ const NON_INTERACTIVE_ANSWER =
 
 /** `modus run`: one task on the real core, streamed to the terminal (or as JSON lines). */
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
+  return withServices(args, io, (services, workspace, reader) =>
+    followTask(services, args, workspace, io, reader, () => services.tasks.start({ text: args.task, mode: args.mode, workspace }))
+  )
+}
+
+type RunOptions = Omit<RunArgs, 'command' | 'task'>
+
+/** The workspace's real path, or null after saying it is not a folder. */
+export async function workspaceOf(args: { workspace: string }, io: CliIo): Promise<string | null> {
   const workspace = await fs.realpath(resolve(io.cwd, args.workspace)).catch(() => null)
   if (!workspace || !(await fs.stat(workspace)).isDirectory()) {
     io.stderr.write(`modus: no such folder: ${resolve(io.cwd, args.workspace)}\n`)
-    return EXIT.usage
+    return null
   }
+  return workspace
+}
+
+/** The core's agent services for one CLI run, disposed afterwards. */
+export async function withServices(
+  args: RunOptions,
+  io: CliIo,
+  body: (services: AgentServices, workspace: string, reader: LineReader) => Promise<number>
+): Promise<number> {
+  const workspace = await workspaceOf(args, io)
+  if (!workspace) return EXIT.usage
   const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
   const files = appFiles(dataDir)
   const settings = await createSettingsStore(files.settings)
@@ -50,14 +71,25 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   })
   const reader = createLineReader(io)
   try {
-    return await runTask(services, args, workspace, io, reader)
+    return await body(services, workspace, reader)
   } finally {
     reader.close()
     await services.dispose()
   }
 }
 
-async function runTask(services: AgentServices, args: RunArgs, workspace: string, io: CliIo, reader: LineReader): Promise<number> {
+/**
+ * Streams one task's run to the terminal, answering its approvals and questions, until it settles.
+ * `begin` starts or continues the task and returns it.
+ */
+export async function followTask(
+  services: AgentServices,
+  args: RunOptions,
+  workspace: string,
+  io: CliIo,
+  reader: LineReader,
+  begin: () => Promise<TaskSummary>
+): Promise<number> {
   const ours = new Set<string>()
   const render = args.json ? jsonRenderer(io) : textRenderer(io, services)
   let rootId = ''
@@ -114,7 +146,7 @@ async function runTask(services: AgentServices, args: RunArgs, workspace: string
   process.on('SIGINT', onSigint)
   if (args.nonInteractive && !args.trust) render.notice(UNTRUSTED_NOTICE)
   try {
-    const task = await services.tasks.start({ text: args.task, mode: args.mode, workspace })
+    const task = await begin()
     startListening(task.id)
     for (;;) {
       const outcome = await services.tasks.whenSettled(rootId)
@@ -148,7 +180,7 @@ async function answerFollowup(
   services: AgentServices,
   taskId: string,
   event: Extract<AgentEvent, { type: 'followup' }>,
-  args: RunArgs,
+  args: RunOptions,
   reader: LineReader,
   io: CliIo
 ): Promise<void> {

@@ -1,0 +1,61 @@
+import type { TaskSummary } from '../shared/contract/task'
+import type { ResumeArgs, TasksArgs } from './args'
+import type { CliIo } from './cli-io'
+import { EXIT, followTask, withServices } from './run-command'
+
+const RECENT = 20
+/** Statuses a run can pick up from without a message: the loop stopped before finishing. */
+const RESUMABLE = new Set<TaskSummary['status']>(['interrupted', 'failed', 'idle', 'running', 'waiting'])
+
+/** The workspace's top-level tasks, newest activity first. */
+const tasksOf = (all: readonly TaskSummary[], workspace: string): TaskSummary[] =>
+  all.filter((task) => task.workspace === workspace && !task.parentId).sort((a, b) => b.updatedAt - a.updatedAt)
+
+const when = (at: number): string => new Date(at).toISOString().slice(0, 16).replace('T', ' ')
+
+/** `modus tasks`: one line per recent task of the workspace. */
+export function tasksCommand(args: TasksArgs, io: CliIo): Promise<number> {
+  const options = { workspace: args.workspace, mode: 'code', json: args.json, nonInteractive: true, trust: false }
+  return withServices(options, io, async (services, workspace) => {
+    const tasks = tasksOf(services.tasks.list(), workspace).slice(0, RECENT)
+    if (args.json) {
+      for (const task of tasks) io.stdout.write(`${JSON.stringify(task)}\n`)
+      return EXIT.completed
+    }
+    if (tasks.length === 0) {
+      io.stderr.write(`modus: no tasks in ${workspace} yet\n`)
+      return EXIT.completed
+    }
+    for (const task of tasks) {
+      io.stdout.write(`${task.id.slice(0, 8)}  ${task.status.padEnd(11)} ${task.mode.padEnd(10)} ${when(task.updatedAt)}  ${task.title}\n`)
+    }
+    return EXIT.completed
+  })
+}
+
+/** `modus resume [TASK] [message]`: continues a task where it stopped, or with a message. */
+export function resumeCommand(args: ResumeArgs, io: CliIo): Promise<number> {
+  return withServices(args, io, async (services, workspace, reader) => {
+    const tasks = tasksOf(services.tasks.list(), workspace)
+    const [first, ...rest] = args.words
+    const named = first ? tasks.filter((task) => task.id.startsWith(first)) : []
+    if (named.length > 1) {
+      io.stderr.write(`modus: "${first}" starts ${named.length} task ids; give more of it (see modus tasks)\n`)
+      return EXIT.usage
+    }
+    const task = named[0] ?? tasks[0]
+    if (!task) {
+      io.stderr.write(`modus: no task to resume in ${workspace} (modus tasks lists them)\n`)
+      return EXIT.usage
+    }
+    const message = (named[0] ? rest : args.words).join(' ').trim()
+    if (!message && !RESUMABLE.has(task.status)) {
+      io.stderr.write(`modus: task ${task.id.slice(0, 8)} is ${task.status}; add a message to continue it: modus resume ${task.id.slice(0, 8)} "…"\n`)
+      return EXIT.usage
+    }
+    io.stderr.write(`modus: resuming ${task.id.slice(0, 8)} (${task.status}): ${task.title}\n`)
+    return followTask(services, args, workspace, io, reader, () =>
+      message ? services.tasks.send({ taskId: task.id, text: message, mode: args.switchMode }) : services.tasks.resume(task.id)
+    )
+  })
+}
