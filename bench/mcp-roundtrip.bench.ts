@@ -1,0 +1,89 @@
+import { promises as fs, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { it } from 'vitest'
+import { createPolicyGate } from '../src/main/core/agent/policy-gate'
+import { createMcpHub } from '../src/main/core/mcp/hub'
+import { createMcpPort } from '../src/main/core/mcp/mcp-port'
+import { registerMcpTools } from '../src/main/core/mcp/register-tools'
+import { createCodeParser } from '../src/main/core/code-index/parser'
+import { createBuiltInExecutors } from '../src/main/core/tools/executors'
+import { createToolRegistry } from '../src/main/core/tools/registry'
+import { defaultSettings } from '../src/main/core/settings/settings-schema'
+import { BUILT_IN_MODES } from '../src/shared/modes/builtin'
+import { resolveModes } from '../src/shared/modes/resolve'
+import { EVERYTHING_ENTRY } from '../test/support/mcp/servers'
+
+/**
+ * One MCP tool round trip (`echo` of the reference server over stdio), same run, same machine:
+ * the bare SDK client call, and the call as Modus makes it for the model — validation against the
+ * mode and the tool's input schema, the policy decision, the call, the result converted, the
+ * call and result appended to a JSONL log.
+ */
+const CALLS = 500
+const WARMUP = 50
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+const summary = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return `median ${percentile(sorted, 50).toFixed(3)} ms, p95 ${percentile(sorted, 95).toFixed(3)} ms`
+}
+
+it('MCP tool round trip: Modus beside the bare SDK client', async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-mcp-bench-')))
+  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], alwaysAllow: ['echo'] } } }))
+  const bare = new Client({ name: 'bench', version: '1' })
+  await bare.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], stderr: 'ignore' }))
+
+  const hub = createMcpHub({ dataDir: dir, env: process.env, isTrusted: () => true })
+  await hub.open(dir)
+  await hub.settled()
+  const modes = resolveModes({ builtIns: BUILT_IN_MODES })
+  const port = createMcpPort({ hub, modeServers: () => 'all' })
+  const codeParser = createCodeParser()
+  const registry = createToolRegistry(createBuiltInExecutors({ codeParser, mcp: port }))
+  const stop = registerMcpTools(hub, port, registry)
+  const gate = createPolicyGate({ modes: () => modes, policy: () => defaultSettings().policy, isTrusted: () => true, runtimeTools: () => registry.runtimeDefinitions(), mcp: port })
+  const log = join(dir, 'log.jsonl')
+  const signal = new AbortController().signal
+
+  const bareCall = async (i: number) => {
+    await bare.callTool({ name: 'echo', arguments: { message: `m${i}` } })
+  }
+  const modusCall = async (i: number) => {
+    const input = { message: `m${i}` }
+    const validated = gate.validate('mcp--everything--echo', input, 'code')
+    if (!validated.ok) throw new Error(validated.error)
+    const verdict = await gate.decide({ name: validated.name, params: validated.params, definition: validated.definition }, { taskId: 'bench', mode: 'code', workspace: dir })
+    if (verdict.decision !== 'allow') throw new Error(`asked: ${verdict.reason}`)
+    await fs.appendFile(log, `${JSON.stringify({ type: 'tool-call', name: validated.name, args: input })}\n`)
+    const output = await port.callExposed(validated.name, validated.params as Record<string, unknown>, { mode: 'code', signal, modelSupportsImages: true })
+    await fs.appendFile(log, `${JSON.stringify({ type: 'tool-result', isError: output.isError, content: output.content })}\n`)
+  }
+
+  for (let i = 0; i < WARMUP; i++) {
+    await bareCall(i)
+    await modusCall(i)
+  }
+  const times: Record<'bare' | 'modus', number[]> = { bare: [], modus: [] }
+  for (let i = 0; i < CALLS; i++) {
+    // Interleaved, so load on the shared machine hits both alike.
+    let start = performance.now()
+    await bareCall(i)
+    times.bare.push(performance.now() - start)
+    start = performance.now()
+    await modusCall(i)
+    times.modus.push(performance.now() - start)
+  }
+  console.log(`MCP echo over stdio, ${CALLS} calls each (after ${WARMUP} warm-up):`)
+  console.log(`  bare SDK client.callTool:                         ${summary(times.bare)}`)
+  console.log(`  Modus (validate + policy + call + convert + log): ${summary(times.modus)}`)
+  stop()
+  codeParser.dispose()
+  await hub.dispose()
+  await bare.close()
+  rmSync(dir, { recursive: true, force: true })
+})
