@@ -14,6 +14,7 @@ import { createSettingsStore } from './settings/settings-store'
 import { createRecentFolders } from './workspace-session/recent-folders'
 import { createTrustStore } from './workspace-session/trust-store'
 import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-session/workspace-handlers'
+import { withOwnGrants, type OwnGrantsDeps } from './workspace-session/own-grants'
 import { describeProjectGrants, projectGrantItems } from '../../shared/modes/project-grants'
 import { createMcpHub } from './mcp/hub'
 import { createMcpHandlers } from './mcp/mcp-handlers'
@@ -54,17 +55,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     clientVersion: options.version
   })
   mcp.onChange((snapshot) => bus.emit('mcp:changed', snapshot))
-  const session = createWorkspaceSession({
-    recent,
-    bus,
-    trust,
-    describeGrants: async (root) => {
-      const { modes } = await createModeStore({ dataDir: options.dataDir, workspaceRoot: root }).list()
-      // A project's MCP servers are programs it chose: each one is a grant the user must see.
-      const servers = await mcp.describeProjectServers(root)
-      return { lines: [...describeProjectGrants(modes), ...servers], items: [...projectGrantItems(modes), ...servers].sort() }
-    }
-  })
+  const describeGrants = async (root: string): Promise<{ lines: string[]; items: string[] }> => {
+    const { modes } = await createModeStore({ dataDir: options.dataDir, workspaceRoot: root }).list()
+    // A project's MCP servers are programs it chose: each one is a grant the user must see.
+    const servers = await mcp.describeProjectServers(root)
+    return { lines: [...describeProjectGrants(modes), ...servers], items: [...projectGrantItems(modes), ...servers].sort() }
+  }
+  const session = createWorkspaceSession({ recent, bus, trust, describeGrants })
   // Servers follow the open folder and its trust (answering the prompt re-announces the folder).
   bus.subscribe((name, payload) => {
     if (name === 'workspace:opened') void mcp.open((payload as { root: string }).root).catch(() => undefined)
@@ -96,7 +93,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createWorkspaceHandlers({ session, recent, pickFolder: options.pickFolder }),
     ...createSettingsHandlers({ settings, secrets, bus, env }),
     ...agent.handlers,
-    ...currentModeHandlers(() => agent.modeStore()),
+    ...currentModeHandlers(() => agent.modeStore(), { trust, session, grantItems: async (root) => (await describeGrants(root)).items }),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
     ...createMcpHandlers(mcp)
   }
@@ -112,10 +109,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
 }
 
-/** The modes domain follows the open workspace: each request goes to that workspace's store. */
-function currentModeHandlers(store: () => ModeStore): ModeHandlers {
+/**
+ * The modes domain follows the open workspace: each request goes to that workspace's store. Modes
+ * the user saves or imports into the project carry the user's own grants (see `withOwnGrants`).
+ */
+function currentModeHandlers(store: () => ModeStore, ownGrants: OwnGrantsDeps): ModeHandlers {
   const forward = (channel: keyof ModeHandlers) => (input: never) =>
     (createModeHandlers(store())[channel] as (input: never) => unknown)(input)
-  return Object.fromEntries(Object.keys(modesRequests).map((channel) => [channel, forward(channel as keyof ModeHandlers)])) as ModeHandlers
+  const handlers = Object.fromEntries(
+    Object.keys(modesRequests).map((channel) => [channel, forward(channel as keyof ModeHandlers)])
+  ) as ModeHandlers
+  return {
+    ...handlers,
+    'modes:save': withOwnGrants(ownGrants, handlers['modes:save']),
+    'modes:import': withOwnGrants(ownGrants, handlers['modes:import'])
+  }
 }
 type ModeHandlers = ReturnType<typeof createModeHandlers>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { bindChatEvents, resyncChat } from './features/chat/bind-chat-events'
@@ -21,9 +21,11 @@ export function App(): ReactNode {
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
   const viewId = useNavigationStore((state) => state.viewId)
   const setViewId = useNavigationStore((state) => state.show)
-  const [trustReopened, setTrustReopened] = useState(false)
+  const trustReopened = useWorkspaceStore((state) => state.trustPromptRequested)
+  const setTrustReopened = useWorkspaceStore((state) => state.requestTrustPrompt)
   const grantsPending = Boolean(workspace && !workspace.trusted && workspace.projectGrants.length > 0)
-  const showTrustPrompt = grantsPending && (!workspace!.trustAnswered || trustReopened)
+  // Asked unprompted when the project grants something unanswered; on request whenever untrusted.
+  const showTrustPrompt = Boolean(workspace && !workspace.trusted) && ((grantsPending && !workspace!.trustAnswered) || trustReopened)
 
   useEffect(() => {
     const unbind = bindChatEvents(client)

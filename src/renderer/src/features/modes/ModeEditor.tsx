@@ -1,3 +1,4 @@
+import { useWorkspaceStore } from '../workspace/workspace-store'
 import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
 import { TOOL_GROUPS } from '../../../../shared/modes/schema'
@@ -155,10 +156,15 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
         )}
       </header>
       {untrusted && (
-        <p className="note warn-text">
-          This mode comes from the project’s files. Until you trust this workspace, its auto-approve toggles and allow
-          rules are off; its deny and ask rules apply.
-        </p>
+        <div className="note warn-text untrusted-banner">
+          <p>
+            This mode comes from the project’s files. Until you trust this workspace, its auto-approve toggles and allow
+            rules are off; its deny and ask rules apply.
+          </p>
+          <button type="button" onClick={() => useWorkspaceStore.getState().requestTrustPrompt(true)}>
+            Review trust for this workspace…
+          </button>
+        </div>
       )}
       {entry?.origin === 'builtin' && (
         <p className="note">Built-in mode. Saving stores an override with the same slug; you can reset it later.</p>
