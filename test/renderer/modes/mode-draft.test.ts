@@ -35,6 +35,15 @@ describe('mode draft', () => {
     expect(modeInputFromDraft(draft)).toEqual(mode)
   })
 
+  it('keeps the MCP servers a mode may use: a list, none, or all when blank', () => {
+    const base = { slug: 'docs', name: 'Docs', roleDefinition: 'Docs', groups: ['read', 'mcp'] }
+    const listed = ModeConfig.parse({ ...base, mcpServers: ['wiki', 'github'] })
+    expect(draftFromMode(listed).mcpServers).toBe('wiki, github')
+    expect(modeInputFromDraft(draftFromMode(listed))).toEqual(listed)
+    expect(modeInputFromDraft({ ...draftFromMode(listed), mcpServers: 'none' }).mcpServers).toBe('none')
+    expect(modeInputFromDraft({ ...draftFromMode(listed), mcpServers: ' ' }).mcpServers).toBeUndefined()
+  })
+
   it('drops blank lines from rule lists and leaves false toggles out', () => {
     const draft = { ...emptyDraft(), slug: 'x', name: 'X', roleDefinition: 'R', rules: { allow: '\n npm test \n\n', ask: '', deny: '' } }
     draft.toggles.read = false

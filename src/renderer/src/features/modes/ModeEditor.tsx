@@ -201,6 +201,18 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
           onChange={(fileRegex) => update({ fileRegex })}
           onDescriptionChange={(fileRegexDescription) => update({ fileRegexDescription })}
         />
+        <div className="field">
+          <label htmlFor={`${ids}-mcpServers`}>MCP servers this mode may use (blank: all; none; or names, comma separated)</label>
+          <input
+            id={`${ids}-mcpServers`}
+            value={draft.mcpServers}
+            disabled={!draft.groups.mcp}
+            placeholder="all"
+            aria-invalid={Boolean(shown('mcpServers'))}
+            onChange={(event) => update({ mcpServers: event.target.value })}
+          />
+          {shown('mcpServers') && <p className="field-error">{shown('mcpServers')}</p>}
+        </div>
       </fieldset>
 
       <CommandRulesFields

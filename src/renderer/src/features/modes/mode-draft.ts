@@ -32,6 +32,8 @@ export interface ModeDraft {
   followupTimeoutSeconds: string
   maxRequests: string
   maxCostUsd: string
+  /** MCP servers the mode may use: blank or `all`, `none`, or names separated by commas. */
+  mcpServers: string
 }
 
 /** The field an error is shown next to. */
@@ -48,6 +50,7 @@ export type DraftField =
   | 'followupTimeoutSeconds'
   | 'maxRequests'
   | 'maxCostUsd'
+  | 'mcpServers'
   | 'form'
 
 export type DraftErrors = Partial<Record<DraftField, string>>
@@ -90,8 +93,16 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
     toggles: Object.fromEntries(TOGGLES.map(({ key }) => [key, auto[key] === true])) as Record<ToggleKey, boolean>,
     followupTimeoutSeconds: auto.followupTimeoutMs ? String(auto.followupTimeoutMs / 1000) : '',
     maxRequests: auto.maxRequests ? String(auto.maxRequests) : '',
-    maxCostUsd: auto.maxCostUsd ? String(auto.maxCostUsd) : ''
+    maxCostUsd: auto.maxCostUsd ? String(auto.maxCostUsd) : '',
+    mcpServers: mode.mcpServers === undefined || mode.mcpServers === 'all' ? '' : Array.isArray(mode.mcpServers) ? mode.mcpServers.join(', ') : mode.mcpServers
   }
+}
+
+function mcpServersFromDraft(text: string): 'all' | 'none' | string[] | undefined {
+  const trimmed = text.trim()
+  if (!trimmed) return undefined
+  if (trimmed === 'all' || trimmed === 'none') return trimmed
+  return trimmed.split(/[,\s]+/).filter(Boolean)
 }
 
 export const emptyDraft = (): ModeDraft =>
@@ -132,7 +143,8 @@ export function modeInputFromDraft(draft: ModeDraft): Record<string, unknown> {
     customInstructions: optional(draft.customInstructions),
     groups,
     autoApprove: Object.keys(autoApprove).length > 0 ? autoApprove : undefined,
-    commandRules: Object.keys(commandRules).length > 0 ? commandRules : undefined
+    commandRules: Object.keys(commandRules).length > 0 ? commandRules : undefined,
+    mcpServers: mcpServersFromDraft(draft.mcpServers)
   }
   for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key]
   return input
@@ -148,6 +160,7 @@ function fieldOf(path: readonly PropertyKey[]): DraftField {
   const [head, second] = path
   if (head === 'groups') return path.includes('fileRegex') ? 'fileRegex' : 'groups'
   if (head === 'commandRules') return 'rules'
+  if (head === 'mcpServers') return 'mcpServers'
   if (head === 'autoApprove') return FIELD_OF_AUTO[String(second)] ?? 'form'
   const direct: DraftField[] = ['slug', 'name', 'roleDefinition', 'whenToUse', 'description', 'customInstructions']
   return direct.includes(head as DraftField) ? (head as DraftField) : 'form'
