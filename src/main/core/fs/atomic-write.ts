@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path'
 
 /**
  * Writes a file so that a crash leaves either the old or the new content, never half of it:
- * temp file in the same directory, fsync, rename over the target, fsync the directory.
+ * temp file in the same directory, fsync, rename over the target, fsync the directory. Parents
+ * are created. With a `mode`, the file gets exactly that mode (not the umask's version of it).
  */
 export async function writeFileAtomic(
   path: string,
@@ -13,15 +14,19 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const dir = dirname(path)
   await fs.mkdir(dir, { recursive: true })
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
-  const handle = await fs.open(temp, 'w', options.mode ?? 0o644)
+  const temp = join(dir, `.${basename(path)}.modus-${randomBytes(6).toString('hex')}.tmp`)
+  const handle = await fs.open(temp, 'wx', options.mode ?? 0o644)
   try {
     await handle.writeFile(data)
     await handle.sync()
-  } finally {
-    await handle.close()
+  } catch (error) {
+    await handle.close().catch(() => undefined)
+    await fs.rm(temp, { force: true })
+    throw error
   }
+  await handle.close()
   try {
+    if (options.mode !== undefined) await fs.chmod(temp, options.mode)
     await fs.rename(temp, path)
   } catch (error) {
     await fs.rm(temp, { force: true })

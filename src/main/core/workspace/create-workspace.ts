@@ -20,7 +20,7 @@ import {
   type Workspace,
   type WriteOptions
 } from './types'
-import { writeFileAtomic } from './atomic-write'
+import { writeFileAtomic } from '../fs/atomic-write'
 
 export interface CreateWorkspaceOptions {
   /** The opened folder (resolved with realpath). */
@@ -166,10 +166,10 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       existing = { encoding: detectEncoding(head) ?? 'utf8', eol: 'lf', mode: st.mode & 0o7777 }
     }
     const encoding = format.encoding ?? existing?.encoding ?? 'utf8'
-    const mode = format.mode ?? existing?.mode ?? null
+    const mode = format.mode ?? existing?.mode ?? undefined
     const body = format.eol ? withLineEnding(text, format.eol) : text
     // The final rename replaces the name in the real parent; it never follows a link.
-    await writeFileAtomic(destination, encodeText(body, encoding), mode)
+    await writeFileAtomic(destination, encodeText(body, encoding), { mode })
     return destination
   }
 
