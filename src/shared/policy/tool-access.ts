@@ -86,7 +86,7 @@ const EDIT_PAYLOAD_KEYS = ['diff', 'content', 'operations', 'search', 'replace',
  * Every path an edit call names, from its definition's writePaths; the arguments may not be
  * validated yet, so a path or file_path argument counts too and a malformed payload names none.
  */
-export function editPathsOf(definition: ToolDefinition, params: Record<string, unknown> | undefined): string[] {
+function editPathsOf(definition: ToolDefinition, params: Record<string, unknown> | undefined): string[] {
   if (!params) return []
   const paths: string[] = []
   for (const key of ['path', 'file_path']) if (typeof params[key] === 'string' && params[key]) paths.push(params[key] as string)

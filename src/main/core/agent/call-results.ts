@@ -8,8 +8,6 @@ export const resultText = {
   policyDenied: (rule: string, reason: string) => `Denied by policy (${rule}): ${reason} The call was not run.`,
   skippedAfterRejection: (tool: string) =>
     `Skipped: not run because the user rejected an earlier tool call in this message (${tool}). Adjust your plan before calling it again.`,
-  afterNewTask:
-    'This tool was not executed because new_task was called in the same message. The new_task tool must be the last tool call in a message.',
   invalidArguments: (tool: string, detail: string) =>
     `Invalid tool call for '${tool}': the arguments are not valid JSON (${detail}). Send the call again with complete JSON arguments.`,
   repetition: (tool: string) =>

@@ -7,6 +7,7 @@ import type { LoopDeps, RunControl } from './loop-deps'
 import type { PolicyVerdict, ToolRunContext } from './ports'
 import type { CompleteCall } from './stream-turn'
 import type { TaskSession } from './task-session'
+import { isolateNewTask } from '../../../shared/policy/new-task'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
 
@@ -20,8 +21,8 @@ interface MessageState {
   /** The tool whose rejection skips the rest of the message. */
   rejectedTool: string | null
   turnApproved: boolean
-  /** The first call that hands the conversation over (new_task): later calls are not run. */
-  handOverIndex: number
+  /** Calls after one that hands the conversation over (new_task), with why they are not run. */
+  skipped: ReadonlyMap<string, string>
 }
 
 /**
@@ -39,12 +40,14 @@ export async function processCalls(
     messageId,
     rejectedTool: null,
     turnApproved: false,
-    handOverIndex: calls.findIndex((call) => deps.gate.definition(call.name)?.lastInMessage === true)
+    skipped: new Map(
+      isolateNewTask(calls, (call) => deps.gate.definition(call.name)?.lastInMessage === true).skipped.map(({ call, error }) => [call.callId, error])
+    )
   }
-  for (const [index, call] of calls.entries()) {
+  for (const call of calls) {
     if (session.results.has(call.callId)) continue
     if (control.signal.aborted) return { kind: 'cancelled' }
-    const outcome = await processCall(session, call, index, state, deps, control)
+    const outcome = await processCall(session, call, state, deps, control)
     if (outcome.kind !== 'continue') return outcome
   }
   return { kind: 'continue' }
@@ -53,7 +56,6 @@ export async function processCalls(
 async function processCall(
   session: TaskSession,
   call: CompleteCall,
-  index: number,
   state: MessageState,
   deps: LoopDeps,
   control: RunControl
@@ -71,7 +73,8 @@ async function processCall(
 
   session.emit({ type: 'tool-call', at: now(), messageId: state.messageId, callId: call.callId, name: call.name, args: call.input })
   if (state.rejectedTool) return finish(textResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool), true))
-  if (state.handOverIndex >= 0 && index > state.handOverIndex) return finish(textResult(call.callId, resultText.afterNewTask, true))
+  const skippedBecause = state.skipped.get(call.callId)
+  if (skippedBecause) return finish(textResult(call.callId, skippedBecause, true))
   if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))
 
   const validated = deps.gate.validate(call.name, call.input, session.mode, control.provider.model)
