@@ -1,4 +1,5 @@
 import type { ProviderKind } from '../shared/contract/settings'
+import { defaultModelId } from '../shared/models/lookup'
 
 export interface RunArgs {
   command: 'run'
@@ -131,7 +132,7 @@ function runOptions(values: Map<string, string>, flags: Set<string>, workspace: 
 }
 
 export const DEFAULT_MODELS: Record<ProviderKind, string | undefined> = {
-  anthropic: 'claude-sonnet-4-6',
-  openai: 'gpt-4o',
+  anthropic: defaultModelId('anthropic'),
+  openai: defaultModelId('openai'),
   'openai-compatible': undefined
 }

@@ -51,3 +51,13 @@ function applyOverride(base: ModelInfo | undefined, override: ModelOverride): Mo
     }
   }
 }
+
+/**
+ * The model a new provider starts with: the newest (first listed) model of the family in the table
+ * that calls tools, is no preview and has no announced retirement. The table is kept newest first.
+ */
+export function defaultModelId(family: ModelInfo['provider']): string {
+  const model = MODELS.find((m) => m.provider === family && m.supportsTools && !m.retiresOn && !m.id.includes('preview'))
+  if (!model) throw new Error(`no default model for ${family} in the table`)
+  return model.id
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalModelId, estimateCost, findModel, MODELS } from '../../../src/shared/models'
+import { canonicalModelId, defaultModelId, estimateCost, findModel, MODELS } from '../../../src/shared/models'
 import { resolveBaseUrl } from '../../../src/main/core/providers/base-url'
 
 describe('model table', () => {
@@ -9,6 +9,19 @@ describe('model table', () => {
       expect(model.maxOutput).toBeLessThanOrEqual(model.contextWindow)
       expect(model.contextWindow).toBeGreaterThan(0)
     }
+  })
+
+  it('defaults a new provider to the newest model that calls tools and is not retiring or a preview', () => {
+    for (const family of ['anthropic', 'openai'] as const) {
+      const id = defaultModelId(family)
+      const model = findModel(id)!
+      expect(model).toMatchObject({ provider: family, supportsTools: true })
+      expect(model.retiresOn).toBeUndefined()
+      expect(id).not.toContain('preview')
+      const earlier = MODELS.slice(0, MODELS.indexOf(model)).filter((m) => m.provider === family)
+      expect(earlier.every((m) => m.retiresOn || !m.supportsTools || m.id.includes('preview'))).toBe(true)
+    }
+    expect(defaultModelId('anthropic')).not.toBe('claude-sonnet-4-5') // retires 2026-11-30
   })
 
   it('finds dated snapshots, router names and aliases', () => {

@@ -1,3 +1,4 @@
+import { defaultModelId } from '../../../../shared/models/lookup'
 import type { ProviderInput, ProviderKind, ProviderView } from '../../../../shared/contract/settings'
 
 export const KIND_LABELS: Record<ProviderKind, string> = {
@@ -7,8 +8,8 @@ export const KIND_LABELS: Record<ProviderKind, string> = {
 }
 
 export const DEFAULT_MODELS: Record<ProviderKind, string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-5',
+  anthropic: defaultModelId('anthropic'),
+  openai: defaultModelId('openai'),
   'openai-compatible': ''
 }
 
