@@ -6,6 +6,7 @@ import type { ApprovalItem } from '../shared/contract/approvals'
 import type { TaskSummary } from '../shared/contract/task'
 import { UserFacingError } from '../shared/contract/dispatch'
 import { createAgentServices, type AgentServices } from '../main/core/agent/create-agent-services'
+import { createMcpHub } from '../main/core/mcp/hub'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
@@ -60,6 +61,13 @@ export async function withServices(
     if (!model) throw new UsageError(`--provider ${args.provider} needs --model.`)
     override = { kind: args.provider, model, baseUrl: args.baseUrl }
   }
+  // MCP servers start before the task so their tools are offered from the first request.
+  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust })
+  await mcp.open(workspace)
+  await mcp.settled()
+  for (const problem of mcp.snapshot().problems) io.stderr.write(`modus: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}\n`)
+  for (const server of mcp.snapshot().servers)
+    if (server.status === 'failed' || server.status === 'untrusted') io.stderr.write(`modus: warning: MCP server ${server.name}: ${server.error ?? server.status}\n`)
   const services = await createAgentServices({
     dataDir,
     settings,
@@ -67,7 +75,8 @@ export async function withServices(
     env: io.env,
     currentWorkspace: () => workspace,
     isTrusted: () => args.trust,
-    providerOverride: override
+    providerOverride: override,
+    mcp
   })
   const reader = createLineReader(io)
   try {
@@ -75,6 +84,7 @@ export async function withServices(
   } finally {
     reader.close()
     await services.dispose()
+    await mcp.dispose()
   }
 }
 

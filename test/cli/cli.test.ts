@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { everythingStdio } from '../support/mcp/servers'
 import { mkdtempSync, realpathSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -63,6 +64,17 @@ describe('modus run', () => {
     expect(run.stdout).toContain('Let me look at the notes.')
     expect(run.stdout).toContain('The notes say hello.')
     expect(toolResultsIn(fake!.requests[1]!)[0]!.text).toContain('hello')
+  })
+
+  it("uses the global config's MCP servers: their tools are offered and an always-allowed one runs", async () => {
+    const { dataDir, workspace, provider, env } = await setup([
+      { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'from the CLI' } }] },
+      { toolCalls: [{ name: 'attempt_completion', input: { result: 'Echoed.' } }] }
+    ])
+    writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio({ alwaysAllow: ['echo'] }) } }))
+    const run = await runCli(['run', '--workspace', workspace, ...provider, '--non-interactive', 'echo it'], { env })
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
+    expect(toolResultsIn(fake!.requests[1]!)[0]!.text).toBe('Echo: from the CLI')
   })
 
   it('--json --non-interactive streams events as JSON lines and denies what needs approval', async () => {
