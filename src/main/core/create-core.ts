@@ -8,6 +8,7 @@ import { createAgentServices, type AgentServices } from './agent/create-agent-se
 import { createModeHandlers } from './modes/mode-handlers'
 import { createModeStore, type ModeStore } from './modes/mode-store'
 import { createTerminalHandlers } from './terminal/handlers'
+import { createCodeIndexHandlers } from './code-index/code-index-handlers'
 import { createFileSecretStore, type SecretStore } from './settings/secret-store'
 import { createSettingsHandlers } from './settings/settings-handlers'
 import { createSettingsStore } from './settings/settings-store'
@@ -80,6 +81,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   bus.subscribe((name) => {
     if (name === 'modes:changed') void session.refresh().catch(() => undefined)
   })
+  // The open folder is indexed in the background (codebase_search); the index keeps itself current.
+  const stopIndexingOnOpen = bus.subscribe((name, payload) => {
+    const root = name === 'workspace:opened' ? (payload as { root?: string } | null)?.root : undefined
+    if (root) void agent.codeIndex.forWorkspace(root).catch(() => undefined)
+  })
   // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
   void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)
 
@@ -91,7 +97,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       dataDir: options.dataDir
     }),
     ...createWorkspaceHandlers({ session, recent, pickFolder: options.pickFolder }),
-    ...createSettingsHandlers({ settings, secrets, bus, env }),
+    ...createSettingsHandlers({ settings, secrets, bus, env, onEmbeddingsChanged: () => agent.codeIndex.embeddingsChanged() }),
+    ...createCodeIndexHandlers({ service: agent.codeIndex, currentWorkspace: () => session.current()?.root ?? null }),
     ...agent.handlers,
     ...currentModeHandlers(() => agent.modeStore(), { trust, session, grantItems: async (root) => (await describeGrants(root)).items }),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
@@ -103,6 +110,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     handle: (channel, payload) => dispatch(handlers, channel, payload),
     async dispose() {
+      stopIndexingOnOpen()
       await agent.dispose()
       await mcp.dispose()
     }

@@ -16,6 +16,7 @@ export const requestChannels = [
   'settings:saveLimits',
   'settings:saveCommandRules',
   'settings:setTheme',
+  'settings:saveEmbeddings',
   'task:start',
   'task:send',
   'task:cancel',
@@ -48,7 +49,11 @@ export const requestChannels = [
   'mcp:restart',
   'mcp:saveServer',
   'mcp:removeServer',
-  'mcp:setTool'
+  'mcp:setTool',
+  'codeindex:status',
+  'codeindex:rebuild',
+  'codeindex:clear',
+  'codeindex:cancel'
 ] as const
 
 export const eventNames = [
@@ -62,7 +67,8 @@ export const eventNames = [
   'terminal:data',
   'terminal:changed',
   'modes:changed',
-  'mcp:changed'
+  'mcp:changed',
+  'codeindex:progress'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

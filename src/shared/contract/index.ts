@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { Result } from '../result'
 import type { RequestSpec } from './define'
 import { appEvents, appRequests } from './app'
+import { codeIndexEvents, codeIndexRequests } from './code-index'
 import { modesEvents, modesRequests } from './modes'
 import { approvalsEvents, approvalsRequests } from './approvals'
 import { reviewEvents, reviewRequests } from './review'
@@ -24,7 +25,8 @@ export const requests = {
   ...reviewRequests,
   ...terminalRequests,
   ...modesRequests,
-  ...mcpRequests
+  ...mcpRequests,
+  ...codeIndexRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
@@ -36,7 +38,8 @@ export const events = {
   ...reviewEvents,
   ...terminalEvents,
   ...modesEvents,
-  ...mcpEvents
+  ...mcpEvents,
+  ...codeIndexEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests

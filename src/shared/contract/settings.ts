@@ -64,6 +64,34 @@ export const GlobalCommandRules = z
   .strict()
 export type GlobalCommandRules = z.infer<typeof GlobalCommandRules>
 
+/** The endpoint codebase_search embeds chunks with: OpenAI, or any OpenAI-compatible `/v1/embeddings`. */
+export const EmbeddingsKind = z.enum(['openai', 'openai-compatible'])
+export type EmbeddingsKind = z.infer<typeof EmbeddingsKind>
+
+export const EmbeddingsInput = z
+  .object({
+    kind: EmbeddingsKind,
+    /** Up to `/v1` (Ollama: http://localhost:11434/v1). Required for openai-compatible. */
+    baseUrl: HttpUrl.optional(),
+    model: z.string().trim().min(1).max(200),
+    /** Vector size asked of models that can shorten them (OpenAI text-embedding-3-*). */
+    dimensions: z.number().int().positive().max(10_000).optional(),
+    /** Omitted: keep the stored key. Empty string: remove it. */
+    apiKey: z.string().max(500).optional()
+  })
+  .strict()
+  .refine((e) => e.kind === 'openai' || !!e.baseUrl, { message: 'An OpenAI-compatible endpoint needs its base URL', path: ['baseUrl'] })
+export type EmbeddingsInput = z.infer<typeof EmbeddingsInput>
+
+export const EmbeddingsView = z.object({
+  kind: EmbeddingsKind,
+  baseUrl: z.string().optional(),
+  model: z.string(),
+  dimensions: z.number().optional(),
+  hasKey: z.boolean()
+})
+export type EmbeddingsView = z.infer<typeof EmbeddingsView>
+
 /** `system` follows the OS (prefers-color-scheme); light and dark override it. */
 export const ThemePreference = z.enum(['system', 'light', 'dark'])
 export type ThemePreference = z.infer<typeof ThemePreference>
@@ -74,6 +102,8 @@ export const SettingsView = z.object({
   limits: LimitsInput,
   commandRules: GlobalCommandRules,
   theme: ThemePreference,
+  /** Semantic search's embeddings (null: codebase_search is lexical only). */
+  embeddings: EmbeddingsView.nullable(),
   /** Problems found when loading settings files; the files themselves are kept untouched. */
   problems: z.array(z.string())
 })
@@ -86,7 +116,9 @@ export const settingsRequests = {
   'settings:setActiveProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
   'settings:saveLimits': request(LimitsInput, SettingsView),
   'settings:saveCommandRules': request(GlobalCommandRules, SettingsView),
-  'settings:setTheme': request(z.object({ theme: ThemePreference }).strict(), SettingsView)
+  'settings:setTheme': request(z.object({ theme: ThemePreference }).strict(), SettingsView),
+  /** null turns semantic search off (the stored key is removed). */
+  'settings:saveEmbeddings': request(z.object({ embeddings: EmbeddingsInput.nullable() }).strict(), SettingsView)
 }
 
 export const settingsEvents = {

@@ -3,6 +3,7 @@ import { readFileTool } from './read-file'
 import { listFilesTool } from './list-files'
 import { searchFilesTool } from './search-files'
 import { listCodeDefinitionNamesTool } from './list-code-definition-names'
+import { codebaseSearchTool } from './codebase-search'
 import { writeToFileTool } from './write-to-file'
 import { applyDiffTool } from './apply-diff'
 import { editTool } from './edit'
@@ -23,6 +24,7 @@ export const builtInTools = [
   listFilesTool,
   searchFilesTool,
   listCodeDefinitionNamesTool,
+  codebaseSearchTool,
   writeToFileTool,
   applyDiffTool,
   editTool,

@@ -19,3 +19,4 @@ export type {
 export { FAKE_SIGNATURE, splitWords } from './script'
 export { apiKeyOf, lastUserText, systemPromptOf, toolNamesOf, toolResultsIn, type SentToolResult } from './inspect'
 export { createFixtureLibrary, defaultFixturesDir, type FixtureEntry } from './fixtures'
+export { fakeEmbedding, type FakeEmbeddingsControl } from './embeddings'

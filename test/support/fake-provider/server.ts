@@ -14,6 +14,7 @@ import {
   type RecordedRequest,
   type ScriptedTurn
 } from './script'
+import { answerEmbeddings, defaultEmbeddingsControl, type FakeEmbeddingsControl } from './embeddings'
 
 export interface FakeProviderOptions {
   /** Names the test in error messages (e.g. "script exhausted"). */
@@ -37,6 +38,8 @@ export interface FakeProvider {
   openaiBaseUrl: string
   /** Every request received, in order (model requests and others). */
   requests: RecordedRequest[]
+  /** `POST /v1/embeddings`: deterministic vectors; set `failAfter` to make it fail mid-way. */
+  embeddings: FakeEmbeddingsControl
   /** Problems the server hit (exhausted script, a turn function that threw); tests should expect none. */
   failures: string[]
   enqueue(...turns: FakeTurn[]): void
@@ -78,6 +81,7 @@ function presentedKey(req: IncomingMessage): string | undefined {
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const testName = options.name ?? 'unnamed test'
+  const embeddings = defaultEmbeddingsControl()
   const queue: FakeTurn[] = [...(options.turns ?? [])]
   const requests: RecordedRequest[] = []
   const failures: string[] = []
@@ -214,6 +218,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       if (!res.writableFinished) request.aborted = true
     })
     if (protocol) return serveModelRequest(res, request, protocol)
+    if (req.method === 'POST' && path === '/v1/embeddings') {
+      const { status, json } = answerEmbeddings(request.body, embeddings)
+      return sendJson(res, status, json)
+    }
     if (req.method === 'GET' && path === '/v1/models') {
       const ids = options.models ?? ['claude-sonnet-4-6', 'gpt-4o']
       return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) })
@@ -242,6 +250,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     openaiBaseUrl: `${url}/v1`,
     requests,
     failures,
+    embeddings,
     enqueue: (...turns) => void queue.push(...turns),
     pendingTurns: () => queue.length,
     close: () =>

@@ -20,6 +20,8 @@ import { createToolRegistry, type ToolRegistry } from '../tools/registry'
 import type { McpHub } from '../mcp/hub'
 import { createMcpPort } from '../mcp/mcp-port'
 import { registerMcpTools } from '../mcp/register-tools'
+import { createCodeIndexService, type CodeIndexService } from '../code-index/code-index-service'
+import { resolveEmbeddingsKey } from '../settings/secret-store'
 import { createWorkspace, type Workspace } from '../workspace'
 import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
 import { createEditPort } from './edit-port'
@@ -74,6 +76,8 @@ export interface AgentServices {
   /** The mode store of the open workspace (global modes only when none is open). */
   modeStore(): ModeStore
   workspace(root: string): Promise<Workspace>
+  /** Each workspace's code index (codebase_search), built in the background. */
+  codeIndex: CodeIndexService
   handlers: Pick<Handlers, TaskChannels | ApprovalChannels | ReviewChannels>
   dispose(): Promise<void>
 }
@@ -138,10 +142,19 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   await refreshModes()
 
   const codeParser = createCodeParser()
+  const codeIndex = createCodeIndexService({
+    dataDir: options.dataDir,
+    parser: codeParser,
+    async embeddings() {
+      const config = options.settings.get().embeddings
+      return config ? { config, apiKey: await resolveEmbeddingsKey(options.secrets, config, env) } : null
+    },
+    onStatus: (status) => options.bus?.emit('codeindex:progress', status)
+  })
   const mcp = options.mcp
     ? createMcpPort({ hub: options.mcp, modeServers: (slug) => modes.find((mode) => mode.slug === slug)?.mcpServers ?? 'all' })
     : undefined
-  const tools = createToolRegistry(createBuiltInExecutors({ codeParser, mcp }))
+  const tools = createToolRegistry(createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp }))
   // Each server tool becomes a runtime definition + executor, re-registered when the servers change.
   const stopMcpTools = options.mcp && mcp ? registerMcpTools(options.mcp, mcp, tools) : () => undefined
   const gate = createPolicyGate({
@@ -245,6 +258,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     refreshModes,
     modeStore: () => modeStoreFor(options.currentWorkspace()),
     workspace,
+    codeIndex,
     handlers: {
       ...createTaskHandlers({ tasks, currentWorkspace: options.currentWorkspace }),
       'approvals:list': approvalHandlers['approvals:list'],
@@ -257,6 +271,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       approvalHandlers.dispose()
       await tasks.dispose()
       if (!options.terminal) await terminal.dispose()
+      await codeIndex.dispose()
       codeParser.dispose()
     }
   }

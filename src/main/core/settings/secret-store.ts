@@ -102,3 +102,18 @@ export async function resolveApiKey(
   if (fromEnv) return { key: fromEnv, source: 'env' }
   return { key: undefined, source: 'none' }
 }
+
+export const EMBEDDINGS_SECRET = 'embeddings:key'
+
+/** The embeddings key: the stored one, else OPENAI_API_KEY, and that only for OpenAI's own endpoint. */
+export async function resolveEmbeddingsKey(
+  secrets: SecretStore,
+  endpoint: { kind: string; baseUrl?: string },
+  env: Record<string, string | undefined> = process.env
+): Promise<string | undefined> {
+  const stored = await secrets.get(EMBEDDINGS_SECRET)
+  if (stored) return stored
+  if (endpoint.kind !== 'openai') return undefined
+  const official = envKeyMayReach({ id: 'embeddings', kind: 'openai', baseUrl: endpoint.baseUrl ?? 'https://api.openai.com/v1' }, env)
+  return official ? env.OPENAI_API_KEY || undefined : undefined
+}

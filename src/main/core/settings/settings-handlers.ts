@@ -2,7 +2,7 @@ import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { ProviderView, SettingsView } from '../../../shared/contract/settings'
 import type { EventBus } from '../event-bus'
-import { resolveApiKey, secretNameForProvider, type SecretStore } from './secret-store'
+import { EMBEDDINGS_SECRET, resolveApiKey, resolveEmbeddingsKey, secretNameForProvider, type SecretStore } from './secret-store'
 import type { SettingsStore } from './settings-store'
 
 type SettingsChannels =
@@ -13,12 +13,15 @@ type SettingsChannels =
   | 'settings:saveLimits'
   | 'settings:saveCommandRules'
   | 'settings:setTheme'
+  | 'settings:saveEmbeddings'
 
 export interface SettingsHandlerDeps {
   settings: SettingsStore
   secrets: SecretStore
   bus?: EventBus
   env?: Record<string, string | undefined>
+  /** The embeddings endpoint changed: the code index re-embeds with the new model. */
+  onEmbeddingsChanged?: () => Promise<void>
 }
 
 /** Settings as the renderer sees them: keys are never sent, only whether one exists and its last four characters. */
@@ -70,6 +73,20 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
     async 'settings:setTheme'({ theme }) {
       await deps.settings.update((current) => ({ ...current, theme }))
       return changed()
+    },
+    async 'settings:saveEmbeddings'({ embeddings }) {
+      if (embeddings === null) {
+        await deps.settings.update((current) => ({ ...current, embeddings: null }))
+        await deps.secrets.delete(EMBEDDINGS_SECRET)
+        await deps.onEmbeddingsChanged?.()
+        return changed()
+      }
+      const { apiKey, ...config } = embeddings
+      await deps.settings.update((current) => ({ ...current, embeddings: config }))
+      if (apiKey === '') await deps.secrets.delete(EMBEDDINGS_SECRET)
+      else if (apiKey !== undefined) await deps.secrets.set(EMBEDDINGS_SECRET, apiKey)
+      await deps.onEmbeddingsChanged?.()
+      return changed()
     }
   }
 }
@@ -99,6 +116,9 @@ export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<Sett
     limits: { mistakeLimit, repetitionLimit, maxRequests, maxCostUsd, commandHardLimitSec },
     commandRules: current.policy.commandRules,
     theme: current.theme,
+    embeddings: current.embeddings
+      ? { ...current.embeddings, hasKey: Boolean(await resolveEmbeddingsKey(deps.secrets, current.embeddings, deps.env ?? process.env)) }
+      : null,
     problems: [...deps.settings.problems(), ...secretProblems]
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpUrl, ProviderKind, ThemePreference } from '../../../shared/contract/settings'
+import { EmbeddingsKind, HttpUrl, ProviderKind, ThemePreference } from '../../../shared/contract/settings'
 
 export const ProviderConfig = z
   .object({
@@ -38,13 +38,25 @@ export const GlobalPolicy = z
   .strict()
 export type GlobalPolicy = z.infer<typeof GlobalPolicy>
 
+/** The embeddings endpoint of codebase_search (its key is in the secret store). */
+export const EmbeddingsConfig = z
+  .object({
+    kind: EmbeddingsKind,
+    baseUrl: HttpUrl.optional(),
+    model: z.string().min(1),
+    dimensions: z.number().int().positive().optional()
+  })
+  .strict()
+export type EmbeddingsConfig = z.infer<typeof EmbeddingsConfig>
+
 export const SettingsFile = z
   .object({
     version: z.literal(1).default(1),
     providers: z.array(ProviderConfig).default([]),
     activeProviderId: z.string().nullable().default(null),
     policy: GlobalPolicy.default(GlobalPolicy.parse({})),
-    theme: ThemePreference.default('system')
+    theme: ThemePreference.default('system'),
+    embeddings: EmbeddingsConfig.nullable().default(null)
   })
   .strict()
   .superRefine((value, ctx) => {

@@ -1,5 +1,6 @@
 import type { builtInTools, ToolName } from '../../../shared/tools/catalog'
 import type { z } from 'zod'
+import type { CodeIndex } from '../code-index/code-index'
 import type { CodeParser } from '../code-index/parser'
 import type { McpPort } from '../mcp/mcp-port'
 import { createAccessMcpResourceExecutor } from './access-mcp-resource'
@@ -9,6 +10,7 @@ import { askFollowupQuestionExecutor } from './ask-followup-question'
 import { attemptCompletionExecutor } from './attempt-completion'
 import { editExecutor } from './edit'
 import { executeCommandExecutor } from './execute-command'
+import { createCodebaseSearchExecutor } from './codebase-search'
 import { createListCodeDefinitionNamesExecutor } from './list-code-definition-names'
 import { listFilesExecutor } from './list-files'
 import { newTaskExecutor } from './new-task'
@@ -30,6 +32,8 @@ export type BuiltInExecutors = {
 
 export interface BuiltInExecutorDeps {
   codeParser: CodeParser
+  /** A workspace's code index (codebase_search), opened and built in the background on first use. */
+  codeIndex: (root: string) => Promise<CodeIndex>
   /** The MCP servers; without it the MCP tools answer that no server is connected. */
   mcp?: McpPort
 }
@@ -45,6 +49,7 @@ export function createBuiltInExecutors(deps: BuiltInExecutorDeps): BuiltInExecut
     list_files: listFilesExecutor,
     search_files: searchFilesExecutor,
     list_code_definition_names: createListCodeDefinitionNamesExecutor(deps.codeParser),
+    codebase_search: createCodebaseSearchExecutor({ indexFor: deps.codeIndex }),
     write_to_file: writeToFileExecutor,
     apply_diff: applyDiffExecutor,
     edit: editExecutor,

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { CodeIndexStatus } from '../../../shared/contract/code-index'
+import type { EmbeddingsConfig } from '../settings/settings-schema'
+import { openCodeIndex, type CodeIndex } from './code-index'
+import { createEmbedder, OPENAI_BASE_URL, type Embedder } from './embedder'
+import type { CodeParser } from './parser'
+import { watchIndexedDirectories } from './watcher'
+
+export interface CodeIndexServiceDeps {
+  dataDir: string
+  parser: CodeParser
+  /** The embeddings settings with their key, read when a run or a search needs them. */
+  embeddings: () => Promise<{ config: EmbeddingsConfig; apiKey?: string } | null>
+  onStatus?: (status: CodeIndexStatus) => void
+  fetch?: typeof fetch
+  /** Watch the workspace for changes (default true). */
+  watch?: boolean
+}
+
+interface OpenIndex {
+  index: CodeIndex
+  /** Watches the directories of the last scan. */
+  refreshWatch: () => void
+  stopWatching: () => void
+}
+
+/** Each workspace's index lives in the app data dir under a hash of its root. */
+export const indexDirFor = (dataDir: string, root: string): string =>
+  join(dataDir, 'code-index', createHash('sha256').update(root).digest('hex').slice(0, 24))
+
+export const idleStatus = (workspace: string | null): CodeIndexStatus => ({
+  workspace,
+  state: 'idle',
+  filesDone: 0,
+  filesTotal: 0,
+  chunks: 0,
+  errors: 0,
+  recentErrors: [],
+  semantic: { state: 'off', chunksEmbedded: 0, chunksTotal: 0 },
+  message: workspace ? 'Not indexed yet.' : 'Open a folder to index it.'
+})
+
+/** Opens one index per workspace on first use, builds it in the background and keeps it current. */
+export function createCodeIndexService(deps: CodeIndexServiceDeps) {
+  const open = new Map<string, Promise<OpenIndex>>()
+  let embedderCache: { key: string; value: { embedder: Embedder; baseUrl: string } } | null = null
+
+  const embedder = async () => {
+    const settings = await deps.embeddings()
+    if (!settings) return null
+    const baseUrl = settings.config.baseUrl ?? OPENAI_BASE_URL
+    const key = JSON.stringify([baseUrl, settings.config.model, settings.config.dimensions, settings.apiKey])
+    if (embedderCache?.key !== key) {
+      const value = createEmbedder({ baseUrl, model: settings.config.model, apiKey: settings.apiKey, dimensions: settings.config.dimensions }, deps.fetch)
+      embedderCache = { key, value: { embedder: value, baseUrl } }
+    }
+    return embedderCache.value
+  }
+
+  const openIndex = async (root: string): Promise<OpenIndex> => {
+    const index = await openCodeIndex({ root, dir: indexDirFor(deps.dataDir, root), parser: deps.parser, embedder, onStatus: deps.onStatus })
+    if (deps.watch === false) return { index, refreshWatch: () => undefined, stopWatching: () => undefined }
+    const watcher = watchIndexedDirectories({
+      root,
+      directories: () => index.directories(),
+      onFiles: (paths) => void index.update(paths),
+      onRescan: () => void index.sync().then(() => watcher.refresh())
+    })
+    return { index, refreshWatch: () => watcher.refresh(), stopWatching: () => watcher.close() }
+  }
+
+  /** The index of a workspace, opened (and its first sync started) on first use. */
+  const forWorkspace = (root: string): Promise<CodeIndex> => {
+    let pending = open.get(root)
+    if (!pending) {
+      pending = openIndex(root).then((opened) => {
+        void opened.index.sync().then(opened.refreshWatch)
+        return opened
+      })
+      pending.catch(() => open.delete(root))
+      open.set(root, pending)
+    }
+    return pending.then((o) => o.index)
+  }
+
+  const close = async (root: string) => {
+    const pending = open.get(root)
+    if (!pending) return
+    open.delete(root)
+    const opened = await pending.catch(() => null)
+    if (!opened) return
+    opened.stopWatching()
+    await opened.index.close()
+  }
+
+  return {
+    forWorkspace,
+    /** The status of a workspace's index without opening it. */
+    async status(root: string | null): Promise<CodeIndexStatus> {
+      if (!root || !open.has(root)) return idleStatus(root)
+      return (await forWorkspace(root)).status()
+    },
+    async rebuild(root: string): Promise<CodeIndexStatus> {
+      const index = await forWorkspace(root)
+      void index.rebuild()
+      return index.status()
+    },
+    async cancel(root: string): Promise<CodeIndexStatus> {
+      if (!open.has(root)) return idleStatus(root)
+      const index = await forWorkspace(root)
+      index.cancel()
+      return index.status()
+    },
+    /** Deletes the workspace's index from disk; the next search or rebuild starts over. */
+    async clear(root: string): Promise<CodeIndexStatus> {
+      await close(root)
+      await rm(indexDirFor(deps.dataDir, root), { recursive: true, force: true })
+      const status = { ...idleStatus(root), message: 'Index cleared.' }
+      deps.onStatus?.(status)
+      return status
+    },
+    /** After the embeddings settings change: vectors of another model are dropped and rebuilt. */
+    async embeddingsChanged(): Promise<void> {
+      embedderCache = null
+      for (const pending of open.values()) void pending.then((o) => o.index.sync()).catch(() => undefined)
+    },
+    async dispose(): Promise<void> {
+      await Promise.all([...open.keys()].map(close))
+    }
+  }
+}
+
+export type CodeIndexService = ReturnType<typeof createCodeIndexService>

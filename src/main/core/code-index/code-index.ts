@@ -1,0 +1,352 @@
+import { createHash } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { CodeIndexStatus } from '../../../shared/contract/code-index'
+import { createBm25Index } from './bm25'
+import { chunkFile, type Chunk } from './chunker'
+import { EmbeddingsError, type Embedder } from './embedder'
+import { isCandidate, readForIndex, scanWorkspace } from './file-scan'
+import { emptyMeta, loadMeta, saveMeta, type IndexMeta } from './index-meta'
+import { languageFor } from './languages'
+import type { CodeParser } from './parser'
+import { fuseRankings, type SearchHit } from './hybrid'
+import { openVectorStore, type StoredChunk, type VectorStore } from './vector-store'
+
+export interface CodeIndexOptions {
+  root: string
+  /** This workspace's folder in the app data dir (LanceDB tables + meta.json). */
+  dir: string
+  parser: CodeParser
+  /** The configured embeddings (null: lexical only). Read at each run, so a settings change applies. */
+  embedder: () => Promise<{ embedder: Embedder; baseUrl: string } | null>
+  onStatus?: (status: CodeIndexStatus) => void
+  /** Files written to the store per batch. */
+  batchFiles?: number
+  /** Chunks per embeddings request. */
+  embedBatch?: number
+}
+
+export interface SearchOutcome {
+  hits: SearchHit[]
+  /** Notes for the model: index still building, semantic search unavailable. */
+  notes: string[]
+  mode: 'hybrid' | 'lexical'
+}
+
+const MAX_CHUNK_CHARS = 8000
+const MAX_RECENT_ERRORS = 5
+
+const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex')
+
+/**
+ * The index of one workspace: chunks in LanceDB (on disk, surviving restarts), BM25 in memory
+ * (rebuilt from the stored chunks on open), vectors from the configured embeddings. Runs are
+ * serialised; each is incremental by content hash and cancellable.
+ */
+export async function openCodeIndex(options: CodeIndexOptions) {
+  const { root, parser } = options
+  const metaFile = join(options.dir, 'meta.json')
+  const batchFiles = options.batchFiles ?? 200
+  const embedBatch = options.embedBatch ?? 64
+  const store: VectorStore = await openVectorStore(join(options.dir, 'lance'))
+  const loaded = await loadMeta(metaFile, root)
+  let meta: IndexMeta = loaded.meta
+  if (loaded.fresh) await store.clear()
+  const bm25 = createBm25Index()
+
+  const status: CodeIndexStatus = {
+    workspace: root,
+    state: 'idle',
+    filesDone: 0,
+    filesTotal: 0,
+    chunks: 0,
+    errors: 0,
+    recentErrors: [],
+    semantic: { state: 'off', chunksEmbedded: 0, chunksTotal: 0 },
+    message: 'Not indexed yet.'
+  }
+  let lexicalReady = false
+  let controller: AbortController | null = null
+  let running: Promise<void> = Promise.resolve()
+  let closed = false
+
+  const emit = (patch: Partial<CodeIndexStatus> = {}) => {
+    Object.assign(status, patch)
+    status.chunks = bm25.size
+    options.onStatus?.(structuredClone(status))
+  }
+  const noteError = (path: string, message: string) => {
+    status.errors++
+    status.recentErrors = [...status.recentErrors, { path, message }].slice(-MAX_RECENT_ERRORS)
+  }
+
+  const loadLexical = async () => {
+    emit({ state: 'loading', message: 'Loading the index from disk…' })
+    for await (const rows of store.allChunks()) for (const row of rows) bm25.add(row.id, row.path, row.text)
+    lexicalReady = true
+  }
+
+  /** Chunks and stores the given files (skips unchanged content); returns the paths written. */
+  const indexFiles = async (paths: readonly string[], signal: AbortSignal): Promise<void> => {
+    let pending: { removed: string[]; chunks: StoredChunk[] } = { removed: [], chunks: [] }
+    const flush = async () => {
+      await store.removePaths(pending.removed)
+      await store.addChunks(pending.chunks)
+      for (const path of pending.removed) bm25.removePath(path)
+      for (const chunk of pending.chunks) bm25.add(chunk.id, chunk.path, chunk.text)
+      pending = { removed: [], chunks: [] }
+      await saveMeta(metaFile, meta)
+      emit()
+    }
+    let sinceFlush = 0
+    for (const path of paths) {
+      if (signal.aborted) break
+      try {
+        const chunks = await chunkIfChanged(path)
+        if (chunks) {
+          pending.removed.push(path)
+          pending.chunks.push(...chunks)
+          sinceFlush++
+        }
+      } catch (err) {
+        noteError(path, (err as Error).message)
+      }
+      status.filesDone++
+      if (sinceFlush >= batchFiles || pending.chunks.length >= batchFiles * 20) {
+        await flush()
+        sinceFlush = 0
+      } else if (status.filesDone % 100 === 0) emit()
+    }
+    await flush()
+  }
+
+  /** New chunks when the file's content changed (or it went away: []); null when it is as indexed. */
+  const chunkIfChanged = async (path: string): Promise<StoredChunk[] | null> => {
+    const known = meta.files[path]
+    const read = await readForIndex(join(root, path))
+    if (read.kind === 'skip') {
+      if (!known) return null
+      delete meta.files[path]
+      return []
+    }
+    if (known && known.size === read.size && known.mtimeMs === read.mtimeMs) return null
+    const hash = sha1(read.text)
+    if (known && known.hash === hash) {
+      meta.files[path] = { ...known, mtimeMs: read.mtimeMs }
+      return null
+    }
+    const language = languageFor(path)
+    const definitions = language ? await parser.definitions(read.text, language) : null
+    const chunks = chunkFile(path, read.text, definitions).map((c: Chunk) => ({
+      ...c,
+      id: `${path}#${c.startLine}-${c.endLine}`,
+      text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
+    }))
+    meta.files[path] = { hash, size: read.size, mtimeMs: read.mtimeMs, chunks: chunks.length, embedded: false }
+    return chunks
+  }
+
+  const removeFiles = async (paths: readonly string[]) => {
+    const gone = paths.filter((p) => meta.files[p])
+    if (gone.length === 0) return
+    await store.removePaths(gone)
+    for (const path of gone) {
+      bm25.removePath(path)
+      delete meta.files[path]
+    }
+    await saveMeta(metaFile, meta)
+  }
+
+  const countChunks = () => {
+    let total = 0
+    let embedded = 0
+    for (const file of Object.values(meta.files)) {
+      total += file.chunks
+      if (file.embedded) embedded += file.chunks
+    }
+    return { total, embedded }
+  }
+
+  /** Vectors for every file not embedded with the configured model; a failure leaves lexical search as it is. */
+  const embedMissing = async (signal: AbortSignal) => {
+    const configured = await options.embedder()
+    const counts = countChunks()
+    if (!configured) {
+      status.semantic = { state: 'off', chunksEmbedded: 0, chunksTotal: counts.total }
+      return
+    }
+    const { embedder, baseUrl } = configured
+    if (meta.embedding && (meta.embedding.model !== embedder.model || meta.embedding.baseUrl !== baseUrl)) {
+      // Another model: its vectors are not comparable with the old ones; embed everything again.
+      await store.dropVectors()
+      meta.embedding = null
+      for (const file of Object.values(meta.files)) file.embedded = false
+      await saveMeta(metaFile, meta)
+    }
+    const todo = Object.entries(meta.files).filter(([, f]) => !f.embedded && f.chunks > 0).map(([p]) => p)
+    status.semantic = { state: 'embedding', model: embedder.model, dimension: meta.embedding?.dimension, chunksEmbedded: countChunks().embedded, chunksTotal: counts.total }
+    emit({ message: `Embedding ${todo.length} files with ${embedder.model}…` })
+    for (let i = 0; i < todo.length && !signal.aborted; i += 50) {
+      const paths = todo.slice(i, i + 50)
+      const chunks = await store.chunksOf(paths)
+      for (let j = 0; j < chunks.length; j += embedBatch) {
+        if (signal.aborted) return
+        const batch = chunks.slice(j, j + embedBatch)
+        let vectors: number[][]
+        try {
+          vectors = await embedder.embed(batch.map((c) => c.text), signal)
+        } catch (err) {
+          if (signal.aborted) return
+          const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
+          status.semantic = { ...status.semantic, state: 'failed', message }
+          await saveMeta(metaFile, meta)
+          return
+        }
+        const dimension = vectors[0].length
+        if (meta.embedding && meta.embedding.dimension !== dimension) {
+          // Same model name, other vector size (the server changed it): start the vectors over.
+          await store.dropVectors()
+          for (const file of Object.values(meta.files)) file.embedded = false
+          meta.embedding = null
+          await saveMeta(metaFile, meta)
+          return embedMissing(signal)
+        }
+        meta.embedding ??= { baseUrl, model: embedder.model, dimension }
+        await store.addVectors(batch.map((c, k) => ({ id: c.id, path: c.path, vector: vectors[k] })), dimension)
+        status.semantic.chunksEmbedded += batch.length
+        status.semantic.dimension = dimension
+        emit()
+      }
+      for (const path of paths) if (meta.files[path]) meta.files[path].embedded = true
+      await saveMeta(metaFile, meta)
+    }
+    if (!signal.aborted) status.semantic = { ...status.semantic, state: 'ready', chunksEmbedded: countChunks().embedded, chunksTotal: countChunks().total }
+  }
+
+  const finish = (signal: AbortSignal) => {
+    const { total } = countChunks()
+    if (signal.aborted) return emit({ state: 'cancelled', message: `Indexing cancelled at ${status.filesDone} of ${status.filesTotal} files; search uses what is indexed.` })
+    const semantic = status.semantic.state === 'failed' ? ' Semantic search unavailable; lexical search works.' : ''
+    emit({ state: 'ready', message: `${Object.keys(meta.files).length} files, ${total} chunks indexed.${semantic}` })
+  }
+
+  /** Serialises runs: one at a time, in order. */
+  const enqueue = (work: (signal: AbortSignal) => Promise<void>): Promise<void> => {
+    const next = running.then(async () => {
+      if (closed) return
+      controller = new AbortController()
+      const { signal } = controller
+      try {
+        if (!lexicalReady) await loadLexical()
+        await work(signal)
+      } catch (err) {
+        emit({ state: 'error', message: `Indexing failed: ${(err as Error).message}` })
+      } finally {
+        controller = null
+      }
+    })
+    running = next.catch(() => undefined)
+    return next
+  }
+
+  /** Brings the index in line with the workspace: new and changed files indexed, removed ones dropped. */
+  const sync = () =>
+    enqueue(async (signal) => {
+      const scan = await scanWorkspace(root)
+      const present = new Set(scan.files)
+      await removeFiles(Object.keys(meta.files).filter((p) => !present.has(p)))
+      status.errors = 0
+      status.recentErrors = []
+      emit({ state: 'indexing', filesDone: 0, filesTotal: scan.files.length, message: `Indexing ${scan.files.length} files…` })
+      await indexFiles(scan.files, signal)
+      if (!signal.aborted) await embedMissing(signal)
+      directories = scan.directories
+      finish(signal)
+    })
+
+  /** Re-indexes the named files only (from the watcher). */
+  const update = (paths: readonly string[]) =>
+    enqueue(async (signal) => {
+      const keep: string[] = []
+      const drop: string[] = []
+      for (const path of paths) ((await isCandidate(root, path)) ? keep : drop).push(path)
+      await removeFiles(drop)
+      emit({ state: 'indexing', filesDone: 0, filesTotal: keep.length, message: `Updating ${keep.length} changed files…` })
+      await indexFiles(keep, signal)
+      if (!signal.aborted) await embedMissing(signal)
+      finish(signal)
+    })
+
+  let directories: string[] = [root]
+
+  const search = async (query: string, opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }): Promise<SearchOutcome> => {
+    const notes: string[] = []
+    if (status.state === 'indexing' || status.state === 'loading' || status.state === 'idle') {
+      notes.push(`The index is not ready yet (${status.filesDone} of ${status.filesTotal} files indexed): results are lexical and may be incomplete.`)
+    }
+    const prefix = opts.pathPrefix
+    const accept = prefix ? (path: string) => path === prefix || path.startsWith(`${prefix}/`) : undefined
+    const pool = Math.max(opts.limit * 5, 50)
+    const lexical = lexicalReady ? bm25.search(query, pool, accept) : []
+    let semantic: Array<{ id: string; similarity: number }> = []
+    const configured = await options.embedder()
+    const indexing = notes.length > 0
+    if (configured && !indexing && meta.embedding && meta.embedding.model === configured.embedder.model && meta.embedding.baseUrl === configured.baseUrl) {
+      try {
+        const [vector] = await configured.embedder.embed([query], opts.signal)
+        if (vector.length === meta.embedding.dimension) semantic = await store.searchVectors(vector, pool, prefix)
+      } catch (err) {
+        notes.push(`Semantic search unavailable (${(err as Error).message}): results are lexical only.`)
+      }
+    } else if (configured && !indexing) {
+      notes.push(status.semantic.message ? `Semantic search unavailable (${status.semantic.message}): results are lexical only.` : 'Semantic vectors are not built yet: results are lexical only.')
+    }
+    if (status.semantic.state === 'failed' && semantic.length > 0) notes.push(`Semantic index incomplete (${status.semantic.message}).`)
+    const fused = fuseRankings(lexical, semantic).slice(0, opts.limit)
+    const chunks = await store.chunksById(fused.map((h) => h.id))
+    const hits = fused.flatMap((h) => {
+      const chunk = chunks.get(h.id)
+      return chunk ? [{ ...h, chunk }] : []
+    })
+    return { hits, notes, mode: semantic.length > 0 ? 'hybrid' : 'lexical' }
+  }
+
+  return {
+    root,
+    status: (): CodeIndexStatus => structuredClone({ ...status, chunks: bm25.size }),
+    sync,
+    update,
+    search,
+    /** Directories the last full scan walked (the watcher watches them). */
+    directories: () => directories,
+    cancel() {
+      controller?.abort()
+    },
+    /** Drops everything and builds again (after a settings change or on request). */
+    rebuild() {
+      controller?.abort()
+      return enqueue(async () => {
+        await store.clear()
+        bm25.clear()
+        meta = emptyMeta(root)
+        await saveMeta(metaFile, meta)
+      }).then(sync)
+    },
+    async whenIdle(): Promise<void> {
+      await running
+    },
+    async close(): Promise<void> {
+      closed = true
+      controller?.abort()
+      await running
+      store.close()
+    },
+    /** Closes and deletes the index from disk. */
+    async destroy(): Promise<void> {
+      await this.close()
+      await rm(options.dir, { recursive: true, force: true })
+    }
+  }
+}
+
+export type CodeIndex = Awaited<ReturnType<typeof openCodeIndex>>

@@ -1,0 +1,81 @@
+import { z } from 'zod'
+
+/** An OpenAI or OpenAI-compatible embeddings endpoint (Ollama, LM Studio, vLLM serve `/v1/embeddings`). */
+export interface EmbeddingsEndpoint {
+  /** Base URL up to and including `/v1`, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
+  baseUrl: string
+  model: string
+  apiKey?: string
+  /** Asked of models that can shorten their vectors (OpenAI text-embedding-3-*). */
+  dimensions?: number
+}
+
+export interface Embedder {
+  readonly model: string
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<number[][]>
+}
+
+export class EmbeddingsError extends Error {
+  override name = 'EmbeddingsError'
+}
+
+const EmbeddingsResponse = z.object({
+  data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })).min(1)
+})
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
+const REQUEST_TIMEOUT_MS = 60_000
+/** Longest text sent for one chunk (the model's context is the limit; this keeps requests small). */
+const MAX_INPUT_CHARS = 8000
+
+const errorText = async (response: Response): Promise<string> => {
+  const body = await response.text().catch(() => '')
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string }
+    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message
+    if (message) return message
+  } catch {
+    // not JSON: the start of the body says enough
+  }
+  return body.slice(0, 200) || response.statusText
+}
+
+/** Calls POST {baseUrl}/embeddings; every failure is an EmbeddingsError that says what went wrong. */
+export function createEmbedder(endpoint: EmbeddingsEndpoint, fetchImpl: typeof fetch = fetch): Embedder {
+  const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/embeddings`
+  return {
+    model: endpoint.model,
+    async embed(texts, signal) {
+      if (texts.length === 0) return []
+      const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+      let response: Response
+      try {
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+          body: JSON.stringify({
+            model: endpoint.model,
+            input: texts.map((t) => t.slice(0, MAX_INPUT_CHARS)),
+            encoding_format: 'float',
+            ...(endpoint.dimensions ? { dimensions: endpoint.dimensions } : {})
+          }),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout
+        })
+      } catch (err) {
+        if (signal?.aborted) throw err
+        throw new EmbeddingsError(`The embeddings endpoint ${url} could not be reached: ${(err as Error).message}`)
+      }
+      if (!response.ok) throw new EmbeddingsError(`The embeddings endpoint answered ${response.status}: ${await errorText(response)}`)
+      const parsed = EmbeddingsResponse.safeParse(await response.json().catch(() => null))
+      if (!parsed.success) throw new EmbeddingsError(`The embeddings endpoint ${url} sent an answer that is not an embeddings list.`)
+      const vectors: number[][] = new Array(texts.length)
+      for (const item of parsed.data.data) vectors[item.index] = item.embedding
+      if (vectors.some((v) => !v) || parsed.data.data.length !== texts.length) {
+        throw new EmbeddingsError(`The embeddings endpoint returned ${parsed.data.data.length} vectors for ${texts.length} inputs.`)
+      }
+      const dimension = vectors[0].length
+      if (dimension === 0 || vectors.some((v) => v.length !== dimension)) throw new EmbeddingsError('The embeddings endpoint returned vectors of different sizes.')
+      return vectors
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { open, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { listDirectory } from '../workspace/list'
+import { loadIgnoreRules } from '../workspace/ignore-rules'
+
+/** Files larger than this are not indexed (generated or data files). */
+export const MAX_INDEXED_BYTES = 1024 * 1024
+/** At most this many files per workspace (Roo's cap). */
+export const MAX_INDEXED_FILES = 50_000
+
+export interface ScanResult {
+  /** Workspace-relative POSIX paths of candidate files. */
+  files: string[]
+  /** Directories walked (for the watcher), absolute; the root first. */
+  directories: string[]
+  truncated: boolean
+}
+
+/** Files the index may hold: ignore files, .gitignore and the usual build/dependency folders honoured. */
+export async function scanWorkspace(root: string, dir = root, recursive = true): Promise<ScanResult> {
+  const rules = await loadIgnoreRules(root)
+  const { entries, truncated } = listDirectory(dir, { recursive, limit: MAX_INDEXED_FILES * 2 }, {
+    rootReal: root,
+    ignored: (rel, isDir) => rules.ignores(rel, isDir),
+    isProtected: () => false
+  })
+  const files = entries.filter((e) => !e.isDirectory).map((e) => e.path).slice(0, MAX_INDEXED_FILES)
+  const directories = [dir, ...entries.filter((e) => e.isDirectory).map((e) => join(root, e.path))]
+  return { files, directories, truncated: truncated || files.length >= MAX_INDEXED_FILES }
+}
+
+/** Whether one changed file is still a candidate (its folder listed with the same rules). */
+export async function isCandidate(root: string, rel: string): Promise<boolean> {
+  const parent = dirname(join(root, rel))
+  try {
+    const { files } = await scanWorkspace(root, parent, false)
+    return files.includes(rel)
+  } catch {
+    return false
+  }
+}
+
+export type FileRead = { kind: 'text'; text: string; size: number; mtimeMs: number } | { kind: 'skip'; reason: 'binary' | 'too_large' | 'missing' }
+
+/** Reads a file for indexing: huge files and binary files (a NUL byte in the first 8 kB) are skipped. */
+export async function readForIndex(absolute: string): Promise<FileRead> {
+  let info
+  try {
+    info = await stat(absolute)
+  } catch {
+    return { kind: 'skip', reason: 'missing' }
+  }
+  if (!info.isFile()) return { kind: 'skip', reason: 'missing' }
+  if (info.size > MAX_INDEXED_BYTES) return { kind: 'skip', reason: 'too_large' }
+  const handle = await open(absolute, 'r')
+  try {
+    const bytes = await handle.readFile()
+    if (bytes.subarray(0, 8192).includes(0)) return { kind: 'skip', reason: 'binary' }
+    return { kind: 'text', text: bytes.toString('utf8'), size: info.size, mtimeMs: info.mtimeMs }
+  } finally {
+    await handle.close()
+  }
+}

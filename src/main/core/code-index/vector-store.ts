@@ -1,0 +1,122 @@
+import { mkdir } from 'node:fs/promises'
+import * as lancedb from '@lancedb/lancedb'
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow'
+import type { Chunk } from './chunker'
+
+export interface StoredChunk extends Chunk {
+  id: string
+}
+
+export interface VectorHit {
+  id: string
+  /** Cosine similarity, 1 = same direction. */
+  similarity: number
+}
+
+const CHUNKS = 'chunks'
+const VECTORS = 'vectors'
+
+const chunkSchema = new Schema([
+  new Field('id', new Utf8(), false),
+  new Field('path', new Utf8(), false),
+  new Field('start_line', new Int32(), false),
+  new Field('end_line', new Int32(), false),
+  new Field('text', new Utf8(), false)
+])
+
+const vectorSchema = (dimension: number) =>
+  new Schema([
+    new Field('id', new Utf8(), false),
+    new Field('path', new Utf8(), false),
+    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false)
+  ])
+
+/** SQL string literal for LanceDB filters. */
+const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`
+const inList = (values: readonly string[]): string => values.map(literal).join(', ')
+
+/** A workspace's chunks and vectors on disk (LanceDB, embedded). Chunks and vectors are separate tables, so lexical search works without vectors. */
+export async function openVectorStore(dir: string) {
+  await mkdir(dir, { recursive: true })
+  const db = await lancedb.connect(dir)
+  const names = new Set(await db.tableNames())
+  const chunks = names.has(CHUNKS) ? await db.openTable(CHUNKS) : await db.createEmptyTable(CHUNKS, chunkSchema)
+  let vectors: lancedb.Table | null = names.has(VECTORS) ? await db.openTable(VECTORS) : null
+
+  const deleteIn = async (table: lancedb.Table, column: string, values: readonly string[]) => {
+    for (let i = 0; i < values.length; i += 500) await table.delete(`${column} IN (${inList(values.slice(i, i + 500))})`)
+  }
+
+  return {
+    async addChunks(rows: readonly StoredChunk[]): Promise<void> {
+      if (rows.length === 0) return
+      await chunks.add(rows.map((r) => ({ id: r.id, path: r.path, start_line: r.startLine, end_line: r.endLine, text: r.text })))
+    },
+    /** Drops the chunks and vectors of these files. */
+    async removePaths(paths: readonly string[]): Promise<void> {
+      if (paths.length === 0) return
+      await deleteIn(chunks, 'path', paths)
+      if (vectors) await deleteIn(vectors, 'path', paths)
+    },
+    /** Every chunk, page by page (to rebuild the lexical index after a restart). */
+    async *allChunks(): AsyncGenerator<StoredChunk[]> {
+      for await (const batch of chunks.query().select(['id', 'path', 'start_line', 'end_line', 'text'])) {
+        const rows = batch.toArray().map((r: Record<string, unknown>) => ({
+          id: String(r.id),
+          path: String(r.path),
+          startLine: Number(r.start_line),
+          endLine: Number(r.end_line),
+          text: String(r.text)
+        }))
+        yield rows
+      }
+    },
+    async chunksById(ids: readonly string[]): Promise<Map<string, StoredChunk>> {
+      const found = new Map<string, StoredChunk>()
+      if (ids.length === 0) return found
+      const rows = await chunks.query().where(`id IN (${inList(ids)})`).toArray()
+      for (const r of rows) found.set(String(r.id), { id: String(r.id), path: String(r.path), startLine: Number(r.start_line), endLine: Number(r.end_line), text: String(r.text) })
+      return found
+    },
+    async chunksOf(paths: readonly string[]): Promise<StoredChunk[]> {
+      if (paths.length === 0) return []
+      const rows = await chunks.query().where(`path IN (${inList(paths)})`).toArray()
+      return rows.map((r: Record<string, unknown>) => ({ id: String(r.id), path: String(r.path), startLine: Number(r.start_line), endLine: Number(r.end_line), text: String(r.text) }))
+    },
+    async addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void> {
+      if (rows.length === 0) return
+      vectors ??= await db.createEmptyTable(VECTORS, vectorSchema(dimension), { mode: 'overwrite' })
+      await vectors.add(rows.map((r) => ({ id: r.id, path: r.path, vector: r.vector })))
+    },
+    async dropVectors(): Promise<void> {
+      if (vectors) await db.dropTable(VECTORS)
+      vectors = null
+    },
+    async vectorCount(): Promise<number> {
+      return vectors ? vectors.countRows() : 0
+    },
+    async searchVectors(vector: number[], limit: number, pathPrefix?: string): Promise<VectorHit[]> {
+      if (!vectors) return []
+      let query = vectors.vectorSearch(vector).distanceType('cosine').select(['id']).limit(limit)
+      if (pathPrefix) query = query.where(`(path = ${literal(pathPrefix)} OR starts_with(path, ${literal(`${pathPrefix}/`)}))`)
+      const rows = await query.toArray()
+      return rows.map((r: Record<string, unknown>) => ({ id: String(r.id), similarity: 1 - Number(r._distance) }))
+    },
+    /** Merges the small fragments left by incremental writes. */
+    async optimize(): Promise<void> {
+      await chunks.optimize()
+      if (vectors) await vectors.optimize()
+    },
+    async clear(): Promise<void> {
+      await chunks.delete('true')
+      await this.dropVectors()
+    },
+    close(): void {
+      chunks.close()
+      vectors?.close()
+      db.close()
+    }
+  }
+}
+
+export type VectorStore = Awaited<ReturnType<typeof openVectorStore>>

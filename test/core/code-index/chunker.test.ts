@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { createBm25Index } from '../../../src/main/core/code-index/bm25'
+import { chunkFile } from '../../../src/main/core/code-index/chunker'
+import { fuseRankings } from '../../../src/main/core/code-index/hybrid'
+import { languageFor } from '../../../src/main/core/code-index/languages'
+import { createCodeParser } from '../../../src/main/core/code-index/parser'
+import { tokenize } from '../../../src/main/core/code-index/tokenize'
+
+const parser = createCodeParser()
+const limits = { maxChars: 400, minChars: 120, linesPerChunk: 10 }
+
+const method = (name: string, lines: number) =>
+  [`  ${name}() {`, ...Array.from({ length: lines }, (_, i) => `    const value${i} = compute('${name}', ${i})`), '  }'].join('\n')
+
+describe('chunking', () => {
+  it('splits a class too large for one chunk at its methods, merging small neighbours into them', async () => {
+    const text = [
+      "import { compute } from './compute'",
+      '',
+      'export class Big {',
+      method('first', 8),
+      '',
+      method('second', 8),
+      '}',
+      '',
+      'const a = () => 1',
+      'const b = () => 2',
+      ''
+    ].join('\n')
+    const definitions = await parser.definitions(text, languageFor('a.ts')!)
+    const chunks = chunkFile('a.ts', text, definitions, limits)
+    const ranges = chunks.map((c) => `${c.startLine}-${c.endLine}`)
+    // The class (lines 3-25) is too large: the import and the class header (small) join the first method;
+    // the second method takes the closing brace and the two small arrow functions after it.
+    expect(ranges).toEqual(['1-13', '15-28'])
+    for (const chunk of chunks) expect(chunk.text).toBe(text.split('\n').slice(chunk.startLine - 1, chunk.endLine).join('\n'))
+  })
+
+  it('splits a definition with nothing inside it by lines, never cutting a line', async () => {
+    const body = Array.from({ length: 30 }, (_, i) => `  total += item${i} * weight${i} + offset`).join('\n')
+    const text = `function huge() {\n  let total = 0\n${body}\n  return total\n}\n`
+    const chunks = chunkFile('h.js', text, await parser.definitions(text, languageFor('h.js')!), limits)
+    expect(chunks.length).toBeGreaterThan(2)
+    expect(chunks[0].startLine).toBe(1)
+    expect(chunks[chunks.length - 1].endLine).toBe(34)
+    for (let i = 1; i < chunks.length; i++) expect(chunks[i].startLine).toBe(chunks[i - 1].endLine + 1)
+    for (const chunk of chunks) expect(chunk.text.length).toBeLessThanOrEqual(limits.maxChars)
+  })
+
+  it('chunks a file without a grammar by lines and skips a blank file', () => {
+    const text = Array.from({ length: 25 }, (_, i) => `line ${i + 1}: words to fill it up`).join('\n')
+    expect(chunkFile('notes.txt', text, null, limits).map((c) => `${c.startLine}-${c.endLine}`)).toEqual(['1-10', '11-20', '21-25'])
+    expect(chunkFile('blank.txt', '\n\n  \n', null, limits)).toEqual([])
+  })
+})
+
+describe('lexical ranking (BM25) and fusion', () => {
+  it('splits identifiers so words find camelCase and snake_case names', () => {
+    expect(tokenize('parseSourceFile(MAX_RESULTS)')).toEqual(['parsesourcefile', 'parse', 'source', 'file', 'max_results', 'max', 'results'])
+  })
+
+  it('ranks the chunk with the rarer matching terms first and forgets removed files', () => {
+    const index = createBm25Index()
+    index.add('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }')
+    index.add('b#1', 'src/b.ts', 'function loadData(url) { return fetch(url) }')
+    index.add('c#1', 'lib/c.ts', 'const chartColors = ["red"]; function renderLegend() {}')
+    expect(index.search('render chart', 3).map((h) => h.id)).toEqual(['a#1', 'c#1'])
+    expect(index.search('render chart', 3, (p) => p.startsWith('lib/')).map((h) => h.id)).toEqual(['c#1'])
+    index.removePath('src/a.ts')
+    expect(index.search('render chart', 3).map((h) => h.id)).toEqual(['c#1'])
+    expect(index.size).toBe(2)
+  })
+
+  it('fuses both rankings: a chunk high in both beats one high in only one', () => {
+    const fused = fuseRankings(
+      [{ id: 'x', score: 9 }, { id: 'y', score: 8 }],
+      [{ id: 'y', similarity: 0.9 }, { id: 'z', similarity: 0.8 }]
+    )
+    expect(fused.map((h) => h.id)).toEqual(['y', 'x', 'z'])
+    expect(fused[0]).toMatchObject({ lexicalRank: 2, similarity: 0.9 })
+    expect(fused[0].score).toBeLessThanOrEqual(1)
+  })
+})

@@ -1,0 +1,192 @@
+import { mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openCodeIndex, type CodeIndex } from '../../../src/main/core/code-index/code-index'
+import { createEmbedder } from '../../../src/main/core/code-index/embedder'
+import { createCodeParser } from '../../../src/main/core/code-index/parser'
+import { startFakeProvider, type FakeProvider } from '../../support/fake-provider'
+import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
+
+const parser = createCodeParser()
+let fake: FakeProvider
+let t: TempWorkspace
+let dataDir: string
+const opened: CodeIndex[] = []
+
+beforeAll(async () => {
+  fake = await startFakeProvider({ name: 'code index embeddings' })
+})
+afterAll(async () => {
+  await fake.close()
+  parser.dispose()
+})
+afterEach(async () => {
+  for (const index of opened.splice(0)) await index.close()
+  t?.cleanup()
+  rmSync(dataDir, { recursive: true, force: true })
+  fake.embeddings.failAfter = null
+})
+
+const sampleFiles = {
+  'src/geometry/circle.ts': [
+    'export class Circle {',
+    '  constructor(private radius: number) {}',
+    '  area(): number {',
+    '    return Math.PI * this.radius * this.radius',
+    '  }',
+    '}',
+    ''
+  ].join('\n'),
+  'src/http/client.py': ['import urllib.request', '', 'def fetch_json(url):', '    with urllib.request.urlopen(url) as response:', '        return response.read()', ''].join('\n'),
+  'src/db/users.go': ['package db', '', 'func FindUserByEmail(email string) (*User, error) {', '\treturn lookupUser("email", email)', '}', ''].join('\n'),
+  'docs/guide.md': '# Guide\n\nHow to set up the project and start it.\n',
+  'node_modules/lib/index.js': 'function circleArea() {}\n',
+  'secret/keys.ts': 'export function circleAreaSecret() {}\n',
+  '.modusignore': 'secret/\n',
+  'logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]),
+  'big.js': `// ${'x'.repeat(1_100_000)}\nfunction circleAreaHuge() {}\n`
+}
+
+async function open(options: { model?: string; batch?: number; embeddings?: boolean } = {}): Promise<CodeIndex> {
+  const embedder = createEmbedder({ baseUrl: fake.openaiBaseUrl, model: options.model ?? 'fake-embed-1', apiKey: 'k' })
+  const index = await openCodeIndex({
+    root: t.root,
+    dir: join(dataDir, 'idx'),
+    parser,
+    embedder: async () => (options.embeddings === false ? null : { embedder, baseUrl: fake.openaiBaseUrl }),
+    embedBatch: options.batch ?? 64
+  })
+  opened.push(index)
+  return index
+}
+
+const embeddedTexts = (from: number): string[] =>
+  fake.requests.slice(from).filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.body.input as string[])
+
+async function setup(): Promise<void> {
+  t = await tempWorkspace(sampleFiles)
+  dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-idx-')))
+}
+
+describe('code index', () => {
+  it('indexes the workspace (ignored, dependency, binary and huge files left out) and finds code by meaning and by words', async () => {
+    await setup()
+    const index = await open()
+    await index.sync()
+    const status = index.status()
+    // 7 candidates scanned (the 4 sources, .modusignore, the png and the huge file); the png and the huge file are skipped.
+    expect(status).toMatchObject({ state: 'ready', filesTotal: 7, filesDone: 7, errors: 0 })
+    expect(status.message).toMatch(/^5 files, \d+ chunks indexed\.$/)
+    expect(status.semantic).toMatchObject({ state: 'ready', model: 'fake-embed-1', dimension: 64 })
+    expect(status.semantic.chunksEmbedded).toBe(status.chunks)
+
+    const circle = await index.search('area of a circle', { limit: 5 })
+    expect(circle.mode).toBe('hybrid')
+    expect(circle.notes).toEqual([])
+    expect(circle.hits[0].chunk).toMatchObject({ path: 'src/geometry/circle.ts', startLine: 1, endLine: 6 })
+    expect(circle.hits[0].similarity).toBeGreaterThan(0)
+    const paths = (await index.search('circle area huge secret', { limit: 20 })).hits.map((h) => h.chunk.path)
+    expect(paths).not.toContain('node_modules/lib/index.js')
+    expect(paths).not.toContain('secret/keys.ts')
+    expect(paths).not.toContain('big.js')
+
+    const user = await index.search('find user by email', { limit: 3, pathPrefix: 'src/db' })
+    expect(user.hits.map((h) => h.chunk.path)).toEqual(['src/db/users.go'])
+    expect(user.hits[0].lexicalRank).toBe(1)
+  })
+
+  it('keeps the index across a restart: nothing is embedded again and search answers the same', async () => {
+    await setup()
+    const first = await open()
+    await first.sync()
+    const before = await first.search('fetch json from a url', { limit: 3 })
+    await first.close()
+    opened.length = 0
+
+    const mark = fake.requests.length
+    const again = await open()
+    await again.sync()
+    expect(embeddedTexts(mark)).toEqual([])
+    expect(again.status()).toMatchObject({ state: 'ready', chunks: first.status().chunks })
+    const after = await again.search('fetch json from a url', { limit: 3 })
+    expect(after.hits.map((h) => h.id)).toEqual(before.hits.map((h) => h.id))
+    expect(after.hits[0].chunk.path).toBe('src/http/client.py')
+  })
+
+  it('re-chunks and re-embeds only the file whose content changed', async () => {
+    await setup()
+    const index = await open()
+    await index.sync()
+    // Same content, new mtime: hashed, not re-indexed.
+    utimesSync(join(t.root, 'src/db/users.go'), new Date(), new Date(Date.now() + 5000))
+    t.write('src/geometry/circle.ts', 'export function perimeter(radius: number) {\n  return 2 * Math.PI * radius\n}\n')
+    const mark = fake.requests.length
+    await index.sync()
+    expect(embeddedTexts(mark)).toEqual(['export function perimeter(radius: number) {\n  return 2 * Math.PI * radius\n}'])
+    const hit = (await index.search('perimeter of a radius', { limit: 1 })).hits[0]
+    expect(hit.chunk).toMatchObject({ path: 'src/geometry/circle.ts', startLine: 1, endLine: 3 })
+    expect((await index.search('constructor radius area', { limit: 5 })).hits.map((h) => h.chunk.text).join()).not.toContain('class Circle')
+
+    // The watcher's path: one named file only.
+    writeFileSync(join(t.root, 'src/http/client.py'), 'def post_form(url, fields):\n    return send(url, fields)\n')
+    const mark2 = fake.requests.length
+    await index.update(['src/http/client.py'])
+    expect(embeddedTexts(mark2)).toEqual(['def post_form(url, fields):\n    return send(url, fields)'])
+    rmSync(join(t.root, 'src/db/users.go'))
+    await index.update(['src/db/users.go'])
+    expect((await index.search('find user by email', { limit: 5 })).hits.map((h) => h.chunk.path)).not.toContain('src/db/users.go')
+  })
+
+  it('an embeddings endpoint failing mid-way leaves a usable lexical index and a clear status', async () => {
+    await setup()
+    fake.embeddings.failAfter = 1
+    const index = await open({ batch: 1 })
+    await index.sync()
+    const status = index.status()
+    expect(status.state).toBe('ready')
+    expect(status.semantic.state).toBe('failed')
+    expect(status.semantic.message).toMatch(/answered 500: fake embeddings: the endpoint is failing on purpose/)
+    expect(status.message).toMatch(/Semantic search unavailable; lexical search works/)
+    const result = await index.search('find user by email', { limit: 3 })
+    expect(result.mode).toBe('lexical')
+    expect(result.notes.join('\n')).toMatch(/Semantic search unavailable .*results are lexical only/)
+    expect(result.hits[0].chunk.path).toBe('src/db/users.go')
+
+    // Once the endpoint is back, the next run embeds what is missing.
+    fake.embeddings.failAfter = null
+    await index.sync()
+    expect(index.status().semantic).toMatchObject({ state: 'ready' })
+    expect(index.status().semantic.chunksEmbedded).toBe(index.status().chunks)
+  })
+
+  it('records the model and re-embeds everything when it changes; lexical only without embeddings', async () => {
+    await setup()
+    const first = await open({ model: 'fake-embed-1' })
+    await first.sync()
+    await first.close()
+    opened.length = 0
+    const mark = fake.requests.length
+    const second = await open({ model: 'fake-embed-2' })
+    await second.sync()
+    expect(embeddedTexts(mark).length).toBe(second.status().chunks)
+    expect(second.status().semantic).toMatchObject({ state: 'ready', model: 'fake-embed-2' })
+    await second.close()
+    opened.length = 0
+
+    const lexicalOnly = await open({ embeddings: false })
+    await lexicalOnly.sync()
+    expect(lexicalOnly.status().semantic.state).toBe('off')
+    const result = await lexicalOnly.search('circle radius', { limit: 2 })
+    expect(result.mode).toBe('lexical')
+    expect(result.hits[0].chunk.path).toBe('src/geometry/circle.ts')
+  })
+
+  it('says the index is not ready and searches lexically before the first run finishes', async () => {
+    await setup()
+    const index = await open()
+    const early = await index.search('area of a circle', { limit: 3 })
+    expect(early.notes[0]).toMatch(/The index is not ready yet .*results are lexical/)
+    expect(early.mode).toBe('lexical')
+  })
+})

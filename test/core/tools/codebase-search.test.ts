@@ -1,0 +1,99 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createCodeIndexService, type CodeIndexService } from '../../../src/main/core/code-index/code-index-service'
+import { createCodeParser } from '../../../src/main/core/code-index/parser'
+import { createCodebaseSearchExecutor } from '../../../src/main/core/tools/codebase-search'
+import { startFakeProvider, type FakeProvider } from '../../support/fake-provider'
+import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
+import { ctxFor, textOf } from './ctx'
+
+const parser = createCodeParser()
+let fake: FakeProvider
+let t: TempWorkspace
+let dataDir: string
+let service: CodeIndexService
+
+beforeAll(async () => {
+  fake = await startFakeProvider({ name: 'codebase_search' })
+})
+afterAll(async () => {
+  await fake.close()
+  parser.dispose()
+})
+afterEach(async () => {
+  await service?.dispose()
+  t?.cleanup()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function setup(files: Record<string, string>, watch = false) {
+  t = await tempWorkspace(files)
+  dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cbs-')))
+  service = createCodeIndexService({
+    dataDir,
+    parser,
+    watch,
+    embeddings: async () => ({ config: { kind: 'openai-compatible', baseUrl: fake.openaiBaseUrl, model: 'fake-embed' } })
+  })
+  return createCodebaseSearchExecutor({ indexFor: service.forWorkspace, tokenBudget: 400 })
+}
+
+const files = {
+  'src/auth/session.ts': 'export function refreshSessionToken(token: string) {\n  return renew(token)\n}\n',
+  'src/billing/invoice.ts': 'export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0)\n}\n',
+  'src/billing/tax.ts': 'export function taxForInvoice(total: number) {\n  return total * 0.2\n}\n'
+}
+
+async function ready(root: string) {
+  const index = await service.forWorkspace(root)
+  await index.whenIdle()
+  return index
+}
+
+describe('codebase_search', () => {
+  it('returns path, line range, score and chunk text of the best matches, limited to a path when asked', async () => {
+    const tool = await setup(files)
+    await ready(t.root)
+    const text = textOf(await tool.execute({ query: 'sum the invoice lines' }, ctxFor(t.workspace)))
+    expect(text).toMatch(/^Query: sum the invoice lines — semantic \+ lexical ranking\n\nFile path: src\/billing\/invoice.ts\nScore: \d\.\d{3} \(semantic 0\.\d\d, lexical #1\)\nLines: 1-3\nCode Chunk:\nexport function computeInvoiceTotal/)
+    const scoped = textOf(await tool.execute({ query: 'token', path: 'src/auth' }, ctxFor(t.workspace)))
+    expect(scoped).toContain('File path: src/auth/session.ts')
+    expect(scoped).not.toContain('src/billing')
+  })
+
+  it('stays within its token budget and says how many results were left out', async () => {
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/m${i}.ts`, `export function invoiceStep${i}() {\n  return 'invoice step ${i} ${'pad '.repeat(40)}'\n}\n`]))
+    const tool = await setup(many)
+    await ready(t.root)
+    const text = textOf(await tool.execute({ query: 'invoice step' }, ctxFor(t.workspace)))
+    expect(text.length).toBeLessThan(400 * 4 + 400)
+    expect(text).toMatch(/\(\d+ more results left out to stay within the result budget/)
+  })
+
+  it('refuses a path outside the workspace and hides files the ignore file excludes', async () => {
+    const tool = await setup({ ...files, '.modusignore': 'src/auth/\n' })
+    await ready(t.root)
+    const outside = await tool.execute({ query: 'x', path: '../' }, ctxFor(t.workspace))
+    expect(outside.isError).toBe(true)
+    expect(textOf(outside)).toMatch(/outside the workspace/)
+    expect(textOf(await tool.execute({ query: 'refresh session token' }, ctxFor(t.workspace)))).not.toContain('session.ts')
+  })
+
+  it('keeps the index current through the file watcher', async () => {
+    const tool = await setup(files, true)
+    const index = await ready(t.root)
+    await new Promise((r) => setTimeout(r, 200))
+    writeFileSync(join(t.root, 'src/billing/refund.ts'), 'export function issueRefund(amount: number) {\n  return pay(-amount)\n}\n')
+    const deadline = Date.now() + 15_000
+    let text = ''
+    while (Date.now() < deadline) {
+      await index.whenIdle()
+      text = textOf(await tool.execute({ query: 'issue refund amount' }, ctxFor(t.workspace)))
+      if (text.includes('src/billing/refund.ts')) break
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    expect(text).toContain('File path: src/billing/refund.ts')
+  })
+})
