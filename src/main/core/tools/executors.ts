@@ -33,13 +33,17 @@ export type BuiltInExecutors = {
 export interface BuiltInExecutorDeps {
   codeParser: CodeParser
   /** A workspace's code index (codebase_search), opened and built in the background on first use. */
-  codeIndex: (root: string) => Promise<CodeIndex>
+  codeIndex?: (root: string) => Promise<CodeIndex>
   /** The MCP servers; without it the MCP tools answer that no server is connected. */
   mcp?: McpPort
 }
 
 const noMcp: ToolExecutor<unknown> = {
   execute: async () => textOutput('No MCP server is connected in this session of Modus.', true)
+}
+
+const noCodeIndex: ToolExecutor<unknown> = {
+  execute: async () => textOutput('No code index is available in this session of Modus.', true)
 }
 
 /** One executor per built-in tool; a tool added to the catalog without one does not compile. */
@@ -49,7 +53,7 @@ export function createBuiltInExecutors(deps: BuiltInExecutorDeps): BuiltInExecut
     list_files: listFilesExecutor,
     search_files: searchFilesExecutor,
     list_code_definition_names: createListCodeDefinitionNamesExecutor(deps.codeParser),
-    codebase_search: createCodebaseSearchExecutor({ indexFor: deps.codeIndex }),
+    codebase_search: deps.codeIndex ? createCodebaseSearchExecutor({ indexFor: deps.codeIndex }) : noCodeIndex,
     write_to_file: writeToFileExecutor,
     apply_diff: applyDiffExecutor,
     edit: editExecutor,
