@@ -7,7 +7,7 @@ export const TOGGLES = [
   { key: 'read', label: 'Read files in the workspace' },
   { key: 'readOutsideWorkspace', label: 'Read files outside the workspace' },
   { key: 'edit', label: 'Edit files' },
-  { key: 'command', label: 'Run commands (the command rules still apply)' },
+  { key: 'command', label: 'Run commands that match an allow rule (no rule matching: asks; deny and ask rules still apply)' },
   { key: 'mcp', label: 'Use MCP tools and resources' },
   { key: 'modeSwitch', label: 'Switch modes' },
   { key: 'subtasks', label: 'Start subtasks' },
