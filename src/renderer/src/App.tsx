@@ -1,4 +1,6 @@
 import { useEffect, type ReactNode } from 'react'
+import type { CodeIndexStatus } from '../../shared/contract/code-index'
+import { useCodeIndexStore } from './features/code-index/code-index-store'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { bindChatEvents, resyncChat } from './features/chat/bind-chat-events'
@@ -32,6 +34,7 @@ export function App(): ReactNode {
     const unbindOther = client.subscribe((name, payload) => {
       if (name === 'workspace:opened') useWorkspaceStore.getState().setCurrent(payload as WorkspaceInfo)
       if (name === 'settings:changed') useSettingsStore.getState().setSettings(payload as SettingsView)
+      if (name === 'codeindex:progress') useCodeIndexStore.getState().setStatus(payload as CodeIndexStatus)
     })
     return () => {
       unbind()

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { CodeIndexStatusPanel, EmbeddingsForm } from '../code-index/CodeIndexSettings'
 import { CommandRulesForm } from './CommandRulesForm'
 import { LimitsForm } from './LimitsForm'
 import { ProviderList } from './ProviderList'
@@ -26,6 +27,10 @@ export function SettingsView(): ReactNode {
       <h2>Command rules</h2>
       <p className="note">They apply in every mode; a mode’s own rules add to them. “Always ask” commands still ask.</p>
       <CommandRulesForm />
+      <h2>Codebase index</h2>
+      <p className="note">codebase_search finds code by meaning. It works lexically with no setup; an embeddings endpoint adds semantic ranking.</p>
+      <EmbeddingsForm />
+      <CodeIndexStatusPanel />
       <h2>Appearance</h2>
       <ThemePicker />
     </section>

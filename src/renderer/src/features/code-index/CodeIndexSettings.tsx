@@ -1,0 +1,134 @@
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
+import type { Channel } from '../../../../shared/contract'
+import type { EmbeddingsKind } from '../../../../shared/contract/settings'
+import { useClient } from '../../client/client-context'
+import { FormError } from '../../components/FormError'
+import { useSettingsStore } from '../settings/settings-store'
+import { progressLine, useCodeIndexStore } from './code-index-store'
+
+/** The embeddings endpoint of codebase_search; without one the search is lexical (BM25) only. */
+export function EmbeddingsForm(): ReactNode {
+  const client = useClient()
+  const saved = useSettingsStore((state) => state.settings?.embeddings ?? null)
+  const [kind, setKind] = useState<EmbeddingsKind>(saved?.kind ?? 'openai')
+  const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '')
+  const [model, setModel] = useState(saved?.model ?? 'text-embedding-3-small')
+  const [apiKey, setApiKey] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [note, setNote] = useState<string | null>(null)
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault()
+    setError(null)
+    setNote(null)
+    const embeddings = { kind, model, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(apiKey ? { apiKey } : {}) }
+    const result = await client.request('settings:saveEmbeddings', { embeddings })
+    if (!result.ok) return setError(result.error.message)
+    useSettingsStore.getState().setSettings(result.value)
+    setApiKey('')
+    setNote('Saved. The index embeds its chunks with this model in the background.')
+  }
+  const turnOff = async () => {
+    setError(null)
+    const result = await client.request('settings:saveEmbeddings', { embeddings: null })
+    if (!result.ok) return setError(result.error.message)
+    useSettingsStore.getState().setSettings(result.value)
+    setNote('Semantic search is off; codebase_search is lexical.')
+  }
+
+  return (
+    <form className="embeddings-form" onSubmit={(e) => void save(e)} aria-label="Embeddings">
+      <label>
+        Provider
+        <select value={kind} onChange={(e) => setKind(e.target.value as EmbeddingsKind)}>
+          <option value="openai">OpenAI</option>
+          <option value="openai-compatible">OpenAI-compatible (Ollama, LM Studio, vLLM)</option>
+        </select>
+      </label>
+      <label>
+        Base URL{kind === 'openai' ? ' (optional)' : ''}
+        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={kind === 'openai' ? 'https://api.openai.com/v1' : 'http://localhost:11434/v1'} />
+      </label>
+      <label>
+        Model
+        <input value={model} onChange={(e) => setModel(e.target.value)} required />
+      </label>
+      <label>
+        API key {saved?.hasKey ? '(stored; leave empty to keep it)' : '(optional for local servers)'}
+        <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" />
+      </label>
+      <div className="actions">
+        <button type="submit">Save embeddings</button>
+        {saved && (
+          <button type="button" onClick={() => void turnOff()}>
+            Turn semantic search off
+          </button>
+        )}
+      </div>
+      {note && <p className="note" role="status">{note}</p>}
+      <FormError message={error} />
+    </form>
+  )
+}
+
+/** The open workspace's index: progress, errors, and rebuild / clear / cancel. */
+export function CodeIndexStatusPanel(): ReactNode {
+  const client = useClient()
+  const status = useCodeIndexStore((state) => state.status)
+  const [error, setError] = useState<string | null>(null)
+
+  useEffect(() => {
+    void client.request('codeindex:status', {}).then((r) => r.ok && useCodeIndexStore.getState().setStatus(r.value))
+  }, [client])
+
+  const act = async (channel: Extract<Channel, 'codeindex:rebuild' | 'codeindex:clear' | 'codeindex:cancel'>) => {
+    setError(null)
+    const result = await client.request(channel, {})
+    if (result.ok) useCodeIndexStore.getState().setStatus(result.value)
+    else setError(result.error.message)
+  }
+
+  if (!status) return <p className="note">Reading the index status…</p>
+  const busy = status.state === 'indexing' || status.state === 'loading' || status.semantic.state === 'embedding'
+  return (
+    <div className="code-index-status" aria-label="Workspace index">
+      <p role="status">{status.message}</p>
+      {status.workspace && status.state !== 'idle' && (
+        <>
+          <progress max={Math.max(status.filesTotal, 1)} value={status.filesDone} aria-label="Files indexed" />
+          <p className="note">{progressLine(status)}</p>
+        </>
+      )}
+      <p className="note">
+        Semantic search: {status.semantic.state === 'off' ? 'off (lexical only)' : status.semantic.state}
+        {status.semantic.model ? ` · ${status.semantic.model}${status.semantic.dimension ? ` (${status.semantic.dimension} dimensions)` : ''}` : ''}
+        {status.semantic.message ? ` · ${status.semantic.message}` : ''}
+      </p>
+      {status.recentErrors.length > 0 && (
+        <ul className="code-index-errors">
+          {status.recentErrors.map((e) => (
+            <li key={`${e.path}:${e.message}`}>
+              {e.path}: {e.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {status.workspace && (
+        <div className="actions">
+          <button type="button" onClick={() => void act('codeindex:rebuild')}>
+            Rebuild index
+          </button>
+          <button type="button" onClick={() => void act('codeindex:clear')}>
+            Clear index
+          </button>
+          {busy && (
+            <button type="button" onClick={() => void act('codeindex:cancel')}>
+              Cancel indexing
+            </button>
+          )}
+        </div>
+      )}
+      <FormError message={error} />
+    </div>
+  )
+}
