@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,6 +27,23 @@ describe.skipIf(process.platform === 'win32')('login shell environment', () => {
     await chmod(slow, 0o755)
     const env = await resolveLoginShellEnv({ shell: slow, timeoutMs: 300, baseEnv: { HOME: home, ONLY_BASE: '1' } })
     expect(env).toEqual({ HOME: home, ONLY_BASE: '1' })
+  })
+
+  it('ends a hung profile with SIGTERM first, so its helpers release their locks', async () => {
+    const hungHome = await mkdtemp(join(tmpdir(), 'modus-env-hung-'))
+    // Like pyenv's rehash: a helper takes a lock file and removes it from an EXIT trap.
+    const helper = 'touch "$HOME/started" "$HOME/lock"; trap \'rm -f "$HOME/lock"\' EXIT; sleep 30'
+    await writeFile(join(hungHome, '.bash_profile'), `/bin/bash -c '${helper.replace(/'/g, `'\\''`)}'\n`)
+    try {
+      const env = await resolveLoginShellEnv({ shell: '/bin/bash', timeoutMs: 4000, baseEnv: { HOME: hungHome, PATH: '/usr/bin:/bin' } })
+      expect(env).toEqual({ HOME: hungHome, PATH: '/usr/bin:/bin' })
+      expect(existsSync(join(hungHome, 'started'))).toBe(true)
+      const deadline = Date.now() + 5000
+      while (existsSync(join(hungHome, 'lock')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(existsSync(join(hungHome, 'lock'))).toBe(false)
+    } finally {
+      await rm(hungHome, { recursive: true, force: true })
+    }
   })
 
   it('parses NUL-separated output between the marks, values with newlines included', () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 
 /**
@@ -11,6 +11,8 @@ export type ResolveEnv = () => Promise<Record<string, string>>
 export interface LoginEnvOptions {
   shell?: string
   timeoutMs?: number
+  /** Time between SIGTERM and SIGKILL once the timeout passed (default 1.5 s). */
+  killGraceMs?: number
   baseEnv?: NodeJS.ProcessEnv
   platform?: NodeJS.Platform
 }
@@ -19,6 +21,14 @@ const cleanEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value
   return out
+}
+
+const signalGroup = (child: ChildProcess, signal: NodeJS.Signals): void => {
+  try {
+    process.kill(-child.pid!, signal)
+  } catch {
+    child.kill(signal)
+  }
 }
 
 export async function resolveLoginShellEnv(options: LoginEnvOptions = {}): Promise<Record<string, string>> {
@@ -35,12 +45,13 @@ export async function resolveLoginShellEnv(options: LoginEnvOptions = {}): Promi
       detached: true
     })
     const chunks: Buffer[] = []
+    let killTimer: NodeJS.Timeout | null = null
     const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL')
-      } catch {
-        child.kill('SIGKILL')
-      }
+      // SIGTERM first: an rc helper killed outright leaves its lock behind (pyenv's rehash lock
+      // then stalls every later shell of the user for a minute). SIGKILL only what outlives the grace.
+      signalGroup(child, 'SIGTERM')
+      killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), options.killGraceMs ?? 1500)
+      killTimer.unref()
       resolve(null)
     }, options.timeoutMs ?? 10_000)
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -50,6 +61,7 @@ export async function resolveLoginShellEnv(options: LoginEnvOptions = {}): Promi
     })
     child.on('close', () => {
       clearTimeout(timer)
+      if (killTimer) clearTimeout(killTimer)
       resolve(Buffer.concat(chunks).toString('utf8'))
     })
   })
