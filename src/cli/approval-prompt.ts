@@ -2,9 +2,12 @@ import type { ApprovalItem } from '../shared/contract/approvals'
 import type { ApprovalDecision } from '../shared/contract/approvals'
 import { displayRows } from '../shared/diff/hunks'
 import type { LineReader } from './cli-io'
+import { visible } from './visible'
 
 /** Shows an approval item on the terminal and turns the typed answer into a decision. */
-export async function askOnTerminal(item: ApprovalItem, reader: LineReader, out: NodeJS.WritableStream): Promise<ApprovalDecision> {
+export async function askOnTerminal(item: ApprovalItem, reader: LineReader, stream: NodeJS.WritableStream): Promise<ApprovalDecision> {
+  // Everything here quotes the model (commands, paths, diffs): shown with its controls visible.
+  const out = { write: (text: string) => stream.write(visible(text)) }
   out.write(`\n── Approval needed (${item.kind}) in ${item.mode} mode ──\n${item.summary}\n`)
   out.write(`Why: ${item.reason} [${item.rule}]\n`)
   for (const change of item.changes ?? []) {
@@ -16,7 +19,7 @@ export async function askOnTerminal(item: ApprovalItem, reader: LineReader, out:
   if (item.kind === 'mistake-limit') return askGuidance(item, reader)
   const options = ['[y]es', '[n]o', ...(item.messageId ? ['[t]urn (yes to the rest of this message)'] : []), ...(item.suggestedRule ? [`[a]lways: ${item.suggestedRule.label}`] : [])]
   for (;;) {
-    const line = await reader.ask(`${options.join(', ')}? `)
+    const line = await reader.ask(visible(`${options.join(', ')}? `))
     if (line === null) return { approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'No answer: the input ended.' }
     const answer = line.trim().toLowerCase()
     if (answer === 'y' || answer === 'yes') return { approvalId: item.id, outcome: 'approve', scope: 'call' }

@@ -63,7 +63,8 @@ export const USAGE = `Usage:
   modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json]
       Prints the system prompt and tool definitions the mode sends, with their o200k token count.
 
-Exit codes: 0 completed, 1 failed, 2 usage error, 3 stopped (a limit was declined), 130 cancelled.
+Exit codes: 0 completed, 1 failed, 2 usage error, 3 stopped (a limit was declined),
+  4 ended with calls refused (--non-interactive: what needed approval did not run), 130 cancelled.
 Data dir: MODUS_DATA_DIR, else the app's (~/.config/Modus on Linux).`
 
 const PROVIDERS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible']

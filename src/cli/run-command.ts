@@ -12,9 +12,10 @@ import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import { askOnTerminal } from './approval-prompt'
 import { DEFAULT_MODELS, UsageError, type RunArgs } from './args'
+import { visible } from './visible'
 import { createLineReader, type CliIo, type LineReader } from './cli-io'
 
-export const EXIT = { completed: 0, failed: 1, usage: 2, stopped: 3, cancelled: 130 } as const
+export const EXIT = { completed: 0, failed: 1, usage: 2, stopped: 3, refused: 4, cancelled: 130 } as const
 
 const NON_INTERACTIVE_REFUSAL = 'Denied: Modus runs non-interactively (--non-interactive), so nothing that needs approval can run.'
 
@@ -123,12 +124,14 @@ export async function followTask(
 
   const approvalQueue: ApprovalItem[] = []
   let approving = false
+  let refusedCalls = 0
   const drain = async () => {
     if (approving) return
     approving = true
     while (approvalQueue.length > 0) {
       const item = approvalQueue.shift() as ApprovalItem
       render.approval(item, args.nonInteractive)
+      if (args.nonInteractive) refusedCalls++
       const decision = args.nonInteractive
         ? { approvalId: item.id, outcome: 'reject' as const, scope: 'call' as const, reason: NON_INTERACTIVE_REFUSAL }
         : await askOnTerminal(item, reader, io.stderr)
@@ -163,18 +166,18 @@ export async function followTask(
       await Promise.all(pendingAnswers)
       if (outcome === null) break
       if (outcome.status !== 'running' && outcome.status !== 'waiting') {
-        const code = exitCodeFor(outcome.status)
+        const code = exitCodeFor(outcome.status, refusedCalls)
         render.end(rootId, outcome.status, code)
         return code
       }
     }
     const status = services.tasks.list().find((t) => t.id === rootId)?.status ?? 'failed'
-    const code = exitCodeFor(status)
+    const code = exitCodeFor(status, refusedCalls)
     render.end(rootId, status, code)
     return code
   } catch (error) {
     if (error instanceof UserFacingError || error instanceof UsageError) {
-      io.stderr.write(`modus: ${error.message}\n`)
+      io.stderr.write(`modus: ${visible(error.message)}\n`)
       return error instanceof UsageError ? EXIT.usage : EXIT.failed
     }
     throw error
@@ -183,8 +186,20 @@ export async function followTask(
   }
 }
 
-const exitCodeFor = (status: string): number =>
-  status === 'completed' ? EXIT.completed : status === 'cancelled' ? EXIT.cancelled : status === 'idle' ? EXIT.stopped : EXIT.failed
+/**
+ * A task that "completed" while calls it needed were refused (--non-interactive) did not do what
+ * it was asked: a harness must be able to tell that from success.
+ */
+const exitCodeFor = (status: string, refusedCalls = 0): number =>
+  status === 'completed'
+    ? refusedCalls > 0
+      ? EXIT.refused
+      : EXIT.completed
+    : status === 'cancelled'
+      ? EXIT.cancelled
+      : status === 'idle'
+        ? EXIT.stopped
+        : EXIT.failed
 
 async function answerFollowup(
   services: AgentServices,
@@ -198,7 +213,7 @@ async function answerFollowup(
     await services.tasks.send({ taskId, text: NON_INTERACTIVE_ANSWER })
     return
   }
-  const line = await reader.ask(`\n${event.question}\n${event.suggestions.map((s, i) => `  ${i + 1}. ${s.answer}${s.mode ? ` (→ ${s.mode} mode)` : ''}`).join('\n')}\nAnswer (number or text): `)
+  const line = await reader.ask(visible(`\n${event.question}\n${event.suggestions.map((s, i) => `  ${i + 1}. ${s.answer}${s.mode ? ` (→ ${s.mode} mode)` : ''}`).join('\n')}\nAnswer (number or text): `))
   if (line === null) {
     await services.tasks.send({ taskId, text: NON_INTERACTIVE_ANSWER })
     return
@@ -231,15 +246,16 @@ const SKIPPED_PREFIX = 'Skipped:'
 
 function textRenderer(io: CliIo, services: AgentServices): Renderer {
   let atLineStart = true
+  // What is printed here quotes the model: its control characters are made visible.
   const out = (text: string) => {
     if (!text) return
-    io.stdout.write(text)
+    io.stdout.write(visible(text))
     atLineStart = text.endsWith('\n')
   }
   const note = (text: string) => {
     if (!atLineStart) io.stdout.write('\n')
     atLineStart = true
-    io.stderr.write(`${text}\n`)
+    io.stderr.write(`${visible(text)}\n`)
   }
   const summaries = new Map<string, string>()
   return {

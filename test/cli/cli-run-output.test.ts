@@ -94,7 +94,8 @@ describe('modus run --non-interactive', { timeout: 90_000 }, () => {
       done
     ])
     const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--non-interactive', 'make files'], { env })
-    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
+    // Every action refused: the run says so in its exit code too.
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 4 })
     const lines = run.stderr.split('\n')
     const refused = lines.filter((line) => line.includes('⛔ refused:'))
     expect(refused).toHaveLength(2)

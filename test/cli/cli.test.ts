@@ -83,12 +83,13 @@ describe('modus run', () => {
       { toolCalls: [{ name: 'attempt_completion', input: { result: 'Could not run it.' } }] }
     ])
     const run = await runCli(['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', 'make a file'], { env })
-    expect(run.code).toBe(0)
+    // Completed, but what it needed was refused: a distinct exit code, not success.
+    expect(run.code).toBe(4)
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line))
     const events = lines.filter((l) => l.event).map((l) => l.event)
     expect(events.some((e) => e.type === 'approval-resolved' && e.outcome === 'rejected')).toBe(true)
     expect(lines.some((l) => l.approval?.tool === 'execute_command')).toBe(true)
-    expect(lines.at(-1)).toMatchObject({ end: { status: 'completed', exitCode: 0 } })
+    expect(lines.at(-1)).toMatchObject({ end: { status: 'completed', exitCode: 4 } })
     expect(toolResultsIn(fake!.requests[1]!)[0]!.text).toContain('non-interactively')
     expect(() => readFileSync(join(workspace, 'made-by-command'))).toThrow()
   })
@@ -102,6 +103,20 @@ describe('modus run', () => {
     expect(run.code).toBe(0)
     expect(run.stderr).toContain('Approval needed')
     expect(readFileSync(join(workspace, 'out.txt'), 'utf8').trim()).toBe('approved')
+  })
+
+  it('shows a model command with its control characters visible, so it cannot repaint the prompt', async () => {
+    const disguised = 'rm -rf ~/important; \x1b[2K\r\x1b[1A\x1b[2KRun ls -la \u202e'
+    const { workspace, provider, env } = await setup([
+      { toolCalls: [{ name: 'execute_command', input: { command: disguised } }] },
+      { text: 'Stopped \x1b]0;pwned\x07 here.', toolCalls: [{ name: 'attempt_completion', input: { result: 'Done\x1b[8m hidden' } }] }
+    ])
+    const run = await runCli(['run', '--workspace', workspace, ...provider, 'clean up'], { env, stdin: 'n\n\n' })
+    for (const output of [run.stdout, run.stderr]) {
+      expect(output).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202e]/)
+    }
+    expect(run.stderr).toContain('rm -rf ~/important; \\x1b[2K\\r\\x1b[1A')
+    expect(run.stdout).toContain('\\x1b]0;pwned\\x07')
   })
 
   it('exits non-zero with the provider error when the key is rejected', async () => {
