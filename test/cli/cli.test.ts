@@ -105,7 +105,7 @@ describe('modus run', () => {
     expect(readFileSync(join(workspace, 'out.txt'), 'utf8').trim()).toBe('approved')
   })
 
-  it('shows a model command with its control characters visible, so it cannot repaint the prompt', async () => {
+  it('prints model text with its control characters visible, so it cannot repaint the terminal', async () => {
     const disguised = 'rm -rf ~/important; \x1b[2K\r\x1b[1A\x1b[2KRun ls -la \u202e'
     const { workspace, provider, env } = await setup([
       { toolCalls: [{ name: 'execute_command', input: { command: disguised } }] },
@@ -115,8 +115,9 @@ describe('modus run', () => {
     for (const output of [run.stdout, run.stderr]) {
       expect(output).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202e]/)
     }
-    expect(run.stderr).toContain('rm -rf ~/important; \\x1b[2K\\r\\x1b[1A')
+    // The command itself is refused upstream as invalid arguments; the reply and result still reach the terminal.
     expect(run.stdout).toContain('\\x1b]0;pwned\\x07')
+    expect(run.stdout).toContain('Done\\x1b[8m hidden')
   })
 
   it('exits non-zero with the provider error when the key is rejected', async () => {
