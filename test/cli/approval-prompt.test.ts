@@ -9,7 +9,7 @@ describe('the terminal approval prompt', () => {
       id: 'a1',
       taskId: 't1',
       taskTitle: 'clean up',
-      kind: 'command',
+      kind: 'tool',
       mode: 'code',
       summary: 'Run rm -rf ~/important \x1b[2K\r\x1b[1ARun ls -la \u202e',
       rule: 'ask',
