@@ -53,7 +53,11 @@ export const requestChannels = [
   'codeindex:status',
   'codeindex:rebuild',
   'codeindex:clear',
-  'codeindex:cancel'
+  'codeindex:cancel',
+  'checkpoints:list',
+  'checkpoints:restore',
+  'checkpoints:taskChanges',
+  'checkpoints:usage'
 ] as const
 
 export const eventNames = [
@@ -68,7 +72,8 @@ export const eventNames = [
   'terminal:changed',
   'modes:changed',
   'mcp:changed',
-  'codeindex:progress'
+  'codeindex:progress',
+  'checkpoints:changed'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

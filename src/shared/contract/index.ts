@@ -3,6 +3,7 @@ import type { Result } from '../result'
 import type { RequestSpec } from './define'
 import { appEvents, appRequests } from './app'
 import { codeIndexEvents, codeIndexRequests } from './code-index'
+import { checkpointsEvents, checkpointsRequests } from './checkpoints'
 import { modesEvents, modesRequests } from './modes'
 import { approvalsEvents, approvalsRequests } from './approvals'
 import { reviewEvents, reviewRequests } from './review'
@@ -26,7 +27,8 @@ export const requests = {
   ...terminalRequests,
   ...modesRequests,
   ...mcpRequests,
-  ...codeIndexRequests
+  ...codeIndexRequests,
+  ...checkpointsRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
@@ -39,7 +41,8 @@ export const events = {
   ...terminalEvents,
   ...modesEvents,
   ...mcpEvents,
-  ...codeIndexEvents
+  ...codeIndexEvents,
+  ...checkpointsEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests

@@ -209,7 +209,20 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     return finishCalls(session, control, await processCalls(session, calls, 'resumed', deps, control))
   }
 
+  /** A checkpoint before the turn's work; one that fails is reported in the chat, never silently missing. */
+  const markTurn = async (session: TaskSession, text: string): Promise<void> => {
+    if (!deps.checkpoints) return
+    const label = text.length > 60 ? `${text.slice(0, 59)}…` : text
+    try {
+      const marker = await deps.checkpoints.beginTurn(session.id, session.meta.workspace, label)
+      session.emit({ type: 'checkpoint', at: now(), checkpointId: marker.id, label: marker.label })
+    } catch (error) {
+      session.emit({ type: 'error', at: now(), message: `No checkpoint was saved before this turn: ${errorMessage(error)}`, recoverable: true })
+    }
+  }
+
   const start = async (session: TaskSession, control: RunControl, how: RunStart): Promise<RunOutcome | null> => {
+    if (how.kind === 'new' || how.kind === 'message') await markTurn(session, how.text)
     if (how.kind === 'new') {
       session.emit({ type: 'user-message', at: now(), text: how.text })
       await appendUserTurn(session, control, [], [`<task>\n${how.text}\n</task>`], true)

@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os'
+import { join } from 'node:path'
 import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import { BUILT_IN_MODES, DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
@@ -6,7 +7,11 @@ import { resolveModes } from '../../../shared/modes/resolve'
 import { projectGrantItems } from '../../../shared/modes/project-grants'
 import type { ResolvedMode } from '../../../shared/modes/schema'
 import { isProtectedPath } from '../../../shared/policy'
+import { isReadOnlyCommand } from '../../../shared/policy/read-only-command'
 import { appFiles } from '../app-paths'
+import { createCheckpointService, withCommandCheckpoints, type CheckpointService } from '../checkpoints'
+import { createCheckpointHandlers, type CheckpointChannels } from '../checkpoints/checkpoint-handlers'
+import { gitAvailable } from '../checkpoints/git-cli'
 import type { EventBus } from '../event-bus'
 import { createModeStore, type ModeStore } from '../modes'
 import type { ProviderDeps } from '../providers/create-provider'
@@ -59,6 +64,8 @@ export interface AgentServicesOptions {
   terminal?: TerminalService
   /** The MCP servers of the open workspace; absent → no MCP tools. */
   mcp?: McpHub
+  /** Where every applied change and command snapshot is kept; default: `<dataDir>/checkpoints`. */
+  checkpoints?: CheckpointService
   now?: () => number
 }
 
@@ -71,6 +78,7 @@ export interface AgentServices {
   tools: ToolRegistry
   store: TaskStore
   terminal: TerminalService
+  checkpoints: CheckpointService
   /** Re-reads the modes of the open workspace (after a mode edit or opening another folder). */
   refreshModes(): Promise<void>
   /** The mode store of the open workspace (global modes only when none is open). */
@@ -78,7 +86,7 @@ export interface AgentServices {
   workspace(root: string): Promise<Workspace>
   /** Each workspace's code index (codebase_search), built in the background. */
   codeIndex: CodeIndexService
-  handlers: Pick<Handlers, TaskChannels | ApprovalChannels | ReviewChannels>
+  handlers: Pick<Handlers, TaskChannels | ApprovalChannels | ReviewChannels | CheckpointChannels>
   dispose(): Promise<void>
 }
 
@@ -104,12 +112,25 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       }
     })
 
+  const checkpoints =
+    options.checkpoints ??
+    createCheckpointService({
+      dir: join(options.dataDir, 'checkpoints'),
+      limits: () => {
+        const { maxFileMb, workspaceCapMb } = options.settings.get().checkpoints
+        return { maxFileBytes: maxFileMb * 1024 * 1024, maxWorkspaceBytes: workspaceCapMb * 1024 * 1024 }
+      },
+      now,
+      onFailure: (taskId) => options.bus?.emit('checkpoints:changed', { taskId })
+    })
+
   const workspaces = new Map<string, Promise<Workspace>>()
   const opened: Workspace[] = []
   const workspace = (root: string): Promise<Workspace> => {
     let pending = workspaces.get(root)
     if (!pending) {
-      pending = createWorkspace({ root, isProtected: isProtectedPath, now }).then((ws) => {
+      const recordWrite = (taskId: string, path: string, write: () => Promise<void>) => checkpoints.forWorkspace(root).recordWrite(taskId, path, write)
+      pending = createWorkspace({ root, isProtected: isProtectedPath, now, recordWrite }).then((ws) => {
         opened.push(ws)
         // Every staged/accepted/rejected/reverted change reaches the review UI of every window.
         ws.changes.subscribe((change) => options.bus?.emit('changes:updated', { taskId: change.taskId, change: edits.view(change) }))
@@ -178,7 +199,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     }
   })
 
-  const toolPort: ToolPort = {
+  const toolPort: ToolPort = withCommandCheckpoints(
+    {
     executor: (name) => tools.executor(name),
     context: async (run) => ({
       taskId: run.taskId,
@@ -189,12 +211,17 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       workspace: await workspace(run.workspace),
       terminal: terminal.forTask(run.taskId, run.workspace)
     })
-  }
+    },
+    { checkpoints, isReadOnly: isReadOnlyCommand }
+  )
   const edits = createEditPort({ workspace, openWorkspaces: () => opened })
   const environment = createEnvironmentPort({
     workspace,
     terminalSummary: (taskId) => terminalSummary(terminal, taskId),
-    disposeTask: (taskId) => terminal.endTask(taskId)
+    disposeTask: async (taskId) => {
+      await terminal.endTask(taskId)
+      await checkpoints.pruneTask(taskId)
+    }
   })
 
   const keyFor = (target: KeyTarget) =>
@@ -242,7 +269,16 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       env: environment,
       now,
       platform: process.platform,
-      shell: process.env.SHELL || safeShell()
+      shell: process.env.SHELL || safeShell(),
+      checkpoints: {
+        async beginTurn(taskId, root, label) {
+          const workspaceCheckpoints = checkpoints.forWorkspace(root)
+          const marker = await workspaceCheckpoints.mark(taskId, label)
+          void workspaceCheckpoints.enforceCap(taskId).catch(() => undefined)
+          options.bus?.emit('checkpoints:changed', { taskId })
+          return marker
+        }
+      }
     }
   })
 
@@ -255,6 +291,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     tools,
     store,
     terminal,
+    checkpoints,
     refreshModes,
     modeStore: () => modeStoreFor(options.currentWorkspace()),
     workspace,
@@ -263,7 +300,16 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       ...createTaskHandlers({ tasks, currentWorkspace: options.currentWorkspace }),
       'approvals:list': approvalHandlers['approvals:list'],
       'approvals:decide': approvalHandlers['approvals:decide'],
-      ...createReviewHandlers({ edits, bus: options.bus })
+      ...createReviewHandlers({ edits, bus: options.bus }),
+      ...createCheckpointHandlers({
+        checkpoints,
+        task: (taskId) => store.list().find((task) => task.id === taskId),
+        workspace,
+        edits,
+        approvals,
+        gitAvailable,
+        bus: options.bus
+      })
     },
     async dispose() {
       stopMcpTools()

@@ -26,6 +26,11 @@ export interface SubtaskPort {
   reattach(parent: TaskSession, callId: string, signal: AbortSignal): Promise<SubtaskOutcome | null>
 }
 
+/** Checkpoints: a marker before each turn, so the files can be restored to it. */
+export interface TurnCheckpoints {
+  beginTurn(taskId: string, workspace: string, label: string): Promise<{ id: string; label: string }>
+}
+
 export interface LoopDeps {
   gate: ToolGate
   tools: ToolPort
@@ -36,6 +41,7 @@ export interface LoopDeps {
   now: () => number
   platform: string
   shell: string
+  checkpoints?: TurnCheckpoints
 }
 
 /** One run of the loop: cancelled through `signal`; follow-up answers arrive through `nextAnswer`. */

@@ -97,3 +97,14 @@ export function runGit(shadow: ShadowGitEnv, args: string[], options: { input?: 
 export function splitNul(output: Buffer): string[] {
   return output.toString('utf8').split('\0').filter((part) => part.length > 0)
 }
+
+let gitFound: Promise<boolean> | null = null
+/** Whether `git` runs at all (once per process). */
+export function gitAvailable(gitPath = 'git'): Promise<boolean> {
+  gitFound ??= new Promise((resolve) => {
+    const child = spawn(gitPath, ['--version'], { stdio: 'ignore', windowsHide: true })
+    child.on('error', () => resolve(false))
+    child.on('close', (code) => resolve(code === 0))
+  })
+  return gitFound
+}

@@ -32,6 +32,10 @@ export interface CheckpointMarker {
   label: string
   /** Files Modus changed after this marker (in this task). */
   changedFiles: number
+  /** Files too large to capture, until the task's next marker. */
+  skipped: SkippedFile[]
+  /** Snapshots that failed until the next marker. */
+  failures: string[]
 }
 
 export interface CommandCapture {
@@ -163,7 +167,7 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
     async mark(taskId, label) {
       const marker = { kind: 'marker' as const, id: randomUUID(), taskId, at: now(), label }
       await journal.append([marker])
-      return { id: marker.id, taskId, at: marker.at, label, changedFiles: 0 }
+      return { id: marker.id, taskId, at: marker.at, label, changedFiles: 0, skipped: [], failures: [] }
     },
 
     async recordWrite(taskId, absolutePath, write) {
@@ -232,8 +236,13 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
       const entries = await journal.read()
       const result: CheckpointMarker[] = []
       entries.forEach((entry, index) => {
-        if (entry.kind !== 'marker' || entry.taskId !== taskId) return
-        result.push({ id: entry.id, taskId, at: entry.at, label: entry.label, changedFiles: foldChanges(entries, taskId, index).size })
+        if (entry.taskId !== taskId) return
+        if (entry.kind === 'marker') {
+          result.push({ id: entry.id, taskId, at: entry.at, label: entry.label, changedFiles: foldChanges(entries, taskId, index).size, skipped: [], failures: [] })
+        }
+        const current = result.at(-1)
+        if (current && entry.kind === 'skipped') current.skipped = uniqueSkipped([...current.skipped, ...entry.files])
+        if (current && entry.kind === 'failure') current.failures.push(entry.message)
       })
       return result
     },

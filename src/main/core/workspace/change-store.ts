@@ -15,7 +15,12 @@ import {
 export interface ChangeStoreDeps {
   workspace: Pick<Workspace, 'resolve' | 'readTextIfExists' | 'writeText' | 'deleteFile'>
   now?: () => number
+  /** Every write of a change goes through this (checkpoints keep the file's previous content). */
+  recordWrite?: WriteRecorder
 }
+
+/** Runs one file write for a task, free to save the file's content before and after it. */
+export type WriteRecorder = <T>(taskId: string, absolutePath: string, write: () => Promise<T>) => Promise<T>
 
 /** Applies `target` to the file: writes it (null: deletes it). */
 type DiskState = string | null
@@ -52,20 +57,27 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
     return withLineEnding(toLf(text), eol)
   }
 
+  async function recorded<T>(change: StagedChange, path: string, write: () => Promise<T>): Promise<T> {
+    if (!deps.recordWrite) return write()
+    return deps.recordWrite(change.taskId, (await workspace.resolve(path)).absolute, write)
+  }
+  // An edit approved inside the workspace must land inside, whatever was swapped for a link since.
+  const writeFile = (change: StagedChange, path: string, text: string) =>
+    recorded(change, path, () => workspace.writeText(path, text, formatOf(change), { stayInside: !change.outsideWorkspace }))
+  const deleteFile = (change: StagedChange, path: string) => recorded(change, path, () => workspace.deleteFile(path, { stayInside: !change.outsideWorkspace }))
+
   /** Writes the accepted text; resolves with the real path written (null: only deleted). */
   async function writeTarget(change: StagedChange, target: DiskState): Promise<string | null> {
-    // An edit approved inside the workspace must land inside, whatever was swapped for a link since.
-    const options = { stayInside: !change.outsideWorkspace }
     if (change.kind === 'move') {
-      const written = target !== null ? await workspace.writeText(change.moveTo!, target, formatOf(change), options) : null
-      await workspace.deleteFile(change.path, options)
+      const written = target !== null ? await writeFile(change, change.moveTo!, target) : null
+      await deleteFile(change, change.path)
       return written
     }
     if (target === null) {
-      await workspace.deleteFile(change.path, options)
+      await deleteFile(change, change.path)
       return null
     }
-    return workspace.writeText(change.path, target, formatOf(change), options)
+    return writeFile(change, change.path, target)
   }
 
   /** What to write given the review decision, relative to the proposal's original. */
@@ -131,7 +143,8 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         outsideWorkspace: source.outsideWorkspace || Boolean(dest?.outsideWorkspace),
         protected: source.protected || Boolean(dest?.protected),
         hunks: computeHunks(input.change.original ?? '', input.change.proposed ?? ''),
-        status: 'pending'
+        status: 'pending',
+        conflict: input.conflict
       }
       changes.set(change.id, change)
       emit(change)
@@ -223,12 +236,12 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         restored = inFileEol(result.content, change)
       }
       if (change.kind === 'move') {
-        if (restored !== null) await workspace.writeText(change.path, restored, formatOf(change), { stayInside: !change.outsideWorkspace })
-        await workspace.deleteFile(change.moveTo!, { stayInside: !change.outsideWorkspace })
+        if (restored !== null) await writeFile(change, change.path, restored)
+        await deleteFile(change, change.moveTo!)
       } else if (restored === null) {
-        await workspace.deleteFile(change.path, { stayInside: !change.outsideWorkspace })
+        await deleteFile(change, change.path)
       } else {
-        await workspace.writeText(change.path, restored, formatOf(change), { stayInside: !change.outsideWorkspace })
+        await writeFile(change, change.path, restored)
       }
       change.status = 'reverted'
       emit(change)

@@ -3,7 +3,7 @@ import { lstat, mkdir, open, readFile, realpath, rm, stat } from 'node:fs/promis
 import { basename, dirname, join } from 'node:path'
 import { detectLineEnding, withLineEnding } from '../../../shared/diff/text'
 import { isProtectedPath } from '../../../shared/policy/paths'
-import { createChangeStore } from './change-store'
+import { createChangeStore, type WriteRecorder } from './change-store'
 import { decodeText, detectEncoding, encodeText } from './encoding'
 import { loadIgnoreRules, type IgnoreRules } from './ignore-rules'
 import { readLineWindow } from './line-reader'
@@ -32,6 +32,8 @@ export interface CreateWorkspaceOptions {
   /** Whole-file reads above this size are refused (read_file pages large files instead). */
   maxTextBytes?: number
   now?: () => number
+  /** Checkpoints: every applied change's write goes through it. */
+  recordWrite?: WriteRecorder
 }
 
 const DEFAULT_MAX_TEXT_BYTES = 20 * 1024 * 1024
@@ -211,7 +213,7 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       rules = await loadIgnoreRules(rootReal)
     }
   }
-  ;(workspace as { changes: Workspace['changes'] }).changes = createChangeStore({ workspace, now: options.now })
+  ;(workspace as { changes: Workspace['changes'] }).changes = createChangeStore({ workspace, now: options.now, recordWrite: options.recordWrite })
   return workspace
 }
 

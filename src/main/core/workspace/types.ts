@@ -204,6 +204,8 @@ export interface StageInput {
   toolName: string
   toolUseId?: string
   change: ProposedChange
+  /** Shown with the proposal from the start (a restore over a file changed since); the review leaves it unticked. */
+  conflict?: string
 }
 
 export interface ChangeStore {

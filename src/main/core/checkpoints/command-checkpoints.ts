@@ -1,0 +1,37 @@
+import type { ToolPort } from '../agent/ports'
+import type { AnyToolExecutor, FullToolContext, ToolExecutor } from '../tools/types'
+import type { CheckpointService } from './checkpoint-service'
+
+export interface CommandCheckpointDeps {
+  checkpoints: CheckpointService
+  /** Commands that cannot change files skip the two snapshots. */
+  isReadOnly: (command: string) => boolean
+  /** Tools that run shell commands (params carry `command`). */
+  commandTools?: readonly string[]
+}
+
+/**
+ * The tool port with snapshots around each command that may write: what it created, changed or
+ * deleted becomes part of the task's checkpoints. The executors themselves are untouched.
+ */
+export function withCommandCheckpoints(port: ToolPort, deps: CommandCheckpointDeps): ToolPort {
+  const tools = new Set(deps.commandTools ?? ['execute_command'])
+  return {
+    context: (run) => port.context(run),
+    executor(name) {
+      const inner = port.executor(name)
+      if (!inner || !tools.has(name) || !('execute' in inner)) return inner
+      const command = inner as ToolExecutor<unknown, FullToolContext>
+      const wrapped: ToolExecutor<unknown, FullToolContext> = {
+        ...command,
+        async execute(params, ctx) {
+          const line = (params as { command?: unknown } | null)?.command
+          if (typeof line !== 'string' || deps.isReadOnly(line)) return command.execute(params, ctx)
+          const { result } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx))
+          return result
+        }
+      }
+      return wrapped as AnyToolExecutor
+    }
+  }
+}

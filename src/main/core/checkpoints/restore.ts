@@ -1,0 +1,137 @@
+import { mkdir, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { ChangeView } from '../../../shared/contract/approvals'
+import { detectLineEnding } from '../../../shared/diff/text'
+import type { ApprovalQueue } from '../agent/approval-queue'
+import { toChangeView } from '../agent/edit-port'
+import type { EditPort } from '../agent/ports'
+import { writeFileAtomic } from '../workspace/atomic-write'
+import { decodeText, detectEncoding } from '../workspace/encoding'
+import type { ProposedChange, Workspace } from '../workspace/types'
+import type { FileVersionPair, WorkspaceCheckpoints } from './workspace-checkpoints'
+
+export interface RestoreDeps {
+  checkpoints: WorkspaceCheckpoints
+  workspace: Workspace
+  edits: Pick<EditPort, 'accept' | 'reject'>
+  approvals: Pick<ApprovalQueue, 'ask'>
+  /** After the review is answered: each file's final state (applied, rejected, conflict). */
+  onApplied?: (changes: ChangeView[]) => void
+}
+
+export interface RestoreRequest {
+  taskId: string
+  taskTitle: string
+  mode: string
+  checkpointId: string
+  /** The checkpoint's label, for the review's title. */
+  label: string
+}
+
+export interface RestoreSummary {
+  /** Files proposed in the review (text files). */
+  proposed: number
+  /** Of those, files changed since Modus wrote them: shown unticked with the reason. */
+  conflicts: number
+  /** Binary files restored at once (not changed since, so nothing of anyone's is lost). */
+  restored: string[]
+  /** Files left as they are, with the reason. */
+  notRestored: { path: string; reason: string }[]
+  /** The review item that holds the proposals; absent when nothing needed reviewing. */
+  approvalId?: string
+  /** The checkpoint taken before the restore: restoring to it undoes the restore. */
+  undoCheckpointId?: string
+}
+
+/**
+ * Restores a task's files to a checkpoint as a review: the diff from now back to the checkpoint goes
+ * through the same changeset review as an edit (per file, per hunk), so nothing is written until the
+ * user accepts it. Files changed by someone else since Modus last wrote them come unticked, as
+ * conflicts. A marker is taken first, so the restore itself can be undone.
+ */
+export async function restoreToCheckpoint(deps: RestoreDeps, request: RestoreRequest): Promise<RestoreSummary> {
+  const { checkpoints, workspace } = deps
+  const plan = await checkpoints.planRestore(request.taskId, request.checkpointId)
+  const summary: RestoreSummary = { proposed: 0, conflicts: 0, restored: [], notRestored: [] }
+  if (plan.length === 0) return summary
+  summary.undoCheckpointId = (await checkpoints.mark(request.taskId, `Before restoring to “${request.label}”`)).id
+
+  const staged: ChangeView[] = []
+  for (const file of plan) {
+    const proposal = await asTextProposal(workspace, file)
+    if (!proposal) {
+      await restoreWhole(deps, request.taskId, file, summary)
+      continue
+    }
+    const change = await workspace.changes.stage({ taskId: request.taskId, toolName: 'restore_checkpoint', change: proposal, conflict: file.conflict })
+    staged.push({ ...toChangeView(change), auto: false })
+    summary.proposed++
+    if (file.conflict) summary.conflicts++
+  }
+  if (staged.length === 0) return summary
+
+  const { item, answer } = deps.approvals.ask({
+    taskId: request.taskId,
+    taskTitle: request.taskTitle,
+    kind: 'edit',
+    mode: request.mode,
+    tool: 'restore_checkpoint',
+    summary: `Restore ${staged.length} file${staged.length === 1 ? '' : 's'} to “${request.label}”`,
+    rule: 'checkpoint restore',
+    reason:
+      summary.conflicts > 0
+        ? `You asked to restore files. ${summary.conflicts} changed after Modus wrote them and are unticked: tick them only to overwrite those changes.`
+        : 'You asked to restore files: accept what to put back.',
+    changes: staged
+  })
+  summary.approvalId = item.id
+  void answer.then(async (decision) => {
+    const results: ChangeView[] = []
+    const choices = new Map(decision.outcome === 'approve' ? (decision.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]) : [])
+    for (const change of staged) {
+      try {
+        if (decision.outcome !== 'approve') results.push(await deps.edits.reject(change.id))
+        else results.push((await deps.edits.accept(change.id, choices.get(change.id) ?? {})).change)
+      } catch {
+        // A change that can no longer be decided (already answered elsewhere) keeps its state.
+      }
+    }
+    deps.onApplied?.(results)
+  })
+  return summary
+}
+
+/** The file as a text proposal, or null when either side is binary (or the path cannot be read as text). */
+async function asTextProposal(workspace: Workspace, file: FileVersionPair): Promise<ProposedChange | null> {
+  const targetEncoding = file.target ? detectEncoding(file.target) : 'utf8'
+  if (targetEncoding === null) return null
+  if (file.current && detectEncoding(file.current) === null) return null
+  const current = await workspace.readTextIfExists(file.path).catch(() => undefined)
+  if (current === undefined) return null
+  const proposed = file.target ? decodeText(file.target, targetEncoding) : null
+  const original = current?.text ?? null
+  return {
+    path: file.path,
+    kind: original === null ? 'create' : proposed === null ? 'delete' : 'modify',
+    original,
+    proposed,
+    format: { encoding: targetEncoding, eol: detectLineEnding(proposed ?? original ?? ''), mode: file.executable ? 0o755 : (current?.mode ?? null) }
+  }
+}
+
+async function restoreWhole(deps: RestoreDeps, taskId: string, file: FileVersionPair, summary: RestoreSummary): Promise<void> {
+  if (file.conflict) {
+    summary.notRestored.push({ path: file.path, reason: `${file.conflict} (a binary file cannot be reviewed hunk by hunk)` })
+    return
+  }
+  const full = join(deps.checkpoints.root, file.path)
+  try {
+    await mkdir(dirname(full), { recursive: true })
+    await deps.checkpoints.recordWrite(taskId, full, () =>
+      file.target === null ? rm(full, { force: true }) : writeFileAtomic(full, file.target, file.executable ? 0o755 : null)
+    )
+    summary.restored.push(file.path)
+  } catch (error) {
+    summary.notRestored.push({ path: file.path, reason: (error as Error).message })
+  }
+}
