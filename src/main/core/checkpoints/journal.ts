@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { appendFile, mkdir, open, readFile, rename } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { SkippedFile } from './shadow-repo'
 
@@ -67,13 +67,8 @@ export function createJournal(path: string): Journal {
         if (entries.length === 0) return
         const current = await load()
         await mkdir(dirname(path), { recursive: true })
-        const handle = await open(path, 'a')
-        try {
-          await handle.appendFile(entries.map((e) => JSON.stringify(e)).join('\n') + '\n')
-          await handle.sync()
-        } finally {
-          await handle.close()
-        }
+        // One write per batch; a killed process loses at most this batch's tail (ignored on reading).
+        await appendFile(path, entries.map((e) => JSON.stringify(e)).join('\n') + '\n')
         current.push(...entries)
       }),
     rewrite: (entries) =>

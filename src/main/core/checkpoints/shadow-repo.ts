@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { runGit, splitNul, type ShadowGitEnv } from './git-cli'
 
@@ -22,10 +22,12 @@ export interface ShadowRepoOptions {
   gitPath?: string
 }
 
-/** Tree of each captured root: '' is the workspace, other keys are nested repositories. */
+/** The state recorded before a command: the roots captured ('' = the workspace, others nested repositories). */
 export interface Snapshot {
-  trees: Record<string, string>
+  roots: string[]
   skipped: SkippedFile[]
+  /** A copy of each root's index as it was, so commands running at once do not see each other's snapshot. */
+  indexes: Record<string, string>
 }
 
 export interface SkippedFile {
@@ -33,19 +35,19 @@ export interface SkippedFile {
   size: number
 }
 
-/** One path that differs between two snapshots; an oid is null where the file does not exist. */
-export interface TreeChange {
+/** One file that differs from the snapshot; null where the file does not exist. */
+export interface FileChange {
   path: string
-  before: string | null
-  after: string | null
-  /** Git mode of the side that exists (after, else before): 100644, 100755, 120000. */
-  mode: string
+  before: Buffer | null
+  after: Buffer | null
+  executable: boolean
 }
 
 export interface ShadowRepo {
+  /** Brings the shadow index up to the work tree (`git add -A`, large files and nested repositories aside). */
   snapshot(): Promise<Snapshot>
-  diff(from: Snapshot, to: Snapshot): Promise<TreeChange[]>
-  readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>>
+  /** What was created, changed or deleted since `snapshot` (the index is left at the snapshot). */
+  changesSince(snapshot: Snapshot): Promise<{ changes: FileChange[]; skipped: SkippedFile[] }>
   /** Deletes the git directory; the next snapshot starts over. */
   reset(): Promise<void>
 }
@@ -57,13 +59,14 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
   const root = resolve(options.workspaceRoot)
   let initialized = false
 
-  const envFor = (prefix: string): ShadowGitEnv => ({
+  const indexOf = (prefix: string) => join(options.gitDir, prefix ? `index-${createHash('sha1').update(prefix).digest('hex')}` : 'index')
+  const envFor = (prefix: string, indexFile = indexOf(prefix)): ShadowGitEnv => ({
     gitDir: options.gitDir,
     workTree: prefix ? join(root, prefix) : root,
-    indexFile: join(options.gitDir, prefix ? `index-${createHash('sha1').update(prefix).digest('hex')}` : 'index'),
+    indexFile,
     gitPath: options.gitPath
   })
-  const git = (args: string[], input?: Buffer | string, prefix = '') => runGit(envFor(prefix), args, { input })
+  const git = (args: string[], input?: Buffer | string, prefix = '', indexFile?: string) => runGit(envFor(prefix, indexFile), args, { input })
 
   async function ensureInitialized(): Promise<void> {
     if (initialized) return
@@ -83,10 +86,11 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
 
   /** A lock left by a process that was killed (a lock older than this process cannot be ours). */
   async function removeStaleLocks(): Promise<void> {
-    for (const name of ['index.lock']) {
-      const lock = join(options.gitDir, name)
-      const info = await stat(lock).catch(() => null)
-      if (info && info.mtimeMs < PROCESS_STARTED_MS) await rm(lock, { force: true })
+    for (const name of await readdir(options.gitDir).catch(() => [] as string[])) {
+      if (!name.endsWith('.lock') && !name.endsWith('.snapshot')) continue
+      const file = join(options.gitDir, name)
+      const info = await stat(file).catch(() => null)
+      if (info && info.mtimeMs < PROCESS_STARTED_MS) await rm(file, { force: true })
     }
   }
 
@@ -98,101 +102,135 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
   }
 
   async function snapshotRoot(prefix: string, result: Snapshot): Promise<void> {
-    const candidates = splitNul(await git(['ls-files', '-z', '-o', '-m', '--exclude-standard'], undefined, prefix))
+    result.roots.push(prefix)
+    const listed = splitNul(await git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard'], undefined, prefix))
     const nested: string[] = []
     const tooLarge: string[] = []
-    const limit = options.maxFileBytes()
-    const base = prefix ? join(root, prefix) : root
+    const trackedTooLarge: string[] = []
+    const base = rootOf(prefix)
     await Promise.all(
-      candidates.map(async (path) => {
+      listed.map(async (line) => {
+        const tag = line[0]
+        const path = line.slice(2)
         if (path.endsWith('/')) {
           nested.push(path.slice(0, -1))
           return
         }
         const info = await lstat(join(base, path)).catch(() => null)
-        if (info?.isFile() && info.size > limit) {
+        if (info?.isFile() && info.size > options.maxFileBytes()) {
           tooLarge.push(path)
+          if (tag !== '?') trackedTooLarge.push(path)
           result.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
         }
       })
     )
-    const excluded = [...nested, ...tooLarge]
-    const pathspecs = ['.', ...excluded.map((path) => `:(exclude,literal)${path}`)].join('\0')
+    const pathspecs = ['.', ...[...nested, ...tooLarge].map((path) => `:(exclude,literal)${path}`)].join('\0')
     await git(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs, prefix)
-    if (excluded.length > 0) {
-      await git(['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], excluded.map((p) => `:(literal)${p}`).join('\0'), prefix)
+    if (trackedTooLarge.length > 0) {
+      await git(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], trackedTooLarge.map((p) => `:(literal)${p}`).join('\0'), prefix)
     }
-    result.trees[prefix] = (await git(['write-tree'], undefined, prefix)).toString('utf8').trim()
     for (const repo of nested.sort()) await snapshotRoot(joinPrefix(prefix, repo), result)
   }
 
-  async function listTree(tree: string): Promise<Map<string, { oid: string; mode: string }>> {
-    const entries = new Map<string, { oid: string; mode: string }>()
-    for (const line of splitNul(await git(['ls-tree', '-r', '-z', '--full-tree', tree]))) {
-      const tab = line.indexOf('\t')
-      const [mode, type, oid] = line.slice(0, tab).split(' ')
-      if (type === 'blob') entries.set(line.slice(tab + 1), { oid: oid!, mode: mode! })
+  const rootOf = (prefix: string) => (prefix ? join(root, prefix) : root)
+
+  /** Tracked files changed or deleted, and untracked files created, in one root since its last `add`. */
+  async function changesInRoot(prefix: string, knownRoots: ReadonlySet<string>, indexes: Record<string, string>, out: { changes: FileChange[]; skipped: SkippedFile[] }): Promise<void> {
+    const base = rootOf(prefix)
+    const index = indexes[prefix]
+    const changed = splitNul(await git(['diff-files', '-z', '--no-renames', '--raw', '--no-abbrev'], undefined, prefix, index))
+    const created = splitNul(await git(['ls-files', '-z', '-o', '--exclude-standard'], undefined, prefix, index))
+    const beforeOids = new Map<string, { oid: string; mode: string }>()
+    for (let i = 0; i + 1 < changed.length; i += 2) {
+      const [srcMode, , srcOid] = changed[i]!.slice(1).split(' ')
+      if (srcMode === '160000') continue
+      beforeOids.set(changed[i + 1]!, { oid: srcOid!, mode: srcMode! })
     }
-    return entries
+    const blobs = await readBlobs([...beforeOids.values()].map((entry) => entry.oid))
+    const candidates: Array<{ path: string; before: { oid: string; mode: string } | null }> = [
+      ...[...beforeOids].map(([path, before]) => ({ path, before })),
+      ...created.map((path) => ({ path, before: null }))
+    ]
+    for (const { path, before } of candidates) {
+      if (path.endsWith('/')) {
+        // A repository created by the command: everything in it is new.
+        const nestedPrefix = joinPrefix(prefix, path.slice(0, -1))
+        if (!knownRoots.has(nestedPrefix)) await newFilesUnder(nestedPrefix, out)
+        continue
+      }
+      const full = join(base, path)
+      const info = await lstat(full).catch(() => null)
+      if (info && !info.isFile()) continue
+      if (info && info.size > options.maxFileBytes()) {
+        out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
+        continue
+      }
+      const after = info ? await readFile(full) : null
+      const executable = info ? (info.mode & 0o111) !== 0 : before?.mode === '100755'
+      if (before && after && gitBlobId(after) === before.oid && (before.mode === '100755') === executable) continue
+      if (before?.mode === '120000') continue
+      out.changes.push({ path: joinPrefix(prefix, path), before: before ? blobs.get(before.oid)! : null, after, executable })
+    }
   }
 
-  async function diffRoot(prefix: string, from: string | undefined, to: string | undefined): Promise<TreeChange[]> {
-    if (from === to) return []
-    if (!from || !to) {
-      const entries = await listTree((from ?? to)!)
-      return [...entries].map(([path, { oid, mode }]) => ({
-        path: joinPrefix(prefix, path),
-        before: from ? oid : null,
-        after: to ? oid : null,
-        mode
-      }))
+  async function newFilesUnder(prefix: string, out: { changes: FileChange[]; skipped: SkippedFile[] }): Promise<void> {
+    const index = envFor(prefix).indexFile
+    await rm(index, { force: true })
+    for (const path of splitNul(await git(['ls-files', '-z', '-o', '--exclude-standard'], undefined, prefix))) {
+      if (path.endsWith('/')) {
+        await newFilesUnder(joinPrefix(prefix, path.slice(0, -1)), out)
+        continue
+      }
+      const full = join(rootOf(prefix), path)
+      const info = await lstat(full).catch(() => null)
+      if (!info?.isFile()) continue
+      if (info.size > options.maxFileBytes()) out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
+      else out.changes.push({ path: joinPrefix(prefix, path), before: null, after: await readFile(full), executable: (info.mode & 0o111) !== 0 })
     }
-    const parts = splitNul(await git(['diff-tree', '-r', '-z', '--no-renames', '--no-abbrev', from, to]))
-    const changes: TreeChange[] = []
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const [srcMode, dstMode, srcOid, dstOid] = parts[i]!.slice(1).split(' ')
-      const path = parts[i + 1]!
-      const before = /^0+$/.test(srcOid!) ? null : srcOid!
-      const after = /^0+$/.test(dstOid!) ? null : dstOid!
-      // Gitlinks never enter our trees (nested repositories are captured as files).
-      if ((srcMode === '160000' || !before) && (dstMode === '160000' || !after)) continue
-      changes.push({ path: joinPrefix(prefix, path), before, after, mode: after ? dstMode! : srcMode! })
+  }
+
+  async function readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const blobs = new Map<string, Buffer>()
+    const unique = [...new Set(oids)]
+    if (unique.length === 0) return blobs
+    const output = await git(['cat-file', '--batch'], unique.join('\n') + '\n')
+    let offset = 0
+    while (offset < output.length) {
+      const newline = output.indexOf(0x0a, offset)
+      const [oid, type, size] = output.subarray(offset, newline).toString('utf8').split(' ')
+      if (type === 'missing') throw new Error(`object ${oid} is missing from the shadow repository`)
+      const length = Number(size)
+      blobs.set(oid!, output.subarray(newline + 1, newline + 1 + length))
+      offset = newline + 1 + length + 1
     }
-    return changes
+    return blobs
   }
 
   return {
     async snapshot() {
       await ensureInitialized()
       await writeExcludes()
-      const result: Snapshot = { trees: {}, skipped: [] }
+      const result: Snapshot = { roots: [], skipped: [], indexes: {} }
       await snapshotRoot('', result)
+      const id = randomUUID()
+      for (const prefix of result.roots) {
+        result.indexes[prefix] = `${indexOf(prefix)}.${id}.snapshot`
+        await copyFile(indexOf(prefix), result.indexes[prefix]!)
+      }
       return result
     },
 
-    async diff(from, to) {
+    async changesSince(snapshot) {
       await ensureInitialized()
-      const prefixes = [...new Set([...Object.keys(from.trees), ...Object.keys(to.trees)])].sort()
-      const all = await Promise.all(prefixes.map((prefix) => diffRoot(prefix, from.trees[prefix], to.trees[prefix])))
-      return all.flat()
-    },
-
-    async readBlobs(oids) {
-      const blobs = new Map<string, Buffer>()
-      const unique = [...new Set(oids)]
-      if (unique.length === 0) return blobs
-      await ensureInitialized()
-      const output = await git(['cat-file', '--batch'], unique.join('\n') + '\n')
-      let offset = 0
-      while (offset < output.length) {
-        const newline = output.indexOf(0x0a, offset)
-        const [oid, type, size] = output.subarray(offset, newline).toString('utf8').split(' ')
-        if (type === 'missing') throw new Error(`checkpoint object ${oid} is missing from the shadow repository`)
-        const length = Number(size)
-        blobs.set(oid!, output.subarray(newline + 1, newline + 1 + length))
-        offset = newline + 1 + length + 1
+      const out = { changes: [] as FileChange[], skipped: [] as SkippedFile[] }
+      const known = new Set(snapshot.roots)
+      try {
+        for (const prefix of snapshot.roots) await changesInRoot(prefix, known, snapshot.indexes, out)
+      } finally {
+        await Promise.all(Object.values(snapshot.indexes).map((file) => rm(file, { force: true })))
       }
-      return blobs
+      out.changes.sort((a, b) => a.path.localeCompare(b.path))
+      return out
     },
 
     async reset() {
@@ -200,6 +238,11 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
       await rm(options.gitDir, { recursive: true, force: true })
     }
   }
+}
+
+/** The id git gives a file's content (sha1 of "blob <size>\0" + bytes). */
+export function gitBlobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
 }
 
 function joinPrefix(prefix: string, path: string): string {
@@ -238,6 +281,15 @@ function findUserObjectsDir(root: string): string | null {
   } catch {
     // not a linked worktree
   }
+  // Objects of another hash format cannot be borrowed.
+  const config = (() => {
+    try {
+      return readFileSync(join(common, 'config'), 'utf8')
+    } catch {
+      return ''
+    }
+  })()
+  if (/objectformat\s*=\s*sha256/i.test(config)) return null
   const objects = join(common, 'objects')
   return existsSync(objects) ? objects : null
 }

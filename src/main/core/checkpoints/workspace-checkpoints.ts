@@ -87,16 +87,15 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
     extraExcludes: options.ignorePatterns,
     gitPath: options.gitPath
   })
-  // Snapshots share one index: one at a time per workspace.
-  let snapshotTail: Promise<unknown> = Promise.resolve()
-  const serialSnapshot = (): Promise<Snapshot> => {
-    const next = snapshotTail.then(
-      () => shadow.snapshot(),
-      () => shadow.snapshot()
-    )
-    snapshotTail = next.catch(() => undefined)
+  // Snapshots share one index: one git operation at a time per workspace.
+  let gitTail: Promise<unknown> = Promise.resolve()
+  const serialGit = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = gitTail.then(work, work)
+    gitTail = next.catch(() => undefined)
     return next
   }
+  const serialSnapshot = () => serialGit(() => shadow.snapshot())
+  const serialChanges = (since: Snapshot) => serialGit(() => shadow.changesSince(since))
 
   const relativeTo = (absolutePath: string): string | null => {
     const rel = relative(options.root, absolutePath)
@@ -210,21 +209,18 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
         return { result, capture: { changed: [], skipped: [], failure: failed } }
       }
       try {
-        const after = await serialSnapshot()
-        const changes = await shadow.diff(before, after)
-        const contents = await shadow.readBlobs(changes.flatMap((c) => [c.before, c.after].filter((oid): oid is string => oid !== null)))
+        const found = await serialChanges(before)
         const action = randomUUID()
         const entries: JournalEntry[] = []
-        for (const change of changes) {
-          if (change.mode === '120000') continue
-          const beforeHash = change.before ? await blobs.put(contents.get(change.before)!) : null
-          const afterHash = change.after ? await blobs.put(contents.get(change.after)!) : null
-          entries.push({ kind: 'change', taskId, at: now(), source: 'command', action, path: change.path, before: beforeHash, after: afterHash, executable: change.mode === '100755' })
+        for (const change of found.changes) {
+          const beforeHash = change.before ? await blobs.put(change.before) : null
+          const afterHash = change.after ? await blobs.put(change.after) : null
+          entries.push({ kind: 'change', taskId, at: now(), source: 'command', action, path: change.path, before: beforeHash, after: afterHash, executable: change.executable })
         }
-        const skipped = uniqueSkipped([...before.skipped, ...after.skipped])
+        const skipped = uniqueSkipped([...before.skipped, ...found.skipped])
         if (skipped.length > 0) entries.push({ kind: 'skipped', taskId, at: now(), action, files: skipped })
         await journal.append(entries)
-        return { result, capture: { changed: changes.map((c) => c.path), skipped } }
+        return { result, capture: { changed: found.changes.map((c) => c.path), skipped } }
       } catch (error) {
         const message = describeGitFailure(error, 'after')
         await failure(taskId, message)
