@@ -25,7 +25,16 @@ export type ApprovalKind = z.infer<typeof ApprovalKind>
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user-message'), at, text: z.string() }),
   /** Files can be restored to this point (taken before a turn's work). */
-  z.object({ type: z.literal('checkpoint'), at, checkpointId: z.string(), label: z.string() }),
+  z.object({
+    type: z.literal('checkpoint'),
+    at,
+    checkpointId: z.string(),
+    label: z.string(),
+    /** How many messages the model's history held here: "rewind the conversation" goes back to it. */
+    messageCount: z.number().optional()
+  }),
+  /** The conversation was rewound to this checkpoint: what came after it is no longer sent or shown. */
+  z.object({ type: z.literal('rewound'), at, checkpointId: z.string() }),
   z.object({ type: z.literal('assistant-start'), at, messageId: z.string(), model: z.string() }),
   z.object({ type: z.literal('text-delta'), messageId: z.string(), text: z.string() }),
   z.object({ type: z.literal('reasoning-delta'), messageId: z.string(), text: z.string() }),

@@ -23,6 +23,7 @@ export const requestChannels = [
   'task:list',
   'task:events',
   'task:resume',
+  'task:rewind',
   'task:delete',
   'task:export',
   'approvals:list',

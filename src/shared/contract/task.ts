@@ -41,6 +41,8 @@ export const taskRequests = {
   'task:events': request(z.object({ taskId: z.string() }).strict(), z.array(AgentEvent)),
   /** Continues a task that was interrupted (app closed or killed) or that failed: pending approvals are asked again. */
   'task:resume': request(z.object({ taskId: z.string() }).strict(), TaskSummary),
+  /** Takes the conversation back to a checkpoint: later messages are no longer sent or shown (files untouched). */
+  'task:rewind': request(z.object({ taskId: z.string(), checkpointId: z.string() }).strict(), TaskSummary),
   'task:delete': request(z.object({ taskId: z.string() }).strict(), z.object({ deleted: z.boolean() })),
   'task:export': request(
     z.object({ taskId: z.string(), format: z.enum(['markdown', 'json']) }).strict(),

@@ -104,6 +104,46 @@ describe('checkpoints in a real task: turns, edits and commands', () => {
   }, 60_000)
 })
 
+describe('rewind the conversation to a checkpoint', () => {
+  it('later messages are no longer sent to the model nor shown; files are left as they are; a reload agrees', async () => {
+    harness = await createHarness({
+      modes: [autopilotMode],
+      turns: [
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'first answer' } }] },
+        { toolCalls: [{ name: 'write_to_file', input: { path: 'second.txt', content: 'from turn two\n' } }] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'second answer' } }] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'third answer' } }] }
+      ]
+    })
+    const task = await harness.services.tasks.start({ text: 'turn one', mode: 'autopilot', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion' && e.result === 'first answer')
+    await harness.services.tasks.send({ taskId: task.id, text: 'turn two, which goes wrong' })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion' && e.result === 'second answer')
+    const markers = harness.eventsOf(task.id).filter((e) => e.type === 'checkpoint')
+    expect(markers).toHaveLength(2)
+    const second = markers[1]!
+    if (second.type !== 'checkpoint') throw new Error('not a checkpoint')
+
+    await harness.services.handlers['task:rewind']({ taskId: task.id, checkpointId: second.checkpointId })
+    expect(harness.eventsOf(task.id).at(-1)).toMatchObject({ type: 'rewound', checkpointId: second.checkpointId })
+    expect(readFileSync(join(harness.workspace, 'second.txt'), 'utf8')).toBe('from turn two\n')
+
+    await harness.services.tasks.send({ taskId: task.id, text: 'turn two, asked differently' })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion' && e.result === 'third answer')
+    const requests = harness.fake.requests.filter((r) => r.protocol !== 'unknown')
+    const lastBody = JSON.stringify(requests.at(-1)!.body.messages)
+    expect(lastBody).toContain('turn one')
+    expect(lastBody).toContain('first answer')
+    expect(lastBody).toContain('turn two, asked differently')
+    expect(lastBody).not.toContain('turn two, which goes wrong')
+    expect(lastBody).not.toContain('from turn two')
+
+    // The reloaded task hides the same messages (the log says so).
+    const replayed = await harness.services.store.load(task.id)
+    expect(replayed!.messages.filter((m) => !m.hidden).some((m) => JSON.stringify(m.message).includes('which goes wrong'))).toBe(false)
+  }, 60_000)
+})
+
 async function waitFor(probe: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !probe(); i++) await new Promise((r) => setTimeout(r, 50))
   expect(probe()).toBe(true)

@@ -215,7 +215,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     const label = text.length > 60 ? `${text.slice(0, 59)}…` : text
     try {
       const marker = await deps.checkpoints.beginTurn(session.id, session.meta.workspace, label)
-      session.emit({ type: 'checkpoint', at: now(), checkpointId: marker.id, label: marker.label })
+      session.emit({ type: 'checkpoint', at: now(), checkpointId: marker.id, label: marker.label, messageCount: session.history.length })
     } catch (error) {
       session.emit({ type: 'error', at: now(), message: `No checkpoint was saved before this turn: ${errorMessage(error)}`, recoverable: true })
     }

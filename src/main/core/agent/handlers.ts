@@ -28,6 +28,7 @@ export function createTaskHandlers(deps: {
     'task:list': async () => deps.tasks.list(),
     'task:events': ({ taskId }) => deps.tasks.events(taskId),
     'task:resume': ({ taskId }) => deps.tasks.resume(taskId),
+    'task:rewind': ({ taskId, checkpointId }) => deps.tasks.rewind(taskId, checkpointId),
     'task:delete': async ({ taskId }) => ({ deleted: await deps.tasks.delete(taskId) }),
     'task:export': ({ taskId, format }) => deps.tasks.export(taskId, format)
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { rewindSession } from './rewind'
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { TaskSummary } from '../../../shared/contract/task'
 import { UserFacingError } from '../../../shared/contract/dispatch'
@@ -44,6 +45,8 @@ export interface TaskManager {
   send(input: { taskId: string; text: string; mode?: string }): Promise<TaskSummary>
   cancel(taskId: string): Promise<TaskSummary>
   resume(taskId: string): Promise<TaskSummary>
+  /** Stops the task if it runs and takes the conversation back to a checkpoint (files untouched). */
+  rewind(taskId: string, checkpointId: string): Promise<TaskSummary>
   list(): TaskSummary[]
   events(taskId: string): Promise<AgentEvent[]>
   delete(taskId: string): Promise<boolean>
@@ -309,6 +312,17 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       if (task.run || task.session.status === 'completed') return task.session.summary()
       await ensureProvider(task)
       launch(task, { kind: 'resume' })
+      return task.session.summary()
+    },
+    async rewind(taskId, checkpointId) {
+      const running = (await hydrate(taskId)).run
+      if (running) {
+        await cancel(taskId)
+        await running.catch(() => undefined)
+      }
+      // A run that ended closed its log: the task is loaded again from it.
+      const task = await hydrate(taskId)
+      rewindSession(task.session, checkpointId, now)
       return task.session.summary()
     },
     list: () => deps.store.list(),

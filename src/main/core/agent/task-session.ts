@@ -3,7 +3,7 @@ import type { AgentEvent } from '../../../shared/agent/events'
 import type { ConversationMessage, ToolResultBlock } from '../../../shared/agent/messages'
 import type { TaskSummary } from '../../../shared/contract/task'
 import type { TaskLogWriter } from '../store/task-log'
-import type { TaskMeta } from '../store/task-records'
+import type { HideReason, TaskMeta } from '../store/task-records'
 import { insertMessage, type ReplayedTask, type StoredMessage, type TaskStatus, type TodoItem } from '../store/task-replay'
 
 /**
@@ -27,7 +27,7 @@ export interface TaskSession {
   queuedUserTexts: string[]
   emit(event: AgentEvent): void
   addMessage(message: ConversationMessage, before?: string): StoredMessage
-  hide(ids: string[], reason: 'condense' | 'truncate'): void
+  hide(ids: string[], reason: HideReason): void
   setMode(slug: string, reason?: string): void
   setTodos(items: TodoItem[]): void
   setStatus(status: TaskStatus): void

@@ -3,6 +3,10 @@ import { AgentEvent } from '../../../shared/agent/events'
 import type { ConversationMessage } from '../../../shared/agent/messages'
 
 /** What a task log starts with, and what a later `meta` line may change. */
+/** Why messages stopped being sent to the model: condensed, truncated for space, or rewound by the user. */
+export const HideReason = z.enum(['condense', 'truncate', 'rewind'])
+export type HideReason = z.infer<typeof HideReason>
+
 export const TaskMeta = z.object({
   id: z.string(),
   title: z.string(),
@@ -41,7 +45,7 @@ export const TaskRecord = z.discriminatedUnion('r', [
     /** Placed before this message in the model's view (a condense summary goes before the kept turns). */
     before: z.string().optional()
   }),
-  z.object({ r: z.literal('hide'), ids: z.array(z.string()), reason: z.enum(['condense', 'truncate']) }),
+  z.object({ r: z.literal('hide'), ids: z.array(z.string()), reason: HideReason }),
   z.object({
     r: z.literal('state'),
     mode: z.string().optional(),

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { ConversationMessage } from '../../../shared/agent/messages'
 import type { TaskSummary } from '../../../shared/contract/task'
-import type { TaskMeta, TaskRecord } from './task-records'
+import type { HideReason, TaskMeta, TaskRecord } from './task-records'
 
 export type TaskStatus = TaskSummary['status']
 export type TodoItem = { text: string; status: 'pending' | 'in_progress' | 'completed' }
@@ -10,7 +10,7 @@ export interface StoredMessage {
   id: string
   message: ConversationMessage
   /** Taken out of the model's view by a condense or the sliding window; still in the log. */
-  hidden: false | 'condense' | 'truncate'
+  hidden: false | HideReason
 }
 
 /** A task rebuilt from its log: what the UI saw, what the model sees, and where it stopped. */
