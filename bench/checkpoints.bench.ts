@@ -10,7 +10,7 @@ import { createCheckpointService } from '../src/main/core/checkpoints'
 // plain shadow repository (its own GIT_DIR, work tree = the project). Figures only, no assertions.
 
 const SIZES = (process.env.CHECKPOINT_BENCH_SIZES ?? '10000,50000').split(',').map(Number)
-const ROUNDS = 5
+const ROUNDS = 3
 const TURNS = 100
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -161,6 +161,6 @@ describe('checkpoints vs a plain shadow repository', () => {
       baseline.dispose()
       rmSync(root, { recursive: true, force: true })
       rmSync(data, { recursive: true, force: true })
-    })
+    }, 3_600_000)
   }
 })

@@ -58,7 +58,8 @@ export const requestChannels = [
   'checkpoints:list',
   'checkpoints:restore',
   'checkpoints:taskChanges',
-  'checkpoints:usage'
+  'checkpoints:usage',
+  'checkpoints:saveSettings'
 ] as const
 
 export const eventNames = [

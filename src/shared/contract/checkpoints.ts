@@ -29,7 +29,19 @@ export const RestoreSummary = z.object({
 })
 export type RestoreSummary = z.infer<typeof RestoreSummary>
 
+/** What command snapshots capture and how much space a workspace's checkpoints may use. */
+export const CheckpointSettingsInput = z
+  .object({
+    /** Files larger than this (MB) are skipped by command snapshots and listed. */
+    maxFileMb: z.number().positive().max(1024),
+    /** Space (MB) one workspace's checkpoints may use; the oldest tasks' history goes first. */
+    workspaceCapMb: z.number().positive().max(1_000_000)
+  })
+  .strict()
+export type CheckpointSettingsInput = z.infer<typeof CheckpointSettingsInput>
+
 export const CheckpointUsage = z.object({
+  settings: CheckpointSettingsInput,
   workspaces: z.array(z.object({ workspace: z.string(), bytes: z.number() })),
   /** Whether `git` was found: without it, changes made by commands are not captured (edits still are). */
   gitAvailable: z.boolean()
@@ -44,7 +56,8 @@ export const checkpointsRequests = {
   'checkpoints:restore': request(TaskCheckpoint, RestoreSummary),
   /** One diff per file from the task's start to now (original = at task start, proposed = now). */
   'checkpoints:taskChanges': request(z.object({ taskId: z.string() }).strict(), z.array(ChangeView)),
-  'checkpoints:usage': request(z.object({}).strict(), CheckpointUsage)
+  'checkpoints:usage': request(z.object({}).strict(), CheckpointUsage),
+  'checkpoints:saveSettings': request(CheckpointSettingsInput, CheckpointUsage)
 }
 
 export const checkpointsEvents = {

@@ -308,6 +308,10 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         edits,
         approvals,
         gitAvailable,
+        settings: {
+          get: () => options.settings.get().checkpoints,
+          save: (input) => options.settings.update((current) => ({ ...current, checkpoints: input })).then(() => undefined)
+        },
         bus: options.bus
       })
     },

@@ -1,6 +1,6 @@
 import type { Handlers } from '../../../shared/contract'
 import type { ChangeView } from '../../../shared/contract/approvals'
-import type { checkpointsRequests } from '../../../shared/contract/checkpoints'
+import type { CheckpointSettingsInput, checkpointsRequests } from '../../../shared/contract/checkpoints'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import { computeHunks } from '../../../shared/diff/hunks'
 import type { TaskSummary } from '../../../shared/contract/task'
@@ -22,6 +22,7 @@ export interface CheckpointHandlerDeps {
   edits: Pick<EditPort, 'accept' | 'reject'>
   approvals: Pick<ApprovalQueue, 'ask'>
   gitAvailable: () => Promise<boolean>
+  settings: { get(): CheckpointSettingsInput; save(input: CheckpointSettingsInput): Promise<void> }
   bus?: EventBus
 }
 
@@ -56,7 +57,14 @@ export function createCheckpointHandlers(deps: CheckpointHandlerDeps): Pick<Hand
       const changes = await deps.checkpoints.forWorkspace(taskOf(taskId).workspace).taskChanges(taskId)
       return changes.map((file) => sinceStartView(taskId, file))
     },
-    'checkpoints:usage': async () => ({ workspaces: await deps.checkpoints.usage(), gitAvailable: await deps.gitAvailable() })
+    'checkpoints:usage': () => usage(),
+    'checkpoints:saveSettings': async (input) => {
+      await deps.settings.save(input)
+      return usage()
+    }
+  }
+  async function usage() {
+    return { settings: deps.settings.get(), workspaces: await deps.checkpoints.usage(), gitAvailable: await deps.gitAvailable() }
   }
 }
 

@@ -48,12 +48,16 @@ export const EmbeddingsConfig = z
   })
   .strict()
 export type EmbeddingsConfig = z.infer<typeof EmbeddingsConfig>
+
 /** Checkpoints: what a command snapshot captures, and how much space a workspace's history may use. */
 export const CheckpointSettings = z
+  .object({
     /** Files larger than this (MB) are not captured by command snapshots; they are listed instead. */
     maxFileMb: z.number().positive().max(1024).default(5),
     /** Space (MB) a workspace's checkpoints may use; the oldest tasks' history goes first. */
     workspaceCapMb: z.number().positive().default(2048)
+  })
+  .strict()
 export type CheckpointSettings = z.infer<typeof CheckpointSettings>
 
 export const SettingsFile = z

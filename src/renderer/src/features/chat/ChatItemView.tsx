@@ -6,6 +6,7 @@ import { useChatStore } from './chat-store'
 import { Markdown } from './markdown/Markdown'
 import type { ChatItem, TaskStatus } from './task-view'
 import { ToolCard, ApprovalNotice } from './ToolCard'
+import { CheckpointMarker } from '../checkpoints/CheckpointMarker'
 
 interface ItemProps {
   item: ChatItem
@@ -41,6 +42,8 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
           </div>
         </div>
       )
+    case 'checkpoint':
+      return <CheckpointMarker taskId={taskId} checkpointId={item.checkpointId} label={item.label} />
     case 'tool':
       return <ToolCard item={item} status={status} />
     case 'approval':

@@ -39,6 +39,8 @@ export interface ToolItem {
 /** What the chat shows of one task, folded from its AgentEvents by `reduceTaskEvent(s)`. */
 export type ChatItem =
   | { kind: 'user'; id: string; text: string }
+  /** Files and conversation can be taken back to here (before a turn). */
+  | { kind: 'checkpoint'; id: string; checkpointId: string; label: string }
   | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; stopReason?: string }
   | ToolItem
   | { kind: 'error'; id: string; message: string; recoverable: boolean }
@@ -113,6 +115,15 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     case 'user-message':
       items.push({ kind: 'user', id: `u${items.length}`, text: event.text })
       return
+    case 'checkpoint':
+      items.push({ kind: 'checkpoint', id: `cp:${event.checkpointId}`, checkpointId: event.checkpointId, label: event.label })
+      return
+    case 'rewound': {
+      // Everything after the checkpoint is gone from the conversation; the marker stays.
+      const index = findLast(items, (item) => item.kind === 'checkpoint' && item.checkpointId === event.checkpointId)
+      if (index >= 0) items.length = index + 1
+      return
+    }
     case 'assistant-start':
       draft.retry = null
       items.push({ kind: 'assistant', id: event.messageId, text: '', reasoning: '', streaming: true })

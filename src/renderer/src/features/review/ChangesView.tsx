@@ -8,6 +8,7 @@ import { loadChanges } from './bind-review-events'
 import { LazyChangesetReview } from './LazyChangesetReview'
 import { conflictOf } from './review-model'
 import { useReviewStore } from './review-store'
+import { SinceTaskStart } from '../checkpoints/SinceTaskStart'
 import './review.css'
 
 const EMPTY: ChangeView[] = []
@@ -22,6 +23,7 @@ export function ChangesView(): ReactNode {
   const [error, setError] = useState<string | null>(null)
   const [open, setOpen] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
+  const [scope, setScope] = useState<'changes' | 'since-start'>('changes')
 
   // Reload when the task reports a change event (proposed, applied, rejected…): the list follows the agent.
   const changeSignature = useChatStore((state) => (taskId ? changeSignatureOf(state.views[taskId]?.items) : ''))
@@ -43,9 +45,20 @@ export function ChangesView(): ReactNode {
     <section className="changes-view" aria-label="Changes">
       <h1>Changes{title ? ` — ${title}` : ''}</h1>
       {!taskId && <p className="note">Open a task in the chat to see its file changes.</p>}
-      {taskId && changes.length === 0 && !error && <p className="note">This task has not changed any file.</p>}
+      {taskId && (
+        <div className="changes-scope" role="group" aria-label="Which changes">
+          <button type="button" aria-pressed={scope === 'changes'} onClick={() => setScope('changes')}>
+            Each change
+          </button>
+          <button type="button" aria-pressed={scope === 'since-start'} onClick={() => setScope('since-start')}>
+            Since task start
+          </button>
+        </div>
+      )}
+      {taskId && scope === 'since-start' && <SinceTaskStart taskId={taskId} refreshKey={changeSignature} />}
+      {scope === 'changes' && taskId && changes.length === 0 && !error && <p className="note">This task has not changed any file.</p>}
       <FormError message={error} />
-      {changes.map((change) => (
+      {scope === 'changes' && changes.map((change) => (
         <article key={change.id} className="change-row" aria-label={`Change to ${change.path}`}>
           <div className="change-row-head">
             <span className={`op op-${change.operation}`}>{change.operation}</span>

@@ -26,13 +26,16 @@ type Span = [number, number]
 
 export type ChangesetReview = Record<string, FileReview>
 
-/** Everything accepted, nothing edited. */
+/** Everything accepted, nothing edited, except what comes with a conflict. */
 export function initialReview(changes: readonly ChangeView[]): ChangesetReview {
   const review: ChangesetReview = {}
   for (const change of changes) {
     review[change.id] = { accepted: change.hunks.map(() => true), edited: null, hunks: change.hunks, asking: change.hunks.map(() => false), rejectedSpans: [] }
   }
-  return review
+  // A proposal that comes with a conflict (a restore over a file changed since) starts unticked.
+  let result = review
+  for (const change of changes) if (change.status === 'proposed' && change.conflict) result = setFile(result, change.id, false)
+  return result
 }
 
 /** Deciding a hunk answers its question too. */

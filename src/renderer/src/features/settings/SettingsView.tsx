@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { CodeIndexStatusPanel, EmbeddingsForm } from '../code-index/CodeIndexSettings'
 import { CommandRulesForm } from './CommandRulesForm'
+import { CheckpointSettings } from '../checkpoints/CheckpointSettings'
 import { LimitsForm } from './LimitsForm'
 import { ProviderList } from './ProviderList'
 import { useSettingsStore } from './settings-store'
@@ -31,6 +32,8 @@ export function SettingsView(): ReactNode {
       <p className="note">codebase_search finds code by meaning. It works lexically with no setup; an embeddings endpoint adds semantic ranking.</p>
       <EmbeddingsForm />
       <CodeIndexStatusPanel />
+      <h2>Checkpoints</h2>
+      <CheckpointSettings />
       <h2>Appearance</h2>
       <ThemePicker />
     </section>
