@@ -28,6 +28,7 @@ import { registerMcpTools } from '../mcp/register-tools'
 import { createCodeIndexService, type CodeIndexService } from '../code-index/code-index-service'
 import { resolveEmbeddingsKey } from '../settings/secret-store'
 import { createWorkspace, type Workspace } from '../workspace'
+import type { WriteRecorder } from '../workspace/change-store'
 import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
 import { createEditPort } from './edit-port'
 import { createEnvironmentPort } from './environment-port'
@@ -129,7 +130,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const workspace = (root: string): Promise<Workspace> => {
     let pending = workspaces.get(root)
     if (!pending) {
-      const recordWrite = (taskId: string, path: string, write: () => Promise<void>) => checkpoints.forWorkspace(root).recordWrite(taskId, path, write)
+      const recordWrite: WriteRecorder = (taskId, path, write) => checkpoints.forWorkspace(root).recordWrite(taskId, path, write)
       pending = createWorkspace({ root, isProtected: isProtectedPath, now, recordWrite }).then((ws) => {
         opened.push(ws)
         // Every staged/accepted/rejected/reverted change reaches the review UI of every window.
