@@ -30,6 +30,9 @@ describe('checkpoints in a real task: turns, edits and commands', () => {
       ]
     })
     const task = await harness.services.tasks.start({ text: 'change things', mode: 'autopilot', workspace })
+    // A command no allow rule names still asks, even in a mode that auto-approves commands.
+    const ask = await harness.waitForApproval((i) => i.tool === 'execute_command')
+    harness.services.approvals.decide({ approvalId: ask.id, outcome: 'approve', scope: 'call' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
     const marker = harness.eventsOf(task.id).find((e) => e.type === 'checkpoint')
     expect(marker).toMatchObject({ type: 'checkpoint', label: 'change things' })
