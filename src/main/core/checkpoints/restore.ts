@@ -5,7 +5,7 @@ import { detectLineEnding } from '../../../shared/diff/text'
 import type { ApprovalQueue } from '../agent/approval-queue'
 import { toChangeView } from '../agent/edit-port'
 import type { EditPort } from '../agent/ports'
-import { writeFileAtomic } from '../workspace/atomic-write'
+import { writeFileAtomic } from '../fs/atomic-write'
 import { decodeText, detectEncoding } from '../workspace/encoding'
 import type { ProposedChange, Workspace } from '../workspace/types'
 import type { FileVersionPair, WorkspaceCheckpoints } from './workspace-checkpoints'
@@ -128,7 +128,7 @@ async function restoreWhole(deps: RestoreDeps, taskId: string, file: FileVersion
   try {
     await mkdir(dirname(full), { recursive: true })
     await deps.checkpoints.recordWrite(taskId, full, () =>
-      file.target === null ? rm(full, { force: true }) : writeFileAtomic(full, file.target, file.executable ? 0o755 : null)
+      file.target === null ? rm(full, { force: true }) : writeFileAtomic(full, file.target, file.executable ? { mode: 0o755 } : {})
     )
     summary.restored.push(file.path)
   } catch (error) {
