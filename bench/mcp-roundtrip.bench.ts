@@ -10,6 +10,7 @@ import { createMcpHub } from '../src/main/core/mcp/hub'
 import { createMcpPort } from '../src/main/core/mcp/mcp-port'
 import { registerMcpTools } from '../src/main/core/mcp/register-tools'
 import { createCodeParser } from '../src/main/core/code-index/parser'
+import { createBrowserSessions } from '../src/main/core/browser/browser-sessions'
 import { createBuiltInExecutors } from '../src/main/core/tools/executors'
 import { createToolRegistry } from '../src/main/core/tools/registry'
 import { defaultSettings } from '../src/main/core/settings/settings-schema'
@@ -44,7 +45,7 @@ it('MCP tool round trip: Modus beside the bare SDK client', async () => {
   const modes = resolveModes({ builtIns: BUILT_IN_MODES })
   const port = createMcpPort({ hub, modeServers: () => 'all' })
   const codeParser = createCodeParser()
-  const registry = createToolRegistry(createBuiltInExecutors({ codeParser, mcp: port }))
+  const registry = createToolRegistry(createBuiltInExecutors({ codeParser, mcp: port, browsers: createBrowserSessions() }))
   const stop = registerMcpTools(hub, port, registry)
   const gate = createPolicyGate({ modes: () => modes, policy: () => defaultSettings().policy, isTrusted: () => true, runtimeTools: () => registry.runtimeDefinitions(), mcp: port })
   const log = join(dir, 'log.jsonl')

@@ -47,7 +47,7 @@ export const BUILT_IN_MODES: readonly ModeConfig[] = [
     description: 'Write and change code',
     customInstructions:
       'Read the code you touch before editing it. Prefer small targeted edits over rewriting files. Run the project’s tests or type checker after a change when one exists.',
-    groups: ['read', 'edit', 'command', 'mcp'],
+    groups: ['read', 'edit', 'command', 'browser', 'mcp'],
     autoApprove: { ...CODE_AUTO_APPROVE },
     commandRules: { allow: [...CODE_COMMAND_RULES.allow] }
   },
@@ -60,7 +60,7 @@ export const BUILT_IN_MODES: readonly ModeConfig[] = [
     description: 'Plan before building',
     customInstructions:
       'Gather context first. Keep the plan as a todo list with update_todo_list. Write longer plans as Markdown files. Give no time estimates. Switch to Code mode when the user approves the plan.',
-    groups: ['read', ['edit', { fileRegex: '\\.md$', description: 'Markdown files only' }], 'mcp'],
+    groups: ['read', ['edit', { fileRegex: '\\.md$', description: 'Markdown files only' }], 'browser', 'mcp'],
     autoApprove: { ...READ_ONLY_AUTO_APPROVE }
   },
   {

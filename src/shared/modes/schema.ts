@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { ToolGroupName } from '../tools/types'
 import { fileRegexProblem } from './file-regex'
 
-export const TOOL_GROUPS = ['read', 'edit', 'command', 'mcp', 'modes'] as const satisfies readonly ToolGroupName[]
+export const TOOL_GROUPS = ['read', 'edit', 'command', 'browser', 'mcp', 'modes'] as const satisfies readonly ToolGroupName[]
 export const ToolGroup = z.enum(TOOL_GROUPS)
 
 export const SLUG_MESSAGE = 'Slug must contain only letters, numbers and dashes'
@@ -31,23 +31,14 @@ export const groupName = (entry: GroupEntry): ToolGroupName => (typeof entry ===
 export const groupOptions = (entry: GroupEntry): GroupOptions | undefined =>
   typeof entry === 'string' ? undefined : entry[1]
 
-/** Roo removed the browser group; old configs still carry it, so it is dropped silently. */
-const withoutDeprecatedGroups = (value: unknown): unknown =>
-  Array.isArray(value)
-    ? value.filter((entry) => entry !== 'browser' && !(Array.isArray(entry) && entry[0] === 'browser'))
-    : value
-
-export const ModeGroups = z.preprocess(
-  withoutDeprecatedGroups,
-  z.array(GroupEntry).superRefine((groups, ctx) => {
-    const seen = new Set<string>()
-    for (const entry of groups) {
-      const name = groupName(entry)
-      if (seen.has(name)) ctx.addIssue({ code: 'custom', message: `Duplicate groups are not allowed: ${name}` })
-      seen.add(name)
-    }
-  })
-)
+export const ModeGroups = z.array(GroupEntry).superRefine((groups, ctx) => {
+  const seen = new Set<string>()
+  for (const entry of groups) {
+    const name = groupName(entry)
+    if (seen.has(name)) ctx.addIssue({ code: 'custom', message: `Duplicate groups are not allowed: ${name}` })
+    seen.add(name)
+  }
+})
 
 /** Per-mode auto-approve toggles. Absent = ask. Writes outside the workspace always ask: no toggle. */
 export const AutoApprove = z

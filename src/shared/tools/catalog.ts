@@ -10,6 +10,7 @@ import { editTool } from './edit'
 import { applyPatchTool } from './apply-patch'
 import { executeCommandTool } from './execute-command'
 import { readCommandOutputTool } from './read-command-output'
+import { browserActionTool } from './browser-action'
 import { askFollowupQuestionTool } from './ask-followup-question'
 import { attemptCompletionTool } from './attempt-completion'
 import { switchModeTool } from './switch-mode'
@@ -31,6 +32,7 @@ export const builtInTools = [
   applyPatchTool,
   executeCommandTool,
   readCommandOutputTool,
+  browserActionTool,
   askFollowupQuestionTool,
   attemptCompletionTool,
   switchModeTool,

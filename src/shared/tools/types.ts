@@ -1,14 +1,14 @@
 import type { z } from 'zod'
 
 /** Roo's tool groups, which a mode lists; `always` marks tools every mode has. */
-export type ToolGroupName = 'read' | 'edit' | 'command' | 'mcp' | 'modes'
+export type ToolGroupName = 'read' | 'edit' | 'command' | 'browser' | 'mcp' | 'modes'
 
 /**
  * What running a tool does to the world; the policy decides from it and the paths, never from names.
  * - read: reads the workspace paths `readPaths` names (none: only what the task itself produced).
  * - edit: proposes changes to the paths `writePaths` names; staged for review.
  * - command: runs the shell command line `commandLine` gives.
- * - browser: drives a browser.
+ * - browser: drives the task's browser; `browserUrl` names the page it opens.
  * - mcp: calls a tool or reads a resource of an MCP server.
  * - task-control: changes only the task's own state (completion, questions, todos, mode, subtasks).
  */
@@ -34,6 +34,8 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType, N extends strin
   writePaths?(params: z.output<P>): string[]
   /** The shell command line the call runs and where (effect command). */
   commandLine?(params: z.output<P>): { command: string; cwd?: string }
+  /** The page the call opens (effect browser); undefined when it stays on the page already open. */
+  browserUrl?(params: z.output<P>): string | undefined
   /** The server and tool the call reaches (effect mcp): the server config's always-allow applies. */
   mcpTarget?(params: z.output<P>): { server: string; tool: string } | undefined
   /**

@@ -61,9 +61,10 @@ describe('mode validation', () => {
     expect(result).toEqual({ ok: false, errors: ['customModes[1].slug: Duplicate mode slugs are not allowed: docs'] })
   })
 
-  it('drops the removed browser group silently', () => {
-    const result = validateMode({ ...mode(), groups: ['read', 'browser'] })
-    expect(result.ok && result.mode.groups).toEqual(['read'])
+  it('keeps the browser group of imported Roo modes, with or without options', () => {
+    const result = validateMode({ ...mode(), groups: ['read', ['browser', { description: 'local pages' }]] })
+    expect(result.ok && result.mode.groups).toEqual(['read', ['browser', { description: 'local pages' }]])
+    expect(validateMode({ ...mode(), groups: ['browser', 'browser'] })).toEqual({ ok: false, errors: ['groups: Duplicate groups are not allowed: browser'] })
   })
 })
 

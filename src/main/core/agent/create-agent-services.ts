@@ -1,3 +1,4 @@
+import { createBrowserSessions } from '../browser/browser-sessions'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import type { Handlers } from '../../../shared/contract'
@@ -176,7 +177,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const mcp = options.mcp
     ? createMcpPort({ hub: options.mcp, modeServers: (slug) => modes.find((mode) => mode.slug === slug)?.mcpServers ?? 'all' })
     : undefined
-  const tools = createToolRegistry(createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp }))
+  const browsers = createBrowserSessions()
+  const tools = createToolRegistry(createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp, browsers }))
   // Each server tool becomes a runtime definition + executor, re-registered when the servers change.
   const stopMcpTools = options.mcp && mcp ? registerMcpTools(options.mcp, mcp, tools) : () => undefined
   const gate = createPolicyGate({
@@ -220,9 +222,11 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     workspace,
     terminalSummary: (taskId) => terminalSummary(terminal, taskId),
     disposeTask: async (taskId) => {
+      await browsers.close(taskId)
       await terminal.endTask(taskId)
       await checkpoints.pruneTask(taskId)
-    }
+    },
+    endRun: (taskId) => browsers.close(taskId)
   })
 
   const keyFor = (target: KeyTarget) =>
@@ -321,6 +325,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       modeStore?.stopWatching()
       approvalHandlers.dispose()
       await tasks.dispose()
+      await browsers.dispose()
       if (!options.terminal) await terminal.dispose()
       await codeIndex.dispose()
       codeParser.dispose()

@@ -8,6 +8,7 @@ export interface EnvironmentPortDeps {
   /** Running and recent commands of a task, from the terminal service; empty when none. */
   terminalSummary?: (taskId: string) => string
   disposeTask?: (taskId: string) => Promise<void>
+  endRun?: (taskId: string) => Promise<void>
 }
 
 /** What the environment details need: a first-turn file listing and the task's terminal state. */
@@ -21,6 +22,7 @@ export function createEnvironmentPort(deps: EnvironmentPortDeps): EnvironmentPor
       return lines.join('\n')
     },
     terminalSummary: (taskId) => deps.terminalSummary?.(taskId) ?? '',
-    disposeTask: deps.disposeTask
+    disposeTask: deps.disposeTask,
+    endRun: deps.endRun
   }
 }

@@ -128,6 +128,8 @@ export interface EnvironmentPort {
   terminalSummary(taskId: string): string
   /** Stops everything the task started (commands, background processes). */
   disposeTask?(taskId: string): Promise<void>
+  /** A run finished, was cancelled or failed: closes what lives only for the run (the task's browser). */
+  endRun?(taskId: string): Promise<void>
 }
 
 export type { ApprovalKind }

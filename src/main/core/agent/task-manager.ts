@@ -198,6 +198,9 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
         task.controller = null
         task.answerWaiters = []
         session.checkpoint()
+        if (outcome.status === 'completed' || outcome.status === 'cancelled' || outcome.status === 'failed') {
+          void deps.loop.env.endRun?.(session.id).catch(() => undefined)
+        }
         const waiter = childWaiters.get(session.id)
         if (waiter && (outcome.status === 'completed' || outcome.status === 'cancelled')) {
           waiter({ childId: session.id, status: outcome.status, result: outcome.result ?? 'The subtask was cancelled.' })

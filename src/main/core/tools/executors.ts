@@ -3,6 +3,8 @@ import type { z } from 'zod'
 import type { CodeIndex } from '../code-index/code-index'
 import type { CodeParser } from '../code-index/parser'
 import type { McpPort } from '../mcp/mcp-port'
+import type { BrowserSessions } from '../browser/browser-sessions'
+import { createBrowserActionExecutor } from './browser-action'
 import { createAccessMcpResourceExecutor } from './access-mcp-resource'
 import { applyDiffExecutor } from './apply-diff'
 import { applyPatchExecutor } from './apply-patch'
@@ -36,6 +38,8 @@ export interface BuiltInExecutorDeps {
   codeIndex?: (root: string) => Promise<CodeIndex>
   /** The MCP servers; without it the MCP tools answer that no server is connected. */
   mcp?: McpPort
+  /** The tasks' browsers (browser_action). */
+  browsers: BrowserSessions
 }
 
 const noMcp: ToolExecutor<unknown> = {
@@ -60,6 +64,7 @@ export function createBuiltInExecutors(deps: BuiltInExecutorDeps): BuiltInExecut
     apply_patch: applyPatchExecutor,
     execute_command: executeCommandExecutor,
     read_command_output: readCommandOutputExecutor,
+    browser_action: createBrowserActionExecutor(deps.browsers),
     ask_followup_question: askFollowupQuestionExecutor,
     attempt_completion: attemptCompletionExecutor,
     switch_mode: switchModeExecutor,

@@ -25,6 +25,7 @@ const GROUP_LABELS: Record<(typeof TOOL_GROUPS)[number], string> = {
   read: 'Read (read, list, search files)',
   edit: 'Edit (write, diff, patch)',
   command: 'Command (terminal)',
+  browser: 'Browser (drive a Chromium page)',
   mcp: 'MCP tools',
   modes: 'Modes (switch, subtasks)'
 }

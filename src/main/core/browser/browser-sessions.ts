@@ -1,0 +1,116 @@
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { findChromium, type ChromiumLookup } from './find-chromium'
+
+export interface Viewport {
+  width: number
+  height: number
+}
+
+export const DEFAULT_VIEWPORT: Viewport = { width: 900, height: 600 }
+
+/** One task's browser: a page, its viewport, and what the page logged since the last drain. */
+export interface BrowserSession {
+  readonly page: Page
+  viewport: Viewport
+  /** Console messages and page errors since the previous call, then forgotten. */
+  drainLogs(): { console: string[]; errors: string[] }
+}
+
+export interface BrowserSessions {
+  /** The task's open session, or undefined before launch / after close. */
+  get(taskId: string): BrowserSession | undefined
+  /** Opens the task's browser (only launch does); an open one is reused. Throws with advice when no browser exists. */
+  open(taskId: string): Promise<BrowserSession>
+  close(taskId: string): Promise<void>
+  dispose(): Promise<void>
+}
+
+export interface BrowserSessionsDeps {
+  viewport?: () => Viewport
+  findBrowser?: () => ChromiumLookup
+  /** Extra Chromium switches (tests and containers: --no-sandbox). */
+  args?: string[]
+}
+
+/** The log lines a page may pile up between two actions; older ones are dropped with a note. */
+const MAX_LOG_LINES = 200
+
+function startSession(page: Page, viewport: Viewport): BrowserSession {
+  let consoleLines: string[] = []
+  let errors: string[] = []
+  let dropped = 0
+  const keep = (list: string[], line: string) => {
+    if (list.length >= MAX_LOG_LINES) {
+      list.shift()
+      dropped += 1
+    }
+    list.push(line)
+  }
+  page.on('console', (message) => keep(consoleLines, `[${message.type()}] ${message.text()}`))
+  page.on('pageerror', (error) => keep(errors, error.message))
+  return {
+    page,
+    viewport,
+    drainLogs() {
+      const drained = { console: dropped > 0 ? [`(${dropped} older lines dropped)`, ...consoleLines] : consoleLines, errors }
+      consoleLines = []
+      errors = []
+      dropped = 0
+      return drained
+    }
+  }
+}
+
+/** One Playwright browser per task, opened by launch, closed by close, at task end and on cancel. */
+export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSessions {
+  const sessions = new Map<string, { browser: Browser; session: BrowserSession }>()
+  const opening = new Map<string, Promise<BrowserSession>>()
+  const viewport = deps.viewport ?? (() => DEFAULT_VIEWPORT)
+
+  const launch = async (taskId: string): Promise<BrowserSession> => {
+    const lookup = (deps.findBrowser ?? findChromium)()
+    if (lookup.path === null) throw new Error(lookup.advice)
+    // Chromium refuses to start its sandbox as root (containers); there it runs without one.
+    const asRoot = process.getuid?.() === 0
+    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : [])]
+    const browser = await chromium.launch({ executablePath: lookup.path, headless: true, args })
+    try {
+      const size = { ...viewport() }
+      const page = await browser.newPage({ viewport: size })
+      const session = startSession(page, size)
+      sessions.set(taskId, { browser, session })
+      browser.on('disconnected', () => {
+        if (sessions.get(taskId)?.browser === browser) sessions.delete(taskId)
+      })
+      return session
+    } catch (error) {
+      await browser.close().catch(() => undefined)
+      throw error
+    }
+  }
+
+  const close = async (taskId: string) => {
+    await opening.get(taskId)?.catch(() => undefined)
+    const entry = sessions.get(taskId)
+    sessions.delete(taskId)
+    await entry?.browser.close().catch(() => undefined)
+  }
+
+  return {
+    get: (taskId) => sessions.get(taskId)?.session,
+    async open(taskId) {
+      const open = sessions.get(taskId)
+      if (open) return open.session
+      let pending = opening.get(taskId)
+      if (!pending) {
+        pending = launch(taskId).finally(() => opening.delete(taskId))
+        opening.set(taskId, pending)
+      }
+      return pending
+    },
+    close,
+    async dispose() {
+      await Promise.all([...new Set([...sessions.keys(), ...opening.keys()])].map(close))
+    }
+  }
+}

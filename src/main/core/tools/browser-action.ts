@@ -1,0 +1,148 @@
+import type { BrowserActionParams } from '../../../shared/tools/browser-action'
+import type { BrowserSession, BrowserSessions } from '../browser/browser-sessions'
+import { textOutput, type ToolContext, type ToolExecutor, type ToolOutput } from './types'
+
+/** How long a navigation may take before it is reported as failed. */
+const NAVIGATION_TIMEOUT_MS = 15_000
+/** After an input, how long the page gets to react (navigate, re-render) before the screenshot. */
+const SETTLE_MS = 300
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message.split('\n')[0] : String(error))
+
+const SCHEMES = new Set(['http:', 'https:', 'file:'])
+
+function checkUrl(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return `"${url}" is not a URL: give a full address such as http://localhost:3000 or file:///path/to/page.html.`
+  }
+  return SCHEMES.has(parsed.protocol) ? null : `Only http://, https:// and file:// pages can be opened, not ${parsed.protocol}`
+}
+
+function outsideViewport(session: BrowserSession, point: { x: number; y: number }): string | null {
+  const { width, height } = session.viewport
+  return point.x < width && point.y < height
+    ? null
+    : `The coordinate ${point.x},${point.y} is outside the ${width}x${height} viewport: use x < ${width} and y < ${height} (or resize first).`
+}
+
+/** Waits for a navigation the action may have started, without failing when there is none. */
+async function settle(session: BrowserSession): Promise<void> {
+  await session.page.waitForTimeout(SETTLE_MS)
+  await session.page.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
+}
+
+/** The screenshot, URL and logs since the previous action: what every action returns. */
+async function report(session: BrowserSession, done: string, ctx: ToolContext, isError = false): Promise<ToolOutput> {
+  const shot = await session.page.screenshot({ type: 'png' })
+  const logs = session.drainLogs()
+  const lines = [
+    done,
+    `Current URL: ${session.page.url()}`,
+    `Viewport: ${session.viewport.width}x${session.viewport.height}`,
+    logs.console.length > 0 ? `Console since the previous action:\n${logs.console.join('\n')}` : 'Console since the previous action: (none)',
+    logs.errors.length > 0 ? `Page errors since the previous action:\n${logs.errors.join('\n')}` : 'Page errors since the previous action: (none)'
+  ]
+  if (!ctx.modelSupportsImages) lines.push('(A screenshot was taken but not sent: this model does not take images. Rely on the URL and console.)')
+  const text = { type: 'text' as const, text: lines.join('\n') }
+  return {
+    content: ctx.modelSupportsImages ? [text, { type: 'image', mediaType: 'image/png', dataBase64: shot.toString('base64') }] : [text],
+    isError
+  }
+}
+
+async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext): Promise<ToolOutput> {
+  const problem = checkUrl(url)
+  if (problem) return textOutput(problem, true)
+  let session: BrowserSession
+  try {
+    session = await sessions.open(ctx.taskId)
+  } catch (error) {
+    return textOutput(`The browser could not be started: ${errorText(error)}`, true)
+  }
+  try {
+    const response = await session.page.goto(url, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS })
+    const status = response ? ` (HTTP ${response.status()})` : ''
+    return await report(session, `Opened ${url}${status}.`, ctx, response !== null && response.status() >= 400)
+  } catch (error) {
+    const logs = session.drainLogs()
+    const errors = logs.errors.length > 0 ? `\nPage errors: ${logs.errors.join('; ')}` : ''
+    return textOutput(`Navigation to ${url} failed: ${errorText(error)}${errors}`, true)
+  }
+}
+
+/** Runs one action on the open page; a string back is an error for the model. */
+async function act(session: BrowserSession, params: BrowserActionParams): Promise<string | null> {
+  const { page } = session
+  switch (params.action) {
+    case 'click':
+    case 'hover': {
+      const point = params.coordinate!
+      const outside = outsideViewport(session, point)
+      if (outside) return outside
+      if (params.action === 'click') await page.mouse.click(point.x, point.y)
+      else await page.mouse.move(point.x, point.y)
+      return null
+    }
+    case 'type':
+      await page.keyboard.type(params.text ?? '')
+      return null
+    case 'press':
+      try {
+        await page.keyboard.press(params.key!)
+      } catch (error) {
+        return `The key "${params.key}" could not be pressed: ${errorText(error)}`
+      }
+      return null
+    case 'scroll_down':
+    case 'scroll_up': {
+      const delta = session.viewport.height * (params.action === 'scroll_down' ? 1 : -1)
+      await page.mouse.wheel(0, delta)
+      return null
+    }
+    case 'resize':
+      await page.setViewportSize(params.size!)
+      session.viewport = { ...params.size! }
+      return null
+    default:
+      return null // screenshot: nothing to do but report
+  }
+}
+
+const DONE: Record<Exclude<BrowserActionParams['action'], 'launch' | 'close'>, (p: BrowserActionParams) => string> = {
+  click: (p) => `Clicked at ${p.coordinate!.x},${p.coordinate!.y}.`,
+  hover: (p) => `Moved the mouse to ${p.coordinate!.x},${p.coordinate!.y}.`,
+  type: (p) => `Typed ${JSON.stringify(p.text)}.`,
+  press: (p) => `Pressed ${p.key}.`,
+  scroll_down: () => 'Scrolled down one page.',
+  scroll_up: () => 'Scrolled up one page.',
+  resize: (p) => `Resized the viewport to ${p.size!.width}x${p.size!.height}.`,
+  screenshot: () => 'Screenshot of the page.'
+}
+
+/** browser_action: drives the task's one browser session (see browser/browser-sessions.ts). */
+export function createBrowserActionExecutor(sessions: BrowserSessions): ToolExecutor<BrowserActionParams> {
+  return {
+    async execute(params, ctx) {
+      if (params.action === 'launch') return launch(sessions, params.url!, ctx)
+      const session = sessions.get(ctx.taskId)
+      if (params.action === 'close') {
+        if (!session) return textOutput('No browser is open in this task; nothing to close.')
+        await sessions.close(ctx.taskId)
+        return textOutput('The browser was closed.')
+      }
+      if (!session) return textOutput(`No browser is open: start with browser_action launch (url) before ${params.action}.`, true)
+      try {
+        const problem = await act(session, params)
+        if (problem) return textOutput(problem, true)
+        await settle(session)
+        return await report(session, DONE[params.action](params), ctx)
+      } catch (error) {
+        if (!sessions.get(ctx.taskId)) return textOutput(`The browser was closed during ${params.action}.`, true)
+        return textOutput(`browser_action ${params.action} failed: ${errorText(error)}`, true)
+      }
+    }
+  }
+}

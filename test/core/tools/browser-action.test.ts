@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserActionTool } from '../../../src/shared/tools/browser-action'
+import { createBrowserSessions } from '../../../src/main/core/browser/browser-sessions'
+import { findChromium } from '../../../src/main/core/browser/find-chromium'
+import { createBrowserActionExecutor } from '../../../src/main/core/tools/browser-action'
+import type { ToolContext, ToolOutput } from '../../../src/main/core/tools/types'
+
+const PAGE = `<!doctype html><html><body style="margin:0">
+<button id="go" style="position:absolute;left:0;top:0;width:200px;height:100px"
+  onclick="document.title='clicked';console.log('button clicked');document.getElementById('name').focus()">Go</button>
+<input id="name" style="position:absolute;left:0;top:150px" oninput="console.log('typed '+this.value)">
+<script>console.log('page ready'); setTimeout(() => { throw new Error('late failure') }, 0)</script>
+</body></html>`
+
+const chromium = findChromium()
+const suite = chromium.path ? describe : describe.skip
+
+suite('browser_action against a local page in real Chromium', { timeout: 60_000 }, () => {
+  let server: Server
+  let origin = ''
+  const sessions = createBrowserSessions({ args: ['--no-sandbox'] })
+  const executor = createBrowserActionExecutor(sessions)
+  const ctx = (taskId: string, modelSupportsImages = true): ToolContext => ({ taskId, signal: new AbortController().signal, modelSupportsImages })
+  const run = (input: unknown, taskId = 't1', images = true): Promise<ToolOutput> =>
+    executor.execute(browserActionTool.params.parse(input), ctx(taskId, images))
+  const text = (output: ToolOutput) => output.content.map((block) => (block.type === 'text' ? block.text : '[image]')).join('\n')
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/missing') return void res.writeHead(404).end('gone')
+      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await sessions.dispose()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('refuses actions before launch, then launches, clicks, types and reports screenshot, URL, console and errors', async () => {
+    const early = await run({ action: 'click', coordinate: '10,10' })
+    expect(early.isError).toBe(true)
+    expect(text(early)).toMatch(/No browser is open: start with browser_action launch/)
+
+    const launched = await run({ action: 'launch', url: `${origin}/app` })
+    expect(launched.isError).toBe(false)
+    expect(text(launched)).toContain(`Current URL: ${origin}/app`)
+    expect(text(launched)).toContain('[log] page ready')
+    expect(text(launched)).toContain('Viewport: 900x600')
+    const image = launched.content.find((block) => block.type === 'image')
+    expect(image?.type === 'image' && image.mediaType).toBe('image/png')
+    expect(image?.type === 'image' && Buffer.from(image.dataBase64, 'base64').subarray(1, 4).toString()).toBe('PNG')
+
+    const clicked = await run({ action: 'click', coordinate: '100,50' })
+    expect(text(clicked)).toContain('[log] button clicked')
+    expect(text(clicked)).not.toContain('page ready') // only what happened since the previous action
+    expect(text(clicked)).toMatch(/Page errors since the previous action:\n.*late failure|Page errors since the previous action: \(none\)/)
+    expect(await sessions.get('t1')!.page.title()).toBe('clicked')
+
+    const typed = await run({ action: 'type', text: 'Ada' })
+    expect(text(typed)).toContain('[log] typed Ada')
+    expect(await sessions.get('t1')!.page.inputValue('#name')).toBe('Ada')
+  })
+
+  it('reports page errors and sends a text note instead of the image to models without images', async () => {
+    const output = await run({ action: 'launch', url: `${origin}/again` }, 't2', false)
+    await sessions.get('t2')!.page.waitForTimeout(100)
+    const shot = await run({ action: 'screenshot' }, 't2', false)
+    expect(output.content.every((block) => block.type === 'text')).toBe(true)
+    expect(text(output)).toMatch(/screenshot was taken but not sent/)
+    expect(text(output) + text(shot)).toContain('late failure')
+    await run({ action: 'close' }, 't2')
+    expect(sessions.get('t2')).toBeUndefined()
+  })
+
+  it('gives clear errors for coordinates outside the viewport, failed navigations and bad URLs; resize moves the bound', async () => {
+    await run({ action: 'launch', url: `${origin}/` }, 't3')
+    const outside = await run({ action: 'click', coordinate: '950,10' }, 't3')
+    expect(outside.isError).toBe(true)
+    expect(text(outside)).toContain('outside the 900x600 viewport')
+    const resized = await run({ action: 'resize', size: '1000x700' }, 't3')
+    expect(text(resized)).toContain('Viewport: 1000x700')
+    expect((await run({ action: 'hover', coordinate: '950,10' }, 't3')).isError).toBe(false)
+
+    const missing = await run({ action: 'launch', url: `${origin}/missing` }, 't3')
+    expect(missing.isError).toBe(true)
+    expect(text(missing)).toContain('HTTP 404')
+    const closedPort = await run({ action: 'launch', url: 'http://127.0.0.1:1/' }, 't3')
+    expect(closedPort.isError).toBe(true)
+    expect(text(closedPort)).toMatch(/Navigation to http:\/\/127\.0\.0\.1:1\/ failed: .*net::ERR_/)
+    expect(text(await run({ action: 'launch', url: 'javascript:alert(1)' }, 't3'))).toMatch(/Only http:\/\/, https:\/\/ and file:\/\//)
+    await sessions.close('t3')
+  })
+})
+
+describe('browser_action parameters', () => {
+  const parse = (input: unknown) => browserActionTool.params.safeParse(input)
+  it('takes each action with exactly the field it needs', () => {
+    expect(parse({ action: 'click', coordinate: '10, 20' }).data).toEqual({ action: 'click', coordinate: { x: 10, y: 20 } })
+    expect(parse({ action: 'resize', size: '1280x800' }).data).toEqual({ action: 'resize', size: { width: 1280, height: 800 } })
+    expect(parse({ action: 'launch' }).error?.issues[0].message).toBe('launch needs url')
+    expect(parse({ action: 'scroll_down', text: 'x' }).error?.issues[0].message).toBe('scroll_down takes no text')
+    expect(parse({ action: 'click', coordinate: 'middle' }).success).toBe(false)
+    expect(parse({ action: 'resize', size: '10x10' }).success).toBe(false)
+    expect(parse({ action: 'fly' }).success).toBe(false)
+  })
+})
