@@ -48,6 +48,8 @@ export const AutoApprove = z
     edit: z.boolean(),
     command: z.boolean(),
     mcp: z.boolean(),
+    /** Opening pages on localhost / 127.0.0.1 / the workspace's files (other origins: browserRules). */
+    browser: z.boolean(),
     modeSwitch: z.boolean(),
     subtasks: z.boolean(),
     followup: z.boolean(),
@@ -65,6 +67,12 @@ export const CommandRules = z
   .object({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
   .strict()
 export type CommandRules = z.infer<typeof CommandRules>
+
+/** Pages other than local ones that the mode opens without asking: origins or URL prefixes. */
+export const BrowserRules = z
+  .object({ allow: z.array(z.string().trim().regex(/^(https?|file):\/\/\S+$/, 'A URL rule must be an http(s):// or file:// origin or URL prefix')) })
+  .strict()
+export type BrowserRules = z.infer<typeof BrowserRules>
 
 /** Which MCP servers a mode may use: all (the default), none, or the named ones. */
 export const ModeMcpServers = z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1, 'A server name must not be empty'))])
@@ -84,6 +92,7 @@ export const ModeConfig = z
     groups: ModeGroups,
     autoApprove: AutoApprove.optional(),
     commandRules: CommandRules.optional(),
+    browserRules: BrowserRules.optional(),
     mcpServers: ModeMcpServers.optional(),
     /** Where Roo's files say the mode came from; Modus tracks the source itself and ignores it. */
     source: z.enum(['global', 'project']).optional()

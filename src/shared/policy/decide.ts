@@ -1,3 +1,4 @@
+import { decideBrowser } from './browser'
 import { mcpToolDefinition, parseMcpToolName } from '../tools/mcp'
 import { getBuiltInTool } from '../tools/catalog'
 import type { ToolDefinition } from '../tools/types'
@@ -226,6 +227,7 @@ export function decide(call: PolicyCall, ctx: PolicyContext): PolicyDecision {
     case 'task-control':
       return decideTaskControl(definition, auto)
     case 'browser':
+      return decideBrowser(definition.browserUrl?.(params), { mode: ctx.mode, trusted: ctx.trusted, facts: (path) => factsOf(path, ctx) }, auto)
     case undefined:
       return needsApproval
   }

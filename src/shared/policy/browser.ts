@@ -1,0 +1,59 @@
+import type { AutoApprove, ResolvedMode } from '../modes/schema'
+import type { PathFacts } from './paths'
+
+type Verdict = { decision: 'allow' | 'ask'; rule: string; reason: string }
+
+const originOf = (url: URL): string => `${url.protocol}//${url.host}`
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/** What the page is, for the reason and the rules: an origin, or the file it opens. */
+function describe(url: URL): string {
+  return url.protocol === 'file:' ? `the file ${decodeURIComponent(url.pathname)}` : `the origin ${originOf(url)}`
+}
+
+/** A per-mode allow rule: an origin (`https://docs.example.com`) or a URL prefix (`https://example.com/app/`). */
+const matchesRule = (url: URL, rule: string): boolean => {
+  let ruleUrl: URL
+  try {
+    ruleUrl = new URL(rule)
+  } catch {
+    return false
+  }
+  // Same origin always; a path in the rule narrows it to that prefix (never a longer host name).
+  return originOf(url) === originOf(ruleUrl) && url.href.startsWith(ruleUrl.href)
+}
+
+/**
+ * Browser calls: opening a page asks by default, since a page can exfiltrate what the model types
+ * into it. The mode's browser toggle approves localhost / 127.0.0.1 / the workspace's own files;
+ * any other origin asks unless one of the mode's URL allow rules names it. Actions on the page
+ * already open run unasked.
+ */
+export function decideBrowser(
+  url: string | undefined,
+  ctx: { mode: ResolvedMode; trusted: boolean; facts: (path: string) => PathFacts },
+  auto: AutoApprove
+): Verdict {
+  if (url === undefined) return { decision: 'allow', rule: 'browser-session', reason: 'Acts on the page already opened in this task' }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { decision: 'ask', rule: 'default-ask', reason: `Opening ${url} (not a valid URL) needs approval` }
+  }
+  const what = describe(parsed)
+  const local =
+    ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOCAL_HOSTS.has(parsed.hostname)) ||
+    (parsed.protocol === 'file:' && !ctx.facts(decodeURIComponent(parsed.pathname)).outsideWorkspace)
+  if (local) {
+    return auto.browser
+      ? { decision: 'allow', rule: 'auto-approve.browser', reason: `Local pages are auto-approved in this mode (${what})` }
+      : { decision: 'ask', rule: 'default-ask', reason: `Opening ${what} needs approval in this mode` }
+  }
+  // A project file's rules count only in a trusted workspace, as for command rules.
+  const rules = ctx.mode.origin === 'project' && !ctx.trusted ? [] : (ctx.mode.browserRules?.allow ?? [])
+  const rule = rules.find((candidate) => matchesRule(parsed, candidate))
+  if (rule) return { decision: 'allow', rule: `browser-allow:${rule}`, reason: `The mode's URL allow rule ${rule} matches ${what}` }
+  return { decision: 'ask', rule: 'foreign-origin', reason: `Opening ${what} always needs approval: it is not local and no URL allow rule of this mode matches` }
+}
