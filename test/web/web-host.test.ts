@@ -39,6 +39,19 @@ function connect(token: string | null, headers: Record<string, string> = {}, pat
   })
 }
 
+/** The raw text of the reply to request `id`; events the core pushes meanwhile are passed over. */
+function rawReply(ws: WebSocket, id: number): Promise<string> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const text = data.toString()
+      if ((JSON.parse(text) as { id?: number }).id !== id) return
+      ws.off('message', onMessage)
+      resolve(text)
+    }
+    ws.on('message', onMessage)
+  })
+}
+
 function nextMessage(ws: WebSocket, predicate: (m: any) => boolean = () => true): Promise<any> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData): void => {
@@ -147,12 +160,12 @@ describe('web host bounds and addresses', () => {
   it('answers a 31 MB path with a short error, not an echo of it', async () => {
     const ws = await connect(host.token, { origin })
     ws.send(JSON.stringify({ id: 9, channel: 'workspace:open', payload: { path: `/${'a'.repeat(31 * 1024 * 1024)}` } }))
-    const raw = await new Promise<string>((resolve) => ws.once('message', (data) => resolve(data.toString())))
+    const raw = await rawReply(ws, 9)
     expect(JSON.parse(raw)).toMatchObject({ id: 9, result: { ok: false, error: { code: 'invalid_payload' } } })
     expect(raw.length).toBeLessThan(4000)
     // Any other error quoting its input is cut short too.
     ws.send(JSON.stringify({ id: 10, channel: 'workspace:open', payload: { path: `/${'b'.repeat(4000)}` } }))
-    const second = await new Promise<string>((resolve) => ws.once('message', (data) => resolve(data.toString())))
+    const second = await rawReply(ws, 10)
     expect(JSON.parse(second)).toMatchObject({ id: 10, result: { ok: false, error: { code: 'not_found' } } })
     expect(second.length).toBeLessThan(2500)
     ws.close()
