@@ -61,8 +61,10 @@ test('opening a task from the history shows its conversation in the chat', async
   await page.getByLabel('Message').fill('Summarise the project')
   await page.getByLabel('Message').press('Enter')
   await expect(page.locator('.assistant-text').last()).toHaveText('Here is a short answer about the project.')
-  // After a reload the chat starts empty, so what it shows next comes from the history.
+  // A reload reopens the last task; a new task empties the chat, so what it shows next comes from the history.
   await page.reload()
+  await expect(page.getByText('Here is a short answer about the project.')).toBeVisible()
+  await page.getByRole('button', { name: 'New task' }).click()
   await expect(page.getByLabel('Message')).toBeVisible()
   await expect(page.getByText('Here is a short answer about the project.')).toHaveCount(0)
   await page.getByRole('button', { name: 'History' }).click()

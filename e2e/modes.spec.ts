@@ -26,7 +26,7 @@ test('creates a custom mode whose file pattern lists the workspace files it matc
   await pattern.fill('\\.md$')
   await editor.getByLabel('Pattern description (shown to the model)').fill('Markdown files only')
   await expect(matches.getByText('README.md')).toBeVisible()
-  await editor.getByLabel('Allow').fill('npm test\ngit diff *')
+  await editor.getByLabel('Allow', { exact: true }).fill('npm test\ngit diff *')
   await editor.getByRole('switch', { name: 'Read files in the workspace' }).check()
   await editor.getByRole('switch', { name: 'Edit files' }).check()
   if (process.env.MODUS_SCREENSHOTS) {
