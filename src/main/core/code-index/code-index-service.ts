@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CodeIndexStatus } from '../../../shared/contract/code-index'
 import type { EmbeddingsConfig } from '../settings/settings-schema'
-import { openCodeIndex, type CodeIndex } from './code-index'
+import { idleStatus, openCodeIndex, type CodeIndex } from './code-index'
 import { createEmbedder, OPENAI_BASE_URL, type Embedder } from './embedder'
 import type { CodeParser } from './parser'
 import { watchIndexedDirectories } from './watcher'
@@ -29,18 +29,6 @@ interface OpenIndex {
 /** Each workspace's index lives in the app data dir under a hash of its root. */
 export const indexDirFor = (dataDir: string, root: string): string =>
   join(dataDir, 'code-index', createHash('sha256').update(root).digest('hex').slice(0, 24))
-
-export const idleStatus = (workspace: string | null): CodeIndexStatus => ({
-  workspace,
-  state: 'idle',
-  filesDone: 0,
-  filesTotal: 0,
-  chunks: 0,
-  errors: 0,
-  recentErrors: [],
-  semantic: { state: 'off', chunksEmbedded: 0, chunksTotal: 0 },
-  message: workspace ? 'Not indexed yet.' : 'Open a folder to index it.'
-})
 
 /** Opens one index per workspace on first use, builds it in the background and keeps it current. */
 export function createCodeIndexService(deps: CodeIndexServiceDeps) {

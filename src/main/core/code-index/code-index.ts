@@ -12,6 +12,19 @@ import type { CodeParser } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
 import { openVectorStore, type StoredChunk, type VectorStore } from './vector-store'
 
+/** The status of a workspace whose index has not run (or of no workspace at all). */
+export const idleStatus = (workspace: string | null): CodeIndexStatus => ({
+  workspace,
+  state: 'idle',
+  filesDone: 0,
+  filesTotal: 0,
+  chunks: 0,
+  errors: 0,
+  recentErrors: [],
+  semantic: { state: 'off', chunksEmbedded: 0, chunksTotal: 0 },
+  message: workspace ? 'Not indexed yet.' : 'Open a folder to index it.'
+})
+
 export interface CodeIndexOptions {
   root: string
   /** This workspace's folder in the app data dir (LanceDB tables + meta.json). */
@@ -54,17 +67,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   if (loaded.fresh) await store.clear()
   const bm25 = createBm25Index()
 
-  const status: CodeIndexStatus = {
-    workspace: root,
-    state: 'idle',
-    filesDone: 0,
-    filesTotal: 0,
-    chunks: 0,
-    errors: 0,
-    recentErrors: [],
-    semantic: { state: 'off', chunksEmbedded: 0, chunksTotal: 0 },
-    message: 'Not indexed yet.'
-  }
+  const status: CodeIndexStatus = idleStatus(root)
   let lexicalReady = false
   let controller: AbortController | null = null
   let running: Promise<void> = Promise.resolve()
