@@ -1,14 +1,11 @@
-import { spawn } from 'node:child_process'
 import { everythingStdio } from '../support/mcp/servers'
 import { mkdtempSync, realpathSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn } from '../support/fake-provider'
+import { runCli } from '../support/run-cli'
 
-const root = resolve(__dirname, '../..')
-const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
-const entry = join(root, 'src/cli/main.ts')
 
 let fake: FakeProvider | undefined
 afterEach(async () => {
@@ -16,29 +13,6 @@ afterEach(async () => {
   await fake?.close()
   fake = undefined
 })
-
-interface CliRun {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs the CLI source in its own Node process, as a user would run `modus`. */
-function runCli(args: string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<CliRun> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [jiti, entry, ...args], {
-      cwd: options.cwd ?? root,
-      env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    if (options.stdin !== undefined) child.stdin.end(options.stdin)
-    child.on('exit', (code) => resolveRun({ code, stdout, stderr }))
-  })
-}
 
 async function setup(turns: FakeTurn[], files: Record<string, string> = {}) {
   fake = await startFakeProvider({ name: 'cli', turns })
