@@ -152,7 +152,7 @@ function decideExecute(command: string, cwd: string | undefined, ctx: PolicyCont
 }
 
 /** The definition a call is judged by: the one it brings, a built-in, or one built from an MCP name. */
-function definitionOf(call: PolicyCall): ToolDefinition | undefined {
+export function definitionOf(call: PolicyCall): ToolDefinition | undefined {
   if (call.definition) return call.definition
   const builtIn = getBuiltInTool(call.name)
   if (builtIn) return builtIn

@@ -1,5 +1,5 @@
 import type { ModeConfig } from '../modes/schema'
-import type { PolicyCall } from './decide'
+import { definitionOf, type PolicyCall } from './decide'
 import { firstMatch } from './rules'
 import { analyzeCommand, basename } from './shell/analyze'
 
@@ -30,8 +30,9 @@ function ruleForArgv(argv: readonly string[]): string | undefined {
  * per part of a compound command. Never suggests a rule for always-ask constructs.
  */
 export function suggestNarrowestRule(call: PolicyCall, mode?: Pick<ModeConfig, 'commandRules'>): RuleSuggestion {
-  if (call.name !== 'execute_command') return { allow: [], note: 'Only commands take rules; use the mode’s auto-approve toggles for other tools' }
-  const analysis = analyzeCommand(String(call.params.command ?? ''))
+  const line = definitionOf(call)?.commandLine?.(call.params)
+  if (!line) return { allow: [], note: 'Only commands take rules; use the mode’s auto-approve toggles for other tools' }
+  const analysis = analyzeCommand(line.command)
   if (analysis.error) return { allow: [], note: `The command could not be analysed (${analysis.error})` }
   if (analysis.alwaysAsk.length > 0) return { allow: [], note: `Always asks: ${analysis.alwaysAsk.join('; ')}` }
   const rules = new Set<string>()

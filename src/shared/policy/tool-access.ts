@@ -152,7 +152,7 @@ export function isToolOffered(name: string, ctx: ToolAccessContext): boolean {
   const definition = findToolDefinition(name, ctx)
   if (definition?.hiddenFromModel) return false
   if ((ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)) return false
-  if (resolved === 'access_mcp_resource' && !ctx.mcpServersWithResources) return false
+  if (definition?.needsMcpResources && !ctx.mcpServersWithResources) return false
   if (isMcpToolName(name) && !ctx.mcpTools) return false
   // An alias is offered only under the name the model asked for (MiniMax's search_and_replace),
   // and an opt-in tool the model asked for only by alias is not offered a second time.

@@ -14,6 +14,7 @@ export const accessMcpResourceTool = defineTool({
   description: 'Read a resource of a connected MCP server.',
   params: accessMcpResourceParams,
   effect: 'mcp',
+  needsMcpResources: true,
   summarize: (p) => `MCP ${p.server_name}: ${p.uri}`
 })
 

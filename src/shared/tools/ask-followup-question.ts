@@ -26,6 +26,7 @@ export const askFollowupQuestionTool = defineTool({
   params: askFollowupQuestionParams,
   effect: 'task-control',
   asksUser: true,
+  answeredByUserMessage: true,
   summarize: (p) => `Ask: ${p.question}`
 })
 

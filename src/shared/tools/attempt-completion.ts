@@ -13,6 +13,7 @@ export const attemptCompletionTool = defineTool({
   description: 'Present the result once the task is done and every tool call has succeeded.',
   params: attemptCompletionParams,
   effect: 'task-control',
+  answeredByUserMessage: true,
   summarize: () => 'Complete the task'
 })
 

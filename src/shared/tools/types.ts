@@ -45,6 +45,10 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType, N extends strin
   approvalToggle?: TaskControlToggle
   /** The call is itself a question to the user: the mode's follow-up toggle answers it after a delay. */
   asksUser?: boolean
+  /** The user's next message is the call's result (the answer to a question, feedback on a completion). */
+  answeredByUserMessage?: boolean
+  /** Offered only while a server the mode may use has resources to read. */
+  needsMcpResources?: boolean
   /** Offered only to models that ask for it (ModelInfo.includedTools). */
   optIn?: boolean
   /** Never offered to the model under this name (dynamic definitions stand in for it). */

@@ -1,8 +1,7 @@
 import type { ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
-import { resultAsText, resultText, textResult } from './call-results'
-import { subtaskResultText } from '../tools/new-task'
+import { resultAsText, resultText, textResult, toResultBlock } from './call-results'
 import {
   condenseHistory,
   currentContextTokens,
@@ -14,7 +13,7 @@ import { buildEnvironmentDetails } from './environment-details'
 import type { LoopDeps, RunControl } from './loop-deps'
 import { closeOpenCalls, openToolUses } from './open-calls'
 import type { LoopMode } from './ports'
-import { askUser, processCalls, type CallsOutcome } from './process-calls'
+import { askUser, processCalls, reattachCall, type CallsOutcome } from './process-calls'
 import { loadRulesFiles } from './rules-files'
 import { errorMessage, isContextTooLong, streamTurn } from './stream-turn'
 import { buildSystemPrompt } from './system-prompt'
@@ -198,10 +197,10 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     if (open.length === 0) return null
     for (const call of open) {
       if (!session.startedCalls.has(call.id) || session.results.has(call.id)) continue
-      // A subtask outlives its parent's process: take its result, or wait for it again.
-      const child = call.name === 'new_task' ? await deps.subtasks.reattach(session, call.id, control.signal) : null
+      // Some work outlives the process (a subtask): its tool takes the result, or waits for it again.
+      const recovered = await reattachCall(session, call.id, call.name, deps, control)
       if (control.signal.aborted) return cancelled(session)
-      const block = child ? textResult(call.id, subtaskResultText(child)) : textResult(call.id, resultText.interrupted(call.name), true)
+      const block = recovered ? toResultBlock(call.id, recovered) : textResult(call.id, resultText.interrupted(call.name), true)
       session.results.set(call.id, block)
       session.emit({ type: 'tool-result', at: now(), callId: call.id, isError: block.isError, text: resultAsText(block) })
     }
@@ -230,7 +229,8 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     }
     if (how.kind === 'message') {
       if (!how.alreadyShown) session.emit({ type: 'user-message', at: now(), text: how.text })
-      const { results, usedUserText } = closeOpenCalls(session, how.text)
+      const answers = (name: string) => deps.gate.definition(name)?.answeredByUserMessage === true
+      const { results, usedUserText } = closeOpenCalls(session, { text: how.text, answers })
       await appendUserTurn(session, control, results, usedUserText ? [] : [resultText.userMessage(how.text)])
       return null
     }

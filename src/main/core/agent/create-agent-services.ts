@@ -215,7 +215,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       terminal: terminal.forTask(run.taskId, run.workspace)
     })
     },
-    { checkpoints, isReadOnly: isReadOnlyCommand }
+    { checkpoints, isReadOnly: isReadOnlyCommand, definition: gate.definition }
   )
   const edits = createEditPort({ workspace, openWorkspaces: () => opened })
   const environment = createEnvironmentPort({

@@ -10,20 +10,25 @@ export function openToolUses(session: TaskSession): ToolUseBlock[] {
   return last.message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use')
 }
 
-const ANSWERED_BY_USER = new Set(['attempt_completion', 'ask_followup_question'])
+/** The user's message, when given, and which tools it answers (their definition says so). */
+export interface UserReply {
+  text: string
+  answers(toolName: string): boolean
+}
 
 /**
- * Results for every open call, in call order: the one produced, else the user's text for a
- * completion or question, else "interrupted" (it began and never finished) or "not run".
+ * Results for every open call, in call order: the one produced, else the user's text for the first
+ * call it answers (a completion or a question), else "interrupted" (it began and never finished)
+ * or "not run".
  */
-export function closeOpenCalls(session: TaskSession, userText?: string): { results: ToolResultBlock[]; usedUserText: boolean } {
+export function closeOpenCalls(session: TaskSession, reply?: UserReply): { results: ToolResultBlock[]; usedUserText: boolean } {
   let usedUserText = false
   const results = openToolUses(session).map((call) => {
     const produced = session.results.get(call.id)
     if (produced) return produced
-    if (userText !== undefined && !usedUserText && ANSWERED_BY_USER.has(call.name)) {
+    if (reply && !usedUserText && reply.answers(call.name)) {
       usedUserText = true
-      return textResult(call.id, resultText.userMessage(userText))
+      return textResult(call.id, resultText.userMessage(reply.text))
     }
     if (session.startedCalls.has(call.id)) return textResult(call.id, resultText.interrupted(call.name), true)
     return textResult(call.id, resultText.cancelled(call.name), true)

@@ -147,7 +147,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           savedIn: deps.mcp?.configFile(target.server)
         }
       } else if (verdict.decision === 'ask') {
-        const suggestion = suggestNarrowestRule({ name: call.name, params })
+        const suggestion = suggestNarrowestRule({ name: call.name, params, definition })
         if (suggestion.allow.length > 0) {
           const rule: AllowRule = { commandAllow: suggestion.allow }
           out.suggestedRule = { rule, label: `Always allow ${suggestion.allow.map((r) => `"${r}"`).join(', ')} in ${mode.name} mode` }

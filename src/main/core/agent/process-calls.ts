@@ -9,7 +9,7 @@ import type { CompleteCall } from './stream-turn'
 import type { TaskSession } from './task-session'
 import { isolateNewTask } from '../../../shared/policy/new-task'
 import type { ToolDefinition } from '../../../shared/tools/types'
-import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
+import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
 
 export type CallsOutcome =
   | { kind: 'continue' }
@@ -164,6 +164,25 @@ async function processCall(
 /** A task-control tool without an approval toggle changes only the conversation: nothing to check or ask. */
 const runsUnchecked = (definition: ToolDefinition): boolean => definition.effect === 'task-control' && !definition.approvalToggle
 
+function taskToolContext(session: TaskSession, callId: string, deps: LoopDeps, control: RunControl): TaskToolContext {
+  return {
+    taskId: session.id,
+    signal: control.signal,
+    modelSupportsImages: control.provider.info.supportsImages,
+    callId,
+    session,
+    loop: deps,
+    control
+  }
+}
+
+/** A started call without a result after a restart: what its tool can still recover, or null. */
+export async function reattachCall(session: TaskSession, callId: string, name: string, deps: LoopDeps, control: RunControl): Promise<ToolOutput | null> {
+  const executor = deps.tools.executor(name)
+  if (!executor || !('reattach' in executor) || !executor.reattach) return null
+  return executor.reattach(taskToolContext(session, callId, deps, control))
+}
+
 /** Task-control tools act on the task itself: they answer, end the turn, or see the run cancelled. */
 async function runTaskTool(
   session: TaskSession,
@@ -175,15 +194,7 @@ async function runTaskTool(
   runContext: ToolRunContext,
   finish: (block: ToolResultBlock) => CallsOutcome
 ): Promise<CallsOutcome> {
-  const outcome = await executor.execute(params, {
-    taskId: runContext.taskId,
-    signal: runContext.signal,
-    modelSupportsImages: runContext.modelSupportsImages,
-    callId,
-    session,
-    loop: deps,
-    control
-  })
+  const outcome = await executor.execute(params, taskToolContext(session, callId, deps, control))
   switch (outcome.kind) {
     case 'result':
       return finish(toResultBlock(callId, outcome.output))

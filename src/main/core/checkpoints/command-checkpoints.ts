@@ -1,4 +1,5 @@
 import type { ToolPort } from '../agent/ports'
+import type { ToolDefinition } from '../../../shared/tools/types'
 import type { AnyToolExecutor, FullToolContext, ToolExecutor } from '../tools/types'
 import type { CheckpointService } from './checkpoint-service'
 
@@ -6,8 +7,8 @@ export interface CommandCheckpointDeps {
   checkpoints: CheckpointService
   /** Commands that cannot change files skip the two snapshots. */
   isReadOnly: (command: string) => boolean
-  /** Tools that run shell commands (params carry `command`). */
-  commandTools?: readonly string[]
+  /** The definition a tool name stands for: tools whose definition gives a command line are wrapped. */
+  definition: (name: string) => ToolDefinition | undefined
 }
 
 /**
@@ -15,18 +16,18 @@ export interface CommandCheckpointDeps {
  * deleted becomes part of the task's checkpoints. The executors themselves are untouched.
  */
 export function withCommandCheckpoints(port: ToolPort, deps: CommandCheckpointDeps): ToolPort {
-  const tools = new Set(deps.commandTools ?? ['execute_command'])
   return {
     context: (run) => port.context(run),
     executor(name) {
       const inner = port.executor(name)
-      if (!inner || !tools.has(name) || !('execute' in inner)) return inner
+      const commandLine = deps.definition(name)?.commandLine
+      if (!inner || !commandLine || !('execute' in inner)) return inner
       const command = inner as ToolExecutor<unknown, FullToolContext>
       const wrapped: ToolExecutor<unknown, FullToolContext> = {
         ...command,
         async execute(params, ctx) {
-          const line = (params as { command?: unknown } | null)?.command
-          if (typeof line !== 'string' || deps.isReadOnly(line)) return command.execute(params, ctx)
+          const line = commandLine(params).command
+          if (deps.isReadOnly(line)) return command.execute(params, ctx)
           const { result } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx))
           return result
         }

@@ -23,10 +23,14 @@ export const newTaskExecutor: TaskToolExecutor<NewTaskParams> = {
     if (control.signal.aborted) return { kind: 'cancelled', output: textOutput(resultText.cancelled('new_task')) }
     session.setStatus('running')
     return { kind: 'result', output: textOutput(subtaskResultText(outcome)) }
+  },
+  async reattach({ session, loop, control, callId }) {
+    const outcome = await loop.subtasks.reattach(session, callId, control.signal)
+    return outcome ? textOutput(subtaskResultText(outcome)) : null
   }
 }
 
-export const subtaskResultText = (outcome: SubtaskOutcome): string =>
+const subtaskResultText = (outcome: SubtaskOutcome): string =>
   outcome.status === 'completed'
     ? `Subtask ${outcome.childId} completed.\n\nResult:\n${outcome.result}`
     : `Subtask ${outcome.childId} ended without completing (${outcome.status}). ${outcome.result}`

@@ -81,6 +81,11 @@ export type TaskToolOutcome =
 /** Task-control tools (completion, follow-up, todos, mode switch, subtasks). */
 export interface TaskToolExecutor<P = unknown> {
   execute(params: P, ctx: TaskToolContext): Promise<TaskToolOutcome>
+  /**
+   * After a restart, a call that had started and has no result: the result of work that outlived
+   * the process (a subtask), waited for again if need be; null when there is none to recover.
+   */
+  reattach?(ctx: TaskToolContext): Promise<ToolOutput | null>
 }
 
 /** The executor shape a definition's effect calls for. */
