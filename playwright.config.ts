@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { findChromiumSync } from './scripts/chromium-path.cjs'
+import { findChromiumSync } from './src/main/core/browser/find-chromium'
 
 // `npm test` resolves the browser first (extracting @sparticuz/chromium if that is the one) and
 // passes it as CHROMIUM_PATH; a direct `npx playwright test` takes the same order without extracting.

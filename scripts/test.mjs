@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { findChromium } from './chromium-path.cjs'
+import { loadFindChromium } from './find-chromium.mjs'
 import { typecheck } from './typecheck.mjs'
 
 const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..')
@@ -12,7 +12,7 @@ const run = (command, args, env = {}) =>
   spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1
 
 // Without a browser the unit suites still run; only the e2e part fails, with its own line.
-const chromium = await findChromium()
+const chromium = await (await loadFindChromium()).findChromium()
 if (chromium.path && chromium.source !== 'CHROMIUM_PATH') console.log(`npm test: Chromium from ${chromium.source}: ${chromium.path}`)
 
 if (typecheck() !== 0) {

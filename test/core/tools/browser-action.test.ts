@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { browserActionTool } from '../../../src/shared/tools/browser-action'
 import { createBrowserSessions } from '../../../src/main/core/browser/browser-sessions'
-import { findChromium } from '../../../src/main/core/browser/find-chromium'
+import { findChromiumSync } from '../../../src/main/core/browser/find-chromium'
 import { createBrowserActionExecutor } from '../../../src/main/core/tools/browser-action'
 import type { ToolContext, ToolOutput } from '../../../src/main/core/tools/types'
 
@@ -14,8 +14,8 @@ const PAGE = `<!doctype html><html><body style="margin:0">
 <script>console.log('page ready'); setTimeout(() => { throw new Error('late failure') }, 0)</script>
 </body></html>`
 
-const chromium = findChromium()
-const suite = chromium.path ? describe : describe.skip
+const chromium = findChromiumSync()
+const suite = chromium ? describe : describe.skip
 
 suite('browser_action against a local page in real Chromium', { timeout: 60_000 }, () => {
   let server: Server

@@ -27,7 +27,7 @@ export interface BrowserSessions {
 
 export interface BrowserSessionsDeps {
   viewport?: () => Viewport
-  findBrowser?: () => ChromiumLookup
+  findBrowser?: () => Promise<ChromiumLookup>
   /** Extra Chromium switches (tests and containers: --no-sandbox). */
   args?: string[]
 }
@@ -68,7 +68,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
   const viewport = deps.viewport ?? (() => DEFAULT_VIEWPORT)
 
   const launch = async (taskId: string): Promise<BrowserSession> => {
-    const lookup = (deps.findBrowser ?? findChromium)()
+    const lookup = await (deps.findBrowser ?? findChromium)()
     if (lookup.path === null) throw new Error(lookup.advice)
     // Chromium refuses to start its sandbox as root (containers); there it runs without one.
     const asRoot = process.getuid?.() === 0

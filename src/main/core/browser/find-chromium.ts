@@ -1,24 +1,61 @@
-// Which Chromium the browser tool drives. The same order as scripts/chromium-path.cjs (which the
-// test runner's CommonJS config needs as it is): CHROMIUM_PATH, an installed Chromium / Chrome /
-// Edge, Playwright's own download, then `@sparticuz/chromium` once extracted. Probes are injectable.
+// Which Chromium to drive — the one discovery the browser tool, `npm test` and playwright.config.ts
+// share: CHROMIUM_PATH, an installed Chromium / Chrome / Edge, Playwright's own download, then the
+// browser packed in `@sparticuz/chromium` (optional dependency, Linux x64 only, extracted to the
+// temp dir on first use). Every probe can be passed in, so the order is testable without touching
+// the machine's browsers. Plain TypeScript without TS-only runtime syntax: scripts/test.mjs loads it
+// transpiled.
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { delimiter, isAbsolute, join } from 'node:path'
 import { chromium } from 'playwright-core'
 
 const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge']
 
-export type ChromiumLookup = { path: string; source: string } | { path: null; advice: string }
+export type ChromiumSource = 'CHROMIUM_PATH' | 'installed' | 'playwright' | '@sparticuz/chromium'
+export type FoundChromium = { path: string; source: ChromiumSource }
+export type ChromiumLookup = FoundChromium | { path: null; advice: string }
 
-export interface FindChromiumOptions {
-  env?: NodeJS.ProcessEnv
-  platform?: NodeJS.Platform
-  arch?: string
-  exists?: (path: string) => boolean
-  playwrightPath?: () => string | null
+interface Sparticuz {
+  executablePath(): Promise<string>
 }
 
-export function installedChromiumPaths(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[] {
+export interface ChromiumProbes {
+  env?: Record<string, string | undefined>
+  platform?: string
+  arch?: string
+  exists?: (path: string) => boolean
+  installedPaths?: string[]
+  playwrightPath?: () => string | null
+  loadSparticuz?: () => Sparticuz | null
+}
+
+/** Where `@sparticuz/chromium` extracts its browser; present once an earlier run extracted it. */
+export const SPARTICUZ_EXTRACTED_PATH = join(tmpdir(), 'chromium')
+
+// By require at run time: the package is optional, and the bundler must not try to inline it. Resolved
+// from this file when it is CommonJS (the app's bundle), else from the working directory (scripts).
+const requireOptional = createRequire(typeof __filename === 'string' && isAbsolute(__filename) ? __filename : join(process.cwd(), 'index.js'))
+
+function playwrightOwnChromium(): string | null {
+  try {
+    return chromium.executablePath()
+  } catch {
+    return null // no browser registry for this platform
+  }
+}
+
+function loadSparticuz(): Sparticuz | null {
+  try {
+    const loaded = requireOptional('@sparticuz/chromium') as Sparticuz & { default?: Sparticuz }
+    return loaded.default ?? loaded
+  } catch {
+    return null // not installed (other platforms, or a Node it does not support)
+  }
+}
+
+/** Well-known install locations per platform; Linux also looks the usual names up on PATH. */
+export function installedChromiumPaths(platform: string = process.platform, env: Record<string, string | undefined> = process.env): string[] {
   if (platform === 'darwin') {
     return [
       '/Applications/Chromium.app/Contents/MacOS/Chromium',
@@ -38,32 +75,83 @@ export function installedChromiumPaths(platform: NodeJS.Platform, env: NodeJS.Pr
   return ['/usr/bin/chromium', '/usr/bin/chromium-browser', ...fromPath, '/snap/bin/chromium']
 }
 
-const playwrightOwnChromium = (): string | null => {
-  try {
-    return chromium.executablePath()
-  } catch {
-    return null // no browser registry for this platform
-  }
+interface Probes {
+  env: Record<string, string | undefined>
+  platform: string
+  arch: string
+  exists: (path: string) => boolean
+  installedPaths?: string[]
+  playwrightPath: () => string | null
+  loadSparticuz: () => Sparticuz | null
 }
 
-/** How to get a browser on this platform: what the tool answers when there is none. */
-export function noBrowserAdvice(platform: NodeJS.Platform = process.platform): string {
+const withDefaults = (options: ChromiumProbes): Probes => ({
+  env: options.env ?? process.env,
+  platform: options.platform ?? process.platform,
+  arch: options.arch ?? process.arch,
+  exists: options.exists ?? existsSync,
+  installedPaths: options.installedPaths,
+  playwrightPath: options.playwrightPath ?? playwrightOwnChromium,
+  loadSparticuz: options.loadSparticuz ?? loadSparticuz
+})
+
+/** The candidates that need no extraction, in order, each with where it came from. */
+function readyCandidates(o: Probes): Array<{ path: string | null | undefined; source: ChromiumSource }> {
+  const installed = o.installedPaths ?? installedChromiumPaths(o.platform, o.env)
+  return [
+    { path: o.env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' },
+    ...installed.map((path) => ({ path, source: 'installed' as const })),
+    { path: o.playwrightPath(), source: 'playwright' }
+  ]
+}
+
+const sparticuzApplies = (o: Probes) => o.platform === 'linux' && o.arch === 'x64'
+
+const firstExisting = (o: Probes, candidates: Array<{ path: string | null | undefined; source: ChromiumSource }>): FoundChromium | null => {
+  const found = candidates.find((candidate) => candidate.path && o.exists(candidate.path))
+  return found?.path ? { path: found.path, source: found.source } : null
+}
+
+/** The browser to launch, extracting `@sparticuz/chromium` when nothing else exists; else how to get one. */
+export async function findChromium(options: ChromiumProbes = {}): Promise<ChromiumLookup> {
+  const o = withDefaults(options)
+  const ready = firstExisting(o, readyCandidates(o))
+  if (ready) return ready
+  if (sparticuzApplies(o)) {
+    const sparticuz = o.loadSparticuz()
+    if (sparticuz) {
+      try {
+        const path = await sparticuz.executablePath()
+        if (path && o.exists(path)) return { path, source: '@sparticuz/chromium' }
+      } catch (error) {
+        return { path: null, advice: `${noBrowserAdvice(o)}\n(@sparticuz/chromium could not be extracted: ${(error as Error).message})` }
+      }
+    }
+  }
+  return { path: null, advice: noBrowserAdvice(o) }
+}
+
+/**
+ * The same order without extracting anything, for places that cannot wait (playwright.config.ts, the
+ * settings view's browser status): the `@sparticuz/chromium` browser counts only once extracted.
+ */
+export function findChromiumSync(options: ChromiumProbes = {}): FoundChromium | null {
+  const o = withDefaults(options)
+  const candidates = readyCandidates(o)
+  if (sparticuzApplies(o)) candidates.push({ path: SPARTICUZ_EXTRACTED_PATH, source: '@sparticuz/chromium' })
+  return firstExisting(o, candidates)
+}
+
+/** How to get a browser on this platform: what the tool and the UI say when there is none. */
+export function noBrowserAdvice(options: { platform?: string; arch?: string } = {}): string {
+  const platform = options.platform ?? process.platform
+  const arch = options.arch ?? process.arch
   const setPath = 'or set CHROMIUM_PATH to a Chromium/Chrome binary and restart Modus'
   if (platform === 'darwin') return `No Chromium found: install Google Chrome or Chromium (brew install --cask chromium), ${setPath}.`
   if (platform === 'win32') return `No Chromium found: install Google Chrome or Microsoft Edge, or run \`npx playwright install chromium\`, ${setPath}.`
-  return `No Chromium found: install one (Debian/Ubuntu: \`sudo apt-get install chromium\`), or run \`npx playwright install chromium\`, ${setPath}.`
-}
-
-export function findChromium(options: FindChromiumOptions = {}): ChromiumLookup {
-  const env = options.env ?? process.env
-  const platform = options.platform ?? process.platform
-  const exists = options.exists ?? existsSync
-  const candidates: Array<{ path: string | null | undefined; source: string }> = [
-    { path: env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' },
-    ...installedChromiumPaths(platform, env).map((path) => ({ path, source: 'installed' })),
-    { path: (options.playwrightPath ?? playwrightOwnChromium)(), source: 'playwright' }
-  ]
-  if (platform === 'linux' && (options.arch ?? process.arch) === 'x64') candidates.push({ path: join(tmpdir(), 'chromium'), source: '@sparticuz/chromium' })
-  const found = candidates.find((candidate) => candidate.path && exists(candidate.path))
-  return found?.path ? { path: found.path, source: found.source } : { path: null, advice: noBrowserAdvice(platform) }
+  if (arch !== 'x64') return `No Chromium found: install one (Debian/Ubuntu: \`sudo apt-get install chromium\`), or run \`npx playwright install chromium\`, ${setPath}.`
+  return (
+    'No Chromium found: install one (Debian/Ubuntu: `sudo apt-get install chromium`, or `npx playwright install chromium`) — ' +
+    `the optional dependency @sparticuz/chromium is not installed either (it needs Node ≥ 22.17) — ${setPath}.`
+  )
 }

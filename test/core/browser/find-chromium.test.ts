@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SPARTICUZ_EXTRACTED_PATH, findChromium, findChromiumSync, installedChromiumPaths } from '../../scripts/chromium-path.cjs'
+import { SPARTICUZ_EXTRACTED_PATH, findChromium, findChromiumSync, installedChromiumPaths } from '../../../src/main/core/browser/find-chromium'
 
 // Each candidate is a real file in a temp dir; removing one shows which comes next.
 let dir: string
