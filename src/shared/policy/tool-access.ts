@@ -25,6 +25,8 @@ export interface ToolAccessContext {
   mcpServersWithResources?: boolean
   /** Definitions built at run time (registered by the core): offered by their group like built-ins. */
   runtimeTools?: readonly ToolDefinition[]
+  /** Which MCP servers the mode may use (its `mcpServers`); absent: every server. */
+  mcpServerAllowed?: (server: string) => boolean
 }
 
 const isDisabled = (name: string, ctx: ToolAccessContext): boolean => {
@@ -142,6 +144,15 @@ export function isToolAllowedForMode(tool: string, ctx: ToolAccessContext, param
   return false
 }
 
+/** The server behind a server tool (`mcp--server--tool`), when the mode may not use it. */
+const forbiddenServer = (definition: ToolDefinition | undefined, ctx: ToolAccessContext): string | undefined => {
+  if (definition?.effect !== 'mcp' || !ctx.mcpServerAllowed) return undefined
+  const server = definition.mcpTarget?.({})?.server
+  return server !== undefined && !ctx.mcpServerAllowed(server) ? server : undefined
+}
+
+const serverAllowed = (definition: ToolDefinition | undefined, ctx: ToolAccessContext): boolean => forbiddenServer(definition, ctx) === undefined
+
 /**
  * THE predicate: is this tool offered in this context? The per-request filter keeps exactly the
  * tools for which it holds, and validation refuses every call for which it does not.
@@ -151,6 +162,7 @@ export function isToolOffered(name: string, ctx: ToolAccessContext): boolean {
   const resolved = resolveToolAlias(name)
   const definition = findToolDefinition(name, ctx)
   if (definition?.hiddenFromModel) return false
+  if (!serverAllowed(definition, ctx)) return false
   if ((ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)) return false
   if (definition?.needsMcpResources && !ctx.mcpServersWithResources) return false
   if (isMcpToolName(name) && !ctx.mcpTools) return false
@@ -229,7 +241,12 @@ export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug =
     }
   }
   if (!isToolOffered(name, ctx)) {
-    const why = isDisabled(name, ctx) ? ' It is disabled in settings.' : ''
+    const server = forbiddenServer(findToolDefinition(name, ctx), ctx)
+    const why = isDisabled(name, ctx)
+      ? ' It is disabled in settings.'
+      : server !== undefined
+        ? ` The ${modeLabel(ctx, modeSlug)} mode may not use the MCP server "${server}".`
+        : ''
     return {
       ok: false,
       reason: 'not_allowed',

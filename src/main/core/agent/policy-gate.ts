@@ -64,18 +64,15 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   const resolved = (slug: string): ResolvedMode | undefined => deps.modes().find((mode) => mode.slug === slug)
   const modelTools = deps.modelTools ?? modelToolPreferences
   const runtimeTools = () => deps.runtimeTools?.() ?? []
-  /** A server tool is in a mode's tool set only when the mode may use its server. */
-  const usableIn = (slug: string) => (definition: ToolDefinition) => {
-    if (definition.effect !== 'mcp' || !deps.mcp) return true
-    const server = definition.mcpTarget?.({})?.server
-    return server === undefined || deps.mcp.serverAllowed(slug, server)
-  }
   const accessContext = (slug: string, model?: string): ToolAccessContext => ({
     mode: resolved(slug),
     ...modelTools(model),
-    runtimeTools: runtimeTools().filter(usableIn(slug)),
+    runtimeTools: runtimeTools(),
     // The server tools come as runtime definitions: an empty list says MCP names are known, not guessed.
-    ...(deps.mcp ? { mcpTools: [], mcpServersWithResources: deps.mcp.hasResourcesFor(slug) } : {})
+    // A tool of a server the mode may not use is known, and refused as not allowed in the mode.
+    ...(deps.mcp
+      ? { mcpTools: [], mcpServersWithResources: deps.mcp.hasResourcesFor(slug), mcpServerAllowed: (server: string) => deps.mcp!.serverAllowed(slug, server) }
+      : {})
   })
   const definitionOf = (name: string) => findToolDefinition(name, { runtimeTools: runtimeTools() })
   const toolCache = new Map<string, { key: string; tools: ModelToolSpec[] }>()
