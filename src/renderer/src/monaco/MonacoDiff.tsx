@@ -28,6 +28,7 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
   const tabMovesFocus = useRef(true)
   const onChange = useRef(props.onModifiedChange)
   onChange.current = props.onModifiedChange
+  const modified = useModifiedText(props.modified)
   const dark = isDarkTheme()
 
   const onMount: DiffOnMount = (instance, monaco) => {
@@ -39,7 +40,9 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
         tabMovesFocus.current = false
         modifiedEditor.updateOptions({ tabFocusMode: false })
       }
-      onChange.current?.(modifiedEditor.getValue())
+      const text = modifiedEditor.getValue()
+      modified.reported(text)
+      onChange.current?.(text)
     })
     for (const side of [instance.getOriginalEditor(), modifiedEditor]) {
       side.addAction({
@@ -88,7 +91,7 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
     <DiffEditor
       height={props.height ?? 420}
       original={props.original}
-      modified={props.modified}
+      modified={modified.shown}
       language={languageForPath(props.path)}
       theme={dark ? 'vs-dark' : 'vs'}
       onMount={onMount}
@@ -109,6 +112,30 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
     />
   )
 }
+
+/**
+ * The text handed to the wrapper for the modified side. The wrapper writes its `modified` prop into
+ * the model whenever they differ, in an effect that can run after the user's next keystroke; feeding
+ * it back the texts the editor itself reported would overwrite that keystroke. So only a text the
+ * editor did not report (a genuinely new proposal) reaches the wrapper.
+ */
+function useModifiedText(fromProps: string): { shown: string; reported: (text: string) => void } {
+  const shown = useRef(fromProps)
+  const ownTexts = useRef(new Set<string>())
+  if (fromProps !== shown.current && !ownTexts.current.has(fromProps)) {
+    shown.current = fromProps
+    ownTexts.current.clear()
+  }
+  return {
+    shown: shown.current,
+    reported: (text) => {
+      if (ownTexts.current.size >= MAX_REMEMBERED_TEXTS) ownTexts.current.clear()
+      ownTexts.current.add(text)
+    }
+  }
+}
+
+const MAX_REMEMBERED_TEXTS = 200
 
 /** Esc leaves the editor only when no widget of the editor's own (suggest, find…) wants it. */
 const ESCAPE_IS_FREE =
