@@ -11,6 +11,7 @@ import { WorkspacePicker } from './features/workspace/WorkspacePicker'
 import { useWorkspaceStore } from './features/workspace/workspace-store'
 import { useNavigationStore } from './navigation-store'
 import { appViews, type AppView } from './views'
+import { viewShortcutIndex } from './app-shortcuts'
 import type { SettingsView } from '../../shared/contract/settings'
 import type { WorkspaceInfo } from '../../shared/contract/workspace'
 
@@ -53,8 +54,8 @@ export function App(): ReactNode {
   // Alt+1 … Alt+9 switch views.
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
-      const index = Number(event.key) - 1
-      if (event.altKey && index >= 0 && index < appViews.length) {
+      const index = viewShortcutIndex(event, appViews.length)
+      if (index !== null) {
         event.preventDefault()
         setViewId(appViews[index].id)
       }

@@ -4,6 +4,7 @@ import '@xterm/xterm/css/xterm.css'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import type { RegisterXterm } from './xterm-api'
+import { viewShortcutIndex } from '../../app-shortcuts'
 
 /**
  * One terminal's screen: xterm.js fitted to its box. Loaded lazily (xterm is not in the first
@@ -92,6 +93,8 @@ export default function XtermView(props: XtermViewProps): ReactNode {
     }
     // Ctrl+Shift+C copies (Ctrl+C stays the interrupt); Ctrl+Shift+V pastes through the browser.
     term.attachCustomKeyEventHandler((event) => {
+      // The app's shortcuts (Alt+1 … switch views) pass through to the app instead of the shell.
+      if (viewShortcutIndex(event) !== null) return false
       if (event.type === 'keydown' && event.ctrlKey && event.shiftKey && event.code === 'KeyC') {
         void copySelection()
         return false
