@@ -219,3 +219,55 @@ test('trusting the workspace lifts the untrusted mark from its modes', async ({ 
   await fixer.click()
   await expect(page.getByText(/Until you trust this workspace/)).toHaveCount(0)
 })
+
+// A Roo export saved under a name Modus also uses, with a rule file and a group Modus lacks.
+const ROO_EXPORT = `customModes:
+  - slug: reviewer
+    name: Reviewer
+    roleDefinition: Reviews pull requests.
+    groups:
+      - read
+      - subtasks
+    source: project
+    rulesFiles:
+      - relativePath: rules-reviewer/01.md
+        content: Be kind.
+`
+
+test('import reads the format from the content, reports a group Modus lacks, and exports all modes', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Modes' }).click()
+  await page.getByRole('button', { name: 'Import…' }).click()
+  const panel = page.getByRole('form', { name: 'Import modes' })
+  // Called like a Modus file, but Roo's content: read as Roo's.
+  await panel.getByLabel(/Modes file/).setInputFiles({ name: 'roomodes.yaml', mimeType: 'text/yaml', buffer: Buffer.from(ROO_EXPORT) })
+  await expect(panel.getByLabel('Format')).toHaveValue('roo')
+  await expect(panel.getByText(/Read as a Roo Code file: it has Roo's fields/)).toBeVisible()
+  await panel.getByLabel('Import into').selectOption('global')
+  await panel.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(panel.getByText('Imported 1 mode: reviewer')).toBeVisible()
+  const warnings = panel.getByRole('list', { name: 'Import warnings' })
+  await expect(warnings).toContainText('Mode "reviewer": Modus has no group "subtasks"; imported without it')
+  await expect(warnings).toContainText('Mode "reviewer": its rule files were not imported')
+
+  // Called like Roo's file, but Modus's content (auto-approve settings): read as Modus's.
+  const modusText = 'customModes:\n  - slug: tidy\n    name: Tidy\n    roleDefinition: Tidies.\n    groups: [read, edit]\n    autoApprove:\n      edit: true\n'
+  await panel.getByLabel(/Modes file/).setInputFiles({ name: '.roomodes', mimeType: 'text/yaml', buffer: Buffer.from(modusText) })
+  await expect(panel.getByLabel('Format')).toHaveValue('modus')
+  await expect(panel.getByText(/Read as a Modus file: it has Modus settings \(autoApprove\)/)).toBeVisible()
+  await panel.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(panel.getByText('Imported 1 mode: tidy')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Export all…' }).click()
+  const exportPanel = page.getByRole('region', { name: 'Export all modes' })
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    exportPanel.getByRole('button', { name: 'Download .roomodes (for Roo Code)' }).click()
+  ])
+  expect(download.suggestedFilename()).toBe('all-modes.roomodes')
+  const exported = readFileSync(await download.path(), 'utf8')
+  expect(exported).toContain('slug: reviewer')
+  expect(exported).toContain('slug: tidy')
+  expect(exported).not.toContain('autoApprove')
+  expect(exported).not.toContain('slug: architect') // built-ins as shipped stay out
+})

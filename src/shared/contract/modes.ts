@@ -31,12 +31,14 @@ export const modesRequests = {
   ),
   'modes:delete': request(z.object({ slug: z.string().min(1), scope: ModeScope }).strict(), ModesView),
   'modes:resetBuiltIn': request(z.object({ slug: z.string().min(1), scope: ModeScope.optional() }).strict(), ModesView),
+  /** Without `format` the core tells Modus's files from Roo's by their content. */
   'modes:import': request(
-    z.object({ text: z.string().max(1_000_000), scope: ModeScope, format: ModesFileFormat.default('modus') }).strict(),
+    z.object({ text: z.string().max(1_000_000), scope: ModeScope, format: ModesFileFormat.optional() }).strict(),
     z.object({ view: ModesView, imported: z.array(z.string()), warnings: z.array(z.string()) })
   ),
+  /** One mode, or without `slug` every mode the user made or changed (built-ins as shipped are left out). */
   'modes:export': request(
-    z.object({ slug: z.string().min(1), format: ModesFileFormat.default('modus') }).strict(),
+    z.object({ slug: z.string().min(1).optional(), format: ModesFileFormat.default('modus') }).strict(),
     z.object({ yaml: z.string(), fileName: z.string() })
   ),
   'modes:testRegex': request(

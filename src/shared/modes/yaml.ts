@@ -1,5 +1,5 @@
 import { isMap, isSeq, LineCounter, parseDocument, stringify, type Node } from 'yaml'
-import { formatIssues, ModeConfig, ModesFile } from './schema'
+import { formatIssues, ModeConfig, ModesFile, TOOL_GROUPS } from './schema'
 
 export type ModesFileFormat = 'modus' | 'roo'
 
@@ -17,7 +17,7 @@ export type ParsedModesFile =
 const cleanText = (text: string): string =>
   text.replace(/^\uFEFF/, '').replace(/[\u200B-\u200D\u2060]/g, '').replace(/\u00A0/g, ' ')
 
-const MODUS_ONLY_KEYS = ['autoApprove', 'commandRules', 'mcpServers'] as const
+const MODUS_ONLY_KEYS = ['autoApprove', 'commandRules', 'browserRules', 'mcpServers'] as const
 
 /** Fields Roo writes that Modus does not keep (rule files are imported separately, later). */
 function dropRooExtras(raw: unknown, warnings: string[]): unknown {
@@ -32,6 +32,69 @@ function dropRooExtras(raw: unknown, warnings: string[]): unknown {
       return rest
     })
   }
+}
+
+/**
+ * Roo's files may name a group Modus does not have (a newer or forked Roo): the mode is kept without
+ * it and the import says so, rather than refusing the whole file or losing the group unnoticed.
+ */
+function dropUnknownGroups(raw: unknown, warnings: string[]): unknown {
+  if (!raw || typeof raw !== 'object' || !Array.isArray((raw as { customModes?: unknown }).customModes)) return raw
+  const known = new Set<string>(TOOL_GROUPS)
+  const nameOf = (entry: unknown): unknown => (Array.isArray(entry) ? entry[0] : entry)
+  const file = raw as { customModes: unknown[] }
+  return {
+    ...file,
+    customModes: file.customModes.map((mode) => {
+      const groups = (mode as { groups?: unknown } | null)?.groups
+      if (!Array.isArray(groups)) return mode
+      const unknown = groups.map(nameOf).filter((name): name is string => typeof name === 'string' && !known.has(name))
+      if (unknown.length === 0) return mode
+      const slug = String((mode as { slug?: unknown }).slug)
+      const listed = unknown.map((name) => `"${name}"`).join(', ')
+      warnings.push(
+        `Mode "${slug}": Modus has no ${unknown.length === 1 ? 'group' : 'groups'} ${listed}; imported without ${unknown.length === 1 ? 'it' : 'them'} (Modus groups: ${TOOL_GROUPS.join(', ')})`
+      )
+      return { ...(mode as object), groups: groups.filter((entry) => !unknown.includes(nameOf(entry) as string)) }
+    })
+  }
+}
+
+/** Reads YAML, or JSON where the text is not YAML; null when it is neither. */
+function readStructured(cleaned: string): { raw: unknown; document: ReturnType<typeof parseDocument> } | null {
+  const document = parseDocument(cleaned, { uniqueKeys: true })
+  if (document.errors.length === 0) return { raw: document.toJS(), document }
+  try {
+    return { raw: JSON.parse(cleaned), document }
+  } catch {
+    return null
+  }
+}
+
+export interface DetectedModesFormat {
+  format: ModesFileFormat
+  /** Why, in the user's words. */
+  reason: string
+}
+
+/**
+ * Which kind of modes file a text is, from its content (a file's name says nothing: Roo's export
+ * may be saved as `roomodes.yaml`, Modus's as `.roomodes`). Only Modus writes its own settings
+ * (auto-approve, command rules); anything without them reads as Roo's, which grants nothing.
+ * Null when the text is not a modes file at all.
+ */
+export function detectModesFormat(text: string): DetectedModesFormat | null {
+  const cleaned = cleanText(text)
+  if (cleaned.trim() === '') return null
+  const read = readStructured(cleaned)
+  const modes = (read?.raw as { customModes?: unknown } | null)?.customModes
+  if (!Array.isArray(modes)) return null
+  const keys = new Set(modes.flatMap((mode) => (mode && typeof mode === 'object' ? Object.keys(mode) : [])))
+  const modusKeys = MODUS_ONLY_KEYS.filter((key) => keys.has(key))
+  if (modusKeys.length > 0) return { format: 'modus', reason: `it has Modus settings (${modusKeys.join(', ')})` }
+  const rooKeys = ['source', 'rulesFiles'].filter((key) => keys.has(key))
+  if (rooKeys.length > 0) return { format: 'roo', reason: `it has Roo's fields (${rooKeys.join(', ')})` }
+  return { format: 'roo', reason: 'it has no Modus settings, so nothing is auto-approved' }
 }
 
 function lineOf(root: Node | null, path: readonly PropertyKey[], lines: LineCounter): number | undefined {
@@ -72,7 +135,8 @@ export function parseModesText(text: string, format: ModesFileFormat = 'modus'):
   } else raw = document.toJS()
   if (raw === null || raw === undefined) return { ok: true, modes: [], warnings: [] }
   const warnings: string[] = []
-  const parsed = ModesFile.safeParse(dropRooExtras(raw, warnings))
+  const cleanedRaw = dropRooExtras(raw, warnings)
+  const parsed = ModesFile.safeParse(format === 'roo' ? dropUnknownGroups(cleanedRaw, warnings) : cleanedRaw)
   if (!parsed.success) {
     const root = document.errors.length === 0 ? (document.contents as Node | null) : null
     return {
@@ -105,6 +169,7 @@ const ORDERED_KEYS = [
   'groups',
   'autoApprove',
   'commandRules',
+  'browserRules',
   'mcpServers'
 ] as const
 

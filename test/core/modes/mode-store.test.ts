@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createModeStore, ModeStoreError, type ModesSnapshot } from '../../../src/main/core/modes/mode-store'
 import { createModeHandlers } from '../../../src/main/core/modes/mode-handlers'
 import { rooGlobalModesCandidates } from '../../../src/main/core/modes/mode-files'
+import { detectModesFormat, parseModesText } from '../../../src/shared/modes/yaml'
 import { dispatch } from '../../../src/shared/contract/dispatch'
 import type { Handlers } from '../../../src/shared/contract'
 
@@ -131,6 +132,52 @@ describe('mode store', () => {
     expect(fromModus.snapshot.modes.find((m) => m.slug === 'docs')?.autoApprove).toEqual({ read: true, edit: true })
     await expect(fresh.import('customModes:\n  - slug: x\n', 'global', 'modus')).rejects.toThrow(/name/)
     await expect(fresh.export('nope', 'roo')).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('tells Roo files from Modus files by their content, whatever the file was called', async () => {
+    const store = createModeStore({ dataDir, workspaceRoot: workspace })
+    await store.save({ ...docsMode, browserRules: { allow: ['https://docs.example.com'] } }, 'project')
+    const modus = await store.export('docs', 'modus')
+    expect(modus.yaml).toContain('https://docs.example.com')
+    expect(detectModesFormat(modus.yaml)).toMatchObject({ format: 'modus' })
+    const roo = await store.export('docs', 'roo')
+    expect(roo.yaml).not.toMatch(/browserRules|autoApprove/)
+    expect(detectModesFormat(roo.yaml)).toMatchObject({ format: 'roo', reason: expect.stringContaining('source') })
+    const json = JSON.stringify({ customModes: [{ slug: 'j', name: 'J', roleDefinition: 'R', groups: ['read'], autoApprove: { read: true } }] })
+    expect(detectModesFormat(json)).toMatchObject({ format: 'modus' })
+    expect(detectModesFormat('not: [a modes file')).toBeNull()
+
+    const fresh = createModeStore({ dataDir: join(base, 'data3') })
+    mkdirSync(join(base, 'data3'))
+    // No format given: the content decides (Modus settings kept; a Roo export starts with none).
+    const fromModus = await fresh.import(modus.yaml, 'global')
+    expect(fromModus.snapshot.modes.find((m) => m.slug === 'docs')?.autoApprove).toEqual({ read: true, edit: true })
+    const fromRoo = await fresh.import(roo.yaml.replace('slug: docs', 'slug: docs-roo'), 'global')
+    expect(fromRoo.snapshot.modes.find((m) => m.slug === 'docs-roo')?.autoApprove).toBeUndefined()
+  })
+
+  it('imports a Roo mode with a group Modus lacks, and says which group was left out', async () => {
+    const store = createModeStore({ dataDir })
+    const text = 'customModes:\n  - slug: fork\n    name: Fork\n    roleDefinition: R\n    groups: [read, subtasks, [edit, {fileRegex: "\\\\.md$"}], teleport]\n'
+    const result = await store.import(text, 'global', 'roo')
+    expect(result.imported).toEqual(['fork'])
+    expect(result.snapshot.modes.find((m) => m.slug === 'fork')?.groups).toEqual(['read', ['edit', { fileRegex: '\\.md$' }]])
+    expect(result.warnings).toEqual([expect.stringMatching(/Mode "fork": Modus has no groups "subtasks", "teleport"; imported without them/)])
+    // Modus's own files name only Modus's groups: an unknown one is an error there, never skipped.
+    await expect(store.import(text, 'global', 'modus')).rejects.toThrow(/groups/)
+  })
+
+  it('exports every mode of the user at once, built-ins as shipped left out', async () => {
+    const store = createModeStore({ dataDir, workspaceRoot: workspace })
+    await expect(store.export(undefined, 'roo')).rejects.toMatchObject({ code: 'not_found' })
+    await store.save(docsMode, 'project')
+    await store.save({ ...docsMode, slug: 'notes', name: 'Notes' }, 'global')
+    await store.save({ ...docsMode, slug: 'code', name: 'My Code' }, 'global')
+    const all = await store.export(undefined, 'roo')
+    expect(all.fileName).toBe('all-modes.roomodes')
+    const parsed = parseModesText(all.yaml, 'roo')
+    expect(parsed.ok && parsed.modes.map((m) => m.slug).sort()).toEqual(['code', 'docs', 'notes'])
+    expect((await store.export(undefined, 'modus')).fileName).toBe('all-modes.modes.yaml')
   })
 
   it('needs a workspace for project modes', async () => {

@@ -9,7 +9,7 @@ import {
   regexProblem,
   slugFromName
 } from '../../../src/renderer/src/features/modes/mode-draft'
-import { formatForFile } from '../../../src/renderer/src/features/modes/ImportPanel'
+import { detectModesFormat } from '../../../src/shared/modes/yaml'
 import { describeMatches } from '../../../src/renderer/src/features/modes/FileRegexField'
 
 describe('mode draft', () => {
@@ -91,11 +91,13 @@ describe('mode draft', () => {
     expect(slugFromName('Café Ops')).toBe('cafe-ops')
   })
 
-  it('recognises Roo files by name', () => {
-    expect(formatForFile('.roomodes')).toBe('roo')
-    expect(formatForFile('/home/me/proj/.roomodes')).toBe('roo')
-    expect(formatForFile('custom_modes.yaml')).toBe('roo')
-    expect(formatForFile('modes.yaml')).toBe('modus')
+  it('recognises Roo files by their content, not their name', () => {
+    const roo = 'customModes:\n  - slug: t\n    name: T\n    roleDefinition: R\n    groups: [read]\n    source: project\n'
+    const modus = 'customModes:\n  - slug: t\n    name: T\n    roleDefinition: R\n    groups: [read]\n    autoApprove: {read: true}\n'
+    expect(detectModesFormat(roo)?.format).toBe('roo')
+    expect(detectModesFormat(JSON.stringify({ customModes: [{ slug: 't', rulesFiles: [] }] }))?.format).toBe('roo')
+    expect(detectModesFormat(modus)?.format).toBe('modus')
+    expect(detectModesFormat('hello')).toBeNull()
   })
 
   it('describes the match count honestly when the list is cut', () => {

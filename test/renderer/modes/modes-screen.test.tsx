@@ -158,6 +158,9 @@ describe('mode editor', () => {
       byLabel<HTMLTextAreaElement>(panel, 'Or paste YAML or JSON'),
       'customModes:\n  - slug: reviewer\n    name: Reviewer\n    roleDefinition: Reviews code.\n    groups: [read]\n    autoApprove: { edit: true }\n'
     )
+    // The content has Modus settings, so it reads as Modus's; chosen as Roo's, it grants nothing.
+    expect(byLabel<HTMLSelectElement>(panel, 'Format').value).toBe('modus')
+    await type(byLabel<HTMLSelectElement>(panel, 'Format'), 'roo')
     await type(byLabel<HTMLSelectElement>(panel, 'Import into'), 'global')
     await click(byButton(panel, 'Import'))
     await waitFor(() => panel.textContent?.includes('Imported 1 mode: reviewer'))

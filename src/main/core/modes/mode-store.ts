@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../fs/atomic-write'
 import { BUILT_IN_MODES, DEFAULT_MODE_SLUG, isBuiltInSlug } from '../../../shared/modes/builtin'
 import { resolveModes } from '../../../shared/modes/resolve'
 import { formatIssues, ModeConfig, type ResolvedMode } from '../../../shared/modes/schema'
-import { modesToYaml, parseModesText, type ModesFileFormat } from '../../../shared/modes/yaml'
+import { detectModesFormat, modesToYaml, parseModesText, type ModesFileFormat } from '../../../shared/modes/yaml'
 import { fileRegexProblem, matchesFileRegex } from '../../../shared/modes/file-regex'
 import {
   globalModesPath,
@@ -54,8 +54,10 @@ export interface ModeStore {
   save(input: unknown, scope: ModeScope, previousSlug?: string): Promise<ModesSnapshot>
   delete(slug: string, scope: ModeScope): Promise<ModesSnapshot>
   /** Import modes from YAML/JSON text (Modus or Roo format) into a scope, replacing same slugs. */
-  import(text: string, scope: ModeScope, format: ModesFileFormat): Promise<{ snapshot: ModesSnapshot; imported: string[]; warnings: string[] }>
-  export(slug: string, format: ModesFileFormat): Promise<{ yaml: string; fileName: string }>
+  /** Without a format, the text's content says whether it is Modus's or Roo's (see `detectModesFormat`). */
+  import(text: string, scope: ModeScope, format?: ModesFileFormat): Promise<{ snapshot: ModesSnapshot; imported: string[]; warnings: string[] }>
+  /** One mode, or (no slug) every global and project mode, built-in overrides included. */
+  export(slug: string | undefined, format: ModesFileFormat): Promise<{ yaml: string; fileName: string }>
   /** Drop a scope's override of a built-in mode, so the built-in applies again. */
   resetBuiltIn(slug: string, scope?: ModeScope): Promise<ModesSnapshot>
   testRegex(fileRegex: string, limit?: number): Promise<RegexTestResult>
@@ -163,7 +165,7 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
       return update(scope, (modes) => modes.filter((mode) => mode.slug !== slug))
     },
     import: async (text, scope, format) => {
-      const parsed = parseModesText(text, format)
+      const parsed = parseModesText(text, format ?? detectModesFormat(text)?.format ?? 'roo')
       if (!parsed.ok)
         throw new ModeStoreError('invalid_mode', parsed.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n'))
       if (parsed.modes.length === 0) throw new ModeStoreError('invalid_mode', 'The text holds no modes (expected customModes: [...])')
@@ -171,10 +173,14 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
       return { snapshot, imported: parsed.modes.map((mode) => mode.slug), warnings: parsed.warnings }
     },
     export: async (slug, format) => {
-      const mode = (await list()).modes.find((m) => m.slug === slug)
-      if (!mode) throw new ModeStoreError('not_found', `No mode '${slug}'`)
-      const { origin: _origin, overridesBuiltIn: _override, ...config } = mode
-      return { yaml: modesToYaml([config], format), fileName: format === 'roo' ? `${slug}.roomodes` : `${slug}.modes.yaml` }
+      const { modes } = await list()
+      const chosen = slug === undefined ? modes.filter((m) => m.origin !== 'builtin') : modes.filter((m) => m.slug === slug)
+      if (chosen.length === 0)
+        throw new ModeStoreError('not_found', slug === undefined ? 'There are no modes of your own to export yet' : `No mode '${slug}'`)
+      const configs = chosen.map(({ origin: _origin, overridesBuiltIn: _override, ...config }) => config)
+      const base = slug ?? 'all-modes'
+      const fileName = format === 'roo' ? `${base}.roomodes` : `${base}.modes.yaml`
+      return { yaml: modesToYaml(configs, format), fileName }
     },
     resetBuiltIn: async (slug, scope) => {
       if (!isBuiltInSlug(slug)) throw new ModeStoreError('not_found', `'${slug}' is not a built-in mode`)

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react'
+import { FormError } from '../../components/FormError'
 import { downloadText } from '../history/history-model'
 import type { ModesApi, ModesFormat } from './modes-api'
 
@@ -35,5 +36,37 @@ export function ExportButtons({ api, slug, onError }: { api: ModesApi; slug: str
         {copied ? 'Copied' : 'Copy YAML'}
       </button>
     </>
+  )
+}
+
+/** Every mode the user made or changed, in one file: Modus YAML or Roo's `.roomodes`. */
+export function ExportAllPanel({ api, onClose }: { api: ModesApi; onClose(): void }): ReactNode {
+  const [error, setError] = useState<string | null>(null)
+  const download = async (format: ModesFormat) => {
+    setError(null)
+    try {
+      const file = await api.exportMode(undefined, format)
+      downloadText(file.fileName, file.content, 'application/yaml')
+    } catch (failure) {
+      setError((failure as Error).message)
+    }
+  }
+  return (
+    <section className="export-panel card" aria-labelledby="export-all-title">
+      <h2 id="export-all-title">Export all modes</h2>
+      <p className="note">Your global and project modes, and the built-in modes you changed, in one file.</p>
+      <div className="form-actions">
+        <button type="button" onClick={() => void download('modus')}>
+          Download Modus YAML
+        </button>
+        <button type="button" onClick={() => void download('roo')}>
+          Download .roomodes (for Roo Code)
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <FormError message={error} />
+    </section>
   )
 }

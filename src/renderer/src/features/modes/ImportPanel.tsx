@@ -1,17 +1,23 @@
 import { FormError } from '../../components/FormError'
-import { useId, useState, type ReactNode } from 'react'
+import { useId, useMemo, useState, type ReactNode } from 'react'
+import { detectModesFormat } from '../../../../shared/modes/yaml'
 import type { ModesApi, ModesFormat, ModeScope } from './modes-api'
 import { useModesStore } from './modes-store'
 
-/** Guess the format from the file name: Roo's files start with no auto-approve at all. */
-export const formatForFile = (name: string): ModesFormat =>
-  /(^|[\\/])\.roomodes$|custom_modes\.(ya?ml|json)$/i.test(name) ? 'roo' : 'modus'
+const FORMAT_NAMES: Record<ModesFormat, string> = { roo: 'a Roo Code file', modus: 'a Modus file' }
 
 /** Import modes from a file (`.roomodes`, `custom_modes.yaml`, `modes.yaml`) or pasted YAML/JSON. */
 export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }): ReactNode {
   const hasProject = useModesStore((state) => state.listing?.hasProject ?? false)
   const [text, setText] = useState('')
-  const [format, setFormat] = useState<ModesFormat>('roo')
+  // The content says which format it is (Roo files start with no auto-approve); the user may override.
+  const [chosenFormat, setChosenFormat] = useState<ModesFormat | null>(null)
+  const detected = useMemo(() => detectModesFormat(text), [text])
+  const format = chosenFormat ?? detected?.format ?? 'roo'
+  const changeText = (next: string) => {
+    setText(next)
+    setChosenFormat(null)
+  }
   const [scope, setScope] = useState<ModeScope>(hasProject ? 'project' : 'global')
   const [result, setResult] = useState<{ imported: string[]; warnings: string[] } | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -20,8 +26,7 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
   const readFile = async (file: File) => {
     setError(null)
     setResult(null)
-    setFormat(formatForFile(file.name))
-    setText(await file.text())
+    changeText(await file.text())
   }
 
   const submit = async () => {
@@ -63,12 +68,17 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
         value={text}
         spellCheck={false}
         placeholder={'customModes:\n  - slug: docs-writer\n    name: Docs Writer\n    roleDefinition: …\n    groups: [read]'}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => changeText(event.target.value)}
       />
       <div className="two-columns">
         <div className="field">
           <label htmlFor={`${ids}-format`}>Format</label>
-          <select id={`${ids}-format`} value={format} onChange={(event) => setFormat(event.target.value as ModesFormat)}>
+          <select
+            id={`${ids}-format`}
+            value={format}
+            aria-describedby={detected ? `${ids}-detected` : undefined}
+            onChange={(event) => setChosenFormat(event.target.value as ModesFormat)}
+          >
             <option value="roo">Roo Code (.roomodes): no auto-approve</option>
             <option value="modus">Modus (keeps auto-approve and command rules)</option>
           </select>
@@ -83,6 +93,12 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
           </select>
         </div>
       </div>
+      {detected && (
+        <p className="note" id={`${ids}-detected`}>
+          Read as {FORMAT_NAMES[detected.format]}: {detected.reason}.
+          {chosenFormat && chosenFormat !== detected.format && ` You chose to import it as ${FORMAT_NAMES[chosenFormat]}.`}
+        </p>
+      )}
       <div className="form-actions">
         <button type="submit" disabled={!text.trim()}>
           Import
@@ -96,11 +112,13 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
           <p>
             Imported {result.imported.length} mode{result.imported.length === 1 ? '' : 's'}: {result.imported.join(', ')}
           </p>
-          {result.warnings.map((warning) => (
-            <p key={warning} className="note">
-              {warning}
-            </p>
-          ))}
+          {result.warnings.length > 0 && (
+            <ul className="import-warnings" aria-label="Import warnings">
+              {result.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
       <FormError message={error} />

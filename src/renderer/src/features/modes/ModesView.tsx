@@ -4,6 +4,7 @@ import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from '../workspace/workspace-store'
 import { createModesApi } from './client-modes-api'
 import { ImportPanel } from './ImportPanel'
+import { ExportAllPanel } from './ExportButtons'
 import { ModeEditor } from './ModeEditor'
 import type { ModeEntry, ModesApi } from './modes-api'
 import { ORIGIN_LABELS, useModesStore } from './modes-store'
@@ -27,6 +28,7 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
   const selection = useModesStore((state) => state.selection)
   const revision = useModesStore((state) => state.revision)
   const [importing, setImporting] = useState(false)
+  const [exporting, setExporting] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const main = useRef<HTMLDivElement>(null)
 
@@ -62,6 +64,9 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
           <button type="button" aria-expanded={importing} onClick={() => setImporting((open) => !open)}>
             Import…
           </button>
+          <button type="button" aria-expanded={exporting} onClick={() => setExporting((open) => !open)}>
+            Export all…
+          </button>
         </div>
         {listing && <ModeList modes={listing.modes} trusted={listing.projectTrusted} selectedSlug={selected?.slug} />}
       </aside>
@@ -74,6 +79,7 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
           </p>
         ))}
         {importing && <ImportPanel api={api} onClose={() => setImporting(false)} />}
+        {exporting && <ExportAllPanel api={api} onClose={() => setExporting(false)} />}
         {selection?.kind === 'new' ? (
           <ModeEditor
             key={`new-${revision}`}

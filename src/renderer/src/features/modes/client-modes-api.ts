@@ -33,7 +33,7 @@ export function createModesApi(client: ModusClient, isProjectTrusted: () => bool
       return { listing: toListing(outcome.view), imported: outcome.imported, warnings: outcome.warnings }
     },
     async exportMode(slug, format) {
-      const file = unwrap(await client.request('modes:export', { slug, format }))
+      const file = unwrap(await client.request('modes:export', { ...(slug ? { slug } : {}), format }))
       return { fileName: file.fileName, content: file.yaml }
     },
     async testRegex(pattern) {

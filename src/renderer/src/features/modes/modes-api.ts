@@ -45,7 +45,8 @@ export interface ModesApi {
   /** Drops the override of a built-in mode in that scope. */
   resetBuiltIn(slug: string, scope: ModeScope): Promise<ModesListing>
   importText(text: string, format: ModesFormat, scope: ModeScope): Promise<ImportOutcome>
-  exportMode(slug: string, format: ModesFormat): Promise<{ fileName: string; content: string }>
+  /** One mode, or (no slug) every mode the user made or changed. */
+  exportMode(slug: string | undefined, format: ModesFormat): Promise<{ fileName: string; content: string }>
   testRegex(pattern: string): Promise<RegexTest>
   /** Calls back when modes change elsewhere (another tab, a file edited on disk). */
   onChanged(listener: (listing: ModesListing) => void): () => void
