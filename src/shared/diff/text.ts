@@ -1,8 +1,6 @@
-/** Line-ending, BOM and normalisation helpers shared by every edit engine (pure). */
+/** Line-ending and normalisation helpers shared by every edit engine (pure). */
 
 export type LineEnding = 'lf' | 'crlf'
-
-export const BOM = '\uFEFF'
 
 /** The file's dominant line ending; a file with no newline counts as LF. */
 export function detectLineEnding(text: string): LineEnding {
@@ -23,10 +21,6 @@ export const toLf = (text: string): string => (text.includes('\r\n') ? text.repl
 export function withLineEnding(lfText: string, eol: LineEnding): string {
   const lf = toLf(lfText)
   return eol === 'crlf' ? lf.replace(/\n/g, '\r\n') : lf
-}
-
-export function stripBom(text: string): { text: string; bom: boolean } {
-  return text.startsWith(BOM) ? { text: text.slice(1), bom: true } : { text, bom: false }
 }
 
 /** Leading run of spaces and tabs. */

@@ -33,7 +33,7 @@ const join = (argv: readonly string[]): string => argv.join(' ')
  * The texts deny and ask rules are matched against: every wrapper level, binary paths reduced to
  * their name, and global options before a subcommand removed (`git -C dir push` is `git push`).
  */
-export function strictForms(part: CommandPart): string[] {
+function strictForms(part: CommandPart): string[] {
   const forms = new Set<string>()
   for (const level of part.levels) {
     forms.add(join(level))
@@ -46,7 +46,7 @@ export function strictForms(part: CommandPart): string[] {
 }
 
 /** The texts allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is; `sudo` must be named. */
-export const allowForms = (part: CommandPart): string[] => part.allowLevels.map((level) => join([programForAllow(level[0]), ...level.slice(1)]))
+const allowForms = (part: CommandPart): string[] => part.allowLevels.map((level) => join([programForAllow(level[0]), ...level.slice(1)]))
 
 const partText = (part: CommandPart): string => part.command.text || join(part.argv)
 const firstWord = (rule: string): string => basename(rule.trim().split(/[ \t]/)[0])

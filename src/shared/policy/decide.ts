@@ -115,7 +115,7 @@ function modeFileRestriction(mode: ResolvedMode, relPath: string): PolicyDecisio
 }
 
 /** Rule sets in force for a mode: the mode's own (trust-gated allow) and the user's global ones. */
-export function commandRuleSets(ctx: PolicyContext): RuleSet[] {
+function commandRuleSets(ctx: PolicyContext): RuleSet[] {
   const sets: RuleSet[] = []
   if (ctx.mode.commandRules)
     sets.push({
@@ -233,12 +233,6 @@ export function decide(call: PolicyCall, ctx: PolicyContext): PolicyDecision {
   }
 }
 
-export interface UsageSoFar {
-  requests: number
-  /** Undefined when the price is unknown: the cost cap cannot trigger, the request cap still works. */
-  costUsd?: number
-}
-
 export interface Caps {
   maxRequests?: number
   maxCostUsd?: number
@@ -247,7 +241,7 @@ export interface Caps {
 /**
  * The caps in force for a mode. A project file (`.modus/modes.yaml`, `.roomodes`) may lower the
  * global caps but never raise them, trusted or not; the user's own modes (global, built-in) set
- * their caps as they like. The one rule the loop and `checkRequestCaps` both use.
+ * their caps as they like. The loop pauses at these caps (`ToolGate.limits`).
  */
 export function effectiveCaps(mode: Pick<ResolvedMode, 'origin' | 'autoApprove'>, globalCaps: Caps = {}): Caps {
   const own = mode.autoApprove ?? {}
@@ -255,20 +249,4 @@ export function effectiveCaps(mode: Pick<ResolvedMode, 'origin' | 'autoApprove'>
   const pick = (modeCap: number | undefined, globalCap: number | undefined): number | undefined =>
     modeCap === undefined ? globalCap : tighten && globalCap !== undefined ? Math.min(modeCap, globalCap) : modeCap
   return { maxRequests: pick(own.maxRequests, globalCaps.maxRequests), maxCostUsd: pick(own.maxCostUsd, globalCaps.maxCostUsd) }
-}
-
-/**
- * Per-task caps, checked before each API request (see `effectiveCaps`). Hitting one pauses the
- * task with an approval item; approving resets the count.
- */
-export function checkRequestCaps(
-  usage: UsageSoFar,
-  ctx: { mode: ResolvedMode; trusted: boolean; globalCaps?: Caps }
-): PolicyDecision | undefined {
-  const { maxRequests, maxCostUsd: maxCost } = effectiveCaps(ctx.mode, ctx.globalCaps)
-  if (maxRequests !== undefined && usage.requests + 1 > maxRequests)
-    return result('ask', 'cap.maxRequests', `This task has made ${usage.requests} requests; the limit is ${maxRequests}`)
-  if (maxCost !== undefined && usage.costUsd !== undefined && usage.costUsd > maxCost + 0.0001)
-    return result('ask', 'cap.maxCostUsd', `This task has cost $${usage.costUsd.toFixed(2)}; the limit is $${maxCost.toFixed(2)}`)
-  return undefined
 }

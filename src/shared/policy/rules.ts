@@ -7,7 +7,7 @@
  * - `X:*` means `X *` (`npm run test:*` does not match `npm run test:e2e`).
  * Only spaces and tabs separate words, in rules as in commands.
  */
-export interface CompiledRule {
+interface CompiledRule {
   source: string
   /** Case-sensitive: allow rules. */
   exact: RegExp
@@ -19,7 +19,7 @@ const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$
 const ANY = '[\\s\\S]*'
 
 /** The rule's regex source, anchored at both ends. */
-export function rulePattern(rule: string): string {
+function rulePattern(rule: string): string {
   let body = rule.replace(/^[ \t]+|[ \t]+$/g, '').replace(/[ \t]+/g, ' ')
   if (body.endsWith(':*')) body = `${body.slice(0, -2).replace(/ $/, '')} *`
   if (body === '*' || body === '') return `^${ANY}$`
@@ -30,17 +30,13 @@ export function rulePattern(rule: string): string {
   return bareToo ? `^${pattern}(?: ${ANY})?$` : `^${pattern}$`
 }
 
-export function compileRule(rule: string): CompiledRule {
-  const source = rulePattern(rule)
-  return { source: rule, exact: new RegExp(source), folded: new RegExp(source, 'i') }
-}
-
 const cache = new Map<string, CompiledRule>()
 
-export function compiled(rule: string): CompiledRule {
+function compiled(rule: string): CompiledRule {
   let hit = cache.get(rule)
   if (!hit) {
-    hit = compileRule(rule)
+    const source = rulePattern(rule)
+    hit = { source: rule, exact: new RegExp(source), folded: new RegExp(source, 'i') }
     if (cache.size > 5000) cache.clear()
     cache.set(rule, hit)
   }

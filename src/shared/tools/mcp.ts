@@ -31,12 +31,6 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
   return { server: rest.slice(0, at), tool: rest.slice(at + separator.length) }
 }
 
-/** The server and tool a call names: `mcp--server--tool` resolved by the client, or use_mcp_tool's params. */
-export interface McpTarget {
-  server: string
-  tool: string
-}
-
 const mcpArguments = z.record(z.string(), z.unknown())
 
 /** A dynamic tool definition for one MCP tool; the server validates the arguments itself. */

@@ -133,6 +133,23 @@ describe('the agent loop', () => {
     expect(lastUserText(modelRequests(harness)[2]!)).toContain('Use the path parameter.')
   })
 
+  it('a call that succeeds ends the mistake streak: mistakes apart never pause', async () => {
+    const bad = { toolCalls: [{ name: 'read_file', input: { wrong: 1 } }] }
+    const good = { toolCalls: [{ name: 'list_files', input: { path: '.', recursive: false } }] }
+    harness = await createHarness({ modes: [builderMode], policy: { mistakeLimit: 2 }, turns: [bad, good, bad, done] })
+    const task = await runToCompletion(harness, 'try')
+    expect(harness.eventsOf(task.id).filter((e) => e.type === 'approval-requested')).toEqual([])
+    expect(modelRequests(harness)).toHaveLength(4)
+  })
+
+  it('a mistake limit of 0 never pauses', async () => {
+    const bad = { toolCalls: [{ name: 'read_file', input: { wrong: 1 } }] }
+    harness = await createHarness({ modes: [builderMode], policy: { mistakeLimit: 0 }, turns: [bad, bad, bad, bad, done] })
+    const task = await runToCompletion(harness, 'try')
+    expect(harness.eventsOf(task.id).filter((e) => e.type === 'approval-requested')).toEqual([])
+    expect(modelRequests(harness)).toHaveLength(5)
+  })
+
   it('a text-only answer is re-prompted to use a tool', async () => {
     harness = await createHarness({ modes: [builderMode], turns: [{ text: 'I think it is fine.' }, done] })
     await runToCompletion(harness, 'check')

@@ -4,7 +4,7 @@ import { join, relative, resolve, sep } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BUILT_IN_MODES } from '../../../src/shared/modes/builtin'
 import type { AutoApprove, CommandRules, ModeConfig, ResolvedMode } from '../../../src/shared/modes/schema'
-import { checkRequestCaps, decide, type PolicyContext } from '../../../src/shared/policy/decide'
+import { decide, effectiveCaps, type PolicyContext } from '../../../src/shared/policy/decide'
 import { isProtectedPath, type PathFacts } from '../../../src/shared/policy/paths'
 
 const ROOT = '/work/project'
@@ -255,19 +255,14 @@ describe('other tools', () => {
 })
 
 describe('caps', () => {
-  it('pause at the request and cost caps; a mode overrides the global default', () => {
-    const mode = custom({ autoApprove: { maxRequests: 3 } })
-    expect(checkRequestCaps({ requests: 2 }, { mode, trusted: true })).toBeUndefined()
-    expect(checkRequestCaps({ requests: 3 }, { mode, trusted: true })).toMatchObject({ decision: 'ask', rule: 'cap.maxRequests' })
-    expect(checkRequestCaps({ requests: 3 }, { mode: custom({}), trusted: true, globalCaps: { maxRequests: 10 } })).toBeUndefined()
-    expect(checkRequestCaps({ requests: 0, costUsd: 2.5 }, { mode: custom({}), trusted: true, globalCaps: { maxCostUsd: 2 } })).toMatchObject({ rule: 'cap.maxCostUsd' })
-    const project = custom({ autoApprove: { maxRequests: 1000 } }, 'project')
-    expect(checkRequestCaps({ requests: 20 }, { mode: project, trusted: false, globalCaps: { maxRequests: 10 } })).toMatchObject({ rule: 'cap.maxRequests' })
-    // A project file may lower caps but never raise them, trusted or not.
-    expect(checkRequestCaps({ requests: 20 }, { mode: project, trusted: true, globalCaps: { maxRequests: 10 } })).toMatchObject({ rule: 'cap.maxRequests' })
+  it('a mode overrides the global default; a project file lowers caps but never raises them', () => {
+    expect(effectiveCaps(custom({ autoApprove: { maxRequests: 3 } }))).toEqual({ maxRequests: 3, maxCostUsd: undefined })
+    expect(effectiveCaps(custom({ autoApprove: { maxRequests: 30 } }), { maxRequests: 10 })).toMatchObject({ maxRequests: 30 })
+    expect(effectiveCaps(custom({}), { maxRequests: 10, maxCostUsd: 2 })).toEqual({ maxRequests: 10, maxCostUsd: 2 })
+    const project = custom({ autoApprove: { maxRequests: 1000, maxCostUsd: 0.5 } }, 'project')
+    expect(effectiveCaps(project, { maxRequests: 10, maxCostUsd: 2 })).toEqual({ maxRequests: 10, maxCostUsd: 0.5 })
     const strict = custom({ autoApprove: { maxRequests: 2 } }, 'project')
-    expect(checkRequestCaps({ requests: 2 }, { mode: strict, trusted: false })).toMatchObject({ rule: 'cap.maxRequests' })
-    expect(checkRequestCaps({ requests: 0, costUsd: undefined }, { mode: custom({}), trusted: true, globalCaps: { maxCostUsd: 2 } })).toBeUndefined()
+    expect(effectiveCaps(strict)).toMatchObject({ maxRequests: 2 })
   })
 })
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { RepetitionDetector, canonicalJson, createRepetitionDetector } from '../../../src/shared/policy/repetition'
-import { MistakeCounter } from '../../../src/shared/policy/mistakes'
 import { NEW_TASK_ISOLATION_ERROR, isolateNewTask } from '../../../src/shared/policy/new-task'
 import { suggestNarrowestRule } from '../../../src/shared/policy/suggest'
 import { decide } from '../../../src/shared/policy/decide'
@@ -32,25 +31,6 @@ describe('RepetitionDetector', () => {
   it('canonicalises nested arguments', () => {
     expect(canonicalJson({ b: [1, { d: 2, c: 3 }], a: undefined })).toBe(canonicalJson({ b: [1, { c: 3, d: 2 }] }))
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }))
-  })
-})
-
-describe('MistakeCounter', () => {
-  it('pauses at the limit, never aborts, and counts again after the user answers', () => {
-    const counter = new MistakeCounter(3)
-    counter.record('validation')
-    counter.record('no_tool_used')
-    expect(counter.shouldPause()).toBe(false)
-    counter.record('edit_failed')
-    expect(counter.shouldPause()).toBe(true)
-    expect(counter.resume()).toEqual(['validation', 'no_tool_used', 'edit_failed'])
-    expect(counter.shouldPause()).toBe(false)
-    counter.record('validation')
-    counter.succeed()
-    expect(counter.current).toBe(0)
-    const off = new MistakeCounter(0)
-    for (let i = 0; i < 10; i++) off.record('validation')
-    expect(off.shouldPause()).toBe(false)
   })
 })
 

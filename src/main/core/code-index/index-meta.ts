@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { writeFileAtomic } from '../fs/atomic-write'
 
@@ -41,4 +41,3 @@ export async function loadMeta(file: string, root: string): Promise<{ meta: Inde
 }
 
 export const saveMeta = (file: string, meta: IndexMeta): Promise<void> => writeFileAtomic(file, JSON.stringify(meta))
-export const removeMeta = (file: string): Promise<void> => rm(file, { force: true })

@@ -64,12 +64,6 @@ export function cleanControls(text: string): string {
   return text.replace(CONTROLS, '')
 }
 
-/** Whole-string strip, for short texts (echoed lines, previews of user terminals). */
-export function stripAnsi(text: string): string {
-  const filter = createModelTextFilter()
-  return cleanControls(filter.push(text) + filter.end())
-}
-
 /**
  * Progress bars redraw a line with bare CRs; a terminal shows only the last redraw, so the model
  * should too. Keeps, for every line, the text after its last bare CR.

@@ -59,8 +59,3 @@ export function testPath(matcher: Ignore, rel: string, isDirectory = false): boo
   return matcher.ignores(isDirectory ? `${rel}/` : rel)
 }
 
-/** A `.gitignore` read from a directory, scoped to paths below it. */
-export async function loadGitignore(dir: string): Promise<Ignore | null> {
-  const text = await readIfExists(join(dir, '.gitignore'))
-  return text === null ? null : ignore().add(text)
-}
