@@ -139,10 +139,11 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
   const checkLimits = async (session: TaskSession, control: RunControl): Promise<'go' | 'stop' | 'cancelled'> => {
     const limits = deps.gate.limits(session.mode)
     const c = session.counters
-    const pauses: Array<{ when: boolean; kind: 'mistake-limit' | 'request-limit' | 'cost-limit'; reason: string; onApprove: (guidance?: string) => void }> = [
+    const pauses: Array<{ when: boolean; kind: 'mistake-limit' | 'request-limit' | 'cost-limit'; what: string; reason: string; onApprove: (guidance?: string) => void }> = [
       {
         when: limits.mistakeLimit > 0 && c.mistakes >= limits.mistakeLimit,
         kind: 'mistake-limit',
+        what: `mistake limit (${c.mistakes} mistakes in a row)`,
         reason: `The model made ${c.mistakes} mistakes in a row (limit ${limits.mistakeLimit}). Give it guidance (e.g. "break the task into smaller steps") or stop here.`,
         onApprove: (guidance) => {
           c.mistakes = 0
@@ -152,12 +153,14 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       {
         when: limits.maxRequests !== null && c.requests - c.requestsAtApproval >= limits.maxRequests,
         kind: 'request-limit',
+        what: `request limit (${limits.maxRequests} requests)`,
         reason: `This task made ${c.requests - c.requestsAtApproval} model requests, the limit (${limits.maxRequests}). Continue for another ${limits.maxRequests}?`,
         onApprove: () => (c.requestsAtApproval = c.requests)
       },
       {
         when: limits.maxCostUsd !== null && c.costUsd !== null && c.costUsd - c.costAtApproval >= limits.maxCostUsd,
         kind: 'cost-limit',
+        what: `cost limit ($${limits.maxCostUsd?.toFixed(2)})`,
         reason: `This task cost $${(c.costUsd ?? 0).toFixed(4)}, past the limit of $${limits.maxCostUsd?.toFixed(2)}. Continue?`,
         onApprove: () => (c.costAtApproval = c.costUsd ?? 0)
       }
@@ -171,7 +174,12 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       })
       if (answer.outcome === 'cancelled') return 'cancelled'
       if (pause.kind === 'mistake-limit') c.mistakes = 0
-      if (answer.outcome === 'reject') return 'stop'
+      if (answer.outcome === 'reject') {
+        // The user's reason reaches the model with the next request, as a rejected call's does.
+        const reason = answer.reason?.trim()
+        if (reason) session.addMessage({ role: 'user', content: [{ type: 'text', text: resultText.userMessage(resultText.pauseRejected(pause.what, reason)) }] })
+        return 'stop'
+      }
       pause.onApprove(answer.reason?.trim() || undefined)
     }
     return 'go'

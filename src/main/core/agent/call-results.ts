@@ -1,17 +1,26 @@
 import type { ToolResultBlock } from '../../../shared/agent/messages'
 import type { ToolOutput } from '../tools/types'
 
+/**
+ * Every result of a call that was refused (by the user, the policy or a limit) starts with this and
+ * is sent as an error result, so the model and any harness can tell a refusal from a success.
+ */
+export const REFUSED_PREFIX = '[REFUSED'
+
+const theirReason = (reason?: string): string => (reason?.trim() ? ` Their reason: ${reason.trim()}` : '')
+
 /** Tool results the loop itself writes; wording the model can act on. */
 export const resultText = {
-  userDenied: (reason?: string) =>
-    `The user denied this operation.${reason?.trim() ? ` Their reason: ${reason.trim()}` : ''}`,
-  policyDenied: (rule: string, reason: string) => `Denied by policy (${rule}): ${reason} The call was not run.`,
+  userDenied: (reason?: string) => `${REFUSED_PREFIX} by the user] The user denied this operation.${theirReason(reason)}`,
+  policyDenied: (rule: string, reason: string) => `${REFUSED_PREFIX} by policy] Denied by policy (${rule}): ${reason} The call was not run.`,
   skippedAfterRejection: (tool: string) =>
-    `Skipped: not run because the user rejected an earlier tool call in this message (${tool}). Adjust your plan before calling it again.`,
+    `${REFUSED_PREFIX}: skipped] Skipped: not run because the user rejected an earlier tool call in this message (${tool}). Adjust your plan before calling it again.`,
   invalidArguments: (tool: string, detail: string) =>
     `Invalid tool call for '${tool}': the arguments are not valid JSON (${detail}). Send the call again with complete JSON arguments.`,
-  repetition: (tool: string) =>
-    `Tool call repetition limit reached for ${tool}: the same call was made several times in a row. Please try a different approach.`,
+  repetition: (tool: string, reason?: string) =>
+    `${REFUSED_PREFIX}: repetition limit] Tool call repetition limit reached for ${tool}: the same call was made several times in a row, and the user declined to run it again.${theirReason(reason)} Please try a different approach.`,
+  /** A pause (mistake, request or cost limit) the user answered with "stop" and a reason. */
+  pauseRejected: (what: string, reason: string) => `The user stopped the task at the ${what}.${theirReason(reason)}`,
   interrupted: (tool: string) =>
     `The ${tool} call was interrupted (Modus stopped before it finished), so its effect is unknown. Check the state before trying again.`,
   cancelled: (tool: string) => `The ${tool} call was not completed: the user cancelled the task at this point.`,
@@ -27,6 +36,9 @@ export const toResultBlock = (toolUseId: string, output: ToolOutput): ToolResult
   content: output.content,
   isError: output.isError
 })
+
+/** A call that did not run because it was refused: always an error result. */
+export const refusedResult = (toolUseId: string, text: string): ToolResultBlock => textResult(toolUseId, text, true)
 
 export const textResult = (toolUseId: string, text: string, isError = false): ToolResultBlock => ({
   type: 'tool_result',

@@ -1,7 +1,7 @@
 import type { ToolResultBlock } from '../../../shared/agent/messages'
 import type { ApprovalKind } from '../../../shared/agent/events'
 import type { ChangeView } from '../../../shared/contract/approvals'
-import { resultText, textResult, toResultBlock, resultAsText, resultImages } from './call-results'
+import { refusedResult, resultText, textResult, toResultBlock, resultAsText, resultImages } from './call-results'
 import type { ApprovalAnswer } from './approval-queue'
 import type { LoopDeps, RunControl } from './loop-deps'
 import type { PolicyVerdict, ToolRunContext } from './ports'
@@ -72,7 +72,7 @@ async function processCall(
   }
 
   session.emit({ type: 'tool-call', at: now(), messageId: state.messageId, callId: call.callId, name: call.name, args: call.input })
-  if (state.rejectedTool) return finish(textResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool), true))
+  if (state.rejectedTool) return finish(refusedResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool)))
   const skippedBecause = state.skipped.get(call.callId)
   if (skippedBecause) return finish(textResult(call.callId, skippedBecause, true))
   if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))
@@ -105,13 +105,13 @@ async function processCall(
       verdict: { decision: 'ask', rule: 'repetition-limit', reason: `The same ${name} call was repeated several times in a row.` }
     })
     if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
-    if (answer.outcome === 'reject') return finish(textResult(call.callId, resultText.repetition(name)))
+    if (answer.outcome === 'reject') return finish(refusedResult(call.callId, resultText.repetition(name, answer.reason)))
     deps.gate.resetRepetition(session.id)
   }
 
   const verdict = await deps.gate.decide({ name, params, definition }, { taskId: session.id, mode: session.mode, workspace: session.meta.workspace })
   session.emit({ type: 'tool-decision', at: now(), callId: call.callId, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason })
-  if (verdict.decision === 'deny') return finish(textResult(call.callId, resultText.policyDenied(verdict.rule, verdict.reason)))
+  if (verdict.decision === 'deny') return finish(refusedResult(call.callId, resultText.policyDenied(verdict.rule, verdict.reason)))
 
   const mustAsk = verdict.decision === 'ask' && !state.turnApproved
 
@@ -133,7 +133,7 @@ async function processCall(
     if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
     if (answer.outcome === 'reject') {
       state.rejectedTool = name
-      return finish(textResult(call.callId, resultText.userDenied(answer.reason)))
+      return finish(refusedResult(call.callId, resultText.userDenied(answer.reason)))
     }
     if (answer.scope === 'turn') state.turnApproved = true
     feedback = answer.reason?.trim() || undefined
@@ -149,10 +149,10 @@ async function processCall(
     block = toResultBlock(call.callId, await immediate.execute(params, await deps.tools.context(runContext)))
   } catch (error) {
     if (control.signal.aborted) {
-      finish(textResult(call.callId, resultText.cancelled(name)))
+      finish(textResult(call.callId, resultText.cancelled(name), true))
       return { kind: 'cancelled' }
     }
-    block = textResult(call.callId, `The tool failed: ${error instanceof Error ? error.message : String(error)}`)
+    block = textResult(call.callId, `The tool failed: ${error instanceof Error ? error.message : String(error)}`, true)
   }
   if (feedback) block = { ...block, content: [{ type: 'text', text: resultText.approvedWithFeedback(feedback) }, ...block.content] }
   if (!block.isError) session.counters.mistakes = 0
@@ -268,11 +268,11 @@ async function runEdit(
     if (answer.outcome !== 'approve') {
       for (const change of proposal.changes) emitChange(await deps.edits.reject(change.id), false)
       if (answer.outcome === 'cancelled') {
-        finish(textResult(callId, resultText.cancelled(name)))
+        finish(textResult(callId, resultText.cancelled(name), true))
         return { kind: 'cancelled' }
       }
       state.rejectedTool = name
-      return finish(textResult(callId, resultText.userDenied(answer.reason)))
+      return finish(refusedResult(callId, resultText.userDenied(answer.reason)))
     }
     if (answer.scope === 'turn') state.turnApproved = true
     decisions = new Map((answer.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]))
@@ -295,7 +295,7 @@ async function runEdit(
   if (feedback) texts.unshift(resultText.approvedWithFeedback(feedback))
   if (failed) session.counters.mistakes++
   else session.counters.mistakes = 0
-  finish(textResult(callId, texts.join('\n\n')))
+  finish(textResult(callId, texts.join('\n\n'), failed))
   session.checkpoint()
   return { kind: 'continue' }
 }
