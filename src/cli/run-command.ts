@@ -6,6 +6,7 @@ import type { ApprovalItem } from '../shared/contract/approvals'
 import type { TaskSummary } from '../shared/contract/task'
 import { UserFacingError } from '../shared/contract/dispatch'
 import { createAgentServices, type AgentServices } from '../main/core/agent/create-agent-services'
+import { REFUSED_PREFIX, withoutRefusedPrefix } from '../main/core/agent/call-results'
 import { createMcpHub } from '../main/core/mcp/hub'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
@@ -267,6 +268,7 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
         case 'text-delta':
           return out(event.text)
         case 'assistant-end':
+          if (event.cutOff) return note('… [cut off: the answer stopped mid-stream]')
           return event.stopReason === 'max_tokens' ? note('… [cut off: the answer reached the model’s output limit]') : undefined
         case 'tool-call': {
           const summary = services.gate.summarize?.(event.name, event.args) ?? event.name
@@ -275,11 +277,15 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
           if (event.name === 'attempt_completion' || event.name === 'ask_followup_question') return undefined
           return note(`→ ${summary}`)
         }
-        case 'tool-result':
-          if (event.isError && event.text.startsWith(SKIPPED_PREFIX)) {
-            return note(`  ⏭ skipped: ${summaries.get(event.callId) ?? 'a call'}: ${event.text.slice(SKIPPED_PREFIX.length).trim()}`)
+        case 'tool-result': {
+          const text = withoutRefusedPrefix(event.text)
+          if (event.isError && text.startsWith(SKIPPED_PREFIX)) {
+            return note(`  ⏭ skipped: ${summaries.get(event.callId) ?? 'a call'}: ${text.slice(SKIPPED_PREFIX.length).trim()}`)
           }
+          // A refusal was already shown as the policy's decision or the approval's answer.
+          if (event.text.startsWith(REFUSED_PREFIX)) return undefined
           return event.isError ? note(`  ✗ ${event.text.split('\n')[0]?.slice(0, 200)}`) : undefined
+        }
         case 'tool-decision':
           return event.decision === 'deny' ? note(`  ⛔ denied by policy (${event.rule}): ${event.reason}`) : undefined
         case 'retry':

@@ -43,7 +43,9 @@ export const AgentEvent = z.discriminatedUnion('type', [
     at,
     messageId: z.string(),
     /** end_turn, tool_use, max_tokens, cancelled, error */
-    stopReason: z.string()
+    stopReason: z.string(),
+    /** The answer failed after part of it streamed (a dropped connection, an overload): what arrived is cut off. */
+    cutOff: z.boolean().optional()
   }),
   z.object({
     type: z.literal('tool-call-partial'),

@@ -130,6 +130,26 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
     expect(fake.requests).toHaveLength(1)
   })
 
+  it('a connection closed mid-answer (undici "terminated") is a partial, retryable network error naming the cut', async () => {
+    const { provider, fake } = await setup(protocol, [{ text: ['The ', 'answer ', 'is ', '42'], cutAfterChunks: 2 }])
+    const result = await run(provider, userRequest(MODEL[protocol]))
+    expect(result.text).toBe('The answer ')
+    expect(result.error).toMatchObject({ kind: 'network', partial: true, retryable: true })
+    expect(result.error!.message).toMatch(/connection .* was lost mid-answer/i)
+    expect(result.done).toBeNull()
+    expect(fake.requests).toHaveLength(1)
+  })
+
+  it('a connection closed before any content arrived is retried with backoff', async () => {
+    const { provider, fake, waits } = await setup(protocol, [{ text: 'lost', cutAfterChunks: 0 }, { text: 'second try' }])
+    const result = await run(provider, userRequest(MODEL[protocol]))
+    expect(result.error).toBeNull()
+    expect(result.text).toBe('second try')
+    expect(result.retries).toEqual([expect.objectContaining({ attempt: 1, reason: expect.stringMatching(/connection .* was lost/i) })])
+    expect(waits).toHaveLength(1)
+    expect(fake.requests).toHaveLength(2)
+  })
+
   it('retries a stream that fails before any content arrived', async () => {
     const { provider, fake } = await setup(protocol, [{ text: 'lost', errorMidStream: { afterChunks: 0 } }, { text: 'second try' }])
     const result = await run(provider, userRequest(MODEL[protocol]))

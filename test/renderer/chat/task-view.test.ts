@@ -34,6 +34,15 @@ describe('reduceTaskEvents', () => {
     expect(view.items[1]).toMatchObject({ text: 'Hello world', reasoning: 'Let me think.', streaming: false, stopReason: 'end_turn' })
   })
 
+  it('marks an answer that was cut off mid-stream, keeping the text that arrived', () => {
+    const view = fold([
+      ...turnStart,
+      { type: 'text-delta', messageId: 'm1', text: 'Half an ans' },
+      { type: 'assistant-end', at, messageId: 'm1', stopReason: 'error', cutOff: true }
+    ])
+    expect(view.items[1]).toMatchObject({ text: 'Half an ans', streaming: false, cutOff: true })
+  })
+
   it('folds a batch to the same view as one event at a time, without touching the input', () => {
     const events: AgentEvent[] = [
       ...turnStart,

@@ -60,6 +60,8 @@ export interface ScriptedTurn {
   errorMidStream?: FakeMidStreamError | true
   /** Send this many content chunks, then keep the connection open without ending it. */
   hangAfterChunks?: number
+  /** Send this many content chunks, then close the socket mid-stream (a server or proxy dropping it). */
+  cutAfterChunks?: number
   /** Model name echoed in the response; default: the requested model. */
   model?: string
   /** Which delta field carries reasoning on the OpenAI protocol; default `reasoning_content`. */
@@ -117,6 +119,7 @@ export interface RenderPlan {
   errorAfterChunks: number | null
   midStreamError: { type: string; message: string } | null
   hangAfterChunks: number | null
+  cutAfterChunks: number | null
 }
 
 export const FAKE_SIGNATURE = 'ZmFrZS1zaWduYXR1cmUtZm9yLXRlc3Rz'
@@ -171,7 +174,8 @@ export function planTurn(
     midStreamError: mid
       ? { type: mid.type ?? 'overloaded_error', message: mid.message ?? 'Overloaded' }
       : null,
-    hangAfterChunks: turn.hangAfterChunks ?? null
+    hangAfterChunks: turn.hangAfterChunks ?? null,
+    cutAfterChunks: turn.cutAfterChunks ?? null
   }
 }
 

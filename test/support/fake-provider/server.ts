@@ -166,6 +166,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const chunks = contentChunks(plan)
     for (let sent = 0; sent <= chunks.length; sent++) {
       if (plan.hangAfterChunks !== null && sent === plan.hangAfterChunks) return // left open until the client aborts or close()
+      // The chunks already written reach the client first; then the socket goes without the stream's end.
+      if (plan.cutAfterChunks !== null && sent === plan.cutAfterChunks) return void res.socket?.end(() => res.socket?.destroy())
       if (plan.midStreamError && sent === plan.errorAfterChunks) {
         write(renderer.midStreamError(plan.midStreamError))
         return void res.end()

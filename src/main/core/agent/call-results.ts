@@ -7,6 +7,10 @@ import type { ToolOutput } from '../tools/types'
  */
 export const REFUSED_PREFIX = '[REFUSED'
 
+/** The text after a refusal's bracketed prefix (the text itself when it has none). */
+export const withoutRefusedPrefix = (text: string): string =>
+  text.startsWith(REFUSED_PREFIX) && text.includes(']') ? text.slice(text.indexOf(']') + 1).trimStart() : text
+
 const theirReason = (reason?: string): string => (reason?.trim() ? ` Their reason: ${reason.trim()}` : '')
 
 /** Tool results the loop itself writes; wording the model can act on. */

@@ -108,7 +108,10 @@ export async function streamTurn(
     recordUsage()
     const errorKind = classifyError(error, signal)
     const kept = blocks().filter((b) => b.type !== 'tool_use')
-    session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: errorKind === 'cancelled' ? 'cancelled' : 'error' })
+    // Text that stopped arriving mid-answer stays on screen, marked as cut off.
+    const cutOff = kept.length > 0 || partials.size > 0
+    if (errorKind === 'cancelled') session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'cancelled' })
+    else session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'error', ...(cutOff ? { cutOff: true } : {}) })
     if (errorKind === 'cancelled') return { kind: 'cancelled', messageId, blocks: kept }
     return { kind: 'failed', messageId, blocks: kept, error, errorKind }
   }

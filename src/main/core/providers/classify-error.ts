@@ -70,6 +70,25 @@ const isTimeout = (error: unknown): boolean =>
 const isConnectionError = (error: unknown): boolean =>
   error instanceof Anthropic.APIConnectionError || error instanceof OpenAI.APIConnectionError
 
+/** Codes of a socket that went away mid-exchange (undici's and the OS's). */
+const DROPPED_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED'])
+
+/**
+ * The connection was dropped while the answer streamed: undici throws `TypeError: terminated` with
+ * the socket error as its cause ("other side closed"). Returns the innermost reason, or null.
+ */
+function droppedConnection(error: unknown): string | null {
+  let current = error as { cause?: unknown; code?: unknown; message?: unknown; name?: unknown } | undefined
+  let dropped = false
+  let reason = ''
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    if ((current.name === 'TypeError' && current.message === 'terminated') || (typeof current.code === 'string' && DROPPED_CODES.has(current.code))) dropped = true
+    if (typeof current.message === 'string' && current.message) reason = current.message
+    current = current.cause as typeof current
+  }
+  return dropped ? reason || 'terminated' : null
+}
+
 const isApiError = (error: unknown): error is ApiErrorLike => error instanceof Anthropic.APIError || error instanceof OpenAI.APIError
 
 /** The innermost reason (e.g. ECONNREFUSED behind "fetch failed" behind "Connection error."). */
@@ -101,6 +120,11 @@ export function classifyProviderError(error: unknown, context: ErrorContext): Pr
     )
   }
   if (isApiError(error)) return classifyApiError(error, context)
+  const dropped = droppedConnection(error)
+  if (dropped) {
+    // A server or proxy closing the stream is transient, like a reset before the answer began.
+    return new ProviderError('network', `The connection to ${context.providerLabel} was lost mid-answer (${dropped}).`, { cause: error, retryable: true })
+  }
   const message = error instanceof Error ? error.message : String(error)
   return new ProviderError('server', `${context.providerLabel} request failed: ${message}`, { cause: error, retryable: false })
 }

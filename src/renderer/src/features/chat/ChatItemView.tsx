@@ -39,6 +39,7 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
             </div>
             {item.stopReason === 'cancelled' && <div className="note">Cancelled</div>}
             {item.stopReason === 'max_tokens' && <div className="note">The reply hit the output token limit.</div>}
+            {item.cutOff && <div className="note cut-off">Cut off: the answer stopped mid-stream.</div>}
           </div>
         </div>
       )

@@ -41,7 +41,7 @@ export type ChatItem =
   | { kind: 'user'; id: string; text: string }
   /** Files and conversation can be taken back to here (before a turn). */
   | { kind: 'checkpoint'; id: string; checkpointId: string; label: string }
-  | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; stopReason?: string }
+  | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; stopReason?: string; cutOff?: boolean }
   | ToolItem
   | { kind: 'error'; id: string; message: string; recoverable: boolean }
   | { kind: 'completion'; id: string; result: string }
@@ -133,7 +133,7 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     case 'reasoning-delta':
       return updateAssistant(items, event.messageId, (item) => ({ ...item, reasoning: item.reasoning + event.text }))
     case 'assistant-end':
-      return updateAssistant(items, event.messageId, (item) => ({ ...item, streaming: false, stopReason: event.stopReason }))
+      return updateAssistant(items, event.messageId, (item) => ({ ...item, streaming: false, stopReason: event.stopReason, cutOff: event.cutOff }))
     case 'tool-call-partial':
       return upsertTool(items, event.callId, event.messageId, event.name, (item) => ({ ...item, argsText: event.argsText }))
     case 'tool-call':
