@@ -1,4 +1,5 @@
 import { isMap, isSeq, LineCounter, parseDocument, stringify, type Node } from 'yaml'
+import { carriesRooCommandSettings, splitRooCommandSettings } from './roo-command-settings'
 import { formatIssues, ModeConfig, ModesFile, TOOL_GROUPS } from './schema'
 
 export type ModesFileFormat = 'modus' | 'roo'
@@ -87,6 +88,8 @@ export function detectModesFormat(text: string): DetectedModesFormat | null {
   const cleaned = cleanText(text)
   if (cleaned.trim() === '') return null
   const read = readStructured(cleaned)
+  if (carriesRooCommandSettings(read?.raw))
+    return { format: 'roo', reason: "it carries Roo's settings: its command toggle and allowed / denied commands come along" }
   const modes = (read?.raw as { customModes?: unknown } | null)?.customModes
   if (!Array.isArray(modes)) return null
   const keys = new Set(modes.flatMap((mode) => (mode && typeof mode === 'object' ? Object.keys(mode) : [])))
@@ -135,7 +138,8 @@ export function parseModesText(text: string, format: ModesFileFormat = 'modus'):
   } else raw = document.toJS()
   if (raw === null || raw === undefined) return { ok: true, modes: [], warnings: [] }
   const warnings: string[] = []
-  const cleanedRaw = dropRooExtras(raw, warnings)
+  const { modesFile, command } = format === 'roo' ? splitRooCommandSettings(raw) : { modesFile: raw, command: undefined }
+  const cleanedRaw = dropRooExtras(modesFile, warnings)
   const parsed = ModesFile.safeParse(format === 'roo' ? dropUnknownGroups(cleanedRaw, warnings) : cleanedRaw)
   if (!parsed.success) {
     const root = document.errors.length === 0 ? (document.contents as Node | null) : null
@@ -147,12 +151,19 @@ export function parseModesText(text: string, format: ModesFileFormat = 'modus'):
       }))
     }
   }
-  const modes =
-    format === 'roo' ? parsed.data.customModes.map((mode) => withoutModusKeys(mode)) : parsed.data.customModes
+  let modes = format === 'roo' ? parsed.data.customModes.map((mode) => withoutModusKeys(mode)) : parsed.data.customModes
+  if (command) {
+    // Roo's command settings are global: every mode imported with them gets them.
+    modes = modes.map((mode) => ({ ...mode, autoApprove: { command: command.autoApproveCommand }, commandRules: command.rules }))
+    warnings.push(...command.warnings)
+  }
   return { ok: true, modes: modes.map(({ source: _source, ...mode }) => mode), warnings }
 }
 
-/** Roo has no per-mode auto-approve or command rules: exporting drops them, importing starts without. */
+/**
+ * Roo has no per-mode auto-approve or command rules: exporting drops them, importing starts without
+ * (unless the text carries Roo's global command settings, see `splitRooCommandSettings`).
+ */
 export function withoutModusKeys(mode: ModeConfig): ModeConfig {
   const copy: Record<string, unknown> = { ...mode }
   for (const key of MODUS_ONLY_KEYS) delete copy[key]

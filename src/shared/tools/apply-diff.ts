@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { pathParam } from './path-param'
 
 const applyDiffParams = z
   .object({
-    path: z.string().min(1).describe('Workspace-relative path'),
+    path: pathParam('Workspace-relative path'),
     diff: z
       .string()
       .min(1)

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { pathParam } from './path-param'
 
 const editParams = z
   .object({
-    file_path: z.string().min(1).describe('Workspace-relative path'),
+    file_path: pathParam('Workspace-relative path'),
     old_string: z.string().describe('Exact text to replace (unique unless replace_all)'),
     new_string: z.string().describe('Replacement text'),
     replace_all: z.boolean().default(false).describe('Replace every occurrence')

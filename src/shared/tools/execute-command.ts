@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { pathParam } from './path-param'
 
 const executeCommandParams = z
   .object({
@@ -10,7 +11,7 @@ const executeCommandParams = z
       .refine((command) => !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(command), 'must not contain a NUL or another control character')
       .refine((command) => /\S/.test(command), 'must not be empty or only whitespace')
       .describe('Shell command'),
-    cwd: z.string().min(1).optional().describe('Working directory (default: workspace root)'),
+    cwd: pathParam('Working directory (default: workspace root)').optional(),
     timeout: z
       .number()
       .positive()

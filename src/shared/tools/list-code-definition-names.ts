@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { pathParam } from './path-param'
 
 const listCodeDefinitionNamesParams = z
   .object({
-    path: z.string().min(1).describe('Workspace-relative file, or a directory whose top-level files are listed')
+    path: pathParam('Workspace-relative file, or a directory whose top-level files are listed')
   })
   .strict()
 

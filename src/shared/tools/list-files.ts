@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { pathParam } from './path-param'
 
 const listFilesParams = z
   .object({
-    path: z.string().min(1).describe('Workspace-relative directory'),
+    path: pathParam('Workspace-relative directory'),
     recursive: z.boolean().default(false).describe('List subdirectories too')
   })
   .strict()

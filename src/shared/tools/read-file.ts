@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { pathParam } from './path-param'
 
 const indentationParams = z
   .object({
@@ -13,7 +14,7 @@ const indentationParams = z
 
 const readFileParams = z
   .object({
-    path: z.string().min(1).describe('Workspace-relative path'),
+    path: pathParam('Workspace-relative path'),
     mode: z
       .enum(['slice', 'indentation'])
       .optional()

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { pathParam } from './path-param'
 
 const searchFilesParams = z
   .object({
-    path: z.string().min(1).describe('Workspace-relative directory to search'),
+    path: pathParam('Workspace-relative directory to search'),
     regex: z.string().min(1).describe('Rust-syntax regular expression'),
     file_pattern: z.string().min(1).optional().describe("Glob filter, e.g. '*.ts'")
   })

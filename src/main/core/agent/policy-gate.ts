@@ -12,6 +12,8 @@ import {
   suggestNarrowestRule,
   validateToolUse,
   type PathFacts,
+  type PolicyContext,
+  type PolicyDecision,
   type RepetitionDetector,
   type ToolAccessContext
 } from '../../../shared/policy'
@@ -43,15 +45,11 @@ export interface PolicyGateDeps {
   allowMcpTool?: (server: string, tool: string) => Promise<void>
 }
 
+/** Rounds of disk questions: a line's paths, then the folders they lead to; a bound in case of a loop. */
+const MAX_DISK_ROUNDS = 4
+
 interface McpAllowRule {
   mcpAlwaysAllow: { server: string; tool: string }
-}
-
-/** Every path a call names, realpath-resolved before the policy judges it. */
-function namedPaths(definition: ToolDefinition | undefined, params: Record<string, unknown>): string[] {
-  if (!definition) return []
-  const cwd = definition.commandLine?.(params).cwd
-  return [...(definition.readPaths?.(params) ?? []), ...(definition.writePaths?.(params) ?? []), ...(cwd ? [cwd] : [])]
 }
 
 interface AllowRule {
@@ -77,15 +75,41 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   const definitionOf = (name: string) => findToolDefinition(name, { runtimeTools: runtimeTools() })
   const toolCache = new Map<string, { key: string; tools: ModelToolSpec[] }>()
 
-  const pathFacts = async (workspaceRoot: string, paths: string[]) => {
-    const workspace = await deps.workspace?.(workspaceRoot)
+  /** What the disk says of a path the policy asked about; `~` is the user's home, outside. */
+  const diskFacts = async (workspace: Workspace, path: string): Promise<PathFacts> => {
+    if (path === '~' || path.startsWith('~')) return lexicalPathFacts(path, workspace.root)
+    const info = await workspace.resolve(path).catch(() => null)
+    // A path the workspace refuses to resolve is judged as the riskiest kind: outside.
+    if (!info) return { outsideWorkspace: true }
+    return { outsideWorkspace: info.outsideWorkspace, relPath: info.outsideWorkspace ? undefined : info.display }
+  }
+
+  /**
+   * The pure policy asks its path questions synchronously; the disk answers asynchronously. Decide,
+   * note what was asked without an answer, fetch those answers (realpath facts, folders holding
+   * ignored entries), and decide again, until nothing is left unanswered. Every path a call or a
+   * command line names is thus judged by where it really leads.
+   */
+  const decideOnDisk = async (
+    workspace: Workspace | undefined,
+    root: string,
+    run: (disk: Pick<PolicyContext, 'resolvePath' | 'ignoredWithin'>) => PolicyDecision
+  ): Promise<PolicyDecision> => {
+    if (!workspace) return run({})
     const facts = new Map<string, PathFacts>()
-    if (!workspace) return { facts, workspace }
-    for (const path of paths) {
-      const info = await workspace.resolve(path).catch(() => null)
-      if (info) facts.set(path, { outsideWorkspace: info.outsideWorkspace, relPath: info.outsideWorkspace ? undefined : info.display })
+    const within = new Map<string, boolean>()
+    for (let round = 0; ; round++) {
+      const unknownPaths = new Set<string>()
+      const unknownDirs = new Set<string>()
+      const verdict = run({
+        resolvePath: (path) => facts.get(path) ?? (unknownPaths.add(path), lexicalPathFacts(path, root)),
+        // Unanswered yet: assume the worst until the disk says otherwise.
+        ignoredWithin: (rel) => within.get(rel) ?? (unknownDirs.add(rel), true)
+      })
+      if ((unknownPaths.size === 0 && unknownDirs.size === 0) || round === MAX_DISK_ROUNDS) return verdict
+      for (const path of unknownPaths) facts.set(path, await diskFacts(workspace, path))
+      for (const rel of unknownDirs) within.set(rel, await workspace.ignoredWithin(rel).catch(() => true))
     }
-    return { facts, workspace }
   }
 
   const gate: ToolGate = {
@@ -119,19 +143,22 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       if (!mode) return { decision: 'ask', rule: 'unknown-mode', reason: `The mode "${ctx.mode}" no longer exists` }
       const params = (call.params ?? {}) as Record<string, unknown>
       const definition = call.definition ?? definitionOf(call.name)
-      const { facts, workspace } = await pathFacts(ctx.workspace, namedPaths(definition, params))
+      const workspace = await deps.workspace?.(ctx.workspace)
+      const root = workspace?.root ?? ctx.workspace
       const policy = deps.policy()
-      const verdict = decide(
-        { name: call.name, params, definition },
-        {
-          mode,
-          trusted: deps.isTrusted(ctx.workspace),
-          workspaceRoot: workspace?.root ?? ctx.workspace,
-          globalCommandRules: policy.commandRules,
-          resolvePath: facts.size > 0 ? (path) => facts.get(path) ?? lexicalPathFacts(path, workspace?.root ?? ctx.workspace) : undefined,
-          isIgnored: workspace ? (rel, isDirectory) => workspace.isIgnored(rel, isDirectory) : undefined,
-          mcpAlwaysAllow: deps.mcp ? (server, tool) => deps.mcp!.isAlwaysAllowed(server, tool) : undefined
-        }
+      const verdict = await decideOnDisk(workspace, root, (disk) =>
+        decide(
+          { name: call.name, params, definition },
+          {
+            mode,
+            trusted: deps.isTrusted(ctx.workspace),
+            workspaceRoot: root,
+            globalCommandRules: policy.commandRules,
+            ...disk,
+            isIgnored: workspace ? (rel, isDirectory) => workspace.isIgnored(rel, isDirectory) : undefined,
+            mcpAlwaysAllow: deps.mcp ? (server, tool) => deps.mcp!.isAlwaysAllowed(server, tool) : undefined
+          }
+        )
       )
       const out: PolicyVerdict = { decision: verdict.decision, rule: verdict.rule, reason: verdict.reason }
       const target = verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined

@@ -8,6 +8,7 @@ import { decodeText, detectEncoding, encodeText } from './encoding'
 import { loadIgnoreRules, type IgnoreRules } from './ignore-rules'
 import { readLineWindow } from './line-reader'
 import { listDirectory } from './list'
+import { holdsIgnoredEntries } from './ignored-within'
 import { isWithin, realpathOfNearest, resolveWorkspacePath } from './paths'
 import { findRipgrep, searchFiles } from './search'
 import {
@@ -209,6 +210,13 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       return searchFiles(p.real, searchOptions, { rootReal, ignoreFiles: rules.sources, ignored: flags.ignored, ripgrep })
     },
     isIgnored: (rel, isDir) => rules.ignores(rel, isDir),
+    async ignoredWithin(path) {
+      if (rules.sources.length === 0) return false
+      const p = resolvePath(path)
+      if (p.ignored) return true
+      if (p.kind !== 'directory' || p.outsideWorkspace) return false
+      return holdsIgnoredEntries(p.real, { rootReal, ignored: flags.ignored })
+    },
     async reloadIgnoreRules() {
       rules = await loadIgnoreRules(rootReal)
     }

@@ -10,7 +10,7 @@ export type { SearchOptions, SearchResult, SearchFileResult, SearchLine } from '
 export interface ResolvedPath {
   /** As the model wrote it. */
   input: string
-  /** Lexically resolved absolute path (symlinks not followed). */
+  /** Absolute path as the OS reaches it without following a final link (`..` after a link is physical). */
   absolute: string
   /** Real path: symlinks followed (for a missing file, its deepest existing ancestor's). */
   real: string
@@ -54,6 +54,7 @@ export type WorkspaceErrorCode =
   | 'too_large'
   | 'exists'
   | 'outside_workspace'
+  | 'invalid_path'
   | 'io'
 
 export class WorkspaceError extends Error {
@@ -128,6 +129,11 @@ export interface Workspace {
   search(path: string, options: SearchOptions): Promise<SearchResult>
   /** True when `.modusignore`/`.rooignore` hide this workspace-relative path. */
   isIgnored(relativePosixPath: string, isDirectory?: boolean): boolean
+  /**
+   * Whether a folder (as a tool names it) is or holds, at any depth, an entry the ignore files
+   * exclude: a recursive read of it would reach one. Fails closed on huge trees.
+   */
+  ignoredWithin(path: string): Promise<boolean>
   /** Re-reads the ignore files (after the user edits them). */
   reloadIgnoreRules(): Promise<void>
 }
