@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseModesText } from '../../../src/shared/modes/yaml'
+import { detectModesFormat, parseModesText } from '../../../src/shared/modes/yaml'
 import type { ModeConfig, ResolvedMode } from '../../../src/shared/modes/schema'
 import { decide } from '../../../src/shared/policy/decide'
 
@@ -69,5 +69,10 @@ describe("Roo's command settings import with Modus's meaning", () => {
     const plain = imported(`customModes:\n  - slug: dev\n    name: Dev\n    roleDefinition: r\n    groups: [command]\n`).mode
     expect(plain.autoApprove).toBeUndefined()
     expect(decision(plain, 'npm test')).toBe('ask')
+  })
+
+  it("recognises Roo's settings export as Roo's, by its content", () => {
+    expect(detectModesFormat(rooExport({ alwaysAllowExecute: true }))?.format).toBe('roo')
+    expect(detectModesFormat('alwaysAllowExecute: true\ncustomModes: []\n')?.reason).toMatch(/command toggle/)
   })
 })
