@@ -1,5 +1,6 @@
 import type { Locator } from '@playwright/test'
 import { expect, openWorkspaceAndProvider, test } from './harness'
+import { startFakeProvider } from '../test/support/fake-provider'
 
 /** Controls without a name a screen reader could announce. */
 async function unlabelledControls(scope: Locator): Promise<string[]> {
@@ -101,4 +102,64 @@ test('limits, global command rules and the theme override are saved and survive 
   await page.emulateMedia({ colorScheme: 'dark' })
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
   expect(background).toBe('rgb(23, 25, 29)')
+})
+
+test('saving a provider tests the connection and says what is wrong before anything is saved', async ({ page, modus }) => {
+  const guarded = await startFakeProvider({ name: 'provider check', requireApiKey: 'sk-right-key-4321' })
+  try {
+    await page.goto(modus.url)
+    await page.getByLabel('Folder path').fill(modus.workspace)
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    const form = page.getByRole('form', { name: 'Provider settings' })
+    await form.getByLabel(/Base URL/).fill(guarded.anthropicBaseUrl)
+    await form.getByLabel('Model').fill('claude-sonnet-4-5')
+
+    // No key at all: said at once, nothing saved.
+    await form.getByRole('button', { name: 'Save provider' }).click()
+    await expect(form.getByRole('alert')).toContainText('Anthropic needs an API key')
+    await expect(form.getByLabel('API key')).toHaveAttribute('aria-invalid', 'true')
+
+    // A wrong key: the provider's 401, in words, and still nothing saved.
+    await form.getByLabel('API key').fill('sk-wrong-key-0000')
+    await form.getByRole('button', { name: 'Save provider' }).click()
+    await expect(form.getByRole('alert')).toContainText('Anthropic rejected the API key (401')
+    await expect(form.getByRole('button', { name: 'Save anyway' })).toBeVisible()
+
+    // An unknown model: the models the provider lists are named.
+    await form.getByLabel('API key').fill('sk-right-key-4321')
+    await form.getByLabel('Model').fill('claude-sonnet-9')
+    await form.getByRole('button', { name: 'Save provider' }).click()
+    await expect(form.getByRole('alert')).toContainText('Anthropic has no model "claude-sonnet-9". It lists 6: claude-sonnet-4-6, claude-sonnet-4-5-20250929')
+    await expect(form.getByLabel('Model')).toHaveAttribute('aria-invalid', 'true')
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Choose a provider' })).toBeVisible() // nothing was saved
+
+    const again = page.getByRole('form', { name: 'Provider settings' })
+    await again.getByLabel(/Base URL/).fill(guarded.anthropicBaseUrl)
+    await again.getByLabel('Model').fill('claude-sonnet-4-5')
+    await again.getByLabel('API key').fill('sk-right-key-4321')
+    await again.getByRole('button', { name: 'Save provider' }).click()
+    await expect(page.getByLabel('Message')).toBeVisible()
+
+    // In Settings, an unreachable server is named; "Save anyway" keeps it, and says it does not connect.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByRole('button', { name: 'Add provider' }).click()
+    const added = page.getByRole('form', { name: 'Provider settings' })
+    await added.getByLabel('Provider', { exact: true }).selectOption('openai-compatible')
+    await added.getByLabel('Name (optional)').fill('Stopped server')
+    await added.getByLabel(/Base URL/).fill('http://127.0.0.1:9/v1')
+    await added.getByLabel('Model').fill('qwen3-coder')
+    await added.getByRole('button', { name: 'Save provider' }).click()
+    await expect(added.getByRole('alert')).toContainText('Could not reach Stopped server at http://127.0.0.1:9/v1')
+    await added.getByRole('button', { name: 'Save anyway' }).click()
+    await expect(page.getByRole('group', { name: 'Provider Stopped server' })).toBeVisible()
+    await expect(page.getByText('Saved Stopped server without a working connection: Could not reach')).toBeVisible()
+
+    // A working one says so.
+    await page.getByRole('button', { name: 'Edit Anthropic' }).click()
+    await page.getByRole('form', { name: 'Edit provider Anthropic' }).getByRole('button', { name: 'Save provider' }).click()
+    await expect(page.getByText('Saved Anthropic. Connected to Anthropic: "claude-sonnet-4-5" is available (6 models listed).')).toBeVisible()
+  } finally {
+    await guarded.close()
+  }
 })

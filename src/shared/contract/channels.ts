@@ -11,6 +11,7 @@ export const requestChannels = [
   'workspace:trust',
   'settings:get',
   'settings:saveProvider',
+  'settings:testProvider',
   'settings:removeProvider',
   'settings:setActiveProvider',
   'settings:saveLimits',

@@ -109,9 +109,23 @@ export const SettingsView = z.object({
 })
 export type SettingsView = z.infer<typeof SettingsView>
 
+/** The outcome of trying a provider before it is saved: its model list, or what is wrong, in words. */
+export const ProviderCheck = z.object({
+  ok: z.boolean(),
+  /** What the user reads: "Connected: …" or what to fix. */
+  message: z.string(),
+  /** The field to fix when the check failed. */
+  setting: z.enum(['apiKey', 'model', 'baseUrl']).optional(),
+  /** Model ids the provider lists (empty when it could not be reached). */
+  models: z.array(z.string())
+})
+export type ProviderCheck = z.infer<typeof ProviderCheck>
+
 export const settingsRequests = {
   'settings:get': request(z.object({}).strict(), SettingsView),
   'settings:saveProvider': request(ProviderInput, SettingsView),
+  /** Lists the provider's models with the given (or stored) key; nothing is saved. */
+  'settings:testProvider': request(ProviderInput, ProviderCheck),
   'settings:removeProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
   'settings:setActiveProvider': request(z.object({ id: z.string() }).strict(), SettingsView),
   'settings:saveLimits': request(LimitsInput, SettingsView),

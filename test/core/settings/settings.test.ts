@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -7,6 +8,7 @@ import { locateJsonError } from '../../../src/main/core/settings/json-error'
 import { createFileSecretStore, resolveApiKey } from '../../../src/main/core/settings/secret-store'
 import { createSettingsHandlers } from '../../../src/main/core/settings/settings-handlers'
 import { createSettingsStore } from '../../../src/main/core/settings/settings-store'
+import { startFakeProvider, type FakeProvider } from '../../support/fake-provider'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'modus-settings-'))
 
@@ -156,3 +158,71 @@ describe('app data dir', () => {
     expect(resolveDataDir({ env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, platform: 'win32', home })).toContain('Modus')
   })
 })
+
+describe('testing a provider before it is saved', () => {
+  const setup = async (fake: FakeProvider) => {
+    const dir = tempDir()
+    const secrets = createFileSecretStore(join(dir, 'secrets.json'))
+    const handlers = createSettingsHandlers({ settings: await createSettingsStore(join(dir, 'settings.json')), secrets, env: {} })
+    const anthropic = { id: 'anthropic', kind: 'anthropic' as const, label: 'Anthropic', baseUrl: fake.anthropicBaseUrl, model: 'claude-sonnet-4-5' }
+    return { handlers, secrets, anthropic }
+  }
+
+  it('lists the models with the typed or the stored key, and finds the model by its alias', async () => {
+    const fake = await startFakeProvider({ name: 'check ok', requireApiKey: 'sk-right-1234' })
+    try {
+      const { handlers, anthropic } = await setup(fake)
+      const typed = await handlers['settings:testProvider']({ ...anthropic, apiKey: 'sk-right-1234' })
+      expect(typed).toMatchObject({ ok: true, message: expect.stringContaining('"claude-sonnet-4-5" is available') })
+      expect(typed.models).toContain('claude-sonnet-4-5-20250929')
+      await handlers['settings:saveProvider']({ ...anthropic, apiKey: 'sk-right-1234' })
+      expect(await handlers['settings:testProvider'](anthropic)).toMatchObject({ ok: true })
+      // Testing saves nothing: a wrong key tried here leaves the stored one in place.
+      expect(await handlers['settings:testProvider']({ ...anthropic, apiKey: 'sk-wrong-0000' })).toMatchObject({
+        ok: false,
+        setting: 'apiKey',
+        message: expect.stringMatching(/Anthropic rejected the API key \(401/)
+      })
+      expect((await handlers['settings:get']({})).providers[0].keyHint).toBe('1234')
+      const openai = await handlers['settings:testProvider']({ id: 'oa', kind: 'openai', label: 'OpenAI', baseUrl: fake.openaiBaseUrl, model: 'gpt-5', apiKey: 'sk-right-1234' })
+      expect(openai).toMatchObject({ ok: true })
+    } finally {
+      await fake.close()
+    }
+  })
+
+  it('says what is wrong: no key, an unknown model, an unreachable server', async () => {
+    const fake = await startFakeProvider({ name: 'check problems' })
+    try {
+      const { handlers, anthropic } = await setup(fake)
+      expect(await handlers['settings:testProvider'](anthropic)).toEqual({
+        ok: false,
+        setting: 'apiKey',
+        models: [],
+        message: 'Anthropic needs an API key: enter it here or set ANTHROPIC_API_KEY.'
+      })
+      const unknown = await handlers['settings:testProvider']({ ...anthropic, model: 'claude-sonnet-9', apiKey: 'sk-any-key-5678' })
+      expect(unknown).toMatchObject({ ok: false, setting: 'model', message: expect.stringMatching(/^Anthropic has no model "claude-sonnet-9"\. It lists 6: claude-sonnet-4-6, /) })
+      const { port } = await closedPort()
+      const unreachable = await handlers['settings:testProvider']({
+        id: 'local',
+        kind: 'openai-compatible',
+        label: 'Local',
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: 'qwen3-coder'
+      })
+      expect(unreachable).toMatchObject({ ok: false, setting: 'baseUrl', message: expect.stringMatching(/^Could not reach Local at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/) })
+    } finally {
+      await fake.close()
+    }
+  })
+})
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<{ port: number }> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return { port }
+}

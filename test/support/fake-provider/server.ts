@@ -79,6 +79,9 @@ function presentedKey(req: IncomingMessage): string | undefined {
   return bearer?.[1] ?? (typeof apiKey === 'string' ? apiKey : undefined)
 }
 
+/** What `GET /v1/models` lists by default: the models the tests name (Anthropic's with their dates). */
+const DEFAULT_MODELS = ['claude-sonnet-4-6', 'claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'gpt-4o', 'gpt-5', 'qwen3-coder']
+
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const testName = options.name ?? 'unnamed test'
   const embeddings = defaultEmbeddingsControl()
@@ -225,7 +228,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       return sendJson(res, status, json)
     }
     if (req.method === 'GET' && path === '/v1/models') {
-      const ids = options.models ?? ['claude-sonnet-4-6', 'gpt-4o']
+      if (options.requireApiKey !== undefined && presentedKey(req) !== options.requireApiKey)
+        return sendJson(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'fake provider: invalid API key' } })
+      const ids = options.models ?? DEFAULT_MODELS
       return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) })
     }
     sendJson(res, 404, { error: { message: `fake provider: no route for ${req.method} ${path}`, type: 'not_found_error', param: null, code: null } })

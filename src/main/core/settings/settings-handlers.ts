@@ -4,10 +4,12 @@ import type { ProviderView, SettingsView } from '../../../shared/contract/settin
 import type { EventBus } from '../event-bus'
 import { EMBEDDINGS_SECRET, resolveApiKey, resolveEmbeddingsKey, secretNameForProvider, type SecretStore } from './secret-store'
 import type { SettingsStore } from './settings-store'
+import { checkProvider } from './check-provider'
 
 type SettingsChannels =
   | 'settings:get'
   | 'settings:saveProvider'
+  | 'settings:testProvider'
   | 'settings:removeProvider'
   | 'settings:setActiveProvider'
   | 'settings:saveLimits'
@@ -20,6 +22,8 @@ export interface SettingsHandlerDeps {
   secrets: SecretStore
   bus?: EventBus
   env?: Record<string, string | undefined>
+  /** How provider checks reach the network (tests may pass their own). */
+  fetch?: typeof fetch
   /** The embeddings endpoint changed: the code index re-embeds with the new model. */
   onEmbeddingsChanged?: () => Promise<void>
 }
@@ -34,6 +38,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
   }
   return {
     'settings:get': view,
+    'settings:testProvider': (provider) => checkProvider(provider, { secrets: deps.secrets, env: deps.env ?? process.env, fetch: deps.fetch }),
     async 'settings:saveProvider'({ apiKey, ...provider }) {
       await deps.settings.update((current) => {
         const others = current.providers.filter((p) => p.id !== provider.id)

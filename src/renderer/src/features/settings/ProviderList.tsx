@@ -1,6 +1,6 @@
 import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
-import type { ProviderView } from '../../../../shared/contract/settings'
+import type { ProviderCheck, ProviderView } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
 import { describeModel } from './model-facts'
 import { shortKindLabel } from './provider-form-model'
@@ -16,6 +16,16 @@ export function ProviderList(): ReactNode {
   const [editing, setEditing] = useState<Editing>({ kind: 'none' })
   const [error, setError] = useState<string | null>(null)
   const [confirmRemove, setConfirmRemove] = useState<string | null>(null)
+  // What the last save found out (the form closes on save): "Connected …", or saved despite a failed check.
+  const [saved, setSaved] = useState<string | null>(null)
+  const closeAfterSave = (provider: ProviderView, check: ProviderCheck | null) => {
+    setEditing({ kind: 'none' })
+    setSaved(
+      check?.ok
+        ? `Saved ${provider.label}. ${check.message}`
+        : `Saved ${provider.label} without a working connection${check ? `: ${check.message}` : '.'}`
+    )
+  }
   if (!settings) return <p className="note">Loading…</p>
 
   const run = async (request: () => ReturnType<typeof client.request<'settings:get'>>) => {
@@ -35,7 +45,7 @@ export function ProviderList(): ReactNode {
               <ProviderSettings
                 provider={provider}
                 activate={false}
-                onSaved={() => setEditing({ kind: 'none' })}
+                onSaved={closeAfterSave}
                 onCancel={() => setEditing({ kind: 'none' })}
               />
             ) : (
@@ -60,15 +70,24 @@ export function ProviderList(): ReactNode {
           <h3>New provider</h3>
           <ProviderSettings
             activate={false}
-            onSaved={() => setEditing({ kind: 'none' })}
+            onSaved={closeAfterSave}
             onCancel={() => setEditing({ kind: 'none' })}
           />
         </section>
       ) : (
-        <button type="button" onClick={() => setEditing({ kind: 'new' })}>
+        <button
+          type="button"
+          onClick={() => {
+            setSaved(null)
+            setEditing({ kind: 'new' })
+          }}
+        >
           Add provider
         </button>
       )}
+      <p role="status" className="note">
+        {saved}
+      </p>
       <FormError message={error} />
     </div>
   )

@@ -1,6 +1,6 @@
 import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
-import type { ProviderKind, ProviderView } from '../../../../shared/contract/settings'
+import type { ProviderCheck, ProviderKind, ProviderView } from '../../../../shared/contract/settings'
 import { OPENAI_COMPATIBLE_PRESETS } from '../../../../shared/models'
 import { useClient } from '../../client/client-context'
 import { describeModel, suggestedModels } from './model-facts'
@@ -20,7 +20,8 @@ export interface ProviderSettingsProps {
   provider?: ProviderView
   /** Make the saved provider the active one (always true for the first provider). */
   activate?: boolean
-  onSaved?: (provider: ProviderView) => void
+  /** `check` is what testing the provider found, null when the user saved without it. */
+  onSaved?: (provider: ProviderView, check: ProviderCheck | null) => void
   onCancel?: () => void
 }
 
@@ -31,19 +32,38 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
   const [draft, setDraft] = useState<ProviderDraft>(() => draftFor(provider))
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [checking, setChecking] = useState(false)
+  const [check, setCheck] = useState<ProviderCheck | null>(null)
+  const [listedModels, setListedModels] = useState<string[]>([])
   const ids = useId()
   const fieldId = (name: string) => `${ids}-${name}`
   const problems = checkDraft(draft)
-  const change = (patch: Partial<ProviderDraft>) => setDraft((current) => ({ ...current, ...patch }))
+  const change = (patch: Partial<ProviderDraft>) => {
+    setDraft((current) => ({ ...current, ...patch }))
+    setCheck(null)
+  }
 
-  const save = async (): Promise<void> => {
+  // Saving first tries the provider (its model list); a failed check saves only on "Save anyway".
+  const save = async (checkFirst: boolean): Promise<void> => {
     if (Object.keys(problems).length > 0) return
     setError(null)
     setBusy(true)
     try {
       const taken = settings?.providers.map((p) => p.id) ?? []
       const id = provider?.id ?? providerIdFor(draft.label || KIND_LABELS[draft.kind].split(' (')[0], taken)
-      const saved = await client.request('settings:saveProvider', toProviderInput(draft, id))
+      const input = toProviderInput(draft, id)
+      let found = check
+      if (checkFirst) {
+        setCheck(null)
+        setChecking(true)
+        const tested = await client.request('settings:testProvider', input).finally(() => setChecking(false))
+        if (!tested.ok) return setError(tested.error.message)
+        found = tested.value
+        setCheck(found)
+        if (found.models.length > 0) setListedModels(found.models)
+        if (!found.ok) return
+      }
+      const saved = await client.request('settings:saveProvider', input)
       if (!saved.ok) return setError(saved.error.message)
       let view = saved.value
       if (activate) {
@@ -54,11 +74,15 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
       useSettingsStore.getState().setSettings(view)
       setDraft((current) => ({ ...current, apiKey: '' }))
       const stored = view.providers.find((p) => p.id === id)
-      if (stored) onSaved?.(stored)
+      if (stored) onSaved?.(stored, found)
     } finally {
       setBusy(false)
     }
   }
+  const failedSetting = check && !check.ok ? check.setting : undefined
+  const checkMessageId = fieldId('check')
+  const invalidBy = (setting: 'apiKey' | 'model' | 'baseUrl') =>
+    failedSetting === setting ? { 'aria-invalid': true, 'aria-errormessage': checkMessageId } : {}
 
   const showProblem = (field: keyof ProviderDraft) =>
     problems[field] ? (
@@ -73,7 +97,7 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
       aria-label={provider ? `Edit provider ${provider.label}` : 'Provider settings'}
       onSubmit={(event) => {
         event.preventDefault()
-        void save()
+        void save(true)
       }}
     >
       <label htmlFor={fieldId('kind')}>Provider</label>
@@ -119,6 +143,7 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         placeholder={draft.kind === 'openai-compatible' ? 'http://localhost:11434/v1' : 'default'}
         aria-invalid={Boolean(problems.baseUrl)}
         aria-describedby={problems.baseUrl ? fieldId('baseUrl-error') : undefined}
+        {...invalidBy('baseUrl')}
         onChange={(event) => change({ baseUrl: event.target.value })}
       />
       {showProblem('baseUrl')}
@@ -129,10 +154,11 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         aria-invalid={Boolean(problems.model)}
         list={fieldId('models')}
         aria-describedby={problems.model ? fieldId('model-error') : fieldId('model-facts')}
+        {...invalidBy('model')}
         onChange={(event) => change({ model: event.target.value })}
       />
       <datalist id={fieldId('models')}>
-        {suggestedModels(draft.kind).map((id) => (
+        {(listedModels.length > 0 ? listedModels : suggestedModels(draft.kind)).map((id) => (
           <option key={id} value={id} />
         ))}
       </datalist>
@@ -148,6 +174,7 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         type="password"
         autoComplete="off"
         value={draft.apiKey}
+        {...invalidBy('apiKey')}
         placeholder={
           provider?.hasKey ? `stored (…${provider.keyHint ?? ''}); leave blank to keep it` : 'stored securely, never shown again'
         }
@@ -157,12 +184,26 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         <button type="submit" disabled={busy || Object.keys(problems).length > 0}>
           Save provider
         </button>
+        {check && !check.ok && (
+          <button type="button" disabled={busy} onClick={() => void save(false)}>
+            Save anyway
+          </button>
+        )}
         {onCancel && (
           <button type="button" onClick={onCancel}>
             Cancel
           </button>
         )}
       </div>
+      <p className="provider-check" role="status">
+        {checking && 'Testing the connection…'}
+        {check?.ok && <span className="check-ok">{check.message}</span>}
+      </p>
+      {check && !check.ok && (
+        <p className="form-error" role="alert" id={checkMessageId}>
+          {check.message} Nothing was saved: fix it and save again, or save anyway.
+        </p>
+      )}
       <FormError message={error} />
     </form>
   )
