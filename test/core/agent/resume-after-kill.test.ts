@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, realpathSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { readTaskLog } from '../../../src/main/core/store/task-log'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -26,9 +27,10 @@ afterEach(async () => {
 })
 
 /** Runs a core in a child process until it reaches `waitFor`, then kills it with SIGKILL. */
-async function runAndKill(turns: FakeTurn[], waitFor: 'approval' | 'tool-started', mode: string) {
+async function runAndKill(turns: FakeTurn[], waitFor: 'approval' | 'tool-started', mode: string, files: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'modus-crash-data-'))
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-crash-ws-')))
+  for (const [path, content] of Object.entries(files)) writeFileSync(join(workspace, path), content)
   writeFileSync(join(dataDir, 'modes.yaml'), stringify({ customModes: [builderMode, autopilotMode, delegatorMode] }))
   childFake = await startFakeProvider({ name: 'crash child', turns })
   child = spawn(process.execPath, [jiti, childScript], {
@@ -83,6 +85,47 @@ describe('resume after the process is killed with SIGKILL', () => {
     expect(results).toHaveLength(2)
     expect(results[0]!.text).toContain('made.txt')
     expect(results[1]!.text).toContain('exited with code 0')
+  })
+
+  it('an edit whose review was pending is proposed again as the same review; nothing was written, nothing is lost', async () => {
+    const { dataDir, workspace, taskId } = await runAndKill(
+      [{ toolCalls: [{ name: 'write_to_file', input: { path: 'notes.txt', content: 'alpha\nOMEGA\n' } }] }],
+      'approval',
+      'code',
+      { 'notes.txt': 'alpha\nbeta\n' }
+    )
+    const before = (await readTaskLog(join(dataDir, 'tasks', taskId, 'log.jsonl'))).records
+    const proposed = before.flatMap((r) => (r.r === 'event' && r.event.type === 'change' ? [r.event] : []))
+    expect(proposed).toHaveLength(1)
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n')
+    expect(readdirSync(workspace)).toEqual(['notes.txt'])
+
+    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'edited' } }] }] })
+    expect(harness.services.tasks.list().find((t) => t.id === taskId)?.status).toBe('interrupted')
+    expect(await harness.services.tasks.recover({ reaskApprovals: true })).toEqual([taskId])
+    const item = await harness.waitForApproval()
+    // The same review: an edit item for the same call, the same change id and the same diff.
+    expect(item).toMatchObject({ taskId, kind: 'edit', tool: 'write_to_file', callId: proposed[0]!.callId })
+    expect(item.changes?.map((c) => c.id)).toEqual([proposed[0]!.changeId])
+    expect(item.changes?.[0]).toMatchObject({ original: 'alpha\nbeta\n', proposed: 'alpha\nOMEGA\n', status: 'proposed' })
+    expect(await harness.read('notes.txt')).toBe('alpha\nbeta\n')
+
+    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion')
+    expect(await harness.read('notes.txt')).toBe('alpha\nOMEGA\n')
+    // The model gets the edit's real result, never "interrupted"; the one request is the one after it.
+    expect(harness.fake.requests.filter((r) => r.protocol !== 'unknown')).toHaveLength(1)
+    const [result] = toolResultsIn(harness.fake.requests.at(-1)!)
+    expect(result).toMatchObject({ isError: false })
+    expect(result!.text).toContain('notes.txt')
+    expect(result!.text).not.toContain('interrupted')
+    // Nothing is lost: the events from before the kill are all still there, and the change ends applied.
+    const events = await harness.services.tasks.events(taskId)
+    const beforeEvents = before.flatMap((r) => (r.r === 'event' ? [r.event] : []))
+    expect(events.slice(0, beforeEvents.length)).toEqual(beforeEvents)
+    const changes = events.filter((e) => e.type === 'change')
+    expect(new Set(changes.map((e) => e.type === 'change' && e.changeId))).toEqual(new Set([proposed[0]!.changeId]))
+    expect(changes.at(-1)).toMatchObject({ status: 'applied' })
   })
 
   it('a tool call running at the kill is marked interrupted; the user resumes and the model is told', async () => {

@@ -117,6 +117,19 @@ describe('replay and export', () => {
     expect(task).toMatchObject({ costUsd: 0.5, requests: 1, contextTokens: 15, lastStatus: 'waiting' })
   })
 
+  it('a call still waiting for its approval did not start, even where an older log recorded a start before asking', () => {
+    const task = replayRecords([
+      { r: 'meta', meta: meta('f1') },
+      { r: 'message', id: 'a1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'e1', name: 'write_to_file', input: { path: 'x', content: 'y' } }] } },
+      { r: 'event', event: { type: 'tool-started', at: 2, callId: 'e1' } },
+      { r: 'event', event: { type: 'change', at: 3, changeId: 'ch1', callId: 'e1', path: 'x', status: 'proposed', auto: false } },
+      { r: 'event', event: { type: 'approval-requested', at: 4, approvalId: 'p1', callId: 'e1', kind: 'edit', summary: 's', rule: 'r', reason: 'why' } },
+      { r: 'event', event: { type: 'status', at: 5, status: 'waiting' } }
+    ])!
+    expect(task.unansweredApprovals.map((a) => a.callId)).toEqual(['e1'])
+    expect(task.startedWithoutResult).toEqual(new Set())
+  })
+
   it('exports Markdown a person can read and JSON with everything', () => {
     const task = replayRecords([
       { r: 'meta', meta: meta('e1', 'Rename a function') },

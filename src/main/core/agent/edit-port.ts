@@ -29,8 +29,9 @@ export function createEditPort(deps: EditPortDeps): EditPort & { view(change: St
     async stage(proposed, ctx) {
       const workspace = await deps.workspace(ctx.workspace)
       const changes: ChangeView[] = []
-      for (const change of proposed) {
-        const staged = await workspace.changes.stage({ taskId: ctx.taskId, toolName: ctx.toolName, toolUseId: ctx.callId, change })
+      for (const [index, change] of proposed.entries()) {
+        const id = ctx.reuseIds?.[index]
+        const staged = await workspace.changes.stage({ taskId: ctx.taskId, toolName: ctx.toolName, toolUseId: ctx.callId, change, id })
         storeOf.set(staged.id, workspace.changes)
         changes.push(toChangeView(staged))
       }

@@ -88,6 +88,8 @@ export interface StageContext {
   callId: string
   toolName: string
   workspace: string
+  /** Ids of this call's proposals that were never reviewed (the app stopped): reused in order. */
+  reuseIds?: readonly string[]
 }
 
 /** Edit tools produce staged proposals; the review (or the policy's allow) decides what is written. */

@@ -215,12 +215,13 @@ async function stagedProposal(
   executor: EditToolExecutor<unknown, FileToolContext>,
   callId: string,
   deps: LoopDeps,
-  runContext: ToolRunContext
+  runContext: ToolRunContext,
+  reuseIds: readonly string[]
 ): Promise<Proposal> {
   try {
     const proposal = await executor.propose(params, await deps.tools.context(runContext))
     if (!proposal.ok) return proposal
-    const stageContext = { taskId: runContext.taskId, callId, toolName: name, workspace: runContext.workspace }
+    const stageContext = { taskId: runContext.taskId, callId, toolName: name, workspace: runContext.workspace, reuseIds }
     return { ok: true, changes: await deps.edits.stage(proposal.changes, stageContext), notes: proposal.notes }
   } catch (error) {
     return { ok: false, output: textOutput(`The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}`) }
@@ -243,8 +244,11 @@ async function runEdit(
   finish: (block: ToolResultBlock) => CallsOutcome
 ): Promise<CallsOutcome> {
   const now = deps.now
-  session.emit({ type: 'tool-started', at: now(), callId })
-  const proposal = await stagedProposal(name, params, executor, callId, deps, runContext)
+  // A review is not a start: nothing is written before the answer, so an edit whose review was
+  // pending when the app stopped is proposed again on resume (under the same change ids).
+  const started = () => session.emit({ type: 'tool-started', at: now(), callId })
+  if (!mustAsk) started()
+  const proposal = await stagedProposal(name, params, executor, callId, deps, runContext, unreviewedChangeIds(session, callId))
   if (!proposal.ok) {
     session.counters.mistakes++
     return finish(toResultBlock(callId, proposal.output))
@@ -278,6 +282,7 @@ async function runEdit(
     decisions = new Map((answer.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]))
     feedback = answer.reason?.trim() || undefined
     await saveAlwaysAllow(session, deps, answer)
+    started()
   }
   const texts: string[] = [...proposal.notes]
   let failed = false
@@ -298,6 +303,15 @@ async function runEdit(
   finish(textResult(callId, texts.join('\n\n'), failed))
   session.checkpoint()
   return { kind: 'continue' }
+}
+
+/** This call's proposals the log shows as still awaiting review (proposed before the app stopped). */
+function unreviewedChangeIds(session: TaskSession, callId: string): string[] {
+  const last = new Map<string, string>()
+  for (const event of session.events) {
+    if (event.type === 'change' && event.callId === callId) last.set(event.changeId, event.status)
+  }
+  return [...last].filter(([, status]) => status === 'proposed').map(([id]) => id)
 }
 
 async function saveAlwaysAllow(session: TaskSession, deps: LoopDeps, answer: ApprovalAnswer): Promise<void> {

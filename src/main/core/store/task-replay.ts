@@ -66,6 +66,8 @@ export function replayRecords(records: TaskRecord[]): ReplayedTask | null {
     } else applyEvent(task, record.event, approvals)
   }
   task.unansweredApprovals = [...approvals.values()]
+  // A call still waiting for its approval had not started, whatever older logs recorded before asking.
+  for (const approval of task.unansweredApprovals) if (approval.callId) task.startedWithoutResult.delete(approval.callId)
   return task
 }
 

@@ -132,7 +132,7 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       }
       const change: StagedChange = {
         ...proposal,
-        id: randomUUID(),
+        id: input.id && !changes.has(input.id) ? input.id : randomUUID(),
         taskId: input.taskId,
         toolName: input.toolName,
         toolUseId: input.toolUseId,

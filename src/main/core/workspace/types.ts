@@ -212,6 +212,8 @@ export interface StageInput {
   change: ProposedChange
   /** Shown with the proposal from the start (a restore over a file changed since); the review leaves it unticked. */
   conflict?: string
+  /** The id of the same proposal made before the app stopped, so its review carries on under one id. */
+  id?: string
 }
 
 export interface ChangeStore {
