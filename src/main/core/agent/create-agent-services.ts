@@ -2,21 +2,17 @@ import { createBrowserSessions } from '../browser/browser-sessions'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import type { Handlers } from '../../../shared/contract'
-import { UserFacingError } from '../../../shared/contract/dispatch'
-import { BUILT_IN_MODES, DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
-import { resolveModes } from '../../../shared/modes/resolve'
+import { DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
 import { projectGrantItems } from '../../../shared/modes/project-grants'
-import type { ResolvedMode } from '../../../shared/modes/schema'
-import { isProtectedPath } from '../../../shared/policy'
 import { isReadOnlyCommand } from '../../../shared/policy/read-only-command'
 import { appFiles } from '../app-paths'
 import { createCheckpointService, withCommandCheckpoints, type CheckpointService } from '../checkpoints'
 import { createCheckpointHandlers, type CheckpointChannels } from '../checkpoints/checkpoint-handlers'
 import { gitAvailable } from '../checkpoints/git-cli'
 import type { EventBus } from '../event-bus'
-import { createModeStore, type ModeStore } from '../modes'
+import type { ModeStore } from '../modes'
 import type { ProviderDeps } from '../providers/create-provider'
-import { resolveApiKey, type KeyTarget, type SecretStore } from '../settings/secret-store'
+import type { SecretStore } from '../settings/secret-store'
 import type { SettingsStore } from '../settings/settings-store'
 import { createTaskStore, type TaskStore } from '../store/task-store'
 import { createTerminalService, type TerminalService } from '../terminal'
@@ -28,8 +24,7 @@ import { createMcpPort } from '../mcp/mcp-port'
 import { registerMcpTools } from '../mcp/register-tools'
 import { createCodeIndexService, type CodeIndexService } from '../code-index/code-index-service'
 import { resolveEmbeddingsKey } from '../settings/secret-store'
-import { createWorkspace, type Workspace } from '../workspace'
-import type { WriteRecorder } from '../workspace/change-store'
+import type { Workspace } from '../workspace'
 import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
 import { createEditPort } from './edit-port'
 import { createEnvironmentPort } from './environment-port'
@@ -42,10 +37,12 @@ import {
   type TaskChannels
 } from './handlers'
 import { createPolicyGate } from './policy-gate'
-import type { EditPort, ProviderPort, ToolGate, ToolPort } from './ports'
-import { createProviderPort, type ProviderChoice } from './provider-port'
-import { chooseBaseUrl } from '../providers/base-url'
+import type { EditPort, ToolGate, ToolPort } from './ports'
+import type { ProviderChoice } from './provider-port'
 import { createTaskManager, type TaskManager } from './task-manager'
+import { createActiveModes } from './active-modes'
+import { createProviderChoice } from './provider-choice'
+import { createWorkspacePool } from './workspace-pool'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -126,43 +123,14 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       onFailure: (taskId) => options.bus?.emit('checkpoints:changed', { taskId })
     })
 
-  const workspaces = new Map<string, Promise<Workspace>>()
-  const opened: Workspace[] = []
-  const workspace = (root: string): Promise<Workspace> => {
-    let pending = workspaces.get(root)
-    if (!pending) {
-      const recordWrite: WriteRecorder = (taskId, path, write) => checkpoints.forWorkspace(root).recordWrite(taskId, path, write)
-      pending = createWorkspace({ root, isProtected: isProtectedPath, now, recordWrite }).then((ws) => {
-        opened.push(ws)
-        // Every staged/accepted/rejected/reverted change reaches the review UI of every window.
-        ws.changes.subscribe((change) => options.bus?.emit('changes:updated', { taskId: change.taskId, change: edits.view(change) }))
-        return ws
-      })
-      pending.catch(() => workspaces.delete(root))
-      workspaces.set(root, pending)
-    }
-    return pending
-  }
-
-  let modes: ResolvedMode[] = resolveModes({ builtIns: BUILT_IN_MODES })
-  let modeStore: { root: string | null; store: ModeStore; stopWatching: () => void } | null = null
-  const modeStoreFor = (root: string | null): ModeStore => {
-    if (!modeStore || modeStore.root !== root) {
-      modeStore?.stopWatching()
-      const store = createModeStore({ dataDir: options.dataDir, workspaceRoot: root ?? undefined })
-      store.onChange((snapshot) => {
-        modes = snapshot.modes
-        options.bus?.emit('modes:changed', snapshot)
-      })
-      // Hand edits of modes.yaml / .roomodes are picked up while the workspace is open.
-      modeStore = { root, store, stopWatching: store.watch() }
-    }
-    return modeStore.store
-  }
-  const refreshModes = async () => {
-    modes = (await modeStoreFor(options.currentWorkspace()).list()).modes
-  }
-  await refreshModes()
+  const pool = createWorkspacePool({
+    checkpoints,
+    now,
+    // Every staged/accepted/rejected/reverted change reaches the review UI of every window.
+    onChange: (change) => options.bus?.emit('changes:updated', { taskId: change.taskId, change: edits.view(change) })
+  })
+  const workspace = pool.get
+  const modes = await createActiveModes({ dataDir: options.dataDir, bus: options.bus, currentWorkspace: options.currentWorkspace })
 
   const codeParser = createCodeParser()
   const codeIndex = createCodeIndexService({
@@ -175,7 +143,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     onStatus: (status) => options.bus?.emit('codeindex:progress', status)
   })
   const mcp = options.mcp
-    ? createMcpPort({ hub: options.mcp, modeServers: (slug) => modes.find((mode) => mode.slug === slug)?.mcpServers ?? 'all' })
+    ? createMcpPort({ hub: options.mcp, modeServers: (slug) => modes.list().find((mode) => mode.slug === slug)?.mcpServers ?? 'all' })
     : undefined
   const browsers = createBrowserSessions()
   const tools = createToolRegistry(createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp, browsers }))
@@ -185,39 +153,29 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     mcp,
     allowMcpTool: options.mcp ? (server, tool) => options.mcp!.setTool(server, tool, { alwaysAllow: true }) : undefined,
     runtimeTools: () => tools.runtimeDefinitions(),
-    modes: () => modes,
+    modes: () => modes.list(),
     policy: () => options.settings.get().policy,
-    isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes)) ?? false,
+    isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
     workspace: (root) => workspace(root).catch(() => undefined),
-    async addAllowRules(slug, rules) {
-      const mode = modes.find((m) => m.slug === slug)
-      if (!mode) throw new Error(`The mode ${slug} no longer exists.`)
-      const { origin, overridesBuiltIn: _o, ...config } = mode
-      const allow = [...new Set([...(config.commandRules?.allow ?? []), ...rules])]
-      const scope = origin === 'project' ? 'project' : 'global'
-      // Allow rules only approve with the mode's command toggle on (Roo's meaning): saving one turns it on.
-      const autoApprove = { ...config.autoApprove, command: true }
-      const snapshot = await modeStoreFor(options.currentWorkspace()).save({ ...config, autoApprove, commandRules: { ...config.commandRules, allow } }, scope, slug)
-      modes = snapshot.modes
-    }
+    addAllowRules: (slug, rules) => modes.addAllowRules(slug, rules)
   })
 
   const toolPort: ToolPort = withCommandCheckpoints(
     {
-    executor: (name) => tools.executor(name),
-    context: async (run) => ({
-      taskId: run.taskId,
-      signal: run.signal,
-      modelSupportsImages: run.modelSupportsImages,
-      mode: run.mode,
-      reportProgress: run.onProgress,
-      workspace: await workspace(run.workspace),
-      terminal: terminal.forTask(run.taskId, run.workspace)
-    })
+      executor: (name) => tools.executor(name),
+      context: async (run) => ({
+        taskId: run.taskId,
+        signal: run.signal,
+        modelSupportsImages: run.modelSupportsImages,
+        mode: run.mode,
+        reportProgress: run.onProgress,
+        workspace: await workspace(run.workspace),
+        terminal: terminal.forTask(run.taskId, run.workspace)
+      })
     },
     { checkpoints, isReadOnly: isReadOnlyCommand, definition: gate.definition }
   )
-  const edits = createEditPort({ workspace, openWorkspaces: () => opened })
+  const edits = createEditPort({ workspace, openWorkspaces: pool.opened })
   const environment = createEnvironmentPort({
     workspace,
     terminalSummary: (taskId) => terminalSummary(terminal, taskId),
@@ -229,36 +187,13 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     endRun: (taskId) => browsers.close(taskId)
   })
 
-  const keyFor = (target: KeyTarget) =>
-    resolveApiKey(options.secrets, target, env).catch((error: unknown) => {
-      throw new UserFacingError('secrets_broken', error instanceof Error ? error.message : String(error))
-    })
-
-  const providerFor = async ({ providerId }: { providerId?: string }): Promise<ProviderPort> => {
-    const override = options.providerOverride
-    if (override && !providerId) {
-      const target = { id: `cli-${override.kind}`, kind: override.kind, baseUrl: override.baseUrl, baseUrlFromUser: true }
-      const key = override.apiKey ?? (await keyFor(target)).key
-      return createProviderPort({ ...override, baseUrl: chooseBaseUrl(override.kind, override.baseUrl, env), apiKey: key ?? '' }, options.providerDeps)
-    }
-    const settings = options.settings.get()
-    const id = providerId ?? settings.activeProviderId
-    const provider = settings.providers.find((p) => p.id === id)
-    if (!provider) {
-      throw new UserFacingError('no_provider', 'No model provider is set up: add one in Settings (kind, model and API key) and make it active.')
-    }
-    const { key } = await keyFor(provider)
-    if (!key && provider.kind !== 'openai-compatible') {
-      throw new UserFacingError(
-        'no_api_key',
-        provider.baseUrl
-          ? `The provider "${provider.label}" has no API key: add one in Settings (environment keys go only to the official endpoint).`
-          : `The provider "${provider.label}" has no API key: add one in Settings or set ${provider.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'}.`
-      )
-    }
-    const baseUrl = chooseBaseUrl(provider.kind, provider.baseUrl, env)
-    return createProviderPort({ kind: provider.kind, model: provider.model, baseUrl, apiKey: key ?? '', label: provider.label }, options.providerDeps)
-  }
+  const providerFor = createProviderChoice({
+    settings: options.settings,
+    secrets: options.secrets,
+    env,
+    override: options.providerOverride,
+    providerDeps: options.providerDeps
+  })
 
   const tasks = createTaskManager({
     store,
@@ -266,7 +201,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     bus: options.bus,
     defaultMode: DEFAULT_MODE_SLUG,
     providerFor,
-    beforeRun: () => refreshModes().catch(() => undefined),
+    beforeRun: () => modes.refresh().catch(() => undefined),
     loop: {
       gate,
       tools: toolPort,
@@ -297,8 +232,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     store,
     terminal,
     checkpoints,
-    refreshModes,
-    modeStore: () => modeStoreFor(options.currentWorkspace()),
+    refreshModes: modes.refresh,
+    modeStore: modes.store,
     workspace,
     codeIndex,
     handlers: {
@@ -322,7 +257,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     },
     async dispose() {
       stopMcpTools()
-      modeStore?.stopWatching()
+      modes.dispose()
       approvalHandlers.dispose()
       await tasks.dispose()
       await browsers.dispose()

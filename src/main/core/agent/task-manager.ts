@@ -1,31 +1,18 @@
-import { randomUUID } from 'node:crypto'
-import { rewindSession } from './rewind'
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { TaskSummary } from '../../../shared/contract/task'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { EventBus } from '../event-bus'
-import { exportTaskJson, exportTaskMarkdown } from '../store/task-export'
-import type { TaskMeta } from '../store/task-records'
-import type { ReplayedTask, TodoItem } from '../store/task-replay'
+import { exportTaskFile } from '../store/task-export'
 import type { TaskStore } from '../store/task-store'
-import { createAgentLoop, type AgentLoop, type RunOutcome, type RunStart } from './agent-loop'
+import { createAgentLoop, type AgentLoop, type RunOutcome } from './agent-loop'
 import type { ApprovalQueue } from './approval-queue'
-import { textResult } from './call-results'
-import type { LoopDeps, SubtaskOutcome, SubtaskPort } from './loop-deps'
-import { openToolUses } from './open-calls'
+import { createLiveTasks } from './live-tasks'
+import type { LoopDeps } from './loop-deps'
 import type { ProviderPort } from './ports'
-import { createTaskSession, type TaskSession } from './task-session'
-
-export interface StartTaskInput {
-  text: string
-  mode?: string
-  workspace: string
-  /** A settings provider id; default: the active one. */
-  providerId?: string
-  parentId?: string
-  parentCallId?: string
-  todos?: TodoItem[]
-}
+import { rewindSession } from './rewind'
+import { createSubtasks } from './subtasks'
+import { createTaskRuns, type StartTaskInput } from './task-runs'
+import type { SessionHooks, TaskSession } from './task-session'
 
 export interface TaskManagerDeps {
   store: TaskStore
@@ -60,24 +47,21 @@ export interface TaskManager {
   dispose(): Promise<void>
 }
 
-interface LiveTask {
-  session: TaskSession
-  controller: AbortController | null
-  run: Promise<RunOutcome> | null
-  provider: ProviderPort | null
-  answerWaiters: Array<(answer: { text: string; mode?: string }) => void>
-}
-
-const CANCEL_SETTLE_MS = 5_000
-
+/**
+ * The tasks the user sees: a facade over the tasks in memory (live-tasks), their runs (task-runs)
+ * and the subtasks they start, publishing every event and summary.
+ */
 export function createTaskManager(deps: TaskManagerDeps): TaskManager {
   const now = deps.loop.now
-  const live = new Map<string, LiveTask>()
   const listeners = new Set<(taskId: string, event: AgentEvent) => void>()
-  const childWaiters = new Map<string, (outcome: SubtaskOutcome) => void>()
 
-  const hooks = {
-    onEvent(session: TaskSession, event: AgentEvent) {
+  const publishSummary = (session: TaskSession) => {
+    const summary = session.summary()
+    deps.store.putSummary(summary)
+    deps.bus?.emit('task:updated', summary)
+  }
+  const hooks: SessionHooks = {
+    onEvent(session, event) {
       deps.bus?.emit('task:event', { taskId: session.id, event })
       for (const listener of listeners) {
         try {
@@ -88,213 +72,40 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       }
       if (event.type === 'usage') publishSummary(session)
     },
-    onSummary: (session: TaskSession) => publishSummary(session)
-  }
-  const publishSummary = (session: TaskSession) => {
-    const summary = session.summary()
-    deps.store.putSummary(summary)
-    deps.bus?.emit('task:updated', summary)
+    onSummary: publishSummary
   }
 
-  /** Resolves when the child completes or is cancelled; cancelling the parent cancels the child. */
-  const waitForChild = (childId: string, signal: AbortSignal) =>
-    new Promise<SubtaskOutcome>((resolve) => {
-      childWaiters.set(childId, resolve)
-      signal.addEventListener(
-        'abort',
-        () => {
-          void cancel(childId)
-          resolve({ childId, status: 'cancelled', result: 'The parent task was cancelled.' })
-        },
-        { once: true }
-      )
-    }).finally(() => childWaiters.delete(childId))
-
-  const reportChild = (parent: TaskSession, callId: string, mode: string, outcome: SubtaskOutcome) =>
-    parent.emit({
-      type: 'subtask',
-      at: now(),
-      callId,
-      childId: outcome.childId,
-      mode,
-      status: outcome.status === 'completed' ? 'completed' : 'failed',
-      result: outcome.result
-    })
-
-  const subtasks: SubtaskPort = {
-    async run(parent, request, signal) {
-      const parentLive = live.get(parent.id)
-      const child = await startTask(
-        { text: request.message, mode: request.mode, workspace: parent.meta.workspace, parentId: parent.id, parentCallId: request.callId, todos: request.todos },
-        parentLive?.provider ?? undefined
-      )
-      parent.emit({ type: 'subtask', at: now(), callId: request.callId, childId: child.id, mode: request.mode, status: 'started', message: request.message })
-      const outcome = await waitForChild(child.id, signal)
-      reportChild(parent, request.callId, request.mode, outcome)
-      return outcome
+  const tasks = createLiveTasks({ store: deps.store, now, hooks })
+  const subtasks = createSubtasks({
+    tasks,
+    now,
+    start: (input, provider) => runs.start(input, provider),
+    async resume(child) {
+      await runs.ensureProvider(child)
+      runs.launch(child, { kind: 'resume' })
     },
-    async reattach(parent, callId, signal) {
-      const started = parent.events.find((e) => e.type === 'subtask' && e.callId === callId && e.status === 'started')
-      if (!started || started.type !== 'subtask') return null
-      const childId = started.childId
-      const child = await hydrate(childId).catch(() => null)
-      if (!child) return null
-      if (child.session.status === 'completed') {
-        const completion = [...child.session.events].reverse().find((e) => e.type === 'completion')
-        const outcome: SubtaskOutcome = { childId, status: 'completed', result: completion?.type === 'completion' ? completion.result : '' }
-        if (!child.run && live.get(childId) === child) {
-          live.delete(childId)
-          child.session.close()
-        }
-        reportChild(parent, callId, started.mode, outcome)
-        return outcome
-      }
-      parent.setStatus('waiting')
-      const waiting = waitForChild(childId, signal)
-      if (!child.run) {
-        await ensureProvider(child)
-        launch(child, { kind: 'resume' })
-      }
-      const outcome = await waiting
-      reportChild(parent, callId, started.mode, outcome)
-      if (!signal.aborted) parent.setStatus('running')
-      return outcome
-    }
-  }
-
+    cancel: (taskId) => runs.cancel(taskId)
+  })
   const agentLoop = createAgentLoop({ ...deps.loop, approvals: deps.approvals, subtasks })
-
-  const launch = (task: LiveTask, start: RunStart) => {
-    if (!task.provider) throw new UserFacingError('no_provider', 'No model provider is configured for this task.')
-    const controller = new AbortController()
-    task.controller = controller
-    const control = {
-      signal: controller.signal,
-      provider: task.provider,
-      nextAnswer: () => {
-        let waiter: ((answer: { text: string; mode?: string }) => void) | undefined
-        const answer = new Promise<{ text: string; mode?: string }>((resolve) => {
-          waiter = resolve
-          task.answerWaiters.push(resolve)
-        })
-        return {
-          answer,
-          withdraw: () => {
-            task.answerWaiters = task.answerWaiters.filter((w) => w !== waiter)
-          }
-        }
-      }
-    }
-    const session = task.session
-    task.run = agentLoop
-      .run(session, control, start)
-      .catch((error: unknown): RunOutcome => {
-        session.emit({ type: 'error', at: now(), message: `Internal error: ${error instanceof Error ? error.message : String(error)}`, recoverable: true })
-        session.setStatus('failed')
-        return { status: 'failed' }
-      })
-      .then((outcome) => {
-        task.run = null
-        task.controller = null
-        task.answerWaiters = []
-        session.checkpoint()
-        if (outcome.status === 'completed' || outcome.status === 'cancelled' || outcome.status === 'failed') {
-          void deps.loop.env.endRun?.(session.id).catch(() => undefined)
-        }
-        const waiter = childWaiters.get(session.id)
-        if (waiter && (outcome.status === 'completed' || outcome.status === 'cancelled')) {
-          waiter({ childId: session.id, status: outcome.status, result: outcome.result ?? 'The subtask was cancelled.' })
-        }
-        settled(task, outcome)
-        return outcome
-      })
-  }
-
-  /**
-   * A message that arrived while the last request was finishing still gets an answer; otherwise the
-   * finished task leaves memory (its log closes) and is reloaded from the log when needed again.
-   */
-  const settled = (task: LiveTask, outcome: RunOutcome) => {
-    const session = task.session
-    const queued = session.queuedUserTexts
-    if (queued.length > 0 && outcome.status !== 'cancelled' && task.provider) {
-      const text = queued.splice(0).join('\n\n')
-      launch(task, { kind: 'message', text, alreadyShown: true })
-      return
-    }
-    if (queued.length > 0 || live.get(session.id) !== task) return
-    live.delete(session.id)
-    session.close()
-  }
-
-  const startTask = async (input: StartTaskInput, inheritedProvider?: ProviderPort): Promise<TaskSummary> => {
-    await deps.beforeRun?.()
-    const mode = input.mode ?? deps.defaultMode
-    if (!deps.loop.gate.mode(mode)) {
-      throw new UserFacingError('unknown_mode', `Unknown mode "${mode}". Available: ${deps.loop.gate.modes().map((m) => m.slug).join(', ')}`)
-    }
-    const provider = inheritedProvider ?? (await deps.providerFor({ providerId: input.providerId }))
-    const meta: TaskMeta = {
-      id: newTaskId(now()),
-      title: titleOf(input.text),
-      mode,
-      workspace: input.workspace,
-      createdAt: now(),
-      parentId: input.parentId,
-      parentCallId: input.parentCallId,
-      providerId: input.providerId,
-      model: provider.model
-    }
-    const session = createTaskSession({ meta, log: deps.store.create(meta), now }, hooks)
-    const task: LiveTask = { session, controller: null, run: null, provider, answerWaiters: [] }
-    live.set(meta.id, task)
-    if (input.todos) session.setTodos(input.todos)
-    launch(task, { kind: 'new', text: input.text })
-    return session.summary()
-  }
-
-  /** Loads a task that is not in memory, recording that it was interrupted if it stopped mid-run. */
-  const hydrate = async (taskId: string): Promise<LiveTask> => {
-    const existing = live.get(taskId)
-    if (existing) return existing
-    const replayed = await deps.store.load(taskId)
-    if (!replayed) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
-    const session = createTaskSession({ meta: replayed.meta, log: deps.store.reopen(taskId), replayed, now }, hooks)
-    restoreResults(session, replayed)
-    for (const approval of replayed.unansweredApprovals) {
-      session.emit({ type: 'approval-resolved', at: now(), approvalId: approval.approvalId, outcome: 'cancelled', reason: 'Modus stopped before it was answered; it is asked again on resume.' })
-    }
-    const interrupted = replayed.lastStatus === 'running' || replayed.lastStatus === 'waiting'
-    session.status = replayed.lastStatus
-    if (interrupted) session.setStatus('interrupted')
-    const task: LiveTask = { session, controller: null, run: null, provider: null, answerWaiters: [] }
-    live.set(taskId, task)
-    return task
-  }
-
-  const ensureProvider = async (task: LiveTask) => {
-    await deps.beforeRun?.()
-    task.provider ??= await deps.providerFor({ providerId: task.session.meta.providerId })
-  }
-
-  const cancel = async (taskId: string): Promise<TaskSummary> => {
-    const task = await hydrate(taskId)
-    for (const child of live.values()) {
-      if (child.session.meta.parentId === taskId && child.run) void cancel(child.session.id)
-    }
-    task.controller?.abort()
-    deps.approvals.cancelTask(taskId)
-    if (task.run) {
-      await Promise.race([task.run, new Promise((resolve) => setTimeout(resolve, CANCEL_SETTLE_MS).unref?.())])
-    }
-    return task.session.summary()
-  }
+  const runs = createTaskRuns({
+    tasks,
+    loop: () => agentLoop,
+    gate: deps.loop.gate,
+    env: deps.loop.env,
+    approvals: deps.approvals,
+    now,
+    providerFor: deps.providerFor,
+    defaultMode: deps.defaultMode,
+    beforeRun: deps.beforeRun,
+    onRunEnded: subtasks.runEnded
+  })
+  const { cancel, launch, ensureProvider } = runs
 
   return {
     agentLoop,
-    start: (input) => startTask(input),
+    start: (input) => runs.start(input),
     async send({ taskId, text, mode }) {
-      const task = await hydrate(taskId)
+      const task = await tasks.hydrate(taskId)
       const session = task.session
       if (task.run) {
         const waiter = task.answerWaiters.shift()
@@ -310,7 +121,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     },
     cancel,
     async resume(taskId) {
-      const task = await hydrate(taskId)
+      const task = await tasks.hydrate(taskId)
       // A completed task continues with a message (its answer to the result), not with resume.
       if (task.run || task.session.status === 'completed') return task.session.summary()
       await ensureProvider(task)
@@ -318,57 +129,54 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       return task.session.summary()
     },
     async rewind(taskId, checkpointId) {
-      const running = (await hydrate(taskId)).run
+      const running = (await tasks.hydrate(taskId)).run
       if (running) {
         await cancel(taskId)
         await running.catch(() => undefined)
       }
       // A run that ended closed its log: the task is loaded again from it.
-      const task = await hydrate(taskId)
+      const task = await tasks.hydrate(taskId)
       rewindSession(task.session, checkpointId, now)
       return task.session.summary()
     },
     list: () => deps.store.list(),
     async events(taskId) {
-      const task = live.get(taskId)
+      const task = tasks.get(taskId)
       if (task) return [...task.session.events]
       const replayed = await deps.store.load(taskId)
       if (!replayed) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
       return replayed.events
     },
     async delete(taskId) {
-      const task = live.get(taskId)
+      const task = tasks.get(taskId)
       if (task) {
         await cancel(taskId)
         task.session.close()
-        live.delete(taskId)
+        tasks.forget(taskId)
       }
       await deps.loop.env.disposeTask?.(taskId).catch(() => undefined)
       return deps.store.delete(taskId)
     },
     async export(taskId, format) {
-      live.get(taskId)?.session.checkpoint()
+      tasks.get(taskId)?.session.checkpoint()
       const replayed = await deps.store.load(taskId)
       if (!replayed) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
-      const base = `modus-task-${slugOf(replayed.meta.title)}-${taskId.slice(0, 8)}`
-      return format === 'markdown'
-        ? { fileName: `${base}.md`, content: exportTaskMarkdown(replayed) }
-        : { fileName: `${base}.json`, content: exportTaskJson(replayed) }
+      return exportTaskFile(replayed, format)
     },
     async whenSettled(taskId) {
-      const task = live.get(taskId)
+      const task = tasks.get(taskId)
       return task?.run ? task.run : null
     },
     async recover(options = {}) {
       const resumed: string[] = []
       for (const summary of deps.store.list()) {
-        if (live.has(summary.id)) continue
+        if (tasks.has(summary.id)) continue
         if (summary.status !== 'running' && summary.status !== 'waiting' && summary.status !== 'interrupted') continue
         const replayed = await deps.store.load(summary.id).catch(() => null)
         if (!replayed) continue
         const stoppedMidRun = replayed.lastStatus === 'running' || replayed.lastStatus === 'waiting'
         if (!stoppedMidRun) continue
-        const task = await hydrate(summary.id)
+        const task = await tasks.hydrate(summary.id)
         if (options.reaskApprovals && replayed.unansweredApprovals.length > 0) {
           try {
             await ensureProvider(task)
@@ -386,37 +194,11 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       return () => listeners.delete(listener)
     },
     async dispose() {
-      for (const task of live.values()) task.controller?.abort()
-      await Promise.all([...live.values()].map((task) => task.run?.catch(() => undefined)))
-      for (const task of live.values()) task.session.close()
-      live.clear()
+      for (const task of tasks.all()) task.controller?.abort()
+      await Promise.all(tasks.all().map((task) => task.run?.catch(() => undefined)))
+      for (const task of tasks.all()) task.session.close()
+      tasks.clear()
       await deps.store.flush()
     }
   }
 }
-
-/** Results already produced for the open calls (before the app stopped) are reused, not re-run. */
-function restoreResults(session: TaskSession, replayed: ReplayedTask): void {
-  const open = new Set(openToolUses(session).map((call) => call.id))
-  if (open.size === 0) return
-  for (const event of replayed.events) {
-    if (event.type === 'tool-result' && open.has(event.callId)) {
-      session.results.set(event.callId, textResult(event.callId, event.text, event.isError))
-    }
-  }
-}
-
-const titleOf = (text: string): string => {
-  const line = text.trim().split('\n')[0]?.trim() ?? ''
-  return line.length > 80 ? `${line.slice(0, 77)}…` : line || 'Untitled task'
-}
-
-const slugOf = (title: string): string =>
-  title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40) || 'task'
-
-/** Sortable by time, unique, and safe as a folder name. */
-const newTaskId = (at: number): string => `${at.toString(36)}-${randomUUID().slice(0, 8)}`

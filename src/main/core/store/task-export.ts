@@ -73,3 +73,16 @@ export function exportTaskJson(task: ReplayedTask): string {
     2
   )
 }
+
+/** The task as a file to save: a readable transcript (markdown) or the full record (json). */
+export function exportTaskFile(task: ReplayedTask, format: 'markdown' | 'json'): { fileName: string; content: string } {
+  const base = `modus-task-${slugOf(task.meta.title)}-${task.meta.id.slice(0, 8)}`
+  return format === 'markdown' ? { fileName: `${base}.md`, content: exportTaskMarkdown(task) } : { fileName: `${base}.json`, content: exportTaskJson(task) }
+}
+
+const slugOf = (title: string): string =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40) || 'task'

@@ -1,0 +1,83 @@
+import { UserFacingError } from '../../../shared/contract/dispatch'
+import type { TaskMeta } from '../store/task-records'
+import type { ReplayedTask } from '../store/task-replay'
+import type { TaskStore } from '../store/task-store'
+import type { RunOutcome } from './agent-loop'
+import { textResult } from './call-results'
+import { openToolUses } from './open-calls'
+import type { ProviderPort } from './ports'
+import { createTaskSession, type SessionHooks, type TaskSession } from './task-session'
+
+/** A task held in memory: its session and, while it runs, the run and how to stop or answer it. */
+export interface LiveTask {
+  session: TaskSession
+  controller: AbortController | null
+  run: Promise<RunOutcome> | null
+  provider: ProviderPort | null
+  answerWaiters: Array<(answer: { text: string; mode?: string }) => void>
+}
+
+/** The tasks in memory; a task that is not is loaded again from its log (hydrated) when needed. */
+export interface LiveTasks {
+  get(taskId: string): LiveTask | undefined
+  has(taskId: string): boolean
+  all(): LiveTask[]
+  /** A new task with its log. */
+  create(meta: TaskMeta, provider: ProviderPort): LiveTask
+  /** Loads a task that is not in memory, recording that it was interrupted if it stopped mid-run. */
+  hydrate(taskId: string): Promise<LiveTask>
+  /** Takes the task out of memory (its log is closed by the caller). */
+  forget(taskId: string): void
+  clear(): void
+}
+
+export interface LiveTasksDeps {
+  store: TaskStore
+  now: () => number
+  hooks: SessionHooks
+}
+
+export function createLiveTasks(deps: LiveTasksDeps): LiveTasks {
+  const { now, store, hooks } = deps
+  const live = new Map<string, LiveTask>()
+  const held = (session: TaskSession, provider: ProviderPort | null): LiveTask => {
+    const task: LiveTask = { session, controller: null, run: null, provider, answerWaiters: [] }
+    live.set(session.id, task)
+    return task
+  }
+
+  return {
+    get: (taskId) => live.get(taskId),
+    has: (taskId) => live.has(taskId),
+    all: () => [...live.values()],
+    create: (meta, provider) => held(createTaskSession({ meta, log: store.create(meta), now }, hooks), provider),
+    async hydrate(taskId) {
+      const existing = live.get(taskId)
+      if (existing) return existing
+      const replayed = await store.load(taskId)
+      if (!replayed) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
+      const session = createTaskSession({ meta: replayed.meta, log: store.reopen(taskId), replayed, now }, hooks)
+      restoreResults(session, replayed)
+      for (const approval of replayed.unansweredApprovals) {
+        session.emit({ type: 'approval-resolved', at: now(), approvalId: approval.approvalId, outcome: 'cancelled', reason: 'Modus stopped before it was answered; it is asked again on resume.' })
+      }
+      const interrupted = replayed.lastStatus === 'running' || replayed.lastStatus === 'waiting'
+      session.status = replayed.lastStatus
+      if (interrupted) session.setStatus('interrupted')
+      return held(session, null)
+    },
+    forget: (taskId) => live.delete(taskId),
+    clear: () => live.clear()
+  }
+}
+
+/** Results already produced for the open calls (before the app stopped) are reused, not re-run. */
+function restoreResults(session: TaskSession, replayed: ReplayedTask): void {
+  const open = new Set(openToolUses(session).map((call) => call.id))
+  if (open.size === 0) return
+  for (const event of replayed.events) {
+    if (event.type === 'tool-result' && open.has(event.callId)) {
+      session.results.set(event.callId, textResult(event.callId, event.text, event.isError))
+    }
+  }
+}
