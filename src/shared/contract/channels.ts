@@ -18,6 +18,8 @@ export const requestChannels = [
   'settings:saveCommandRules',
   'settings:setTheme',
   'settings:saveEmbeddings',
+  'settings:saveBrowser',
+  'settings:saveMcp',
   'task:start',
   'task:send',
   'task:cancel',

@@ -92,6 +92,32 @@ export const EmbeddingsView = z.object({
 })
 export type EmbeddingsView = z.infer<typeof EmbeddingsView>
 
+/** The browser tool's page size (CSS pixels), within what a screenshot can sensibly carry. */
+export const BrowserViewport = z
+  .object({
+    width: z.number().int().min(200).max(3840),
+    height: z.number().int().min(200).max(2160)
+  })
+  .strict()
+export type BrowserViewport = z.infer<typeof BrowserViewport>
+
+export const BrowserSettingsInput = z.object({ viewport: BrowserViewport }).strict()
+export type BrowserSettingsInput = z.infer<typeof BrowserSettingsInput>
+
+/** The browser tool's settings and which Chromium it would drive (or how to get one). */
+export const BrowserSettingsView = z.object({
+  viewport: BrowserViewport,
+  chromium: z.union([
+    z.object({ found: z.literal(true), path: z.string(), source: z.string() }),
+    z.object({ found: z.literal(false), advice: z.string() })
+  ])
+})
+export type BrowserSettingsView = z.infer<typeof BrowserSettingsView>
+
+/** MCP tools: past this many tokens of schemas in a mode, schemas are found and loaded on demand. */
+export const McpSettingsInput = z.object({ schemaTokenBudget: z.number().int().min(0).max(1_000_000) }).strict()
+export type McpSettingsInput = z.infer<typeof McpSettingsInput>
+
 /** `system` follows the OS (prefers-color-scheme); light and dark override it. */
 export const ThemePreference = z.enum(['system', 'light', 'dark'])
 export type ThemePreference = z.infer<typeof ThemePreference>
@@ -104,6 +130,8 @@ export const SettingsView = z.object({
   theme: ThemePreference,
   /** Semantic search's embeddings (null: codebase_search is lexical only). */
   embeddings: EmbeddingsView.nullable(),
+  browser: BrowserSettingsView,
+  mcp: McpSettingsInput,
   /** Problems found when loading settings files; the files themselves are kept untouched. */
   problems: z.array(z.string())
 })
@@ -132,7 +160,9 @@ export const settingsRequests = {
   'settings:saveCommandRules': request(GlobalCommandRules, SettingsView),
   'settings:setTheme': request(z.object({ theme: ThemePreference }).strict(), SettingsView),
   /** null turns semantic search off (the stored key is removed). */
-  'settings:saveEmbeddings': request(z.object({ embeddings: EmbeddingsInput.nullable() }).strict(), SettingsView)
+  'settings:saveEmbeddings': request(z.object({ embeddings: EmbeddingsInput.nullable() }).strict(), SettingsView),
+  'settings:saveBrowser': request(BrowserSettingsInput, SettingsView),
+  'settings:saveMcp': request(McpSettingsInput, SettingsView)
 }
 
 export const settingsEvents = {

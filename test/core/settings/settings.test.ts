@@ -88,6 +88,25 @@ describe('secrets and the settings handlers', () => {
     expect(await secrets.get('provider:claude')).toBeUndefined()
     await expect(handlers['settings:setActiveProvider']({ id: 'nope' })).rejects.toMatchObject({ code: 'not_found' })
   })
+
+  it('browser viewport (900x600) and MCP schema budget (2,000 tokens) by default, saved and reloaded; no browser found says how to install one', async () => {
+    const dir = tempDir()
+    const secrets = createFileSecretStore(join(dir, 'secrets.json'))
+    const settings = await createSettingsStore(join(dir, 'settings.json'))
+    const browserAt = (path: string | null) => () => (path ? { path, source: 'installed' as const } : null)
+    const handlers = createSettingsHandlers({ settings, secrets, env: {}, findBrowser: browserAt('/usr/bin/chromium') })
+    const first = await handlers['settings:get']({})
+    expect(first.browser).toEqual({ viewport: { width: 900, height: 600 }, chromium: { found: true, path: '/usr/bin/chromium', source: 'installed' } })
+    expect(first.mcp).toEqual({ schemaTokenBudget: 2000 })
+    expect((await handlers['settings:saveBrowser']({ viewport: { width: 1280, height: 800 } })).browser.viewport).toEqual({ width: 1280, height: 800 })
+    expect((await handlers['settings:saveMcp']({ schemaTokenBudget: 500 })).mcp.schemaTokenBudget).toBe(500)
+    const reloaded = await createSettingsStore(join(dir, 'settings.json'))
+    expect(reloaded.get().browser.viewport).toEqual({ width: 1280, height: 800 })
+    expect(reloaded.get().mcp.schemaTokenBudget).toBe(500)
+    const none = await createSettingsHandlers({ settings, secrets, env: {}, findBrowser: browserAt(null) })['settings:get']({})
+    expect(none.browser.chromium.found).toBe(false)
+    expect(!none.browser.chromium.found && none.browser.chromium.advice).toMatch(/No Chromium found: install .*CHROMIUM_PATH/)
+  })
 })
 
 describe('environment keys and the secrets file', () => {

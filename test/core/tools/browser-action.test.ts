@@ -94,6 +94,42 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     expect(text(await run({ action: 'launch', url: 'javascript:alert(1)' }, 't3'))).toMatch(/Only http:\/\/, https:\/\/ and file:\/\//)
     await sessions.close('t3')
   })
+
+  it('a link the page follows by itself is checked by the policy: a foreign page is not opened, the approved origin is', async () => {
+    // Two origins on 127.0.0.1 (two ports): the test's policy approves only the first one's pages.
+    const foreign = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>foreign</title>'))
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
+    const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
+    const links = createServer((req, res) => {
+      const body = req.url === '/next' ? '<title>next</title>' : `<a href="${foreignOrigin}/steal" style="display:block;height:100px">away</a><a href="/next" style="display:block;height:100px">next</a>`
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<body style="margin:0">${body}</body>`)
+    })
+    await new Promise<void>((resolve) => links.listen(0, '127.0.0.1', resolve))
+    const linksOrigin = `http://127.0.0.1:${(links.address() as AddressInfo).port}`
+    const checked: string[] = []
+    const checkPage = async (url: string) => {
+      checked.push(url)
+      return { allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` }
+    }
+    const sized = createBrowserSessions({ args: ['--no-sandbox'], viewport: () => ({ width: 1000, height: 700 }) })
+    const guarded = createBrowserActionExecutor(sized)
+    const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t4'), checkPage })
+    try {
+      const launched = await call({ action: 'launch', url: `${linksOrigin}/` })
+      expect(text(launched)).toContain('Viewport: 1000x700') // the viewport setting
+      const away = await call({ action: 'click', coordinate: '20,50' })
+      expect(text(away)).toContain(`The page tried to open ${foreignOrigin}/steal; it was not opened (Opening the origin ${foreignOrigin} always needs approval)`)
+      expect(text(away)).toContain(`Current URL: ${linksOrigin}/`)
+      expect(checked).toEqual([`${foreignOrigin}/steal`])
+      const next = await call({ action: 'click', coordinate: '20,150' })
+      expect(text(next)).toContain(`Current URL: ${linksOrigin}/next`)
+      expect(checked).toHaveLength(1) // the launched origin needs no second check
+    } finally {
+      await sized.dispose()
+      await new Promise((resolve) => foreign.close(resolve))
+      await new Promise((resolve) => links.close(resolve))
+    }
+  })
 })
 
 describe('browser_action parameters', () => {

@@ -145,7 +145,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const mcp = options.mcp
     ? createMcpPort({ hub: options.mcp, modeServers: (slug) => modes.list().find((mode) => mode.slug === slug)?.mcpServers ?? 'all' })
     : undefined
-  const browsers = createBrowserSessions()
+  const browsers = createBrowserSessions({ viewport: () => options.settings.get().browser.viewport })
   const tools = createToolRegistry(createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp, browsers }))
   // Each server tool becomes a runtime definition + executor, re-registered when the servers change.
   const stopMcpTools = options.mcp && mcp ? registerMcpTools(options.mcp, mcp, tools) : () => undefined
@@ -169,6 +169,11 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         modelSupportsImages: run.modelSupportsImages,
         mode: run.mode,
         reportProgress: run.onProgress,
+        // A page the browser opens by itself (a clicked link) is judged as a launch of it would be.
+        async checkPage(url) {
+          const verdict = await gate.decide({ name: 'browser_action', params: { action: 'launch', url } }, { taskId: run.taskId, mode: run.mode, workspace: run.workspace })
+          return { allowed: verdict.decision === 'allow', reason: verdict.reason }
+        },
         workspace: await workspace(run.workspace),
         terminal: terminal.forTask(run.taskId, run.workspace)
       })

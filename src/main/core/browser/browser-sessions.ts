@@ -8,12 +8,37 @@ export interface Viewport {
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 900, height: 600 }
 
+/** Whether the policy lets the browser open a page unasked, and why not. */
+export type PageCheck = (url: string) => Promise<{ allowed: boolean; reason: string }>
+
+/** A navigation the page started itself (a click on a link, a script) that the policy did not allow. */
+export interface BlockedNavigation {
+  url: string
+  reason: string
+}
+
 /** One task's browser: a page, its viewport, and what the page logged since the last drain. */
 export interface BrowserSession {
   readonly page: Page
   viewport: Viewport
   /** Console messages and page errors since the previous call, then forgotten. */
   drainLogs(): { console: string[]; errors: string[] }
+  /** A page the user or the policy approved through launch: navigations to it (its origin) go on unasked. */
+  approve(url: string): void
+  /** The policy check of the current call's mode; every other top-level navigation passes it first. */
+  checkPagesWith(check: PageCheck): void
+  /** Navigations blocked since the previous call, then forgotten. */
+  drainBlocked(): BlockedNavigation[]
+}
+
+/** What an approval covers: an origin, or one file for file:// pages. */
+const approvalKey = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'file:' ? `file://${parsed.pathname}` : parsed.origin
+  } catch {
+    return url
+  }
 }
 
 export interface BrowserSessions {
@@ -35,7 +60,28 @@ export interface BrowserSessionsDeps {
 /** The log lines a page may pile up between two actions; older ones are dropped with a note. */
 const MAX_LOG_LINES = 200
 
-function startSession(page: Page, viewport: Viewport): BrowserSession {
+/**
+ * Every top-level navigation — the page's own (a clicked link, a script, a form, a popup) as well as
+ * launch's — is held until it is known to be approved: a page may send the model somewhere the
+ * policy would have asked about. One that is not is cancelled and reported to the model.
+ */
+async function guardNavigations(page: Page, approved: Set<string>, state: { check?: PageCheck; blocked: BlockedNavigation[] }): Promise<void> {
+  await page.context().route('**/*', async (route) => {
+    const request = route.request()
+    const topLevel = request.isNavigationRequest() && request.frame().parentFrame() === null
+    if (!topLevel || approved.has(approvalKey(request.url()))) return route.continue()
+    const verdict = state.check ? await state.check(request.url()).catch((error: Error) => ({ allowed: false, reason: error.message })) : { allowed: false, reason: 'no policy to check it against' }
+    if (verdict.allowed) return route.continue()
+    state.blocked.push({ url: request.url(), reason: verdict.reason })
+    // A 204 answer makes the browser stay on the current page (an abort would show an error page).
+    return route.fulfill({ status: 204 })
+  })
+}
+
+async function startSession(page: Page, viewport: Viewport): Promise<BrowserSession> {
+  const approved = new Set<string>()
+  const navigation: { check?: PageCheck; blocked: BlockedNavigation[] } = { blocked: [] }
+  await guardNavigations(page, approved, navigation)
   let consoleLines: string[] = []
   let errors: string[] = []
   let dropped = 0
@@ -57,6 +103,15 @@ function startSession(page: Page, viewport: Viewport): BrowserSession {
       errors = []
       dropped = 0
       return drained
+    },
+    approve: (url) => approved.add(approvalKey(url)),
+    checkPagesWith(check) {
+      navigation.check = check
+    },
+    drainBlocked() {
+      const blocked = navigation.blocked
+      navigation.blocked = []
+      return blocked
     }
   }
 }
@@ -77,7 +132,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     try {
       const size = { ...viewport() }
       const page = await browser.newPage({ viewport: size })
-      const session = startSession(page, size)
+      const session = await startSession(page, size)
       sessions.set(taskId, { browser, session })
       browser.on('disconnected', () => {
         if (sessions.get(taskId)?.browser === browser) sessions.delete(taskId)

@@ -5,6 +5,7 @@ import type { EventBus } from '../event-bus'
 import { EMBEDDINGS_SECRET, resolveApiKey, resolveEmbeddingsKey, secretNameForProvider, type SecretStore } from './secret-store'
 import type { SettingsStore } from './settings-store'
 import { checkProvider } from './check-provider'
+import { findChromiumSync, noBrowserAdvice, type FoundChromium } from '../browser/find-chromium'
 
 type SettingsChannels =
   | 'settings:get'
@@ -16,6 +17,8 @@ type SettingsChannels =
   | 'settings:saveCommandRules'
   | 'settings:setTheme'
   | 'settings:saveEmbeddings'
+  | 'settings:saveBrowser'
+  | 'settings:saveMcp'
 
 export interface SettingsHandlerDeps {
   settings: SettingsStore
@@ -26,6 +29,8 @@ export interface SettingsHandlerDeps {
   fetch?: typeof fetch
   /** The embeddings endpoint changed: the code index re-embeds with the new model. */
   onEmbeddingsChanged?: () => Promise<void>
+  /** Which Chromium the browser tool would drive (default: the shared discovery, without extracting). */
+  findBrowser?: () => FoundChromium | null
 }
 
 /** Settings as the renderer sees them: keys are never sent, only whether one exists and its last four characters. */
@@ -92,6 +97,14 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
       else if (apiKey !== undefined) await deps.secrets.set(EMBEDDINGS_SECRET, apiKey)
       await deps.onEmbeddingsChanged?.()
       return changed()
+    },
+    async 'settings:saveBrowser'({ viewport }) {
+      await deps.settings.update((current) => ({ ...current, browser: { ...current.browser, viewport } }))
+      return changed()
+    },
+    async 'settings:saveMcp'(mcp) {
+      await deps.settings.update((current) => ({ ...current, mcp: { ...current.mcp, ...mcp } }))
+      return changed()
     }
   }
 }
@@ -124,6 +137,13 @@ export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<Sett
     embeddings: current.embeddings
       ? { ...current.embeddings, hasKey: Boolean(await resolveEmbeddingsKey(deps.secrets, current.embeddings, deps.env ?? process.env)) }
       : null,
+    browser: { viewport: current.browser.viewport, chromium: chromiumStatus(deps.findBrowser ?? findChromiumSync) },
+    mcp: current.mcp,
     problems: [...deps.settings.problems(), ...secretProblems]
   }
+}
+
+const chromiumStatus = (find: () => FoundChromium | null): SettingsView['browser']['chromium'] => {
+  const found = find()
+  return found ? { found: true, path: found.path, source: found.source } : { found: false, advice: noBrowserAdvice() }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EmbeddingsKind, HttpUrl, ProviderKind, ThemePreference } from '../../../shared/contract/settings'
+import { BrowserViewport, EmbeddingsKind, HttpUrl, ProviderKind, ThemePreference } from '../../../shared/contract/settings'
 
 export const ProviderConfig = z
   .object({
@@ -60,6 +60,14 @@ export const CheckpointSettings = z
   .strict()
 export type CheckpointSettings = z.infer<typeof CheckpointSettings>
 
+/** The browser tool: the page size a launch opens with (the model may resize it). */
+export const BrowserSettings = z.object({ viewport: BrowserViewport.default({ width: 900, height: 600 }) }).strict()
+export type BrowserSettings = z.infer<typeof BrowserSettings>
+
+/** MCP: how many tokens of tool schemas a mode sends up front before they go on demand. */
+export const McpSettings = z.object({ schemaTokenBudget: z.number().int().min(0).default(2000) }).strict()
+export type McpSettings = z.infer<typeof McpSettings>
+
 export const SettingsFile = z
   .object({
     version: z.literal(1).default(1),
@@ -68,7 +76,9 @@ export const SettingsFile = z
     policy: GlobalPolicy.default(GlobalPolicy.parse({})),
     theme: ThemePreference.default('system'),
     embeddings: EmbeddingsConfig.nullable().default(null),
-    checkpoints: CheckpointSettings.default(CheckpointSettings.parse({}))
+    checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
+    browser: BrowserSettings.default(BrowserSettings.parse({})),
+    mcp: McpSettings.default(McpSettings.parse({}))
   })
   .strict()
   .superRefine((value, ctx) => {

@@ -38,8 +38,12 @@ async function settle(session: BrowserSession): Promise<void> {
 async function report(session: BrowserSession, done: string, ctx: ToolContext, isError = false): Promise<ToolOutput> {
   const shot = await session.page.screenshot({ type: 'png' })
   const logs = session.drainLogs()
+  const blocked = session.drainBlocked().map(
+    (entry) => `The page tried to open ${entry.url}; it was not opened (${entry.reason}). To go there, call browser_action launch with that url, so the user can approve it.`
+  )
   const lines = [
     done,
+    ...blocked,
     `Current URL: ${session.page.url()}`,
     `Viewport: ${session.viewport.width}x${session.viewport.height}`,
     logs.console.length > 0 ? `Console since the previous action:\n${logs.console.join('\n')}` : 'Console since the previous action: (none)',
@@ -62,6 +66,8 @@ async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext):
   } catch (error) {
     return textOutput(`The browser could not be started: ${errorText(error)}`, true)
   }
+  session.checkPagesWith(pageCheckOf(ctx))
+  session.approve(url) // the launch call itself was judged by the policy (and the user, when asked)
   try {
     const response = await session.page.goto(url, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS })
     const status = response ? ` (HTTP ${response.status()})` : ''
@@ -72,6 +78,9 @@ async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext):
     return textOutput(`Navigation to ${url} failed: ${errorText(error)}${errors}`, true)
   }
 }
+
+/** The mode's check for pages the browser opens on its own; without one, none opens unasked. */
+const pageCheckOf = (ctx: ToolContext) => ctx.checkPage ?? (async () => ({ allowed: false, reason: 'no policy is available to approve it' }))
 
 /** Runs one action on the open page; a string back is an error for the model. */
 async function act(session: BrowserSession, params: BrowserActionParams): Promise<string | null> {
@@ -134,6 +143,7 @@ export function createBrowserActionExecutor(sessions: BrowserSessions): ToolExec
         return textOutput('The browser was closed.')
       }
       if (!session) return textOutput(`No browser is open: start with browser_action launch (url) before ${params.action}.`, true)
+      session.checkPagesWith(pageCheckOf(ctx))
       try {
         const problem = await act(session, params)
         if (problem) return textOutput(problem, true)

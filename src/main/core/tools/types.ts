@@ -30,6 +30,8 @@ export interface ToolContext {
   terminal?: TaskTerminal
   /** The task's mode (MCP tools: which servers it may use). */
   mode?: string
+  /** Whether the mode's policy lets the browser open a page unasked (navigations a page starts itself). */
+  checkPage?: (url: string) => Promise<{ allowed: boolean; reason: string }>
   /** Progress of a long call, shown on the tool card. */
   reportProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
