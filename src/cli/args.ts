@@ -21,6 +21,8 @@ export interface PromptArgs {
   json: boolean
   /** Tools differ per model (GPT models get apply_patch in place of apply_diff). */
   model?: string
+  /** The project's own MCP servers start (and their tools count) only with it. */
+  trust: boolean
 }
 
 export interface TasksArgs {
@@ -60,8 +62,10 @@ export const USAGE = `Usage:
       Continues a task (id or its first characters; default the latest of the workspace): a task cut
       off by a crash or Ctrl-C, or stopped by an error, picks up where it stopped and a pending
       approval is asked again; with a message, a finished task goes on with it.
-  modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json]
-      Prints the system prompt and tool definitions the mode sends, with their o200k token count.
+  modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json] [--trust]
+      Prints the system prompt and tool definitions the mode sends, with their o200k token count,
+      and what the MCP servers' tool schemas cost against the budget (over it, they go on demand:
+      search_mcp_tools finds them). Project MCP servers start only with --trust.
 
 Exit codes: 0 completed, 1 failed, 2 usage error, 3 stopped (a limit was declined),
   4 ended with calls refused (--non-interactive: what needed approval did not run), 130 cancelled.
@@ -95,7 +99,7 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const workspace = values.get('--workspace') ?? cwd
   if (command === 'prompt') {
     if (positional.length > 0) throw new UsageError(`modus prompt takes no task text (got "${positional[0]}").`)
-    return { command: 'prompt', mode, workspace, json: flags.has('--json'), model: values.get('--model') }
+    return { command: 'prompt', mode, workspace, json: flags.has('--json'), model: values.get('--model'), trust: flags.has('--trust') }
   }
   if (command === 'tasks') {
     if (positional.length > 0) throw new UsageError(`modus tasks takes no arguments (got "${positional[0]}").`)

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { getEncoding } from 'js-tiktoken'
 import { createAgentServices } from '../main/core/agent/create-agent-services'
+import { createMcpHub } from '../main/core/mcp/hub'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { loadRulesReport } from '../main/core/agent/rules-files'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
@@ -17,6 +18,8 @@ export interface PromptReport {
   toolTokens: number
   totalTokens: number
   tools: string[]
+  /** The MCP server tools this mode may use: their schemas' cost, the budget, and whether they go on demand. */
+  mcp: { schemaTokens: number; budget: number; onDemand: boolean }
 }
 
 /** `modus prompt`: what a mode sends on every request, and what it costs in o200k tokens. */
@@ -28,12 +31,21 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
   }
   const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
   const files = appFiles(dataDir)
+  // The servers' tools are part of what the mode sends: they are started to be counted.
+  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust })
+  await mcp.open(workspace)
+  await mcp.settled()
+  for (const problem of mcp.snapshot().problems) io.stderr.write(`modus: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}\n`)
+  for (const server of mcp.snapshot().servers)
+    if (server.status === 'failed' || server.status === 'untrusted') io.stderr.write(`modus: warning: MCP server ${server.name}: ${server.error ?? server.status}\n`)
   const services = await createAgentServices({
     dataDir,
     settings: await createSettingsStore(files.settings),
     secrets: createFileSecretStore(files.secrets),
     env: io.env,
-    currentWorkspace: () => workspace
+    currentWorkspace: () => workspace,
+    isTrusted: () => args.trust,
+    mcp
   })
   try {
     if (!services.gate.mode(args.mode)) {
@@ -48,17 +60,36 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
     const toolTokens = encoding.encode(JSON.stringify(wireTools)).length
     const rules = await loadRulesReport(workspace, args.mode)
     const rulesRead = { read: rules.files.map((f) => f.path), skipped: rules.skipped }
-    const report: PromptReport = { mode: args.mode, model: args.model ?? null, systemTokens, toolTokens, totalTokens: systemTokens + toolTokens, tools: tools.map((t) => t.name) }
+    const cost = services.gate.mcpSchemaCost?.(args.mode) ?? { tokens: 0, budget: 0, onDemand: false }
+    const mcpReport = { schemaTokens: cost.tokens, budget: cost.budget, onDemand: cost.onDemand }
+    const report: PromptReport = {
+      mode: args.mode,
+      model: args.model ?? null,
+      systemTokens,
+      toolTokens,
+      totalTokens: systemTokens + toolTokens,
+      tools: tools.map((t) => t.name),
+      mcp: mcpReport
+    }
     if (args.json) {
       io.stdout.write(`${JSON.stringify({ ...report, system, tools: wireTools, rules: rulesRead })}\n`)
     } else {
       io.stdout.write(`# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
       io.stdout.write(`# Rule files read: ${rulesRead.read.join(', ') || 'none'}\n`)
       for (const skip of rulesRead.skipped) io.stdout.write(`# Rule file not read: ${skip.path} (${skip.reason})\n`)
+      io.stdout.write(`# ${describeMcpCost(mcpReport)}\n`)
       io.stdout.write(`# o200k tokens: system ${systemTokens} + tools ${toolTokens} = ${report.totalTokens}\n`)
     }
     return 0
   } finally {
     await services.dispose()
+    await mcp.dispose()
   }
+}
+
+function describeMcpCost(cost: PromptReport['mcp']): string {
+  if (cost.schemaTokens === 0) return 'MCP tool schemas: none in this mode'
+  return cost.onDemand
+    ? `MCP tool schemas: ${cost.schemaTokens} tokens, over the budget of ${cost.budget}: not sent; the model finds them with search_mcp_tools and calls use_mcp_tool`
+    : `MCP tool schemas: ${cost.schemaTokens} tokens, within the budget of ${cost.budget}: sent up front`
 }

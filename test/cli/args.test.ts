@@ -19,7 +19,7 @@ describe('modus command line', () => {
 
   it('defaults: code mode; prompt uses the current folder', () => {
     expect(parseArgs(['run', '--workspace', '.', 'task'], '/x')).toMatchObject({ mode: 'code', provider: undefined })
-    expect(parseArgs(['prompt'], '/x')).toEqual({ command: 'prompt', mode: 'code', workspace: '/x', json: false, model: undefined })
+    expect(parseArgs(['prompt'], '/x')).toEqual({ command: 'prompt', mode: 'code', workspace: '/x', json: false, model: undefined, trust: false })
     expect(parseArgs([], '/x')).toEqual({ command: 'help' })
   })
 

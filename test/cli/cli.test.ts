@@ -123,4 +123,31 @@ describe('modus prompt', () => {
     expect(report.totalTokens).toBeLessThanOrEqual(3_800)
     console.log(`modus prompt --mode code: ${report.systemTokens} + ${report.toolTokens} = ${report.totalTokens} o200k tokens`)
   })
+
+  it('counts the MCP tool schemas against the budget: within it they are sent, over it search_mcp_tools and use_mcp_tool stand in', { timeout: 240_000 }, async () => {
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cli-ws-')))
+    const promptWith = async (budget: number, asText: boolean) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'modus-cli-data-'))
+      writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }))
+      writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ mcp: { schemaTokenBudget: budget } }))
+      const text = asText ? await runCli(['prompt', '--mode', 'code', '--workspace', workspace], { env: { MODUS_DATA_DIR: dataDir } }) : undefined
+      const json = await runCli(['prompt', '--mode', 'code', '--workspace', workspace, '--json'], { env: { MODUS_DATA_DIR: dataDir } })
+      expect(json.code).toBe(0)
+      return { text: text?.stdout ?? '', report: JSON.parse(json.stdout) }
+    }
+    const within = await promptWith(1_000_000, false)
+    expect(within.report.mcp).toMatchObject({ budget: 1_000_000, onDemand: false })
+    expect(within.report.mcp.schemaTokens).toBeGreaterThan(100)
+    expect(within.report.tools.map((t: { name: string }) => t.name)).toContain('mcp--everything--echo')
+    expect(within.report.tools.map((t: { name: string }) => t.name)).not.toContain('search_mcp_tools')
+
+    const over = await promptWith(100, true)
+    expect(over.report.mcp).toMatchObject({ schemaTokens: within.report.mcp.schemaTokens, budget: 100, onDemand: true })
+    const names: string[] = over.report.tools.map((t: { name: string }) => t.name)
+    expect(names).toEqual(expect.arrayContaining(['search_mcp_tools', 'use_mcp_tool']))
+    expect(names.filter((name) => name.startsWith('mcp--'))).toEqual([])
+    expect(over.report.toolTokens).toBeLessThan(within.report.toolTokens)
+    expect(over.text).toContain('over the budget of 100: not sent; the model finds them with search_mcp_tools')
+    console.log(`modus prompt --mode code with the everything server: tools ${within.report.toolTokens} tokens within the budget, ${over.report.toolTokens} on demand`)
+  })
 })

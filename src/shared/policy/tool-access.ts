@@ -27,6 +27,11 @@ export interface ToolAccessContext {
   runtimeTools?: readonly ToolDefinition[]
   /** Which MCP servers the mode may use (its `mcpServers`); absent: every server. */
   mcpServerAllowed?: (server: string) => boolean
+  /**
+   * The mode's MCP tool schemas are over the budget: the server tools are not offered by name, the
+   * model finds them with search_mcp_tools and calls them with use_mcp_tool.
+   */
+  mcpSchemasOnDemand?: boolean
 }
 
 const isDisabled = (name: string, ctx: ToolAccessContext): boolean => {
@@ -161,7 +166,10 @@ export function isToolOffered(name: string, ctx: ToolAccessContext): boolean {
   if (!isValidToolName(name, ctx)) return false
   const resolved = resolveToolAlias(name)
   const definition = findToolDefinition(name, ctx)
-  if (definition?.hiddenFromModel) return false
+  if (definition?.mcpOnDemand) {
+    if (!ctx.mcpSchemasOnDemand) return false
+  } else if (definition?.hiddenFromModel) return false
+  if (ctx.mcpSchemasOnDemand && isMcpToolName(name)) return false
   if (!serverAllowed(definition, ctx)) return false
   if ((ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)) return false
   if (definition?.needsMcpResources && !ctx.mcpServersWithResources) return false
@@ -244,7 +252,9 @@ export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug =
     const server = forbiddenServer(findToolDefinition(name, ctx), ctx)
     const why = isDisabled(name, ctx)
       ? ' It is disabled in settings.'
-      : server !== undefined
+      : ctx.mcpSchemasOnDemand && isMcpToolName(name) && isValidToolName(name, ctx)
+        ? ' MCP tools are loaded on demand here: find the tool with search_mcp_tools, then call it with use_mcp_tool.'
+        : server !== undefined
         ? ` The ${modeLabel(ctx, modeSlug)} mode may not use the MCP server "${server}".`
         : ''
     return {

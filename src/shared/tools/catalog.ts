@@ -17,6 +17,7 @@ import { switchModeTool } from './switch-mode'
 import { newTaskTool } from './new-task'
 import { updateTodoListTool } from './update-todo-list'
 import { useMcpToolTool } from './use-mcp-tool'
+import { searchMcpToolsTool } from './search-mcp-tools'
 import { accessMcpResourceTool } from './access-mcp-resource'
 
 /** Every built-in tool, in the order the model is offered them. Adding a tool = one line here. */
@@ -38,6 +39,7 @@ export const builtInTools = [
   switchModeTool,
   newTaskTool,
   updateTodoListTool,
+  searchMcpToolsTool,
   useMcpToolTool,
   accessMcpResourceTool
 ] as const satisfies readonly ToolDefinition[]

@@ -53,6 +53,11 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType, N extends strin
   optIn?: boolean
   /** Never offered to the model under this name (dynamic definitions stand in for it). */
   hiddenFromModel?: boolean
+  /**
+   * Offered (hidden or not) exactly when the mode's MCP tool schemas are over the budget and go on
+   * demand: the search tool, and use_mcp_tool to call what it found.
+   */
+  mcpOnDemand?: boolean
   /** Tool calls after it in the same message are not run (it hands the conversation over). */
   lastInMessage?: boolean
   /** A JSON schema sent to the model instead of the one derived from `params` (MCP tools). */

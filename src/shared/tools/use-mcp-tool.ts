@@ -12,11 +12,13 @@ const useMcpToolParams = z
 export const useMcpToolTool = defineTool({
   name: 'use_mcp_tool',
   group: 'mcp',
-  description: 'Call a tool of a connected MCP server.',
+  description: 'Call a tool of a connected MCP server, found with search_mcp_tools; arguments must follow its input schema.',
   params: useMcpToolParams,
   effect: 'mcp',
-  // The dynamic mcp--server--tool definitions are offered in its place.
+  // The dynamic mcp--server--tool definitions are offered in its place, unless their schemas go on
+  // demand (over the budget): then search_mcp_tools finds a tool and this calls it.
   hiddenFromModel: true,
+  mcpOnDemand: true,
   mcpTarget: (p) => ({ server: p.server_name, tool: p.tool_name }),
   summarize: (p) => `MCP ${p.server_name}: ${p.tool_name}`
 })

@@ -136,4 +136,35 @@ describe('MCP tools in a task (reference server over stdio, fake provider)', () 
     expect(toolResultsIn(modelRequests(harness)[2]!)[0]!.text).toBe('Echo: again')
     expect(toolResultsIn(modelRequests(harness)[4]!)[0]!.text).toContain('repetition limit')
   })
+
+  it('over the schema budget the model finds a tool with search_mcp_tools and calls it with use_mcp_tool; a name not loaded is refused with the way', async () => {
+    const { harness } = await withServers(
+      { everything: everythingStdio({ alwaysAllow: ['*'] }) },
+      {
+        turns: [
+          { toolCalls: [{ name: 'search_mcp_tools', input: { query: 'echo message' } }] },
+          {
+            toolCalls: [
+              { name: 'use_mcp_tool', input: { server_name: 'everything', tool_name: 'echo', arguments: { message: 'found it' } } },
+              { name: 'mcp--everything--echo', input: { message: 'direct' } }
+            ]
+          },
+          done
+        ]
+      }
+    )
+    await harness.settings.update((s) => ({ ...s, mcp: { schemaTokenBudget: 50 } }))
+    const task = await harness.services.tasks.start({ text: 'find a tool', mode: 'code', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    const offered = toolNamesOf(modelRequests(harness)[0]!)
+    expect(offered).toEqual(expect.arrayContaining(['search_mcp_tools', 'use_mcp_tool']))
+    expect(offered.filter((name) => name.startsWith('mcp--'))).toEqual([])
+    const found = toolResultsIn(modelRequests(harness)[1]!)[0]!
+    expect(found.text).toContain('## server_name: everything, tool_name: echo')
+    expect(found.text).toContain('"required":["message"]')
+    const [called, direct] = toolResultsIn(modelRequests(harness)[2]!)
+    expect(called).toMatchObject({ text: 'Echo: found it', isError: false })
+    expect(direct!.isError).toBe(true)
+    expect(direct!.text).toContain('MCP tools are loaded on demand here: find the tool with search_mcp_tools, then call it with use_mcp_tool')
+  })
 })

@@ -192,6 +192,7 @@ const sampleArgs: Record<string, Record<string, unknown>> = {
   switch_mode: { mode_slug: 'code', reason: 'r' },
   new_task: { mode: 'code', message: 'm' },
   update_todo_list: { todos: '[ ] a' },
+  search_mcp_tools: { query: 'x' },
   use_mcp_tool: { server_name: 's', tool_name: 't' },
   access_mcp_resource: { server_name: 's', uri: 'u' },
   'mcp--gh--search': { q: 'x' }
@@ -212,7 +213,8 @@ describe('one predicate for the filter and the check (property)', () => {
         includedTools: pick(['apply_patch', 'edit', 'search_and_replace']),
         excludedTools: pick(['apply_diff', 'write_to_file']),
         mcpTools: random() < 0.5 ? [{ server: 'gh', name: 'search' }] : undefined,
-        mcpServersWithResources: random() < 0.5
+        mcpServersWithResources: random() < 0.5,
+        mcpSchemasOnDemand: random() < 0.3
       }
       const offered = new Set(names(ctx))
       for (const name of candidates) {

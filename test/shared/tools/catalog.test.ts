@@ -18,7 +18,7 @@ describe('tool catalog', () => {
       [
         'access_mcp_resource', 'apply_diff', 'codebase_search', 'apply_patch', 'ask_followup_question', 'attempt_completion', 'browser_action', 'edit',
         'execute_command', 'list_code_definition_names', 'list_files', 'new_task', 'read_command_output', 'read_file', 'search_files', 'switch_mode',
-        'update_todo_list', 'use_mcp_tool', 'write_to_file'
+        'update_todo_list', 'search_mcp_tools', 'use_mcp_tool', 'write_to_file'
       ].sort()
     )
     expect(new Set(builtInToolNames).size).toBe(builtInToolNames.length)

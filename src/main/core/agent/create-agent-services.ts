@@ -152,6 +152,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const gate = createPolicyGate({
     mcp,
     allowMcpTool: options.mcp ? (server, tool) => options.mcp!.setTool(server, tool, { alwaysAllow: true }) : undefined,
+    mcpSchemaBudget: () => options.settings.get().mcp.schemaTokenBudget,
     runtimeTools: () => tools.runtimeDefinitions(),
     modes: () => modes.list(),
     policy: () => options.settings.get().policy,

@@ -22,6 +22,7 @@ import type { ToolDefinition } from '../../../shared/tools/types'
 import type { GlobalPolicy } from '../settings/settings-schema'
 import type { Workspace } from '../workspace/types'
 import type { McpPort } from '../mcp/mcp-port'
+import { mcpSchemaTokens } from '../mcp/schema-budget'
 import { modelToolPreferences, type ModelToolPreferences } from './model-tools'
 import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from './ports'
 
@@ -43,6 +44,8 @@ export interface PolicyGateDeps {
   mcp?: McpPort
   /** Writes "always allow" for one MCP tool into its server's config file. */
   allowMcpTool?: (server: string, tool: string) => Promise<void>
+  /** Tokens of MCP tool schemas a mode sends up front; past it they go on demand (search_mcp_tools). */
+  mcpSchemaBudget?: () => number
 }
 
 /** Rounds of disk questions: a line's paths, then the folders they lead to; a bound in case of a loop. */
@@ -62,6 +65,14 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   const resolved = (slug: string): ResolvedMode | undefined => deps.modes().find((mode) => mode.slug === slug)
   const modelTools = deps.modelTools ?? modelToolPreferences
   const runtimeTools = () => deps.runtimeTools?.() ?? []
+  /** What the server tools this mode may use cost in schema tokens, against the budget. */
+  const mcpSchemaCost = (slug: string) => {
+    if (!deps.mcp || !deps.mcpSchemaBudget) return undefined
+    const tokens = mcpSchemaTokens(deps.mcp.toolsFor(slug))
+    const budget = deps.mcpSchemaBudget()
+    return { tokens, budget, onDemand: tokens > budget }
+  }
+  const mcpSchemasOnDemand = (slug: string): boolean => mcpSchemaCost(slug)?.onDemand ?? false
   const accessContext = (slug: string, model?: string): ToolAccessContext => ({
     mode: resolved(slug),
     ...modelTools(model),
@@ -69,7 +80,12 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     // The server tools come as runtime definitions: an empty list says MCP names are known, not guessed.
     // A tool of a server the mode may not use is known, and refused as not allowed in the mode.
     ...(deps.mcp
-      ? { mcpTools: [], mcpServersWithResources: deps.mcp.hasResourcesFor(slug), mcpServerAllowed: (server: string) => deps.mcp!.serverAllowed(slug, server) }
+      ? {
+          mcpTools: [],
+          mcpServersWithResources: deps.mcp.hasResourcesFor(slug),
+          mcpServerAllowed: (server: string) => deps.mcp!.serverAllowed(slug, server),
+          mcpSchemasOnDemand: mcpSchemasOnDemand(slug)
+        }
       : {})
   })
   const definitionOf = (name: string) => findToolDefinition(name, { runtimeTools: runtimeTools() })
@@ -120,7 +136,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     },
     toolsForMode(slug, model) {
       const ctx = accessContext(slug, model)
-      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools, ctx.runtimeTools?.map((tool) => tool.name), ctx.mcpServersWithResources])
+      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools, ctx.runtimeTools?.map((tool) => tool.name), ctx.mcpServersWithResources, ctx.mcpSchemasOnDemand])
       const cacheKey = `${slug}\u0000${model ?? ''}`
       const cached = toolCache.get(cacheKey)
       if (cached && cached.key === key) return cached.tools
@@ -179,6 +195,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       }
       return out
     },
+    mcpSchemaCost,
     repetitionCheck(taskId, name, params) {
       const limit = deps.policy().repetitionLimit
       let detector = detectors.get(taskId)

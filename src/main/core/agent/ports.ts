@@ -48,6 +48,8 @@ export interface ToolGate {
   /** The definition a tool name stands for (built-in, alias or registered at run time). */
   definition(name: string): ToolDefinition | undefined
   decide(call: { name: string; params: unknown; definition?: ToolDefinition }, ctx: CallContext): Promise<PolicyVerdict>
+  /** What the MCP tool schemas of a mode cost, and whether that is over the budget (they go on demand). */
+  mcpSchemaCost?(slug: string): { tokens: number; budget: number; onDemand: boolean } | undefined
   /** Identical consecutive calls past the limit return false (the loop then asks). */
   repetitionCheck(taskId: string, name: string, params: unknown): boolean
   resetRepetition(taskId: string): void

@@ -23,6 +23,7 @@ import { switchModeExecutor } from './switch-mode'
 import { textOutput, type ExecutorFor, type ToolExecutor } from './types'
 import { updateTodoListExecutor } from './update-todo-list'
 import { createUseMcpToolExecutor } from './use-mcp-tool'
+import { createSearchMcpToolsExecutor } from './search-mcp-tools'
 import { writeToFileExecutor } from './write-to-file'
 
 type Definition<N extends ToolName> = Extract<(typeof builtInTools)[number], { name: N }>
@@ -70,6 +71,7 @@ export function createBuiltInExecutors(deps: BuiltInExecutorDeps): BuiltInExecut
     switch_mode: switchModeExecutor,
     new_task: newTaskExecutor,
     update_todo_list: updateTodoListExecutor,
+    search_mcp_tools: deps.mcp ? createSearchMcpToolsExecutor(deps.mcp) : noMcp,
     use_mcp_tool: deps.mcp ? createUseMcpToolExecutor(deps.mcp) : noMcp,
     access_mcp_resource: deps.mcp ? createAccessMcpResourceExecutor(deps.mcp) : noMcp
   }
