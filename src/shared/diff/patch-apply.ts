@@ -1,5 +1,5 @@
 import { numberLines, rankWindows } from './closest'
-import { detectIndentUnit, reindentReplacement } from './reindent'
+import { crossesIndentKind, detectIndentStyle, reindentReplacement, type IndentStyle } from './reindent'
 import { matchKey, normalizePunctuation } from './text'
 import { parsePatch, type PatchChunk, type PatchHunk } from './patch-parse'
 
@@ -66,11 +66,11 @@ interface Replacement {
   insert: string[]
 }
 
-/** Applies the chunks of one file update; the result always ends with a newline. */
+/** Applies the chunks of one file update; the result always ends with a newline (as Roo's does). */
 export function applyChunksToContent(original: string, path: string, chunks: readonly PatchChunk[]): string {
   const lines = original.replace(/\r\n/g, '\n').split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
-  let unit: number | undefined // measured when a loose match first needs it
+  let style: IndentStyle | undefined // measured when a match first needs it
   const cache = new Map<LineView, string[]>()
   const replacements: Replacement[] = []
   let cursor = 0
@@ -94,7 +94,9 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
     }
     if (!found) throw new ApplyPatchError(notFoundMessage(lines, path, chunk, chunkIndex, cursor, cache))
     const matched = lines.slice(found.index, found.index + oldLines.length)
-    const insert = found.exact ? [...newLines] : fitToFile(oldLines, matched, newLines, (unit ??= detectIndentUnit(lines)))
+    style ??= detectIndentStyle(lines)
+    // An exact match keeps the added lines as written, unless they indent with the other kind (tabs/spaces).
+    const insert = found.exact && !crossesIndentKind(oldLines, matched, newLines, style) ? [...newLines] : fitToFile(oldLines, matched, newLines, style)
     replacements.push({ at: found.index, remove: oldLines.length, insert })
     cursor = found.index + oldLines.length
   })
@@ -106,8 +108,8 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
  * The chunk matched loosely (other indentation or punctuation): context lines keep the file's own
  * text, added lines are re-indented to the file's style.
  */
-function fitToFile(oldLines: readonly string[], matched: readonly string[], newLines: readonly string[], unit: number): string[] {
-  const { lines: reindented } = reindentReplacement(oldLines, matched, newLines, unit)
+function fitToFile(oldLines: readonly string[], matched: readonly string[], newLines: readonly string[], style: IndentStyle): string[] {
+  const { lines: reindented } = reindentReplacement(oldLines, matched, newLines, style)
   const contextOf = alignContext(oldLines, newLines)
   return reindented.map((line, i) => (contextOf[i] >= 0 ? matched[contextOf[i]] : line))
 }

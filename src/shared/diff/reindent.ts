@@ -3,7 +3,9 @@ import { leadingWhitespace } from './text'
 /**
  * Re-indents replacement lines after a SEARCH block matched text at another indentation.
  *
- * Three models, tried in order:
+ * Tabs against spaces first: a block written with the other kind of indentation than the file's
+ * (spaces for a tab-indented file, or tabs for a space-indented one) is converted level by level,
+ * alignment spaces after the levels kept. Then three models, tried in order:
  *  1. identity: the model wrote the file's exact indentation → keep its replacement as written;
  *  2. unit mapping: the block uses another indent unit (4 spaces where the file steps by 2) →
  *     convert levels, so nested lines land where the file's own style puts them;
@@ -14,10 +16,13 @@ export function reindentReplacement(
   search: readonly string[],
   matched: readonly string[],
   replace: readonly string[],
-  fileUnit: number
+  file: IndentStyle
 ): { lines: string[]; changed: boolean } {
   const pairs = indentPairs(search, matched)
   if (pairs.length === 0) return { lines: [...replace], changed: false }
+  const crossed = crossKind(pairs, search, matched, replace, file)
+  if (crossed) return { lines: crossed, changed: true }
+  const fileUnit = file.unit
   const allEqual = pairs.every(([s, f]) => s === f)
   if (allEqual && pairs.some(([s]) => s.length > 0)) return { lines: [...replace], changed: false }
   const mapped = mapByUnit(pairs, search, replace, fileUnit)
@@ -110,4 +115,117 @@ export function detectIndentUnit(lines: readonly string[]): number {
     if (count > bestCount || (count === bestCount && step < best)) [best, bestCount] = [step, count]
   }
   return best
+}
+
+/** How a file indents: with tabs, or with `unit` spaces per level (0 when unknown). */
+export interface IndentStyle {
+  tabs: boolean
+  unit: number
+}
+
+type IndentKind = 'tab' | 'space'
+
+/** The file's style: tabs when more lines start with a tab than with two spaces. */
+export function detectIndentStyle(lines: readonly string[]): IndentStyle {
+  let tabLines = 0
+  let spaceLines = 0
+  for (const line of lines) {
+    if (line.trim() === '') continue
+    if (line[0] === '\t') tabLines++
+    else if (line.startsWith('  ')) spaceLines++
+  }
+  return { tabs: tabLines > spaceLines, unit: detectIndentUnit(lines) }
+}
+
+/** The kind of indentation the lines use: undefined when none is indented or they mix kinds. */
+function kindOf(lines: readonly string[]): IndentKind | 'mixed' | undefined {
+  let kind: IndentKind | 'mixed' | undefined
+  for (const line of lines) {
+    if (line.trim() === '') continue
+    const ws = leadingWhitespace(line)
+    if (ws === '') continue
+    const own: IndentKind = ws[0] === '\t' ? 'tab' : ws.includes('\t') ? 'tab' : 'space'
+    if (own === 'space' && ws.length < 2 && !kind) continue // one space is alignment, not a level
+    kind = kind && kind !== own ? 'mixed' : own
+  }
+  return kind
+}
+
+/** Most common positive step of at least two spaces between consecutive indented lines. */
+function spaceStep(lines: readonly string[]): number {
+  const counts = new Map<number, number>()
+  let prev = -1
+  for (const line of lines) {
+    if (line.trim() === '') continue
+    const width = leadingWhitespace(line).length
+    if (prev >= 0 && width - prev >= 2) counts.set(width - prev, (counts.get(width - prev) ?? 0) + 1)
+    prev = width
+  }
+  let best = 0
+  for (const [step, count] of counts) if (count > (counts.get(best) ?? 0) || (count === counts.get(best) && step < best)) best = step
+  return best
+}
+
+/** Level and alignment remainder of an indentation, read in a kind and unit. */
+function levelOf(ws: string, kind: IndentKind, unit: number): { level: number; rem: number } {
+  if (kind === 'tab') {
+    let tabs = 0
+    while (tabs < ws.length && ws[tabs] === '\t') tabs++
+    return { level: tabs, rem: ws.length - tabs }
+  }
+  const cols = [...ws].reduce((sum, c) => sum + (c === '\t' ? unit : 1), 0)
+  return { level: Math.floor(cols / unit), rem: cols % unit }
+}
+
+/**
+ * The kind the block indents with: its own when it uses one, else the kind of the lines it adds
+ * with an indentation no search line has (the search copied from the file, the rest typed anew).
+ */
+function blockKind(search: readonly string[], replace: readonly string[]): IndentKind | 'mixed' | undefined {
+  const all = kindOf([...search, ...replace])
+  if (all !== 'mixed') return all
+  const searchIndents = new Set(search.map(leadingWhitespace))
+  return kindOf(replace.filter((line) => !searchIndents.has(leadingWhitespace(line))))
+}
+
+/** Whether the block indents with the other kind than the file region it lands in. */
+export function crossesIndentKind(
+  search: readonly string[],
+  matched: readonly string[],
+  replace: readonly string[],
+  file: IndentStyle
+): boolean {
+  const source = blockKind(search, replace)
+  const target = kindOf(matched)
+  const targetKind = target === 'tab' || target === 'space' ? target : file.tabs ? 'tab' : file.unit > 0 ? 'space' : undefined
+  return (source === 'tab' || source === 'space') && targetKind !== undefined && source !== targetKind
+}
+
+/**
+ * Converts a block indented with the other kind than the file's: each replacement line keeps its
+ * level relative to the search (and its alignment spaces); a line whose indentation a search line
+ * had takes that line's indentation from the file as it is.
+ */
+function crossKind(pairs: Pair[], search: readonly string[], matched: readonly string[], replace: readonly string[], file: IndentStyle): string[] | null {
+  if (!crossesIndentKind(search, matched, replace, file)) return null
+  const source = blockKind(search, replace) as IndentKind
+  const target: IndentKind = source === 'tab' ? 'space' : 'tab'
+  const block = [...search, ...replace]
+  // Spaces per level in the block: from the pairs (4 spaces matched one tab), else its own steps.
+  const ratios = pairs.map(([s, f]) => levelOf(f, 'tab', 4).level).map((level, i) => (level > 0 ? pairs[i][0].length / level : 0)).filter((r) => r >= 2 && Number.isInteger(r))
+  const sourceUnit = source === 'space' ? (ratios.length > 0 && ratios.every((r) => r === ratios[0]) ? ratios[0] : spaceStep(block) || blockUnit(block) || 4) : 4
+  const targetUnit = target === 'space' ? detectIndentUnit(matched) || file.unit || 4 : 4
+  const [firstSearch, firstFile] = pairs[0]
+  const offset = levelOf(firstFile, target, targetUnit).level - levelOf(firstSearch, source, sourceUnit).level
+  const known = new Map<string, string | null>()
+  for (const [s, f] of pairs) known.set(s, known.has(s) && known.get(s) !== f ? null : f)
+  return replace.map((line) => {
+    if (line.trim() === '') return line.length === 0 ? line : ''
+    const ws = leadingWhitespace(line)
+    const same = known.get(ws)
+    if (same !== undefined && same !== null) return same + line.slice(ws.length)
+    const { level, rem } = levelOf(ws, source, sourceUnit)
+    const at = Math.max(0, level + offset)
+    return (target === 'tab' ? '\t'.repeat(at) + ' '.repeat(rem) : ' '.repeat(at * targetUnit + rem)) + line.slice(ws.length)
+  })
 }

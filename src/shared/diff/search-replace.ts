@@ -1,5 +1,5 @@
 import { parseSearchReplace, type SearchReplaceBlock } from './search-replace-parse'
-import { detectIndentUnit, reindentReplacement } from './reindent'
+import { detectIndentStyle, reindentReplacement, type IndentStyle } from './reindent'
 import { numberLines, rankWindows, type ScoredWindow } from './closest'
 import { detectLineEnding, matchKey, toLf, withLineEnding } from './text'
 
@@ -45,8 +45,8 @@ interface FileState {
   lines: string[]
   /** Match keys, computed on demand (a hole = not computed yet). */
   keys: Array<string | undefined>
-  /** The file's indentation unit, measured when the first replacement needs it. */
-  unit?: number
+  /** The file's indentation style, measured when the first replacement needs it. */
+  style?: IndentStyle
   edits: Array<{ at: number; removed: number; added: number }>
 }
 
@@ -83,8 +83,8 @@ function applyBlock(state: FileState, block: SearchReplaceBlock, threshold: numb
   if ('error' in found) return { index: block.index, status: 'failed', hint, error: found.error, closest: found.closest }
   const at = found.at
   const matched = state.lines.slice(at, at + search.length)
-  state.unit ??= detectIndentUnit(state.lines)
-  const { lines: replacement, changed } = reindentReplacement(search, matched, replace, state.unit)
+  state.style ??= detectIndentStyle(state.lines)
+  const { lines: replacement, changed } = reindentReplacement(search, matched, replace, state.style)
   state.lines.splice(at, search.length, ...replacement)
   state.keys.splice(at, search.length, ...replacement.map(matchKey))
   state.edits.push({ at, removed: search.length, added: replacement.length })

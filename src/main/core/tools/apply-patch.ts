@@ -40,7 +40,7 @@ export const applyPatchExecutor: EditToolExecutor<ApplyPatchParams, FileToolCont
       } else if (change.type === 'delete') {
         changes.push({ path: change.path, kind: 'delete', original: file!.text, proposed: null, format: formatOf(file!) })
       } else {
-        const proposed = withLineEnding(change.content, file!.eol)
+        const proposed = withLineEnding(keepFinalNewline(file!.text, change.content), file!.eol)
         if (change.movePath) {
           changes.push({ path: change.path, kind: 'move', moveTo: change.movePath, original: file!.text, proposed, format: formatOf(file!) })
         } else {
@@ -51,5 +51,9 @@ export const applyPatchExecutor: EditToolExecutor<ApplyPatchParams, FileToolCont
     return { ok: true, changes, notes }
   }
 }
+
+/** The engine ends every updated file with a newline; a file that had none keeps it that way. */
+const keepFinalNewline = (original: string, updated: string): string =>
+  original !== '' && !original.endsWith('\n') && updated.endsWith('\n') ? updated.slice(0, -1) : updated
 
 const formatOf = (file: TextFile) => ({ encoding: file.encoding, eol: file.eol, mode: file.mode })
