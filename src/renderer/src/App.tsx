@@ -1,9 +1,8 @@
 import { useEffect, type ReactNode } from 'react'
-import type { CodeIndexStatus } from '../../shared/contract/code-index'
-import { useCodeIndexStore } from './features/code-index/code-index-store'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
-import { bindChatEvents, resyncChat } from './features/chat/bind-chat-events'
+import { routeEvents } from './client/event-router'
+import { resyncChat } from './features/chat/chat-sync'
 import { ProviderSettings } from './features/settings/ProviderSettings'
 import { useSettingsStore } from './features/settings/settings-store'
 import { TrustPrompt } from './features/workspace/TrustPrompt'
@@ -12,8 +11,6 @@ import { useWorkspaceStore } from './features/workspace/workspace-store'
 import { useNavigationStore } from './navigation-store'
 import { appViews, type AppView } from './views'
 import { viewShortcutIndex } from './app-shortcuts'
-import type { SettingsView } from '../../shared/contract/settings'
-import type { WorkspaceInfo } from '../../shared/contract/workspace'
 
 export function App(): ReactNode {
   const client = useClient()
@@ -30,24 +27,13 @@ export function App(): ReactNode {
   // Asked unprompted when the project grants something unanswered; on request whenever untrusted.
   const showTrustPrompt = Boolean(workspace && !workspace.trusted) && ((grantsPending && !workspace!.trustAnswered) || trustReopened)
 
-  useEffect(() => {
-    const unbind = bindChatEvents(client)
-    const unbindOther = client.subscribe((name, payload) => {
-      if (name === 'workspace:opened') useWorkspaceStore.getState().setCurrent(payload as WorkspaceInfo)
-      if (name === 'settings:changed') useSettingsStore.getState().setSettings(payload as SettingsView)
-      if (name === 'codeindex:progress') useCodeIndexStore.getState().setStatus(payload as CodeIndexStatus)
-    })
-    return () => {
-      unbind()
-      unbindOther()
-    }
-  }, [client])
+  useEffect(() => routeEvents(client), [client])
 
   // On every (re)connect the core is the source of truth.
   useEffect(() => {
     if (connection !== 'open') return
-    void client.request('workspace:current', {}).then((r) => r.ok && useWorkspaceStore.getState().setCurrent(r.value))
-    void client.request('settings:get', {}).then((r) => r.ok && useSettingsStore.getState().setSettings(r.value))
+    void useWorkspaceStore.getState().load(client)
+    void useSettingsStore.getState().load(client)
     void resyncChat(client)
   }, [client, connection, generation])
 

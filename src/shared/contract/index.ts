@@ -54,6 +54,12 @@ export type RequestInput<C extends Channel> = z.input<Requests[C]['input']>
 export type RequestOutput<C extends Channel> = z.output<Requests[C]['output']>
 export type EventPayload<E extends EventName> = z.output<Events[E]>
 
+/** One event as the renderer receives it: its name and that event's payload type, as a pair. */
+export type EventArgs = { [E in EventName]: [name: E, payload: EventPayload<E>] }[EventName]
+
+/** A listener narrows the payload by checking the name: `if (name === 'task:updated') payload.id`. */
+export type EventListener = (...args: EventArgs) => void
+
 /** A core must provide every channel: a missing handler is a type error. */
 export type Handlers = {
   [C in Channel]: (input: z.output<Requests[C]['input']>) => Promise<RequestOutput<C>>
@@ -62,7 +68,8 @@ export type Handlers = {
 /** What the renderer talks to, whatever carries it (Electron IPC or WebSocket). */
 export interface ModusClient {
   request<C extends Channel>(channel: C, input: RequestInput<C>): Promise<Result<RequestOutput<C>>>
-  subscribe(listener: (name: EventName, payload: unknown) => void): () => void
+  /** Every event, parsed with its schema before it reaches the listener. */
+  subscribe(listener: EventListener): () => void
 }
 
 export const isChannel = (name: string): name is Channel => Object.hasOwn(requests, name)

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ApprovalItem } from '../../../src/shared/contract/approvals'
 import { ApprovalQueueView } from '../../../src/renderer/src/features/approvals/ApprovalQueueView'
-import { bindApprovalEvents } from '../../../src/renderer/src/features/approvals/bind-approval-events'
+import { routeEvents } from '../../../src/renderer/src/client/event-router'
 import { useApprovalsStore } from '../../../src/renderer/src/features/approvals/approvals-store'
 import { createFakeClient } from '../chat/fake-client'
 import { button, click, mount, press, settle, typeInto } from '../chat/dom'
@@ -104,7 +104,7 @@ describe('ApprovalQueueView', () => {
 
   it('keeps the window title and the queue in step with the core', async () => {
     const fake = createFakeClient()
-    const unbind = bindApprovalEvents(fake.client)
+    const unbind = routeEvents(fake.client)
     fake.emit('approvals:changed', [item('a1'), item('a2')])
     expect(document.title).toBe('(2) Modus')
     expect(useApprovalsStore.getState().items.map((i) => i.id)).toEqual(['a1', 'a2'])

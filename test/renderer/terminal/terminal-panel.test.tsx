@@ -4,6 +4,7 @@ import type { TerminalInfo } from '../../../src/shared/contract/terminal'
 import { TerminalPanel } from '../../../src/renderer/src/features/terminal/TerminalPanel'
 import { commandStatus, nextActiveTerminal } from '../../../src/renderer/src/features/terminal/terminal-model'
 import { useTerminalStore } from '../../../src/renderer/src/features/terminal/terminal-store'
+import { routeEvents } from '../../../src/renderer/src/client/event-router'
 import { createFakeClient } from '../chat/fake-client'
 import { button, click as rawClick, mount, settle } from '../chat/dom'
 
@@ -64,8 +65,12 @@ async function showPanel(list: TerminalInfo[], handlers: Record<string, (input: 
     'terminal:create': () => terminal('user-9', { kind: 'user', taskId: null, title: 'Terminal 1' }),
     ...handlers
   })
+  const stopRouting = routeEvents(fake.client)
   const view = await mount(<TerminalPanel />, fake.client)
-  cleanup = view.unmount
+  cleanup = () => {
+    view.unmount()
+    stopRouting()
+  }
   await settle()
   await settle()
   return { fake, view, root: view.container }

@@ -1,4 +1,5 @@
-import { isEventName, type EventName, type ModusClient } from '../../../shared/contract'
+import type { ModusClient } from '../../../shared/contract'
+import { createEventFanout } from '../../../shared/contract/client-events'
 import {
   TOKEN_HEADER,
   WS_PROTOCOL,
@@ -7,7 +8,6 @@ import {
 } from '../../../shared/contract/ws-wire'
 import type { Result } from '../../../shared/result'
 
-type Listener = (name: EventName, payload: unknown) => void
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
 
 /**
@@ -22,7 +22,7 @@ export function createWebClient(
   token: string | null,
   onConnectionChange: (state: ConnectionState) => void = () => {}
 ): ModusClient {
-  const listeners = new Set<Listener>()
+  const fanout = createEventFanout((problem) => console.error(`Modus: ${problem}`))
   const pending = new Map<number, (result: Result<unknown>) => void>()
   const outbox: string[] = []
   let nextId = 1
@@ -78,8 +78,8 @@ export function createWebClient(
     if (message.kind === 'response') {
       pending.get(message.id)?.(message.result)
       pending.delete(message.id)
-    } else if (message.kind === 'event' && isEventName(message.name)) {
-      for (const listener of listeners) listener(message.name as EventName, message.payload)
+    } else if (message.kind === 'event') {
+      fanout.deliver(message.name, message.payload)
     }
   }
 
@@ -94,9 +94,6 @@ export function createWebClient(
         else outbox.push(frame)
       })
     },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    }
+    subscribe: fanout.subscribe
   }
 }

@@ -28,7 +28,7 @@ export function useModeOptions(): { options: ModeOption[]; defaultSlug: string }
     let live = true
     void client.request('modes:list', {}).then((result) => live && result.ok && apply(result.value))
     const unsubscribe = client.subscribe((name, payload) => {
-      if (name === 'modes:changed') apply(payload as ModesView)
+      if (name === 'modes:changed') apply(payload)
     })
     return () => {
       live = false

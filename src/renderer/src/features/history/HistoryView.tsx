@@ -17,19 +17,15 @@ export function HistoryView(): ReactNode {
   const [error, setError] = useState<string | null>(null)
   const searchId = useId()
 
+  // Loaded on open; task:updated events keep it current (event-router).
   useEffect(() => {
     let live = true
-    void client.request('task:list', {}).then((result) => {
-      if (!live) return
-      if (result.ok) useHistoryStore.getState().setAll(result.value)
-      else setError(result.error.message)
-    })
-    const unsubscribe = client.subscribe((name, payload) => {
-      if (name === 'task:updated') useHistoryStore.getState().upsert(payload as TaskSummary)
-    })
+    void useHistoryStore
+      .getState()
+      .load(client)
+      .then((problem) => live && problem && setError(problem))
     return () => {
       live = false
-      unsubscribe()
     }
   }, [client])
 

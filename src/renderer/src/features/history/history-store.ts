@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { ModusClient } from '../../../../shared/contract'
 import type { TaskSummary } from '../../../../shared/contract/task'
 
 interface HistorySlice {
@@ -9,9 +10,11 @@ interface HistorySlice {
   upsert(task: TaskSummary): void
   remove(taskId: string): void
   setQuery(query: string): void
+  /** Reads every saved task from the core; the error text when it refused. */
+  load(client: ModusClient): Promise<string | null>
 }
 
-export const useHistoryStore = create<HistorySlice>((set) => ({
+export const useHistoryStore = create<HistorySlice>((set, get) => ({
   tasks: {},
   loaded: false,
   query: '',
@@ -22,5 +25,11 @@ export const useHistoryStore = create<HistorySlice>((set) => ({
       const { [taskId]: _removed, ...rest } = state.tasks
       return { tasks: rest }
     }),
-  setQuery: (query) => set({ query })
+  setQuery: (query) => set({ query }),
+  async load(client) {
+    const result = await client.request('task:list', {})
+    if (!result.ok) return result.error.message
+    get().setAll(result.value)
+    return null
+  }
 }))

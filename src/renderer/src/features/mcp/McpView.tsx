@@ -22,12 +22,9 @@ export function McpView(): ReactNode {
   const editing = useMcpStore((state) => state.editing)
   const [error, setError] = useState<string | null>(null)
 
+  // Loaded on open; mcp:changed events keep it current (event-router).
   useEffect(() => {
-    const unsubscribe = client.subscribe((name, payload) => {
-      if (name === 'mcp:changed') useMcpStore.getState().setSnapshot(payload as NonNullable<typeof snapshot>)
-    })
-    void client.request('mcp:list', {}).then((result) => result.ok && useMcpStore.getState().setSnapshot(result.value))
-    return unsubscribe
+    void useMcpStore.getState().load(client)
   }, [client])
 
   const run = async (request: () => ReturnType<typeof client.request<'mcp:list'>>): Promise<void> => {

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { ModusClient } from '../../../../shared/contract'
 import type { McpSnapshot } from '../../../../shared/contract/mcp'
 
 interface McpSlice {
@@ -7,11 +8,17 @@ interface McpSlice {
   editing: string | null
   setSnapshot(snapshot: McpSnapshot): void
   edit(name: string | null): void
+  /** Reads the servers from the core. */
+  load(client: ModusClient): Promise<void>
 }
 
 export const useMcpStore = create<McpSlice>((set) => ({
   snapshot: null,
   editing: null,
   setSnapshot: (snapshot) => set({ snapshot }),
-  edit: (editing) => set({ editing })
+  edit: (editing) => set({ editing }),
+  async load(client) {
+    const result = await client.request('mcp:list', {})
+    if (result.ok) set({ snapshot: result.value })
+  }
 }))

@@ -42,7 +42,7 @@ export function createModesApi(client: ModusClient, isProjectTrusted: () => bool
     },
     onChanged: (listener) =>
       client.subscribe((name, payload) => {
-        if (name === 'modes:changed') listener(toListing(payload as ModesView))
+        if (name === 'modes:changed') listener(toListing(payload))
       })
   }
 }

@@ -1,15 +1,22 @@
 import { create } from 'zustand'
+import type { ModusClient } from '../../../../shared/contract'
 import './theme.css'
 import type { SettingsView, ThemePreference } from '../../../../shared/contract/settings'
 
 interface SettingsSlice {
   settings: SettingsView | null
   setSettings(settings: SettingsView): void
+  /** Reads the settings from the core. */
+  load(client: ModusClient): Promise<void>
 }
 
 export const useSettingsStore = create<SettingsSlice>((set) => ({
   settings: null,
-  setSettings: (settings) => set({ settings })
+  setSettings: (settings) => set({ settings }),
+  async load(client) {
+    const result = await client.request('settings:get', {})
+    if (result.ok) set({ settings: result.value })
+  }
 }))
 
 /**

@@ -28,18 +28,9 @@ export function TerminalPanel(): ReactNode {
     else apis.current.delete(id)
   }, [])
 
-  useEffect(
-    () =>
-      client.subscribe((name, payload) => {
-        if (name === 'terminal:changed') useTerminalStore.getState().setTerminals(payload as TerminalInfo[])
-      }),
-    [client]
-  )
-  // The core is the source of truth: resync on mount and after every reconnect.
+  // The core is the source of truth: resync on mount and after every reconnect (events keep it current).
   useEffect(() => {
-    void client.request('terminal:list', {}).then((result) => {
-      if (result.ok) useTerminalStore.getState().setTerminals(result.value)
-    })
+    void useTerminalStore.getState().load(client)
   }, [client, generation])
 
   const run = async (work: () => Promise<{ ok: boolean; error?: { message: string } }>): Promise<void> => {

@@ -53,9 +53,7 @@ export default function XtermView(props: XtermViewProps): ReactNode {
     // Data that arrives before the buffered output is already inside it (the core flushes first).
     let replayed = false
     const unsubscribe = client.subscribe((name, payload) => {
-      if (name !== 'terminal:data' || !replayed) return
-      const data = payload as { terminalId: string; data: string }
-      if (data.terminalId === terminalId) term.write(data.data)
+      if (name === 'terminal:data' && replayed && payload.terminalId === terminalId) term.write(payload.data)
     })
     void client.request('terminal:output', { terminalId }).then((result) => {
       if (result.ok) term.write(result.value.data)

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { ModusClient } from '../../../../shared/contract'
 import type { TerminalInfo } from '../../../../shared/contract/terminal'
 import { nextActiveTerminal, orderTerminals } from './terminal-model'
 
@@ -9,9 +10,11 @@ interface TerminalSlice {
   openedIds: string[]
   setTerminals(list: TerminalInfo[]): void
   select(id: string): void
+  /** Reads the terminal list from the core. */
+  load(client: ModusClient): Promise<void>
 }
 
-export const useTerminalStore = create<TerminalSlice>((set) => ({
+export const useTerminalStore = create<TerminalSlice>((set, get) => ({
   terminals: [],
   activeId: null,
   openedIds: [],
@@ -28,7 +31,11 @@ export const useTerminalStore = create<TerminalSlice>((set) => ({
     set((state) => ({
       activeId: id,
       openedIds: state.openedIds.includes(id) ? state.openedIds : [...state.openedIds, id]
-    }))
+    })),
+  async load(client) {
+    const result = await client.request('terminal:list', {})
+    if (result.ok) get().setTerminals(result.value)
+  }
 }))
 
 /** Terminals with a command still running (for a nav badge). */

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { ModusClient } from '../../../../shared/contract'
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
 
 interface WorkspaceSlice {
@@ -9,6 +10,8 @@ interface WorkspaceSlice {
   requestTrustPrompt(open: boolean): void
   setCurrent(workspace: WorkspaceInfo | null): void
   setRecent(recent: string[]): void
+  /** Reads the open workspace from the core. */
+  load(client: ModusClient): Promise<void>
 }
 
 export const useWorkspaceStore = create<WorkspaceSlice>((set) => ({
@@ -17,5 +20,9 @@ export const useWorkspaceStore = create<WorkspaceSlice>((set) => ({
   trustPromptRequested: false,
   requestTrustPrompt: (trustPromptRequested) => set({ trustPromptRequested }),
   setCurrent: (current) => set({ current }),
-  setRecent: (recent) => set({ recent })
+  setRecent: (recent) => set({ recent }),
+  async load(client) {
+    const result = await client.request('workspace:current', {})
+    if (result.ok) set({ current: result.value })
+  }
 }))

@@ -1,38 +1,8 @@
-import type { AgentEvent } from '../../../../shared/agent/events'
 import type { ModusClient } from '../../../../shared/contract'
-import type { TaskSummary } from '../../../../shared/contract/task'
-import { bindApprovalEvents, resyncApprovals } from '../approvals/bind-approval-events'
+import { resyncApprovals } from '../approvals/approvals-sync'
 import { useConnectionStore } from '../../client/connection-store'
-import { bindReviewEvents } from '../review/bind-review-events'
 import { useChatStore } from './chat-store'
-import { createEventBatcher } from './event-batcher'
 import { taskToReopen } from './reopen-task'
-
-/**
- * Routes task events from the core into the chat slice, batched per animation frame so a fast
- * stream renders once per frame. Also binds the approval queue and the changes list, which live
- * beside the chat and must be current even while their views are closed (badges, title).
- */
-export function bindChatEvents(client: ModusClient): () => void {
-  const batcher = createEventBatcher((taskId, events) => useChatStore.getState().applyEvents(taskId, events))
-  const unbindTasks = client.subscribe((name, payload) => {
-    if (name === 'task:event') {
-      const { taskId, event } = payload as { taskId: string; event: AgentEvent }
-      batcher.push(taskId, event)
-    } else if (name === 'task:updated') {
-      batcher.flush()
-      useChatStore.getState().upsertTask(payload as TaskSummary)
-    }
-  })
-  const unbindApprovals = bindApprovalEvents(client)
-  const unbindReview = bindReviewEvents(client)
-  return () => {
-    batcher.dispose()
-    unbindTasks()
-    unbindApprovals()
-    unbindReview()
-  }
-}
 
 /**
  * After a (re)connect the core is the source of truth: reload the task list, the open task and the

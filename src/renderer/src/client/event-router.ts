@@ -1,0 +1,51 @@
+import type { ModusClient } from '../../../shared/contract'
+import { showQueueCountInTitle } from '../features/approvals/approval-title'
+import { useApprovalsStore } from '../features/approvals/approvals-store'
+import { useChatStore } from '../features/chat/chat-store'
+import { createEventBatcher } from '../features/chat/event-batcher'
+import { useCodeIndexStore } from '../features/code-index/code-index-store'
+import { useHistoryStore } from '../features/history/history-store'
+import { useMcpStore } from '../features/mcp/mcp-store'
+import { useReviewStore } from '../features/review/review-store'
+import { useSettingsStore } from '../features/settings/settings-store'
+import { useTerminalStore } from '../features/terminal/terminal-store'
+import { useWorkspaceStore } from '../features/workspace/workspace-store'
+
+/**
+ * The one place the core's events reach the renderer's state: each event (already parsed by the
+ * client) goes to the slice that owns it, whether or not that feature's view is open. Task events
+ * are batched per animation frame so a fast stream renders once per frame.
+ */
+export function routeEvents(client: ModusClient): () => void {
+  const batcher = createEventBatcher((taskId, events) => useChatStore.getState().applyEvents(taskId, events))
+  const unsubscribe = client.subscribe((name, payload) => {
+    switch (name) {
+      case 'task:event':
+        return batcher.push(payload.taskId, payload.event)
+      case 'task:updated':
+        batcher.flush()
+        useChatStore.getState().upsertTask(payload)
+        return useHistoryStore.getState().upsert(payload)
+      case 'approvals:changed':
+        return useApprovalsStore.getState().setItems(payload)
+      case 'changes:updated':
+        return useReviewStore.getState().upsertChange(payload.change)
+      case 'workspace:opened':
+        return useWorkspaceStore.getState().setCurrent(payload)
+      case 'settings:changed':
+        return useSettingsStore.getState().setSettings(payload)
+      case 'codeindex:progress':
+        return useCodeIndexStore.getState().setStatus(payload)
+      case 'terminal:changed':
+        return useTerminalStore.getState().setTerminals(payload)
+      case 'mcp:changed':
+        return useMcpStore.getState().setSnapshot(payload)
+    }
+  })
+  const stopTitle = showQueueCountInTitle()
+  return () => {
+    batcher.dispose()
+    unsubscribe()
+    stopTitle()
+  }
+}

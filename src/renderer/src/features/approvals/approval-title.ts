@@ -1,0 +1,11 @@
+import { titleWithCount } from './approval-model'
+import { useApprovalsStore } from './approvals-store'
+
+/** The number of waiting approvals in the window title: `(2) Modus`. */
+export function showQueueCountInTitle(): () => void {
+  return useApprovalsStore.subscribe((state, previous) => {
+    if (state.items.length !== previous.items.length && typeof document !== 'undefined') {
+      document.title = titleWithCount(document.title, state.items.length)
+    }
+  })
+}
