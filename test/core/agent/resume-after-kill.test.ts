@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { readTaskLog } from '../../../src/main/core/store/task-log'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -126,6 +126,44 @@ describe('resume after the process is killed with SIGKILL', () => {
     const changes = events.filter((e) => e.type === 'change')
     expect(new Set(changes.map((e) => e.type === 'change' && e.changeId))).toEqual(new Set([proposed[0]!.changeId]))
     expect(changes.at(-1)).toMatchObject({ status: 'applied' })
+  })
+
+  it('a torn last log line is set aside in a sidecar and reported; the task opens with everything before it and goes on', async () => {
+    const { dataDir, workspace, taskId } = await runAndKill(
+      [{ toolCalls: [{ name: 'execute_command', input: { command: 'echo resumed > ran.txt' } }] }],
+      'approval',
+      'builder'
+    )
+    const log = join(dataDir, 'tasks', taskId, 'log.jsonl')
+    const intact = readFileSync(log, 'utf8')
+    // What a kill in the middle of a write leaves: the start of a record, no newline.
+    const torn = '{"r":"event","event":{"type":"text-delta","messageId":"m9","text":"half a rec'
+    appendFileSync(log, torn)
+
+    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'after the tear' } }] }] })
+    // Viewed before anything is appended: the problem is shown with the events.
+    const viewed = await harness.services.tasks.events(taskId)
+    expect(viewed.at(-1)).toMatchObject({ type: 'error', message: expect.stringMatching(/log is damaged at line \d+: incomplete last line/) })
+
+    expect(await harness.services.tasks.recover({ reaskApprovals: true })).toEqual([taskId])
+    const sidecars = readdirSync(join(dataDir, 'tasks', taskId)).filter((name) => name.startsWith('log.jsonl.torn-'))
+    expect(sidecars).toHaveLength(1)
+    expect(readFileSync(join(dataDir, 'tasks', taskId, sidecars[0]!), 'utf8')).toBe(torn)
+    expect(readFileSync(log, 'utf8').startsWith(intact)).toBe(true)
+    const item = await harness.waitForApproval()
+    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion')
+    await harness.services.tasks.whenSettled(taskId)
+    expect((await harness.read('ran.txt')).trim()).toBe('resumed')
+
+    // The user is told once, in the chat; every record after the tear is whole and nothing before it is lost.
+    const events = await harness.services.tasks.events(taskId)
+    expect(events.filter((e) => e.type === 'error' && e.message.includes(sidecars[0]!))).toHaveLength(1)
+    const reread = await readTaskLog(log)
+    expect(reread.problems).toEqual([])
+    const beforeTear = intact.trimEnd().split('\n').map((line) => JSON.parse(line))
+    expect(reread.records.slice(0, beforeTear.length)).toEqual(beforeTear)
+    expect(reread.records.some((r) => r.r === 'event' && r.event.type === 'completion')).toBe(true)
   })
 
   it('a tool call running at the kill is marked interrupted; the user resumes and the model is told', async () => {

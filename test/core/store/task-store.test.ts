@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, promises as fs, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openTaskLogWriter, readTaskLog } from '../../../src/main/core/store/task-log'
+import { openTaskLogWriter, readTaskLog, setAsideTornTail } from '../../../src/main/core/store/task-log'
 import { createTaskStore } from '../../../src/main/core/store/task-store'
 import { replayRecords } from '../../../src/main/core/store/task-replay'
 import { exportTaskJson, exportTaskMarkdown } from '../../../src/main/core/store/task-export'
@@ -39,6 +39,26 @@ describe('task log', () => {
     expect(problems).toHaveLength(2)
     expect(problems[0]).toMatch(/^line 2: .*skipped/)
     expect(problems[1]).toMatch(/^line 4: incomplete last line/)
+  })
+})
+
+describe('torn tail before appending again', () => {
+  it('a whole record that only lost its newline stays; a partial one goes to a sidecar, byte for byte', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'log.jsonl')
+    const whole = JSON.stringify({ r: 'event', event: { type: 'user-message', at: 5, text: 'hi' } })
+    writeFileSync(file, JSON.stringify({ r: 'meta', meta: meta('g1') }) + '\n' + whole)
+    expect(await setAsideTornTail(file, 42)).toBeNull()
+    expect((await readTaskLog(file)).records).toHaveLength(2)
+
+    appendFileSync(file, '{"r":"event","event":{"ty\u00e9')
+    const message = await setAsideTornTail(file, 43)
+    expect(message).toContain('log.jsonl.torn-43')
+    expect(readFileSync(join(dir, 'log.jsonl.torn-43'), 'utf8')).toBe('{"r":"event","event":{"ty\u00e9')
+    const reread = await readTaskLog(file)
+    expect(reread.problems).toEqual([])
+    expect(reread.records).toHaveLength(2)
+    expect(await setAsideTornTail(file, 44)).toBeNull()
   })
 })
 

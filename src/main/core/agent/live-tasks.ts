@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../../../shared/agent/events'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { TaskMeta } from '../store/task-records'
 import type { ReplayedTask } from '../store/task-replay'
@@ -15,6 +16,8 @@ export interface LiveTask {
   run: Promise<RunOutcome> | null
   provider: ProviderPort | null
   answerWaiters: Array<(answer: { text: string; mode?: string }) => void>
+  /** Damaged lines its log was loaded with: shown with its events, never written into it. */
+  logProblems?: string[]
 }
 
 /** The tasks in memory; a task that is not is loaded again from its log (hydrated) when needed. */
@@ -54,9 +57,12 @@ export function createLiveTasks(deps: LiveTasksDeps): LiveTasks {
     async hydrate(taskId) {
       const existing = live.get(taskId)
       if (existing) return existing
+      // A torn last line is cut off before anything is appended, or the next record would be lost with it.
+      const setAside = await store.setAsideTornTail(taskId)
       const replayed = await store.load(taskId)
       if (!replayed) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
       const session = createTaskSession({ meta: replayed.meta, log: store.reopen(taskId), replayed, now }, hooks)
+      if (setAside) session.emit({ type: 'error', at: now(), message: setAside, recoverable: true })
       restoreResults(session, replayed)
       for (const approval of replayed.unansweredApprovals) {
         session.emit({ type: 'approval-resolved', at: now(), approvalId: approval.approvalId, outcome: 'cancelled', reason: 'Modus stopped before it was answered; it is asked again on resume.' })
@@ -64,12 +70,16 @@ export function createLiveTasks(deps: LiveTasksDeps): LiveTasks {
       const interrupted = replayed.lastStatus === 'running' || replayed.lastStatus === 'waiting'
       session.status = replayed.lastStatus
       if (interrupted) session.setStatus('interrupted')
-      return held(session, null)
+      return Object.assign(held(session, null), { logProblems: replayed.problems })
     },
     forget: (taskId) => live.delete(taskId),
     clear: () => live.clear()
   }
 }
+
+/** What was wrong in a task's log, for the chat (each damaged line was skipped, the rest kept). */
+export const logProblemEvents = (problems: readonly string[], at: number): AgentEvent[] =>
+  problems.map((problem) => ({ type: 'error', at, message: `This task's log is damaged at ${problem}.`, recoverable: true }))
 
 /** Results already produced for the open calls (before the app stopped) are reused, not re-run. */
 function restoreResults(session: TaskSession, replayed: ReplayedTask): void {

@@ -6,7 +6,7 @@ import { exportTaskFile } from '../store/task-export'
 import type { TaskStore } from '../store/task-store'
 import { createAgentLoop, type AgentLoop, type RunOutcome } from './agent-loop'
 import type { ApprovalQueue } from './approval-queue'
-import { createLiveTasks } from './live-tasks'
+import { createLiveTasks, logProblemEvents } from './live-tasks'
 import type { LoopDeps } from './loop-deps'
 import type { ProviderPort } from './ports'
 import { rewindSession } from './rewind'
@@ -142,10 +142,10 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     list: () => deps.store.list(),
     async events(taskId) {
       const task = tasks.get(taskId)
-      if (task) return [...task.session.events]
+      if (task) return [...task.session.events, ...logProblemEvents(task.logProblems ?? [], now())]
       const replayed = await deps.store.load(taskId)
       if (!replayed) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
-      return replayed.events
+      return [...replayed.events, ...logProblemEvents(replayed.problems, now())]
     },
     async delete(taskId) {
       const task = tasks.get(taskId)

@@ -1,4 +1,5 @@
 import { closeSync, fsync, fsyncSync, openSync, promises as fs, writeSync } from 'node:fs'
+import { basename } from 'node:path'
 import { TaskRecord } from './task-records'
 
 /**
@@ -125,4 +126,40 @@ export async function readTaskLog(file: string): Promise<{ records: TaskRecord[]
     else problems.push(`line ${index + 1}: ${parsed.error.issues[0]?.message ?? 'invalid record'}; skipped`)
   })
   return { records, problems }
+}
+
+/**
+ * Before appending to a log again: a last line the process died while writing would have the next
+ * record glued to it (and both lost). It is cut off and kept aside in a sidecar file beside the log.
+ * Returns what was done, for the user, or null when the log ended cleanly.
+ */
+export async function setAsideTornTail(file: string, now: number = Date.now()): Promise<string | null> {
+  const bytes = await fs.readFile(file)
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return null
+  const keep = bytes.lastIndexOf(0x0a) + 1
+  const tail = bytes.subarray(keep)
+  if (isCompleteRecord(tail)) {
+    // Only the newline was missing: the record is whole and stays.
+    await fs.appendFile(file, '\n')
+    return null
+  }
+  const sidecar = `${file}.torn-${now}`
+  const handle = await fs.open(sidecar, 'wx', 0o600)
+  try {
+    await handle.writeFile(tail)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  // The torn bytes are safe on disk before the log loses them.
+  await fs.truncate(file, keep)
+  return `The last line of this task's log was incomplete (Modus stopped while writing it). Its ${tail.length} bytes were set aside in ${basename(sidecar)} beside the log; everything before it is kept.`
+}
+
+const isCompleteRecord = (line: Buffer): boolean => {
+  try {
+    return TaskRecord.safeParse(JSON.parse(line.toString('utf8'))).success
+  } catch {
+    return false
+  }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { TaskSummary } from '../../../shared/contract/task'
-import { openTaskLogWriter, readTaskLog, type TaskLogWriter } from './task-log'
+import { openTaskLogWriter, readTaskLog, setAsideTornTail, type TaskLogWriter } from './task-log'
 import { loadTaskIndex, type TaskIndex } from './task-index'
 import type { TaskMeta } from './task-records'
 import { replayRecords, type ReplayedTask } from './task-replay'
@@ -12,6 +12,8 @@ export interface TaskStore {
   create(meta: TaskMeta): TaskLogWriter
   /** Appends to an existing task's log (resume). */
   reopen(id: string): TaskLogWriter
+  /** Before `reopen`: cuts a torn last line off into a sidecar file; says so (null: nothing to cut). */
+  setAsideTornTail(id: string): Promise<string | null>
   load(id: string): Promise<(ReplayedTask & { problems: string[] }) | null>
   list(): TaskSummary[]
   summary(id: string): TaskSummary | undefined
@@ -42,6 +44,11 @@ export async function createTaskStore(tasksDir: string): Promise<TaskStore> {
       return writer
     },
     reopen: (id) => openTaskLogWriter(logFile(id)),
+    setAsideTornTail: (id) =>
+      setAsideTornTail(logFile(id)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null
+        throw error
+      }),
     async load(id) {
       const file = logFile(id)
       const read = await readTaskLog(file).catch((error: NodeJS.ErrnoException) => {
