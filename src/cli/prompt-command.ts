@@ -32,7 +32,7 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
   const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
   const files = appFiles(dataDir)
   // The servers' tools are part of what the mode sends: they are started to be counted.
-  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust })
+  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust, watchConfig: false })
   await mcp.open(workspace)
   await mcp.settled()
   for (const problem of mcp.snapshot().problems) io.stderr.write(`modus: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}\n`)

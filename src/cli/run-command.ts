@@ -64,7 +64,7 @@ export async function withServices(
     override = { kind: args.provider, model, baseUrl: args.baseUrl }
   }
   // MCP servers start before the task so their tools are offered from the first request.
-  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust })
+  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust, watchConfig: false })
   await mcp.open(workspace)
   await mcp.settled()
   for (const problem of mcp.snapshot().problems) io.stderr.write(`modus: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}\n`)

@@ -5,6 +5,15 @@ const ROOT = resolve(__dirname, '../../..')
 export const EVERYTHING_ENTRY = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 const PRELOAD = join(__dirname, 'loopback-preload.cjs')
 
+const FILESYSTEM_ENTRY = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
+const MEMORY_ENTRY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')
+
+/** The reference filesystem server, allowed the given folders (its arguments). */
+export const filesystemStdio = (...roots: string[]) => ({ command: process.execPath, args: [FILESYSTEM_ENTRY, ...roots] })
+
+/** The reference memory server (a knowledge graph), kept in the given file. */
+export const memoryStdio = (file: string) => ({ command: process.execPath, args: [MEMORY_ENTRY], env: { MEMORY_FILE_PATH: file } })
+
 /** The stdio config of the reference server, as a user writes it in mcp.json. */
 export const everythingStdio = (extra: Record<string, unknown> = {}) => ({
   command: process.execPath,

@@ -39,6 +39,8 @@ export interface LoadedMcpConfig {
   global: McpServerConfig[]
   project: McpServerConfig[]
   problems: McpConfigProblem[]
+  /** Files that do not parse at all: their servers are unknown, not removed. */
+  brokenFiles: string[]
 }
 
 const DEFAULT_TIMEOUT_S = 60
@@ -49,20 +51,22 @@ export async function loadMcpConfig(
   context: { env: Record<string, string | undefined>; workspaceRoot: string | null }
 ): Promise<LoadedMcpConfig> {
   const problems: McpConfigProblem[] = []
-  const global = await readServers(files.global, 'global', context, problems)
+  const brokenFiles: string[] = []
+  const global = await readServers(files.global, 'global', context, problems, brokenFiles)
   const project: McpServerConfig[] = []
   for (const file of files.project) {
-    for (const server of await readServers(file, 'project', context, problems))
+    for (const server of await readServers(file, 'project', context, problems, brokenFiles))
       if (!project.some((known) => known.name === server.name)) project.push(server)
   }
-  return { global, project, problems }
+  return { global, project, problems, brokenFiles }
 }
 
 async function readServers(
   file: string,
   scope: McpScope,
   context: { env: Record<string, string | undefined>; workspaceRoot: string | null },
-  problems: McpConfigProblem[]
+  problems: McpConfigProblem[],
+  brokenFiles: string[]
 ): Promise<McpServerConfig[]> {
   let text: string
   try {
@@ -74,6 +78,7 @@ async function readServers(
   const parsed = parseConfigText(file, text)
   if (!parsed.ok) {
     problems.push(parsed.problem)
+    brokenFiles.push(file)
     return []
   }
   const servers: McpServerConfig[] = []

@@ -1,3 +1,5 @@
+import { watch as watchPath, type FSWatcher } from 'node:fs'
+import { join } from 'node:path'
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js'
 import type { McpConfigProblem, McpScope, McpServerEntry, McpServerView, McpSnapshot } from '../../../shared/contract/mcp'
 import type { McpToolInfo } from '../../../shared/tools/mcp'
@@ -12,6 +14,8 @@ export interface McpHubDeps {
   clientVersion?: string
   /** Restart backoff (tests shorten it). */
   backoff?: { baseMs: number; maxMs: number; maxRestarts: number }
+  /** Follow edits of the config files (default on; a one-shot CLI run turns it off). */
+  watchConfig?: boolean
 }
 
 /** A tool of a running server, as the catalog and the executors need it. */
@@ -74,6 +78,10 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
   let lastSent = JSON.stringify({ servers: [], problems: [] })
 
   const files = () => mcpConfigFiles(deps.dataDir, root)
+  let stopWatching: () => void = () => undefined
+  /** One reconcile at a time: a file event during a restart waits its turn. */
+  let queue: Promise<void> = Promise.resolve()
+  const serial = (): Promise<void> => (queue = queue.then(reconcile, reconcile))
   const notify = () => {
     if (notifyTimer) return
     notifyTimer = setTimeout(() => {
@@ -124,11 +132,15 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     problems = loaded.problems
     const trusted = root !== null && deps.isTrusted(root)
     // A trusted project's server replaces the global one of the same name; an untrusted one waits.
+    // A file being edited into shape (it does not parse) keeps its servers as they were.
+    const kept = (scope: McpScope) => [...configs, ...waiting].filter((config) => config.scope === scope && loaded.brokenFiles.includes(config.file))
+    const global = [...kept('global'), ...loaded.global]
+    const project = [...kept('project'), ...loaded.project]
     const byName = new Map<string, McpServerConfig>()
-    for (const config of loaded.global) byName.set(config.name, config)
-    if (trusted) for (const config of loaded.project) byName.set(config.name, config)
+    for (const config of global) byName.set(config.name, config)
+    if (trusted) for (const config of project) byName.set(config.name, config)
     configs = [...byName.values()]
-    waiting = trusted ? [] : loaded.project
+    waiting = trusted ? [] : project
     const stops: Promise<void>[] = []
     for (const [name, entry] of running) {
       const next = byName.get(name)
@@ -217,10 +229,12 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
         // Another folder: every server restarts with the new roots and working directory.
         await Promise.all([...running.values()].map((entry) => entry.connection.stop()))
         running.clear()
+        stopWatching()
+        if (deps.watchConfig !== false) stopWatching = watchConfigFiles(deps.dataDir, root, () => void serial().catch(() => undefined))
       }
-      await reconcile()
+      await serial()
     },
-    reload: reconcile,
+    reload: serial,
     snapshot: () => ({
       servers: [...[...running.values()].map(({ connection }) => viewOf(connection)), ...waiting.map(waitingView)],
       problems,
@@ -258,13 +272,13 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
         if (previousName && previousName !== name) delete servers[previousName]
         servers[name] = entry
       })
-      await reconcile()
+      await serial()
     },
     async removeServer(scope, name) {
       await updateMcpConfigFile(fileFor(scope, name), (servers) => {
         delete servers[name]
       })
-      await reconcile()
+      await serial()
     },
     async setTool(server, tool, change) {
       const config = connectionOf(server).config
@@ -280,7 +294,7 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
         if (change.alwaysAllow !== undefined) toggle('alwaysAllow', change.alwaysAllow)
         servers[server] = entry
       })
-      await reconcile()
+      await serial()
     },
     async describeProjectServers(workspaceRoot) {
       const loaded = await loadMcpConfig({ global: '', project: mcpConfigFiles(deps.dataDir, workspaceRoot).project }, { env: {}, workspaceRoot })
@@ -296,6 +310,7 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
       await Promise.all(pendingStarts)
     },
     async dispose() {
+      stopWatching()
       if (notifyTimer) clearTimeout(notifyTimer)
       listeners.clear()
       await Promise.all([...running.values()].map((entry) => entry.connection.stop()))
@@ -303,4 +318,50 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     }
   }
   return hub
+}
+
+/**
+ * Calls `changed` (debounced: editors write in steps) when a config file — the global mcp.json, the
+ * project's .modus/mcp.json or .roo/mcp.json — is written, created or removed. A .modus/ or .roo/
+ * folder created later is picked up: the watchers are set again when one appears.
+ */
+function watchConfigFiles(dataDir: string, root: string | null, changed: () => void): () => void {
+  const configDirs = new Set(['.modus', '.roo'])
+  let watchers: FSWatcher[] = []
+  let timer: NodeJS.Timeout | undefined
+  const later = () => {
+    clearTimeout(timer)
+    timer = setTimeout(changed, 150)
+    timer.unref?.()
+  }
+  const arm = () => {
+    for (const watcher of watchers) watcher.close()
+    watchers = []
+    const watchDir = (dir: string, onEvent: (file: string) => void) => {
+      try {
+        const watcher = watchPath(dir, (_event, file) => onEvent(String(file ?? '')))
+        watcher.on('error', () => undefined)
+        watchers.push(watcher)
+      } catch {
+        // Not there (yet): nothing to watch.
+      }
+    }
+    const onConfig = (file: string) => {
+      if (file === '' || file === 'mcp.json') later()
+    }
+    watchDir(dataDir, onConfig)
+    if (!root) return
+    for (const dir of configDirs) watchDir(join(root, dir), onConfig)
+    watchDir(root, (file) => {
+      if (!configDirs.has(file)) return
+      arm()
+      later()
+    })
+  }
+  arm()
+  return () => {
+    clearTimeout(timer)
+    for (const watcher of watchers) watcher.close()
+    watchers = []
+  }
 }
