@@ -45,12 +45,54 @@ function compiled(rule: string): CompiledRule {
 
 export type RuleCase = 'exact' | 'folded'
 
+/**
+ * A rule list compiled once: each rule's regexes and the command word it needs (null when the word
+ * is a glob or not plain ASCII, so only the regex can tell). Kept per list, as long as the list lives.
+ */
+interface CompiledList {
+  rules: CompiledRule[]
+  words: Array<string | null>
+}
+
+const lists = new WeakMap<readonly string[], CompiledList>()
+const PLAIN_WORD = /^[\x21-\x7e]+$/
+
+function compiledList(rules: readonly string[]): CompiledList {
+  let hit = lists.get(rules)
+  if (!hit) {
+    const words = rules.map((rule) => {
+      const word = rule.replace(/^[ \t]+/, '').split(/[ \t]/)[0]
+      return PLAIN_WORD.test(word) && !word.includes('*') && !word.endsWith(':') ? word : null
+    })
+    hit = { rules: rules.map(compiled), words }
+    lists.set(rules, hit)
+  }
+  return hit
+}
+
+const wordOf = (form: string): string => {
+  const space = form.indexOf(' ')
+  return space < 0 ? form : form.slice(0, space)
+}
+
 /** The first rule of the list matching any of the command's forms. */
 export function firstMatch(rules: readonly string[] | undefined, forms: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {
-  if (!rules) return undefined
-  for (const rule of rules) {
-    const regex = compiled(rule)[matchCase]
-    for (const form of forms) if (regex.test(form)) return rule
+  if (!rules || rules.length === 0) return undefined
+  const list = compiledList(rules)
+  // A rule whose command word no form starts with cannot match: skip its regex (ASCII words only,
+  // where lower-casing and the regex's case folding agree).
+  const folded = matchCase === 'folded'
+  const formWords = forms.map((form) => {
+    const word = wordOf(form)
+    return PLAIN_WORD.test(word) ? (folded ? word.toLowerCase() : word) : null
+  })
+  const anyUnknown = formWords.includes(null)
+  for (let i = 0; i < list.rules.length; i++) {
+    const word = list.words[i]
+    const key = word === null ? null : folded ? word.toLowerCase() : word
+    if (key !== null && !anyUnknown && !formWords.includes(key)) continue
+    const regex = list.rules[i][matchCase]
+    for (const form of forms) if (regex.test(form)) return list.rules[i].source
   }
   return undefined
 }
