@@ -62,7 +62,8 @@ export const requestChannels = [
   'checkpoints:restore',
   'checkpoints:taskChanges',
   'checkpoints:usage',
-  'checkpoints:saveSettings'
+  'checkpoints:saveSettings',
+  'sandbox:status'
 ] as const
 
 export const eventNames = [

@@ -12,6 +12,7 @@ import { taskEvents, taskRequests } from './task'
 import { terminalEvents, terminalRequests } from './terminal'
 import { workspaceEvents, workspaceRequests } from './workspace'
 import { mcpEvents, mcpRequests } from './mcp'
+import { sandboxRequests } from './sandbox'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -28,7 +29,8 @@ export const requests = {
   ...modesRequests,
   ...mcpRequests,
   ...codeIndexRequests,
-  ...checkpointsRequests
+  ...checkpointsRequests,
+  ...sandboxRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {

@@ -1,10 +1,11 @@
-import type { AutoApprove, CommandRules } from './schema'
+import type { AutoApprove, CommandRules, ModeSandbox } from './schema'
 
 interface ModeGrantSource {
   slug: string
   origin: string
   autoApprove?: AutoApprove
   commandRules?: CommandRules
+  sandbox?: ModeSandbox
 }
 
 const TOGGLE_LABELS: Partial<Record<keyof AutoApprove, string>> = {
@@ -14,6 +15,7 @@ const TOGGLE_LABELS: Partial<Record<keyof AutoApprove, string>> = {
   command: 'commands',
   mcp: 'MCP tools',
   modeSwitch: 'mode switches',
+  sandboxedCommands: 'sandboxed commands no rule matches',
   subtasks: 'subtasks',
   followup: 'follow-up answers'
 }
@@ -31,9 +33,11 @@ export function describeProjectGrants(modes: readonly ModeGrantSource[]): string
       .filter(([key, on]) => on === true && TOGGLE_LABELS[key as keyof AutoApprove])
       .map(([key]) => TOGGLE_LABELS[key as keyof AutoApprove]!)
     const allow = mode.commandRules?.allow ?? []
+    const widened = sandboxWidening(mode.sandbox)
     const parts = [
       ...(toggles.length ? [`auto-approves ${toggles.join(', ')}`] : []),
-      ...(allow.length ? [`allows commands ${allow.map((rule) => `\`${rule}\``).join(', ')}`] : [])
+      ...(allow.length ? [`allows commands ${allow.map((rule) => `\`${rule}\``).join(', ')}`] : []),
+      ...widened
     ]
     if (parts.length) lines.push(`Mode '${mode.slug}' ${parts.join('; ')}`)
   }
@@ -54,8 +58,18 @@ export function projectGrantItems(modes: readonly ModeGrantSource[]): string[] {
       if (on === true && label) items.push(`${name} auto-approves ${label}`)
     }
     for (const rule of mode.commandRules?.allow ?? []) items.push(`${name} allows commands \`${rule}\``)
+    for (const grant of sandboxWidening(mode.sandbox)) items.push(`${name} ${grant}`)
     if (mode.autoApprove?.maxRequests !== undefined) items.push(`${name} allows ${mode.autoApprove.maxRequests} requests per task`)
     if (mode.autoApprove?.maxCostUsd !== undefined) items.push(`${name} allows $${mode.autoApprove.maxCostUsd} per task`)
   }
   return [...new Set(items)].sort()
+}
+
+/** What a project's sandbox setting would open beyond the defaults (trust-gated like allow rules). */
+function sandboxWidening(sandbox: ModeSandbox | undefined): string[] {
+  if (!sandbox?.enabled) return []
+  const grants: string[] = []
+  for (const root of sandbox.writableRoots ?? []) grants.push(`lets sandboxed commands write \`${root}\``)
+  if (sandbox.network !== 'none') for (const domain of sandbox.allowedDomains ?? []) grants.push(`lets sandboxed commands reach \`${domain}\``)
+  return grants
 }

@@ -51,6 +51,8 @@ export const AutoApprove = z
     /** Opening pages on localhost / 127.0.0.1 / the workspace's files (other origins: browserRules). */
     browser: z.boolean(),
     modeSwitch: z.boolean(),
+    /** Commands no rule matches run without asking when the mode's sandbox confines them. */
+    sandboxedCommands: z.boolean(),
     subtasks: z.boolean(),
     followup: z.boolean(),
     /** How long a follow-up question waits before its first suggestion is picked. */
@@ -78,6 +80,32 @@ export type BrowserRules = z.infer<typeof BrowserRules>
 export const ModeMcpServers = z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1, 'A server name must not be empty'))])
 export type ModeMcpServers = z.infer<typeof ModeMcpServers>
 
+/** A host (`registry.npmjs.org`), a wildcard (`*.example.com`) or an IP, each with an optional `:port`. */
+const DOMAIN_PATTERN = /^(?:(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
+export const SandboxDomain = z
+  .string()
+  .trim()
+  .regex(DOMAIN_PATTERN, 'A domain must be a host name (registry.npmjs.org), *.example.com or an IP, optionally with :port')
+
+export const SANDBOX_NETWORK_POLICIES = ['none', 'allow-list', 'ask'] as const
+export type SandboxNetworkPolicy = (typeof SANDBOX_NETWORK_POLICIES)[number]
+
+/**
+ * Commands in an OS sandbox (bubblewrap on Linux, Seatbelt on macOS). Writes only inside the
+ * writable roots (absent: the workspace and the system temp dir; `.git/`, `.modus/` and
+ * `.roomodes` stay read-only). Network: none, only the listed domains, or ask for any other
+ * (listed domains pass without asking).
+ */
+export const ModeSandbox = z
+  .object({
+    enabled: z.boolean(),
+    writableRoots: z.array(z.string().trim().min(1, 'A writable root must not be empty')).optional(),
+    network: z.enum(SANDBOX_NETWORK_POLICIES).default('none'),
+    allowedDomains: z.array(SandboxDomain).optional()
+  })
+  .strict()
+export type ModeSandbox = z.infer<typeof ModeSandbox>
+
 export const ModeSource = z.enum(['builtin', 'global', 'project'])
 export type ModeSource = z.infer<typeof ModeSource>
 
@@ -94,6 +122,7 @@ export const ModeConfig = z
     commandRules: CommandRules.optional(),
     browserRules: BrowserRules.optional(),
     mcpServers: ModeMcpServers.optional(),
+    sandbox: ModeSandbox.optional(),
     /** Where Roo's files say the mode came from; Modus tracks the source itself and ignores it. */
     source: z.enum(['global', 'project']).optional()
   })

@@ -18,7 +18,7 @@ export type ParsedModesFile =
 const cleanText = (text: string): string =>
   text.replace(/^\uFEFF/, '').replace(/[\u200B-\u200D\u2060]/g, '').replace(/\u00A0/g, ' ')
 
-const MODUS_ONLY_KEYS = ['autoApprove', 'commandRules', 'browserRules', 'mcpServers'] as const
+const MODUS_ONLY_KEYS = ['autoApprove', 'commandRules', 'browserRules', 'mcpServers', 'sandbox'] as const
 
 /** Fields Roo writes that Modus does not keep (rule files are imported separately, later). */
 function dropRooExtras(raw: unknown, warnings: string[]): unknown {
@@ -181,7 +181,8 @@ const ORDERED_KEYS = [
   'autoApprove',
   'commandRules',
   'browserRules',
-  'mcpServers'
+  'mcpServers',
+  'sandbox'
 ] as const
 
 function orderedMode(mode: ModeConfig, format: ModesFileFormat): Record<string, unknown> {

@@ -8,6 +8,7 @@ import { decideCommand, type Decision, type RuleSet } from './commands'
 import { decideCommandPaths } from './command-paths'
 import { matchesFileRegex } from '../modes/file-regex'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
+import { describeSandbox, effectiveSandbox, type SandboxAvailability } from './sandbox'
 
 export interface PolicyCall {
   /** Tool name (aliases are resolved here). */
@@ -33,6 +34,8 @@ export interface PolicyContext {
   ignoredWithin?: (relDir: string) => boolean
   /** Per-tool "always allow" from the MCP server config. */
   mcpAlwaysAllow?: (server: string, tool: string) => boolean
+  /** Whether the OS sandbox can start here; only read for a mode with a sandbox (absent: unknown, treated as unavailable). */
+  sandbox?: SandboxAvailability
 }
 
 export interface PolicyDecision {
@@ -145,10 +148,36 @@ function decideExecute(command: string, cwd: string | undefined, ctx: PolicyCont
     writeRestriction: (relPath) => modeFileRestriction(ctx.mode, relPath)
   })
   if (paths?.decision === 'deny') return paths
+  return withSandbox(commandVerdict(verdict, paths), paths, ctx, auto)
+}
+
+function commandVerdict(verdict: { decision: Decision; rule: string; reason: string }, paths: PolicyDecision | undefined): PolicyDecision {
   // The reason shown is the most specific one: what no rule allows first, then the path that asks.
   if (verdict.decision === 'ask' && !PATH_SPECIFIC_RULES.has(verdict.rule)) return result('ask', verdict.rule, verdict.reason)
   if (paths) return paths
   return result(verdict.decision, verdict.rule, verdict.reason)
+}
+
+/** Asks only because no rule allows the command: what a sandboxed mode's toggle may lift. */
+const NO_RULE_ALLOWS = new Set(['no-matching-rule', 'auto-approve-off'])
+
+/**
+ * A mode with a sandbox: where the sandbox cannot start, every command asks (it would run
+ * unsandboxed) and deny still denies; where it can, the mode's toggle allows a command that asks
+ * only because no rule allows it — never a deny, an ask rule, an always-ask construct or a path
+ * that asks.
+ */
+function withSandbox(decision: PolicyDecision, paths: PolicyDecision | undefined, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+  const sandbox = effectiveSandbox(ctx.mode, ctx.trusted)
+  if (!sandbox || decision.decision === 'deny') return decision
+  if (!ctx.sandbox?.available) {
+    const why = ctx.sandbox?.reason ? `: ${ctx.sandbox.reason}${ctx.sandbox.fix ? ` (fix: ${ctx.sandbox.fix})` : ''}` : ''
+    return result('ask', 'sandbox-unavailable', `${ctx.mode.name} mode runs commands in a sandbox, but it cannot start here${why}; this command would run unsandboxed, so it needs approval`)
+  }
+  const pathsAsk = paths !== undefined && paths.decision !== 'allow'
+  if (decision.decision === 'ask' && NO_RULE_ALLOWS.has(decision.rule) && !pathsAsk && auto.sandboxedCommands)
+    return result('allow', 'auto-approve.sandboxedCommands', `Runs in the sandbox (${describeSandbox(sandbox)}); sandboxed commands no rule matches are auto-approved in this mode`)
+  return decision
 }
 
 /** The definition a call is judged by: the one it brings, a built-in, or one built from an MCP name. */

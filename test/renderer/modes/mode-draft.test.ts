@@ -35,6 +35,24 @@ describe('mode draft', () => {
     expect(modeInputFromDraft(draft)).toEqual(mode)
   })
 
+  it('keeps the sandbox setting and its auto-approve toggle, and places a bad domain at the sandbox field', () => {
+    const mode = ModeConfig.parse({
+      slug: 'build',
+      name: 'Build',
+      roleDefinition: 'Builds',
+      groups: ['read', 'command'],
+      autoApprove: { sandboxedCommands: true },
+      sandbox: { enabled: true, writableRoots: ['.', '/var/tmp/out'], network: 'ask', allowedDomains: ['registry.npmjs.org'] }
+    })
+    const draft = draftFromMode(mode)
+    expect(draft.sandbox).toEqual({ enabled: true, writableRoots: '.\n/var/tmp/out', network: 'ask', allowedDomains: 'registry.npmjs.org' })
+    expect(draft.toggles.sandboxedCommands).toBe(true)
+    expect(modeInputFromDraft(draft)).toEqual(mode)
+    expect(modeInputFromDraft({ ...draft, sandbox: { enabled: false, writableRoots: '', network: 'none', allowedDomains: '' } }).sandbox).toBeUndefined()
+    const bad = checkDraft({ ...draft, sandbox: { ...draft.sandbox, allowedDomains: 'https://registry.npmjs.org/' } })
+    expect(bad.ok === false && bad.errors.sandbox).toContain('A domain must be a host name')
+  })
+
   it('keeps the MCP servers a mode may use: a list, none, or all when blank', () => {
     const base = { slug: 'docs', name: 'Docs', roleDefinition: 'Docs', groups: ['read', 'mcp'] }
     const listed = ModeConfig.parse({ ...base, mcpServers: ['wiki', 'github'] })

@@ -1,6 +1,6 @@
 import { BUILT_IN_MODES } from '../../../shared/modes/builtin'
 import { resolveModes } from '../../../shared/modes/resolve'
-import type { ResolvedMode } from '../../../shared/modes/schema'
+import type { ModeConfig, ResolvedMode } from '../../../shared/modes/schema'
 import type { EventBus } from '../event-bus'
 import { createModeStore, type ModeStore } from '../modes'
 
@@ -20,6 +20,8 @@ export interface ActiveModes {
   store(): ModeStore
   /** Adds command allow rules to a mode where it is defined, turning its command toggle on. */
   addAllowRules(slug: string, rules: readonly string[]): Promise<void>
+  /** Adds a domain to a mode's sandbox allow list ("always in this mode" on a network ask). */
+  addSandboxDomain(slug: string, domain: string): Promise<void>
   dispose(): void
 }
 
@@ -44,21 +46,31 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
   }
   await refresh()
 
+  /** Saves a change to a mode where it is defined (a project mode in the project, others globally). */
+  async function update(slug: string, change: (config: ModeConfig) => ModeConfig): Promise<void> {
+    const mode = modes.find((m) => m.slug === slug)
+    if (!mode) throw new Error(`The mode ${slug} no longer exists.`)
+    const { origin, overridesBuiltIn: _o, ...config } = mode
+    const scope = origin === 'project' ? 'project' : 'global'
+    modes = (await storeFor(deps.currentWorkspace()).save(change(config), scope, slug)).modes
+  }
+
   return {
     list: () => modes,
     refresh,
     store: () => storeFor(deps.currentWorkspace()),
-    async addAllowRules(slug, rules) {
-      const mode = modes.find((m) => m.slug === slug)
-      if (!mode) throw new Error(`The mode ${slug} no longer exists.`)
-      const { origin, overridesBuiltIn: _o, ...config } = mode
-      const allow = [...new Set([...(config.commandRules?.allow ?? []), ...rules])]
-      const scope = origin === 'project' ? 'project' : 'global'
-      // Allow rules only approve with the mode's command toggle on (Roo's meaning): saving one turns it on.
-      const autoApprove = { ...config.autoApprove, command: true }
-      const snapshot = await storeFor(deps.currentWorkspace()).save({ ...config, autoApprove, commandRules: { ...config.commandRules, allow } }, scope, slug)
-      modes = snapshot.modes
-    },
+    addAllowRules: (slug, rules) =>
+      update(slug, (config) => {
+        const allow = [...new Set([...(config.commandRules?.allow ?? []), ...rules])]
+        // Allow rules only approve with the mode's command toggle on (Roo's meaning): saving one turns it on.
+        const autoApprove = { ...config.autoApprove, command: true }
+        return { ...config, autoApprove, commandRules: { ...config.commandRules, allow } }
+      }),
+    addSandboxDomain: (slug, domain) =>
+      update(slug, (config) => {
+        const sandbox = config.sandbox ?? { enabled: true, network: 'ask' as const }
+        return { ...config, sandbox: { ...sandbox, allowedDomains: [...new Set([...(sandbox.allowedDomains ?? []), domain])] } }
+      }),
     dispose: () => current?.stopWatching()
   }
 }

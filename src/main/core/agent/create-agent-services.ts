@@ -43,6 +43,11 @@ import { createTaskManager, type TaskManager } from './task-manager'
 import { createActiveModes } from './active-modes'
 import { createProviderChoice } from './provider-choice'
 import { createWorkspacePool } from './workspace-pool'
+import { createSandboxService, type SandboxService } from '../sandbox/sandbox-service'
+import { createNetworkApprovals } from '../sandbox/network-approvals'
+import { effectiveSandbox } from '../../../shared/policy/sandbox'
+import { sandboxUnavailableLine } from '../../../shared/sandbox/status'
+import type { CommandSandbox } from '../tools/types'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -65,6 +70,8 @@ export interface AgentServicesOptions {
   mcp?: McpHub
   /** Where every applied change and command snapshot is kept; default: `<dataDir>/checkpoints`. */
   checkpoints?: CheckpointService
+  /** The OS sandbox for modes that run commands in one; default: Anthropic's sandbox runtime. */
+  sandbox?: (askNetwork: Parameters<typeof createSandboxService>[0]['askNetwork']) => SandboxService
   now?: () => number
 }
 
@@ -78,6 +85,7 @@ export interface AgentServices {
   store: TaskStore
   terminal: TerminalService
   checkpoints: CheckpointService
+  sandbox: SandboxService
   /** Re-reads the modes of the open workspace (after a mode edit or opening another folder). */
   refreshModes(): Promise<void>
   /** The mode store of the open workspace (global modes only when none is open). */
@@ -85,7 +93,7 @@ export interface AgentServices {
   workspace(root: string): Promise<Workspace>
   /** Each workspace's code index (codebase_search), built in the background. */
   codeIndex: CodeIndexService
-  handlers: Pick<Handlers, TaskChannels | ApprovalChannels | ReviewChannels | CheckpointChannels>
+  handlers: Pick<Handlers, TaskChannels | ApprovalChannels | ReviewChannels | CheckpointChannels | 'sandbox:status'>
   dispose(): Promise<void>
 }
 
@@ -158,8 +166,30 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     policy: () => options.settings.get().policy,
     isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
     workspace: (root) => workspace(root).catch(() => undefined),
+    sandboxStatus: () => sandbox.status(),
     addAllowRules: (slug, rules) => modes.addAllowRules(slug, rules)
   })
+
+  const askNetwork = createNetworkApprovals({
+    approvals,
+    taskTitle: (taskId) => store.list().find((task) => task.id === taskId)?.title ?? 'Task',
+    allowDomain: (slug, domain) => modes.addSandboxDomain(slug, domain)
+  })
+  const sandbox = options.sandbox ? options.sandbox(askNetwork) : createSandboxService({ askNetwork })
+
+  /** How a command of this run's mode is sandboxed: wrapped, unavailable (after approval), or not at all. */
+  async function commandSandbox(run: { taskId: string; mode: string; workspace: string }): Promise<CommandSandbox | null> {
+    const mode = modes.list().find((m) => m.slug === run.mode)
+    const setting = mode ? effectiveSandbox(mode, options.isTrusted?.(run.workspace, projectGrantItems(modes.list())) ?? false) : null
+    if (!mode || !setting) return null
+    const status = await sandbox.status()
+    if (!status.available) return { unavailable: sandboxUnavailableLine(status) + '.' }
+    const root = (await workspace(run.workspace)).root
+    return {
+      wrap: (command, shell) =>
+        sandbox.prepare({ taskId: run.taskId, modeSlug: mode.slug, modeName: mode.name, command, workspaceRoot: root, sandbox: setting, shell })
+    }
+  }
 
   const toolPort: ToolPort = withCommandCheckpoints(
     {
@@ -176,7 +206,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
           return { allowed: verdict.decision === 'allow', reason: verdict.reason }
         },
         workspace: await workspace(run.workspace),
-        terminal: terminal.forTask(run.taskId, run.workspace)
+        terminal: terminal.forTask(run.taskId, run.workspace),
+        sandbox: () => commandSandbox(run)
       })
     },
     { checkpoints, isReadOnly: isReadOnlyCommand, definition: gate.definition }
@@ -238,6 +269,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     store,
     terminal,
     checkpoints,
+    sandbox,
     refreshModes: modes.refresh,
     modeStore: modes.store,
     workspace,
@@ -246,6 +278,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       ...createTaskHandlers({ tasks, currentWorkspace: options.currentWorkspace }),
       'approvals:list': approvalHandlers['approvals:list'],
       'approvals:decide': approvalHandlers['approvals:decide'],
+      'sandbox:status': () => sandbox.status(),
       ...createReviewHandlers({ edits, bus: options.bus }),
       ...createCheckpointHandlers({
         checkpoints,
@@ -268,6 +301,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       await tasks.dispose()
       await browsers.dispose()
       if (!options.terminal) await terminal.dispose()
+      await sandbox.dispose()
       await codeIndex.dispose()
       codeParser.dispose()
     }

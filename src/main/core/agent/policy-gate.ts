@@ -23,6 +23,7 @@ import type { GlobalPolicy } from '../settings/settings-schema'
 import type { Workspace } from '../workspace/types'
 import type { McpPort } from '../mcp/mcp-port'
 import { mcpSchemaTokens } from '../mcp/schema-budget'
+import type { SandboxStatus } from '../../../shared/sandbox/status'
 import { modelToolPreferences, type ModelToolPreferences } from './model-tools'
 import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from './ports'
 
@@ -46,6 +47,8 @@ export interface PolicyGateDeps {
   allowMcpTool?: (server: string, tool: string) => Promise<void>
   /** Tokens of MCP tool schemas a mode sends up front; past it they go on demand (search_mcp_tools). */
   mcpSchemaBudget?: () => number
+  /** Whether the OS sandbox can start here (asked only for a mode with a sandbox). */
+  sandboxStatus?: () => Promise<SandboxStatus>
 }
 
 /** Rounds of disk questions: a line's paths, then the folders they lead to; a bound in case of a loop. */
@@ -162,6 +165,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       const workspace = await deps.workspace?.(ctx.workspace)
       const root = workspace?.root ?? ctx.workspace
       const policy = deps.policy()
+      const sandbox = mode.sandbox?.enabled && definition?.effect === 'command' ? await deps.sandboxStatus?.() : undefined
       const verdict = await decideOnDisk(workspace, root, (disk) =>
         decide(
           { name: call.name, params, definition },
@@ -172,7 +176,8 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
             globalCommandRules: policy.commandRules,
             ...disk,
             isIgnored: workspace ? (rel, isDirectory) => workspace.isIgnored(rel, isDirectory) : undefined,
-            mcpAlwaysAllow: deps.mcp ? (server, tool) => deps.mcp!.isAlwaysAllowed(server, tool) : undefined
+            mcpAlwaysAllow: deps.mcp ? (server, tool) => deps.mcp!.isAlwaysAllowed(server, tool) : undefined,
+            sandbox: sandbox && (sandbox.available ? { available: true } : { available: false, reason: sandbox.reason, fix: sandbox.fix })
           }
         )
       )

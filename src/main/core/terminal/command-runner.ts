@@ -6,7 +6,7 @@ import { resolveCommandCwd } from './paths'
 import type { ShellLauncher } from './shell-launcher'
 import type { RunningCommand } from './shell-session'
 import type { CommandRecord, TerminalRecord, TerminalRegistry } from './terminal-registry'
-import type { CommandOutcome, CommandRunRequest, CommandRunResult } from './types'
+import type { CommandOutcome, CommandRunRequest, CommandRunResult, SandboxWrap } from './types'
 
 export interface CommandRunnerDeps {
   registry: TerminalRegistry
@@ -100,14 +100,15 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     throw new Error(`The shell (${second.terminal.shell}) did not start.`)
   }
 
-  async function startCommand(terminal: TerminalRecord, taskId: string, command: string, runCwd: string | null): Promise<CommandRecord> {
+  async function startCommand(terminal: TerminalRecord, taskId: string, command: string, runCwd: string | null, wrap: SandboxWrap | null): Promise<CommandRecord> {
     const session = terminal.session
     const { artifactId, capture } = await deps.artifacts.create(taskId, (paused) => (paused ? session.pause() : session.resume()))
     let running: RunningCommand
     try {
-      running = await session.run(command, runCwd, capture)
+      running = await session.run(wrap ? wrap.text : command, runCwd, capture, command)
     } catch (error) {
       await capture.finish()
+      wrap?.finish('')
       throw error
     }
     const info: TerminalCommandInfo = {
@@ -130,7 +131,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       info.state = record.stopReason ? 'killed' : 'exited'
       info.pid = null
       registry.changed()
-      return { end, preview }
+      return { end, preview, sandboxBlocked: wrap ? wrap.finish(preview.text) : null }
     })
     terminal.command = record
     deps.artifacts.track(taskId, artifactId, record)
@@ -237,7 +238,8 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       terminalId: terminal.id,
       durationMs: (record.info.endedAt ?? Date.now()) - record.info.startedAt,
       waitingPid: outcome === 'waiting-input' ? record.inputWait.pid : null,
-      notes
+      notes,
+      sandboxBlocked: settled?.sandboxBlocked ?? null
     }
   }
 
@@ -250,9 +252,10 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       const { terminal, record } = await withTaskLock(taskId, async () => {
         const terminal = await acquireTaskTerminal(taskId, rootReal, notes)
         try {
+          const wrap = request.sandbox ? await request.sandbox(request.command, terminal.shell) : null
           // Every call starts where the tool says (default: the workspace root), whatever an
           // earlier command cd-ed to; variables and functions do persist in the task shell.
-          const record = await startCommand(terminal, taskId, request.command, explicitCwd ?? rootReal)
+          const record = await startCommand(terminal, taskId, request.command, explicitCwd ?? rootReal, wrap)
           return { terminal, record }
         } finally {
           terminal.reserved = false

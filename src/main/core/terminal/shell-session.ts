@@ -47,7 +47,8 @@ export interface ShellSession {
   cwd(): string
   /** True once the integration announced itself; false on timeout or exit. */
   waitReady(timeoutMs: number): Promise<boolean>
-  run(command: string, cwd: string | null, capture: OutputCapture): Promise<RunningCommand>
+  /** Runs `command`; the terminal view shows `shown` instead when given (a sandbox-wrapped line). */
+  run(command: string, cwd: string | null, capture: OutputCapture, shown?: string): Promise<RunningCommand>
   write(data: string): void
   resize(cols: number, rows: number): void
   pause(): void
@@ -164,7 +165,7 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
     waitReady(timeoutMs) {
       return Promise.race([ready, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())])
     },
-    async run(command, runCwd, capture) {
+    async run(command, runCwd, capture, shown = command) {
       if (state !== 'idle') throw new Error(`The shell is not ready for a command (${state}).`)
       const nonce = randomBytes(16).toString('hex')
       state = 'awaiting-start'
@@ -180,7 +181,7 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
       const entry: ActiveCommand = {
         nonce,
         capture,
-        display: command.replace(/\r?\n/g, '\r\n') + '\r\n',
+        display: shown.replace(/\r?\n/g, '\r\n') + '\r\n',
         files,
         lastOutputAt: Date.now(),
         resolve: resolveDone

@@ -14,7 +14,7 @@ export interface CommandRecord {
   capture: OutputCapture
   running: RunningCommand
   /** Resolves after the capture is flushed and the info is final. */
-  settled: Promise<{ end: CommandEnd; preview: OutputPreview }>
+  settled: Promise<{ end: CommandEnd; preview: OutputPreview; sandboxBlocked: string | null }>
   stopReason: 'cancelled' | 'hard-limit' | 'killed' | null
   inputWait: InputWaitState
   lastUserInputAt: number

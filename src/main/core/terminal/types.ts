@@ -28,6 +28,15 @@ export interface CommandRunRequest {
   /** The model's timeout: after it the command moves to the background. */
   timeoutMs?: number
   signal?: AbortSignal
+  /** Runs the command in a sandbox: given it and the task shell, returns the text the shell runs instead. */
+  sandbox?: (command: string, shell: string) => Promise<SandboxWrap>
+}
+
+/** A command wrapped in the OS sandbox, as the terminal runs it. */
+export interface SandboxWrap {
+  text: string
+  /** Called once when the command has ended, with its output: what the sandbox blocked, or null. */
+  finish(output: string): string | null
 }
 
 export interface CommandRunResult {
@@ -48,6 +57,8 @@ export interface CommandRunResult {
   waitingPid: number | null
   /** Extra facts for the model (a reset cwd, a shell restarted without rc files). */
   notes: string[]
+  /** Set when it ran in the sandbox and the sandbox blocked a write or a connection: one line. */
+  sandboxBlocked?: string | null
 }
 
 /** What an executor sees of the terminal: bound to one task and its workspace. */

@@ -11,13 +11,16 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
   return {
     async execute(params, ctx) {
       try {
+        const sandbox = (await ctx.sandbox?.()) ?? null
         const result = await ctx.terminal.execute({
           command: params.command,
           cwd: params.cwd,
           timeoutMs: params.timeout !== undefined ? Math.round(params.timeout * 1000) : undefined,
-          signal: ctx.signal
+          signal: ctx.signal,
+          sandbox: sandbox && 'wrap' in sandbox ? sandbox.wrap : undefined
         })
-        return textOutput(formatCommandResult(result), result.outcome === 'cancelled')
+        const unsandboxed = sandbox && 'unavailable' in sandbox ? `Sandbox: not used. ${sandbox.unavailable} This command ran unsandboxed after approval.` : null
+        return textOutput(formatCommandResult(result, unsandboxed), result.outcome === 'cancelled')
       } catch (error) {
         return textOutput(`execute_command failed: ${error instanceof Error ? error.message : String(error)}`, true)
       }
@@ -49,7 +52,16 @@ function statusLine(result: CommandRunResult): string {
 const stopHint = (result: CommandRunResult): string =>
   result.pid !== null ? ` To stop it, run \`kill -TERM -- -${result.pid}\` (its process group).` : ''
 
-export function formatCommandResult(result: CommandRunResult): string {
+/** The result text; a sandbox line (what it blocked, or why it was not used) follows the status line. */
+export function formatCommandResult(result: CommandRunResult, sandboxNote: string | null = null): string {
+  const text = formatOutcome(result)
+  const line = [sandboxNote, result.sandboxBlocked].filter(Boolean).join('\n')
+  if (!line) return text
+  const end = text.indexOf('\n')
+  return end === -1 ? `${text}\n${line}` : `${text.slice(0, end)}\n${line}${text.slice(end)}`
+}
+
+function formatOutcome(result: CommandRunResult): string {
   const notes = result.notes.length > 0 ? `\n\nNote: ${result.notes.join(' ')}` : ''
   const saved = `artifact_id ${result.artifactId}`
   switch (result.outcome) {

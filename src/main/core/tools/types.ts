@@ -1,6 +1,6 @@
 import type { ImageBlock, TextBlock } from '../../../shared/agent/messages'
 import type { ProposedChange, Workspace } from '../workspace/types'
-import type { TaskTerminal } from '../terminal/types'
+import type { SandboxWrap, TaskTerminal } from '../terminal/types'
 import type { ToolEffect } from '../../../shared/tools/types'
 import type { LoopDeps, RunControl } from '../agent/loop-deps'
 import type { TaskSession } from '../agent/task-session'
@@ -32,9 +32,14 @@ export interface ToolContext {
   mode?: string
   /** Whether the mode's policy lets the browser open a page unasked (navigations a page starts itself). */
   checkPage?: (url: string) => Promise<{ allowed: boolean; reason: string }>
+  /** The mode's command sandbox: null when the mode has none (see sandbox/). */
+  sandbox?: () => Promise<CommandSandbox | null>
   /** Progress of a long call, shown on the tool card. */
   reportProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
+
+/** How a command of a sandboxed mode runs: wrapped, or (after the user approved) without, and why. */
+export type CommandSandbox = { wrap: (command: string, shell: string) => Promise<SandboxWrap> } | { unavailable: string }
 
 /** Context of the file tools: a workspace is required. */
 export type FileToolContext = ToolContext & { workspace: Workspace }

@@ -52,7 +52,9 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const isTurn = Boolean(item.messageId)
   const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
   // A paused loop (cost or request cap, repetition, mistakes) is asked whether to go on.
-  const isPause = item.kind !== 'tool' && item.kind !== 'edit'
+  const isPause = item.kind !== 'tool' && item.kind !== 'edit' && item.kind !== 'network'
+  // A sandboxed command's connection: allow once / always in this mode / deny.
+  const isNetwork = item.kind === 'network'
 
   return (
     <div className="approval-actions">
@@ -81,7 +83,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               disabled={busy}
               onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', reason: guidanceOf(item, reason) })}
             >
-              {isPause ? 'Continue' : 'Approve'}
+              {isPause ? 'Continue' : isNetwork ? 'Allow once' : 'Approve'}
             </button>
           )}
           {isEdit && !props.showReview && (
@@ -91,7 +93,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           )}
           {!(isEdit && props.showReview) && (
             <button type="button" className="danger" disabled={busy} onClick={() => setPending('reject')}>
-              {isPause ? 'Stop…' : 'Reject…'}
+              {isPause ? 'Stop…' : isNetwork ? 'Deny…' : 'Reject…'}
             </button>
           )}
           {isTurn && (
@@ -106,7 +108,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           )}
           {item.suggestedRule && (
             <button type="button" disabled={busy} onClick={() => setPending('always')}>
-              {item.suggestedRule.savedIn ? 'Always allow this tool…' : 'Always allow in this mode…'}
+              {item.suggestedRule.savedIn ? 'Always allow this tool…' : isNetwork ? 'Always in this mode…' : 'Always allow in this mode…'}
             </button>
           )}
         </div>

@@ -75,13 +75,14 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
 
 /** Human line for "why was I asked". */
 export function whyAsked(item: Pick<ApprovalItem, 'rule' | 'reason' | 'kind'>): string {
-  if (item.kind !== 'tool' && item.kind !== 'edit') return item.reason
+  if (item.kind !== 'tool' && item.kind !== 'edit' && item.kind !== 'network') return item.reason
   return item.rule ? `${item.rule} — ${item.reason}` : item.reason
 }
 
 export const KIND_LABELS: Record<ApprovalItem['kind'], string> = {
   tool: 'Tool call',
   edit: 'File edit',
+  network: 'Network request from the sandbox',
   'request-limit': 'Request limit reached',
   'cost-limit': 'Cost limit reached',
   repetition: 'Repeated call',

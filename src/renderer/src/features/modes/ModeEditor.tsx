@@ -6,6 +6,7 @@ import { AutoApproveFields } from './AutoApproveFields'
 import { CommandRulesFields } from './CommandRulesFields'
 import { ExportButtons } from './ExportButtons'
 import { FileRegexField } from './FileRegexField'
+import { SandboxFields } from './SandboxFields'
 import { checkDraft, draftFromMode, emptyDraft, slugFromName, type DraftField, type ModeDraft } from './mode-draft'
 import type { ModeEntry, ModesApi, ModeScope } from './modes-api'
 import { ORIGIN_LABELS, useModesStore } from './modes-store'
@@ -226,6 +227,12 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
         errors={allErrors}
         onToggle={(key, on) => update({ toggles: { ...draft.toggles, [key]: on } })}
         onNumber={(key, value) => update({ [key]: value })}
+      />
+      <SandboxFields
+        sandbox={draft.sandbox}
+        error={shown('sandbox')}
+        status={api.sandboxStatus}
+        onChange={(sandbox) => update({ sandbox })}
       />
 
       {(isNew || entry?.origin === 'builtin') && (

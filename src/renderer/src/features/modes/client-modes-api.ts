@@ -36,6 +36,7 @@ export function createModesApi(client: ModusClient, isProjectTrusted: () => bool
       const file = unwrap(await client.request('modes:export', { ...(slug ? { slug } : {}), format }))
       return { fileName: file.fileName, content: file.yaml }
     },
+    sandboxStatus: async () => unwrap(await client.request('sandbox:status', {})),
     async testRegex(pattern) {
       const result = await client.request('modes:testRegex', { fileRegex: pattern, limit: 500 })
       return result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error.message }

@@ -1,4 +1,4 @@
-import { ModeConfig, TOOL_GROUPS, groupName, groupOptions, type AutoApprove, type GroupEntry } from '../../../../shared/modes/schema'
+import { ModeConfig, TOOL_GROUPS, groupName, groupOptions, type AutoApprove, type GroupEntry, type SandboxNetworkPolicy } from '../../../../shared/modes/schema'
 import { fileRegexProblem } from '../../../../shared/modes/file-regex'
 
 export type ToolGroupKey = (typeof TOOL_GROUPS)[number]
@@ -9,6 +9,7 @@ export const TOGGLES = [
   { key: 'edit', label: 'Edit files' },
   { key: 'command', label: 'Run commands that match an allow rule (no rule matching: asks; deny and ask rules still apply)' },
   { key: 'mcp', label: 'Use MCP tools and resources' },
+  { key: 'sandboxedCommands', label: 'Run commands no rule matches when they run in the sandbox below (deny and ask rules still apply)' },
   { key: 'modeSwitch', label: 'Switch modes' },
   { key: 'subtasks', label: 'Start subtasks' },
   { key: 'followup', label: 'Answer follow-up questions with the first suggestion' }
@@ -34,6 +35,8 @@ export interface ModeDraft {
   maxCostUsd: string
   /** MCP servers the mode may use: blank or `all`, `none`, or names separated by commas. */
   mcpServers: string
+  /** Commands in the OS sandbox: roots and domains one per line (blank roots: workspace + temp). */
+  sandbox: { enabled: boolean; writableRoots: string; network: SandboxNetworkPolicy; allowedDomains: string }
 }
 
 /** The field an error is shown next to. */
@@ -51,6 +54,7 @@ export type DraftField =
   | 'maxRequests'
   | 'maxCostUsd'
   | 'mcpServers'
+  | 'sandbox'
   | 'form'
 
 export type DraftErrors = Partial<Record<DraftField, string>>
@@ -94,7 +98,26 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
     followupTimeoutSeconds: auto.followupTimeoutMs ? String(auto.followupTimeoutMs / 1000) : '',
     maxRequests: auto.maxRequests ? String(auto.maxRequests) : '',
     maxCostUsd: auto.maxCostUsd ? String(auto.maxCostUsd) : '',
-    mcpServers: mode.mcpServers === undefined || mode.mcpServers === 'all' ? '' : Array.isArray(mode.mcpServers) ? mode.mcpServers.join(', ') : mode.mcpServers
+    mcpServers: mode.mcpServers === undefined || mode.mcpServers === 'all' ? '' : Array.isArray(mode.mcpServers) ? mode.mcpServers.join(', ') : mode.mcpServers,
+    sandbox: {
+      enabled: mode.sandbox?.enabled ?? false,
+      writableRoots: lines(mode.sandbox?.writableRoots),
+      network: mode.sandbox?.network ?? 'none',
+      allowedDomains: lines(mode.sandbox?.allowedDomains)
+    }
+  }
+}
+
+/** The sandbox setting, left out while it is off and untouched. */
+function sandboxFromDraft(draft: ModeDraft['sandbox']): Record<string, unknown> | undefined {
+  const writableRoots = fromLines(draft.writableRoots)
+  const allowedDomains = fromLines(draft.allowedDomains)
+  if (!draft.enabled && writableRoots.length === 0 && allowedDomains.length === 0 && draft.network === 'none') return undefined
+  return {
+    enabled: draft.enabled,
+    ...(writableRoots.length > 0 ? { writableRoots } : {}),
+    network: draft.network,
+    ...(allowedDomains.length > 0 ? { allowedDomains } : {})
   }
 }
 
@@ -144,7 +167,8 @@ export function modeInputFromDraft(draft: ModeDraft): Record<string, unknown> {
     groups,
     autoApprove: Object.keys(autoApprove).length > 0 ? autoApprove : undefined,
     commandRules: Object.keys(commandRules).length > 0 ? commandRules : undefined,
-    mcpServers: mcpServersFromDraft(draft.mcpServers)
+    mcpServers: mcpServersFromDraft(draft.mcpServers),
+    sandbox: sandboxFromDraft(draft.sandbox)
   }
   for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key]
   return input
@@ -161,6 +185,7 @@ function fieldOf(path: readonly PropertyKey[]): DraftField {
   if (head === 'groups') return path.includes('fileRegex') ? 'fileRegex' : 'groups'
   if (head === 'commandRules') return 'rules'
   if (head === 'mcpServers') return 'mcpServers'
+  if (head === 'sandbox') return 'sandbox'
   if (head === 'autoApprove') return FIELD_OF_AUTO[String(second)] ?? 'form'
   const direct: DraftField[] = ['slug', 'name', 'roleDefinition', 'whenToUse', 'description', 'customInstructions']
   return direct.includes(head as DraftField) ? (head as DraftField) : 'form'

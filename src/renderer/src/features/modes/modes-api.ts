@@ -1,4 +1,5 @@
 import type { ModeConfig, ModeSource } from '../../../../shared/modes/schema'
+import type { SandboxStatus } from '../../../../shared/sandbox/status'
 
 export type ModeScope = 'global' | 'project'
 export type ModesFormat = 'modus' | 'roo'
@@ -48,6 +49,8 @@ export interface ModesApi {
   /** One mode, or (no slug) every mode the user made or changed. */
   exportMode(slug: string | undefined, format: ModesFormat): Promise<{ fileName: string; content: string }>
   testRegex(pattern: string): Promise<RegexTest>
+  /** Whether commands can run in the OS sandbox here (absent: not known to this host). */
+  sandboxStatus?(): Promise<SandboxStatus>
   /** Calls back when modes change elsewhere (another tab, a file edited on disk). */
   onChanged(listener: (listing: ModesListing) => void): () => void
 }

@@ -1,0 +1,77 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { it } from 'vitest'
+import { createSandboxService } from '../src/main/core/sandbox/sandbox-service'
+import { createTerminalService } from '../src/main/core/terminal'
+import type { CommandRunRequest } from '../src/main/core/terminal/types'
+
+/**
+ * A command's overhead in the OS sandbox (issue 18): the same command through execute_command's
+ * path (the task's persistent shell in node-pty, markers, capture) unsandboxed and sandboxed
+ * (bubblewrap + socat via @anthropic-ai/sandbox-runtime, network policy none), rounds interleaved
+ * in one run. Commands: `true`, and `npm test` of a small fixture (node's test runner, one test).
+ * The wrap alone (the runtime building the bwrap line: ripgrep scan, mounts) is timed too.
+ */
+const ROUNDS = { true: 15, 'npm test': 6 }
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const span = (values: number[]): string => `${median(values).toFixed(0)} ms (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)}, n=${values.length})`
+
+it('sandboxed vs unsandboxed command overhead', async () => {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'modus-sandbox-bench-')))
+  const root = join(base, 'fixture')
+  await mkdir(join(root, 'test'), { recursive: true })
+  await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.0', private: true, scripts: { test: 'node --test test/' } }))
+  await writeFile(join(root, 'test', 'sum.test.js'), "const test = require('node:test'); const assert = require('node:assert'); test('sum', () => assert.equal(1 + 1, 2))\n")
+  const terminal = createTerminalService({ dataDir: join(base, 'data'), shell: '/bin/bash', loadUserRc: false, resolveEnv: async () => ({ ...(process.env as Record<string, string>), SHELL: '/bin/bash' }), emit: () => undefined })
+  const sandbox = createSandboxService({ askNetwork: async () => ({ allow: false }) })
+  const status = await sandbox.status()
+  if (!status.available) {
+    console.log(`[sandbox] not available here: ${status.reason}`)
+    return
+  }
+  const task = terminal.forTask('bench', root)
+  const wrapTimes: number[] = []
+  const sandboxed: CommandRunRequest['sandbox'] = async (command, shell) => {
+    const started = performance.now()
+    const wrapped = await sandbox.prepare({ taskId: 'bench', modeSlug: 'code', modeName: 'Code', command, workspaceRoot: root, sandbox: { network: 'none', allowedDomains: [] }, shell })
+    wrapTimes.push(performance.now() - started)
+    return wrapped
+  }
+  const timed = async (command: string, inSandbox: boolean): Promise<number> => {
+    const started = performance.now()
+    const result = await task.execute({ command, timeoutMs: 120_000, ...(inSandbox ? { sandbox: sandboxed } : {}) })
+    if (result.exitCode !== 0) throw new Error(`${command} (${inSandbox ? 'sandboxed' : 'plain'}) exited ${result.exitCode}: ${result.output.text}`)
+    return performance.now() - started
+  }
+  const lines: string[] = []
+  try {
+    await timed('true', false)
+    await timed('true', true)
+    for (const [command, rounds] of Object.entries(ROUNDS)) {
+      const plain: number[] = []
+      const boxed: number[] = []
+      wrapTimes.length = 0
+      for (let round = 0; round < rounds; round++) {
+        plain.push(await timed(command, false))
+        boxed.push(await timed(command, true))
+      }
+      lines.push(
+        `${command.padEnd(9)} unsandboxed ${span(plain)} | sandboxed ${span(boxed)} | overhead ${(median(boxed) - median(plain)).toFixed(0)} ms (median), of which the wrap ${span(wrapTimes)}`
+      )
+    }
+  } finally {
+    await sandbox.dispose()
+    await terminal.dispose()
+    await rm(base, { recursive: true, force: true })
+  }
+  console.log(
+    [
+      '[sandbox] execute_command through the task shell, unsandboxed vs sandboxed (network none), rounds interleaved',
+      ...lines,
+      `Machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} at the end.`
+    ].join('\n')
+  )
+})

@@ -1,0 +1,116 @@
+import type { SandboxNetworkPolicy } from '../../../shared/modes/schema'
+
+/** A sandboxed command that is running (from its wrap until it ends). */
+export interface SandboxedCommand {
+  id: string
+  taskId: string
+  modeSlug: string
+  modeName: string
+  command: string
+  network: SandboxNetworkPolicy
+  /** Domains it reaches without asking: the mode's list, then what the user allowed for it. */
+  allowed: string[]
+  /** Connections refused while it ran (`host:port`), for its tool result. */
+  refused: string[]
+}
+
+/** A connection no list allows, to put to the user. */
+export interface NetworkAsk {
+  host: string
+  port?: number
+  /** The domain an "always" answer adds to the mode (IPv6 bracketed). */
+  domain: string
+  /** The running sandboxed commands it can come from (the runtime does not say which one). */
+  commands: SandboxedCommand[]
+}
+
+export type NetworkAnswer = { allow: true } | { allow: false; reason?: string }
+type Verdict = true | { allow: false; reason: string }
+
+export interface NetworkGate {
+  /** `register` sets the command's per-command allow list in the runtime (again when it grows). */
+  add(command: SandboxedCommand, register: (allowed: string[]) => void): void
+  remove(id: string): void
+  /** The runtime's ask callback: a host no configured or per-command list allowed. */
+  decide(target: { host: string; port?: number }): Promise<Verdict>
+  dispose(): void
+}
+
+/**
+ * Decides connections the runtime's lists did not allow. The runtime's callback is told the host
+ * and port but not which command connects, so the gate judges by the sandboxed commands running
+ * now: none → refused; any whose mode does not ask (network none or an allow-list) → refused, as
+ * that command may be the one; otherwise one approval item names every candidate, and an answer
+ * applies to each. Concurrent connections to one host share one question.
+ */
+export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: AbortSignal) => Promise<NetworkAnswer> }): NetworkGate {
+  const live = new Map<string, { command: SandboxedCommand; register: (allowed: string[]) => void }>()
+  const pending = new Map<string, { ids: string[]; controller: AbortController; verdict: Promise<Verdict> }>()
+
+  const refuse = (commands: readonly SandboxedCommand[], target: string, reason: string): Verdict => {
+    for (const command of commands) if (!command.refused.includes(target)) command.refused.push(target)
+    return { allow: false, reason }
+  }
+
+  async function ask(commands: SandboxedCommand[], host: string, port: number | undefined, target: string, signal: AbortSignal): Promise<Verdict> {
+    const domain = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+    let answer: NetworkAnswer
+    try {
+      answer = await deps.askNetwork({ host, port, domain, commands }, signal)
+    } catch {
+      answer = { allow: false, reason: 'the question could not be asked' }
+    }
+    if (!answer.allow) return refuse(commands, target, `${target} was denied${answer.reason ? `: ${answer.reason}` : ' by the user'}`)
+    for (const command of commands) {
+      const entry = live.get(command.id)
+      if (!entry || entry.command.allowed.includes(domain)) continue
+      entry.command.allowed = [...entry.command.allowed, domain]
+      entry.register(entry.command.allowed)
+    }
+    return true
+  }
+
+  return {
+    add(command, register) {
+      live.set(command.id, { command, register })
+      if (command.allowed.length > 0) register(command.allowed)
+    },
+    remove(id) {
+      live.delete(id)
+      // A question only the ended command could have asked is withdrawn.
+      for (const [key, entry] of pending) {
+        if (entry.ids.every((candidate) => !live.has(candidate))) {
+          entry.controller.abort()
+          pending.delete(key)
+        }
+      }
+    },
+    decide({ host, port }) {
+      const target = port ? `${host}:${port}` : host
+      const commands = [...live.values()].map((entry) => entry.command)
+      if (commands.length === 0) return Promise.resolve(refuse([], target, `${target}: no sandboxed command that may ask is running`))
+      const quiet = commands.filter((command) => command.network !== 'ask')
+      if (quiet.length > 0) {
+        const only = commands.length === 1 ? commands[0] : null
+        const reason = only
+          ? only.network === 'none'
+            ? `${target} refused: sandboxed commands in ${only.modeName} mode have no network access`
+            : `${target} refused: ${host} is not on the allow list of ${only.modeName} mode`
+          : `${target} refused: another sandboxed command without network asks was running (${quiet.map((c) => c.modeName).join(', ')} mode)`
+        return Promise.resolve(refuse(commands, target, reason))
+      }
+      const key = `${target}\u0000${commands.map((c) => c.id).join(',')}`
+      const existing = pending.get(key)
+      if (existing) return existing.verdict
+      const controller = new AbortController()
+      const verdict = ask(commands, host, port, target, controller.signal).finally(() => pending.delete(key))
+      pending.set(key, { ids: commands.map((c) => c.id), controller, verdict })
+      return verdict
+    },
+    dispose() {
+      for (const entry of pending.values()) entry.controller.abort()
+      pending.clear()
+      live.clear()
+    }
+  }
+}

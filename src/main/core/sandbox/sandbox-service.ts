@@ -1,0 +1,203 @@
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, realpathSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { isAbsolute, join, resolve } from 'node:path'
+import type { EffectiveSandbox } from '../../../shared/policy/sandbox'
+import { sandboxUnavailableLine, type SandboxStatus } from '../../../shared/sandbox/status'
+import { findOnPath } from '../terminal/shell-integration'
+import { blockedReport } from './blocked-report'
+import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedCommand } from './network-gate'
+import { loadSandboxRuntime, type SandboxRuntime, type SandboxRuntimeConfig } from './sandbox-runtime'
+import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } from './unavailable'
+
+export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
+
+/** Paths in the workspace that stay read-only inside the sandbox (the agent's own config and history). */
+export const PROTECTED_IN_SANDBOX = ['.git', '.modus', '.roomodes'] as const
+
+export interface SandboxServiceDeps {
+  /** Asks the user about a connection to a domain no list allows (the approval queue). */
+  askNetwork: (ask: NetworkAsk, signal: AbortSignal) => Promise<NetworkAnswer>
+  platform?: NodeJS.Platform
+  /** Where bubblewrap, socat and ripgrep are looked up (default: this process's PATH). */
+  path?: () => string | undefined
+  /** The system temp dir, writable by default (default: os.tmpdir()). */
+  tempDir?: string
+  runtime?: () => Promise<SandboxRuntime>
+}
+
+export interface SandboxCommandRequest {
+  taskId: string
+  modeSlug: string
+  modeName: string
+  command: string
+  /** The workspace root, realpath-resolved. */
+  workspaceRoot: string
+  sandbox: EffectiveSandbox
+  /** The shell the command text is written for (default: bash). */
+  shell?: string
+}
+
+export interface SandboxedRun {
+  /** What the task shell runs instead of the command: the command inside the sandbox. */
+  text: string
+  /** Once, when the command has ended: releases its network list; returns the blocked line or null. */
+  finish(output: string): string | null
+}
+
+export interface SandboxService {
+  /** Whether commands can be sandboxed here; an unavailable result is checked again on the next call. */
+  status(): Promise<SandboxStatus>
+  /** Wraps one command; throws (nothing runs) when the sandbox cannot start. */
+  prepare(request: SandboxCommandRequest): Promise<SandboxedRun>
+  dispose(): Promise<void>
+}
+
+/**
+ * Commands in Anthropic's sandbox runtime (bubblewrap + socat on Linux, Seatbelt on macOS): writes
+ * confined to the mode's writable roots, network only through the runtime's proxy, whose
+ * unlisted domains the network gate refuses or puts to the user.
+ */
+export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
+  const platform = deps.platform ?? process.platform
+  const tempDir = realOrSelf(deps.tempDir ?? tmpdir())
+  const gate = createNetworkGate({ askNetwork: deps.askNetwork })
+  let runtime: SandboxRuntime | null = null
+  let checking: Promise<SandboxStatus> | null = null
+  let known: SandboxStatus | null = null
+
+  async function probe(): Promise<SandboxStatus> {
+    const refused = (why: Unavailable): SandboxStatus => ({ available: false, platform, ...why })
+    const unsupported = unsupportedPlatform(platform)
+    if (unsupported) return refused(unsupported)
+    const tools = platform === 'linux' ? linuxTools(deps.path?.() ?? process.env.PATH) : null
+    if (tools && 'missing' in tools) return refused(missingTools(tools.missing))
+    const loaded = await (deps.runtime ?? loadSandboxRuntime)()
+    const config: SandboxRuntimeConfig = {
+      network: { allowedDomains: [], deniedDomains: [] },
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+      // Names like .bashrc are looked for below the app's own cwd: one level is enough there,
+      // since the workspace's protected paths are named per command.
+      mandatoryDenySearchDepth: 1,
+      ...(tools && 'bwrap' in tools ? { bwrapPath: tools.bwrap, socatPath: tools.socat, ripgrep: { command: tools.rg } } : {})
+    }
+    try {
+      await loaded.initialize(config, (host) => gate.decide(host))
+    } catch (error) {
+      return refused({ reason: `the sandbox runtime did not start (${error instanceof Error ? error.message : String(error)})`, fix: 'see the log; commands of sandboxed modes ask meanwhile' })
+    }
+    if (platform === 'linux') mkdirSync('/tmp/claude', { recursive: true })
+    const trial = await loaded
+      .wrapWithSandbox('true', undefined, { filesystem: { denyRead: [], allowWrite: [tempDir], denyWrite: [] } }, undefined, { commandId: newCommandId(), commandText: 'true' })
+      .then(run)
+      .catch((error: unknown) => ({ code: 1, stderr: error instanceof Error ? error.message : String(error) }))
+    if (trial.code !== 0) {
+      await loaded.reset().catch(() => undefined)
+      return refused(refusedByKernel(trial.stderr))
+    }
+    runtime = loaded
+    return { available: true, platform }
+  }
+
+  async function status(): Promise<SandboxStatus> {
+    if (known?.available) return known
+    checking ??= probe().then((result) => {
+      known = result
+      checking = null
+      return result
+    })
+    return checking
+  }
+
+  return {
+    status,
+    async prepare(request) {
+      const current = await status()
+      if (!current.available || !runtime) {
+        throw new Error(`${current.available ? 'The sandbox is not ready.' : sandboxUnavailableLine(current)} Nothing was run.`)
+      }
+      const commandId = newCommandId()
+      const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
+      const customConfig: Partial<SandboxRuntimeConfig> = {
+        filesystem: {
+          denyRead: [],
+          allowWrite: roots,
+          denyWrite: PROTECTED_IN_SANDBOX.map((name) => ({ path: join(request.workspaceRoot, name), literal: true as const }))
+        }
+      }
+      const command: SandboxedCommand = {
+        id: commandId,
+        taskId: request.taskId,
+        modeSlug: request.modeSlug,
+        modeName: request.modeName,
+        command: request.command,
+        network: request.sandbox.network,
+        allowed: request.sandbox.network === 'none' ? [] : request.sandbox.allowedDomains,
+        refused: []
+      }
+      const live = runtime
+      gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
+      try {
+        const text = await live.wrapWithSandbox(request.command, request.shell, customConfig, undefined, { commandId, commandText: request.command })
+        let finished = false
+        return {
+          text,
+          finish(output) {
+            if (finished) return null
+            finished = true
+            live.unregisterCommandNetworkLists(commandId)
+            gate.remove(commandId)
+            return blockedReport(output, command.refused, PROTECTED_IN_SANDBOX)
+          }
+        }
+      } catch (error) {
+        live.unregisterCommandNetworkLists(commandId)
+        gate.remove(commandId)
+        throw error
+      }
+    },
+    async dispose() {
+      gate.dispose()
+      if (runtime) await runtime.reset().catch(() => undefined)
+      runtime = null
+      known = null
+    }
+  }
+}
+
+/** At least 128 random bits: the id is all that binds a proxy connection to a command's list. */
+const newCommandId = (): string => randomBytes(16).toString('base64url')
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+/** The mode's roots (`~` and workspace-relative ones resolved), or the workspace and the temp dir. */
+export function writableRoots(sandbox: EffectiveSandbox, workspaceRoot: string, tempDir: string): string[] {
+  if (!sandbox.writableRoots) return [workspaceRoot, tempDir]
+  return sandbox.writableRoots.map((root) => {
+    const expanded = root === '~' ? homedir() : root.startsWith('~/') ? join(homedir(), root.slice(2)) : root
+    return realOrSelf(isAbsolute(expanded) ? expanded : resolve(workspaceRoot, expanded))
+  })
+}
+
+function linuxTools(path: string | undefined): { bwrap: string; socat: string; rg: string } | { missing: string[] } {
+  const env = { PATH: path ?? '' }
+  const found = { bwrap: findOnPath('bwrap', env, 'linux'), socat: findOnPath('socat', env, 'linux'), rg: findOnPath('rg', env, 'linux') }
+  const missing = [found.bwrap ? null : 'bubblewrap (bwrap)', found.socat ? null : 'socat', found.rg ? null : 'ripgrep (rg)'].filter((name): name is string => name !== null)
+  return missing.length > 0 ? { missing } : (found as { bwrap: string; socat: string; rg: string })
+}
+
+function run(wrapped: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((done) => {
+    execFile('/bin/sh', ['-c', wrapped], { timeout: 20_000 }, (error, _stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
+      done({ code, stderr: String(stderr) })
+    })
+  })
+}

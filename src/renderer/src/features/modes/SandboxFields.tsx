@@ -1,0 +1,96 @@
+import { useEffect, useId, useState, type ReactNode } from 'react'
+import { SANDBOX_NETWORK_POLICIES, type SandboxNetworkPolicy } from '../../../../shared/modes/schema'
+import type { SandboxStatus } from '../../../../shared/sandbox/status'
+import type { ModeDraft } from './mode-draft'
+
+interface Props {
+  sandbox: ModeDraft['sandbox']
+  error?: string
+  /** Asks the core whether the sandbox can start here; absent → nothing is shown. */
+  status?: () => Promise<SandboxStatus>
+  onChange(sandbox: ModeDraft['sandbox']): void
+}
+
+const NETWORK_LABELS: Record<SandboxNetworkPolicy, string> = {
+  none: 'No network',
+  'allow-list': 'Only the domains listed below',
+  ask: 'Listed domains; ask in the approval queue for any other'
+}
+
+/** The mode's OS sandbox for commands: on/off, writable roots, network policy and domains. */
+export function SandboxFields({ sandbox, error, status, onChange }: Props): ReactNode {
+  const ids = useId()
+  const [found, setFound] = useState<SandboxStatus | null>(null)
+  useEffect(() => {
+    if (!sandbox.enabled || !status) return
+    let live = true
+    status()
+      .then((result) => live && setFound(result))
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [sandbox.enabled, status])
+  const set = (change: Partial<ModeDraft['sandbox']>) => onChange({ ...sandbox, ...change })
+  return (
+    <fieldset className="sandbox">
+      <legend>Sandbox for commands</legend>
+      <label className="toggle">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={sandbox.enabled}
+          aria-checked={sandbox.enabled}
+          onChange={(event) => set({ enabled: event.target.checked })}
+        />
+        <span>Run this mode’s commands in an OS sandbox (bubblewrap on Linux, Seatbelt on macOS)</span>
+      </label>
+      {sandbox.enabled && found && (
+        <p className={found.available ? 'note' : 'note warn-text'} role="status">
+          {found.available
+            ? 'The sandbox is available here.'
+            : `The sandbox cannot start here: ${found.reason}. Fix: ${found.fix}. Until then every command of this mode asks.`}
+        </p>
+      )}
+      <div className="field">
+        <label htmlFor={`${ids}-roots`}>Writable roots (one per line; blank: the workspace and the system temp dir)</label>
+        <textarea
+          id={`${ids}-roots`}
+          rows={2}
+          value={sandbox.writableRoots}
+          disabled={!sandbox.enabled}
+          placeholder={'.\n/tmp'}
+          onChange={(event) => set({ writableRoots: event.target.value })}
+        />
+        <p className="note">.git/, .modus/ and .roomodes stay read-only inside the sandbox.</p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-network`}>Network</label>
+        <select
+          id={`${ids}-network`}
+          value={sandbox.network}
+          disabled={!sandbox.enabled}
+          onChange={(event) => set({ network: event.target.value as SandboxNetworkPolicy })}
+        >
+          {SANDBOX_NETWORK_POLICIES.map((policy) => (
+            <option key={policy} value={policy}>
+              {NETWORK_LABELS[policy]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-domains`}>Allowed domains (one per line: registry.npmjs.org, *.example.com, host:port)</label>
+        <textarea
+          id={`${ids}-domains`}
+          rows={2}
+          value={sandbox.allowedDomains}
+          disabled={!sandbox.enabled || sandbox.network === 'none'}
+          aria-invalid={Boolean(error)}
+          onChange={(event) => set({ allowedDomains: event.target.value })}
+        />
+      </div>
+      {error && <p className="field-error">{error}</p>}
+    </fieldset>
+  )
+}

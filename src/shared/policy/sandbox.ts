@@ -1,0 +1,40 @@
+import type { ModeSandbox, ResolvedMode, SandboxNetworkPolicy } from '../modes/schema'
+import type { SandboxStatus } from '../sandbox/status'
+
+/** The sandbox a mode's commands run in, as the core applies it. */
+export interface EffectiveSandbox {
+  /** Absolute or workspace-relative roots; undefined = the workspace and the system temp dir. */
+  writableRoots?: string[]
+  network: SandboxNetworkPolicy
+  /** Passed without asking (allow-list and ask policies). */
+  allowedDomains: string[]
+}
+
+/**
+ * The mode's sandbox, or null when it has none. A project mode in an untrusted workspace keeps its
+ * sandbox but not what widens it: its own writable roots and allowed domains wait for trust.
+ */
+export function effectiveSandbox(mode: Pick<ResolvedMode, 'origin' | 'sandbox'>, trusted: boolean): EffectiveSandbox | null {
+  const sandbox: ModeSandbox | undefined = mode.sandbox
+  if (!sandbox?.enabled) return null
+  const widens = mode.origin !== 'project' || trusted
+  return {
+    writableRoots: widens ? sandbox.writableRoots : undefined,
+    network: sandbox.network,
+    allowedDomains: widens && sandbox.network !== 'none' ? (sandbox.allowedDomains ?? []) : []
+  }
+}
+
+/** A short description for reasons: "writes only in the workspace and temp, network: ask". */
+export function describeSandbox(sandbox: EffectiveSandbox): string {
+  const roots = sandbox.writableRoots ? sandbox.writableRoots.join(', ') : 'the workspace and the temp dir'
+  const network =
+    sandbox.network === 'none'
+      ? 'no network'
+      : sandbox.network === 'allow-list'
+        ? `network only to ${sandbox.allowedDomains.join(', ') || 'no domain'}`
+        : 'network asks for unlisted domains'
+  return `writes only in ${roots}, ${network}`
+}
+
+export type SandboxAvailability = Pick<SandboxStatus, 'available'> & { reason?: string; fix?: string }

@@ -1,0 +1,173 @@
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApprovalQueue } from '../../../src/main/core/agent/approval-queue'
+import { createNetworkApprovals } from '../../../src/main/core/sandbox/network-approvals'
+import { createSandboxService, type SandboxService } from '../../../src/main/core/sandbox/sandbox-service'
+import type { CommandRunRequest } from '../../../src/main/core/terminal/types'
+import { formatCommandResult } from '../../../src/main/core/tools/execute-command'
+import type { EffectiveSandbox } from '../../../src/shared/policy/sandbox'
+import { createHarness, until, type Harness } from '../terminal/harness'
+
+/**
+ * Real commands in the real sandbox (bubblewrap + socat), run through the task's persistent shell:
+ * what a sandboxed mode may write, and its network asks going through the approval queue.
+ */
+describe('commands in the OS sandbox', () => {
+  let h: Harness
+  let sandbox: SandboxService
+  let server: Server
+  let port = 0
+  let tempDir = ''
+  const approvals = createApprovalQueue()
+  const savedDomains: string[] = []
+
+  beforeAll(async () => {
+    h = await createHarness()
+    tempDir = join(h.root, '..', 'system-tmp')
+    await mkdir(tempDir)
+    await mkdir(join(h.root, '.git'))
+    await writeFile(join(h.root, '.git', 'config'), '[core]\n')
+    sandbox = createSandboxService({
+      tempDir,
+      askNetwork: createNetworkApprovals({
+        approvals,
+        taskTitle: () => 'Sandbox test',
+        allowDomain: async (_mode, domain) => {
+          savedDomains.push(domain)
+        }
+      })
+    })
+    server = createServer((_request, response) => response.end('hello from the test server\n'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+  }, 60_000)
+  afterAll(async () => {
+    server?.close()
+    await sandbox?.dispose()
+    await h?.cleanup()
+  })
+
+  const run = (command: string, setting: EffectiveSandbox, extra: Partial<CommandRunRequest> = {}) =>
+    h.service.forTask('sandboxed', h.root).execute({
+      command,
+      timeoutMs: 30_000,
+      ...extra,
+      sandbox: (text, shell) =>
+        sandbox.prepare({ taskId: 'sandboxed', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: h.root, sandbox: setting, shell })
+    })
+  const offline: EffectiveSandbox = { network: 'none', allowedDomains: [] }
+  const asking: EffectiveSandbox = { network: 'ask', allowedDomains: [] }
+  // 127.0.0.1 is on the sandbox's NO_PROXY list (its own loopback): --noproxy '' sends it through the proxy like any host.
+  const fetchCommand = () => `curl -fsS --max-time 20 --noproxy '' http://127.0.0.1:${port}/`
+
+  it('is available here', async () => {
+    expect(await sandbox.status()).toEqual({ available: true, platform: 'linux' })
+  })
+
+  it('writes inside the workspace and the temp dir, with output and exit code as usual', async () => {
+    const result = await run(`echo inside > made.txt && echo temp > ${tempDir}/t.txt && cat made.txt; exit 3`, offline)
+    expect(result.outcome).toBe('exited')
+    expect(result.exitCode).toBe(3)
+    expect(result.output.text).toBe('inside\n')
+    expect(await readFile(join(h.root, 'made.txt'), 'utf8')).toBe('inside\n')
+    expect(await readFile(join(tempDir, 't.txt'), 'utf8')).toBe('temp\n')
+    expect(result.sandboxBlocked).toBeNull()
+  }, 60_000)
+
+  it('refuses writes to ~/.bashrc, /etc and .git/config, and says so in one line', async () => {
+    const result = await run('echo evil >> ~/.bashrc; echo evil > /etc/modus-sandbox-probe; echo evil >> .git/config; echo done', offline)
+    expect(result.output.text).toContain('done')
+    expect(await readFile(join(h.home, '.bashrc'), 'utf8')).toBe('')
+    expect(existsSync('/etc/modus-sandbox-probe')).toBe(false)
+    expect(await readFile(join(h.root, '.git', 'config'), 'utf8')).toBe('[core]\n')
+    expect(result.sandboxBlocked).toMatch(/^Sandbox: blocked writes to .*\.bashrc.*\/etc\/modus-sandbox-probe.*\.git\/config/)
+    const text = formatCommandResult(result)
+    expect(text.split('\n')[1]).toBe(result.sandboxBlocked)
+  }, 60_000)
+
+  it('keeps .modus/ and .roomodes read-only even before they exist', async () => {
+    const result = await run('mkdir -p .modus/x; echo y > .roomodes; ls -A', offline)
+    expect(existsSync(join(h.root, '.modus', 'x'))).toBe(false)
+    expect(existsSync(join(h.root, '.roomodes')) && (await readFile(join(h.root, '.roomodes'), 'utf8')).length > 0).toBe(false)
+    expect(result.sandboxBlocked).toContain('.roomodes')
+  }, 60_000)
+
+  it('puts a connection to an unlisted host in the approval queue; allowed, it passes', async () => {
+    const pending = run(fetchCommand(), asking)
+    await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
+    const [item] = approvals.list()
+    expect(item.kind).toBe('network')
+    expect(item.summary).toBe(`${fetchCommand()} wants 127.0.0.1:${port}`)
+    expect(item.reason).toContain('waits for your answer')
+    expect(item.suggestedRule?.label).toBe('Always allow 127.0.0.1 for sandboxed commands in Code mode')
+    approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    const result = await pending
+    expect(result.exitCode).toBe(0)
+    expect(result.output.text).toBe('hello from the test server\n')
+    expect(result.sandboxBlocked).toBeNull()
+    expect(savedDomains).toEqual([])
+  }, 60_000)
+
+  it('denied, the connection fails and the result names it; "always" saves the domain to the mode', async () => {
+    const denied = run(fetchCommand(), asking)
+    await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
+    approvals.decide({ approvalId: approvals.list()[0].id, outcome: 'reject', scope: 'call', reason: 'not now' })
+    const result = await denied
+    expect(result.exitCode).not.toBe(0)
+    expect(result.output.text).not.toContain('hello from the test server')
+    expect(result.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
+
+    const always = run(fetchCommand(), asking)
+    await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
+    const item = approvals.list()[0]
+    approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule?.rule })
+    expect((await always).output.text).toBe('hello from the test server\n')
+    expect(savedDomains).toEqual(['127.0.0.1'])
+  }, 90_000)
+
+  it('refuses without asking when the mode has no network, and passes a listed host without asking', async () => {
+    const offlineResult = await run(fetchCommand(), offline)
+    expect(offlineResult.exitCode).not.toBe(0)
+    expect(offlineResult.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
+    const listed = await run(fetchCommand(), { network: 'allow-list', allowedDomains: ['127.0.0.1'] })
+    expect(listed.output.text).toBe('hello from the test server\n')
+    expect(approvals.list()).toEqual([])
+  }, 60_000)
+
+  it('moves a sandboxed command to the background and cancels one like any other', async () => {
+    const task = h.service.forTask('sandboxed', h.root)
+    const background = await run('echo started; while [ ! -f go ]; do sleep 0.05; done; echo finished', offline, { timeoutMs: 1500 })
+    expect(background.outcome).toBe('background')
+    expect(background.output.text).toBe('started\n')
+    await writeFile(join(h.root, 'go'), '')
+    await until(() => task.processes().length === 0, 'the background command to finish', 30_000)
+    expect((await task.readOutput(background.artifactId, {})).text).toBe('started\nfinished\n')
+
+    const controller = new AbortController()
+    const cancelled = run('echo waiting; sleep 60', offline, { signal: controller.signal })
+    await until(async () => (await task.processes()).length === 1, 'the command to start', 30_000)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    controller.abort()
+    expect((await cancelled).outcome).toBe('cancelled')
+    await rm(join(h.root, 'go'))
+  }, 90_000)
+})
+
+describe('where the sandbox cannot start', () => {
+  it('says bubblewrap is missing (PATH without it), with the fix, and runs nothing', async () => {
+    const service = createSandboxService({ path: () => '/nonexistent', askNetwork: async () => ({ allow: false }) })
+    const status = await service.status()
+    expect(status).toMatchObject({ available: false, platform: 'linux' })
+    if (status.available) return
+    expect(status.reason).toBe('bubblewrap (bwrap), socat, ripgrep (rg) are not installed')
+    expect(status.fix).toContain('apt-get install bubblewrap socat ripgrep')
+    await expect(
+      service.prepare({ taskId: 't', modeSlug: 'code', modeName: 'Code', command: 'true', workspaceRoot: '/tmp', sandbox: { network: 'none', allowedDomains: [] } })
+    ).rejects.toThrow(/The sandbox cannot start here: .*Nothing was run\./)
+    await service.dispose()
+  })
+})
