@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { routeEvents } from './client/event-router'
@@ -20,6 +20,7 @@ export function App(): ReactNode {
   const settingsLoaded = useSettingsStore((state) => state.settings !== null)
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
   const viewId = useNavigationStore((state) => state.viewId)
+  const [switching, setSwitching] = useState(false)
   const setViewId = useNavigationStore((state) => state.show)
   const trustReopened = useWorkspaceStore((state) => state.trustPromptRequested)
   const setTrustReopened = useWorkspaceStore((state) => state.requestTrustPrompt)
@@ -63,9 +64,16 @@ export function App(): ReactNode {
       <header className="app-header">
         <span className="brand">Modus</span>
         {workspace && (
-          <span className="workspace-name" title={workspace.root}>
-            {workspace.name}
-          </span>
+          <button
+            type="button"
+            className="workspace-name"
+            title={workspace.root}
+            aria-expanded={switching}
+            aria-label={`Folder ${workspace.name}: switch folder`}
+            onClick={() => setSwitching((open) => !open)}
+          >
+            {workspace.name} ▾
+          </button>
         )}
         {grantsPending && !showTrustPrompt && (
           <button type="button" className="restricted" onClick={() => setTrustReopened(true)}>
@@ -76,6 +84,7 @@ export function App(): ReactNode {
           {connection === 'open' ? '' : connection === 'connecting' ? 'Connecting…' : 'Disconnected — retrying'}
         </span>
       </header>
+      {workspace && switching && <WorkspacePicker variant="switch" onDone={() => setSwitching(false)} />}
       {workspace && showTrustPrompt && <TrustPrompt workspace={workspace} onClose={() => setTrustReopened(false)} />}
       {!workspace ? (
         <main className="app-main">

@@ -8,6 +8,7 @@ export const requestChannels = [
   'workspace:pick',
   'workspace:current',
   'workspace:recent',
+  'workspace:complete',
   'workspace:trust',
   'settings:get',
   'settings:saveProvider',

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs'
-import { basename, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { WorkspaceInfo } from '../../../shared/contract/workspace'
@@ -7,7 +7,13 @@ import type { EventBus } from '../event-bus'
 import type { RecentFolders } from './recent-folders'
 import { hashGrants, type TrustStore } from './trust-store'
 
-type WorkspaceChannels = 'workspace:open' | 'workspace:pick' | 'workspace:current' | 'workspace:recent' | 'workspace:trust'
+type WorkspaceChannels =
+  | 'workspace:open'
+  | 'workspace:pick'
+  | 'workspace:current'
+  | 'workspace:recent'
+  | 'workspace:complete'
+  | 'workspace:trust'
 
 /** Holds which folder is open; other services read it through `current()`. */
 export interface WorkspaceSession {
@@ -86,6 +92,31 @@ async function realDirectory(path: string): Promise<string> {
   return real
 }
 
+const MAX_COMPLETIONS = 50
+
+/**
+ * The folders a typed absolute path may continue into: the entries of its parent that start with
+ * its last segment (hidden ones only when the segment starts with a dot). Nothing for relative
+ * paths or unreadable folders; a completion is only a suggestion, `open` still checks the result.
+ */
+export async function completeFolderPath(typed: string): Promise<string[]> {
+  if (typed.includes('\0')) return []
+  const expanded = expandHome(typed.trim())
+  if (!isAbsolute(expanded)) return []
+  const endsInSeparator = expanded.endsWith('/') || expanded.endsWith(sep)
+  const parent = endsInSeparator ? expanded : dirname(expanded)
+  const prefix = endsInSeparator ? '' : basename(expanded)
+  const entries = await fs.readdir(parent, { withFileTypes: true }).catch(() => [])
+  const folders: string[] = []
+  for (const entry of entries) {
+    if (!entry.name.startsWith(prefix) || (entry.name.startsWith('.') && !prefix.startsWith('.'))) continue
+    const full = join(parent, entry.name)
+    const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await fs.stat(full).then((s) => s.isDirectory(), () => false)))
+    if (isFolder) folders.push(full)
+  }
+  return folders.sort((a, b) => a.localeCompare(b)).slice(0, MAX_COMPLETIONS)
+}
+
 const expandHome = (path: string): string =>
   path === '~' || path.startsWith('~/') ? (process.env.HOME ?? '') + path.slice(1) : path
 
@@ -109,6 +140,7 @@ export function createWorkspaceHandlers(deps: {
       return deps.session.current()
     },
     'workspace:recent': () => deps.recent.list(),
+    'workspace:complete': async ({ path }) => ({ folders: await completeFolderPath(path) }),
     'workspace:trust': ({ trusted, grantsHash }) => deps.session.setTrust(trusted, grantsHash)
   }
 }

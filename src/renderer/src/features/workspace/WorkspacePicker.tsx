@@ -1,15 +1,30 @@
 import { FormError } from '../../components/FormError'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useId, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from './workspace-store'
 
-/** Opens a project folder: the native dialog in the desktop app, a path field in the browser. */
-export function WorkspacePicker(): ReactNode {
+export interface WorkspacePickerProps {
+  /** The first folder (a page of its own) or a switch from the header (a dialog). */
+  variant?: 'first' | 'switch'
+  /** Called once a folder is open (the core checked it), or when the user cancels a switch. */
+  onDone?: () => void
+}
+
+/**
+ * Opens a project folder: the native dialog in the desktop app; in the browser a path field that
+ * completes folder names as the user types, and the recent folders. The core checks the path.
+ */
+export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerProps): ReactNode {
   const client = useClient()
   const recent = useWorkspaceStore((state) => state.recent)
+  const current = useWorkspaceStore((state) => state.current?.root)
   const [path, setPath] = useState('')
+  const [completions, setCompletions] = useState<string[]>([])
   const [error, setError] = useState<string | null>(null)
   const native = Boolean(window.modus)
+  const ids = useId()
+  const Heading = variant === 'first' ? 'h1' : 'h2'
+  const SubHeading = variant === 'first' ? 'h2' : 'h3'
 
   useEffect(() => {
     void client.request('workspace:recent', {}).then((result) => {
@@ -17,22 +32,55 @@ export function WorkspacePicker(): ReactNode {
     })
   }, [client])
 
+  // Suggestions follow the typed path (a short pause first, so typing is not a request per key).
+  useEffect(() => {
+    if (!path.trim()) return setCompletions([])
+    let live = true
+    const timer = setTimeout(() => {
+      void client.request('workspace:complete', { path }).then((result) => {
+        if (live && result.ok) setCompletions(result.value.folders)
+      })
+    }, 120)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [client, path])
+
+  const opened = (): void => {
+    setPath('')
+    onDone?.()
+  }
+
   const open = async (folder: string): Promise<void> => {
     setError(null)
     const result = await client.request('workspace:open', { path: folder })
-    if (result.ok) useWorkspaceStore.getState().setCurrent(result.value)
-    else setError(result.error.message)
+    if (!result.ok) return setError(result.error.message)
+    useWorkspaceStore.getState().setCurrent(result.value)
+    opened()
   }
 
   const browse = async (): Promise<void> => {
     const result = await client.request('workspace:pick', {})
     if (!result.ok) setError(result.error.message)
-    else if (result.value) useWorkspaceStore.getState().setCurrent(result.value)
+    else if (result.value) {
+      useWorkspaceStore.getState().setCurrent(result.value)
+      opened()
+    }
   }
 
+  const others = recent.filter((folder) => folder !== current)
   return (
-    <section className="workspace-picker" aria-labelledby="open-folder-title">
-      <h1 id="open-folder-title">Open a project folder</h1>
+    <section
+      className={variant === 'first' ? 'workspace-picker' : 'workspace-picker workspace-switcher'}
+      aria-labelledby={`${ids}-title`}
+      role={variant === 'switch' ? 'dialog' : undefined}
+      onKeyDown={(event) => {
+        if (variant === 'switch' && event.key === 'Escape') onDone?.()
+      }}
+    >
+      <Heading id={`${ids}-title`}>{variant === 'first' ? 'Open a project folder' : 'Switch folder'}</Heading>
+      {variant === 'switch' && current && <p className="note">Open now: {current}</p>}
       {native && (
         <button type="button" onClick={() => void browse()}>
           Choose folder…
@@ -44,26 +92,39 @@ export function WorkspacePicker(): ReactNode {
           if (path.trim()) void open(path)
         }}
       >
-        <label htmlFor="workspace-path">Folder path</label>
+        <label htmlFor={`${ids}-path`}>Folder path</label>
         <div className="row">
           <input
-            id="workspace-path"
+            id={`${ids}-path`}
             value={path}
             placeholder="/home/you/project"
+            list={`${ids}-completions`}
+            autoComplete="off"
+            spellCheck={false}
             onChange={(event) => setPath(event.target.value)}
             autoFocus
           />
           <button type="submit" disabled={!path.trim()}>
             Open
           </button>
+          {variant === 'switch' && (
+            <button type="button" onClick={() => onDone?.()}>
+              Cancel
+            </button>
+          )}
         </div>
+        <datalist id={`${ids}-completions`}>
+          {completions.map((folder) => (
+            <option key={folder} value={folder} />
+          ))}
+        </datalist>
       </form>
       <FormError message={error} />
-      {recent.length > 0 && (
+      {others.length > 0 && (
         <>
-          <h2>Recent</h2>
-          <ul className="recent-list">
-            {recent.map((folder) => (
+          <SubHeading className="recent-title">Recent</SubHeading>
+          <ul className="recent-list" aria-label="Recent folders">
+            {others.map((folder) => (
               <li key={folder}>
                 <button type="button" className="link" onClick={() => void open(folder)}>
                   {folder}
