@@ -26,9 +26,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function mount(): Promise<Rendered> {
+async function mount(findBrowser?: () => null): Promise<Rendered> {
   const settings = await createSettingsStore(join(dir, 'settings.json'))
-  const handlers = createSettingsHandlers({ settings, secrets: createFileSecretStore(join(dir, 'secrets.json')), env: {} })
+  const handlers = createSettingsHandlers({ settings, secrets: createFileSecretStore(join(dir, 'secrets.json')), env: {}, findBrowser })
   const client = inProcessClient(handlers)
   useSettingsStore.getState().setSettings(await handlers['settings:get']({}))
   view = await render(<SettingsView />, client)
@@ -88,6 +88,22 @@ describe('provider form model', () => {
 })
 
 describe('settings view', () => {
+  it('says how to install a browser when none is found, and saves the browser viewport', async () => {
+    const { container } = await mount(() => null)
+    const alert = await waitFor(() => [...container.querySelectorAll('[role="alert"]')].find((node) => node.textContent?.includes('browser tool cannot run')))
+    expect(alert.textContent).toMatch(/No Chromium found: install .*CHROMIUM_PATH/)
+    expect(byLabel(container, 'Viewport width (px)').value).toBe('900')
+    expect(byLabel(container, 'Viewport height (px)').value).toBe('600')
+    await type(byLabel(container, 'Viewport width (px)'), '1280')
+    await type(byLabel(container, 'Viewport height (px)'), '800')
+    await click(byButton(container, 'Save browser settings'))
+    await waitFor(() => JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).browser?.viewport?.width === 1280)
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).browser.viewport).toEqual({ width: 1280, height: 800 })
+    await type(byLabel(container, 'Viewport width (px)'), '50')
+    await click(byButton(container, 'Save browser settings'))
+    await waitFor(() => container.textContent?.includes('from 200x200 to 3840x2160'))
+  })
+
   it('adds a provider whose key is stored but only its last four characters are shown', async () => {
     const { container } = await mount()
     await click(byButton(container, 'Add provider'))

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { CodeIndexStatusPanel, EmbeddingsForm } from '../code-index/CodeIndexSettings'
+import { BrowserSettings } from './BrowserSettings'
 import { CommandRulesForm } from './CommandRulesForm'
 import { CheckpointSettings } from '../checkpoints/CheckpointSettings'
 import { LimitsForm } from './LimitsForm'
@@ -32,6 +33,9 @@ export function SettingsView(): ReactNode {
       <p className="note">codebase_search finds code by meaning. It works lexically with no setup; an embeddings endpoint adds semantic ranking.</p>
       <EmbeddingsForm />
       <CodeIndexStatusPanel />
+      <h2>Browser</h2>
+      <p className="note">browser_action opens pages in a headless Chromium for the modes with the browser group.</p>
+      <BrowserSettings />
       <h2>Checkpoints</h2>
       <CheckpointSettings />
       <h2>Appearance</h2>
