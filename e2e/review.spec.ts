@@ -218,3 +218,38 @@ test('the review works from the keyboard alone, with a visible focus and named c
   await page.keyboard.press('Enter')
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL.replace('value18 = 18', 'value18 = 1800'))
 })
+
+test('a review in the chat uses the full width; narrow windows get the inline view and a folded file list', async ({ page, modus }) => {
+  await page.setViewportSize({ width: 1400, height: 900 })
+  writeFileSync(join(modus.workspace, 'src', 'values.ts'), ORIGINAL)
+  modus.fake.enqueue({ toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] }, completion('Done.'))
+  await startEditTask(page, modus, 'Update the values')
+  const card = page.getByRole('group', { name: 'Tool call write_to_file' })
+  const review = card.getByRole('group', { name: 'Changeset review' })
+  await expect(review.locator('.monaco-diff-editor')).toBeVisible()
+  const widthOf = async (selector: string) => (await page.locator(selector).first().boundingBox())!.width
+  // The card spans the chat column (its padding aside), not a text-width column.
+  const column = await widthOf('.chat-scroller')
+  expect(await widthOf('.tool-card:has(.changeset)')).toBeGreaterThan(column - 60)
+  expect(await widthOf('.tool-card:has(.changeset)')).toBeGreaterThan(1000)
+  await expect(review.getByRole('button', { name: 'Inline view' })).toHaveAttribute('aria-pressed', 'false')
+  await expect(review.getByRole('list', { name: 'Changed files' })).toBeVisible()
+  // The file list folds away, and the diff takes its room.
+  const before = await widthOf('.monaco-diff-editor')
+  await review.getByRole('button', { name: 'Hide files' }).click()
+  await expect(review.getByRole('list', { name: 'Changed files' })).toBeHidden()
+  await expect.poll(() => widthOf('.monaco-diff-editor')).toBeGreaterThan(before + 100)
+
+  // At 1024 px: inline by itself, a single file's list folded; the user may still choose.
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await page.reload()
+  const narrow = page.getByRole('group', { name: 'Tool call write_to_file' }).getByRole('group', { name: 'Changeset review' })
+  await expect(narrow.locator('.monaco-diff-editor')).toBeVisible()
+  await expect(narrow.getByRole('button', { name: 'Side by side' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(narrow.getByRole('list', { name: 'Changed files' })).toBeHidden()
+  await expect(narrow.getByRole('button', { name: 'Show files' })).toHaveAttribute('aria-expanded', 'false')
+  expect(await widthOf('.tool-card:has(.changeset)')).toBeGreaterThan((await widthOf('.chat-scroller')) - 60)
+  await expect(narrow.locator('.monaco-diff-editor .editor.modified')).toContainText('value18 = 1800')
+  await narrow.getByRole('button', { name: 'Side by side' }).click()
+  await expect(narrow.getByRole('button', { name: 'Inline view' })).toHaveAttribute('aria-pressed', 'false')
+})

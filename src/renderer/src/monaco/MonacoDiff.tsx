@@ -99,6 +99,9 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
       keepCurrentModifiedModel
       options={{
         renderSideBySide: props.sideBySide,
+        // Screen readers (and axe) need a name for each side's text box.
+        originalAriaLabel: `Original ${props.path}`,
+        modifiedAriaLabel: `Proposed ${props.path}${props.readOnly ? '' : ' (editable)'}`,
         originalEditable: false,
         readOnly: props.readOnly ?? false,
         automaticLayout: true,

@@ -1,5 +1,5 @@
 import { FormError } from '../../components/FormError'
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
 import {
   buildEditDecision,
@@ -15,6 +15,7 @@ import {
   type ChangesetReview as ReviewState
 } from './review-model'
 import { useDrift } from './use-drift'
+import { useNarrowWindow } from './use-narrow-window'
 import './review.css'
 
 const MonacoDiff = lazy(() => import('../../monaco/MonacoDiff'))
@@ -37,7 +38,13 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
   const { changes, approvalId } = props
   const [review, setReview] = useState<ReviewState>(() => initialReview(changes))
   const [selectedId, setSelectedId] = useState(changes[0]?.id ?? null)
-  const [sideBySide, setSideBySide] = useState(true)
+  // Inline when the window is narrow, unless the user chose; the file list folds away the same way.
+  const narrow = useNarrowWindow()
+  const [chosenSideBySide, setChosenSideBySide] = useState<boolean | null>(null)
+  const sideBySide = chosenSideBySide ?? !narrow
+  const [chosenFilesShown, setChosenFilesShown] = useState<boolean | null>(null)
+  const filesShown = chosenFilesShown ?? !(narrow && changes.length === 1)
+  const filesId = useId()
   const [reveal, setReveal] = useState<number | null>(null)
   const [reason, setReason] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -83,12 +90,17 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
           {changes.length} file{changes.length === 1 ? '' : 's'}
           {interactive && ` · ${counts.accepted} of ${counts.total} hunks accepted`}
         </span>
-        <button type="button" aria-pressed={!sideBySide} onClick={() => setSideBySide((value) => !value)}>
-          {sideBySide ? 'Inline view' : 'Side by side'}
-        </button>
+        <span className="changeset-view-buttons">
+          <button type="button" aria-expanded={filesShown} aria-controls={filesId} onClick={() => setChosenFilesShown(!filesShown)}>
+            {filesShown ? 'Hide files' : 'Show files'}
+          </button>
+          <button type="button" aria-pressed={!sideBySide} onClick={() => setChosenSideBySide(!sideBySide)}>
+            {sideBySide ? 'Inline view' : 'Side by side'}
+          </button>
+        </span>
       </div>
       <div className="changeset-body">
-        <ul className="changeset-files" aria-label="Changed files">
+        <ul className="changeset-files" aria-label="Changed files" id={filesId} hidden={!filesShown}>
           {changes.map((change) => (
             <li key={change.id}>
               <button

@@ -51,10 +51,13 @@ export function TerminalPanel(): ReactNode {
   const active = terminals.find((t) => t.id === activeId) ?? null
   return (
     <section className="terminal-panel" aria-label="Terminals">
-      <div className="terminal-tabs" role="tablist" aria-label="Terminal tabs">
-        {terminals.map((terminal) => (
-          <TerminalTab key={terminal.id} terminal={terminal} selected={terminal.id === activeId} />
-        ))}
+      <div className="terminal-tabbar">
+        {/* A tablist holds tabs only: the "+ Terminal" button sits beside it. */}
+        <div className="terminal-tabs" role="tablist" aria-label="Terminal tabs">
+          {terminals.map((terminal) => (
+            <TerminalTab key={terminal.id} terminal={terminal} selected={terminal.id === activeId} />
+          ))}
+        </div>
         <button type="button" className="terminal-new" onClick={() => void createTerminal()} aria-label="New terminal">
           + Terminal
         </button>
