@@ -162,4 +162,42 @@ test('saving a provider tests the connection and says what is wrong before anyth
   } finally {
     await guarded.close()
   }
+
+test('the model field lists the provider’s own models with retirement dates; the task bar shows a retiring model’s date', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus) // claude-sonnet-4-5, which the table says retires 2026-11-30
+  modus.fake.enqueue({ text: 'Hello there.' })
+  await page.getByLabel('Message').fill('Say hello')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.locator('.assistant-text').filter({ hasText: 'Hello there.' })).toBeVisible()
+  await expect(page.locator('.task-bar .task-model')).toHaveText('claude-sonnet-4-5 · retires 2026-11-30')
+
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('button', { name: 'Edit Anthropic' }).click()
+  const form = page.getByRole('form', { name: 'Edit provider Anthropic' })
+  // The stored key asks the fake's GET /v1/models through the Anthropic SDK (two pages).
+  await expect(form.getByRole('status').filter({ hasText: 'models from the provider' })).toHaveText('6 models from the provider, 1 with a retirement date.')
+  await expect(form.locator('datalist option[value="claude-sonnet-4-5-20250929"]')).toHaveAttribute(
+    'label',
+    'Claude Sonnet 4.5 · deprecated · retires 2026-11-30'
+  )
+  await expect(form.locator('option[value="claude-opus-4-6"]')).toHaveCount(0) // the table's suggestions give way to the provider's list
+  await form.getByLabel('Model').fill('claude-sonnet-4-5-20250929')
+  await expect(form.getByText(/200k context · \$3 in \/ \$15 out per M tokens · retires 2026-11-30/)).toBeVisible()
+  // A model the table does not know is still choosable; its price is unknown.
+  await form.getByLabel('Model').fill('qwen3-coder')
+  await expect(form.getByText(/not in the model table: price unknown/)).toBeVisible()
+  await form.getByRole('button', { name: 'Save provider' }).click()
+  await expect(page.getByRole('group', { name: 'Provider Anthropic' })).toContainText('qwen3-coder')
+  expect(modus.fake.requests.filter((r) => r.path === '/v1/models').every((r) => r.headers['x-api-key'] === 'sk-test-key-1234')).toBe(true)
+})
+
+test('a provider that refuses the key: the model field says why and keeps the built-in suggestions', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('button', { name: 'Add provider' }).click()
+  const form = page.getByRole('form', { name: 'Provider settings' })
+  await form.getByLabel(/Base URL/).fill(`${modus.fake.url}/nowhere`)
+  await form.getByLabel('API key').fill('sk-other')
+  await expect(form.getByRole('status').filter({ hasText: 'Could not list' })).toContainText('suggestions from the built-in table')
+  await expect(form.locator('option[value="claude-opus-4-6"]')).toHaveCount(1)
 })

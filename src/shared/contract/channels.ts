@@ -21,6 +21,7 @@ export const requestChannels = [
   'settings:saveEmbeddings',
   'settings:saveBrowser',
   'settings:saveMcp',
+  'settings:listModels',
   'task:start',
   'task:send',
   'task:cancel',

@@ -117,6 +117,28 @@ export type BrowserSettingsView = z.infer<typeof BrowserSettingsView>
 /** MCP tools: past this many tokens of schemas in a mode, schemas are found and loaded on demand. */
 export const McpSettingsInput = z.object({ schemaTokenBudget: z.number().int().min(0).max(1_000_000) }).strict()
 export type McpSettingsInput = z.infer<typeof McpSettingsInput>
+/** Asks the provider which models it offers: the draft's key if typed, else the stored provider's key. */
+export const ListModelsInput = z
+  .object({
+    kind: ProviderKind,
+    baseUrl: HttpUrl.optional(),
+    /** A key typed in the form and not saved yet. */
+    apiKey: z.string().max(500).optional(),
+    /** The saved provider whose key to use when none is typed (only for the same kind and base URL). */
+    providerId: z.string().max(100).optional()
+  })
+  .strict()
+export type ListModelsInput = z.infer<typeof ListModelsInput>
+
+export const ModelChoiceView = z.object({
+  id: z.string(),
+  displayName: z.string().optional(),
+  createdAt: z.string().optional(),
+  retiresOn: z.string().optional(),
+  lifecycle: z.enum(['active', 'deprecated', 'retired']).optional(),
+  known: z.boolean(),
+  contextWindow: z.number().nullable()
+})
 
 /** `system` follows the OS (prefers-color-scheme); light and dark override it. */
 export const ThemePreference = z.enum(['system', 'light', 'dark'])
@@ -159,6 +181,8 @@ export const settingsRequests = {
   'settings:saveLimits': request(LimitsInput, SettingsView),
   'settings:saveCommandRules': request(GlobalCommandRules, SettingsView),
   'settings:setTheme': request(z.object({ theme: ThemePreference }).strict(), SettingsView),
+  /** The provider's own model list (`GET /v1/models`), with the local table's limits beside each. */
+  'settings:listModels': request(ListModelsInput, z.object({ models: z.array(ModelChoiceView) })),
   /** null turns semantic search off (the stored key is removed). */
   'settings:saveEmbeddings': request(z.object({ embeddings: EmbeddingsInput.nullable() }).strict(), SettingsView),
   'settings:saveBrowser': request(BrowserSettingsInput, SettingsView),

@@ -14,6 +14,7 @@ import {
   type RecordedRequest,
   type ScriptedTurn
 } from './script'
+import { answerModels, DEFAULT_FAKE_MODELS, type FakeModel } from './models'
 import { answerEmbeddings, defaultEmbeddingsControl, type FakeEmbeddingsControl } from './embeddings'
 
 export interface FakeProviderOptions {
@@ -25,8 +26,8 @@ export interface FakeProviderOptions {
   fixturesDir?: string
   /** When set, requests carrying another key get a 401 (without consuming a turn). */
   requireApiKey?: string
-  /** Model ids listed by `GET /v1/models`. */
-  models?: string[]
+  /** What `GET /v1/models` lists (both SDKs' shapes); default `DEFAULT_FAKE_MODELS`. */
+  models?: Array<string | FakeModel>
 }
 
 export interface FakeProvider {
@@ -80,8 +81,6 @@ function presentedKey(req: IncomingMessage): string | undefined {
 }
 
 /** What `GET /v1/models` lists by default: the models the tests name (Anthropic's with their dates). */
-const DEFAULT_MODELS = ['claude-sonnet-4-6', 'claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'gpt-4o', 'gpt-5', 'qwen3-coder']
-
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const testName = options.name ?? 'unnamed test'
   const embeddings = defaultEmbeddingsControl()
@@ -228,10 +227,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       return sendJson(res, status, json)
     }
     if (req.method === 'GET' && path === '/v1/models') {
-      if (options.requireApiKey !== undefined && presentedKey(req) !== options.requireApiKey)
-        return sendJson(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'fake provider: invalid API key' } })
-      const ids = options.models ?? DEFAULT_MODELS
-      return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) })
+      if (options.requireApiKey !== undefined && presentedKey(req) !== options.requireApiKey) {
+        const auth: FakeHttpError = { status: 401, type: 'authentication_error', message: 'invalid x-api-key' }
+        return sendJson(res, 401, req.headers['anthropic-version'] ? anthropicErrorBody(auth, 'req_fake_models') : openaiErrorBody(auth))
+      }
+      return sendJson(res, 200, answerModels(req, options.models ?? DEFAULT_FAKE_MODELS))
     }
     sendJson(res, 404, { error: { message: `fake provider: no route for ${req.method} ${path}`, type: 'not_found_error', param: null, code: null } })
   }

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import type { ProviderKind } from '../../../shared/contract/settings'
+import type { ListedModel } from '../../../shared/models'
 import { resolveBaseUrl } from './base-url'
 import { classifyProviderError } from './classify-error'
 
@@ -11,17 +12,25 @@ export interface ListModelsTarget {
   /** Names the provider in error messages. */
   label: string
   /** Named in errors that are about the model. */
-  model: string
+  model?: string
 }
 
+export interface ListModelsDeps {
+  fetch?: typeof fetch
+  timeoutMs?: number
+}
+
+/** Enough for every real catalogue (OpenAI lists ~100, OpenRouter ~400); a server that pages forever stops here. */
+const MAX_MODELS = 2_000
+
+const day = (iso: string | null | undefined): string | undefined => (iso ? iso.slice(0, 10) : undefined)
+
 /**
- * The model ids a provider lists (`GET /v1/models`): the cheapest request that proves the URL is
- * right and the key is accepted. Throws `ProviderError` with a message that names the setting.
+ * The models a provider offers (`GET /v1/models` through the SDKs' own `models.list()`, every page),
+ * with what the provider says of each: name, release and retirement dates, lifecycle. Throws
+ * `ProviderError` with a message that names the setting to fix.
  */
-export async function listModels(
-  target: ListModelsTarget,
-  deps: { fetch?: typeof fetch; timeoutMs?: number } = {}
-): Promise<string[]> {
+export async function listProviderModels(target: ListModelsTarget, deps: ListModelsDeps = {}): Promise<ListedModel[]> {
   const baseUrl = resolveBaseUrl(target.kind, target.baseUrl)
   const common = {
     baseURL: baseUrl,
@@ -30,16 +39,42 @@ export async function listModels(
     ...(deps.fetch ? { fetch: deps.fetch } : {})
   }
   try {
-    if (target.kind === 'anthropic') {
-      const page = await new Anthropic({ ...common, apiKey: target.apiKey }).models.list({ limit: 1000 })
-      return page.data.map((model) => model.id)
-    }
+    if (target.kind === 'anthropic') return await listAnthropic(new Anthropic({ ...common, apiKey: target.apiKey }))
     // The SDK refuses an empty key; local servers ignore whatever is sent.
-    const page = await new OpenAI({ ...common, apiKey: target.apiKey || 'no-key' }).models.list()
-    return page.data.map((model) => model.id)
+    return await listOpenAI(new OpenAI({ ...common, apiKey: target.apiKey || 'no-key' }))
   } catch (error) {
-    throw classifyProviderError(error, { providerLabel: target.label, model: target.model, baseUrl })
+    throw classifyProviderError(error, { providerLabel: target.label, model: target.model ?? '', baseUrl })
   }
+}
+
+/** The model ids a provider lists: the cheapest request that proves the URL is right and the key is accepted. */
+export async function listModels(target: ListModelsTarget, deps: ListModelsDeps = {}): Promise<string[]> {
+  return (await listProviderModels(target, deps)).map((model) => model.id)
+}
+
+async function listAnthropic(client: Anthropic): Promise<ListedModel[]> {
+  const models: ListedModel[] = []
+  for await (const model of client.models.list({ limit: 1000 })) {
+    models.push({
+      id: model.id,
+      displayName: model.display_name || undefined,
+      createdAt: day(model.created_at),
+      retiresOn: day(model.retires_at),
+      ...(model.lifecycle ? { lifecycle: model.lifecycle } : {})
+    })
+    if (models.length >= MAX_MODELS) break
+  }
+  return models
+}
+
+async function listOpenAI(client: OpenAI): Promise<ListedModel[]> {
+  const models: ListedModel[] = []
+  for await (const model of client.models.list()) {
+    const created = typeof model.created === 'number' && model.created > 0 ? new Date(model.created * 1000).toISOString() : undefined
+    models.push({ id: model.id, createdAt: day(created) })
+    if (models.length >= MAX_MODELS) break
+  }
+  return models
 }
 
 /**

@@ -1,6 +1,10 @@
 import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
-import type { ProviderView, SettingsView } from '../../../shared/contract/settings'
+import type { ListModelsInput, ProviderView, SettingsView } from '../../../shared/contract/settings'
+import { toModelChoices } from '../../../shared/models'
+import { chooseBaseUrl } from '../providers/base-url'
+import { ProviderError } from '../providers/errors'
+import { listProviderModels } from '../providers/list-models'
 import type { EventBus } from '../event-bus'
 import { EMBEDDINGS_SECRET, resolveApiKey, resolveEmbeddingsKey, secretNameForProvider, type SecretStore } from './secret-store'
 import type { SettingsStore } from './settings-store'
@@ -19,6 +23,7 @@ type SettingsChannels =
   | 'settings:saveEmbeddings'
   | 'settings:saveBrowser'
   | 'settings:saveMcp'
+  | 'settings:listModels'
 
 export interface SettingsHandlerDeps {
   settings: SettingsStore
@@ -84,6 +89,18 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
       await deps.settings.update((current) => ({ ...current, theme }))
       return changed()
     },
+    async 'settings:listModels'(input) {
+      const env = deps.env ?? process.env
+      const apiKey = input.apiKey?.trim() || (await storedKeyFor(deps, input, env)) || ''
+      try {
+        const target = { kind: input.kind, baseUrl: chooseBaseUrl(input.kind, input.baseUrl, env), apiKey, label: PROVIDER_LABELS[input.kind] }
+        const listed = await listProviderModels(target, { fetch: deps.fetch })
+        return { models: toModelChoices(listed) }
+      } catch (error) {
+        if (error instanceof ProviderError) throw new UserFacingError(`provider_${error.kind}`, error.message)
+        throw error
+      }
+    },
     async 'settings:saveEmbeddings'({ embeddings }) {
       if (embeddings === null) {
         await deps.settings.update((current) => ({ ...current, embeddings: null }))
@@ -108,6 +125,20 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
     }
   }
 }
+
+/**
+ * A saved key is sent only where that provider sends it: same kind and base URL as the saved entry.
+ * A form aimed elsewhere must have its own key typed (or an environment key that may reach it).
+ */
+async function storedKeyFor(deps: SettingsHandlerDeps, input: ListModelsInput, env: Record<string, string | undefined>): Promise<string | undefined> {
+  const saved = input.providerId ? deps.settings.get().providers.find((p) => p.id === input.providerId) : undefined
+  const sameEndpoint = saved && saved.kind === input.kind && (saved.baseUrl ?? '') === (input.baseUrl ?? '')
+  // Provider ids cannot hold ':', so the draft's name never finds a stored secret.
+  const target = sameEndpoint ? saved : { id: 'draft:models', kind: input.kind, baseUrl: input.baseUrl }
+  return (await resolveApiKey(deps.secrets, target, env)).key
+}
+
+const PROVIDER_LABELS = { anthropic: 'Anthropic', openai: 'OpenAI', 'openai-compatible': 'The OpenAI-compatible endpoint' } as const
 
 function requireProvider(settings: SettingsStore, id: string): void {
   if (!settings.get().providers.some((p) => p.id === id)) {

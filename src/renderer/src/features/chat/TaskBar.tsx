@@ -1,4 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react'
+import { retirementDate } from '../../../../shared/models'
+import { listedModels, useProviderModelsStore } from '../settings/provider-models-store'
 import { useChatStore } from './chat-store'
 import type { TaskStatus, TaskView, UsageTotals } from './task-view'
 
@@ -25,9 +27,26 @@ export function TaskBar({ view }: { view: TaskView }): ReactNode {
         {STATUS_LABEL[view.status]}
       </span>
       {view.mode && <span className="note">mode: {view.mode}</span>}
+      {view.model && <ModelNote model={view.model} />}
       {view.retry && <RetryCountdown retry={view.retry} />}
       {view.usage && <Meters usage={view.usage} />}
     </div>
+  )
+}
+
+/** The task's model, with its retirement date when the provider or the table gives one. */
+function ModelNote({ model }: { model: string }): ReactNode {
+  const retiresOn = useProviderModelsStore((state) => retirementDate(model, listedModels(state.listings)))
+  return (
+    <span className="note task-model">
+      {model}
+      {retiresOn && (
+        <span className="model-retiring" title="Pick a newer model in Settings before this date">
+          {' '}
+          · retires {retiresOn}
+        </span>
+      )}
+    </span>
   )
 }
 

@@ -84,6 +84,8 @@ export interface TaskView {
   todos: TodoItem[]
   retry: { attempt: number; until: number; reason: string } | null
   mode: string | null
+  /** The model of the latest reply. */
+  model: string | null
 }
 
 export const emptyTaskView = (): TaskView => ({
@@ -92,7 +94,8 @@ export const emptyTaskView = (): TaskView => ({
   usage: null,
   todos: [],
   retry: null,
-  mode: null
+  mode: null,
+  model: null
 })
 
 /** Pure fold of one event. */
@@ -126,6 +129,7 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     }
     case 'assistant-start':
       draft.retry = null
+      draft.model = event.model
       items.push({ kind: 'assistant', id: event.messageId, text: '', reasoning: '', streaming: true })
       return
     case 'text-delta':

@@ -3,7 +3,7 @@ import { useId, useState, type ReactNode } from 'react'
 import type { ProviderCheck, ProviderKind, ProviderView } from '../../../../shared/contract/settings'
 import { OPENAI_COMPATIBLE_PRESETS } from '../../../../shared/models'
 import { useClient } from '../../client/client-context'
-import { describeModel, suggestedModels } from './model-facts'
+import { ModelPicker } from './ModelPicker'
 import {
   checkDraft,
   DEFAULT_MODELS,
@@ -34,7 +34,6 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
   const [busy, setBusy] = useState(false)
   const [checking, setChecking] = useState(false)
   const [check, setCheck] = useState<ProviderCheck | null>(null)
-  const [listedModels, setListedModels] = useState<string[]>([])
   const ids = useId()
   const fieldId = (name: string) => `${ids}-${name}`
   const problems = checkDraft(draft)
@@ -60,7 +59,6 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         if (!tested.ok) return setError(tested.error.message)
         found = tested.value
         setCheck(found)
-        if (found.models.length > 0) setListedModels(found.models)
         if (!found.ok) return
       }
       const saved = await client.request('settings:saveProvider', input)
@@ -147,27 +145,14 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         onChange={(event) => change({ baseUrl: event.target.value })}
       />
       {showProblem('baseUrl')}
-      <label htmlFor={fieldId('model')}>Model</label>
-      <input
-        id={fieldId('model')}
-        value={draft.model}
-        aria-invalid={Boolean(problems.model)}
-        list={fieldId('models')}
-        aria-describedby={problems.model ? fieldId('model-error') : fieldId('model-facts')}
-        {...invalidBy('model')}
-        onChange={(event) => change({ model: event.target.value })}
+      <ModelPicker
+        draft={draft}
+        provider={provider}
+        inputId={fieldId('model')}
+        problem={problems.model}
+        invalid={invalidBy('model')}
+        onChange={(model) => change({ model })}
       />
-      <datalist id={fieldId('models')}>
-        {(listedModels.length > 0 ? listedModels : suggestedModels(draft.kind)).map((id) => (
-          <option key={id} value={id} />
-        ))}
-      </datalist>
-      {showProblem('model') ??
-        (draft.model.trim() && (
-          <p className="note" id={fieldId('model-facts')}>
-            {describeModel(draft.model.trim())}
-          </p>
-        ))}
       <label htmlFor={fieldId('key')}>API key</label>
       <input
         id={fieldId('key')}
