@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { chmodSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { WorkspaceError } from '../../../src/main/core/workspace'
+import { execFileSync } from 'node:child_process'
+import { DEFAULT_EXCLUDED_DIRS, findRipgrep, WorkspaceError } from '../../../src/main/core/workspace'
 import { tempWorkspace, type TempWorkspace } from './fixtures'
 
 let t: TempWorkspace
@@ -164,6 +165,44 @@ describe('listing', () => {
     const top = await t.workspace.list('.', { recursive: false, limit: 2 })
     expect(top).toMatchObject({ truncated: true })
     expect(top.entries).toHaveLength(2)
+  })
+})
+
+describe('listing beside ripgrep', () => {
+  const rg = findRipgrep()
+
+  it.skipIf(!rg)('lists the same files as rg --files given the same ignore files and excludes', async () => {
+    t = await tempWorkspace({
+      '.gitignore': 'dist-local/\n*.log\n!keep.log\n',
+      '.modusignore': 'secrets/\n*.pem\n',
+      '.hidden/config': '',
+      'keep.log': '',
+      'app.log': '',
+      'dist-local/x.js': '',
+      'secrets/a.txt': '',
+      'id.pem': '',
+      'node_modules/pkg/index.js': '',
+      'src/.gitignore': 'generated/\n',
+      'src/generated/a.ts': '',
+      'src/lib/deep/er/index.ts': '',
+      'src/lib/util.ts': '',
+      'src/main.ts': '',
+      'README.md': ''
+    })
+    const listed = await t.workspace.list('.', { recursive: true, limit: Number.MAX_SAFE_INTEGER })
+    const files = listed.entries.filter((e) => !e.isDirectory).map((e) => e.path)
+    const excludes = [...DEFAULT_EXCLUDED_DIRS].flatMap((name) => ['--glob', `!${name}`])
+    const viaRg = execFileSync(rg!, ['--files', '--hidden', '--no-require-git', '--ignore-file', '.modusignore', ...excludes], { cwd: t.root, encoding: 'utf8' })
+    expect(files).toEqual(viaRg.split('\n').filter(Boolean).sort())
+    expect(files).toContain('keep.log')
+    expect(files).not.toContain('src/generated/a.ts')
+  })
+
+  it('a limit cuts where a one-by-one breadth-first walk would, although directories are read ahead', async () => {
+    t = await tempWorkspace({ 'a/deep/1.txt': '', 'a/deep/2.txt': '', 'a/z.txt': '', 'b/c.txt': '', 'top.txt': '' })
+    const cut = await t.workspace.list('.', { recursive: true, limit: 5 })
+    expect(cut.truncated).toBe(true)
+    expect(cut.entries.map((e) => e.path)).toEqual(['a', 'a/deep', 'a/z.txt', 'b', 'top.txt'])
   })
 })
 

@@ -19,7 +19,7 @@ export interface ScanResult {
 /** Files the index may hold: ignore files, .gitignore and the usual build/dependency folders honoured. */
 export async function scanWorkspace(root: string, dir = root, recursive = true): Promise<ScanResult> {
   const rules = await loadIgnoreRules(root)
-  const { entries, truncated } = listDirectory(dir, { recursive, limit: MAX_INDEXED_FILES * 2 }, {
+  const { entries, truncated } = await listDirectory(dir, { recursive, limit: MAX_INDEXED_FILES * 2 }, {
     rootReal: root,
     ignored: (rel, isDir) => rules.ignores(rel, isDir),
     isProtected: () => false

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs'
+import { readFileSync, statSync, type Dirent } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
 import { delimiter, join, relative } from 'node:path'
 import picomatch from 'picomatch'
 import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
@@ -304,29 +305,39 @@ function requiredLiteral(re: RegExp): Buffer | null {
   return !re.flags.includes('i') && /^[A-Za-z0-9_ \-:;,'"=<>@#%&!~]+$/.test(re.source) ? Buffer.from(re.source, 'utf8') : null
 }
 
-function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps): SearchResult {
-  const re = compileRegex(options.regex)
-  // Whole-file pre-check: multiline so ^ and $ still mean line start and end.
-  const anyLine = new RegExp(re.source, re.flags + 'm')
+/** Directories and files in flight at once: the walk and the reads are syscall-bound, and libuv runs them in parallel. */
+const READ_AHEAD = 32
+
+interface WalkDir {
+  dir: string
+  display: string
+  scopes: Scope[]
+}
+
+/**
+ * The files a search reads, in the order of a walk that takes each directory's entries by name (rg's
+ * `--sort path` order). Directories are read in parallel, breadth first; the order comes from sorting.
+ */
+async function candidateFiles(dirReal: string, options: SearchOptions, deps: SearchDeps): Promise<Array<{ abs: string; display: string }>> {
   const glob = options.filePattern
     ? picomatch(options.filePattern, { dot: true, basename: !options.filePattern.includes('/') })
     : null
   const excludeDefaults = !insideExcluded(deps, dirReal)
-  const collector = new Collector(options)
-  const literal = requiredLiteral(re)
-  const search = (abs: string, display: string) => searchFile(abs, display, re, anyLine, literal, options, collector)
-  const visit = (dir: string, dirDisplay: string, scopes: Scope[]): void => {
-    let children: Dirent[]
-    try {
-      children = readdirSync(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
+  const inside = isWithin(deps.rootReal, dirReal)
+  const files: Array<{ abs: string; display: string }> = []
+  const queue: WalkDir[] = [
+    { dir: dirReal, display: displayOf(deps, dirReal).replace(/^\.$/, ''), scopes: pointsIntoGitignored(deps, dirReal) ? [] : ancestorScopes(deps, dirReal) }
+  ]
+  const reads: Array<Promise<Dirent[] | null>> = []
+  for (let head = 0; head < queue.length; head++) {
+    for (let i = reads.length; i < Math.min(queue.length, head + READ_AHEAD); i++) reads.push(readdir(queue[i].dir, { withFileTypes: true }).catch(() => null))
+    const children = await reads[head]
+    if (options.signal?.aborted) break
+    if (!children) continue
+    const { dir, display: dirDisplay, scopes } = queue[head]
     const own = gitignoreAt(dir, children)
     const active = own ? [...scopes, { base: dir, matcher: own }] : scopes
-    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const child of children) {
-      if (collector.done || options.signal?.aborted) return
       if (child.name.startsWith('.')) continue // like rg: hidden files are skipped
       const abs = join(dir, child.name)
       const isDir = child.isDirectory()
@@ -335,24 +346,40 @@ function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps
       const display = dirDisplay === '' ? child.name : `${dirDisplay}/${child.name}`
       if (inside && deps.ignored(display, isDir)) continue
       if (active.length && gitIgnored(active, abs, isDir)) continue
-      if (isDir) visit(abs, display, active)
-      else if (!glob || glob(toPosix(relative(dirReal, abs)))) search(abs, display)
+      if (isDir) queue.push({ dir: abs, display, scopes: active })
+      else if (!glob || glob(toPosix(relative(dirReal, abs)))) files.push({ abs, display })
     }
   }
-  const inside = isWithin(deps.rootReal, dirReal)
+  return files.sort((a, b) => compareWalkOrder(a.display, b.display))
+}
+
+/** Reads whole files ahead of the search, in parallel, handed over in order; a failed read is null. */
+async function* readInOrder(files: ReadonlyArray<{ abs: string; display: string }>): AsyncGenerator<{ display: string; abs: string; bytes: Buffer | null }> {
+  const reads: Array<Promise<Buffer | null>> = []
+  for (let i = 0; i < files.length; i++) {
+    for (let j = reads.length; j < Math.min(files.length, i + READ_AHEAD); j++) reads.push(readFile(files[j].abs).catch(() => null))
+    const bytes = await reads[i]
+    reads[i] = Promise.resolve(null) // let the buffer go
+    yield { ...files[i], bytes }
+  }
+}
+
+async function searchBuiltin(dirReal: string, options: SearchOptions, deps: SearchDeps): Promise<SearchResult> {
+  const re = compileRegex(options.regex)
+  // Whole-file pre-check: multiline so ^ and $ still mean line start and end.
+  const anyLine = new RegExp(re.source, re.flags + 'm')
+  const collector = new Collector(options)
+  const literal = requiredLiteral(re)
   const st = statSync(dirReal)
-  if (st.isDirectory()) visit(dirReal, displayOf(deps, dirReal).replace(/^\.$/, ''), pointsIntoGitignored(deps, dirReal) ? [] : ancestorScopes(deps, dirReal))
-  else search(dirReal, displayOf(deps, dirReal))
+  const files = st.isDirectory() ? await candidateFiles(dirReal, options, deps) : [{ abs: dirReal, display: displayOf(deps, dirReal) }]
+  for await (const { display, bytes } of readInOrder(files)) {
+    if (collector.done || options.signal?.aborted) break // the cap reached: no further file is read
+    if (bytes) searchFile(bytes, display, re, anyLine, literal, options, collector)
+  }
   return { engine: 'builtin', files: collector.files, matches: collector.matches, truncated: collector.truncated }
 }
 
-function searchFile(abs: string, display: string, re: RegExp, anyLine: RegExp, literal: Buffer | null, options: SearchOptions, collector: Collector): void {
-  let bytes: Buffer
-  try {
-    bytes = readFileSync(abs)
-  } catch {
-    return
-  }
+function searchFile(bytes: Buffer, display: string, re: RegExp, anyLine: RegExp, literal: Buffer | null, options: SearchOptions, collector: Collector): void {
   if (literal && !bytes.includes(literal)) return
   if (bytes.includes(0)) return // binary
   const text = bytes.toString('utf8')
