@@ -1,4 +1,4 @@
-import { similarity } from './levenshtein'
+import { levenshteinWithin } from './levenshtein'
 
 export interface ScoredWindow {
   /** 0-based start line. */
@@ -9,7 +9,10 @@ export interface ScoredWindow {
 /**
  * Ranks windows of `keys` against `searchKeys`: windows whose lines equal a search line at the same
  * offset get votes, the best voted (plus the hinted window) are scored by edit-distance similarity.
- * Linear in the file size; small files are scored exhaustively.
+ * Linear in the file size; small files are scored exhaustively. Windows that cannot reach the best
+ * similarity found before them are left out (their distance is only computed up to that bound), so
+ * the first result is the best window and the list holds it and any windows tied with it or ranked
+ * before it was found.
  */
 export function rankWindows(keys: readonly string[], searchKeys: readonly string[], hint?: number): ScoredWindow[] {
   const n = searchKeys.length
@@ -40,10 +43,24 @@ export function rankWindows(keys: readonly string[], searchKeys: readonly string
   const target = searchKeys.join('\n')
   const seen = new Set<number>()
   const scored: ScoredWindow[] = []
+  let best = -1
   for (const at of starts) {
     if (seen.has(at)) continue
     seen.add(at)
-    scored.push({ at, similarity: similarity(target, keys.slice(at, at + n).join('\n')) })
+    const text = keys.slice(at, at + n).join('\n')
+    const longer = Math.max(target.length, text.length)
+    if (longer === 0) {
+      scored.push({ at, similarity: 1 })
+      best = 1
+      continue
+    }
+    // To tie or beat the best so far, the distance may be at most (1 − best) × longer.
+    const limit = best < 0 ? longer : Math.floor((1 - best) * longer + 1e-9)
+    const distance = levenshteinWithin(target, text, limit)
+    if (distance > limit) continue
+    const similarity = 1 - distance / longer
+    scored.push({ at, similarity })
+    if (similarity > best) best = similarity
   }
   const distance = (s: ScoredWindow): number => (hint === undefined ? 0 : Math.abs(s.at - hint))
   return scored.sort((a, b) => b.similarity - a.similarity || distance(a) - distance(b))
