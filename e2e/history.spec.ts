@@ -94,3 +94,29 @@ test('a failed task is resumed from the history and finishes', async ({ page, mo
   await page.getByRole('button', { name: 'History' }).click()
   await expect(page.getByRole('listitem', { name: 'Do something that fails first' })).toContainText('completed')
 })
+
+test('a task resumed from the history shows its whole conversation in the chat, after a new task and after a reload', async ({ page, modus }) => {
+  modus.fake.enqueue(
+    { error: { status: 400, message: 'The fake model refuses this once' } },
+    { text: 'Recovered.', toolCalls: [{ name: 'attempt_completion', input: { result: 'Finished after resuming.' } }] }
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Remember this request')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByText('The fake model refuses this once').first()).toBeVisible()
+
+  // Another task takes the chat, then the page is reloaded: the resumed task must bring its own conversation.
+  await page.getByRole('button', { name: 'New task' }).click()
+  await expect(page.getByText('Remember this request')).toHaveCount(0)
+  await page.reload()
+  await page.getByRole('button', { name: 'History' }).click()
+  const row = page.getByRole('listitem', { name: 'Remember this request' })
+  await expect(row).toContainText('failed')
+  await row.getByRole('button', { name: 'Resume' }).click()
+  await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Finished after resuming.')
+  // The conversation before the resume is still there, above the resumed run.
+  await expect(page.locator('.bubble.user').filter({ hasText: 'Remember this request' })).toBeVisible()
+  await expect(page.getByText('The fake model refuses this once').first()).toBeVisible()
+  await expect(page.locator('.assistant-text').filter({ hasText: 'Recovered.' })).toBeVisible()
+})
