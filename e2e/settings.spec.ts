@@ -162,6 +162,7 @@ test('saving a provider tests the connection and says what is wrong before anyth
   } finally {
     await guarded.close()
   }
+})
 
 test('the model field lists the provider’s own models with retirement dates; the task bar shows a retiring model’s date', async ({ page, modus }) => {
   await openWorkspaceAndProvider(page, modus) // claude-sonnet-4-5, which the table says retires 2026-11-30
