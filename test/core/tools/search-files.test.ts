@@ -117,7 +117,10 @@ describe.skipIf(!rg)(rg ? 'search_files: ripgrep and built-in agree' : 'search_f
       'crlf.txt': 'one\r\ncreateThing two\r\nthree\r\n',
       'odd:name-1.txt': 'createThing: 12-34\n',
       'a-b/c.txt': 'createThing\n',
-      'a/c.txt': 'createThing\n'
+      'a/c.txt': 'createThing\n',
+      // Past the first 64 kB the built-in engine reads in a second step: lines must still line up.
+      'big/long.txt': `${'filler line\n'.repeat(9000)}createThing at the end\n`,
+      'big/late-nul.bin': `${'text line\n'.repeat(9000)}createThing\n\u0000\n`
     })
     for (const maxResults of [3, Number.MAX_SAFE_INTEGER]) {
       const options = { regex: 'createThing', contextLines: 1, maxResults }
@@ -127,7 +130,8 @@ describe.skipIf(!rg)(rg ? 'search_files: ripgrep and built-in agree' : 'search_f
       expect([viaRg.matches, viaRg.truncated]).toEqual([viaJs.matches, viaJs.truncated])
     }
     const all = await t.workspace.search('.', { regex: 'createThing', contextLines: 0, maxResults: Number.MAX_SAFE_INTEGER, engine: 'ripgrep' })
-    expect(all.files.map((f) => f.path)).toEqual(['a/c.txt', 'a-b/c.txt', 'crlf.txt', 'min/a.js', 'min/b.js', 'odd:name-1.txt'])
+    expect(all.files.map((f) => f.path)).toEqual(['a/c.txt', 'a-b/c.txt', 'big/long.txt', 'crlf.txt', 'min/a.js', 'min/b.js', 'odd:name-1.txt'])
+    expect(all.files.find((f) => f.path === 'big/long.txt')!.lines).toEqual([{ line: 9001, text: 'createThing at the end', isMatch: true }])
     expect(all.files.find((f) => f.path === 'min/a.js')!.lines[0].text).toHaveLength(2000)
   })
 

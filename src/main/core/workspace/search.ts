@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync, statSync, type Dirent } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
+import { open, readdir } from 'node:fs/promises'
 import { delimiter, join, relative } from 'node:path'
 import picomatch from 'picomatch'
 import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
@@ -353,11 +353,44 @@ async function candidateFiles(dirReal: string, options: SearchOptions, deps: Sea
   return files.sort((a, b) => compareWalkOrder(a.display, b.display))
 }
 
-/** Reads whole files ahead of the search, in parallel, handed over in order; a failed read is null. */
+/** Bytes looked at for a NUL before a file is read whole (rg also decides from the first block). */
+const BINARY_PROBE = 64 * 1024
+
+/**
+ * A file's bytes, or null when it cannot be read or is binary by its first block: large binaries
+ * (native modules, archives) are not read whole only to be skipped.
+ */
+async function readUnlessBinary(abs: string): Promise<Buffer | null> {
+  const handle = await open(abs, 'r').catch(() => null)
+  if (!handle) return null
+  try {
+    const { size } = await handle.stat()
+    const head = Buffer.allocUnsafe(Math.min(size, BINARY_PROBE))
+    const { bytesRead } = await handle.read(head, 0, head.length, 0)
+    if (head.subarray(0, bytesRead).includes(0)) return null
+    if (bytesRead < BINARY_PROBE) return head.subarray(0, bytesRead)
+    // The file may have grown since stat: read on until end of file.
+    let whole = Buffer.allocUnsafe(Math.max(size, bytesRead) + BINARY_PROBE)
+    head.copy(whole, 0, 0, bytesRead)
+    let offset = bytesRead
+    for (;;) {
+      if (offset === whole.length) whole = Buffer.concat([whole, Buffer.allocUnsafe(whole.length)])
+      const { bytesRead: n } = await handle.read(whole, offset, whole.length - offset, offset)
+      if (n === 0) return whole.subarray(0, offset)
+      offset += n
+    }
+  } catch {
+    return null
+  } finally {
+    await handle.close().catch(() => undefined)
+  }
+}
+
+/** Reads files ahead of the search, in parallel, handed over in order; an unreadable or binary file is null. */
 async function* readInOrder(files: ReadonlyArray<{ abs: string; display: string }>): AsyncGenerator<{ display: string; abs: string; bytes: Buffer | null }> {
   const reads: Array<Promise<Buffer | null>> = []
   for (let i = 0; i < files.length; i++) {
-    for (let j = reads.length; j < Math.min(files.length, i + READ_AHEAD); j++) reads.push(readFile(files[j].abs).catch(() => null))
+    for (let j = reads.length; j < Math.min(files.length, i + READ_AHEAD); j++) reads.push(readUnlessBinary(files[j].abs))
     const bytes = await reads[i]
     reads[i] = Promise.resolve(null) // let the buffer go
     yield { ...files[i], bytes }
