@@ -52,7 +52,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const mcp = createMcpHub({
     dataDir: options.dataDir,
     env,
-    isTrusted: (root) => session.current()?.root === root && session.current()?.trusted === true,
+    // The open folder is trusted and the record includes these servers as they are configured now.
+    isTrusted: (root, serverGrants) => session.current()?.root === root && session.current()?.trusted === true && trust.isTrusted(root, serverGrants),
     clientVersion: options.version
   })
   mcp.onChange((snapshot) => bus.emit('mcp:changed', snapshot))

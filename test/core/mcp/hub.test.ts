@@ -197,7 +197,7 @@ describe('MCP hub against the reference server', () => {
     expect(waiting).toMatchObject({ name: 'repo', scope: 'project', status: 'untrusted' })
     expect(hub.tools()).toEqual([])
     expect(hub.isAlwaysAllowed('repo', 'echo')).toBe(false)
-    expect(await hub.describeProjectServers(workspace)).toEqual([`MCP server 'repo' runs ${process.execPath} ${everythingStdio().args.join(' ')}`])
+    expect(await hub.describeProjectServers(workspace)).toEqual([`MCP server 'repo' runs ${process.execPath} ${everythingStdio().args.join(' ')}; always allowed without asking: echo`])
 
     trusted = true
     await hub.open(workspace)

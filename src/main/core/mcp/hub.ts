@@ -10,7 +10,8 @@ import { createServerConnection, type McpCallOptions, type McpServerConnection }
 export interface McpHubDeps {
   dataDir: string
   env: Record<string, string | undefined>
-  isTrusted: (workspaceRoot: string) => boolean
+  /** Trusted, having seen these grants of the project's servers (as `describeProjectServers` words them). */
+  isTrusted: (workspaceRoot: string, serverGrants: readonly string[]) => boolean
   clientVersion?: string
   /** Restart backoff (tests shorten it). */
   backoff?: { baseMs: number; maxMs: number; maxRestarts: number }
@@ -59,6 +60,13 @@ export interface McpHub {
 interface Running {
   key: string
   connection: McpServerConnection
+}
+
+/** What a project's server grants, in the trust prompt's words: the program it runs, the tools it runs unasked. */
+const serverGrant = (config: McpServerConfig): string => {
+  const target = `MCP server '${config.name}' ${config.entry.command ? 'runs' : 'connects to'} ${describeTarget(config.entry)}`
+  const unasked = [...new Set(config.alwaysAllow)].sort()
+  return unasked.length > 0 ? `${target}; always allowed without asking: ${unasked.join(', ')}` : target
 }
 
 const configKey = (config: McpServerConfig): string =>
@@ -130,7 +138,8 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
   const reconcile = async () => {
     const loaded = await loadMcpConfig(files(), { env: deps.env, workspaceRoot: root })
     problems = loaded.problems
-    const trusted = root !== null && deps.isTrusted(root)
+    // A server added or widened since the user trusted the folder is a grant they have not seen.
+    const trusted = root !== null && deps.isTrusted(root, loaded.project.map(serverGrant))
     // A trusted project's server replaces the global one of the same name; an untrusted one waits.
     // A file being edited into shape (it does not parse) keeps its servers as they were.
     const kept = (scope: McpScope) => [...configs, ...waiting].filter((config) => config.scope === scope && loaded.brokenFiles.includes(config.file))
@@ -259,7 +268,7 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     isAlwaysAllowed(server, tool) {
       const config = running.get(server)?.connection.config
       if (!config) return false
-      if (config.scope === 'project' && !(root && deps.isTrusted(root))) return false
+      if (config.scope === 'project' && !(root && deps.isTrusted(root, [serverGrant(config)]))) return false
       return config.alwaysAllow.includes('*') || config.alwaysAllow.includes(tool)
     },
     async restart(server) {
@@ -298,9 +307,7 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     },
     async describeProjectServers(workspaceRoot) {
       const loaded = await loadMcpConfig({ global: '', project: mcpConfigFiles(deps.dataDir, workspaceRoot).project }, { env: {}, workspaceRoot })
-      return loaded.project.map(
-        (config) => `MCP server '${config.name}' ${config.entry.command ? 'runs' : 'connects to'} ${describeTarget(config.entry)}`
-      )
+      return loaded.project.map(serverGrant)
     },
     onChange(listener) {
       listeners.add(listener)

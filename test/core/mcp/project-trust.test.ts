@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { McpSnapshot } from '../../../src/shared/contract/mcp'
+import { createCore, type Core } from '../../../src/main/core/create-core'
+import { everythingStdio } from '../../support/mcp/servers'
+
+/**
+ * A cloned repository's .modus/mcp.json is untrusted input: its servers are programs it chose.
+ * Through the real core (trust store, workspace session, hub) and the MCP reference server.
+ */
+const cores: Core[] = []
+afterEach(async () => {
+  await Promise.all(cores.splice(0).map((core) => core.dispose()))
+})
+
+const writeServers = (workspace: string, servers: Record<string, unknown>) =>
+  writeFileSync(join(workspace, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: servers }))
+
+async function snapshotWhen(core: Core, done: (snapshot: McpSnapshot) => boolean): Promise<McpSnapshot> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const snapshot = await core.handlers['mcp:list']({})
+    if (done(snapshot) || Date.now() > deadline) return snapshot
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+const statusOf = (snapshot: McpSnapshot, name: string) => snapshot.servers.find((server) => server.name === name)?.status
+
+describe('project MCP servers and workspace trust', () => {
+  it('start only once trusted; a server added or an alwaysAllow widened later suspends them until trusted again', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'modus-mcp-trust-'))
+    const workspace = join(root, 'cloned')
+    mkdirSync(join(workspace, '.modus'), { recursive: true })
+    writeServers(workspace, { repo: everythingStdio({ alwaysAllow: ['echo'] }) })
+    const core = await createCore({ dataDir: join(root, 'data'), transport: 'web', version: 'test', env: { PATH: process.env.PATH } })
+    cores.push(core)
+
+    const opened = await core.handlers['workspace:open']({ path: workspace })
+    expect(opened.trusted).toBe(false)
+    expect(opened.projectGrants).toContain(`MCP server 'repo' runs ${process.execPath} ${everythingStdio().args.join(' ')}; always allowed without asking: echo`)
+    expect(statusOf(await snapshotWhen(core, (s) => statusOf(s, 'repo') !== undefined), 'repo')).toBe('untrusted')
+
+    await core.handlers['workspace:trust']({ trusted: true, grantsHash: opened.grantsHash })
+    expect(statusOf(await snapshotWhen(core, (s) => statusOf(s, 'repo') === 'connected'), 'repo')).toBe('connected')
+
+    // The repository changes under the user (a pull): a new server, and every tool allowed unasked.
+    writeServers(workspace, { repo: everythingStdio({ alwaysAllow: ['*'] }), extra: everythingStdio() })
+    // Any reload of the config (here: the user saving a global server) applies the project's files again.
+    await core.handlers['mcp:saveServer']({ scope: 'global', name: 'mine', entry: { ...everythingStdio(), disabled: true } })
+    const suspended = await snapshotWhen(core, (s) => statusOf(s, 'extra') !== undefined && statusOf(s, 'repo') !== 'connected')
+    expect(statusOf(suspended, 'extra')).toBe('untrusted')
+    expect(statusOf(suspended, 'repo')).toBe('untrusted')
+
+    const current = await core.handlers['workspace:current']({})
+    expect(current).toMatchObject({ trusted: false, trustAnswered: false })
+    expect(current!.newGrants).toEqual(
+      expect.arrayContaining([expect.stringContaining("MCP server 'extra' runs"), expect.stringContaining("MCP server 'repo' runs") ])
+    )
+    expect(current!.newGrants.find((grant) => grant.includes("'repo'"))).toContain('always allowed without asking: *')
+
+    await core.handlers['workspace:trust']({ trusted: true, grantsHash: current!.grantsHash })
+    const trustedAgain = await snapshotWhen(core, (s) => statusOf(s, 'repo') === 'connected' && statusOf(s, 'extra') === 'connected')
+    expect([statusOf(trustedAgain, 'repo'), statusOf(trustedAgain, 'extra')]).toEqual(['connected', 'connected'])
+  })
+})
