@@ -78,7 +78,11 @@ export const AgentEvent = z.discriminatedUnion('type', [
     isError: z.boolean(),
     text: z.string(),
     /** Images the tool returned (MCP tools), shown on the tool card. */
-    images: z.array(z.object({ mediaType: z.string(), dataBase64: z.string() })).optional()
+    images: z.array(z.object({ mediaType: z.string(), dataBase64: z.string() })).optional(),
+    /** The call never ran (skipped after a rejection) or was cut short: what its card says instead of done/failed. */
+    outcome: z.enum(['skipped', 'cancelled', 'interrupted']).optional(),
+    /** The exit code of the command the call ran (execute_command). */
+    exitCode: z.number().int().optional()
   }),
   /** Progress a long-running tool reports (MCP progress notifications), for its tool card. */
   z.object({
@@ -97,7 +101,14 @@ export const AgentEvent = z.discriminatedUnion('type', [
     delayMs: z.number(),
     reason: z.string()
   }),
-  z.object({ type: z.literal('error'), at, message: z.string(), recoverable: z.boolean() }),
+  z.object({
+    type: z.literal('error'),
+    at,
+    message: z.string(),
+    recoverable: z.boolean(),
+    /** The model request failed this way (auth, network, rate_limit, …): the card offers the fitting actions. */
+    failure: z.string().optional()
+  }),
   z.object({
     type: z.literal('status'),
     at,
@@ -145,7 +156,12 @@ export const AgentEvent = z.discriminatedUnion('type', [
     path: z.string(),
     status: z.enum(['proposed', 'applied', 'partially-applied', 'rejected', 'reverted', 'failed']),
     auto: z.boolean(),
-    detail: z.string().optional()
+    detail: z.string().optional(),
+    /** Hunks written of those proposed (a review that accepted only some). */
+    hunksAccepted: z.number().int().optional(),
+    hunksTotal: z.number().int().optional(),
+    /** The user edited the proposed text before accepting it. */
+    editedByUser: z.boolean().optional()
   }),
   /** Older turns were summarised by the model; they stay in the log and the UI, hidden from the model. */
   z.object({

@@ -32,6 +32,9 @@ export const ChangeView = z.object({
   auto: z.boolean(),
   /** Why it could not be written as reviewed, e.g. the file changed on disk since the proposal. */
   conflict: z.string().optional(),
+  /** Once written: how many of the hunks the review accepted, and whether the user edited the text. */
+  acceptedHunks: z.number().int().optional(),
+  editedByUser: z.boolean().optional(),
   createdAt: z.number()
 })
 export type ChangeView = z.infer<typeof ChangeView>
@@ -56,6 +59,8 @@ export const ApprovalItem = z.object({
   callId: z.string().optional(),
   /** The assistant message the call came from: "approve the whole turn" applies to its later calls. */
   messageId: z.string().optional(),
+  /** How many calls of the same message come after this one (0: the turn buttons have nothing to add). */
+  laterInTurn: z.number().int().optional(),
   tool: z.string().optional(),
   args: z.unknown().optional(),
   summary: z.string(),

@@ -6,7 +6,8 @@ import {
   nextSelection,
   sameTurn,
   titleWithCount,
-  whyAsked
+  whyAsked,
+  hasLaterCallsInTurn
 } from '../../../src/renderer/src/features/approvals/approval-model'
 
 const item = (id: string, extra: Partial<ApprovalItem> = {}): ApprovalItem => ({
@@ -66,9 +67,16 @@ describe('approval queue model', () => {
     expect(keyArguments(undefined)).toEqual([])
   })
 
-  it('says which rule asked and why', () => {
-    expect(whyAsked(item('a1'))).toBe('command toggle — commands need approval')
+  it('says why in a sentence, never by rule id, and not twice for a paused loop', () => {
+    expect(whyAsked(item('a1'))).toBe('Commands need approval')
     expect(whyAsked(item('a1', { kind: 'cost-limit', reason: 'The $2 cap was reached' }))).toBe('The $2 cap was reached')
+    expect(whyAsked(item('a1', { kind: 'mistake-limit', summary: 'The model made 3 mistakes.', reason: 'The model made 3 mistakes.' }))).toBeNull()
+  })
+
+  it('offers the turn-wide answers only when later calls of the message wait', () => {
+    expect(hasLaterCallsInTurn({ messageId: 'm1', laterInTurn: 0 })).toBe(false)
+    expect(hasLaterCallsInTurn({ messageId: 'm1', laterInTurn: 2 })).toBe(true)
+    expect(hasLaterCallsInTurn({ messageId: undefined, laterInTurn: 2 })).toBe(false)
   })
 })
 

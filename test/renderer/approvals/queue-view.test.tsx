@@ -54,7 +54,9 @@ describe('ApprovalQueueView', () => {
     expect(cards[0].textContent).toContain('npm run a1')
     expect(cards[0].textContent).toContain('packages/app')
     expect(cards[0].textContent).toContain('code mode')
-    expect(cards[0].textContent).toContain('Why you were asked: command toggle — commands are not auto-approved in Code mode')
+    const why = cards[0].querySelector('.approval-why')!
+    expect(why.textContent).toBe('Why you were asked: Commands are not auto-approved in Code mode')
+    expect(why.getAttribute('title')).toBe('Policy rule: command toggle')
     expect(cards[1].textContent).toContain('debug mode')
     expect([...view.container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Fix the tests', 'Other task'])
   })
@@ -124,7 +126,7 @@ describe('a paused loop in the queue', () => {
     // Not a tool call of a turn: no turn-wide answer, no approve/reject wording.
     expect(() => button(queue, 'Approve whole turn')).toThrow()
     expect(() => button(queue, 'Approve')).toThrow()
-    button(queue, 'Stop…')
+    button(queue, 'Stop the task')
     await click(button(queue, 'Continue'))
     expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a1', outcome: 'approve', scope: 'call' }])
   })

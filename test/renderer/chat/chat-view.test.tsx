@@ -92,7 +92,8 @@ describe('ChatView', () => {
     cleanup = view.unmount
     const card = view.container.querySelector('[aria-label="Tool call read_file"]')!
     expect(card.textContent).toContain('src/a.ts')
-    expect(card.textContent).toContain('Auto-approved by read toggle')
+    expect(card.querySelector('.tool-decision')?.textContent).toBe('Auto-approved: Reads are free.')
+    expect(card.querySelector('.tool-decision')?.getAttribute('title')).toBe('Policy rule: read toggle')
     expect(card.querySelector('.tool-result-text')?.textContent).toBe('line one\nline two')
     expect(view.container.querySelector('[aria-label="Todo list"]')?.textContent).toContain('Fix it')
     expect(view.container.textContent).toContain('$0.0123')
@@ -115,7 +116,9 @@ describe('ChatView', () => {
     const fake = createFakeClient({ 'approvals:decide': () => ({ resolved: true }) })
     const view = await mount(<ChatView />, fake.client)
     cleanup = view.unmount
-    expect(view.container.textContent).toContain('Waiting for approval — command toggle: off in code mode')
+    const decision = view.container.querySelector('.tool-decision')!
+    expect(decision.textContent).toBe('Waiting for your approval: Off in code mode.')
+    expect(decision.getAttribute('title')).toBe('Policy rule: command toggle')
     await click(button(view.container, 'Approve'))
     expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'ap1', outcome: 'approve', scope: 'call' }])
     expect(useApprovalsStore.getState().items).toEqual([])

@@ -72,7 +72,8 @@ describe('reduceTaskEvents', () => {
     ]
     const waiting = toolOf(called)
     expect(toolPhase(waiting, 'waiting')).toBe('waiting')
-    expect(decisionLabel(waiting)).toBe('Waiting for approval — command toggle off: commands need approval')
+    // The reason as a sentence; the rule id goes to the tooltip.
+    expect(decisionLabel(waiting)).toEqual({ text: 'Waiting for your approval: Commands need approval.', rule: 'command toggle off' })
     const done = toolOf([
       ...called,
       { type: 'approval-resolved', at, approvalId: 'a1', outcome: 'approved' },
@@ -81,7 +82,7 @@ describe('reduceTaskEvents', () => {
       { type: 'tool-result', at, callId: 'c1', isError: false, text: '3 tests passed' }
     ])
     expect(toolPhase(done, 'running')).toBe('done')
-    expect(decisionLabel(done)).toBe('Approved by you')
+    expect(decisionLabel(done)?.text).toBe('Approved by you')
     expect(done.result).toEqual({ isError: false, text: '3 tests passed' })
   })
 
@@ -91,7 +92,7 @@ describe('reduceTaskEvents', () => {
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'read_file', args: { path: 'a' } },
       { type: 'tool-decision', at, callId: 'c1', decision: 'allow', rule: 'read toggle (code mode)', reason: 'reads are auto-approved' }
     ])
-    expect(decisionLabel(allowed)).toBe('Auto-approved by read toggle (code mode)')
+    expect(decisionLabel(allowed)).toEqual({ text: 'Reads are auto-approved.', rule: 'read toggle (code mode)' })
     const denied = toolOf([
       ...turnStart,
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'write_to_file', args: { path: 'a' } },
@@ -99,6 +100,7 @@ describe('reduceTaskEvents', () => {
       { type: 'tool-result', at, callId: 'c1', isError: true, text: 'denied' }
     ])
     expect(toolPhase(denied, 'running')).toBe('denied')
+    expect(decisionLabel(denied)).toEqual({ text: 'Denied: Only .md files in architect mode.', rule: 'fileRegex' })
     const rejected = toolOf([
       ...turnStart,
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'execute_command', args: { command: 'rm -rf x' } },
@@ -106,7 +108,7 @@ describe('reduceTaskEvents', () => {
       { type: 'approval-resolved', at, approvalId: 'a1', outcome: 'rejected', reason: 'not that folder' }
     ])
     expect(toolPhase(rejected, 'running')).toBe('rejected')
-    expect(decisionLabel(rejected)).toBe('Rejected by you: not that folder')
+    expect(decisionLabel(rejected)?.text).toBe('Rejected by you: not that folder')
   })
 
   it('marks a call without result as not finished once the task stopped', () => {

@@ -83,7 +83,8 @@ describe('TerminalPanel', () => {
       terminal('task-1', { status: 'busy', command: running() })
     ])
     const tabs = [...root.querySelectorAll('[role="tab"]')].map((tab) => tab.textContent)
-    expect(tabs).toEqual(['Task task-1 (running)', 'Terminal 1 (idle)'])
+    // A task terminal is named by its task and the command it runs.
+    expect(tabs).toEqual(['Task task-1 · npm run dev (running)', 'Terminal 1 (idle)'])
     expect(root.querySelector('[role="tab"][aria-selected="true"]')?.textContent).toContain('Task task-1')
     expect(root.querySelector('.terminal-command')?.textContent).toBe('npm run dev')
     expect(root.querySelector('.terminal-state')?.textContent).toMatch(/^running · \d+m \d\ds · pid 4242 · background$/)

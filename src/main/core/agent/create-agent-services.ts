@@ -206,7 +206,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
           return { allowed: verdict.decision === 'allow', reason: verdict.reason }
         },
         workspace: await workspace(run.workspace),
-        terminal: terminal.forTask(run.taskId, run.workspace),
+        terminal: terminal.forTask(run.taskId, run.workspace, run.taskTitle),
         sandbox: () => commandSandbox(run)
       })
     },

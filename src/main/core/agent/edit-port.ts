@@ -86,6 +86,10 @@ export function toChangeView(change: StagedChange): ChangeView {
     status: statusOf(change),
     auto: false,
     conflict: change.conflict,
+    ...(change.status === 'accepted' && {
+      acceptedHunks: change.acceptedHunkIds?.length ?? change.hunks.length,
+      editedByUser: Boolean(change.userEdits)
+    }),
     createdAt: change.createdAt
   }
 }

@@ -70,6 +70,8 @@ export interface LoopLimits {
 
 export interface ToolRunContext {
   taskId: string
+  /** Names the task's terminals. */
+  taskTitle?: string
   workspace: string
   mode: string
   signal: AbortSignal

@@ -11,6 +11,11 @@ import { isolateNewTask } from '../../../shared/policy/new-task'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
 
+/** What the tool card needs beyond the result text: why a call did not run, a command's exit code. */
+type ResultFacts = { outcome?: 'skipped' | 'cancelled' | 'interrupted'; exitCode?: number }
+const SKIPPED: ResultFacts = { outcome: 'skipped' }
+const CANCELLED: ResultFacts = { outcome: 'cancelled' }
+
 export type CallsOutcome =
   | { kind: 'continue' }
   | { kind: 'completed'; callId: string; result: string }
@@ -23,6 +28,8 @@ interface MessageState {
   turnApproved: boolean
   /** Calls after one that hands the conversation over (new_task), with why they are not run. */
   skipped: ReadonlyMap<string, string>
+  /** The message's call ids in order: how many come after the one being asked about. */
+  order: readonly string[]
 }
 
 /**
@@ -42,7 +49,8 @@ export async function processCalls(
     turnApproved: false,
     skipped: new Map(
       isolateNewTask(calls, (call) => deps.gate.definition(call.name)?.lastInMessage === true).skipped.map(({ call, error }) => [call.callId, error])
-    )
+    ),
+    order: calls.map((call) => call.callId)
   }
   for (const call of calls) {
     if (session.results.has(call.callId)) continue
@@ -61,9 +69,9 @@ async function processCall(
   control: RunControl
 ): Promise<CallsOutcome> {
   const now = deps.now
-  const finish = (block: ToolResultBlock) => {
+  const finish = (block: ToolResultBlock, facts: ResultFacts = {}) => {
     session.results.set(call.callId, block)
-    session.emit({ type: 'tool-result', at: now(), callId: call.callId, isError: block.isError, text: resultAsText(block), images: resultImages(block) })
+    session.emit({ type: 'tool-result', at: now(), callId: call.callId, isError: block.isError, text: resultAsText(block), images: resultImages(block), ...facts })
     return { kind: 'continue' } as const
   }
   const mistake = (text: string) => {
@@ -72,9 +80,9 @@ async function processCall(
   }
 
   session.emit({ type: 'tool-call', at: now(), messageId: state.messageId, callId: call.callId, name: call.name, args: call.input })
-  if (state.rejectedTool) return finish(refusedResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool)))
+  if (state.rejectedTool) return finish(refusedResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool)), SKIPPED)
   const skippedBecause = state.skipped.get(call.callId)
-  if (skippedBecause) return finish(textResult(call.callId, skippedBecause, true))
+  if (skippedBecause) return finish(textResult(call.callId, skippedBecause, true), SKIPPED)
   if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))
 
   const validated = deps.gate.validate(call.name, call.input, session.mode, control.provider.model)
@@ -84,6 +92,7 @@ async function processCall(
   if (!executor) return finish(textResult(call.callId, `The tool ${name} is not available in this build of Modus.`, true))
   const runContext: ToolRunContext = {
     taskId: session.id,
+    taskTitle: session.meta.title,
     workspace: session.meta.workspace,
     mode: session.mode,
     signal: control.signal,
@@ -126,6 +135,7 @@ async function processCall(
       kind: 'tool',
       callId: call.callId,
       messageId: state.messageId,
+      laterInTurn: laterInTurn(state, call.callId),
       tool: name,
       args: params,
       verdict
@@ -144,19 +154,23 @@ async function processCall(
 
   session.emit({ type: 'tool-started', at: now(), callId: call.callId })
   let block: ToolResultBlock
+  const facts: ResultFacts = {}
   try {
     const immediate = executor as ToolExecutor<unknown, FullToolContext>
-    block = toResultBlock(call.callId, await immediate.execute(params, await deps.tools.context(runContext)))
+    const output = await immediate.execute(params, await deps.tools.context(runContext))
+    block = toResultBlock(call.callId, output)
+    if (output.exitCode !== undefined) facts.exitCode = output.exitCode
   } catch (error) {
     if (control.signal.aborted) {
-      finish(textResult(call.callId, resultText.cancelled(name), true))
+      finish(textResult(call.callId, resultText.cancelled(name), true), CANCELLED)
       return { kind: 'cancelled' }
     }
     block = textResult(call.callId, `The tool failed: ${error instanceof Error ? error.message : String(error)}`, true)
   }
   if (feedback) block = { ...block, content: [{ type: 'text', text: resultText.approvedWithFeedback(feedback) }, ...block.content] }
   if (!block.isError) session.counters.mistakes = 0
-  finish(block)
+  if (control.signal.aborted) facts.outcome = 'cancelled'
+  finish(block, facts)
   session.checkpoint()
   return control.signal.aborted ? { kind: 'cancelled' } : { kind: 'continue' }
 }
@@ -192,7 +206,7 @@ async function runTaskTool(
   deps: LoopDeps,
   control: RunControl,
   runContext: ToolRunContext,
-  finish: (block: ToolResultBlock) => CallsOutcome
+  finish: (block: ToolResultBlock, facts?: ResultFacts) => CallsOutcome
 ): Promise<CallsOutcome> {
   const outcome = await executor.execute(params, taskToolContext(session, callId, deps, control))
   switch (outcome.kind) {
@@ -201,7 +215,7 @@ async function runTaskTool(
     case 'completed':
       return { kind: 'completed', callId, result: outcome.result }
     case 'cancelled':
-      if (outcome.output) finish(toResultBlock(callId, outcome.output))
+      if (outcome.output) finish(toResultBlock(callId, outcome.output), CANCELLED)
       return { kind: 'cancelled' }
   }
 }
@@ -241,7 +255,7 @@ async function runEdit(
   deps: LoopDeps,
   control: RunControl,
   runContext: ToolRunContext,
-  finish: (block: ToolResultBlock) => CallsOutcome
+  finish: (block: ToolResultBlock, facts?: ResultFacts) => CallsOutcome
 ): Promise<CallsOutcome> {
   const now = deps.now
   // A review is not a start: nothing is written before the answer, so an edit whose review was
@@ -254,7 +268,18 @@ async function runEdit(
     return finish(toResultBlock(callId, proposal.output))
   }
   const emitChange = (change: ChangeView, auto: boolean, detail?: string) =>
-    session.emit({ type: 'change', at: now(), changeId: change.id, callId, path: change.path, status: change.status, auto, detail })
+    session.emit({
+      type: 'change',
+      at: now(),
+      changeId: change.id,
+      callId,
+      path: change.path,
+      status: change.status,
+      auto,
+      detail,
+      ...(change.acceptedHunks !== undefined && { hunksAccepted: change.acceptedHunks, hunksTotal: change.hunks.length }),
+      ...(change.editedByUser && { editedByUser: true })
+    })
   for (const change of proposal.changes) emitChange(change, !mustAsk)
 
   let decisions = new Map<string, { acceptedHunks?: string[]; editedContent?: string }>()
@@ -264,6 +289,7 @@ async function runEdit(
       kind: 'edit',
       callId,
       messageId: state.messageId,
+      laterInTurn: laterInTurn(state, callId),
       tool: name,
       args: params,
       verdict,
@@ -272,7 +298,7 @@ async function runEdit(
     if (answer.outcome !== 'approve') {
       for (const change of proposal.changes) emitChange(await deps.edits.reject(change.id), false)
       if (answer.outcome === 'cancelled') {
-        finish(textResult(callId, resultText.cancelled(name), true))
+        finish(textResult(callId, resultText.cancelled(name), true), CANCELLED)
         return { kind: 'cancelled' }
       }
       state.rejectedTool = name
@@ -328,10 +354,13 @@ async function saveAlwaysAllow(session: TaskSession, deps: LoopDeps, answer: App
   }
 }
 
+const laterInTurn = (state: MessageState, callId: string): number => state.order.length - 1 - state.order.indexOf(callId)
+
 export interface AskSpec {
   kind: ApprovalKind
   callId?: string
   messageId?: string
+  laterInTurn?: number
   tool?: string
   args?: unknown
   verdict: PolicyVerdict
@@ -354,6 +383,7 @@ export async function askUser(
     mode: session.mode,
     callId: spec.callId,
     messageId: spec.messageId,
+    laterInTurn: spec.laterInTurn,
     tool: spec.tool,
     args: spec.args,
     summary,

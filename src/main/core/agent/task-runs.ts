@@ -143,7 +143,9 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
         parentId: input.parentId,
         parentCallId: input.parentCallId,
         providerId: input.providerId,
-        model: provider.model
+        model: provider.model,
+        // An unknown price makes the cost unknown from the start, never $0.00.
+        priceKnown: provider.info.costUsd({ inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }) !== null
       }
       const task = tasks.create(meta, provider)
       if (input.todos) task.session.setTodos(input.todos)

@@ -77,7 +77,7 @@ export function createTaskSession(
     counters: {
       requests: replayed?.requests ?? 0,
       requestsAtApproval: 0,
-      costUsd: replayed ? replayed.costUsd : 0,
+      costUsd: replayed ? replayed.costUsd : init.meta.priceKnown === false ? null : 0,
       costAtApproval: 0,
       mistakes: 0,
       noToolStreak: 0,

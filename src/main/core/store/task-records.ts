@@ -17,7 +17,9 @@ export const TaskMeta = z.object({
   /** The new_task call in the parent that this child answers. */
   parentCallId: z.string().optional(),
   providerId: z.string().optional(),
-  model: z.string().optional()
+  model: z.string().optional(),
+  /** False when the model's price is unknown: the task's cost is unknown from the start, never $0.00. */
+  priceKnown: z.boolean().optional()
 })
 export type TaskMeta = z.infer<typeof TaskMeta>
 

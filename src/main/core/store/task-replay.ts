@@ -41,7 +41,7 @@ export function replayRecords(records: TaskRecord[]): ReplayedTask | null {
     mode: first.meta.mode,
     todos: [],
     lastStatus: 'idle',
-    costUsd: 0,
+    costUsd: first.meta.priceKnown === false ? null : 0,
     requests: 0,
     contextTokens: 0,
     startedWithoutResult: new Set(),

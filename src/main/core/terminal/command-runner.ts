@@ -35,6 +35,14 @@ export interface CommandRunner {
   execute(taskId: string, rootReal: string, request: CommandRunRequest): Promise<CommandRunResult>
   /** Stopping a command ends its shell too: a shell survives a killed child but would run the rest of its list. */
   stop(terminal: TerminalRecord, record: CommandRecord, reason: 'cancelled' | 'hard-limit' | 'killed'): Promise<void>
+  /** Task terminals are named after their task (the tab adds the command). */
+  nameTask(taskId: string, title: string): void
+}
+
+/** "Fix the login form", "Fix the login form (2)": a long title is cut to keep the tab short. */
+function taskTerminalTitle(taskTitle: string, othersOfTask: number): string {
+  const title = taskTitle.length > 40 ? `${taskTitle.slice(0, 39)}…` : taskTitle
+  return othersOfTask === 0 ? title : `${title} (${othersOfTask + 1})`
 }
 
 const signalName = (code: number | null): string | null => {
@@ -46,6 +54,7 @@ const signalName = (code: number | null): string | null => {
 export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   const { registry } = deps
   const taskLocks = new Map<string, Promise<unknown>>()
+  const taskTitles = new Map<string, string>()
 
   const withTaskLock = <T>(taskId: string, work: () => Promise<T>): Promise<T> => {
     const previous = taskLocks.get(taskId) ?? Promise.resolve()
@@ -62,7 +71,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
         id: registry.nextId('task'),
         kind: 'task',
         taskId,
-        title: count === 0 ? `Task ${taskId.slice(0, 8)}` : `Task ${taskId.slice(0, 8)} (${count + 1})`,
+        title: taskTerminalTitle(taskTitles.get(taskId) ?? `Task ${taskId.slice(0, 8)}`, count),
         shell: shell.shell,
         kept: false,
         exitCode: null,
@@ -244,6 +253,9 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   }
 
   return {
+    nameTask(taskId, title) {
+      if (title.trim()) taskTitles.set(taskId, title.trim())
+    },
     async execute(taskId, rootReal, request) {
       if (registry.disposed) throw new Error('The terminal service has shut down.')
       if (request.signal?.aborted) throw new Error('The command was cancelled before it started.')

@@ -73,7 +73,8 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
     maxTerminalsPerTask: deps.maxTerminalsPerTask ?? 8
   })
 
-  function forTask(taskId: string, workspaceRoot: string): TaskTerminal {
+  function forTask(taskId: string, workspaceRoot: string, taskTitle?: string): TaskTerminal {
+    if (taskTitle) runner.nameTask(taskId, taskTitle)
     let rootReal: Promise<string> | null = null
     const root = (): Promise<string> =>
       (rootReal ??= realpath(workspaceRoot).catch(() => {

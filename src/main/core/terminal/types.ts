@@ -74,7 +74,8 @@ export interface TaskTerminal {
 }
 
 export interface TerminalService {
-  forTask(taskId: string, workspaceRoot: string): TaskTerminal
+  /** The task's terminals; `taskTitle` names their tabs. */
+  forTask(taskId: string, workspaceRoot: string, taskTitle?: string): TaskTerminal
   list(): TerminalInfo[]
   createUserTerminal(request: { cwd?: string; cols?: number; rows?: number; workspaceRoot: string | null }): Promise<TerminalInfo>
   write(terminalId: string, data: string): void

@@ -20,7 +20,8 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
           sandbox: sandbox && 'wrap' in sandbox ? sandbox.wrap : undefined
         })
         const unsandboxed = sandbox && 'unavailable' in sandbox ? `Sandbox: not used. ${sandbox.unavailable} This command ran unsandboxed after approval.` : null
-        return textOutput(formatCommandResult(result, unsandboxed), result.outcome === 'cancelled')
+        const output = textOutput(formatCommandResult(result, unsandboxed), result.outcome === 'cancelled')
+        return result.outcome === 'exited' && result.exitCode !== null ? { ...output, exitCode: result.exitCode } : output
       } catch (error) {
         return textOutput(`execute_command failed: ${error instanceof Error ? error.message : String(error)}`, true)
       }

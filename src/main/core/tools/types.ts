@@ -9,6 +9,8 @@ import type { TaskSession } from '../agent/task-session'
 export interface ToolOutput {
   content: Array<TextBlock | ImageBlock>
   isError: boolean
+  /** The exit code of the command the tool ran, for the tool card (the model reads it in the text). */
+  exitCode?: number
 }
 
 export const textOutput = (text: string, isError = false): ToolOutput => ({

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { LazyChangesetReview } from '../review/LazyChangesetReview'
+import { hasLaterCallsInTurn } from './approval-model'
 import { decideApproval } from './decide'
 
 export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
@@ -27,8 +28,13 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const [acceptRequest, setAcceptRequest] = useState(0)
   const reasonField = useRef<HTMLTextAreaElement>(null)
 
+  // A paused loop (cost or request cap, repetition, mistakes) is asked whether to go on; stopping needs no reason.
+  const isPause = item.kind !== 'tool' && item.kind !== 'edit' && item.kind !== 'network'
+  const stop = (): Promise<void> => send({ approvalId: item.id, outcome: 'reject', scope: 'call' })
+
   useEffect(() => {
     if (props.requested === 'accept') setAcceptRequest((count) => count + 1)
+    else if (props.requested && isPause) void stop()
     else if (props.requested) setPending(props.requested)
     if (props.requested) props.onRequestedHandled?.()
   }, [props.requested, props.onRequestedHandled])
@@ -49,10 +55,9 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
     }
   }
   const base = { approvalId: item.id }
-  const isTurn = Boolean(item.messageId)
+  // The turn-wide answers only when later calls of the same message wait behind this one.
+  const isTurn = !isPause && hasLaterCallsInTurn(item)
   const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
-  // A paused loop (cost or request cap, repetition, mistakes) is asked whether to go on.
-  const isPause = item.kind !== 'tool' && item.kind !== 'edit' && item.kind !== 'network'
   // A sandboxed command's connection: allow once / always in this mode / deny.
   const isNetwork = item.kind === 'network'
 
@@ -91,10 +96,16 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               Accept all changes
             </button>
           )}
-          {!(isEdit && props.showReview) && (
-            <button type="button" className="danger" disabled={busy} onClick={() => setPending('reject')}>
-              {isPause ? 'Stop…' : isNetwork ? 'Deny…' : 'Reject…'}
+          {isPause ? (
+            <button type="button" className="danger" disabled={busy} onClick={() => void stop()}>
+              Stop the task
             </button>
+          ) : (
+            !(isEdit && props.showReview) && (
+              <button type="button" className="danger" disabled={busy} onClick={() => setPending('reject')}>
+                {isNetwork ? 'Deny…' : 'Reject…'}
+              </button>
+            )
           )}
           {isTurn && (
             <>

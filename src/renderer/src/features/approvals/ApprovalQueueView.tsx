@@ -6,7 +6,7 @@ import { useClient } from '../../client/client-context'
 import { openTask } from '../chat/chat-sync'
 import { useNavigationStore } from '../../navigation-store'
 import { ApprovalActions, type PendingAction } from './ApprovalActions'
-import { groupByTask, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
+import { groupByTask, hasLaterCallsInTurn, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
 import { useApprovalsStore } from './approvals-store'
 import { decideApproval } from './decide'
 import './approvals.css'
@@ -67,11 +67,11 @@ export function ApprovalQueueView(): ReactNode {
       // An edit is accepted as its review stands (hunks rejected there stay rejected).
       if (selected.kind === 'edit' && selected.changes?.length) setRequested('accept')
       else void quick(selected, 'approve', 'call')
-    } else if (key === 'A' && selected.messageId) {
+    } else if (key === 'A' && hasLaterCallsInTurn(selected)) {
       void quick(selected, 'approve', 'turn')
     } else if (key === 'r') {
       setRequested('reject')
-    } else if (key === 'R' && selected.messageId) {
+    } else if (key === 'R' && hasLaterCallsInTurn(selected)) {
       setRequested('reject-turn')
     } else return
     event.preventDefault()
@@ -121,6 +121,7 @@ function ApprovalCard(props: {
 }): ReactNode {
   const { item } = props
   const args = keyArguments(item.args)
+  const why = whyAsked(item)
   return (
     <article
       ref={props.cardRef}
@@ -141,10 +142,12 @@ function ApprovalCard(props: {
       </div>
       <p className="approval-summary">{item.summary}</p>
       {args.length > 0 && <ArgumentList args={args} className="approval-args" />}
-      <p className="approval-why">
-        <span className="note">Why you were asked: </span>
-        {whyAsked(item)}
-      </p>
+      {why && (
+        <p className="approval-why" title={item.rule ? `Policy rule: ${item.rule}` : undefined}>
+          <span className="note">Why you were asked: </span>
+          {why}
+        </p>
+      )}
       {item.args !== undefined && (
         <details>
           <summary>All arguments</summary>

@@ -73,11 +73,19 @@ const linesLabel = (text: string): string => {
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
-/** Human line for "why was I asked". */
-export function whyAsked(item: Pick<ApprovalItem, 'rule' | 'reason' | 'kind'>): string {
-  if (item.kind !== 'tool' && item.kind !== 'edit' && item.kind !== 'network') return item.reason
-  return item.rule ? `${item.rule} — ${item.reason}` : item.reason
+/**
+ * "Why was I asked", as the policy's sentence; the rule id that produced it is for a tooltip.
+ * Null when it would only repeat the summary (a paused loop says it once).
+ */
+export function whyAsked(item: Pick<ApprovalItem, 'rule' | 'reason' | 'kind' | 'summary'>): string | null {
+  const reason = item.reason.trim()
+  if (!reason || reason === item.summary.trim()) return null
+  return reason[0].toUpperCase() + reason.slice(1)
 }
+
+/** Whether "approve / reject the whole turn" would add anything: later calls of the message wait. */
+export const hasLaterCallsInTurn = (item: Pick<ApprovalItem, 'messageId' | 'laterInTurn'>): boolean =>
+  Boolean(item.messageId) && (item.laterInTurn ?? 1) > 0
 
 export const KIND_LABELS: Record<ApprovalItem['kind'], string> = {
   tool: 'Tool call',

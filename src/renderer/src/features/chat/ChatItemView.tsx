@@ -7,12 +7,13 @@ import { Markdown } from './markdown/Markdown'
 import type { ChatItem, TaskStatus } from './task-view'
 import { ToolCard, ApprovalNotice } from './ToolCard'
 import { CheckpointMarker } from '../checkpoints/CheckpointMarker'
+import { useNavigationStore } from '../../navigation-store'
 
 interface ItemProps {
   item: ChatItem
   taskId: string | null
   status: TaskStatus
-  /** The user has written since this item (a follow-up or completion was answered). */
+  /** The user has written since this item (a follow-up or completion was answered); for an error, a later error came. */
   answered: boolean
 }
 
@@ -50,13 +51,7 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
     case 'approval':
       return <ApprovalNotice approval={item.approval} />
     case 'error':
-      return (
-        <div className="chat-row">
-          <div className="bubble error" role="alert">
-            {item.message}
-          </div>
-        </div>
-      )
+      return <ErrorCard item={item} taskId={taskId} status={status} superseded={answered} />
     case 'completion':
       return <Completion id={item.id} result={item.result} answered={answered} />
     case 'followup':
@@ -156,6 +151,56 @@ function Followup(props: {
                 {suggestion.mode && <span className="note"> (switches to {suggestion.mode})</span>}
               </button>
             ))}
+          </div>
+        )}
+        <FormError message={error} />
+      </div>
+    </div>
+  )
+}
+
+/** Failures a provider setting can fix (key, base URL, model); retrying alone may not help. */
+const SETTINGS_FAILURES = new Set(['auth', 'network', 'bad_request', 'model_no_tools', 'rate_limit', 'overloaded', 'server'])
+
+/** An error; the one that failed the task offers to retry it and, for provider failures, the settings. */
+function ErrorCard(props: {
+  item: Extract<ChatItem, { kind: 'error' }>
+  taskId: string | null
+  status: TaskStatus
+  /** A later message or error came after it. */
+  superseded: boolean
+}): ReactNode {
+  const client = useClient()
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const { item, taskId } = props
+  const failedTask = Boolean(item.failure) && !props.superseded && (props.status === 'failed' || props.status === 'interrupted')
+  const retry = async (): Promise<void> => {
+    if (!taskId) return
+    setBusy(true)
+    setError(null)
+    try {
+      useChatStore.getState().upsertTask(unwrap(await client.request('task:resume', { taskId })))
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="chat-row">
+      <div className="bubble error" role="alert">
+        {item.message}
+        {failedTask && (
+          <div className="row error-actions">
+            <button type="button" disabled={busy} onClick={() => void retry()}>
+              Retry
+            </button>
+            {SETTINGS_FAILURES.has(item.failure!) && (
+              <button type="button" onClick={() => useNavigationStore.getState().show('settings')}>
+                Open settings
+              </button>
+            )}
           </div>
         )}
         <FormError message={error} />

@@ -29,13 +29,19 @@ export function ChatView(): ReactNode {
   const taskId = useChatStore((state) => state.activeTaskId)
   const all = view?.items ?? EMPTY
   const items = useMemo(() => all.filter(isShown), [all])
-  const lastUser = lastUserIndex(items)
+  const lastUser = lastIndex(items, 'user')
+  const lastError = lastIndex(items, 'error')
   const status = view?.status ?? 'idle'
   const render = useCallback(
     (item: ChatItem, index: number) => (
-      <ChatItemView item={item} taskId={taskId} status={status} answered={index < lastUser} />
+      <ChatItemView
+        item={item}
+        taskId={taskId}
+        status={status}
+        answered={index < lastUser || (item.kind === 'error' && index < lastError)}
+      />
     ),
-    [taskId, status, lastUser]
+    [taskId, status, lastUser, lastError]
   )
   return (
     <section className="chat" aria-label="Chat">
@@ -63,10 +69,14 @@ const EMPTY: ChatItem[] = []
 // their tool card appears only when something went wrong with them.
 const SHOWN_ELSEWHERE = new Set(['attempt_completion', 'ask_followup_question'])
 
-const isShown = (item: ChatItem): boolean =>
-  !(item.kind === 'tool' && SHOWN_ELSEWHERE.has(item.name) && !item.result?.isError && item.decision?.decision !== 'deny')
+const isShown = (item: ChatItem): boolean => {
+  if (item.kind === 'tool') return !(SHOWN_ELSEWHERE.has(item.name) && !item.result?.isError && item.decision?.decision !== 'deny')
+  // A turn that only called tools has no words: no empty bubble (a cut-off reply still says so).
+  if (item.kind === 'assistant') return Boolean(item.text.trim() || item.reasoning || item.stopReason === 'cancelled' || item.stopReason === 'max_tokens')
+  return true
+}
 
-function lastUserIndex(items: readonly ChatItem[]): number {
-  for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === 'user') return i
+function lastIndex(items: readonly ChatItem[], kind: ChatItem['kind']): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === kind) return i
   return -1
 }

@@ -4,6 +4,7 @@ import { useClient } from '../../client/client-context'
 import { unwrap } from '../../client/unwrap'
 import { useChatStore } from './chat-store'
 import { ModePicker, useModeOptions } from './ModePicker'
+import { useApprovalsStore } from '../approvals/approvals-store'
 
 /** Starts a task or continues the active one, in the mode picked here; cancels a running task. */
 export function Composer(): ReactNode {
@@ -53,6 +54,7 @@ export function Composer(): ReactNode {
         void send()
       }}
     >
+      {!activeTaskId && <LeftTaskNotice />}
       <textarea
         aria-label="Message"
         placeholder={
@@ -71,7 +73,11 @@ export function Composer(): ReactNode {
         <ModePicker options={modes.options} value={mode} onChange={(slug) => useChatStore.getState().setComposerMode(slug)} />
         <span className="spacer" />
         {activeTaskId && (
-          <button type="button" onClick={() => useChatStore.getState().setActiveTask(null)} title="The current task keeps running">
+          <button
+            type="button"
+            onClick={() => useChatStore.getState().startNewTask()}
+            title={busy ? 'This task carries on; you find it again in History' : 'Start a new task'}
+          >
             New task
           </button>
         )}
@@ -87,5 +93,23 @@ export function Composer(): ReactNode {
       </div>
       <FormError message={error} />
     </form>
+  )
+}
+
+/** After "New task": the task left behind keeps running or waiting, and one click goes back to it. */
+function LeftTaskNotice(): ReactNode {
+  const id = useChatStore((state) => state.leftTaskId)
+  const status = useChatStore((state) => (id ? (state.views[id]?.status ?? state.tasks[id]?.status) : undefined))
+  const title = useChatStore((state) => (id ? state.tasks[id]?.title : undefined))
+  const approvals = useApprovalsStore((state) => state.items.filter((item) => item.taskId === id).length)
+  if (!id || (status !== 'running' && status !== 'waiting')) return null
+  const where = approvals > 0 ? `its ${approvals === 1 ? 'approval stays' : `${approvals} approvals stay`} in Approvals.` : 'it stays in History.'
+  return (
+    <p className="note left-task" role="status">
+      “{title ?? 'The previous task'}” {status === 'waiting' ? `keeps waiting for you: ${where}` : 'keeps running in the background.'}{' '}
+      <button type="button" className="link" onClick={() => useChatStore.getState().setActiveTask(id)}>
+        Back to it
+      </button>
+    </p>
   )
 }

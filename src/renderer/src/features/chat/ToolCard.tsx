@@ -3,43 +3,37 @@ import { useState, type ReactNode } from 'react'
 import { ApprovalActions } from '../approvals/ApprovalActions'
 import { keyArguments, KIND_LABELS } from '../approvals/approval-model'
 import { useApprovalsStore } from '../approvals/approvals-store'
-import { decisionLabel, toolPhase, type ApprovalState, type TaskStatus, type ToolItem, type ToolPhase } from './task-view'
-
-const PHASE_LABEL: Record<ToolPhase, string> = {
-  streaming: 'writing…',
-  pending: 'checking',
-  waiting: 'waiting for approval',
-  running: 'running',
-  done: 'done',
-  failed: 'failed',
-  denied: 'denied',
-  rejected: 'rejected',
-  interrupted: 'not finished'
-}
+import { parsePartialJson } from './partial-json'
+import { changeLabel, decisionLabel, phaseLabel, sentence, toolPhase, type ApprovalState, type TaskStatus, type ToolItem } from './task-view'
 
 /** One tool call: what it is, how it was decided, and its result. */
 export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus }): ReactNode {
   const phase = toolPhase(item, status)
   const decision = decisionLabel(item)
-  const args = item.args !== undefined ? keyArguments(item.args, 3, 120) : []
+  // Arguments still streaming are read as far as they go; raw JSON is never shown.
+  const args = keyArguments(item.args !== undefined ? item.args : parsePartialJson(item.argsText), 3, 120)
   return (
     <div className="chat-row">
       <div className={`tool-card tool-${phase}`} role="group" aria-label={`Tool call ${item.name}`}>
         <div className="tool-head">
           <code className="tool-name">{item.name}</code>
-          <span className={`phase phase-${phase}`}>{PHASE_LABEL[phase]}</span>
+          <span className={`phase phase-${phase}`}>{phaseLabel(item, phase)}</span>
         </div>
         {args.length > 0 ? (
           <ArgumentList args={args} className="tool-args" />
         ) : (
-          item.argsText && <pre className="tool-args-partial">{item.argsText.slice(0, 400)}</pre>
+          phase === 'streaming' && <p className="tool-args-partial note">Writing the arguments…</p>
         )}
-        {decision && <p className="tool-decision">{decision}</p>}
+        {decision && (
+          <p className="tool-decision" title={decision.rule ? `Policy rule: ${decision.rule}` : undefined}>
+            {decision.text}
+          </p>
+        )}
         {item.changes.length > 0 && (
           <ul className="tool-changes" aria-label="Files changed">
             {item.changes.map((change) => (
               <li key={change.changeId}>
-                <span className="path">{change.path}</span> — {change.status}
+                <span className="path">{change.path}</span> — {changeLabel(change, phase === 'cancelled')}
                 {change.auto ? ' (auto-approved)' : ''}
                 {change.detail && <span className="note"> {change.detail}</span>}
               </li>
@@ -98,6 +92,12 @@ function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
   )
 }
 
+const PAUSE_ANSWERS: Record<NonNullable<ApprovalState['outcome']>, string> = {
+  approved: 'You let the task continue.',
+  rejected: 'You stopped the task here.',
+  cancelled: 'The task was stopped before you answered.'
+}
+
 /** A paused loop (cost or request cap, repetition, mistake limit) asking whether to go on. */
 export function ApprovalNotice({ approval }: { approval: ApprovalState }): ReactNode {
   const pending = !approval.outcome
@@ -105,9 +105,16 @@ export function ApprovalNotice({ approval }: { approval: ApprovalState }): React
     <div className="chat-row">
       <div className="tool-card approval-notice" role="group" aria-label={KIND_LABELS[approval.kind]}>
         <strong>{KIND_LABELS[approval.kind]}</strong>
-        <p>{approval.summary}</p>
-        <p className="note">{approval.reason}</p>
-        {pending ? <InlineApproval approvalId={approval.approvalId} /> : <p className="note">Answer: {approval.outcome === 'cancelled' ? 'withdrawn' : approval.outcome}</p>}
+        <p>{sentence(approval.summary)}</p>
+        {approval.reason.trim() !== approval.summary.trim() && <p className="note">{sentence(approval.reason)}</p>}
+        {pending ? (
+          <InlineApproval approvalId={approval.approvalId} />
+        ) : (
+          <p className="note">
+            {PAUSE_ANSWERS[approval.outcome!]}
+            {approval.answer ? ` Guidance: ${approval.answer}` : ''}
+          </p>
+        )}
       </div>
     </div>
   )

@@ -11,7 +11,11 @@ interface ChatSlice {
   accepted: Record<string, true>
   /** The mode the composer starts the next task (or sends the next message) in; null = the task's or the default. */
   composerMode: string | null
+  /** The task left for a new one while it still ran or waited: the empty chat says it carries on. */
+  leftTaskId: string | null
   setActiveTask(taskId: string | null): void
+  /** "New task": an empty chat; a task still running or waiting is remembered as left behind. */
+  startNewTask(): void
   upsertTask(task: TaskSummary): void
   applyEvent(taskId: string, event: AgentEvent): void
   /** Several events of one task at once (one render for a frame's worth of streaming). */
@@ -28,7 +32,14 @@ export const useChatStore = create<ChatSlice>((set) => ({
   views: {},
   accepted: {},
   composerMode: null,
+  leftTaskId: null,
   setActiveTask: (taskId) => set({ activeTaskId: taskId }),
+  startNewTask: () =>
+    set((state) => {
+      const id = state.activeTaskId
+      const status = id ? (state.views[id]?.status ?? state.tasks[id]?.status) : undefined
+      return { activeTaskId: null, leftTaskId: status === 'running' || status === 'waiting' ? id : null }
+    }),
   upsertTask: (task) => set((state) => ({ tasks: { ...state.tasks, [task.id]: task } })),
   applyEvent: (taskId, event) =>
     set((state) => ({

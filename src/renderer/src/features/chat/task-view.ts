@@ -18,6 +18,9 @@ export interface ChangeState {
   status: Extract<AgentEvent, { type: 'change' }>['status']
   auto: boolean
   detail?: string
+  hunksAccepted?: number
+  hunksTotal?: number
+  editedByUser?: boolean
 }
 
 export interface ToolItem {
@@ -30,7 +33,15 @@ export interface ToolItem {
   decision?: { decision: 'allow' | 'ask' | 'deny'; rule: string; reason: string }
   approval?: ApprovalState
   started: boolean
-  result?: { isError: boolean; text: string; images?: Array<{ mediaType: string; dataBase64: string }> }
+  /** Its assistant message has ended: complete, waiting for the calls before it. */
+  messageEnded?: boolean
+  result?: {
+    isError: boolean
+    text: string
+    images?: Array<{ mediaType: string; dataBase64: string }>
+    outcome?: 'skipped' | 'cancelled' | 'interrupted'
+    exitCode?: number
+  }
   /** Last progress a long-running tool reported (MCP). */
   progress?: { progress: number; total?: number; message?: string }
   changes: ChangeState[]
@@ -43,7 +54,7 @@ export type ChatItem =
   | { kind: 'checkpoint'; id: string; checkpointId: string; label: string }
   | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; stopReason?: string; cutOff?: boolean }
   | ToolItem
-  | { kind: 'error'; id: string; message: string; recoverable: boolean }
+  | { kind: 'error'; id: string; message: string; recoverable: boolean; failure?: string }
   | { kind: 'completion'; id: string; result: string }
   | { kind: 'followup'; id: string; question: string; suggestions: Array<{ answer: string; mode?: string }> }
   | { kind: 'mode'; id: string; mode: string; reason?: string }
@@ -137,6 +148,7 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     case 'reasoning-delta':
       return updateAssistant(items, event.messageId, (item) => ({ ...item, reasoning: item.reasoning + event.text }))
     case 'assistant-end':
+      markMessageEnded(items, event.messageId)
       return updateAssistant(items, event.messageId, (item) => ({ ...item, streaming: false, stopReason: event.stopReason, cutOff: event.cutOff }))
     case 'tool-call-partial':
       return upsertTool(items, event.callId, event.messageId, event.name, (item) => ({ ...item, argsText: event.argsText }))
@@ -150,7 +162,10 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     case 'tool-started':
       return updateTool(items, event.callId, (item) => ({ ...item, started: true }))
     case 'tool-result':
-      return updateTool(items, event.callId, (item) => ({ ...item, result: { isError: event.isError, text: event.text, images: event.images } }))
+      return updateTool(items, event.callId, (item) => ({
+        ...item,
+        result: { isError: event.isError, text: event.text, images: event.images, outcome: event.outcome, exitCode: event.exitCode }
+      }))
     case 'tool-progress':
       return updateTool(items, event.callId, (item) => ({ ...item, progress: { progress: event.progress, total: event.total, message: event.message } }))
     case 'approval-requested': {
@@ -175,7 +190,10 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
         path: event.path,
         status: event.status,
         auto: event.auto,
-        detail: event.detail
+        detail: event.detail,
+        hunksAccepted: event.hunksAccepted,
+        hunksTotal: event.hunksTotal,
+        editedByUser: event.editedByUser
       }
       return updateTool(items, event.callId, (item) => ({
         ...item,
@@ -192,7 +210,7 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       return
     case 'error':
       draft.retry = null
-      items.push({ kind: 'error', id: `e${items.length}`, message: event.message, recoverable: event.recoverable })
+      items.push({ kind: 'error', id: `e${items.length}`, message: event.message, recoverable: event.recoverable, failure: event.failure })
       return
     case 'status':
       draft.status = event.status
@@ -282,6 +300,15 @@ function updateAssistant(items: ChatItem[], id: string, update: (item: Assistant
   if (index >= 0) items[index] = update(items[index] as Assistant)
 }
 
+/** The calls of an ended message are complete even before the loop reaches them (they wait in order). */
+function markMessageEnded(items: ChatItem[], messageId: string): void {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]
+    if (item.kind === 'assistant' && item.id === messageId) return
+    if (item.kind === 'tool' && item.messageId === messageId && !item.messageEnded) items[i] = { ...item, messageEnded: true }
+  }
+}
+
 function updateTool(items: ChatItem[], id: string, update: (item: ToolItem) => ToolItem): void {
   const index = findLast(items, (item) => item.kind === 'tool' && item.id === id)
   if (index >= 0) items[index] = update(items[index] as ToolItem)
@@ -317,34 +344,110 @@ function resolveApproval(
 /** What a tool card says about where its call stands. */
 export type ToolPhase =
   | 'streaming'
+  | 'queued'
   | 'waiting'
   | 'denied'
   | 'rejected'
   | 'running'
   | 'done'
+  | 'partial'
+  | 'edited'
   | 'failed'
+  | 'skipped'
+  | 'cancelled'
   | 'interrupted'
   | 'pending'
 
 export function toolPhase(item: ToolItem, taskStatus: TaskStatus): ToolPhase {
   if (item.decision?.decision === 'deny') return 'denied'
+  if (item.approval?.outcome === 'cancelled' || item.result?.outcome === 'cancelled') return 'cancelled'
   if (item.approval?.outcome === 'rejected') return 'rejected'
-  if (item.result) return item.result.isError ? 'failed' : 'done'
-  if (taskStatus !== 'running' && taskStatus !== 'waiting') return 'interrupted'
+  if (item.result) return resultPhase(item)
+  if (taskStatus !== 'running' && taskStatus !== 'waiting') return taskStatus === 'cancelled' ? 'cancelled' : 'interrupted'
   if (item.approval && !item.approval.outcome) return 'waiting'
   if (item.started) return 'running'
-  return item.args === undefined ? 'streaming' : 'pending'
+  if (item.args !== undefined) return 'pending'
+  return item.messageEnded ? 'queued' : 'streaming'
 }
 
-/** "auto-approved by rule X", "approved by you", … — the decision line of a tool card. */
-export function decisionLabel(item: ToolItem): string | null {
+function resultPhase(item: ToolItem): ToolPhase {
+  const result = item.result!
+  if (result.outcome) return result.outcome
+  if (result.isError || (result.exitCode !== undefined && result.exitCode !== 0)) return 'failed'
+  const changes = item.changes
+  if (changes.some((change) => change.editedByUser)) return 'edited'
+  if (changes.some((change) => change.status === 'partially-applied')) return 'partial'
+  if (changes.length > 0 && changes.every((change) => change.status === 'rejected')) return 'rejected'
+  return 'done'
+}
+
+const PHASE_LABEL: Record<ToolPhase, string> = {
+  streaming: 'writing…',
+  queued: 'queued',
+  pending: 'checking',
+  waiting: 'waiting for approval',
+  running: 'running',
+  done: 'done',
+  partial: 'applied in part',
+  edited: 'edited by you',
+  failed: 'failed',
+  skipped: 'skipped',
+  cancelled: 'cancelled',
+  denied: 'denied',
+  rejected: 'rejected',
+  interrupted: 'not finished'
+}
+
+/** The chip of a tool card: "failed (exit 1)", "applied 1 of 2 hunks", "skipped", … */
+export function phaseLabel(item: ToolItem, phase: ToolPhase): string {
+  const exitCode = item.result?.exitCode
+  if (phase === 'failed' && exitCode !== undefined && exitCode !== 0) return `failed (exit ${exitCode})`
+  if (phase === 'partial') {
+    const counted = item.changes.filter((change) => change.hunksTotal !== undefined)
+    const accepted = counted.reduce((sum, change) => sum + (change.hunksAccepted ?? 0), 0)
+    const total = counted.reduce((sum, change) => sum + (change.hunksTotal ?? 0), 0)
+    if (total > 0) return `applied ${accepted} of ${total} hunk${total === 1 ? '' : 's'}`
+  }
+  return PHASE_LABEL[phase]
+}
+
+/** One file of an edit call in the user's words. */
+export function changeLabel(change: ChangeState, callCancelled: boolean): string {
+  switch (change.status) {
+    case 'proposed':
+      return 'waiting for your review'
+    case 'applied':
+      return change.editedByUser ? 'applied with your edits' : 'applied'
+    case 'partially-applied':
+      return change.hunksTotal !== undefined ? `applied ${change.hunksAccepted ?? 0} of ${change.hunksTotal} hunks` : 'applied in part'
+    case 'rejected':
+      return callCancelled ? 'not written (cancelled)' : 'rejected'
+    case 'reverted':
+      return 'reverted'
+    case 'failed':
+      return 'failed'
+  }
+}
+
+/** The decision line of a tool card, in sentences; `rule` is the policy's id for it (shown on hover). */
+export function decisionLabel(item: ToolItem): { text: string; rule?: string } | null {
   const approval = item.approval
-  if (approval?.outcome === 'approved') return 'Approved by you'
-  if (approval?.outcome === 'rejected') return approval.answer ? `Rejected by you: ${approval.answer}` : 'Rejected by you'
-  if (approval?.outcome === 'cancelled') return 'Approval withdrawn'
-  if (approval) return `Waiting for approval — ${approval.rule}: ${approval.reason}`
+  if (approval?.outcome === 'approved') return { text: 'Approved by you', rule: approval.rule }
+  if (approval?.outcome === 'rejected') return { text: approval.answer ? `Rejected by you: ${approval.answer}` : 'Rejected by you', rule: approval.rule }
+  if (approval?.outcome === 'cancelled') return { text: 'The task was stopped before you answered', rule: approval.rule }
+  if (approval) return { text: `Waiting for your approval: ${sentence(approval.reason)}`, rule: approval.rule }
   if (!item.decision) return null
-  if (item.decision.decision === 'allow') return `Auto-approved by ${item.decision.rule}`
-  if (item.decision.decision === 'deny') return `Denied by ${item.decision.rule}: ${item.decision.reason}`
-  return `Asked because of ${item.decision.rule}: ${item.decision.reason}`
+  const { decision, rule, reason } = item.decision
+  // Most allow reasons already say so ("Reads are auto-approved in this mode").
+  if (decision === 'allow') return { text: /auto-approv|always allowed/i.test(reason) ? sentence(reason) : `Auto-approved: ${sentence(reason)}`, rule }
+  if (decision === 'deny') return { text: `Denied: ${sentence(reason)}`, rule }
+  return { text: `Approved with its turn: ${sentence(reason)}`, rule }
+}
+
+/** A reason as a sentence: first letter up, a full stop at the end. */
+export function sentence(text: string): string {
+  const trimmed = text.trim()
+  if (!trimmed) return trimmed
+  const capital = trimmed[0].toUpperCase() + trimmed.slice(1)
+  return /[.!?…)]$/.test(capital) ? capital : `${capital}.`
 }

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNod
 import type { TerminalInfo } from '../../../../shared/contract/terminal'
 import { useClient } from '../../client/client-context'
 import { useConnectionStore } from '../../client/connection-store'
-import { commandStatus, tabState } from './terminal-model'
+import { commandStatus, tabLabel, tabState } from './terminal-model'
 import { useTerminalStore } from './terminal-store'
 import type { RegisterXterm, XtermApi } from './xterm-api'
 import './terminal.css'
@@ -106,7 +106,7 @@ function TerminalTab(props: { terminal: TerminalInfo; selected: boolean }): Reac
       onClick={() => useTerminalStore.getState().select(terminal.id)}
     >
       <span className="terminal-dot" aria-hidden="true" />
-      {terminal.title}
+      <span className="terminal-tab-label">{tabLabel(terminal)}</span>
       <span className="terminal-sr-only">{` (${state})`}</span>
     </button>
   )

@@ -43,3 +43,10 @@ export function orderTerminals(list: TerminalInfo[]): TerminalInfo[] {
   const user = list.filter((t) => t.kind === 'user')
   return [...task, ...user]
 }
+
+/** A task terminal's tab: its task's title and the command it runs (or ran); a user terminal's own name. */
+export function tabLabel(terminal: TerminalInfo): string {
+  if (terminal.kind !== 'task' || !terminal.command) return terminal.title
+  const command = terminal.command.command.replace(/\s+/g, ' ').trim()
+  return `${terminal.title} · ${command.length > 32 ? `${command.slice(0, 31)}…` : command}`
+}
