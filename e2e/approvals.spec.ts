@@ -98,7 +98,7 @@ test('approving from the chat card, and "always allow" shows the rule before sav
 
   // The same command again is now auto-approved by the saved rule.
   const third = cards.nth(2)
-  await expect(third.locator('.tool-decision')).toContainText('Auto-approved by')
+  await expect(third.locator('.tool-decision')).toContainText('Every part matches an allow rule and the mode auto-approves commands')
   await expect(third.locator('.tool-result-text')).toContainText('second')
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('All ran.')
 })

@@ -36,7 +36,9 @@ test('streams reasoning and Markdown, shows tool cards with their decisions, the
 
   const readCard = page.getByRole('group', { name: 'Tool call read_file' })
   await expect(readCard).toContainText('src/greet.ts')
-  await expect(readCard).toContainText('Auto-approved by')
+  // The reason is a sentence; the policy's rule id is there on hover.
+  await expect(readCard.locator('.tool-decision')).toHaveText('Reads are auto-approved in this mode.')
+  await expect(readCard.locator('.tool-decision')).toHaveAttribute('title', 'Policy rule: auto-approve.read')
   await expect(readCard.locator('.phase')).toHaveText('done')
   await readCard.locator('summary').click()
   await expect(readCard.locator('.tool-result-text')).toContainText('Hello ${name}')
