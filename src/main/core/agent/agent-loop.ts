@@ -210,7 +210,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       if (control.signal.aborted) return cancelled(session)
       const block = recovered ? toResultBlock(call.id, recovered) : textResult(call.id, resultText.interrupted(call.name), true)
       session.results.set(call.id, block)
-      session.emit({ type: 'tool-result', at: now(), callId: call.id, isError: block.isError, text: resultAsText(block), ...(!child && { outcome: 'interrupted' as const }) })
+      session.emit({ type: 'tool-result', at: now(), callId: call.id, isError: block.isError, text: resultAsText(block), ...(!recovered && { outcome: 'interrupted' as const }) })
     }
     const calls = open.map((block) => ({ callId: block.id, name: block.name, input: block.input }))
     return finishCalls(session, control, await processCalls(session, calls, 'resumed', deps, control))
