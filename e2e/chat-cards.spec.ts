@@ -12,14 +12,14 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByLabel('Message').press('Enter')
 }
 
-/** A provider whose model is in no price table (a local or custom endpoint). */
+/** A local OpenAI-compatible server whose model is in no price table. */
 async function openWithUnknownModel(page: Page, modus: ModusHarness): Promise<void> {
   await page.goto(modus.url)
   await page.getByLabel('Folder path').fill(modus.workspace)
   await page.getByRole('button', { name: 'Open', exact: true }).click()
-  await page.getByLabel('Provider', { exact: true }).selectOption('anthropic')
-  await page.getByLabel(/Base URL/).fill(modus.fake.anthropicBaseUrl)
-  await page.getByLabel('Model').fill('claude-house-model')
+  await page.getByLabel('Provider', { exact: true }).selectOption('openai')
+  await page.getByLabel(/Base URL/).fill(modus.fake.openaiBaseUrl)
+  await page.getByLabel('Model').fill('qwen3-coder')
   await page.getByLabel('API key').fill('sk-test-key-1234')
   await page.getByRole('button', { name: 'Save provider' }).click()
   await expect(page.getByLabel('Message')).toBeVisible()
@@ -66,7 +66,7 @@ test('the mistake-limit card says its sentence once and stops the task without a
   await expect(card).toContainText('You stopped the task here.')
   await expect(card.getByLabel(/reason/i)).toHaveCount(0)
   await expect(page.locator('.task-status')).toHaveText('Idle')
-  expect(modus.fake.requests.filter((r) => r.protocol === 'anthropic')).toHaveLength(3)
+  expect(modus.fake.requests.filter((r) => r.protocol === 'anthropic' && r.path.endsWith('/messages'))).toHaveLength(3)
 
   // In the queue, the same pause says its sentence once too.
   modus.fake.enqueue(invalidRead, invalidRead, invalidRead)
