@@ -172,7 +172,7 @@ test('the model field lists the provider’s own models with retirement dates; t
   await expect(page.locator('.assistant-text').filter({ hasText: 'Hello there.' })).toBeVisible()
   await expect(page.locator('.task-bar .task-model')).toHaveText('claude-sonnet-4-5 · retires 2026-11-30')
 
-  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('button', { name: 'Settings', exact: true }).click()
   await page.getByRole('button', { name: 'Edit Anthropic' }).click()
   const form = page.getByRole('form', { name: 'Edit provider Anthropic' })
   // The stored key asks the fake's GET /v1/models through the Anthropic SDK (two pages).

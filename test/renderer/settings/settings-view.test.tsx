@@ -26,9 +26,21 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
+/**
+ * The SDKs refuse to run under a DOM (they take it for a browser), so the connection check answers
+ * here as a reachable server listing the model would; the check itself runs for real in
+ * test/core/settings and e2e/settings.spec.ts.
+ */
+const reachableProvider = async (provider: { label: string; model: string }) => ({
+  ok: true as const,
+  models: [provider.model],
+  message: `Connected to ${provider.label}: "${provider.model}" is available (1 models listed).`
+})
+
 async function mount(findBrowser?: () => null): Promise<Rendered> {
   const settings = await createSettingsStore(join(dir, 'settings.json'))
   const handlers = createSettingsHandlers({ settings, secrets: createFileSecretStore(join(dir, 'secrets.json')), env: {}, findBrowser })
+  handlers['settings:testProvider'] = reachableProvider
   const client = inProcessClient(handlers)
   useSettingsStore.getState().setSettings(await handlers['settings:get']({}))
   view = await render(<SettingsView />, client)
