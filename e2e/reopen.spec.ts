@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 
@@ -27,7 +27,9 @@ test('a reload and a second tab reopen the task that waits, not an empty chat', 
   await expect(second.getByText('Writing the notes first.')).toBeVisible()
   // Answered in the second tab; both show the finished task.
   await waiting(second).getByRole('button', { name: 'Accept all changes' }).click()
-  await expect.poll(() => readFileSync(join(modus.workspace, 'NOTES.md'), 'utf8')).toBe('still here\n')
+  const notes = join(modus.workspace, 'NOTES.md')
+  // A new file: expect.poll gives up at the first throw, so a read before the write must not throw.
+  await expect.poll(() => (existsSync(notes) ? readFileSync(notes, 'utf8') : null)).toBe('still here\n')
   await expect(second.getByRole('group', { name: 'Task result' })).toContainText('Ran it.')
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Ran it.')
 
