@@ -71,8 +71,17 @@ export const CommandRules = z
 export type CommandRules = z.infer<typeof CommandRules>
 
 /** Pages other than local ones that the mode opens without asking: origins or URL prefixes. */
+const URL_RULE_MESSAGE = 'A URL rule must be an http(s):// or file:// origin or URL prefix'
+const parsesAsUrl = (text: string): boolean => {
+  try {
+    new URL(text)
+    return true
+  } catch {
+    return false
+  }
+}
 export const BrowserRules = z
-  .object({ allow: z.array(z.string().trim().regex(/^(https?|file):\/\/\S+$/, 'A URL rule must be an http(s):// or file:// origin or URL prefix')) })
+  .object({ allow: z.array(z.string().trim().regex(/^(https?|file):\/\/\S+$/, URL_RULE_MESSAGE).refine(parsesAsUrl, URL_RULE_MESSAGE)) })
   .strict()
 export type BrowserRules = z.infer<typeof BrowserRules>
 

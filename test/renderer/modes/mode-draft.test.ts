@@ -53,6 +53,26 @@ describe('mode draft', () => {
     expect(bad.ok === false && bad.errors.sandbox).toContain('A domain must be a host name')
   })
 
+  it('keeps the browser toggle and URL allow rules, and names a bad rule at the browser rules field', () => {
+    const mode = ModeConfig.parse({
+      slug: 'web',
+      name: 'Web',
+      roleDefinition: 'Builds web apps',
+      groups: ['read', 'browser'],
+      autoApprove: { browser: true },
+      browserRules: { allow: ['https://docs.example.com', 'https://example.com/app/'] }
+    })
+    const draft = draftFromMode(mode)
+    expect(draft.toggles.browser).toBe(true)
+    expect(draft.browserAllow).toBe('https://docs.example.com\nhttps://example.com/app/')
+    expect(modeInputFromDraft(draft)).toEqual(mode)
+    expect(modeInputFromDraft({ ...draft, browserAllow: '\n \n' }).browserRules).toBeUndefined()
+    const bad = checkDraft({ ...draft, browserAllow: 'https://docs.example.com\ndocs.example.com' })
+    expect(bad.ok === false && bad.errors.browserRules).toBe('A URL rule must be an http(s):// or file:// origin or URL prefix: “docs.example.com”')
+    const unparsable = checkDraft({ ...draft, browserAllow: 'http://[::1' })
+    expect(unparsable.ok === false && unparsable.errors.browserRules).toContain('“http://[::1”')
+  })
+
   it('keeps the MCP servers a mode may use: a list, none, or all when blank', () => {
     const base = { slug: 'docs', name: 'Docs', roleDefinition: 'Docs', groups: ['read', 'mcp'] }
     const listed = ModeConfig.parse({ ...base, mcpServers: ['wiki', 'github'] })

@@ -127,6 +127,38 @@ describe('mode editor', () => {
     expect(byLabel(form, 'Edit files').checked).toBe(false)
   })
 
+  it('edits the browser toggle and URL allow rules of a mode, refusing a rule that is not a URL', async () => {
+    const { container } = await mount()
+    await click(modeButton(container, /^Code/)!)
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Code"]')!
+    const toggle = byLabel(form, /^Open local pages in the browser/)
+    expect(toggle.checked).toBe(false)
+    await click(toggle)
+    const rules = byLabel<HTMLTextAreaElement>(form, 'Open without asking')
+    expect(rules.disabled).toBe(false)
+    await type(rules, 'https://docs.example.com\nexample.com')
+    await type(byLabel<HTMLSelectElement>(form, 'Save to'), 'global')
+    await click(byButton(form, 'Save override'))
+    expect(rules.getAttribute('aria-invalid')).toBe('true')
+    const described = form.querySelector(`#${CSS.escape(rules.getAttribute('aria-describedby')!)}`)
+    expect(described?.textContent).toBe('A URL rule must be an http(s):// or file:// origin or URL prefix: “example.com”')
+    expect(() => readFileSync(join(dataDir, 'modes.yaml'))).toThrow()
+
+    await type(rules, 'https://docs.example.com\nhttps://example.com/app/')
+    await click(byButton(form, 'Save override'))
+    await waitFor(() => container.textContent?.includes('overrides built-in'))
+    const saved = readFileSync(join(dataDir, 'modes.yaml'), 'utf8')
+    expect(saved).toContain('browser: true')
+    expect(saved).toMatch(/browserRules:\s+allow:\s+- https:\/\/docs\.example\.com\s+- https:\/\/example\.com\/app\//)
+    const again = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Code"]')!
+    expect(byLabel(again, /^Open local pages in the browser/).checked).toBe(true)
+    expect(byLabel<HTMLTextAreaElement>(again, 'Open without asking').value).toBe('https://docs.example.com\nhttps://example.com/app/')
+
+    // Without the Browser group the rules cannot be edited (they would do nothing).
+    await click(byLabel(again, /^Browser \(/))
+    expect(byLabel<HTMLTextAreaElement>(again, 'Open without asking').disabled).toBe(true)
+  })
+
   it('duplicates a mode under a free slug, renames it, and deletes it after confirmation', async () => {
     const { container } = await mount()
     await click(modeButton(container, /^Architect/)!)

@@ -3,6 +3,7 @@ import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
 import { TOOL_GROUPS } from '../../../../shared/modes/schema'
 import { AutoApproveFields } from './AutoApproveFields'
+import { BrowserRulesFields } from './BrowserRulesFields'
 import { CommandRulesFields } from './CommandRulesFields'
 import { ExportButtons } from './ExportButtons'
 import { FileRegexField } from './FileRegexField'
@@ -221,6 +222,12 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
         rules={draft.rules}
         error={shown('rules')}
         onChange={(list, value) => update({ rules: { ...draft.rules, [list]: value } })}
+      />
+      <BrowserRulesFields
+        allow={draft.browserAllow}
+        disabled={!draft.groups.browser}
+        error={shown('browserRules')}
+        onChange={(browserAllow) => update({ browserAllow })}
       />
       <AutoApproveFields
         draft={draft}

@@ -9,6 +9,7 @@ export const TOGGLES = [
   { key: 'edit', label: 'Edit files' },
   { key: 'command', label: 'Run commands that match an allow rule (no rule matching: asks; deny and ask rules still apply)' },
   { key: 'mcp', label: 'Use MCP tools and resources' },
+  { key: 'browser', label: 'Open local pages in the browser (localhost, 127.0.0.1, this workspace’s files)' },
   { key: 'sandboxedCommands', label: 'Run commands no rule matches when they run in the sandbox below (deny and ask rules still apply)' },
   { key: 'modeSwitch', label: 'Switch modes' },
   { key: 'subtasks', label: 'Start subtasks' },
@@ -29,6 +30,8 @@ export interface ModeDraft {
   fileRegex: string
   fileRegexDescription: string
   rules: { allow: string; ask: string; deny: string }
+  /** Browser URL allow rules (origins or URL prefixes), one per line. */
+  browserAllow: string
   toggles: Record<ToggleKey, boolean>
   followupTimeoutSeconds: string
   maxRequests: string
@@ -50,6 +53,7 @@ export type DraftField =
   | 'groups'
   | 'fileRegex'
   | 'rules'
+  | 'browserRules'
   | 'followupTimeoutSeconds'
   | 'maxRequests'
   | 'maxCostUsd'
@@ -94,6 +98,7 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
       ask: lines(mode.commandRules?.ask),
       deny: lines(mode.commandRules?.deny)
     },
+    browserAllow: lines(mode.browserRules?.allow),
     toggles: Object.fromEntries(TOGGLES.map(({ key }) => [key, auto[key] === true])) as Record<ToggleKey, boolean>,
     followupTimeoutSeconds: auto.followupTimeoutMs ? String(auto.followupTimeoutMs / 1000) : '',
     maxRequests: auto.maxRequests ? String(auto.maxRequests) : '',
@@ -156,6 +161,7 @@ export function modeInputFromDraft(draft: ModeDraft): Record<string, unknown> {
     const rules = fromLines(draft.rules[list])
     if (rules.length > 0) commandRules[list] = rules
   }
+  const browserAllow = fromLines(draft.browserAllow)
   const optional = (value: string) => (value.trim() ? value : undefined)
   const input: Record<string, unknown> = {
     slug: draft.slug.trim(),
@@ -167,6 +173,7 @@ export function modeInputFromDraft(draft: ModeDraft): Record<string, unknown> {
     groups,
     autoApprove: Object.keys(autoApprove).length > 0 ? autoApprove : undefined,
     commandRules: Object.keys(commandRules).length > 0 ? commandRules : undefined,
+    browserRules: browserAllow.length > 0 ? { allow: browserAllow } : undefined,
     mcpServers: mcpServersFromDraft(draft.mcpServers),
     sandbox: sandboxFromDraft(draft.sandbox)
   }
@@ -184,6 +191,7 @@ function fieldOf(path: readonly PropertyKey[]): DraftField {
   const [head, second] = path
   if (head === 'groups') return path.includes('fileRegex') ? 'fileRegex' : 'groups'
   if (head === 'commandRules') return 'rules'
+  if (head === 'browserRules') return 'browserRules'
   if (head === 'mcpServers') return 'mcpServers'
   if (head === 'sandbox') return 'sandbox'
   if (head === 'autoApprove') return FIELD_OF_AUTO[String(second)] ?? 'form'
@@ -198,6 +206,12 @@ const NUMBER_MESSAGES: Partial<Record<DraftField, string>> = {
   maxCostUsd: 'An amount above 0, or blank for the global cap.'
 }
 
+/** A rule-list error names the line it is about, so the user finds it among the others. */
+function messageOf(path: readonly PropertyKey[], message: string, draft: ModeDraft): string {
+  if (path[0] !== 'browserRules' || typeof path[2] !== 'number') return message
+  return `${message}: “${fromLines(draft.browserAllow)[path[2]]}”`
+}
+
 export type DraftCheck = { ok: true; mode: ModeConfig } | { ok: false; errors: DraftErrors }
 
 /** Validates the draft with the same schema the core uses; each error is placed at its field. */
@@ -207,7 +221,7 @@ export function checkDraft(draft: ModeDraft, otherSlugs: readonly string[] = [])
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = fieldOf(issue.path)
-      errors[field] ??= NUMBER_MESSAGES[field] ?? issue.message
+      errors[field] ??= NUMBER_MESSAGES[field] ?? messageOf(issue.path, issue.message, draft)
     }
   }
   if (!errors.slug && otherSlugs.includes(draft.slug.trim())) errors.slug = `A mode with the slug "${draft.slug.trim()}" already exists here.`
