@@ -1,38 +1,56 @@
 /**
  * What the sandbox refused during one command, as one line for the model. Writes: bubblewrap
  * mounts everything outside the writable roots read-only, so a refused write shows as EROFS
- * ("Read-only file system") in the command's own output; a protected path inside the workspace
- * may show as "Permission denied" or "File exists". Connections: the ones the network policy or
- * the user refused.
+ * ("Read-only file system"; Node: "EROFS: read-only file system") in the command's own output; a
+ * protected path inside the workspace may also show as "Permission denied" or "File exists".
+ * Connections: the ones the network policy or the user refused.
  */
 export function blockedReport(output: string, refusedConnections: readonly string[], protectedNames: readonly string[]): string | null {
   const writes = blockedWrites(output, protectedNames)
   const parts: string[] = []
-  if (writes.length > 0) parts.push(`${writes.length === 1 ? 'a write to' : 'writes to'} ${list(writes)} (outside the writable roots, or a protected path)`)
+  const isProtected = (path: string): boolean => protectedNames.some((name) => protectedPath(name).test(path))
+  const outside = writes.named.filter((path) => !isProtected(path))
+  const guarded = writes.named.filter(isProtected)
+  const writeGroups: string[] = []
+  if (outside.length > 0) writeGroups.push(`${writesTo(outside)} (outside the writable roots)`)
+  if (guarded.length > 0) writeGroups.push(`${writesTo(guarded)} (a protected path, read-only in the sandbox)`)
+  // Unnamed refusals only matter when nothing named tells the model already.
+  if (writeGroups.length === 0 && writes.unnamed) writeGroups.push('a write outside the writable roots (the output does not name the path)')
+  if (writeGroups.length > 0) parts.push(writeGroups.join(' and '))
   if (refusedConnections.length > 0) parts.push(`${refusedConnections.length === 1 ? 'a connection to' : 'connections to'} ${list(refusedConnections)}`)
   return parts.length > 0 ? `Sandbox: blocked ${parts.join('; and ')}.` : null
 }
+
+const writesTo = (paths: readonly string[]): string => `${paths.length === 1 ? 'a write to' : 'writes to'} ${list(paths)}`
 
 const list = (items: readonly string[]): string => {
   const shown = items.slice(0, 5).join(', ')
   return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown
 }
 
-const QUOTED = /['‘"`]([^'’"`]+)['’"`]/
-const COLON_PATH = /(?:^|:\s)((?:~|\.{0,2}\/|[\w.-]+\/)[^\s:]*|\.[\w.-]+)\s*:\s*(?:Read-only file system|Permission denied|File exists)/
+const protectedPath = (name: string): RegExp => new RegExp(`(?:^|/)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`)
 
-function blockedWrites(output: string, protectedNames: readonly string[]): string[] {
+const READ_ONLY = /read-only file system/i
+const REFUSED = /Permission denied|Operation not permitted|File exists/
+const QUOTED = /['‘"`]([^'’"`]+)['’"`]/g
+// "bash: line 1: /etc/x: Read-only …", "sed: couldn't open temporary file .git/sedXYZ: Read-only …"
+const COLON_PATH = /(?:^|\s)((?:~|\.{0,2}\/|[\w.-]+\/)[^\s:]*|\.[\w.-]+)\s*:\s*(?:Read-only file system|Permission denied|File exists)/i
+
+/** A quoted path: the last one, as in "cannot copy 'template' to 'destination'". */
+const lastQuoted = (line: string): string | undefined => [...line.matchAll(QUOTED)].at(-1)?.[1]
+
+function blockedWrites(output: string, protectedNames: readonly string[]): { named: string[]; unnamed: boolean } {
   const found = new Set<string>()
+  let unnamed = false
   for (const line of output.split(/\r?\n/)) {
-    const readOnly = line.includes('Read-only file system')
-    const refused = /Permission denied|Operation not permitted|File exists/.test(line)
-    if (!readOnly && !refused) continue
-    const path = COLON_PATH.exec(line)?.[1] ?? QUOTED.exec(line)?.[1]
+    const readOnly = READ_ONLY.test(line)
+    if (!readOnly && !REFUSED.test(line)) continue
+    const path = COLON_PATH.exec(line)?.[1] ?? lastQuoted(line)
     if (!path) {
-      if (readOnly) found.add('a path outside the writable roots')
+      if (readOnly) unnamed = true
       continue
     }
-    if (readOnly || protectedNames.some((name) => path === name || path.includes(`${name}/`) || path.endsWith(`/${name}`))) found.add(path)
+    if (readOnly || protectedNames.some((name) => protectedPath(name).test(path))) found.add(path)
   }
-  return [...found]
+  return { named: [...found], unnamed }
 }
