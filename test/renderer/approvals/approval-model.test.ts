@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApprovalItem } from '../../../src/shared/contract/approvals'
 import {
+  browserPageOf,
   groupByTask,
   keyArguments,
   nextSelection,
@@ -86,5 +87,14 @@ describe('keyArguments for file bodies', () => {
       { name: 'path', value: 'a.ts' },
       { name: 'content', value: '2 lines, 8 characters' }
     ])
+  })
+
+  it('names the page a browser launch opens and its origin; other calls have none', () => {
+    const launch = (url: string) => browserPageOf({ tool: 'browser_action', args: { action: 'launch', url } })
+    expect(launch('http://127.0.0.1:5173/app?x=1')).toEqual({ url: 'http://127.0.0.1:5173/app?x=1', origin: 'http://127.0.0.1:5173' })
+    expect(launch('file:///work/project/index.html')?.origin).toBe('a file on this computer')
+    expect(launch('not a url')?.origin).toBe('none (not a valid URL)')
+    expect(browserPageOf({ tool: 'browser_action', args: { action: 'click', coordinate: { x: 1, y: 2 } } })).toBeNull()
+    expect(browserPageOf({ tool: 'read_file', args: { url: 'https://example.com' } })).toBeNull()
   })
 })

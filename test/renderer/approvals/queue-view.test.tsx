@@ -6,6 +6,8 @@ import { routeEvents } from '../../../src/renderer/src/client/event-router'
 import { useApprovalsStore } from '../../../src/renderer/src/features/approvals/approvals-store'
 import { createFakeClient } from '../chat/fake-client'
 import { button, click, mount, press, settle, typeInto } from '../chat/dom'
+import { decide } from '../../../src/shared/policy/decide'
+import { browserActionTool } from '../../../src/shared/tools/browser-action'
 
 const item = (id: string, extra: Partial<ApprovalItem> = {}): ApprovalItem => ({
   id,
@@ -59,6 +61,25 @@ describe('ApprovalQueueView', () => {
     expect(why.getAttribute('title')).toBe('Policy rule: command toggle')
     expect(cards[1].textContent).toContain('debug mode')
     expect([...view.container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Fix the tests', 'Other task'])
+  })
+
+  it('shows the page and origin a browser launch would open, and why the policy asked about that origin', async () => {
+    const args = { action: 'launch', url: 'https://example.com/login?next=/account' }
+    const mode = { slug: 'code', name: 'Code', roleDefinition: 'r', groups: ['browser' as const], origin: 'builtin' as const, overridesBuiltIn: false, autoApprove: { browser: true } }
+    const verdict = decide({ name: 'browser_action', params: browserActionTool.params.parse(args) }, { mode, trusted: true, workspaceRoot: '/work/project' })
+    expect(verdict.decision).toBe('ask')
+    const launch = item('b1', { tool: 'browser_action', args, summary: browserActionTool.summarize(browserActionTool.params.parse(args)), rule: verdict.rule, reason: verdict.reason })
+    const { view } = await showQueue([launch])
+    const card = view.container.querySelector('.approval-card')!
+    const page = card.querySelector('[aria-label="Page to open"]')!
+    const fields = [...page.querySelectorAll('div')].map((row) => [row.querySelector('dt')!.textContent, row.querySelector('dd')!.textContent])
+    expect(fields).toEqual([
+      ['Page', 'https://example.com/login?next=/account'],
+      ['Origin', 'https://example.com']
+    ])
+    // The URL is not repeated among the other arguments.
+    expect([...card.querySelectorAll('.approval-args dt')].filter((dt) => dt.textContent === 'url')).toHaveLength(0)
+    expect(card.querySelector('.approval-why')!.textContent).toContain('the origin https://example.com')
   })
 
   it('moves with j/k and approves the selected item with a', async () => {

@@ -6,7 +6,8 @@ import { useClient } from '../../client/client-context'
 import { openTask } from '../chat/chat-sync'
 import { useNavigationStore } from '../../navigation-store'
 import { ApprovalActions, type PendingAction } from './ApprovalActions'
-import { groupByTask, hasLaterCallsInTurn, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
+import { BrowserPageField } from './BrowserPageField'
+import { browserPageOf, groupByTask, hasLaterCallsInTurn, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
 import { useApprovalsStore } from './approvals-store'
 import { decideApproval } from './decide'
 import './approvals.css'
@@ -120,7 +121,9 @@ function ApprovalCard(props: {
   onRequestedHandled: () => void
 }): ReactNode {
   const { item } = props
-  const args = keyArguments(item.args)
+  const page = browserPageOf(item)
+  // A launch's page is shown with its origin below; the argument list would only repeat it.
+  const args = keyArguments(item.args).filter((arg) => !(page && arg.name === 'url'))
   const why = whyAsked(item)
   return (
     <article
@@ -141,6 +144,7 @@ function ApprovalCard(props: {
         <OpenInChat taskId={item.taskId} />
       </div>
       <p className="approval-summary">{item.summary}</p>
+      {page && <BrowserPageField page={page} className="approval-args" />}
       {args.length > 0 && <ArgumentList args={args} className="approval-args" />}
       {why && (
         <p className="approval-why" title={item.rule ? `Policy rule: ${item.rule}` : undefined}>

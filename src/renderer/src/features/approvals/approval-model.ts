@@ -96,3 +96,22 @@ export const KIND_LABELS: Record<ApprovalItem['kind'], string> = {
   repetition: 'Repeated call',
   'mistake-limit': 'Mistake limit reached'
 }
+
+/** The page a browser launch would open: its address and the origin the policy judged. */
+export interface BrowserPage {
+  url: string
+  /** `https://example.com`, `a file on this computer`, or why there is none. */
+  origin: string
+}
+
+export function browserPageOf(item: Pick<ApprovalItem, 'tool' | 'args'>): BrowserPage | null {
+  if (item.tool !== 'browser_action' || typeof item.args !== 'object' || item.args === null) return null
+  const { action, url } = item.args as { action?: unknown; url?: unknown }
+  if (action !== 'launch' || typeof url !== 'string') return null
+  try {
+    const parsed = new URL(url)
+    return { url, origin: parsed.protocol === 'file:' ? 'a file on this computer' : parsed.origin }
+  } catch {
+    return { url, origin: 'none (not a valid URL)' }
+  }
+}

@@ -1,7 +1,8 @@
 import { ArgumentList } from '../approvals/ArgumentList'
 import { useState, type ReactNode } from 'react'
 import { ApprovalActions } from '../approvals/ApprovalActions'
-import { keyArguments, KIND_LABELS } from '../approvals/approval-model'
+import { BrowserPageField } from '../approvals/BrowserPageField'
+import { browserPageOf, keyArguments, KIND_LABELS } from '../approvals/approval-model'
 import { useApprovalsStore } from '../approvals/approvals-store'
 import { parsePartialJson } from './partial-json'
 import { changeLabel, decisionLabel, phaseLabel, sentence, toolPhase, type ApprovalState, type TaskStatus, type ToolItem } from './task-view'
@@ -80,8 +81,10 @@ function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
   const [reviewing, setReviewing] = useState(true)
   if (!item) return null
   const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
+  const page = browserPageOf(item)
   return (
     <div className="inline-approval">
+      {page && <BrowserPageField page={page} className="tool-args" />}
       {isEdit && (
         <button type="button" aria-expanded={reviewing} onClick={() => setReviewing((value) => !value)}>
           {reviewing ? 'Hide review' : `Review ${item.changes!.length} file change${item.changes!.length === 1 ? '' : 's'}`}
