@@ -96,6 +96,14 @@ describe('commands in the OS sandbox', () => {
     expect(result.sandboxBlocked).toContain('.roomodes')
   }, 60_000)
 
+  it('leaves no mount points for the protected paths behind in the workspace', async () => {
+    const result = await run('ls -A', offline)
+    // While the command ran, bwrap had placed them (empty) to mount over.
+    expect(result.output.text).toContain('.roomodes')
+    expect(existsSync(join(h.root, '.roomodes'))).toBe(false)
+    expect(existsSync(join(h.root, '.modus'))).toBe(false)
+  }, 60_000)
+
   it('puts a connection to an unlisted host in the approval queue; allowed, it passes', async () => {
     const pending = run(fetchCommand(), asking)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)

@@ -13,6 +13,8 @@ export interface SandboxRuntime {
   ): Promise<string>
   registerCommandNetworkLists(commandId: string, lists: { allowedDomains: string[] }): void
   unregisterCommandNetworkLists(commandId: string): void
+  /** After each wrapped command has ended: removes the mount points bwrap left in the workspace once none runs. */
+  cleanupAfterCommand(): void
   reset(): Promise<void>
 }
 

@@ -92,6 +92,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       .wrapWithSandbox('true', undefined, { filesystem: { denyRead: [], allowWrite: [tempDir], denyWrite: [] } }, undefined, { commandId: newCommandId(), commandText: 'true' })
       .then(run)
       .catch((error: unknown) => ({ code: 1, stderr: error instanceof Error ? error.message : String(error) }))
+    // Every wrap counts as running until this: mount points are only removed when none is.
+    loaded.cleanupAfterCommand()
     if (trial.code !== 0) {
       await loaded.reset().catch(() => undefined)
       return refused(refusedByKernel(trial.stderr))
@@ -146,6 +148,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           finish(output) {
             if (finished) return null
             finished = true
+            // bwrap leaves empty files where a protected path did not exist (.modus, .roomodes, even
+            // .git): an empty .git breaks git, so they go as soon as no sandboxed command runs.
+            live.cleanupAfterCommand()
             live.unregisterCommandNetworkLists(commandId)
             gate.remove(commandId)
             return blockedReport(output, command.refused, PROTECTED_IN_SANDBOX)
