@@ -130,6 +130,70 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       await new Promise((resolve) => links.close(resolve))
     }
   })
+
+  it('a server-side redirect is checked hop by hop: to a foreign origin it is stopped before the request leaves, within the origin it follows', async () => {
+    const foreignHits: string[] = []
+    const foreign = createServer((req, res) => {
+      foreignHits.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>foreign</title>')
+    })
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
+    const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
+    const local = createServer((req, res) => {
+      const url = req.url ?? '/'
+      if (url.startsWith('/away')) return void res.writeHead(302, { location: `${foreignOrigin}/steal?typed=secret` }).end()
+      if (url === '/hop') return void res.writeHead(301, { location: '/away-again' }).end()
+      if (url === '/inside') return void res.writeHead(302, { location: '/next' }).end()
+      const body =
+        url === '/next'
+          ? '<title>next</title>'
+          : `<a href="/away" style="display:block;height:100px">link</a>
+             <button style="display:block;height:100px;width:200px" onclick="location.href='/hop'">script</button>
+             <a href="/inside" style="display:block;height:100px">inside</a>
+             <a href="/away" target="_blank" style="display:block;height:100px">popup</a>`
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<body style="margin:0">${body}</body>`)
+    })
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve))
+    const localOrigin = `http://127.0.0.1:${(local.address() as AddressInfo).port}`
+    const checked: string[] = []
+    // The mode's policy as the agent wires it: the launched (local) origin passes, the foreign one would ask.
+    const checkPage = async (url: string) => {
+      checked.push(url)
+      return { allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` }
+    }
+    const guarded = createBrowserActionExecutor(sessions)
+    const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t5'), checkPage })
+    const stopped = `The page tried to open ${foreignOrigin}/steal?typed=secret; it was not opened (Opening the origin ${foreignOrigin} always needs approval)`
+    try {
+      const launched = await call({ action: 'launch', url: `${localOrigin}/away` })
+      expect(text(launched)).toContain(stopped)
+      expect(text(launched)).not.toContain(`Current URL: ${foreignOrigin}`)
+
+      await call({ action: 'launch', url: `${localOrigin}/` })
+      const link = await call({ action: 'click', coordinate: '20,50' })
+      expect(text(link)).toContain(stopped)
+      expect(text(link)).toContain(`Current URL: ${localOrigin}/`)
+
+      const script = await call({ action: 'click', coordinate: '20,150' }) // a script goes to /hop → /away-again → foreign
+      expect(text(script)).toContain(stopped)
+      expect(text(script)).toContain(`Current URL: ${localOrigin}/`)
+
+      const popup = await call({ action: 'click', coordinate: '20,350' }) // a new window is never opened
+      expect(text(popup)).toContain(`The page tried to open ${localOrigin}/away; it was not opened (it would open in a new window, and browser_action drives a single page)`)
+      expect(sessions.get('t5')!.page.context().pages()).toHaveLength(1)
+
+      const inside = await call({ action: 'click', coordinate: '20,250' })
+      expect(text(inside)).not.toContain('The page tried to open')
+      expect(text(inside)).toContain(`Current URL: ${localOrigin}/next`)
+
+      expect(foreignHits).toEqual([]) // no request ever reached the foreign origin
+      expect(checked).toEqual(Array(3).fill(`${foreignOrigin}/steal?typed=secret`))
+    } finally {
+      await sessions.close('t5')
+      await new Promise((resolve) => foreign.close(resolve))
+      await new Promise((resolve) => local.close(resolve))
+    }
+  })
 })
 
 describe('browser_action parameters', () => {

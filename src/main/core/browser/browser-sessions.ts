@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Page, type Request } from 'playwright-core'
 import { findChromium, type ChromiumLookup } from './find-chromium'
 
 export interface Viewport {
@@ -60,17 +60,42 @@ export interface BrowserSessionsDeps {
 /** The log lines a page may pile up between two actions; older ones are dropped with a note. */
 const MAX_LOG_LINES = 200
 
+type GuardState = { check?: PageCheck; blocked: BlockedNavigation[] }
+
+/** Whether a top-level page may load: approved through launch, or allowed by the mode's policy. */
+async function verdictFor(url: string, approved: Set<string>, state: GuardState): Promise<{ allowed: boolean; reason: string }> {
+  if (approved.has(approvalKey(url))) return { allowed: true, reason: 'approved' }
+  if (!state.check) return { allowed: false, reason: 'no policy to check it against' }
+  return state.check(url).catch((error: Error) => ({ allowed: false, reason: error.message }))
+}
+
+/** A navigation into a new window (a popup): Playwright has no frame for it yet. */
+function opensWindow(request: Request): boolean {
+  try {
+    request.frame()
+    return false
+  } catch {
+    return true
+  }
+}
+
 /**
- * Every top-level navigation — the page's own (a clicked link, a script, a form, a popup) as well as
- * launch's — is held until it is known to be approved: a page may send the model somewhere the
- * policy would have asked about. One that is not is cancelled and reported to the model.
+ * Every top-level navigation — the page's own (a clicked link, a script, a form) as well as launch's —
+ * is held until it is known to be approved: a page may send the model somewhere the policy would
+ * have asked about. One that is not is cancelled and reported to the model. A popup is never opened:
+ * the model sees one page, and a new window would escape the redirect guard below.
  */
-async function guardNavigations(page: Page, approved: Set<string>, state: { check?: PageCheck; blocked: BlockedNavigation[] }): Promise<void> {
+async function guardNavigations(page: Page, approved: Set<string>, state: GuardState): Promise<void> {
+  await guardRedirects(page, approved, state)
+  page.context().on('page', (other) => void (other !== page && other.close().catch(() => undefined)))
   await page.context().route('**/*', async (route) => {
     const request = route.request()
-    const topLevel = request.isNavigationRequest() && request.frame().parentFrame() === null
-    if (!topLevel || approved.has(approvalKey(request.url()))) return route.continue()
-    const verdict = state.check ? await state.check(request.url()).catch((error: Error) => ({ allowed: false, reason: error.message })) : { allowed: false, reason: 'no policy to check it against' }
+    if (!request.isNavigationRequest()) return route.continue()
+    const popup = opensWindow(request)
+    if (!popup && request.frame().parentFrame() !== null) return route.continue()
+    const verdict = popup
+      ? { allowed: false, reason: 'it would open in a new window, and browser_action drives a single page' }
+      : await verdictFor(request.url(), approved, state)
     if (verdict.allowed) return route.continue()
     state.blocked.push({ url: request.url(), reason: verdict.reason })
     // A 204 answer makes the browser stay on the current page (an abort would show an error page).
@@ -78,9 +103,34 @@ async function guardNavigations(page: Page, approved: Set<string>, state: { chec
   })
 }
 
+/**
+ * Playwright's routes never see the hops of a server-side redirect (Chromium follows them itself), so
+ * a page on an approved origin could redirect anywhere. A DevTools interception of the page's own
+ * holds each hop of a top-level navigation until the same check has passed it.
+ */
+async function guardRedirects(page: Page, approved: Set<string>, state: GuardState): Promise<void> {
+  const devtools = await page.context().newCDPSession(page)
+  const tree = await devtools.send('Page.getFrameTree')
+  const mainFrame = tree.frameTree.frame.id
+  devtools.on('Fetch.requestPaused', (event) => {
+    const requestId = event.requestId
+    const hop = event.redirectedRequestId !== undefined && event.frameId === mainFrame
+    const decide = async () => {
+      if (!hop) return devtools.send('Fetch.continueRequest', { requestId })
+      const verdict = await verdictFor(event.request.url, approved, state)
+      if (verdict.allowed) return devtools.send('Fetch.continueRequest', { requestId })
+      state.blocked.push({ url: event.request.url, reason: verdict.reason })
+      return devtools.send('Fetch.fulfillRequest', { requestId, responseCode: 204, body: '' })
+    }
+    // A closed page or browser leaves nothing to answer.
+    decide().catch(() => undefined)
+  })
+  await devtools.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] })
+}
+
 async function startSession(page: Page, viewport: Viewport): Promise<BrowserSession> {
   const approved = new Set<string>()
-  const navigation: { check?: PageCheck; blocked: BlockedNavigation[] } = { blocked: [] }
+  const navigation: GuardState = { blocked: [] }
   await guardNavigations(page, approved, navigation)
   let consoleLines: string[] = []
   let errors: string[] = []

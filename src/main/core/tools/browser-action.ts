@@ -35,10 +35,10 @@ async function settle(session: BrowserSession): Promise<void> {
 }
 
 /** The screenshot, URL and logs since the previous action: what every action returns. */
-async function report(session: BrowserSession, done: string, ctx: ToolContext, isError = false): Promise<ToolOutput> {
+async function report(session: BrowserSession, done: string, ctx: ToolContext, isError = false, stopped = session.drainBlocked()): Promise<ToolOutput> {
   const shot = await session.page.screenshot({ type: 'png' })
   const logs = session.drainLogs()
-  const blocked = session.drainBlocked().map(
+  const blocked = stopped.map(
     (entry) => `The page tried to open ${entry.url}; it was not opened (${entry.reason}). To go there, call browser_action launch with that url, so the user can approve it.`
   )
   const lines = [
@@ -73,6 +73,9 @@ async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext):
     const status = response ? ` (HTTP ${response.status()})` : ''
     return await report(session, `Opened ${url}${status}.`, ctx, response !== null && response.status() >= 400)
   } catch (error) {
+    // The page redirected somewhere the policy did not allow: that, not a network failure, is the news.
+    const stopped = session.drainBlocked()
+    if (stopped.length > 0) return await report(session, `Opening ${url} led to a page that was not opened.`, ctx, true, stopped)
     const logs = session.drainLogs()
     const errors = logs.errors.length > 0 ? `\nPage errors: ${logs.errors.join('; ')}` : ''
     return textOutput(`Navigation to ${url} failed: ${errorText(error)}${errors}`, true)
