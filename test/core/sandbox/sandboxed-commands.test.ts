@@ -146,6 +146,17 @@ describe('commands in the OS sandbox', () => {
     expect(approvals.list()).toEqual([])
   }, 60_000)
 
+  it("sees the task shell's functions and aliases, and cannot change them", async () => {
+    const task = h.service.forTask('sandboxed', h.root)
+    await task.execute({ command: `greet() { echo "hello $1"; }; alias ll='echo listing'`, timeoutMs: 30_000 })
+    const result = await run('greet sandbox; ll; greet() { echo changed; }', offline)
+    expect(result.output.text).toBe('hello sandbox\nlisting\n')
+    expect(result.notes.join(' ')).toContain("It ran in the sandbox's own shell")
+    expect(formatCommandResult(result)).toContain('functions, aliases and options it set there are not kept for the next command')
+    expect((await run('greet plain', offline)).notes).toEqual([])
+    expect((await task.execute({ command: 'greet again', timeoutMs: 30_000 })).output.text).toBe('hello again\n')
+  }, 60_000)
+
   it('moves a sandboxed command to the background and cancels one like any other', async () => {
     const task = h.service.forTask('sandboxed', h.root)
     const background = await run('echo started; while [ ! -f go ]; do sleep 0.05; done; echo finished', offline, { timeoutMs: 1500 })
@@ -178,4 +189,25 @@ describe('where the sandbox cannot start', () => {
     ).rejects.toThrow(/The sandbox cannot start here: .*Nothing was run\./)
     await service.dispose()
   })
+})
+
+describe('in a zsh task shell', () => {
+  it("sandboxed commands see the shell's functions and aliases", async () => {
+    const h = await createHarness({ shell: '/usr/bin/zsh' })
+    const sandbox = createSandboxService({ askNetwork: async () => ({ allow: false }) })
+    try {
+      const task = h.service.forTask('zsh', h.root)
+      await task.execute({ command: `greet() { echo "hello $1"; }; alias ll='echo listing'`, timeoutMs: 30_000 })
+      const result = await task.execute({
+        command: 'greet sandbox; ll; echo "it\'s quoted"',
+        timeoutMs: 30_000,
+        sandbox: (text, shell) =>
+          sandbox.prepare({ taskId: 'zsh', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: h.root, sandbox: { network: 'none', allowedDomains: [] }, shell })
+      })
+      expect(result.output.text).toBe("hello sandbox\nlisting\nit's quoted\n")
+    } finally {
+      await sandbox.dispose()
+      await h.cleanup()
+    }
+  }, 60_000)
 })

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, realpathSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { EffectiveSandbox } from '../../../shared/policy/sandbox'
@@ -9,6 +9,7 @@ import { findOnPath } from '../terminal/shell-integration'
 import { blockedReport } from './blocked-report'
 import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedCommand } from './network-gate'
 import { loadSandboxRuntime, type SandboxRuntime, type SandboxRuntimeConfig } from './sandbox-runtime'
+import { carryShellDefinitions, shellStateNote } from './shell-definitions'
 import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } from './unavailable'
 
 export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
@@ -42,6 +43,7 @@ export interface SandboxCommandRequest {
 export interface SandboxedRun {
   /** What the task shell runs instead of the command: the command inside the sandbox. */
   text: string
+  note?: string
   /** Once, when the command has ended: releases its network list; returns the blocked line or null. */
   finish(output: string): string | null
 }
@@ -63,6 +65,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   const platform = deps.platform ?? process.platform
   const tempDir = realOrSelf(deps.tempDir ?? tmpdir())
   const gate = createNetworkGate({ askNetwork: deps.askNetwork })
+  // The task shells' functions and aliases, one file per command (see shell-definitions.ts).
+  let definitionsDir: string | null = null
+  const definitionsFile = (commandId: string): string => join((definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-'))), `${commandId}.sh`)
   let runtime: SandboxRuntime | null = null
   let checking: Promise<SandboxStatus> | null = null
   let known: SandboxStatus | null = null
@@ -121,11 +126,15 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       }
       const commandId = newCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
+      const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
       const customConfig: Partial<SandboxRuntimeConfig> = {
         filesystem: {
           denyRead: [],
           allowWrite: roots,
-          denyWrite: PROTECTED_IN_SANDBOX.map((name) => ({ path: join(request.workspaceRoot, name), literal: true as const }))
+          denyWrite: [
+            ...PROTECTED_IN_SANDBOX.map((name) => ({ path: join(request.workspaceRoot, name), literal: true as const })),
+            ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
+          ]
         }
       }
       const command: SandboxedCommand = {
@@ -141,13 +150,16 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const live = runtime
       gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
       try {
-        const text = await live.wrapWithSandbox(request.command, request.shell, customConfig, undefined, { commandId, commandText: request.command })
+        const wrapped = await live.wrapWithSandbox(definitions?.command ?? request.command, request.shell, customConfig, undefined, { commandId, commandText: request.command })
         let finished = false
+        const note = shellStateNote(request.command)
         return {
-          text,
+          text: definitions ? `${definitions.dump}; ${wrapped}` : wrapped,
+          ...(note ? { note } : {}),
           finish(output) {
             if (finished) return null
             finished = true
+            if (definitions) rmSync(definitionsFile(commandId), { force: true })
             // bwrap leaves empty files where a protected path did not exist (.modus, .roomodes, even
             // .git): an empty .git breaks git, so they go as soon as no sandboxed command runs.
             live.cleanupAfterCommand()
@@ -157,6 +169,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           }
         }
       } catch (error) {
+        if (definitions) rmSync(definitionsFile(commandId), { force: true })
         live.unregisterCommandNetworkLists(commandId)
         gate.remove(commandId)
         throw error
@@ -167,6 +180,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       if (runtime) await runtime.reset().catch(() => undefined)
       runtime = null
       known = null
+      if (definitionsDir) rmSync(definitionsDir, { recursive: true, force: true })
+      definitionsDir = null
     }
   }
 }

@@ -265,6 +265,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
         const terminal = await acquireTaskTerminal(taskId, rootReal, notes)
         try {
           const wrap = request.sandbox ? await request.sandbox(request.command, terminal.shell) : null
+          if (wrap?.note) notes.push(wrap.note)
           // Every call starts where the tool says (default: the workspace root), whatever an
           // earlier command cd-ed to; variables and functions do persist in the task shell.
           const record = await startCommand(terminal, taskId, request.command, explicitCwd ?? rootReal, wrap)

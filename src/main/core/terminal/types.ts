@@ -35,6 +35,8 @@ export interface CommandRunRequest {
 /** A command wrapped in the OS sandbox, as the terminal runs it. */
 export interface SandboxWrap {
   text: string
+  /** A note for the model about how the sandbox ran it (e.g. shell state it set is not kept). */
+  note?: string
   /** Called once when the command has ended, with its output: what the sandbox blocked, or null. */
   finish(output: string): string | null
 }
