@@ -105,7 +105,8 @@ describe.skipIf(!existsSync(join(ROOT, TREE)))('file tools over node_modules', (
           return `${text.split('\n')[0].slice(0, 60)} (${text.length} chars)`
         }
       },
-      { name: 'Modus built-in engine (cap 300)', run: search('builtin', 300) }
+      { name: 'Modus built-in engine (cap 300)', run: search('builtin', 300) },
+      { name: 'Modus built-in engine, uncapped (no rg on PATH)', run: search('builtin', Number.MAX_SAFE_INTEGER) }
     ]
     if (rg) {
       searchVariants.push(

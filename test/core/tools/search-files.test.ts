@@ -135,6 +135,28 @@ describe.skipIf(!rg)(rg ? 'search_files: ripgrep and built-in agree' : 'search_f
     expect(all.files.find((f) => f.path === 'min/a.js')!.lines[0].text).toHaveLength(2000)
   })
 
+  it('same results when only the lines holding the pattern\'s literal are read (context, neighbours, file edges)', async () => {
+    t = await tempWorkspace({
+      'edges.ts': 'handle(a)\nhandle(b)\nother\n\nhandleX(c)\nx handle(d) handle(e)\nlast\nhandle(f)',
+      'crlf.ts': 'one\r\nhandle(1)\r\ntwo\r\nthree\r\nhandle(2)\r\n',
+      'empty-lines.ts': '\n\nhandle(z)\n\n\n',
+      'wide.ts': `${'ü'.repeat(7000)} handle(w) ${'ü'.repeat(10)}\n${'ö'.repeat(9000)}\nend\n`,
+      'near-miss.ts': 'handleX(1)\nhandle\n(handle)\n'
+    })
+    // Whole literals, literals inside a regex (the line is tested), and an anchored one.
+    for (const regex of ['handle\\(', 'handle\\(\\w\\)', '^handle\\(', 'handle\\(.\\)$', 'x handle']) {
+      for (const contextLines of [0, 2]) {
+        for (const maxResults of [2, Number.MAX_SAFE_INTEGER]) {
+          const options = { regex, contextLines, maxResults }
+          const viaRg = await t.workspace.search('.', { ...options, engine: 'ripgrep' })
+          const viaJs = await t.workspace.search('.', { ...options, engine: 'builtin' })
+          expect(viaJs.files, `${options.regex} context ${contextLines} cap ${maxResults}`).toEqual(viaRg.files)
+          expect([viaJs.matches, viaJs.truncated]).toEqual([viaRg.matches, viaRg.truncated])
+        }
+      }
+    }
+  })
+
   it('reports an invalid pattern from ripgrep too', async () => {
     t = await tempWorkspace({ 'a.txt': 'a' })
     const out = await createSearchFilesExecutor({ engine: 'ripgrep' }).execute({ path: '.', regex: 'foo(' }, ctxFor(t.workspace))
