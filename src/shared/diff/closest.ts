@@ -1,4 +1,5 @@
 import { levenshteinWithin } from './levenshtein'
+import { probeOf, type LineIndex } from './line-index'
 
 export interface ScoredWindow {
   /** 0-based start line. */
@@ -7,16 +8,16 @@ export interface ScoredWindow {
 }
 
 /**
- * Ranks windows of `keys` against `searchKeys`: windows whose lines equal a search line at the same
+ * Ranks windows of the file against `searchKeys`: windows whose lines equal a search line at the same
  * offset get votes, the best voted (plus the hinted window) are scored by edit-distance similarity.
  * Linear in the file size; small files are scored exhaustively. Windows that cannot reach the best
  * similarity found before them are left out (their distance is only computed up to that bound), so
  * the first result is the best window and the list holds it and any windows tied with it or ranked
  * before it was found.
  */
-export function rankWindows(keys: readonly string[], searchKeys: readonly string[], hint?: number): ScoredWindow[] {
+export function rankWindows(file: LineIndex, searchKeys: readonly string[], hint?: number): ScoredWindow[] {
   const n = searchKeys.length
-  const maxStart = keys.length - n
+  const maxStart = file.length - n
   if (maxStart < 0 || n === 0) return []
   const offsets = new Map<string, number[]>()
   searchKeys.forEach((k, j) => {
@@ -27,19 +28,18 @@ export function rankWindows(keys: readonly string[], searchKeys: readonly string
   })
   const votes = new Int32Array(maxStart + 1)
   let voted = 0
-  keys.forEach((k, i) => {
-    const js = offsets.get(k)
-    if (!js) return
+  const vote = (i: number, js: readonly number[]): void => {
     for (const j of js) {
       const start = i - j
       if (start >= 0 && start <= maxStart && votes[start]++ === 0) voted++
     }
-  })
+  }
+  for (const [i, js] of linesWithKeys(file, offsets)) vote(i, js)
   // No line in common: fall back to shared identifiers, so the closest look-alike is still found.
-  if (voted < 3) addTokenVotes(keys, searchKeys, maxStart, votes)
+  if (voted < 3) addTokenVotes(file, searchKeys, maxStart, votes)
   const starts = topVoted(votes, 12)
   if (hint !== undefined) starts.push(Math.min(Math.max(0, hint), maxStart))
-  if (keys.length * n <= 20_000) for (let s = 0; s <= maxStart; s++) starts.push(s)
+  if (file.length * n <= 20_000) for (let s = 0; s <= maxStart; s++) starts.push(s)
   const target = searchKeys.join('\n')
   const seen = new Set<number>()
   const scored: ScoredWindow[] = []
@@ -47,7 +47,7 @@ export function rankWindows(keys: readonly string[], searchKeys: readonly string
   for (const at of starts) {
     if (seen.has(at)) continue
     seen.add(at)
-    const text = keys.slice(at, at + n).join('\n')
+    const text = windowText(file, at, n)
     const longer = Math.max(target.length, text.length)
     if (longer === 0) {
       scored.push({ at, similarity: 1 })
@@ -74,7 +74,40 @@ export function numberLines(lines: readonly string[], firstLineNumber: number): 
 
 const TOKEN = /[A-Za-z_$][\w$]{2,}/g
 
-function addTokenVotes(keys: readonly string[], searchKeys: readonly string[], maxStart: number, votes: Int32Array): void {
+/** Distinct keys at most this many are looked up by substring; more, and every line is keyed. */
+const MAX_PROBES = 12
+
+/** Each line whose key is one of `offsets`' keys, with that key's offsets, in file order per key. */
+function linesWithKeys(file: LineIndex, offsets: ReadonlyMap<string, number[]>): Array<[number, number[]]> {
+  const found: Array<[number, number[]]> = []
+  if (offsets.size > MAX_PROBES) {
+    for (let i = 0; i < file.length; i++) {
+      const js = offsets.get(file.keyAt(i))
+      if (js) found.push([i, js])
+    }
+    return found
+  }
+  // ASCII lines are found by a substring of the key; the others (the only ones a non-ASCII key can
+  // have) are keyed one by one.
+  for (const [key, js] of offsets) {
+    const probe = probeOf(key)
+    if (probe === null) continue
+    for (const i of file.linesHolding(probe)) if (file.isAscii(i) && file.keyAt(i) === key) found.push([i, js])
+  }
+  for (const i of file.nonAsciiLines()) {
+    const js = offsets.get(file.keyAt(i))
+    if (js) found.push([i, js])
+  }
+  return found
+}
+
+function windowText(file: LineIndex, at: number, n: number): string {
+  const keys: string[] = []
+  for (let i = at; i < at + n; i++) keys.push(file.keyAt(i))
+  return keys.join('\n')
+}
+
+function addTokenVotes(file: LineIndex, searchKeys: readonly string[], maxStart: number, votes: Int32Array): void {
   const linesOfToken = new Map<string, number[]>()
   searchKeys.forEach((k, j) => {
     for (const token of new Set(k.match(TOKEN) ?? [])) {
@@ -85,36 +118,16 @@ function addTokenVotes(keys: readonly string[], searchKeys: readonly string[], m
   })
   // The longest identifiers are the most telling; a handful is enough to find look-alikes.
   const telling = [...linesOfToken].filter(([t]) => t.length >= 4).sort((a, b) => b[0].length - a[0].length).slice(0, 8)
-  if (telling.length === 0) return
-  // One native indexOf pass per token over the joined keys instead of a call per line and token;
-  // tokens hold no newline, so each hit lies within one line (counted once per line, as before).
-  const text = keys.join('\n')
-  const starts = lineStarts(keys)
+  // Identifiers are ASCII word characters, which keys keep as the text has them: a line's key holds
+  // a token exactly when the line does, so one pass over the text per token finds them all.
   for (const [token, js] of telling) {
-    let lastLine = -1
-    let i = 0
-    for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + token.length)) {
-      // Hits come in order: move the line cursor forward (it crosses each line once per token).
-      while (i + 1 < starts.length && starts[i + 1] <= at) i++
-      if (i === lastLine) continue
-      lastLine = i
+    for (const i of file.linesHolding(token)) {
       for (const j of js) {
         const start = i - j
         if (start >= 0 && start <= maxStart) votes[start]++
       }
     }
   }
-}
-
-/** Offset of each line's first character in `keys.join('\n')`. */
-function lineStarts(keys: readonly string[]): Int32Array {
-  const starts = new Int32Array(keys.length)
-  let offset = 0
-  for (let i = 0; i < keys.length; i++) {
-    starts[i] = offset
-    offset += keys[i].length + 1
-  }
-  return starts
 }
 
 /** Indices of the `k` highest non-zero counts (ties: lower index first). */

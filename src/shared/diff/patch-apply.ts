@@ -1,6 +1,7 @@
 import { numberLines, rankWindows } from './closest'
+import { LineIndex, probeOf } from './line-index'
 import { crossesIndentKind, detectIndentStyle, reindentReplacement, type IndentStyle } from './reindent'
-import { matchKey, normalizePunctuation } from './text'
+import { matchKey, normalizePunctuation, toLf } from './text'
 import { parsePatch, type PatchChunk, type PatchHunk } from './patch-parse'
 
 export class ApplyPatchError extends Error {
@@ -15,6 +16,74 @@ const VIEWS: LineView[] = [
   (l) => normalizePunctuation(l).trim(),
   matchKey
 ]
+const KEY_VIEW = VIEWS.length - 1
+
+/** A file's lines, each view of a line computed once, on demand; the match keys are the index's. */
+class ViewedLines {
+  private readonly viewed: Array<Array<string | undefined>> = VIEWS.map(() => [])
+  readonly index: LineIndex
+  /** Per pass below KEY_VIEW: the lines by the length of their view, ascending (built when first asked). */
+  private readonly byLength: Array<Map<number, number[]> | undefined> = []
+
+  constructor(text: string, readonly lines: readonly string[]) {
+    this.index = new LineIndex(text, lines, this.viewed[KEY_VIEW])
+  }
+
+  view(pass: number, i: number): string {
+    if (pass === 0) return this.lines[i]
+    if (pass === KEY_VIEW) return this.index.keyAt(i)
+    return (this.viewed[pass][i] ??= VIEWS[pass](this.lines[i]))
+  }
+
+  /**
+   * The lines from `from` on whose view under `pass` (below KEY_VIEW) can have `length`, ascending.
+   * The trimming passes' lengths are measured without making the views, for ASCII lines (punctuation
+   * leaves them as they are); a non-ASCII line is always listed.
+   */
+  linesOfLength(pass: number, length: number, from: number): number[] {
+    const buckets = (this.byLength[pass] ??= this.bucket(pass))
+    const same = buckets.get(length) ?? []
+    const other = pass === 0 ? [] : this.index.nonAsciiLines()
+    const out: number[] = []
+    for (let a = firstAtLeast(same, from), b = firstAtLeast(other, from); a < same.length || b < other.length; ) {
+      out.push(b >= other.length || (a < same.length && same[a] < other[b]) ? same[a++] : other[b++])
+    }
+    return out
+  }
+
+  private bucket(pass: number): Map<number, number[]> {
+    const buckets = new Map<number, number[]>()
+    const skip = pass === 0 ? new Set<number>() : new Set(this.index.nonAsciiLines())
+    this.lines.forEach((line, i) => {
+      if (skip.has(i)) return
+      let end = line.length
+      let start = 0
+      if (pass > 0) {
+        while (end > 0 && isAsciiSpace(line.charCodeAt(end - 1))) end--
+        if (pass > 1) while (start < end && isAsciiSpace(line.charCodeAt(start))) start++
+      }
+      const list = buckets.get(end - start)
+      if (list) list.push(i)
+      else buckets.set(end - start, [i])
+    })
+    return buckets
+  }
+}
+
+/** The ASCII characters `trim` removes: tab, LF, VT, FF, CR and space. */
+const isAsciiSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d)
+
+/** Index of the first item ≥ `value` in an ascending list. */
+function firstAtLeast(sorted: readonly number[], value: number): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (sorted[mid] < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
 
 /**
  * Index of the first occurrence of `pattern` in `lines` at or after `start`, comparing exactly, then
@@ -22,42 +91,75 @@ const VIEWS: LineView[] = [
  * whitespace runs. With `eof` the search starts where the pattern would end the file.
  */
 export function seekSequence(lines: readonly string[], pattern: readonly string[], start: number, eof: boolean): number | null {
-  return seekWithViews(lines, pattern, start, eof, VIEWS.length)?.index ?? null
+  return seekWithViews(new ViewedLines(lines.join('\n'), lines), pattern, start, eof)?.index ?? null
 }
 
-function seekWithViews(
-  lines: readonly string[],
-  pattern: readonly string[],
-  start: number,
-  eof: boolean,
-  passes: number,
-  cache?: Map<LineView, string[]>
-): { index: number; exact: boolean } | null {
+function seekWithViews(file: ViewedLines, pattern: readonly string[], start: number, eof: boolean): { index: number; exact: boolean } | null {
   if (pattern.length === 0) return { index: start, exact: true }
+  const { lines } = file
   if (pattern.length > lines.length) return null
-  const from = eof ? lines.length - pattern.length : start
+  const from = Math.max(0, eof ? lines.length - pattern.length : start)
   const last = lines.length - pattern.length
-  for (let p = 0; p < passes; p++) {
-    const view = VIEWS[p]
-    const viewed = viewOf(lines, view, cache)
-    const target = pattern.map(view)
-    for (let i = Math.max(0, from); i <= last; i++) {
-      if (viewed[i] !== target[0]) continue
-      let j = 1
-      while (j < target.length && viewed[i + j] === target[j]) j++
-      if (j === target.length) return { index: i, exact: p === 0 }
+  // Exact, then trimmed: only lines whose view has the first pattern line's length are compared.
+  for (let pass = 0; pass < KEY_VIEW; pass++) {
+    const target = pattern.map(VIEWS[pass])
+    for (const i of file.linesOfLength(pass, target[0].length, from)) {
+      if (i > last) break
+      if (matchesUnder(file, pass, target, i)) return { index: i, exact: pass === 0 }
     }
   }
+  // Keys collapse inner whitespace (lengths say nothing): only lines holding the key's text are tried.
+  const target = pattern.map(VIEWS[KEY_VIEW])
+  for (const i of candidateStarts(file.index, pattern, from, last)) if (matchesUnder(file, KEY_VIEW, target, i)) return { index: i, exact: false }
   return null
 }
 
-function viewOf(lines: readonly string[], view: LineView, cache?: Map<LineView, string[]>): readonly string[] {
-  if (view === VIEWS[0]) return lines
-  const hit = cache?.get(view)
-  if (hit && hit.length === lines.length) return hit
-  const viewed = lines.map(view)
-  cache?.set(view, viewed)
-  return viewed
+function matchesUnder(file: ViewedLines, pass: number, target: readonly string[], i: number): boolean {
+  let j = 0
+  while (j < target.length && file.view(pass, i + j) === target[j]) j++
+  return j === target.length
+}
+
+function* holdingAll(index: LineIndex, probe: string, runs: readonly string[], fromLine: number): Generator<number> {
+  for (const i of index.eachLineHolding(probe, fromLine)) {
+    const line = index.lines[i]
+    if (runs.every((run) => line.includes(run))) yield i
+  }
+}
+
+/**
+ * Where the pattern can start, ascending: under every view a line equal to a pattern line holds the
+ * longest whitespace-free run of that line's key when it is ASCII (see LineIndex), so only the lines
+ * holding it, and the few non-ASCII lines, are tried. Every start in range when no line gives a run.
+ */
+function* candidateStarts(index: LineIndex, pattern: readonly string[], from: number, last: number): Generator<number> {
+  let probe: string | null = null
+  let offset = 0
+  pattern.forEach((line, j) => {
+    const run = probeOf(matchKey(line))
+    if (run !== null && (probe === null || run.length > probe.length)) [probe, offset] = [run, j]
+  })
+  if (probe === null) {
+    for (let i = from; i <= last; i++) yield i
+    return
+  }
+  // The line must hold every run of its key, not only the longest (which may be a common one).
+  const runs = matchKey(pattern[offset]).split(/\s+/)
+  const holding = holdingAll(index, probe, runs, from + offset)
+  const other = index.nonAsciiLines()
+  let b = 0
+  let previous = -1
+  // Merge the two ascending lists, each line once.
+  for (let next = holding.next(); !next.done || b < other.length; ) {
+    let line: number
+    if (b >= other.length || (!next.done && next.value < other[b])) {
+      line = next.value as number
+      next = holding.next()
+    } else line = other[b++]
+    const at = line - offset
+    if (at > last) return
+    if (at >= from && at !== previous) yield (previous = at)
+  }
 }
 
 interface Replacement {
@@ -68,15 +170,16 @@ interface Replacement {
 
 /** Applies the chunks of one file update; the result always ends with a newline (as Roo's does). */
 export function applyChunksToContent(original: string, path: string, chunks: readonly PatchChunk[]): string {
-  const lines = original.replace(/\r\n/g, '\n').split('\n')
+  const text = toLf(original)
+  const lines = text.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
+  const file = new ViewedLines(text, lines)
   let style: IndentStyle | undefined // measured when a match first needs it
-  const cache = new Map<LineView, string[]>()
   const replacements: Replacement[] = []
   let cursor = 0
   chunks.forEach((chunk, chunkIndex) => {
     if (chunk.changeContext !== null) {
-      const found = seekWithViews(lines, [chunk.changeContext], cursor, false, VIEWS.length, cache)
+      const found = seekWithViews(file, [chunk.changeContext], cursor, false)
       if (!found) throw new ApplyPatchError(`Failed to find context '${chunk.changeContext}' in ${path} (chunk ${chunkIndex + 1})`)
       cursor = found.index + 1
     }
@@ -86,13 +189,13 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
     }
     let oldLines = chunk.oldLines
     let newLines = chunk.newLines
-    let found = seekWithViews(lines, oldLines, cursor, chunk.isEndOfFile, VIEWS.length, cache)
+    let found = seekWithViews(file, oldLines, cursor, chunk.isEndOfFile)
     if (!found && oldLines[oldLines.length - 1] === '') {
       oldLines = oldLines.slice(0, -1)
       if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1)
-      found = seekWithViews(lines, oldLines, cursor, chunk.isEndOfFile, VIEWS.length, cache)
+      found = seekWithViews(file, oldLines, cursor, chunk.isEndOfFile)
     }
-    if (!found) throw new ApplyPatchError(notFoundMessage(lines, path, chunk, chunkIndex, cursor, cache))
+    if (!found) throw new ApplyPatchError(notFoundMessage(file, path, chunk, chunkIndex, cursor))
     const matched = lines.slice(found.index, found.index + oldLines.length)
     style ??= detectIndentStyle(lines)
     // An exact match keeps the added lines as written, unless they indent with the other kind (tabs/spaces).
@@ -135,10 +238,11 @@ function alignContext(oldLines: readonly string[], newLines: readonly string[]):
   return out
 }
 
-function notFoundMessage(lines: string[], path: string, chunk: PatchChunk, chunkIndex: number, cursor: number, cache: Map<LineView, string[]>): string {
+function notFoundMessage(file: ViewedLines, path: string, chunk: PatchChunk, chunkIndex: number, cursor: number): string {
+  const { lines } = file
   const head = `Failed to find expected lines in ${path} (chunk ${chunkIndex + 1}${chunk.changeContext ? `, after '${chunk.changeContext}'` : ''}):\n${chunk.oldLines.join('\n')}`
-  // The failed seek's last pass already keyed every line: reuse it.
-  const best = rankWindows(viewOf(lines, matchKey, cache), chunk.oldLines.map(matchKey), cursor)[0]
+  // The failed seek's keys are the index's: reused.
+  const best = rankWindows(file.index, chunk.oldLines.map(matchKey), cursor)[0]
   if (!best) return head
   const text = numberLines(lines.slice(best.at, best.at + chunk.oldLines.length), best.at + 1)
   return `${head}\n\nClosest match: lines ${best.at + 1}-${best.at + chunk.oldLines.length} (${Math.floor(best.similarity * 100)}% similar):\n${text}`

@@ -94,27 +94,41 @@ function relative([searchBase, fileBase]: Pair, replace: readonly string[]): str
 
 /** The file's indent unit in spaces: the most common positive step between consecutive lines. */
 export function detectIndentUnit(lines: readonly string[]): number {
-  const counts = new Map<number, number>()
+  // Steps of 1–8 columns (whole files are measured: no string is made per line).
+  const counts = new Int32Array(9)
   let prev = -1
   for (const line of lines) {
-    if (line.trim() === '') continue
-    const ws = leadingWhitespace(line)
-    if (!spacesOnly(ws)) {
+    const width = spaceIndent(line)
+    if (width === BLANK) continue
+    if (width === TABBED) {
       prev = -1
       continue
     }
-    if (prev >= 0 && ws.length > prev && ws.length - prev <= 8) {
-      const step = ws.length - prev
-      counts.set(step, (counts.get(step) ?? 0) + 1)
-    }
-    prev = ws.length
+    if (prev >= 0 && width > prev && width - prev <= 8) counts[width - prev]++
+    prev = width
   }
   let best = 0
-  let bestCount = 0
-  for (const [step, count] of counts) {
-    if (count > bestCount || (count === bestCount && step < best)) [best, bestCount] = [step, count]
-  }
+  for (let step = 1; step <= 8; step++) if (counts[step] > counts[best]) best = step
   return best
+}
+
+const BLANK = -2
+const TABBED = -1
+
+/** Width of a line's leading spaces; TABBED when a tab is among its leading blanks, BLANK for a blank line. */
+function spaceIndent(line: string): number {
+  let i = 0
+  let tabbed = false
+  for (; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    if (c === 0x09) tabbed = true
+    else if (c !== 0x20) break
+  }
+  if (i === line.length) return BLANK
+  const c = line.charCodeAt(i)
+  // Other whitespace (CR, NBSP, …) may still make the line blank, as `trim` sees it.
+  if ((c <= 0x20 || c >= 0x7f) && line.trim() === '') return BLANK
+  return tabbed ? TABBED : i
 }
 
 /** How a file indents: with tabs, or with `unit` spaces per level (0 when unknown). */
@@ -130,9 +144,11 @@ export function detectIndentStyle(lines: readonly string[]): IndentStyle {
   let tabLines = 0
   let spaceLines = 0
   for (const line of lines) {
-    if (line.trim() === '') continue
-    if (line[0] === '\t') tabLines++
-    else if (line.startsWith('  ')) spaceLines++
+    const first = line.charCodeAt(0)
+    if (first !== 0x09 && first !== 0x20) continue // blank or not indented: counts for neither
+    if (spaceIndent(line) === BLANK) continue
+    if (first === 0x09) tabLines++
+    else if (line.charCodeAt(1) === 0x20) spaceLines++
   }
   return { tabs: tabLines > spaceLines, unit: detectIndentUnit(lines) }
 }

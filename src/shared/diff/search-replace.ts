@@ -1,6 +1,7 @@
 import { parseSearchReplace, type SearchReplaceBlock } from './search-replace-parse'
 import { detectIndentStyle, reindentReplacement, type IndentStyle } from './reindent'
 import { numberLines, rankWindows, type ScoredWindow } from './closest'
+import { LineIndex } from './line-index'
 import { detectLineEnding, matchKey, toLf, withLineEnding } from './text'
 
 export { parseSearchReplace } from './search-replace-parse'
@@ -48,6 +49,8 @@ interface FileState {
   /** The file's indentation style, measured when the first replacement needs it. */
   style?: IndentStyle
   edits: Array<{ at: number; removed: number; added: number }>
+  /** The lines as a searchable index; dropped when a block changes them. */
+  index?: LineIndex
 }
 
 /** Applies every block it can, in order; each block gets its own result. */
@@ -55,8 +58,10 @@ export function applySearchReplace(original: string, diff: string, options: Sear
   const parsed = parseSearchReplace(diff)
   if (!parsed.ok) return { content: null, formatError: parsed.error, blocks: [], applied: 0, failed: 0 }
   const eol = detectLineEnding(original)
-  const lines = toLf(original).split('\n')
-  const state: FileState = { lines, keys: new Array<string | undefined>(lines.length), edits: [] }
+  const text = toLf(original)
+  const lines = text.split('\n')
+  const keys = new Array<string | undefined>(lines.length)
+  const state: FileState = { lines, keys, edits: [], index: new LineIndex(text, lines, keys) }
   const threshold = options.fuzzyThreshold ?? 1
   const blocks = parsed.blocks.map((block) => applyBlock(state, block, threshold))
   const applied = blocks.filter((b) => b.status === 'applied').length
@@ -88,6 +93,7 @@ function applyBlock(state: FileState, block: SearchReplaceBlock, threshold: numb
   state.lines.splice(at, search.length, ...replacement)
   state.keys.splice(at, search.length, ...replacement.map(matchKey))
   state.edits.push({ at, removed: search.length, added: replacement.length })
+  state.index = undefined
   return {
     index: block.index,
     status: 'applied',
@@ -127,7 +133,7 @@ function locate(state: FileState, search: string[], hint: number | undefined, th
       }
     }
   }
-  const candidates = rankWindows(allKeys(state), searchKeys, hint)
+  const candidates = rankWindows(indexOf(state), searchKeys, hint)
   const best = candidates[0]
   if (best && threshold < 1 && best.similarity >= threshold) return { at: best.at, similarity: best.similarity }
   return noMatch(state, search.length, hint, threshold, best)
@@ -137,9 +143,8 @@ function keyAt(state: FileState, i: number): string {
   return (state.keys[i] ??= matchKey(state.lines[i]))
 }
 
-function allKeys(state: FileState): string[] {
-  for (let i = 0; i < state.lines.length; i++) keyAt(state, i)
-  return state.keys as string[]
+function indexOf(state: FileState): LineIndex {
+  return (state.index ??= new LineIndex(state.lines.join('\n'), state.lines, state.keys))
 }
 
 /** The longest identifier-like run in the search keys: a line lacking it cannot match. */
