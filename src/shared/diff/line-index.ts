@@ -42,7 +42,16 @@ export class LineIndex {
 
   /** Lines from `fromLine` on holding `needle` (no newline in it), ascending, each once. */
   linesHolding(needle: string, fromLine = 0): number[] {
-    return [...this.eachLineHolding(needle, fromLine)]
+    const out: number[] = []
+    const starts = this.lineStarts()
+    if (fromLine >= starts.length) return out
+    for (let at = this.text.indexOf(needle, starts[Math.max(0, fromLine)]); at !== -1; ) {
+      const line = this.lineOf(at)
+      out.push(line)
+      if (line + 1 >= starts.length) break
+      at = this.text.indexOf(needle, starts[line + 1])
+    }
+    return out
   }
 
   /** As `linesHolding`, found as they are asked for (a search that stops early scans no further). */

@@ -99,14 +99,20 @@ export function detectIndentUnit(lines: readonly string[]): number {
   let prev = -1
   for (const line of lines) {
     const width = spaceIndent(line)
-    if (width === BLANK) continue
-    if (width === TABBED) {
-      prev = -1
-      continue
-    }
-    if (prev >= 0 && width > prev && width - prev <= 8) counts[width - prev]++
-    prev = width
+    if (width !== BLANK) prev = countStep(counts, prev, width)
   }
+  return mostCommonStep(counts)
+}
+
+/** Counts the step from the previous indented line; the width to compare the next line with. */
+function countStep(counts: Int32Array, prev: number, width: number): number {
+  if (width === TABBED) return -1
+  if (prev >= 0 && width > prev && width - prev <= 8) counts[width - prev]++
+  return width
+}
+
+/** The step counted most often, the smaller on a tie; 0 when none was. */
+function mostCommonStep(counts: Int32Array): number {
   let best = 0
   for (let step = 1; step <= 8; step++) if (counts[step] > counts[best]) best = step
   return best
@@ -143,14 +149,18 @@ type IndentKind = 'tab' | 'space'
 export function detectIndentStyle(lines: readonly string[]): IndentStyle {
   let tabLines = 0
   let spaceLines = 0
+  // One pass for both measures (whole files are measured; no string is made per line).
+  const counts = new Int32Array(9)
+  let prev = -1
   for (const line of lines) {
+    const width = spaceIndent(line)
+    if (width === BLANK) continue
     const first = line.charCodeAt(0)
-    if (first !== 0x09 && first !== 0x20) continue // blank or not indented: counts for neither
-    if (spaceIndent(line) === BLANK) continue
     if (first === 0x09) tabLines++
-    else if (line.charCodeAt(1) === 0x20) spaceLines++
+    else if (first === 0x20 && line.charCodeAt(1) === 0x20) spaceLines++
+    prev = countStep(counts, prev, width)
   }
-  return { tabs: tabLines > spaceLines, unit: detectIndentUnit(lines) }
+  return { tabs: tabLines > spaceLines, unit: mostCommonStep(counts) }
 }
 
 /** The kind of indentation the lines use: undefined when none is indented or they mix kinds. */

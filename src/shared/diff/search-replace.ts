@@ -164,11 +164,17 @@ function matchesAt(state: FileState, searchKeys: string[], anchor: { offset: num
 }
 
 function exactMatches(state: FileState, searchKeys: string[]): number[] {
-  const out: number[] = []
   const anchor = anchorOf(searchKeys)
-  for (let i = 0; i + searchKeys.length <= state.lines.length; i++) if (matchesAt(state, searchKeys, anchor, i)) out.push(i)
+  const last = state.lines.length - searchKeys.length
+  const starts = anchor && state.index ? anchoredStarts(state.index, anchor, 0, last) : null
+  const out: number[] = []
+  if (starts) for (const i of starts) if (matchesAt(state, searchKeys, anchor, i)) out.push(i)
+  if (!starts) for (let i = 0; i <= last; i++) if (matchesAt(state, searchKeys, anchor, i)) out.push(i)
   return out
 }
+
+/** Lines looked at one by one around a hint before the rest of the file is searched through its index. */
+const NEAR_HINT = 1000
 
 /** The exact match nearest the hint (the earlier one on a tie), or null when there is none. */
 function nearestExactMatch(state: FileState, searchKeys: string[], hint: number): number | null {
@@ -176,11 +182,27 @@ function nearestExactMatch(state: FileState, searchKeys: string[], hint: number)
   const last = state.lines.length - searchKeys.length
   if (last < 0) return null
   const centre = Math.min(Math.max(0, hint), last)
-  for (let d = 0; centre - d >= 0 || centre + d <= last; d++) {
-    if (centre - d >= 0 && matchesAt(state, searchKeys, anchor, centre - d)) return centre - d
-    if (d > 0 && centre + d <= last && matchesAt(state, searchKeys, anchor, centre + d)) return centre + d
+  const outward = (from: number, to: number): number | null => {
+    for (let d = from; d <= to && (centre - d >= 0 || centre + d <= last); d++) {
+      if (centre - d >= 0 && matchesAt(state, searchKeys, anchor, centre - d)) return centre - d
+      if (d > 0 && centre + d <= last && matchesAt(state, searchKeys, anchor, centre + d)) return centre + d
+    }
+    return null
   }
-  return null
+  const near = outward(0, NEAR_HINT)
+  if (near !== null || !anchor || !state.index) return near ?? outward(NEAR_HINT + 1, Infinity)
+  // Farther out, only the lines holding the anchor can start a match: nearest first, the earlier on a tie.
+  const far = anchoredStarts(state.index, anchor, 0, last).filter((i) => Math.abs(i - centre) > NEAR_HINT)
+  far.sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre) || a - b)
+  return far.find((i) => matchesAt(state, searchKeys, anchor, i)) ?? null
+}
+
+/** Starts in `from…last` whose anchor line holds the anchor token, ascending. */
+function anchoredStarts(index: LineIndex, anchor: { offset: number; token: string }, from: number, last: number): number[] {
+  return index
+    .linesHolding(anchor.token, from + anchor.offset)
+    .map((line) => line - anchor.offset)
+    .filter((i) => i <= last)
 }
 
 function noMatch(state: FileState, n: number, hint: number | undefined, threshold: number, best: ScoredWindow | undefined): Located {
