@@ -2,8 +2,8 @@ import './checkpoints.css'
 import { useState, type ReactNode } from 'react'
 import { FormError } from '../../components/FormError'
 import { useClient } from '../../client/client-context'
-import { unwrap } from '../../client/unwrap'
 import { useNavigationStore } from '../../navigation-store'
+import { useCheckpointsStore } from './checkpoints-store'
 import { describeRestore } from './restore-message'
 
 interface CheckpointMarkerProps {
@@ -39,7 +39,7 @@ export function CheckpointMarker({ taskId, checkpointId, label }: CheckpointMark
   const restore = () =>
     run(async () => {
       if (!taskId) return
-      const summary = unwrap(await client.request('checkpoints:restore', { taskId, checkpointId }))
+      const summary = await useCheckpointsStore.getState().restore(client, taskId, checkpointId)
       setNote(describeRestore(summary))
       if (summary.approvalId) useNavigationStore.getState().show('approvals')
     })
@@ -47,7 +47,7 @@ export function CheckpointMarker({ taskId, checkpointId, label }: CheckpointMark
   const rewind = () =>
     run(async () => {
       if (!taskId) return
-      unwrap(await client.request('task:rewind', { taskId, checkpointId }))
+      await useCheckpointsStore.getState().rewind(client, taskId, checkpointId)
       setConfirmRewind(false)
     })
 

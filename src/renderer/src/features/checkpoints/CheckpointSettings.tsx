@@ -3,6 +3,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react'
 import type { CheckpointUsage } from '../../../../shared/contract/checkpoints'
 import { FormError } from '../../components/FormError'
 import { useClient } from '../../client/client-context'
+import { useCheckpointsStore } from './checkpoints-store'
 
 const formatBytes = (bytes: number): string =>
   bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : bytes < 1024 ** 3 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024 ** 3).toFixed(2)} GB`
@@ -11,17 +12,23 @@ const formatBytes = (bytes: number): string =>
 export function CheckpointSettings(): ReactNode {
   const client = useClient()
   const id = useId()
-  const [usage, setUsage] = useState<CheckpointUsage | null>(null)
+  const usage = useCheckpointsStore((state) => state.usage)
   const [draft, setDraft] = useState({ maxFileMb: '', workspaceCapMb: '' })
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
 
-  const show = (value: CheckpointUsage) => {
-    setUsage(value)
+  /** The form starts from the settings just read or saved. */
+  const showSaved = (problem: string | null): boolean => {
+    if (problem) {
+      setError(problem)
+      return false
+    }
+    const value = useCheckpointsStore.getState().usage as CheckpointUsage
     setDraft({ maxFileMb: String(value.settings.maxFileMb), workspaceCapMb: String(value.settings.workspaceCapMb) })
+    return true
   }
   useEffect(() => {
-    void client.request('checkpoints:usage', {}).then((result) => (result.ok ? show(result.value) : setError(result.error.message)))
+    void useCheckpointsStore.getState().loadUsage(client).then(showSaved)
   }, [client])
 
   const save = async () => {
@@ -32,11 +39,9 @@ export function CheckpointSettings(): ReactNode {
       setError('Both values must be numbers above 0 (the file size at most 1024 MB).')
       return
     }
-    const result = await client.request('checkpoints:saveSettings', { maxFileMb, workspaceCapMb })
-    if (!result.ok) return setError(result.error.message)
+    if (!showSaved(await useCheckpointsStore.getState().saveSettings(client, { maxFileMb, workspaceCapMb }))) return
     setError(null)
     setSaved(true)
-    show(result.value)
   }
 
   return (

@@ -1,26 +1,25 @@
 import './checkpoints.css'
 import { useEffect, useState, type ReactNode } from 'react'
-import type { ChangeView } from '../../../../shared/contract/approvals'
 import { FormError } from '../../components/FormError'
 import { useClient } from '../../client/client-context'
 import { LazyChangesetReview } from '../review/LazyChangesetReview'
+import { useCheckpointsStore } from './checkpoints-store'
 
 /** "Changes of this task": one diff per file from the task's start to now, edits and commands alike. */
 export function SinceTaskStart({ taskId, refreshKey }: { taskId: string; refreshKey: string }): ReactNode {
   const client = useClient()
-  const [changes, setChanges] = useState<ChangeView[] | null>(null)
+  const changes = useCheckpointsStore((state) => state.sinceStart[taskId] ?? null)
   const [error, setError] = useState<string | null>(null)
   const [open, setOpen] = useState<string | null>(null)
 
   useEffect(() => {
     let current = true
-    void client.request('checkpoints:taskChanges', { taskId }).then((result) => {
-      if (!current) return
-      if (result.ok) {
-        setChanges(result.value)
-        setError(null)
-      } else setError(result.error.message)
-    })
+    void useCheckpointsStore
+      .getState()
+      .loadSinceStart(client, taskId)
+      .then((problem) => {
+        if (current) setError(problem)
+      })
     return () => {
       current = false
     }

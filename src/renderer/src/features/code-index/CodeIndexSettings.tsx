@@ -1,10 +1,9 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
-import type { Channel } from '../../../../shared/contract'
 import type { EmbeddingsKind } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
 import { useSettingsStore } from '../settings/settings-store'
-import { progressLine, useCodeIndexStore } from './code-index-store'
+import { progressLine, useCodeIndexStore, type CodeIndexAction } from './code-index-store'
 
 /** The embeddings endpoint of codebase_search; without one the search is lexical (BM25) only. */
 export function EmbeddingsForm(): ReactNode {
@@ -22,17 +21,15 @@ export function EmbeddingsForm(): ReactNode {
     setError(null)
     setNote(null)
     const embeddings = { kind, model, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(apiKey ? { apiKey } : {}) }
-    const result = await client.request('settings:saveEmbeddings', { embeddings })
-    if (!result.ok) return setError(result.error.message)
-    useSettingsStore.getState().setSettings(result.value)
+    const problem = await useSettingsStore.getState().save(client, 'settings:saveEmbeddings', { embeddings })
+    if (problem) return setError(problem)
     setApiKey('')
     setNote('Saved. The index embeds its chunks with this model in the background.')
   }
   const turnOff = async () => {
     setError(null)
-    const result = await client.request('settings:saveEmbeddings', { embeddings: null })
-    if (!result.ok) return setError(result.error.message)
-    useSettingsStore.getState().setSettings(result.value)
+    const problem = await useSettingsStore.getState().save(client, 'settings:saveEmbeddings', { embeddings: null })
+    if (problem) return setError(problem)
     setNote('Semantic search is off; codebase_search is lexical.')
   }
 
@@ -78,14 +75,12 @@ export function CodeIndexStatusPanel(): ReactNode {
   const [error, setError] = useState<string | null>(null)
 
   useEffect(() => {
-    void client.request('codeindex:status', {}).then((r) => r.ok && useCodeIndexStore.getState().setStatus(r.value))
+    void useCodeIndexStore.getState().load(client)
   }, [client])
 
-  const act = async (channel: Extract<Channel, 'codeindex:rebuild' | 'codeindex:clear' | 'codeindex:cancel'>) => {
+  const act = async (action: CodeIndexAction) => {
     setError(null)
-    const result = await client.request(channel, {})
-    if (result.ok) useCodeIndexStore.getState().setStatus(result.value)
-    else setError(result.error.message)
+    setError(await useCodeIndexStore.getState().run(client, action))
   }
 
   if (!status) return <p className="note">Reading the index status…</p>
@@ -115,14 +110,14 @@ export function CodeIndexStatusPanel(): ReactNode {
       )}
       {status.workspace && (
         <div className="actions">
-          <button type="button" onClick={() => void act('codeindex:rebuild')}>
+          <button type="button" onClick={() => void act('rebuild')}>
             Rebuild index
           </button>
-          <button type="button" onClick={() => void act('codeindex:clear')}>
+          <button type="button" onClick={() => void act('clear')}>
             Clear index
           </button>
           {busy && (
-            <button type="button" onClick={() => void act('codeindex:cancel')}>
+            <button type="button" onClick={() => void act('cancel')}>
               Cancel indexing
             </button>
           )}

@@ -19,15 +19,14 @@ export function McpServerForm({ server, hasProject }: { server?: McpServerView; 
     const built = entryFromDraft(draft, server?.entry)
     if (!built.ok) return setError(built.error)
     setSaving(true)
-    const result = await client.request('mcp:saveServer', {
+    const problem = await useMcpStore.getState().save(client, {
       scope: draft.scope,
       name: draft.name.trim(),
       previousName: server?.name,
       entry: built.entry
     })
     setSaving(false)
-    if (!result.ok) return setError(result.error.message)
-    useMcpStore.getState().setSnapshot(result.value)
+    if (problem) return setError(problem)
     useMcpStore.getState().edit(null)
   }
 

@@ -27,16 +27,11 @@ export function McpView(): ReactNode {
     void useMcpStore.getState().load(client)
   }, [client])
 
-  const run = async (request: () => ReturnType<typeof client.request<'mcp:list'>>): Promise<void> => {
-    const result = await request()
-    if (!result.ok) return setError(result.error.message)
-    setError(null)
-    useMcpStore.getState().setSnapshot(result.value)
-  }
+  const store = useMcpStore.getState
   const actions: ServerActions = {
-    restart: (server) => run(() => client.request('mcp:restart', { server })),
-    remove: (server, scope) => run(() => client.request('mcp:removeServer', { scope, name: server })),
-    setTool: (server, tool, change) => run(() => client.request('mcp:setTool', { server, tool, ...change }))
+    restart: async (server) => setError(await store().restart(client, server)),
+    remove: async (server, scope) => setError(await store().remove(client, server, scope)),
+    setTool: async (server, tool, change) => setError(await store().setTool(client, server, tool, change))
   }
 
   if (!snapshot) return <section className="mcp-view" aria-label="MCP servers" aria-busy="true" />

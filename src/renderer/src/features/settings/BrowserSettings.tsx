@@ -23,11 +23,10 @@ export function BrowserSettings(): ReactNode {
     const viewport = { width: Number(draft.width), height: Number(draft.height) }
     const fits = (value: number, max: number) => Number.isInteger(value) && value >= 200 && value <= max
     if (!fits(viewport.width, 3840) || !fits(viewport.height, 2160)) return setError('The viewport must be whole pixels, from 200x200 to 3840x2160.')
-    const result = await client.request('settings:saveBrowser', { viewport })
-    if (!result.ok) return setError(result.error.message)
+    const problem = await useSettingsStore.getState().save(client, 'settings:saveBrowser', { viewport })
+    if (problem) return setError(problem)
     setError(null)
     setSaved(true)
-    useSettingsStore.getState().setSettings(result.value)
   }
 
   return (

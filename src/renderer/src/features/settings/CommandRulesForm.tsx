@@ -33,10 +33,9 @@ export function CommandRulesForm(): ReactNode {
 
   const save = async () => {
     setError(null)
-    const result = await client.request('settings:saveCommandRules', rulesFromTexts(texts))
-    if (!result.ok) return setError(result.error.message)
-    useSettingsStore.getState().setSettings(result.value)
-    setTexts(toTexts(result.value.commandRules))
+    const problem = await useSettingsStore.getState().save(client, 'settings:saveCommandRules', rulesFromTexts(texts))
+    if (problem) return setError(problem)
+    setTexts(toTexts(useSettingsStore.getState().settings!.commandRules))
     setStatus('Command rules saved.')
   }
 

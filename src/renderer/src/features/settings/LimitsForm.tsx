@@ -74,9 +74,8 @@ export function LimitsForm(): ReactNode {
   const save = async () => {
     if (!check.ok) return
     setError(null)
-    const result = await client.request('settings:saveLimits', check.limits)
-    if (!result.ok) return setError(result.error.message)
-    useSettingsStore.getState().setSettings(result.value)
+    const problem = await useSettingsStore.getState().save(client, 'settings:saveLimits', check.limits)
+    if (problem) return setError(problem)
     setStatus('Limits saved.')
   }
 

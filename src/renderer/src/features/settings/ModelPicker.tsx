@@ -27,20 +27,20 @@ export function ModelPicker({ draft, provider, inputId, problem, invalid, onChan
   const client = useClient()
   const endpoint = endpointKey(draft.kind, draft.baseUrl)
   const listing = useProviderModelsStore((state) => state.listings[endpoint])
-  const setListing = useProviderModelsStore((state) => state.setListing)
+  const listModels = useProviderModelsStore((state) => state.list)
   const baseUrlProblem = checkDraft(draft).baseUrl
   const canAsk = !baseUrlProblem && (draft.apiKey.trim() !== '' || Boolean(provider?.hasKey) || draft.kind === 'openai-compatible')
 
-  const list = useCallback(async () => {
-    setListing(endpoint, { state: 'loading' })
-    const result = await client.request('settings:listModels', {
-      kind: draft.kind,
-      ...(draft.baseUrl.trim() ? { baseUrl: draft.baseUrl.trim() } : {}),
-      ...(draft.apiKey.trim() ? { apiKey: draft.apiKey.trim() } : {}),
-      ...(provider ? { providerId: provider.id } : {})
-    })
-    setListing(endpoint, result.ok ? { state: 'listed', models: result.value.models } : { state: 'failed', message: result.error.message })
-  }, [client, endpoint, draft.kind, draft.baseUrl, draft.apiKey, provider, setListing])
+  const list = useCallback(
+    () =>
+      listModels(client, endpoint, {
+        kind: draft.kind,
+        ...(draft.baseUrl.trim() ? { baseUrl: draft.baseUrl.trim() } : {}),
+        ...(draft.apiKey.trim() ? { apiKey: draft.apiKey.trim() } : {}),
+        ...(provider ? { providerId: provider.id } : {})
+      }),
+    [client, endpoint, draft.kind, draft.baseUrl, draft.apiKey, provider, listModels]
+  )
 
   useEffect(() => {
     if (!canAsk) return

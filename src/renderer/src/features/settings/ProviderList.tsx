@@ -28,11 +28,9 @@ export function ProviderList(): ReactNode {
   }
   if (!settings) return <p className="note">Loading…</p>
 
-  const run = async (request: () => ReturnType<typeof client.request<'settings:get'>>) => {
+  const run = async (change: 'settings:setActiveProvider' | 'settings:removeProvider', id: string) => {
     setError(null)
-    const result = await request()
-    if (result.ok) useSettingsStore.getState().setSettings(result.value)
-    else setError(result.error.message)
+    setError(await useSettingsStore.getState().save(client, change, { id }))
   }
 
   return (
@@ -54,11 +52,11 @@ export function ProviderList(): ReactNode {
                 active={provider.id === settings.activeProviderId}
                 confirming={confirmRemove === provider.id}
                 onEdit={() => setEditing({ kind: 'edit', id: provider.id })}
-                onActivate={() => run(() => client.request('settings:setActiveProvider', { id: provider.id }))}
+                onActivate={() => run('settings:setActiveProvider', provider.id)}
                 onRemove={() => setConfirmRemove(provider.id)}
                 onConfirmRemove={(confirmed) => {
                   setConfirmRemove(null)
-                  if (confirmed) void run(() => client.request('settings:removeProvider', { id: provider.id }))
+                  if (confirmed) void run('settings:removeProvider', provider.id)
                 }}
               />
             )}

@@ -55,23 +55,19 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
       if (checkFirst) {
         setCheck(null)
         setChecking(true)
-        const tested = await client.request('settings:testProvider', input).finally(() => setChecking(false))
+        const tested = await useSettingsStore
+          .getState()
+          .testProvider(client, input)
+          .finally(() => setChecking(false))
         if (!tested.ok) return setError(tested.error.message)
         found = tested.value
         setCheck(found)
         if (!found.ok) return
       }
-      const saved = await client.request('settings:saveProvider', input)
-      if (!saved.ok) return setError(saved.error.message)
-      let view = saved.value
-      if (activate) {
-        const active = await client.request('settings:setActiveProvider', { id })
-        if (!active.ok) return setError(active.error.message)
-        view = active.value
-      }
-      useSettingsStore.getState().setSettings(view)
+      const problem = await useSettingsStore.getState().saveProvider(client, input, activate)
+      if (problem) return setError(problem)
       setDraft((current) => ({ ...current, apiKey: '' }))
-      const stored = view.providers.find((p) => p.id === id)
+      const stored = useSettingsStore.getState().settings?.providers.find((p) => p.id === id)
       if (stored) onSaved?.(stored, found)
     } finally {
       setBusy(false)

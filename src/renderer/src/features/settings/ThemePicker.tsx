@@ -20,9 +20,7 @@ export function ThemePicker(): ReactNode {
   const choose = async (value: ThemePreference) => {
     setChosen(value)
     setError(null)
-    const result = await client.request('settings:setTheme', { theme: value })
-    if (result.ok) useSettingsStore.getState().setSettings(result.value)
-    else setError(result.error.message)
+    setError(await useSettingsStore.getState().save(client, 'settings:setTheme', { theme: value }))
     setChosen(null)
   }
   return (

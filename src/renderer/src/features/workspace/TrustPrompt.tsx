@@ -13,9 +13,8 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
   const [error, setError] = useState<string | null>(null)
 
   const answer = async (trusted: boolean): Promise<void> => {
-    const result = await client.request('workspace:trust', { trusted, grantsHash: workspace.grantsHash })
-    if (!result.ok) return setError(result.error.message)
-    useWorkspaceStore.getState().setCurrent(result.value)
+    const problem = await useWorkspaceStore.getState().trust(client, trusted, workspace.grantsHash)
+    if (problem) return setError(problem)
     onClose?.()
   }
 

@@ -27,9 +27,7 @@ export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerPr
   const SubHeading = variant === 'first' ? 'h2' : 'h3'
 
   useEffect(() => {
-    void client.request('workspace:recent', {}).then((result) => {
-      if (result.ok) useWorkspaceStore.getState().setRecent(result.value)
-    })
+    void useWorkspaceStore.getState().loadRecent(client)
   }, [client])
 
   // Suggestions follow the typed path (a short pause first, so typing is not a request per key).
@@ -37,9 +35,12 @@ export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerPr
     if (!path.trim()) return setCompletions([])
     let live = true
     const timer = setTimeout(() => {
-      void client.request('workspace:complete', { path }).then((result) => {
-        if (live && result.ok) setCompletions(result.value.folders)
-      })
+      void useWorkspaceStore
+        .getState()
+        .complete(client, path)
+        .then((folders) => {
+          if (live && folders) setCompletions(folders)
+        })
     }, 120)
     return () => {
       live = false
@@ -54,19 +55,15 @@ export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerPr
 
   const open = async (folder: string): Promise<void> => {
     setError(null)
-    const result = await client.request('workspace:open', { path: folder })
-    if (!result.ok) return setError(result.error.message)
-    useWorkspaceStore.getState().setCurrent(result.value)
+    const problem = await useWorkspaceStore.getState().open(client, folder)
+    if (problem) return setError(problem)
     opened()
   }
 
   const browse = async (): Promise<void> => {
-    const result = await client.request('workspace:pick', {})
-    if (!result.ok) setError(result.error.message)
-    else if (result.value) {
-      useWorkspaceStore.getState().setCurrent(result.value)
-      opened()
-    }
+    const picked = await useWorkspaceStore.getState().pick(client)
+    if (picked.error) setError(picked.error)
+    else if (picked.opened) opened()
   }
 
   const others = recent.filter((folder) => folder !== current)
