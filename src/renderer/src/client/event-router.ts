@@ -40,6 +40,8 @@ export function routeEvents(client: ModusClient): () => void {
         return useTerminalStore.getState().setTerminals(payload)
       case 'mcp:changed':
         return useMcpStore.getState().setSnapshot(payload)
+      case 'modes:changed':
+        return useChatStore.getState().setModes(payload)
     }
   })
   const stopTitle = showQueueCountInTitle()

@@ -1,7 +1,6 @@
 import { FormError } from '../../components/FormError'
 import { memo, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
-import { unwrap } from '../../client/unwrap'
 import { useChatStore } from './chat-store'
 import { Markdown } from './markdown/Markdown'
 import type { ChatItem, TaskStatus } from './task-view'
@@ -132,7 +131,7 @@ function Followup(props: {
     setBusy(true)
     setError(null)
     try {
-      useChatStore.getState().upsertTask(unwrap(await client.request('task:send', { taskId: props.taskId, text, mode })))
+      await useChatStore.getState().send(client, props.taskId, text, mode)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     } finally {
@@ -180,7 +179,7 @@ function ErrorCard(props: {
     setBusy(true)
     setError(null)
     try {
-      useChatStore.getState().upsertTask(unwrap(await client.request('task:resume', { taskId })))
+      await useChatStore.getState().resume(client, taskId)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     } finally {

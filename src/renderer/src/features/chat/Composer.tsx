@@ -1,7 +1,6 @@
 import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
-import { unwrap } from '../../client/unwrap'
 import { useChatStore } from './chat-store'
 import { ModePicker, useModeOptions } from './ModePicker'
 import { useApprovalsStore } from '../approvals/approvals-store'
@@ -27,12 +26,7 @@ export function Composer(): ReactNode {
     setError(null)
     try {
       const switchMode = picked && picked !== taskMode ? picked : undefined
-      const task = activeTaskId
-        ? unwrap(await client.request('task:send', { taskId: activeTaskId, text: message, mode: switchMode }))
-        : unwrap(await client.request('task:start', { text: message, mode }))
-      useChatStore.getState().upsertTask(task)
-      useChatStore.getState().setActiveTask(task.id)
-      useChatStore.getState().setComposerMode(null)
+      await useChatStore.getState().submit(client, { text: message, mode, switchMode })
       setText('')
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
@@ -41,9 +35,8 @@ export function Composer(): ReactNode {
 
   const cancel = async (): Promise<void> => {
     if (!activeTaskId) return
-    const result = await client.request('task:cancel', { taskId: activeTaskId })
-    if (!result.ok) setError(result.error.message)
-    else useChatStore.getState().upsertTask(result.value)
+    const problem = await useChatStore.getState().cancel(client, activeTaskId)
+    if (problem) setError(problem)
   }
 
   return (

@@ -1,7 +1,28 @@
 import { create } from 'zustand'
 import type { AgentEvent } from '../../../../shared/agent/events'
+import type { ModusClient } from '../../../../shared/contract'
+import type { ModesView } from '../../../../shared/contract/modes'
 import type { TaskSummary } from '../../../../shared/contract/task'
+import { BUILT_IN_MODES, DEFAULT_MODE_SLUG } from '../../../../shared/modes/builtin'
+import { unwrap } from '../../client/unwrap'
 import { emptyTaskView, reduceTaskEvents, type TaskView } from './task-view'
+
+export interface ModeOption {
+  slug: string
+  name: string
+  description?: string
+}
+
+/** The modes the composer offers and the one it starts in. */
+export interface ModeChoices {
+  options: ModeOption[]
+  defaultSlug: string
+}
+
+const choicesOf = (modes: readonly ModeOption[], defaultSlug: string): ModeChoices => ({
+  options: modes.map((mode) => ({ slug: mode.slug, name: mode.name, description: mode.description })),
+  defaultSlug
+})
 
 interface ChatSlice {
   activeTaskId: string | null
@@ -24,9 +45,24 @@ interface ChatSlice {
   replay(taskId: string, events: readonly AgentEvent[]): void
   acceptCompletion(itemId: string): void
   setComposerMode(mode: string | null): void
+  /** The modes the core knows (built-in, global, project); the built-ins until it answers. */
+  modes: ModeChoices
+  setModes(view: ModesView): void
+  loadModes(client: ModusClient): Promise<void>
+  /**
+   * The composer's message: continues the active task (switching it to `switchMode` when given) or
+   * starts one in `mode`, then shows that task. Throws what the core refused.
+   */
+  submit(client: ModusClient, message: { text: string; mode: string; switchMode?: string }): Promise<void>
+  /** Answers a task's follow-up question (or sends it more instructions). Throws what the core refused. */
+  send(client: ModusClient, taskId: string, text: string, mode?: string): Promise<void>
+  /** Runs a failed or interrupted task again. Throws what the core refused. */
+  resume(client: ModusClient, taskId: string): Promise<TaskSummary>
+  /** Stops a running task; the error text when the core refused. */
+  cancel(client: ModusClient, taskId: string): Promise<string | null>
 }
 
-export const useChatStore = create<ChatSlice>((set) => ({
+export const useChatStore = create<ChatSlice>((set, get) => ({
   activeTaskId: null,
   tasks: {},
   views: {},
@@ -52,7 +88,35 @@ export const useChatStore = create<ChatSlice>((set) => ({
   replay: (taskId, events) =>
     set((state) => ({ views: { ...state.views, [taskId]: reduceTaskEvents(emptyTaskView(), events) } })),
   acceptCompletion: (itemId) => set((state) => ({ accepted: { ...state.accepted, [itemId]: true } })),
-  setComposerMode: (mode) => set({ composerMode: mode })
+  setComposerMode: (mode) => set({ composerMode: mode }),
+  modes: choicesOf(BUILT_IN_MODES, DEFAULT_MODE_SLUG),
+  setModes: (view) => set({ modes: choicesOf(view.modes, view.defaultSlug) }),
+  async loadModes(client) {
+    const result = await client.request('modes:list', {})
+    if (result.ok) get().setModes(result.value)
+  },
+  async submit(client, { text, mode, switchMode }) {
+    const { activeTaskId } = get()
+    const task = activeTaskId
+      ? unwrap(await client.request('task:send', { taskId: activeTaskId, text, mode: switchMode }))
+      : unwrap(await client.request('task:start', { text, mode }))
+    get().upsertTask(task)
+    set({ activeTaskId: task.id, composerMode: null })
+  },
+  async send(client, taskId, text, mode) {
+    get().upsertTask(unwrap(await client.request('task:send', { taskId, text, mode })))
+  },
+  async resume(client, taskId) {
+    const task = unwrap(await client.request('task:resume', { taskId }))
+    get().upsertTask(task)
+    return task
+  },
+  async cancel(client, taskId) {
+    const result = await client.request('task:cancel', { taskId })
+    if (!result.ok) return result.error.message
+    get().upsertTask(result.value)
+    return null
+  }
 }))
 
 export const useActiveTaskView = (): TaskView | null =>

@@ -2,7 +2,6 @@ import { FormError } from '../../components/FormError'
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react'
 import type { TaskSummary } from '../../../../shared/contract/task'
 import { useClient } from '../../client/client-context'
-import { useChatStore } from '../chat/chat-store'
 import { useHistoryStore } from './history-store'
 import { downloadText, formatCost, formatWhen, RESUMABLE, searchTasks } from './history-model'
 import { useNavigationStore } from '../../navigation-store'
@@ -74,33 +73,18 @@ function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: s
   }
 
   const openInChat = async (resume: boolean) => {
-    // Replay first, then resume: the resumed run's events then arrive after the replay, never under it.
-    const events = await client.request('task:events', { taskId: task.id })
-    if (!events.ok) throw new Error(events.error.message)
-    const chat = useChatStore.getState()
-    chat.upsertTask(task)
-    chat.replay(task.id, events.value)
-    chat.setActiveTask(task.id)
-    if (resume) {
-      const resumed = await client.request('task:resume', { taskId: task.id })
-      if (!resumed.ok) throw new Error(resumed.error.message)
-      useHistoryStore.getState().upsert(resumed.value)
-      useChatStore.getState().upsertTask(resumed.value)
-    }
+    await useHistoryStore.getState().openInChat(client, task, resume)
     useNavigationStore.getState().show('chat')
   }
 
   const exportAs = async (format: 'markdown' | 'json') => {
-    const result = await client.request('task:export', { taskId: task.id, format })
-    if (!result.ok) throw new Error(result.error.message)
-    downloadText(result.value.fileName, result.value.content, format === 'json' ? 'application/json' : 'text/markdown')
+    const file = await useHistoryStore.getState().exportTask(client, task.id, format)
+    downloadText(file.fileName, file.content, format === 'json' ? 'application/json' : 'text/markdown')
   }
 
   const remove = async () => {
     setConfirming(false)
-    const result = await client.request('task:delete', { taskId: task.id })
-    if (!result.ok) throw new Error(result.error.message)
-    useHistoryStore.getState().remove(task.id)
+    await useHistoryStore.getState().deleteTask(client, task.id)
   }
 
   return (

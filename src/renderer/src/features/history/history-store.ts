@@ -1,6 +1,8 @@
 import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
 import type { TaskSummary } from '../../../../shared/contract/task'
+import { unwrap } from '../../client/unwrap'
+import { useChatStore } from '../chat/chat-store'
 
 interface HistorySlice {
   tasks: Record<string, TaskSummary>
@@ -12,6 +14,16 @@ interface HistorySlice {
   setQuery(query: string): void
   /** Reads every saved task from the core; the error text when it refused. */
   load(client: ModusClient): Promise<string | null>
+  /**
+   * Shows a saved task in the chat with its whole history replayed, and runs it again when asked
+   * (the replay comes first, so the resumed run's events arrive after it, never under it).
+   * Throws what the core refused.
+   */
+  openInChat(client: ModusClient, task: TaskSummary, resume: boolean): Promise<void>
+  /** The task as a file to download. Throws what the core refused. */
+  exportTask(client: ModusClient, taskId: string, format: 'markdown' | 'json'): Promise<{ fileName: string; content: string }>
+  /** Deletes a task and its history. Throws what the core refused. */
+  deleteTask(client: ModusClient, taskId: string): Promise<void>
 }
 
 export const useHistoryStore = create<HistorySlice>((set, get) => ({
@@ -31,5 +43,18 @@ export const useHistoryStore = create<HistorySlice>((set, get) => ({
     if (!result.ok) return result.error.message
     get().setAll(result.value)
     return null
+  },
+  async openInChat(client, task, resume) {
+    const events = unwrap(await client.request('task:events', { taskId: task.id }))
+    const chat = useChatStore.getState()
+    chat.upsertTask(task)
+    chat.replay(task.id, events)
+    chat.setActiveTask(task.id)
+    if (resume) get().upsert(await chat.resume(client, task.id))
+  },
+  exportTask: async (client, taskId, format) => unwrap(await client.request('task:export', { taskId, format })),
+  async deleteTask(client, taskId) {
+    unwrap(await client.request('task:delete', { taskId }))
+    get().remove(taskId)
   }
 }))

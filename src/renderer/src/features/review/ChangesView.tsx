@@ -4,7 +4,6 @@ import type { ChangeView } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { useChatStore } from '../chat/chat-store'
 import type { ChatItem } from '../chat/task-view'
-import { loadChanges } from './review-sync'
 import { LazyChangesetReview } from './LazyChangesetReview'
 import { conflictOf } from './review-model'
 import { useReviewStore } from './review-store'
@@ -29,16 +28,15 @@ export function ChangesView(): ReactNode {
   const changeSignature = useChatStore((state) => (taskId ? changeSignatureOf(state.views[taskId]?.items) : ''))
   useEffect(() => {
     if (!taskId) return
-    void loadChanges(client, taskId).then(setError)
+    void useReviewStore.getState().load(client, taskId).then(setError)
   }, [client, taskId, changeSignature])
 
   const revert = async (change: ChangeView): Promise<void> => {
     setBusy(change.id)
     setError(null)
-    const result = await client.request('changes:revert', { taskId: change.taskId, changeId: change.id })
+    const problem = await useReviewStore.getState().revert(client, change)
     setBusy(null)
-    if (result.ok) useReviewStore.getState().upsertChange(result.value)
-    else setError(result.error.message)
+    setError(problem)
   }
 
   return (

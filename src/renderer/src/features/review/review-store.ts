@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { ModusClient } from '../../../../shared/contract'
 import type { ChangeView } from '../../../../shared/contract/approvals'
 
 interface ReviewSlice {
@@ -6,9 +7,13 @@ interface ReviewSlice {
   byTask: Record<string, ChangeView[]>
   setChanges(taskId: string, changes: ChangeView[]): void
   upsertChange(change: ChangeView): void
+  /** Reads a task's changes from the core; the error text when it refused. */
+  load(client: ModusClient, taskId: string): Promise<string | null>
+  /** Puts back what an applied change replaced; the error text when the core refused. */
+  revert(client: ModusClient, change: ChangeView): Promise<string | null>
 }
 
-export const useReviewStore = create<ReviewSlice>((set) => ({
+export const useReviewStore = create<ReviewSlice>((set, get) => ({
   byTask: {},
   setChanges: (taskId, changes) => set((state) => ({ byTask: { ...state.byTask, [taskId]: changes } })),
   upsertChange: (change) =>
@@ -17,5 +22,17 @@ export const useReviewStore = create<ReviewSlice>((set) => ({
       const index = list.findIndex((c) => c.id === change.id)
       const next = index < 0 ? [...list, change] : list.map((c, n) => (n === index ? change : c))
       return { byTask: { ...state.byTask, [change.taskId]: next } }
-    })
+    }),
+  async load(client, taskId) {
+    const result = await client.request('changes:list', { taskId })
+    if (!result.ok) return result.error.message
+    get().setChanges(taskId, result.value)
+    return null
+  },
+  async revert(client, change) {
+    const result = await client.request('changes:revert', { taskId: change.taskId, changeId: change.id })
+    if (!result.ok) return result.error.message
+    get().upsertChange(result.value)
+    return null
+  }
 }))

@@ -33,20 +33,8 @@ export function TerminalPanel(): ReactNode {
     void useTerminalStore.getState().load(client)
   }, [client, generation])
 
-  const run = async (work: () => Promise<{ ok: boolean; error?: { message: string } }>): Promise<void> => {
-    const result = await work()
-    setError(result.ok ? null : (result.error?.message ?? 'The request failed.'))
-  }
-
-  const createTerminal = (): Promise<void> =>
-    run(async () => {
-      const result = await client.request('terminal:create', {})
-      if (result.ok) {
-        useTerminalStore.getState().setTerminals([...useTerminalStore.getState().terminals, result.value])
-        useTerminalStore.getState().select(result.value.id)
-      }
-      return result
-    })
+  const run: Run = async (work) => setError(await work())
+  const createTerminal = (): Promise<void> => run(() => useTerminalStore.getState().create(client))
 
   const active = terminals.find((t) => t.id === activeId) ?? null
   return (
@@ -112,11 +100,13 @@ function TerminalTab(props: { terminal: TerminalInfo; selected: boolean }): Reac
   )
 }
 
-type Run = (work: () => Promise<{ ok: boolean; error?: { message: string } }>) => Promise<void>
+/** Runs a terminal action and shows its error text (or clears the last one). */
+type Run = (work: () => Promise<string | null>) => Promise<void>
 
 function TerminalToolbar(props: { terminal: TerminalInfo; apis: Map<string, XtermApi>; run: Run }): ReactNode {
   const { terminal, apis, run } = props
   const client = useClient()
+  const store = useTerminalStore.getState
   const now = useNow(terminal.command !== null && terminal.command.endedAt === null)
   const running = terminal.command !== null && terminal.command.endedAt === null
   const exited = terminal.status === 'exited'
@@ -137,7 +127,7 @@ function TerminalToolbar(props: { terminal: TerminalInfo; apis: Map<string, Xter
       </div>
       <div className="terminal-actions">
         {running && (
-          <button type="button" className="danger" onClick={() => void run(() => client.request('terminal:stopCommand', { terminalId: id }))}>
+          <button type="button" className="danger" onClick={() => void run(() => store().stopCommand(client, id))}>
             Stop
           </button>
         )}
@@ -146,7 +136,7 @@ function TerminalToolbar(props: { terminal: TerminalInfo; apis: Map<string, Xter
             <input
               type="checkbox"
               checked={terminal.kept}
-              onChange={(event) => void run(() => client.request('terminal:keep', { terminalId: id, keep: event.target.checked }))}
+              onChange={(event) => void run(() => store().keep(client, id, event.target.checked))}
             />
             Keep after task
           </label>
@@ -171,7 +161,7 @@ function TerminalToolbar(props: { terminal: TerminalInfo; apis: Map<string, Xter
         <button
           type="button"
           aria-label={exited ? 'Close terminal' : 'Kill terminal'}
-          onClick={() => void run(() => client.request('terminal:kill', { terminalId: id }))}
+          onClick={() => void run(() => store().kill(client, id))}
         >
           {exited ? 'Close' : 'Kill'}
         </button>

@@ -3,6 +3,7 @@ import { Terminal, type ITheme } from '@xterm/xterm'
 import '@xterm/xterm/css/xterm.css'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
+import { useTerminalStore } from './terminal-store'
 import type { RegisterXterm } from './xterm-api'
 import { viewShortcutIndex } from '../../app-shortcuts'
 
@@ -55,12 +56,13 @@ export default function XtermView(props: XtermViewProps): ReactNode {
     const unsubscribe = client.subscribe((name, payload) => {
       if (name === 'terminal:data' && replayed && payload.terminalId === terminalId) term.write(payload.data)
     })
-    void client.request('terminal:output', { terminalId }).then((result) => {
-      if (result.ok) term.write(result.value.data)
+    const terminals = useTerminalStore.getState()
+    void terminals.readOutput(client, terminalId).then((output) => {
+      if (output !== null) term.write(output)
       replayed = true
     })
 
-    const input = term.onData((data) => void client.request('terminal:write', { terminalId, data }))
+    const input = term.onData((data) => terminals.write(client, terminalId, data))
 
     let lastSize = ''
     let frame = 0
@@ -76,7 +78,7 @@ export default function XtermView(props: XtermViewProps): ReactNode {
         const size = `${term.cols}x${term.rows}`
         if (size === lastSize) return
         lastSize = size
-        void client.request('terminal:resize', { terminalId, cols: term.cols, rows: term.rows })
+        terminals.resize(client, terminalId, term.cols, term.rows)
       })
     }
     const observer = new ResizeObserver(() => refit.current())

@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
 import type { TerminalInfo } from '../../../../shared/contract/terminal'
+import type { Result } from '../../../../shared/result'
 import { nextActiveTerminal, orderTerminals } from './terminal-model'
 
 interface TerminalSlice {
@@ -12,7 +13,20 @@ interface TerminalSlice {
   select(id: string): void
   /** Reads the terminal list from the core. */
   load(client: ModusClient): Promise<void>
+  /** Opens a user terminal and selects it. The actions below answer with the error text, or null. */
+  create(client: ModusClient): Promise<string | null>
+  stopCommand(client: ModusClient, terminalId: string): Promise<string | null>
+  /** Keeps a task's terminal (e.g. its dev server) running after the task ends. */
+  keep(client: ModusClient, terminalId: string, keep: boolean): Promise<string | null>
+  kill(client: ModusClient, terminalId: string): Promise<string | null>
+  /** What the terminal printed so far (its buffered output), null when the core refused. */
+  readOutput(client: ModusClient, terminalId: string): Promise<string | null>
+  /** The user's keystrokes, sent as typed. */
+  write(client: ModusClient, terminalId: string, data: string): void
+  resize(client: ModusClient, terminalId: string, cols: number, rows: number): void
 }
+
+const problemOf = (result: Result<unknown>): string | null => (result.ok ? null : result.error.message)
 
 export const useTerminalStore = create<TerminalSlice>((set, get) => ({
   terminals: [],
@@ -35,7 +49,24 @@ export const useTerminalStore = create<TerminalSlice>((set, get) => ({
   async load(client) {
     const result = await client.request('terminal:list', {})
     if (result.ok) get().setTerminals(result.value)
-  }
+  },
+  async create(client) {
+    const result = await client.request('terminal:create', {})
+    if (result.ok) {
+      get().setTerminals([...get().terminals, result.value])
+      get().select(result.value.id)
+    }
+    return problemOf(result)
+  },
+  stopCommand: async (client, terminalId) => problemOf(await client.request('terminal:stopCommand', { terminalId })),
+  keep: async (client, terminalId, keep) => problemOf(await client.request('terminal:keep', { terminalId, keep })),
+  kill: async (client, terminalId) => problemOf(await client.request('terminal:kill', { terminalId })),
+  async readOutput(client, terminalId) {
+    const result = await client.request('terminal:output', { terminalId })
+    return result.ok ? result.value.data : null
+  },
+  write: (client, terminalId, data) => void client.request('terminal:write', { terminalId, data }),
+  resize: (client, terminalId, cols, rows) => void client.request('terminal:resize', { terminalId, cols, rows })
 }))
 
 /** Terminals with a command still running (for a nav badge). */
