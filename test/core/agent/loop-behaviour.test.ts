@@ -304,4 +304,20 @@ describe('streaming to the UI', () => {
     expect(partials.length).toBeGreaterThan(1)
     expect(JSON.parse(partials.at(-1)!)).toEqual({ path: 'a.txt' })
   })
+
+  it('sends the streamed message back as it arrived: thinking with its signature, text, tool use', async () => {
+    harness = await createHarness({
+      modes: [builderMode],
+      files: { 'a.txt': 'alpha\n' },
+      turns: [{ reasoning: 'Plan: read a.txt.', text: 'Reading.', toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }, done]
+    })
+    await runToCompletion(harness, 'read it')
+    const assistant = modelRequests(harness)[1]!.body.messages[1]
+    expect(assistant.role).toBe('assistant')
+    expect(assistant.content).toEqual([
+      { type: 'thinking', thinking: 'Plan: read a.txt.', signature: expect.stringMatching(/.+/) },
+      { type: 'text', text: 'Reading.' },
+      { type: 'tool_use', id: expect.any(String), name: 'read_file', input: { path: 'a.txt' } }
+    ])
+  })
 })

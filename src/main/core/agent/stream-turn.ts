@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AssistantBlock } from '../../../shared/agent/messages'
-import type { ModelRequest, ModelUsage } from '../providers/types'
+import { createTurnAssembler } from '../providers/assemble-turn'
+import type { ModelRequest } from '../providers/types'
 import type { ProviderPort } from './ports'
 import type { TaskSession } from './task-session'
 
@@ -31,23 +32,15 @@ export async function streamTurn(
   now: () => number
 ): Promise<TurnOutcome> {
   const messageId = randomUUID()
-  let text = ''
-  let reasoning = ''
-  let signature: string | undefined
-  const calls: CompleteCall[] = []
+  // The message the conversation keeps is folded by the same assembler the provider tests check.
+  const assembler = createTurnAssembler()
+  const turn = assembler.result()
   const partials = new Map<string, { name: string; args: string; sentLength: number }>()
-  let stopReason = 'other'
-  let usage: ModelUsage | null = null
   session.emit({ type: 'assistant-start', at: now(), messageId, model: port.model })
 
-  const blocks = (): AssistantBlock[] => {
-    const out: AssistantBlock[] = []
-    if (reasoning) out.push({ type: 'reasoning', text: reasoning, signature })
-    if (text) out.push({ type: 'text', text })
-    for (const call of calls) out.push({ type: 'tool_use', id: call.callId, name: call.name, input: call.parseError ? {} : call.input })
-    return out
-  }
+  const withoutCalls = (): AssistantBlock[] => turn.content.filter((b) => b.type !== 'tool_use')
   const recordUsage = () => {
+    const usage = turn.usage
     if (!usage) return
     session.counters.requests++
     const cost = port.info.costUsd(usage)
@@ -64,17 +57,13 @@ export async function streamTurn(
 
   try {
     for await (const event of port.provider.stream(request, signal)) {
+      assembler.push(event)
       switch (event.type) {
         case 'text':
-          text += event.text
           session.emit({ type: 'text-delta', messageId, text: event.text })
           break
         case 'reasoning':
-          reasoning += event.text
           session.emit({ type: 'reasoning-delta', messageId, text: event.text })
-          break
-        case 'reasoning-signature':
-          signature = event.signature
           break
         case 'tool-call-start':
           partials.set(event.callId, { name: event.name, args: '', sentLength: 0 })
@@ -90,24 +79,15 @@ export async function streamTurn(
           }
           break
         }
-        case 'tool-call':
-          calls.push({ callId: event.callId, name: event.name, input: event.input, parseError: event.parseError })
-          break
-        case 'usage':
-          usage = event.usage
-          break
         case 'retry':
           session.emit({ type: 'retry', at: now(), attempt: event.attempt, delayMs: event.delayMs, reason: event.reason })
-          break
-        case 'done':
-          stopReason = event.stopReason
           break
       }
     }
   } catch (error) {
     recordUsage()
     const errorKind = classifyError(error, signal)
-    const kept = blocks().filter((b) => b.type !== 'tool_use')
+    const kept = withoutCalls()
     // Text that stopped arriving mid-answer stays on screen, marked as cut off.
     const cutOff = kept.length > 0 || partials.size > 0
     if (errorKind === 'cancelled') session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'cancelled' })
@@ -118,10 +98,11 @@ export async function streamTurn(
   recordUsage()
   if (signal.aborted) {
     session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'cancelled' })
-    return { kind: 'cancelled', messageId, blocks: blocks().filter((b) => b.type !== 'tool_use') }
+    return { kind: 'cancelled', messageId, blocks: withoutCalls() }
   }
+  const stopReason = turn.stopReason ?? 'other'
   session.emit({ type: 'assistant-end', at: now(), messageId, stopReason })
-  return { kind: 'done', messageId, blocks: blocks(), calls, stopReason }
+  return { kind: 'done', messageId, blocks: turn.content, calls: turn.toolCalls, stopReason }
 }
 
 /** Provider errors carry a `kind`; anything else is judged by its message. */

@@ -32,10 +32,13 @@ export function createTurnAssembler() {
       const tail = last()
       switch (event.type) {
         case 'text':
+          // An empty delta adds no block: the providers refuse an empty text block sent back.
+          if (!event.text) break
           if (tail?.type === 'text') tail.text += event.text
           else turn.content.push({ type: 'text', text: event.text })
           break
         case 'reasoning':
+          if (!event.text) break
           if (tail?.type === 'reasoning' && tail.signature === undefined) tail.text += event.text
           else turn.content.push({ type: 'reasoning', text: event.text })
           break
