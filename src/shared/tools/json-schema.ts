@@ -8,24 +8,11 @@ export function toolInputSchema(tool: ToolDefinition): Record<string, unknown> {
   return schema
 }
 
-export interface OpenAiFunctionTool {
-  type: 'function'
-  function: { name: string; description: string; parameters: Record<string, unknown> }
-}
-
-export interface AnthropicTool {
+/** A tool as it is offered to the model: the providers turn this into their own wire shape. */
+export interface ToolSpec {
   name: string
   description: string
-  input_schema: Record<string, unknown> & { type: 'object' }
+  inputSchema: Record<string, unknown>
 }
 
-export const toOpenAiTool = (tool: ToolDefinition): OpenAiFunctionTool => ({
-  type: 'function',
-  function: { name: tool.name, description: tool.description, parameters: toolInputSchema(tool) }
-})
-
-export const toAnthropicTool = (tool: ToolDefinition): AnthropicTool => ({
-  name: tool.name,
-  description: tool.description,
-  input_schema: { ...toolInputSchema(tool), type: 'object' }
-})
+export const toolSpec = (tool: ToolDefinition): ToolSpec => ({ name: tool.name, description: tool.description, inputSchema: toolInputSchema(tool) })

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import { getEncoding } from 'js-tiktoken'
 import { builtInTools } from '../../../src/shared/tools/catalog'
-import { toAnthropicTool, toOpenAiTool, toolInputSchema } from '../../../src/shared/tools/json-schema'
+import { toolInputSchema, toolSpec } from '../../../src/shared/tools/json-schema'
+import type { ToolDefinition } from '../../../src/shared/tools/types'
 import { filterToolsForMode } from '../../../src/shared/policy/tool-access'
 import { BUILT_IN_MODES } from '../../../src/shared/modes/builtin'
+import { toAnthropicParams } from '../../../src/main/core/providers/anthropic-request'
+import { toOpenAIParams } from '../../../src/main/core/providers/openai-request'
+
+/** The tools as each provider's request puts them on the wire (the path every model call takes). */
+const request = (tools: readonly ToolDefinition[]) => ({ model: 'm', system: '', messages: [], tools: tools.map(toolSpec) })
+const openAiTools = (tools: readonly ToolDefinition[]) => toOpenAIParams(request(tools), { maxTokensField: 'max_tokens', includeUsage: false }).tools! as Array<{ function: { name: string; parameters: Record<string, unknown> } }>
+const anthropicTools = (tools: readonly ToolDefinition[]) => toAnthropicParams(request(tools), undefined).tools! as Array<{ name: string; input_schema: unknown }>
 
 describe('tool JSON schemas', () => {
   it('derives OpenAI and Anthropic shapes from the same zod schema (snapshot)', () => {
-    const openai = builtInTools.map(toOpenAiTool)
-    const anthropic = builtInTools.map(toAnthropicTool)
+    const openai = openAiTools(builtInTools)
+    const anthropic = anthropicTools(builtInTools)
     for (let i = 0; i < builtInTools.length; i++) {
       expect(anthropic[i].input_schema).toEqual({ ...openai[i].function.parameters, type: 'object' })
       expect(openai[i].function.name).toBe(anthropic[i].name)
@@ -30,7 +38,7 @@ describe('tool JSON schemas', () => {
     const code = BUILT_IN_MODES.find((mode) => mode.slug === 'code')!
     const tools = filterToolsForMode({ mode: code })
     const encoding = getEncoding('o200k_base')
-    const tokens = encoding.encode(JSON.stringify(tools.map(toOpenAiTool))).length
+    const tokens = encoding.encode(JSON.stringify(openAiTools(tools))).length
     console.log(`[tools] code mode offers ${tools.length} tools, ${tokens} o200k tokens of definitions`)
     // The whole request (system prompt + tools) targets 3,800 tokens; tools get at most 2,000.
     expect(tokens).toBeLessThanOrEqual(2000)

@@ -17,7 +17,7 @@ import {
   type RepetitionDetector,
   type ToolAccessContext
 } from '../../../shared/policy'
-import { toolInputSchema } from '../../../shared/tools/json-schema'
+import { toolSpec } from '../../../shared/tools/json-schema'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { GlobalPolicy } from '../settings/settings-schema'
 import type { Workspace } from '../workspace/types'
@@ -143,11 +143,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       const cacheKey = `${slug}\u0000${model ?? ''}`
       const cached = toolCache.get(cacheKey)
       if (cached && cached.key === key) return cached.tools
-      const tools = filterToolsForMode(ctx).map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: toolInputSchema(tool)
-      }))
+      const tools = filterToolsForMode(ctx).map(toolSpec)
       toolCache.set(cacheKey, { key, tools })
       return tools
     },

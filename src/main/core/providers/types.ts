@@ -1,11 +1,8 @@
 import type { ConversationMessage } from '../../../shared/agent/messages'
+import type { ToolSpec } from '../../../shared/tools/json-schema'
 
 /** A tool offered to the model, already converted to JSON schema from its zod params. */
-export interface ModelToolSpec {
-  name: string
-  description: string
-  inputSchema: Record<string, unknown>
-}
+export type ModelToolSpec = ToolSpec
 
 export interface ModelRequest {
   model: string
