@@ -101,6 +101,37 @@ describe('ChatView', () => {
     expect(view.container.querySelector('.retry')?.textContent).toMatch(/Retrying in (59|60) s \(attempt 2\): rate limited/)
   })
 
+  it('shows a browser action’s screenshot (click to enlarge), URL and console on its card', async () => {
+    const text = [
+      'Clicked at 100,50.',
+      'Current URL: http://127.0.0.1:5173/app',
+      'Viewport: 900x600',
+      'Console since the previous action:\n[log] button clicked\n[warn] slow render',
+      'Page errors since the previous action:\nlate failure'
+    ].join('\n')
+    showTask([
+      { type: 'status', at, status: 'running' },
+      { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
+      { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'browser_action', args: { action: 'click', coordinate: { x: 100, y: 50 } } },
+      { type: 'tool-decision', at, callId: 'c1', decision: 'allow', rule: 'browser-session', reason: 'Acts on the page already opened in this task' },
+      { type: 'tool-result', at, callId: 'c1', isError: false, text, images: [{ mediaType: 'image/png', dataBase64: 'iVBORw0KGgo=' }] }
+    ])
+    const view = await mount(<ChatView />, createFakeClient().client)
+    cleanup = view.unmount
+    const card = view.container.querySelector('[aria-label="Tool call browser_action"]')!
+    const shown = card.querySelector('.browser-result')!
+    expect(shown.closest('details')).toBeNull() // visible without opening the result
+    expect(shown.querySelector('.browser-url')?.textContent).toBe('URL http://127.0.0.1:5173/app')
+    expect(shown.querySelector('[aria-label="Console output"]')?.textContent).toBe('[log] button clicked\n[warn] slow render\n[page error] late failure')
+    expect(shown.querySelector('img')?.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=')
+
+    await click(button(card, 'Enlarge the screenshot'))
+    const dialog = document.body.querySelector('[role="dialog"][aria-label="Screenshot"]')!
+    expect(dialog.querySelector('img')?.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=')
+    await click(button(dialog, 'Close'))
+    expect(document.body.querySelector('[role="dialog"][aria-label="Screenshot"]')).toBeNull()
+  })
+
   it('approves a waiting call from its card', async () => {
     showTask([
       { type: 'status', at, status: 'waiting' },
