@@ -1,7 +1,7 @@
 import { numberLines, rankWindows } from './closest'
 import { LineIndex, probeOf } from './line-index'
 import { crossesIndentKind, detectIndentStyle, reindentReplacement, type IndentStyle } from './reindent'
-import { matchKey, normalizePunctuation, toLf } from './text'
+import { joinLines, matchKey, normalizePunctuation, toLf } from './text'
 import { parsePatch, type PatchChunk, type PatchHunk } from './patch-parse'
 
 export class ApplyPatchError extends Error {
@@ -208,7 +208,7 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
     cursor = found.index + oldLines.length
   })
   for (const r of [...replacements].sort((a, b) => b.at - a.at)) lines.splice(r.at, r.remove, ...r.insert)
-  return lines.join('\n') + '\n'
+  return joinLines(lines, '\n')
 }
 
 /**

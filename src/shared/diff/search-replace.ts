@@ -2,7 +2,7 @@ import { parseSearchReplace, type SearchReplaceBlock } from './search-replace-pa
 import { detectIndentStyle, reindentReplacement, type IndentStyle } from './reindent'
 import { numberLines, rankWindows, type ScoredWindow } from './closest'
 import { LineIndex } from './line-index'
-import { detectLineEnding, matchKey, toLf, withLineEnding } from './text'
+import { detectLineEnding, joinLines, matchKey, toLf, withLineEnding } from './text'
 
 export { parseSearchReplace } from './search-replace-parse'
 export type { SearchReplaceBlock } from './search-replace-parse'
@@ -67,7 +67,7 @@ export function applySearchReplace(original: string, diff: string, options: Sear
   const applied = blocks.filter((b) => b.status === 'applied').length
   return {
     // Nothing applied (the failure path models hit most): the text is unchanged, no need to rebuild it.
-    content: applied === 0 ? original : withLineEnding(state.lines.join('\n'), eol),
+    content: applied === 0 ? original : withLineEnding(joinLines(state.lines), eol),
     blocks,
     applied,
     failed: blocks.length - applied
@@ -144,7 +144,7 @@ function keyAt(state: FileState, i: number): string {
 }
 
 function indexOf(state: FileState): LineIndex {
-  return (state.index ??= new LineIndex(state.lines.join('\n'), state.lines, state.keys))
+  return (state.index ??= new LineIndex(joinLines(state.lines), state.lines, state.keys))
 }
 
 /** The longest identifier-like run in the search keys: a line lacking it cannot match. */

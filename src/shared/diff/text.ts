@@ -16,6 +16,18 @@ function countOf(text: string, needle: string): number {
   return n
 }
 
+/**
+ * Lines joined with LF, and `last` after the last one: a whole file's worth of lines. Concatenation,
+ * not `Array#join`: over 10k lines cut from a file, join measured several times slower (the result
+ * flattened either way).
+ */
+export function joinLines(lines: readonly string[], last = ''): string {
+  if (lines.length === 0) return last
+  let out = lines[0]
+  for (let i = 1; i < lines.length; i++) out += '\n' + lines[i]
+  return out + last
+}
+
 export const toLf = (text: string): string => (text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text)
 
 export function withLineEnding(lfText: string, eol: LineEnding): string {
