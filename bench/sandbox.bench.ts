@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,11 +13,20 @@ import type { CommandRunRequest } from '../src/main/core/terminal/types'
  * path (the task's persistent shell in node-pty, markers, capture) unsandboxed and sandboxed
  * (bubblewrap + socat via @anthropic-ai/sandbox-runtime, network policy none), rounds interleaved
  * in one run. Commands: `true`, and `npm test` of a small fixture (node's test runner, one test).
- * The wrap alone (the runtime building the bwrap line: ripgrep scan, mounts) is timed too.
+ * The wrap alone (the runtime building the bwrap line: ripgrep scan, mounts) is timed too, and,
+ * interleaved with the `true` rounds, where the rest goes: the wrapped `true` run outside the pty,
+ * and bare bubblewrap with the same namespaces (without, then with a network namespace).
  */
 const ROUNDS = { true: 15, 'npm test': 6 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const spawnTime = (file: string, args: string[]): Promise<number> =>
+  new Promise((done, fail) => {
+    const started = performance.now()
+    execFile(file, args, { timeout: 60_000 }, (error) => (error ? fail(error) : done(performance.now() - started)))
+  })
+const BARE_BWRAP = ['--new-session', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--unshare-user', '--proc', '/proc']
+
 const span = (values: number[]): string => `${median(values).toFixed(0)} ms (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)}, n=${values.length})`
 
 it('sandboxed vs unsandboxed command overhead', async () => {
@@ -54,13 +64,24 @@ it('sandboxed vs unsandboxed command overhead', async () => {
       const plain: number[] = []
       const boxed: number[] = []
       wrapTimes.length = 0
+      const parts = { direct: [] as number[], bwrap: [] as number[], bwrapNet: [] as number[] }
       for (let round = 0; round < rounds; round++) {
         plain.push(await timed(command, false))
         boxed.push(await timed(command, true))
+        if (command !== 'true') continue
+        const wrapped = await sandbox.prepare({ taskId: 'bench', modeSlug: 'code', modeName: 'Code', command: 'true', workspaceRoot: root, sandbox: { network: 'none', allowedDomains: [] }, shell: '/bin/bash' })
+        parts.direct.push(await spawnTime('/bin/bash', ['-c', wrapped.text]))
+        wrapped.finish('')
+        parts.bwrap.push(await spawnTime('bwrap', [...BARE_BWRAP, '--', '/bin/true']))
+        parts.bwrapNet.push(await spawnTime('bwrap', [...BARE_BWRAP, '--unshare-net', '--', '/bin/true']))
       }
       lines.push(
         `${command.padEnd(9)} unsandboxed ${span(plain)} | sandboxed ${span(boxed)} | overhead ${(median(boxed) - median(plain)).toFixed(0)} ms (median), of which the wrap ${span(wrapTimes)}`
       )
+      if (parts.direct.length > 0)
+        lines.push(
+          `  where it goes: wrapped \`true\` run outside the pty ${span(parts.direct)}; bare bwrap ${span(parts.bwrap)}; bare bwrap + network namespace ${span(parts.bwrapNet)}`
+        )
     }
   } finally {
     await sandbox.dispose()
