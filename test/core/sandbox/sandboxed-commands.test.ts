@@ -157,6 +157,40 @@ describe('commands in the OS sandbox', () => {
     expect((await task.execute({ command: 'greet again', timeoutMs: 30_000 })).output.text).toBe('hello again\n')
   }, 60_000)
 
+  it('with two sandboxed commands running, the item names the one naming the host first; one whose list allows it is no candidate', async () => {
+    const other = (command: string, setting: EffectiveSandbox) =>
+      h.service.forTask('other', h.root).execute({
+        command,
+        timeoutMs: 30_000,
+        sandbox: (text, shell) => sandbox.prepare({ taskId: 'other', modeSlug: 'ask', modeName: 'Ask', command: text, workspaceRoot: h.root, sandbox: setting, shell })
+      })
+    const started = async (): Promise<void> => {
+      await until(async () => (await h.service.forTask('other', h.root).processes()).length === 1, 'the other command to start', 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+
+    const sleeping = other('sleep 3; echo slept', asking)
+    await started()
+    const fetching = run(fetchCommand(), asking)
+    await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
+    const [item] = approvals.list()
+    expect(item.summary).toBe(`${fetchCommand()} (or one of 1 other sandboxed commands: sleep 3; echo slept) wants 127.0.0.1:${port}`)
+    expect(item.taskId).toBe('sandboxed')
+    approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    expect((await fetching).output.text).toBe('hello from the test server\n')
+    expect((await sleeping).output.text).toBe('slept\n')
+
+    // A command whose own list lets the host through would not have been asked about.
+    const listed = other('sleep 3; echo slept', { network: 'allow-list', allowedDomains: ['127.0.0.1'] })
+    await started()
+    const alone = run(fetchCommand(), asking)
+    await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
+    expect(approvals.list()[0].summary).toBe(`${fetchCommand()} wants 127.0.0.1:${port}`)
+    approvals.decide({ approvalId: approvals.list()[0].id, outcome: 'approve', scope: 'call' })
+    expect((await alone).output.text).toBe('hello from the test server\n')
+    expect((await listed).output.text).toBe('slept\n')
+  }, 90_000)
+
   it('moves a sandboxed command to the background and cancels one like any other', async () => {
     const task = h.service.forTask('sandboxed', h.root)
     const background = await run('echo started; while [ ! -f go ]; do sleep 0.05; done; echo finished', offline, { timeoutMs: 1500 })

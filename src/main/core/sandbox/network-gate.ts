@@ -20,7 +20,10 @@ export interface NetworkAsk {
   port?: number
   /** The domain an "always" answer adds to the mode (IPv6 bracketed). */
   domain: string
-  /** The running sandboxed commands it can come from (the runtime does not say which one). */
+  /**
+   * The running sandboxed commands it can come from (the runtime does not say which one), the
+   * likeliest first: those naming the host in their command line. The answer applies to each.
+   */
   commands: SandboxedCommand[]
 }
 
@@ -39,9 +42,12 @@ export interface NetworkGate {
 /**
  * Decides connections the runtime's lists did not allow. The runtime's callback is told the host
  * and port but not which command connects, so the gate judges by the sandboxed commands running
- * now: none → refused; any whose mode does not ask (network none or an allow-list) → refused, as
- * that command may be the one; otherwise one approval item names every candidate, and an answer
- * applies to each. Concurrent connections to one host share one question.
+ * now whose own lists do not allow the host (the proxy would not have asked for those): none →
+ * refused; any whose mode does not ask (network none or an allow-list) → refused, as that command
+ * may be the one. Otherwise one approval item names every candidate, those naming the host in
+ * their command line first, and the answer applies to each: the callback's answer lets this
+ * connection through whichever command made it, so it cannot be narrowed to one. Concurrent
+ * connections to one host share one question.
  */
 export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: AbortSignal) => Promise<NetworkAnswer> }): NetworkGate {
   const live = new Map<string, { command: SandboxedCommand; register: (allowed: string[]) => void }>()
@@ -53,7 +59,7 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
   }
 
   async function ask(commands: SandboxedCommand[], host: string, port: number | undefined, target: string, signal: AbortSignal): Promise<Verdict> {
-    const domain = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+    const domain = bracketed(host)
     let answer: NetworkAnswer
     try {
       answer = await deps.askNetwork({ host, port, domain, commands }, signal)
@@ -87,7 +93,7 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
     },
     decide({ host, port }) {
       const target = port ? `${host}:${port}` : host
-      const commands = [...live.values()].map((entry) => entry.command)
+      const commands = [...live.values()].map((entry) => entry.command).filter((command) => !listAllows(command.allowed, host, port))
       if (commands.length === 0) return Promise.resolve(refuse([], target, `${target}: no sandboxed command that may ask is running`))
       const quiet = commands.filter((command) => command.network !== 'ask')
       if (quiet.length > 0) {
@@ -102,8 +108,9 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
       const key = `${target}\u0000${commands.map((c) => c.id).join(',')}`
       const existing = pending.get(key)
       if (existing) return existing.verdict
+      const likeliest = [...commands.filter((c) => namesHost(c.command, host)), ...commands.filter((c) => !namesHost(c.command, host))]
       const controller = new AbortController()
-      const verdict = ask(commands, host, port, target, controller.signal).finally(() => pending.delete(key))
+      const verdict = ask(likeliest, host, port, target, controller.signal).finally(() => pending.delete(key))
       pending.set(key, { ids: commands.map((c) => c.id), controller, verdict })
       return verdict
     },
@@ -113,4 +120,25 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
       live.clear()
     }
   }
+}
+
+const bracketed = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
+
+/** Whether a command's list (`example.com`, `*.example.com`, either with `:port`) lets the host through. */
+function listAllows(patterns: readonly string[], host: string, port: number | undefined): boolean {
+  const name = bracketed(host).toLowerCase()
+  return patterns.some((pattern) => {
+    const withPort = /^(.*):(\d+)$/.exec(pattern)
+    if (withPort && !withPort[1].endsWith(']') && withPort[1].includes(':')) return false
+    const [base, patternPort] = withPort ? [withPort[1], Number(withPort[2])] : [pattern, undefined]
+    if (patternPort !== undefined && patternPort !== port) return false
+    const wanted = base.toLowerCase()
+    return wanted.startsWith('*.') ? name.endsWith(wanted.slice(1)) : name === wanted
+  })
+}
+
+/** The host appears in the command line as a whole name (not inside a longer one). */
+function namesHost(command: string, host: string): boolean {
+  const escaped = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`(?:^|[^\\w.-])${escaped}(?![\\w-]|\\.[\\w-])`, 'i').test(command)
 }
