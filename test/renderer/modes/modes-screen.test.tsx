@@ -53,7 +53,7 @@ describe('mode editor', () => {
     const { container } = await mount()
     const names = [...container.querySelectorAll('nav[aria-label="Mode list"] .mode-item span:first-child')].map((n) => n.textContent)
     expect(names).toEqual(['Code', 'Architect', 'Ask', 'Debug', 'Orchestrator'])
-    expect(container.querySelector('.mode-group h3')?.textContent).toBe('Built-in')
+    expect(container.querySelector('.mode-group h2')?.textContent).toBe('Built-in')
   })
 
   it('creates a project mode; its pattern lists matching files and the file holds it', async () => {

@@ -94,7 +94,7 @@ describe('ChangesetReview', () => {
     expect(view.container.querySelector('.conflict')?.textContent).toBe(
       'Conflict: src/a.ts changed on disk since the change was proposed, and hunks h1 no longer apply'
     )
-    await click(button(view.container, 'src/b.ts, modify'))
+    await click(button(view.container, 'src/b.ts, modify, changed on disk'))
     expect(view.container.querySelector('.drift')?.textContent).toContain('Changed on disk: src/b.ts changed on disk')
     expect(button(view.container, 'src/a.ts, modify, conflict')).toBeTruthy()
   })

@@ -3,6 +3,7 @@ import { DiffEditor, type DiffOnMount } from '@monaco-editor/react'
 import { useEffect, useRef, type ReactNode } from 'react'
 import type { editor } from 'monaco-editor/editor'
 import { languageForPath } from './language'
+import { DARK_THEME, LIGHT_THEME } from './themes'
 
 export interface MonacoDiffProps {
   path: string
@@ -93,7 +94,7 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
       original={props.original}
       modified={modified.shown}
       language={languageForPath(props.path)}
-      theme={dark ? 'vs-dark' : 'vs'}
+      theme={dark ? DARK_THEME : LIGHT_THEME}
       onMount={onMount}
       keepCurrentOriginalModel
       keepCurrentModifiedModel

@@ -7,8 +7,10 @@ import 'monaco-editor/features/register.all'
 import 'monaco-editor/languages/definitions/register.all'
 import { loader } from '@monaco-editor/react'
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
+import { defineThemes } from './themes'
 
 self.MonacoEnvironment = { getWorker: (): Worker => new EditorWorker() }
 loader.config({ monaco })
+defineThemes((name, data) => monaco.editor.defineTheme(name, data))
 
 export { monaco }

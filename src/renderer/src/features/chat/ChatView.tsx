@@ -45,7 +45,7 @@ export function ChatView(): ReactNode {
   )
   return (
     <section className="chat" aria-label="Chat">
-      {view && <TaskBar view={view} />}
+      {view ? <TaskBar view={view} /> : <h1 className="sr-only">New task</h1>}
       <div className="chat-main">
         <VirtualList
           className="chat-scroller"

@@ -20,9 +20,9 @@ export function TaskBar({ view }: { view: TaskView }): ReactNode {
   const title = useChatStore((state) => (state.activeTaskId ? state.tasks[state.activeTaskId]?.title : undefined))
   return (
     <div className="task-bar">
-      <span className="task-title" title={title}>
+      <h1 className="task-title" title={title}>
         {title ?? 'Task'}
-      </span>
+      </h1>
       <span className={`task-status task-status-${view.status}`} aria-live="polite">
         {STATUS_LABEL[view.status]}
       </span>

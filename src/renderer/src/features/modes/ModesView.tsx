@@ -111,7 +111,7 @@ function ModeList({ modes, trusted, selectedSlug }: { modes: ModeEntry[]; truste
     <nav aria-label="Mode list">
       {groups.map((group) => (
         <div key={group.origin} className="mode-group">
-          <h3>{ORIGIN_LABELS[group.origin]}</h3>
+          <h2>{ORIGIN_LABELS[group.origin]}</h2>
           <ul>
             {group.modes.map((mode) => (
               <li key={mode.slug}>

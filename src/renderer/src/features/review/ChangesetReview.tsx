@@ -103,19 +103,14 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
         <ul className="changeset-files" aria-label="Changed files" id={filesId} hidden={!filesShown}>
           {changes.map((change) => (
             <li key={change.id}>
-              <button
-                type="button"
-                className="changeset-file"
-                aria-label={`${change.path}, ${change.operation}${conflictOf(change) || drift[change.id]?.conflict ? ', conflict' : ''}`}
-                aria-current={change.id === selected.id ? 'true' : undefined}
-                onClick={() => setSelectedId(change.id)}
-              >
-                <span className={`op op-${change.operation}`}>{change.operation}</span>
-                <span className="path">{change.path}</span>
-                {interactive && !fileAccepted(review[change.id]) && <span className="note">skipped</span>}
-                {(conflictOf(change) || drift[change.id]?.conflict) && <span className="conflict-flag">conflict</span>}
-                {drift[change.id] && !drift[change.id].conflict && <span className="note">changed on disk</span>}
-              </button>
+              <FileButton
+                change={change}
+                current={change.id === selected.id}
+                skipped={interactive && !fileAccepted(review[change.id])}
+                conflict={Boolean(conflictOf(change) || drift[change.id]?.conflict)}
+                changedOnDisk={Boolean(drift[change.id] && !drift[change.id].conflict)}
+                onSelect={() => setSelectedId(change.id)}
+              />
             </li>
           ))}
         </ul>
@@ -273,4 +268,39 @@ function rejectedRanges(hunks: HunkView[], accepted: boolean[]): Array<{ start: 
     }
   })
   return ranges
+}
+
+interface FileButtonProps {
+  change: ChangeView
+  current: boolean
+  skipped: boolean
+  conflict: boolean
+  changedOnDisk: boolean
+  onSelect: () => void
+}
+
+/** A file of the changeset; its name is its visible text in order ("src/a.ts, modify, conflict"). */
+function FileButton(props: FileButtonProps): ReactNode {
+  const { change } = props
+  const flags = [props.skipped && 'skipped', props.conflict && 'conflict', props.changedOnDisk && 'changed on disk'].filter(
+    (flag): flag is string => Boolean(flag)
+  )
+  return (
+    <button
+      type="button"
+      className="changeset-file"
+      aria-label={[change.path, change.operation, ...flags].join(', ')}
+      aria-current={props.current ? 'true' : undefined}
+      onClick={props.onSelect}
+    >
+      <span className="path">{change.path}</span>{' '}
+      <span className={`op op-${change.operation}`}>{change.operation}</span>
+      {flags.map((flag) => (
+        <span key={flag} className={flag === 'conflict' ? 'conflict-flag' : 'note'}>
+          {' '}
+          {flag}
+        </span>
+      ))}
+    </button>
+  )
 }

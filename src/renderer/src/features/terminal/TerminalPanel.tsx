@@ -40,6 +40,7 @@ export function TerminalPanel(): ReactNode {
   return (
     <section className="terminal-panel" aria-label="Terminals">
       <div className="terminal-tabbar">
+        <h1 className="terminal-heading">Terminals</h1>
         {/* A tablist holds tabs only: the "+ Terminal" button sits beside it. */}
         <div className="terminal-tabs" role="tablist" aria-label="Terminal tabs">
           {terminals.map((terminal) => (

@@ -44,7 +44,10 @@ export default function XtermView(props: XtermViewProps): ReactNode {
       cursorBlink: true,
       fontSize: 13,
       fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
-      theme: themeFromPage()
+      theme: themeFromPage(),
+      // Programs pick colours for a dark screen (yellow, bright green…); xterm shifts any that would
+      // fall under 4.5:1 on the app's background, light or dark, as WCAG asks of text.
+      minimumContrastRatio: 4.5
     })
     const fit = new FitAddon()
     term.loadAddon(fit)
