@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -175,6 +175,27 @@ describe('settings view', () => {
     const file = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))
     expect(file.policy.commandRules).toEqual({ allow: ['npm test', 'git status'], ask: [], deny: ['git push *'] })
     expect(byLabel<HTMLTextAreaElement>(form, 'Allow').value).toBe('npm test\ngit status')
+  })
+
+  it('shows the MCP schema budget (2000 by default), refuses a bad one and saves a good one to the settings file', async () => {
+    const { container } = await mount()
+    const form = container.querySelector<HTMLFormElement>('form[aria-label="MCP tools"]')!
+    const field = byLabel(form, 'Tool schema budget (tokens)')
+    expect(field.value).toBe('2000')
+    await type(field, 'lots')
+    await click(byButton(form, 'Save MCP settings'))
+    await waitFor(() => form.querySelector('[role="alert"]')?.textContent?.includes('whole number of tokens'))
+    expect(field.getAttribute('aria-invalid')).toBe('true')
+    await type(field, '2000000')
+    await click(byButton(form, 'Save MCP settings'))
+    await waitFor(() => form.querySelector('[role="alert"]')?.textContent?.includes('at most 1,000,000 tokens'))
+    expect(existsSync(join(dir, 'settings.json'))).toBe(false) // nothing was written
+    await type(field, ' 500 ')
+    await click(byButton(form, 'Save MCP settings'))
+    await waitFor(() => form.querySelector('[role="status"]')?.textContent === 'Saved')
+    expect(form.querySelector('[role="alert"]')).toBeNull()
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).mcp).toEqual({ schemaTokenBudget: 500 })
+    expect(useSettingsStore.getState().settings?.mcp.schemaTokenBudget).toBe(500)
   })
 
   it('applies the theme preference to the root element', () => {

@@ -4,6 +4,7 @@ import { BrowserSettings } from './BrowserSettings'
 import { CommandRulesForm } from './CommandRulesForm'
 import { CheckpointSettings } from '../checkpoints/CheckpointSettings'
 import { LimitsForm } from './LimitsForm'
+import { McpSettings } from '../mcp/McpSettings'
 import { ProviderList } from './ProviderList'
 import { useSettingsStore } from './settings-store'
 import { ThemePicker } from './ThemePicker'
@@ -36,6 +37,9 @@ export function SettingsView(): ReactNode {
       <h2>Browser</h2>
       <p className="note">browser_action opens pages in a headless Chromium for the modes with the browser group.</p>
       <BrowserSettings />
+      <h2>MCP tools</h2>
+      <p className="note">Servers are added and edited in the MCP view.</p>
+      <McpSettings />
       <h2>Checkpoints</h2>
       <CheckpointSettings />
       <h2>Appearance</h2>
