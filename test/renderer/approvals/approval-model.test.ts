@@ -8,7 +8,8 @@ import {
   sameTurn,
   titleWithCount,
   whyAsked,
-  hasLaterCallsInTurn
+  hasLaterCallsInTurn,
+  shortcutHint
 } from '../../../src/renderer/src/features/approvals/approval-model'
 
 const item = (id: string, extra: Partial<ApprovalItem> = {}): ApprovalItem => ({
@@ -78,6 +79,16 @@ describe('approval queue model', () => {
     expect(hasLaterCallsInTurn({ messageId: 'm1', laterInTurn: 0 })).toBe(false)
     expect(hasLaterCallsInTurn({ messageId: 'm1', laterInTurn: 2 })).toBe(true)
     expect(hasLaterCallsInTurn({ messageId: undefined, laterInTurn: 2 })).toBe(false)
+  })
+
+  it('names in its key hint only the keys that act on the item, as its buttons are named', () => {
+    expect(shortcutHint(item('a1', { messageId: 'm1', laterInTurn: 0 }))).toBe('j/k or ↓/↑ move · a approve · r reject')
+    expect(shortcutHint(item('a1', { messageId: 'm1', laterInTurn: 1 }))).toBe(
+      'j/k or ↓/↑ move · a approve · r reject · A approve turn · R reject turn'
+    )
+    expect(shortcutHint(item('a1', { kind: 'edit', messageId: 'm1', laterInTurn: 0 }))).toBe('j/k or ↓/↑ move · a accept as reviewed · r reject')
+    expect(shortcutHint(item('a1', { kind: 'network' }))).toBe('j/k or ↓/↑ move · a allow once · r deny')
+    expect(shortcutHint(item('a1', { kind: 'cost-limit', messageId: 'm1', laterInTurn: 2 }))).toBe('j/k or ↓/↑ move · a continue · r stop the task')
   })
 })
 

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { LazyChangesetReview } from '../review/LazyChangesetReview'
-import { hasLaterCallsInTurn } from './approval-model'
+import { hasLaterCallsInTurn, isLoopPause } from './approval-model'
 import { decideApproval } from './decide'
 
 export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
@@ -29,7 +29,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const reasonField = useRef<HTMLTextAreaElement>(null)
 
   // A paused loop (cost or request cap, repetition, mistakes) is asked whether to go on; stopping needs no reason.
-  const isPause = item.kind !== 'tool' && item.kind !== 'edit' && item.kind !== 'network'
+  const isPause = isLoopPause(item)
   const stop = (): Promise<void> => send({ approvalId: item.id, outcome: 'reject', scope: 'call' })
 
   useEffect(() => {

@@ -7,12 +7,19 @@ import { openTask } from '../chat/chat-sync'
 import { useNavigationStore } from '../../navigation-store'
 import { ApprovalActions, type PendingAction } from './ApprovalActions'
 import { BrowserPageField } from './BrowserPageField'
-import { browserPageOf, groupByTask, hasLaterCallsInTurn, keyArguments, KIND_LABELS, whyAsked } from './approval-model'
+import {
+  browserPageOf,
+  groupByTask,
+  hasLaterCallsInTurn,
+  isLoopPause,
+  keyArguments,
+  KIND_LABELS,
+  shortcutHint,
+  whyAsked
+} from './approval-model'
 import { useApprovalsStore } from './approvals-store'
 import { decideApproval } from './decide'
 import './approvals.css'
-
-const SHORTCUTS = 'j/k or ↓/↑ move · a approve · r reject · A approve turn · R reject turn'
 
 /** Every pending item across tasks in one list, answered with the mouse or the keyboard. */
 export function ApprovalQueueView(): ReactNode {
@@ -68,11 +75,11 @@ export function ApprovalQueueView(): ReactNode {
       // An edit is accepted as its review stands (hunks rejected there stay rejected).
       if (selected.kind === 'edit' && selected.changes?.length) setRequested('accept')
       else void quick(selected, 'approve', 'call')
-    } else if (key === 'A' && hasLaterCallsInTurn(selected)) {
+    } else if (key === 'A' && !isLoopPause(selected) && hasLaterCallsInTurn(selected)) {
       void quick(selected, 'approve', 'turn')
     } else if (key === 'r') {
       setRequested('reject')
-    } else if (key === 'R' && hasLaterCallsInTurn(selected)) {
+    } else if (key === 'R' && !isLoopPause(selected) && hasLaterCallsInTurn(selected)) {
       setRequested('reject-turn')
     } else return
     event.preventDefault()
@@ -84,7 +91,7 @@ export function ApprovalQueueView(): ReactNode {
       <header className="approval-queue-head">
         <h1>Approvals</h1>
         <p className="note" aria-live="polite">
-          {items.length === 0 ? 'Nothing is waiting for you.' : `${items.length} waiting · ${SHORTCUTS}`}
+          {items.length === 0 || !selected ? 'Nothing is waiting for you.' : `${items.length} waiting · ${shortcutHint(selected)}`}
         </p>
       </header>
       <FormError message={error} />

@@ -87,6 +87,21 @@ export function whyAsked(item: Pick<ApprovalItem, 'rule' | 'reason' | 'kind' | '
 export const hasLaterCallsInTurn = (item: Pick<ApprovalItem, 'messageId' | 'laterInTurn'>): boolean =>
   Boolean(item.messageId) && (item.laterInTurn ?? 1) > 0
 
+/** A paused loop (cost or request cap, repetition, mistakes): asked whether to go on, not about a call. */
+export const isLoopPause = (item: Pick<ApprovalItem, 'kind'>): boolean =>
+  item.kind !== 'tool' && item.kind !== 'edit' && item.kind !== 'network'
+
+/** The queue's keys that do something on this item, named as its buttons are. */
+export function shortcutHint(item: Pick<ApprovalItem, 'kind' | 'messageId' | 'laterInTurn'>): string {
+  const answers = isLoopPause(item)
+    ? ['a continue', 'r stop the task']
+    : item.kind === 'network'
+      ? ['a allow once', 'r deny']
+      : [item.kind === 'edit' ? 'a accept as reviewed' : 'a approve', 'r reject']
+  const turn = !isLoopPause(item) && hasLaterCallsInTurn(item) ? ['A approve turn', 'R reject turn'] : []
+  return ['j/k or ↓/↑ move', ...answers, ...turn].join(' · ')
+}
+
 export const KIND_LABELS: Record<ApprovalItem['kind'], string> = {
   tool: 'Tool call',
   edit: 'File edit',
