@@ -19,6 +19,19 @@ async function startEditTask(page: Page, modus: ModusHarness, message: string): 
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
 
+// Accepting, rejecting or leaving a review unmounts Monaco: it must not complain of disposed models
+// ("TextModel got disposed before DiffEditorWidget model got reset").
+const monacoErrors = new WeakMap<Page, string[]>()
+test.beforeEach(({ page }) => {
+  const errors: string[] = []
+  monacoErrors.set(page, errors)
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
+})
+test.afterEach(({ page }) => {
+  expect((monacoErrors.get(page) ?? []).filter((message) => /disposed/i.test(message))).toEqual([])
+})
+
 test('accepting one hunk and rejecting another writes exactly the accepted hunk', async ({ page, modus }) => {
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, ORIGINAL)
