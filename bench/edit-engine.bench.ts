@@ -116,6 +116,7 @@ describe.skipIf(!sharedPresent)('edit engine benchmark', () => {
     ]
     for (const [name, file, exp] of cases) {
       const text = read(file)
+      let failure = ''
       const run = (): string | null => {
         try {
           const [change] = applyPatch(text, () => t10)
@@ -123,12 +124,13 @@ describe.skipIf(!sharedPresent)('edit engine benchmark', () => {
           // Read the text as a writer would: a string built by concatenation is flattened on first read.
           change.content.indexOf('\u0000')
           return change.content
-        } catch {
+        } catch (err) {
+          failure = /Closest match: lines \S+ \(\d+% similar\)/.exec((err as Error).message)?.[0] ?? ''
           return null
         }
       }
       const t = time(run, 40)
-      report(name, t, correctness(t.result, exp))
+      report(name, t, correctness(t.result, exp), failure ? `; ${failure.toLowerCase()}` : '')
     }
   })
 })
