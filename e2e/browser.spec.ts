@@ -75,6 +75,15 @@ test('the model launches a local page after approval, clicks, types, reads scree
     await expect(card.locator('img.tool-result-image')).toHaveAttribute('src', /^data:image\/png;base64,iVBORw0KGgo/)
   }
   await expect(closed.locator('.tool-result-text')).toHaveText('The browser was closed.')
+  // The card shows the screenshot, URL and console without opening the result; a click enlarges it.
+  await expect(clicked.locator('.browser-url')).toHaveText(`URL ${app}/app`)
+  await expect(clicked.getByLabel('Console output')).toHaveText('[log] button clicked')
+  await clicked.getByRole('button', { name: 'Enlarge the screenshot' }).click()
+  const large = page.getByRole('dialog', { name: 'Screenshot' })
+  await expect(large.locator('img')).toBeVisible()
+  expect(await large.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(900)
+  await large.getByRole('button', { name: 'Close' }).click()
+  await expect(large).toHaveCount(0)
 
   // A page on another origin always asks, and why says which origin; rejected, nothing is opened.
   const foreign = cards(page).nth(4)
