@@ -1,10 +1,10 @@
+import { useApprovalsStore } from './approvals-store'
 import { FormError } from '../../components/FormError'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { LazyChangesetReview } from '../review/LazyChangesetReview'
 import { hasLaterCallsInTurn, isLoopPause } from './approval-model'
-import { decideApproval } from './decide'
 
 export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
 
@@ -47,7 +47,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
     setBusy(true)
     setError(null)
     try {
-      await decideApproval(client, decision)
+      await useApprovalsStore.getState().decide(client, decision)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     } finally {

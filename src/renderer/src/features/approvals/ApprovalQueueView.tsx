@@ -18,7 +18,6 @@ import {
   whyAsked
 } from './approval-model'
 import { useApprovalsStore } from './approvals-store'
-import { decideApproval } from './decide'
 import './approvals.css'
 
 /** Every pending item across tasks in one list, answered with the mouse or the keyboard. */
@@ -56,7 +55,7 @@ export function ApprovalQueueView(): ReactNode {
   const quick = async (item: ApprovalItem, outcome: 'approve', scope: 'call' | 'turn'): Promise<void> => {
     setError(null)
     try {
-      await decideApproval(client, { approvalId: item.id, outcome, scope })
+      await useApprovalsStore.getState().decide(client, { approvalId: item.id, outcome, scope })
       requestAnimationFrame(focusSelected)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))

@@ -1,5 +1,5 @@
 import type { ModusClient } from '../../../../shared/contract'
-import { resyncApprovals } from '../approvals/approvals-sync'
+import { useApprovalsStore } from '../approvals/approvals-store'
 import { useConnectionStore } from '../../client/connection-store'
 import { useChatStore } from './chat-store'
 import { taskToReopen } from './reopen-task'
@@ -10,7 +10,7 @@ import { taskToReopen } from './reopen-task'
  * the user never lands on an empty chat while a task waits; a later reconnect keeps "New task".
  */
 export async function resyncChat(client: ModusClient): Promise<void> {
-  const [tasks] = await Promise.all([client.request('task:list', {}), resyncApprovals(client)])
+  const [tasks] = await Promise.all([client.request('task:list', {}), useApprovalsStore.getState().load(client)])
   if (!tasks.ok) return
   for (const task of tasks.value) useChatStore.getState().upsertTask(task)
   const { activeTaskId } = useChatStore.getState()

@@ -2,6 +2,12 @@ import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
 import type { ChangeView } from '../../../../shared/contract/approvals'
 
+/** A file of a waiting change that differs on disk from what the proposal was made against. */
+export interface Drift {
+  conflict: boolean
+  message: string
+}
+
 interface ReviewSlice {
   /** Each task's changes (reviewed and auto-applied), newest last. */
   byTask: Record<string, ChangeView[]>
@@ -9,6 +15,8 @@ interface ReviewSlice {
   upsertChange(change: ChangeView): void
   /** Reads a task's changes from the core; the error text when it refused. */
   load(client: ModusClient, taskId: string): Promise<string | null>
+  /** Whether the files of waiting changes changed on disk since the proposal; null when the core refused. */
+  checkDrift(client: ModusClient, changeIds: string[]): Promise<Record<string, Drift> | null>
   /** Puts back what an applied change replaced; the error text when the core refused. */
   revert(client: ModusClient, change: ChangeView): Promise<string | null>
 }
@@ -28,6 +36,10 @@ export const useReviewStore = create<ReviewSlice>((set, get) => ({
     if (!result.ok) return result.error.message
     get().setChanges(taskId, result.value)
     return null
+  },
+  async checkDrift(client, changeIds) {
+    const result = await client.request('changes:check', { changeIds })
+    return result.ok ? Object.fromEntries(result.value.map(({ changeId, ...rest }) => [changeId, rest])) : null
   },
   async revert(client, change) {
     const result = await client.request('changes:revert', { taskId: change.taskId, changeId: change.id })

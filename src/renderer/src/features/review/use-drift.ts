@@ -1,10 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useClient } from '../../client/client-context'
+import { useReviewStore, type Drift } from './review-store'
 
-export interface Drift {
-  conflict: boolean
-  message: string
-}
 
 const CHECK_EVERY_MS = 2000
 
@@ -20,8 +17,8 @@ export function useDrift(changeIds: readonly string[], enabled: boolean): Record
     if (!enabled || key === '') return
     let live = true
     const check = async (): Promise<void> => {
-      const result = await client.request('changes:check', { changeIds: key.split('\n') })
-      if (live && result.ok) setDrift(Object.fromEntries(result.value.map(({ changeId, ...rest }) => [changeId, rest])))
+      const found = await useReviewStore.getState().checkDrift(client, key.split('\n'))
+      if (live && found) setDrift(found)
     }
     void check()
     const timer = setInterval(() => void check(), CHECK_EVERY_MS)
