@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
-import { chmod, mkdir, rename, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { basename, delimiter, join } from 'node:path'
+import { writeFileAtomic } from '../fs/atomic-write'
 
 /**
  * How Modus starts a task shell and runs a command in it. The shell loads the user's own rc files
@@ -177,11 +178,8 @@ export function chooseShell(env: Record<string, string | undefined>, platform: N
   return { kind: 'bash', file: bash }
 }
 
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`
-  await writeFile(temp, text, { mode: 0o600 })
-  await rename(temp, path)
-}
+/** The scripts are the user's shell setup: readable by the user alone. */
+const writeAtomic = (path: string, text: string): Promise<void> => writeFileAtomic(path, text, { mode: 0o600 })
 
 /** Writes the integration scripts under `<dir>` and returns how to start the shell. */
 export async function prepareShellLaunch(options: {
