@@ -32,11 +32,10 @@ export function McpSettings(): ReactNode {
     setSaved(false)
     const parsed = parseSchemaBudget(draft)
     if ('error' in parsed) return setError(parsed.error)
-    const result = await client.request('settings:saveMcp', { schemaTokenBudget: parsed.budget })
-    if (!result.ok) return setError(result.error.message)
+    const problem = await useSettingsStore.getState().save(client, 'settings:saveMcp', { schemaTokenBudget: parsed.budget })
+    if (problem) return setError(problem)
     setError(null)
     setSaved(true)
-    useSettingsStore.getState().setSettings(result.value)
   }
 
   return (
