@@ -150,7 +150,8 @@ export function createBrowserActionExecutor(sessions: BrowserSessions): ToolExec
       try {
         const problem = await act(session, params)
         if (problem) return textOutput(problem, true)
-        await settle(session)
+        // A screenshot changes nothing on the page, so there is nothing to wait for.
+        if (params.action !== 'screenshot') await settle(session)
         return await report(session, DONE[params.action](params), ctx)
       } catch (error) {
         if (!sessions.get(ctx.taskId)) return textOutput(`The browser was closed during ${params.action}.`, true)
