@@ -1,16 +1,17 @@
-import { createHash, randomUUID } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompress, brotliDecompress, constants } from 'node:zlib'
+import { writeFileAtomic } from '../fs/atomic-write'
 
 const compress = promisify(brotliCompress)
 const decompress = promisify(brotliDecompress)
 
 /**
  * Content-addressed store of file versions: one compressed file per distinct content (sha256), so a
- * file saved a hundred times unchanged costs one entry. Writes are temp + rename, so a process killed
- * mid-write leaves either the whole blob or nothing under its name.
+ * file saved a hundred times unchanged costs one entry. Writes are atomic (`writeFileAtomic`), so a
+ * crash mid-write leaves either the whole blob or nothing under its name.
  */
 export interface BlobStore {
   put(bytes: Uint8Array): Promise<string>
@@ -44,11 +45,8 @@ export function createBlobStore(dir: string): BlobStore {
       if (known.has(hash)) return hash
       const path = pathOf(hash)
       if (!(await stat(path).catch(() => null))) {
-        await mkdir(join(dir, hash.slice(0, 2)), { recursive: true })
         const packed = await compress(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
-        const temp = `${path}.${randomUUID()}.tmp`
-        await writeFile(temp, packed)
-        await rename(temp, path)
+        await writeFileAtomic(path, packed)
       }
       known.add(hash)
       return hash

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto'
-import { appendFile, mkdir, readFile, rename } from 'node:fs/promises'
+import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { writeFileAtomic } from '../fs/atomic-write'
 import type { SkippedFile } from './shadow-repo'
 
 /**
@@ -73,10 +73,7 @@ export function createJournal(path: string): Journal {
       }),
     rewrite: (entries) =>
       serial(async () => {
-        await mkdir(dirname(path), { recursive: true })
-        const temp = `${path}.${randomUUID()}.tmp`
-        await appendFile(temp, entries.map((e) => JSON.stringify(e) + '\n').join(''))
-        await rename(temp, path)
+        await writeFileAtomic(path, entries.map((e) => JSON.stringify(e) + '\n').join(''))
         cache = [...entries]
       })
   }
