@@ -22,6 +22,8 @@ export interface ActiveModes {
   addAllowRules(slug: string, rules: readonly string[]): Promise<void>
   /** Adds a domain to a mode's sandbox allow list ("always in this mode" on a network ask). */
   addSandboxDomain(slug: string, domain: string): Promise<void>
+  /** Adds an origin to a mode's browser URL allow rules ("always in this mode" on a page launch). */
+  addBrowserOrigin(slug: string, origin: string): Promise<void>
   dispose(): void
 }
 
@@ -70,6 +72,11 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
       update(slug, (config) => {
         const sandbox = config.sandbox ?? { enabled: true, network: 'ask' as const }
         return { ...config, sandbox: { ...sandbox, allowedDomains: [...new Set([...(sandbox.allowedDomains ?? []), domain])] } }
+      }),
+    addBrowserOrigin: (slug, origin) =>
+      update(slug, (config) => {
+        const allow = [...new Set([...(config.browserRules?.allow ?? []), origin])]
+        return { ...config, browserRules: { ...config.browserRules, allow } }
       }),
     dispose: () => current?.stopWatching()
   }

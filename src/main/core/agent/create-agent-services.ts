@@ -167,7 +167,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
     workspace: (root) => workspace(root).catch(() => undefined),
     sandboxStatus: () => sandbox.status(),
-    addAllowRules: (slug, rules) => modes.addAllowRules(slug, rules)
+    addAllowRules: (slug, rules) => modes.addAllowRules(slug, rules),
+    addBrowserOrigin: (slug, origin) => modes.addBrowserOrigin(slug, origin)
   })
 
   const askNetwork = createNetworkApprovals({

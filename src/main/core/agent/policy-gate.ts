@@ -39,6 +39,8 @@ export interface PolicyGateDeps {
   modelTools?: (model: string | undefined) => ModelToolPreferences
   /** Saves confirmed "always allow" command rules into the mode. */
   addAllowRules?: (modeSlug: string, rules: string[]) => Promise<void>
+  /** Saves a confirmed "always open pages on this origin" into the mode's browser URL allow rules. */
+  addBrowserOrigin?: (modeSlug: string, origin: string) => Promise<void>
   /** Definitions registered at run time (MCP servers' tools, custom tools). */
   runtimeTools?: () => readonly ToolDefinition[]
   /** The MCP servers: which a mode may use, which have resources, per-tool always-allow. */
@@ -60,6 +62,21 @@ interface McpAllowRule {
 
 interface AllowRule {
   commandAllow: string[]
+}
+
+interface BrowserAllowRule {
+  browserAllow: string
+}
+
+/** The http(s) origin of a page URL (what a browser allow rule names), or undefined. */
+function webOrigin(url: string | undefined): string | undefined {
+  if (!url) return undefined
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The catalog and the pure policy behind the loop's ToolGate port. */
@@ -187,6 +204,13 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           label: `Always allow tool '${target.tool}' of MCP server '${target.server}'`,
           savedIn: deps.mcp?.configFile(target.server)
         }
+      } else if (verdict.rule === 'foreign-origin' && deps.addBrowserOrigin) {
+        // The narrowest entry: the page's origin in the mode's URL allow rules.
+        const origin = webOrigin(definition?.browserUrl?.(params))
+        if (origin) {
+          const rule: BrowserAllowRule = { browserAllow: origin }
+          out.suggestedRule = { rule, label: `Always open pages on ${origin} in ${mode.name} mode` }
+        }
       } else if (verdict.decision === 'ask') {
         const suggestion = suggestNarrowestRule({ name: call.name, params, definition })
         if (suggestion.allow.length > 0) {
@@ -209,6 +233,12 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       if (mcpRule && typeof mcpRule.server === 'string' && typeof mcpRule.tool === 'string') {
         if (!deps.allowMcpTool) throw new Error('MCP servers are not available here.')
         return deps.allowMcpTool(mcpRule.server, mcpRule.tool)
+      }
+      const browserOrigin = (rule as Partial<BrowserAllowRule> | null)?.browserAllow
+      if (browserOrigin !== undefined) {
+        if (webOrigin(browserOrigin) !== browserOrigin) throw new Error('The rule to save is not one the policy suggested.')
+        if (!deps.addBrowserOrigin) throw new Error('Saving rules to a mode is not available here.')
+        return deps.addBrowserOrigin(slug, browserOrigin)
       }
       const allow = (rule as Partial<AllowRule> | null)?.commandAllow
       if (!Array.isArray(allow) || allow.length === 0 || !allow.every((r) => typeof r === 'string' && r.trim())) {
