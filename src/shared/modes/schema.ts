@@ -102,7 +102,7 @@ export type SandboxNetworkPolicy = (typeof SANDBOX_NETWORK_POLICIES)[number]
 /**
  * Commands in an OS sandbox (bubblewrap on Linux, Seatbelt on macOS). Writes only inside the
  * writable roots (absent: the workspace and the system temp dir; `.git/`, `.modus/` and
- * `.roomodes` stay read-only). Network: none, only the listed domains, or ask for any other
+ * `.roomodes` stay read-only, like `.modusignore`, `.rooignore` and `.vscode/` where they exist). Network: none, only the listed domains, or ask for any other
  * (listed domains pass without asking).
  */
 export const ModeSandbox = z
@@ -110,7 +110,9 @@ export const ModeSandbox = z
     enabled: z.boolean(),
     writableRoots: z.array(z.string().trim().min(1, 'A writable root must not be empty')).optional(),
     network: z.enum(SANDBOX_NETWORK_POLICIES).default('none'),
-    allowedDomains: z.array(SandboxDomain).optional()
+    allowedDomains: z.array(SandboxDomain).optional(),
+    /** Command rules (`docker *`) whose commands run outside the sandbox: always after asking. */
+    unsandboxedCommands: z.array(z.string().trim().min(1, 'A command rule must not be empty')).optional()
   })
   .strict()
 export type ModeSandbox = z.infer<typeof ModeSandbox>

@@ -114,3 +114,12 @@ export function decideCommand(line: string, sets: readonly RuleSet[], autoApprov
   const rules = [...new Set(parts.map((part) => part.rule))].join(', ')
   return result('allow', rules, `Every part matches an allow rule and the mode auto-approves commands (${rules})`, parts, analysis)
 }
+
+/** The first rule any part of the line matches, read as deny and ask rules are (every wrapper level, case-folded). */
+export function firstPartMatch(line: string, rules: readonly string[]): string | undefined {
+  for (const part of analyzeCommand(line).parts) {
+    const rule = firstMatch(rules, strictForms(part), 'folded')
+    if (rule) return rule
+  }
+  return undefined
+}

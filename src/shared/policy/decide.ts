@@ -8,7 +8,7 @@ import { decideCommand, type Decision, type RuleSet } from './commands'
 import { decideCommandPaths } from './command-paths'
 import { matchesFileRegex } from '../modes/file-regex'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
-import { describeSandbox, effectiveSandbox, type SandboxAvailability } from './sandbox'
+import { describeSandbox, effectiveSandbox, outsideSandbox, type SandboxAvailability } from './sandbox'
 
 export interface PolicyCall {
   /** Tool name (aliases are resolved here). */
@@ -133,7 +133,7 @@ function commandRuleSets(ctx: PolicyContext): RuleSet[] {
 /** Command verdicts a path reason explains better (`> ~/.ssh/x` asks because it is outside). */
 const PATH_SPECIFIC_RULES = new Set(['output-redirection', 'auto-approve-off', 'privileged'])
 
-function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove, outsideRequested = false): PolicyDecision {
   if (cwd && factsOf(cwd, ctx).outsideWorkspace)
     return result('ask', 'outside-workspace-cwd', `The command would run in '${cwd}', outside the workspace`)
   const verdict = decideCommand(command, commandRuleSets(ctx), Boolean(auto.command))
@@ -148,7 +148,7 @@ function decideExecute(command: string, cwd: string | undefined, ctx: PolicyCont
     writeRestriction: (relPath) => modeFileRestriction(ctx.mode, relPath)
   })
   if (paths?.decision === 'deny') return paths
-  return withSandbox(commandVerdict(verdict, paths), paths, ctx, auto)
+  return withSandbox(commandVerdict(verdict, paths), paths, ctx, auto, outsideSandbox(ctx.mode, command, outsideRequested))
 }
 
 function commandVerdict(verdict: { decision: Decision; rule: string; reason: string }, paths: PolicyDecision | undefined): PolicyDecision {
@@ -167,12 +167,23 @@ const NO_RULE_ALLOWS = new Set(['no-matching-rule', 'auto-approve-off'])
  * only because no rule allows it — never a deny, an ask rule, an always-ask construct or a path
  * that asks.
  */
-function withSandbox(decision: PolicyDecision, paths: PolicyDecision | undefined, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+function withSandbox(
+  decision: PolicyDecision,
+  paths: PolicyDecision | undefined,
+  ctx: PolicyContext,
+  auto: AutoApprove,
+  outside: ReturnType<typeof outsideSandbox>
+): PolicyDecision {
   const sandbox = effectiveSandbox(ctx.mode, ctx.trusted)
   if (!sandbox || decision.decision === 'deny') return decision
   if (!ctx.sandbox?.available) {
     const why = ctx.sandbox?.reason ? `: ${ctx.sandbox.reason}${ctx.sandbox.fix ? ` (fix: ${ctx.sandbox.fix})` : ''}` : ''
     return result('ask', 'sandbox-unavailable', `${ctx.mode.name} mode runs commands in a sandbox, but it cannot start here${why}; this command would run unsandboxed, so it needs approval`)
+  }
+  // Outside the sandbox nothing confines it: no toggle or allow rule lifts the ask.
+  if (outside) {
+    const also = decision.decision === 'ask' ? ` Also: ${decision.reason}` : ''
+    return result('ask', outside.rule, `This command would run outside the ${ctx.mode.name} mode's sandbox because ${outside.why}, so it always needs approval.${also}`)
   }
   const pathsAsk = paths !== undefined && paths.decision !== 'allow'
   if (decision.decision === 'ask' && NO_RULE_ALLOWS.has(decision.rule) && !pathsAsk && auto.sandboxedCommands)
@@ -249,7 +260,7 @@ export function decide(call: PolicyCall, ctx: PolicyContext): PolicyDecision {
     }
     case 'command': {
       const line = definition.commandLine?.(params)
-      return line ? decideExecute(line.command, line.cwd, ctx, auto) : needsApproval
+      return line ? decideExecute(line.command, line.cwd, ctx, auto, line.outsideSandbox) : needsApproval
     }
     case 'mcp':
       return decideMcp(definition, params, ctx, auto)

@@ -1,5 +1,6 @@
 import type { ModeSandbox, ResolvedMode, SandboxNetworkPolicy } from '../modes/schema'
 import type { SandboxStatus } from '../sandbox/status'
+import { firstPartMatch } from './commands'
 
 /** The sandbox a mode's commands run in, as the core applies it. */
 export interface EffectiveSandbox {
@@ -38,3 +39,21 @@ export function describeSandbox(sandbox: EffectiveSandbox): string {
 }
 
 export type SandboxAvailability = Pick<SandboxStatus, 'available'> & { reason?: string; fix?: string }
+
+/** Why a command of a sandboxed mode would run outside its sandbox: a rule of the mode, or the model asked. */
+export interface OutsideSandbox {
+  rule: string
+  why: string
+}
+
+/**
+ * Whether a command runs outside the mode's sandbox: one of the mode's `unsandboxedCommands` rules
+ * matches a part of it, or the model asked (`outside_sandbox`). Either way it always asks first.
+ */
+export function outsideSandbox(mode: Pick<ResolvedMode, 'sandbox' | 'slug'>, command: string, requested: boolean): OutsideSandbox | null {
+  if (!mode.sandbox?.enabled) return null
+  const rule = firstPartMatch(command, mode.sandbox.unsandboxedCommands ?? [])
+  if (rule) return { rule: `mode '${mode.slug}' unsandboxed "${rule}"`, why: `it matches the mode's unsandboxed command rule "${rule}"` }
+  if (requested) return { rule: 'outside-sandbox-requested', why: 'the model asked to run it outside the sandbox (outside_sandbox)' }
+  return null
+}

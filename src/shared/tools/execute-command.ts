@@ -11,23 +11,27 @@ const executeCommandParams = z
       .refine((command) => !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(command), 'must not contain a NUL or another control character')
       .refine((command) => /\S/.test(command), 'must not be empty or only whitespace')
       .describe('Shell command'),
-    cwd: pathParam('Working directory (default: workspace root)').optional(),
+    cwd: pathParam('Working directory (default: workspace)').optional(),
     timeout: z
       .number()
       .positive()
       .optional()
-      .describe('Seconds before the command moves to the background')
+      .describe('Seconds until it moves to the background'),
+    outside_sandbox: z
+      .boolean()
+      .optional()
+      .describe('Only for a command the sandbox breaks')
   })
   .strict()
 
 export const executeCommandTool = defineTool({
   name: 'execute_command',
   group: 'command',
-  description: 'Run a shell command in the workspace. Long output is saved; page it with read_command_output.',
+  description: 'Run a shell command in the workspace; read_command_output pages long output.',
   params: executeCommandParams,
   effect: 'command',
-  commandLine: (p) => ({ command: p.command, cwd: p.cwd }),
-  summarize: (p) => `Run ${p.command}${p.cwd ? ` in ${p.cwd}` : ''}`
+  commandLine: (p) => ({ command: p.command, cwd: p.cwd, outsideSandbox: p.outside_sandbox === true }),
+  summarize: (p) => `Run ${p.command}${p.cwd ? ` in ${p.cwd}` : ''}${p.outside_sandbox ? ' outside the sandbox' : ''}`
 })
 
 export type ExecuteCommandParams = z.output<typeof executeCommandParams>

@@ -33,7 +33,7 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType, N extends strin
   /** Every workspace path the call would write (effect edit): checked against the mode's fileRegex. */
   writePaths?(params: z.output<P>): string[]
   /** The shell command line the call runs and where (effect command). */
-  commandLine?(params: z.output<P>): { command: string; cwd?: string }
+  commandLine?(params: z.output<P>): { command: string; cwd?: string; outsideSandbox?: boolean }
   /** The page the call opens (effect browser); undefined when it stays on the page already open. */
   browserUrl?(params: z.output<P>): string | undefined
   /** The server and tool the call reaches (effect mcp): the server config's always-allow applies. */

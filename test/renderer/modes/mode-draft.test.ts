@@ -45,12 +45,27 @@ describe('mode draft', () => {
       sandbox: { enabled: true, writableRoots: ['.', '/var/tmp/out'], network: 'ask', allowedDomains: ['registry.npmjs.org'] }
     })
     const draft = draftFromMode(mode)
-    expect(draft.sandbox).toEqual({ enabled: true, writableRoots: '.\n/var/tmp/out', network: 'ask', allowedDomains: 'registry.npmjs.org' })
+    expect(draft.sandbox).toEqual({ enabled: true, writableRoots: '.\n/var/tmp/out', network: 'ask', allowedDomains: 'registry.npmjs.org', unsandboxedCommands: '' })
     expect(draft.toggles.sandboxedCommands).toBe(true)
     expect(modeInputFromDraft(draft)).toEqual(mode)
-    expect(modeInputFromDraft({ ...draft, sandbox: { enabled: false, writableRoots: '', network: 'none', allowedDomains: '' } }).sandbox).toBeUndefined()
+    expect(modeInputFromDraft({ ...draft, sandbox: { enabled: false, writableRoots: '', network: 'none', allowedDomains: '', unsandboxedCommands: '' } }).sandbox).toBeUndefined()
     const bad = checkDraft({ ...draft, sandbox: { ...draft.sandbox, allowedDomains: 'https://registry.npmjs.org/' } })
     expect(bad.ok === false && bad.errors.sandbox).toContain('A domain must be a host name')
+  })
+
+  it('keeps the commands that run outside the sandbox, one rule per line', () => {
+    const mode = ModeConfig.parse({
+      slug: 'build',
+      name: 'Build',
+      roleDefinition: 'Builds',
+      groups: ['read', 'command'],
+      sandbox: { enabled: true, network: 'none', unsandboxedCommands: ['docker *', 'podman build'] }
+    })
+    const draft = draftFromMode(mode)
+    expect(draft.sandbox.unsandboxedCommands).toBe('docker *\npodman build')
+    expect(modeInputFromDraft(draft)).toEqual(mode)
+    const edited = modeInputFromDraft({ ...draft, sandbox: { ...draft.sandbox, unsandboxedCommands: 'docker *\n\n  nerdctl *  ' } })
+    expect(edited.sandbox).toMatchObject({ unsandboxedCommands: ['docker *', 'nerdctl *'] })
   })
 
   it('keeps the browser toggle and URL allow rules, and names a bad rule at the browser rules field', () => {

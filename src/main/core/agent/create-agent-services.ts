@@ -45,9 +45,7 @@ import { createProviderChoice } from './provider-choice'
 import { createWorkspacePool } from './workspace-pool'
 import { createSandboxService, type SandboxService } from '../sandbox/sandbox-service'
 import { createNetworkApprovals } from '../sandbox/network-approvals'
-import { effectiveSandbox } from '../../../shared/policy/sandbox'
-import { sandboxUnavailableLine } from '../../../shared/sandbox/status'
-import type { CommandSandbox } from '../tools/types'
+import { createCommandSandboxes } from '../sandbox/command-sandbox'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -178,19 +176,12 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   })
   const sandbox = options.sandbox ? options.sandbox(askNetwork) : createSandboxService({ askNetwork })
 
-  /** How a command of this run's mode is sandboxed: wrapped, unavailable (after approval), or not at all. */
-  async function commandSandbox(run: { taskId: string; mode: string; workspace: string }): Promise<CommandSandbox | null> {
-    const mode = modes.list().find((m) => m.slug === run.mode)
-    const setting = mode ? effectiveSandbox(mode, options.isTrusted?.(run.workspace, projectGrantItems(modes.list())) ?? false) : null
-    if (!mode || !setting) return null
-    const status = await sandbox.status()
-    if (!status.available) return { unavailable: sandboxUnavailableLine(status) + '.' }
-    const root = (await workspace(run.workspace)).root
-    return {
-      wrap: (command, shell) =>
-        sandbox.prepare({ taskId: run.taskId, modeSlug: mode.slug, modeName: mode.name, command, workspaceRoot: root, sandbox: setting, shell })
-    }
-  }
+  const commandSandbox = createCommandSandboxes({
+    sandbox,
+    mode: (slug) => modes.list().find((m) => m.slug === slug),
+    trusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
+    workspaceRoot: async (root) => (await workspace(root)).root
+  })
 
   const toolPort: ToolPort = withCommandCheckpoints(
     {
@@ -208,7 +199,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         },
         workspace: await workspace(run.workspace),
         terminal: terminal.forTask(run.taskId, run.workspace, run.taskTitle),
-        sandbox: () => commandSandbox(run)
+        sandbox: (request) => commandSandbox(run, request)
       })
     },
     { checkpoints, isReadOnly: isReadOnlyCommand, definition: gate.definition }

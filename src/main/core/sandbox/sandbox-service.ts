@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { EffectiveSandbox } from '../../../shared/policy/sandbox'
@@ -16,6 +16,18 @@ export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
 
 /** Paths in the workspace that stay read-only inside the sandbox (the agent's own config and history). */
 export const PROTECTED_IN_SANDBOX = ['.git', '.modus', '.roomodes'] as const
+/**
+ * The policy's other protected names, read-only too where they exist (bwrap would otherwise leave
+ * an empty file in the workspace for each absent one, to mount over).
+ */
+export const PROTECTED_WHERE_PRESENT = ['.modusignore', '.rooignore', '.vscode'] as const
+const ALL_PROTECTED: readonly string[] = [...PROTECTED_IN_SANDBOX, ...PROTECTED_WHERE_PRESENT]
+
+/** The protected paths of a workspace to mount read-only, absolute. */
+export function protectedInSandbox(workspaceRoot: string): string[] {
+  const present = PROTECTED_WHERE_PRESENT.filter((name) => existsSync(join(workspaceRoot, name)))
+  return [...PROTECTED_IN_SANDBOX, ...present].map((name) => join(workspaceRoot, name))
+}
 
 export interface SandboxServiceDeps {
   /** Asks the user about a connection to a domain no list allows (the approval queue). */
@@ -132,7 +144,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           denyRead: [],
           allowWrite: roots,
           denyWrite: [
-            ...PROTECTED_IN_SANDBOX.map((name) => ({ path: join(request.workspaceRoot, name), literal: true as const })),
+            ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
             ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
           ]
         }
@@ -165,7 +177,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
             live.cleanupAfterCommand()
             live.unregisterCommandNetworkLists(commandId)
             gate.remove(commandId)
-            return blockedReport(output, command.refused, PROTECTED_IN_SANDBOX)
+            return blockedReport(output, command.refused, ALL_PROTECTED)
           }
         }
       } catch (error) {

@@ -11,7 +11,7 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
   return {
     async execute(params, ctx) {
       try {
-        const sandbox = (await ctx.sandbox?.()) ?? null
+        const sandbox = (await ctx.sandbox?.({ command: params.command, outsideSandbox: params.outside_sandbox === true })) ?? null
         const result = await ctx.terminal.execute({
           command: params.command,
           cwd: params.cwd,
@@ -19,7 +19,13 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
           signal: ctx.signal,
           sandbox: sandbox && 'wrap' in sandbox ? sandbox.wrap : undefined
         })
-        const unsandboxed = sandbox && 'unavailable' in sandbox ? `Sandbox: not used. ${sandbox.unavailable} This command ran unsandboxed after approval.` : null
+        const unsandboxed = !sandbox
+          ? null
+          : 'unavailable' in sandbox
+            ? `Sandbox: not used. ${sandbox.unavailable} This command ran unsandboxed after approval.`
+            : 'outside' in sandbox
+              ? `Sandbox: not used. ${sandbox.outside}`
+              : null
         const output = textOutput(formatCommandResult(result, unsandboxed), result.outcome === 'cancelled')
         return result.outcome === 'exited' && result.exitCode !== null ? { ...output, exitCode: result.exitCode } : output
       } catch (error) {

@@ -35,13 +35,22 @@ export interface ToolContext {
   /** Whether the mode's policy lets the browser open a page unasked (navigations a page starts itself). */
   checkPage?: (url: string) => Promise<{ allowed: boolean; reason: string }>
   /** The mode's command sandbox: null when the mode has none (see sandbox/). */
-  sandbox?: () => Promise<CommandSandbox | null>
+  sandbox?: (request: SandboxRequest) => Promise<CommandSandbox | null>
   /** Progress of a long call, shown on the tool card. */
   reportProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
 
+/** The command a sandbox is chosen for, and whether the model asked to run it outside (`outside_sandbox`). */
+export interface SandboxRequest {
+  command: string
+  outsideSandbox: boolean
+}
+
 /** How a command of a sandboxed mode runs: wrapped, or (after the user approved) without, and why. */
-export type CommandSandbox = { wrap: (command: string, shell: string) => Promise<SandboxWrap> } | { unavailable: string }
+export type CommandSandbox =
+  | { wrap: (command: string, shell: string) => Promise<SandboxWrap> }
+  | { unavailable: string }
+  | { outside: string }
 
 /** Context of the file tools: a workspace is required. */
 export type FileToolContext = ToolContext & { workspace: Workspace }

@@ -62,7 +62,7 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
           placeholder={'.\n/tmp'}
           onChange={(event) => set({ writableRoots: event.target.value })}
         />
-        <p className="note">.git/, .modus/ and .roomodes stay read-only inside the sandbox.</p>
+        <p className="note">.git/, .modus/ and .roomodes stay read-only inside the sandbox, and so do .modusignore, .rooignore and .vscode/ where they exist.</p>
       </div>
       <div className="field">
         <label htmlFor={`${ids}-network`}>Network</label>
@@ -88,6 +88,17 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
           disabled={!sandbox.enabled || sandbox.network === 'none'}
           aria-invalid={Boolean(error)}
           onChange={(event) => set({ allowedDomains: event.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-outside`}>Commands that run outside the sandbox (one rule per line, e.g. docker *; they always ask first)</label>
+        <textarea
+          id={`${ids}-outside`}
+          rows={2}
+          value={sandbox.unsandboxedCommands}
+          disabled={!sandbox.enabled}
+          placeholder="docker *"
+          onChange={(event) => set({ unsandboxedCommands: event.target.value })}
         />
       </div>
       {error && <p className="field-error">{error}</p>}

@@ -38,8 +38,8 @@ export interface ModeDraft {
   maxCostUsd: string
   /** MCP servers the mode may use: blank or `all`, `none`, or names separated by commas. */
   mcpServers: string
-  /** Commands in the OS sandbox: roots and domains one per line (blank roots: workspace + temp). */
-  sandbox: { enabled: boolean; writableRoots: string; network: SandboxNetworkPolicy; allowedDomains: string }
+  /** Commands in the OS sandbox: roots, domains and unsandboxed command rules one per line (blank roots: workspace + temp). */
+  sandbox: { enabled: boolean; writableRoots: string; network: SandboxNetworkPolicy; allowedDomains: string; unsandboxedCommands: string }
 }
 
 /** The field an error is shown next to. */
@@ -108,7 +108,8 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
       enabled: mode.sandbox?.enabled ?? false,
       writableRoots: lines(mode.sandbox?.writableRoots),
       network: mode.sandbox?.network ?? 'none',
-      allowedDomains: lines(mode.sandbox?.allowedDomains)
+      allowedDomains: lines(mode.sandbox?.allowedDomains),
+      unsandboxedCommands: lines(mode.sandbox?.unsandboxedCommands)
     }
   }
 }
@@ -117,12 +118,15 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
 function sandboxFromDraft(draft: ModeDraft['sandbox']): Record<string, unknown> | undefined {
   const writableRoots = fromLines(draft.writableRoots)
   const allowedDomains = fromLines(draft.allowedDomains)
-  if (!draft.enabled && writableRoots.length === 0 && allowedDomains.length === 0 && draft.network === 'none') return undefined
+  const unsandboxedCommands = fromLines(draft.unsandboxedCommands)
+  const untouched = writableRoots.length === 0 && allowedDomains.length === 0 && unsandboxedCommands.length === 0 && draft.network === 'none'
+  if (!draft.enabled && untouched) return undefined
   return {
     enabled: draft.enabled,
     ...(writableRoots.length > 0 ? { writableRoots } : {}),
     network: draft.network,
-    ...(allowedDomains.length > 0 ? { allowedDomains } : {})
+    ...(allowedDomains.length > 0 ? { allowedDomains } : {}),
+    ...(unsandboxedCommands.length > 0 ? { unsandboxedCommands } : {})
   }
 }
 
