@@ -28,6 +28,7 @@ test('turns on the sandbox for a mode; a command reaching an unlisted host asks,
     await roots.fill('.\nbuild-output')
     await network.selectOption('ask')
     await editor.getByLabel(/^Allowed domains/).fill('registry.npmjs.org')
+    await editor.getByLabel(/^Commands that run outside the sandbox/).fill('docker *')
     await editor.getByRole('switch', { name: /Run commands no rule matches when they run in the sandbox/ }).check()
     await editor.getByLabel('Save to').selectOption('global')
     await editor.getByRole('button', { name: 'Save override' }).click()
@@ -41,10 +42,12 @@ test('turns on the sandbox for a mode; a command reaching an unlisted host asks,
     await expect(reloaded.getByLabel(/^Writable roots/)).toHaveValue('.\nbuild-output')
     await expect(reloaded.getByLabel('Network', { exact: true })).toHaveValue('ask')
     await expect(reloaded.getByLabel(/^Allowed domains/)).toHaveValue('registry.npmjs.org')
+    await expect(reloaded.getByLabel(/^Commands that run outside the sandbox/)).toHaveValue('docker *')
     await expect(reloaded.getByRole('switch', { name: /Run commands no rule matches when they run in the sandbox/ })).toBeChecked()
     const saved = readFileSync(join(modus.dataDir, 'modes.yaml'), 'utf8')
     expect(saved).toContain('network: ask')
     expect(saved).toContain('build-output')
+    expect(saved).toMatch(/unsandboxedCommands:\n\s+- docker \*/)
 
     // The command itself is auto-approved (sandboxed, no rule matches); its connection asks.
     modus.fake.enqueue(
