@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createModeHandlers, createModeStore } from '../../../src/main/core/modes'
+import { routeEvents } from '../../../src/renderer/src/client/event-router'
 import { createModesApi } from '../../../src/renderer/src/features/modes/client-modes-api'
 import { ModesScreen } from '../../../src/renderer/src/features/modes/ModesView'
 import { useModesStore } from '../../../src/renderer/src/features/modes/modes-store'
@@ -13,6 +14,7 @@ let root: string
 let workspace: string
 let dataDir: string
 let view: Rendered | undefined
+let stopRouting: (() => void) | undefined
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'modus-modes-ui-'))
@@ -29,6 +31,8 @@ beforeEach(() => {
 afterEach(() => {
   view?.unmount()
   view = undefined
+  stopRouting?.()
+  stopRouting = undefined
   rmSync(root, { recursive: true, force: true })
 })
 
@@ -40,6 +44,8 @@ async function mount(withWorkspace = true, projectTrusted?: boolean): Promise<Re
   const client = inProcessClient(createModeHandlers(store), (listener) =>
     store.onChange((snapshot) => listener('modes:changed', snapshot))
   )
+  // As in the app, the event router hands `modes:changed` to the modes slice.
+  stopRouting = routeEvents(client)
   view = await render(<ModesScreen api={createModesApi(client)} projectTrusted={projectTrusted} />, client)
   await waitFor(() => view!.container.querySelector('nav[aria-label="Mode list"]'))
   return view

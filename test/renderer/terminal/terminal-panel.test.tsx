@@ -131,6 +131,22 @@ describe('TerminalPanel', () => {
   })
 })
 
+describe('terminal output routing', () => {
+  it('hands terminal:data to that terminal’s screens only, until they stop listening', () => {
+    const fake = createFakeClient()
+    const stopRouting = routeEvents(fake.client)
+    const seen: string[] = []
+    const stop = useTerminalStore.getState().onOutput('user-1', (data) => seen.push(data))
+    fake.emit('terminal:data', { terminalId: 'user-1', data: 'hello ' })
+    fake.emit('terminal:data', { terminalId: 'user-2', data: 'not mine' })
+    fake.emit('terminal:data', { terminalId: 'user-1', data: 'world' })
+    stop()
+    fake.emit('terminal:data', { terminalId: 'user-1', data: 'after close' })
+    stopRouting()
+    expect(seen).toEqual(['hello ', 'world'])
+  })
+})
+
 describe('terminal model', () => {
   it('describes finished and stopped commands', () => {
     expect(commandStatus(running({ endedAt: NOW - 60_000, exitCode: 2, state: 'exited' })!, NOW)).toBe('exited 2 after 5s')

@@ -6,6 +6,8 @@ import { createEventBatcher } from '../features/chat/event-batcher'
 import { useCodeIndexStore } from '../features/code-index/code-index-store'
 import { useHistoryStore } from '../features/history/history-store'
 import { useMcpStore } from '../features/mcp/mcp-store'
+import { toModesListing } from '../features/modes/modes-api'
+import { useModesStore } from '../features/modes/modes-store'
 import { useReviewStore } from '../features/review/review-store'
 import { useSettingsStore } from '../features/settings/settings-store'
 import { useTerminalStore } from '../features/terminal/terminal-store'
@@ -36,12 +38,18 @@ export function routeEvents(client: ModusClient): () => void {
         return useSettingsStore.getState().setSettings(payload)
       case 'codeindex:progress':
         return useCodeIndexStore.getState().setStatus(payload)
+      case 'terminal:data':
+        return useTerminalStore.getState().deliverOutput(payload.terminalId, payload.data)
       case 'terminal:changed':
         return useTerminalStore.getState().setTerminals(payload)
       case 'mcp:changed':
         return useMcpStore.getState().setSnapshot(payload)
-      case 'modes:changed':
+      case 'modes:changed': {
+        // Changes from elsewhere (another window, a file edited on disk) keep the editor's unsaved draft.
+        const projectTrusted = useWorkspaceStore.getState().current?.trusted ?? false
+        useModesStore.getState().setListing(toModesListing(payload, projectTrusted))
         return useChatStore.getState().setModes(payload)
+      }
     }
   })
   const stopTitle = showQueueCountInTitle()

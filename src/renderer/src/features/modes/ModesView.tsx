@@ -39,16 +39,12 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
 
   useEffect(() => {
     let live = true
-    const load = () =>
-      api.list().then(
-        (next) => live && useModesStore.getState().setListing(next),
-        (failure: Error) => live && setError(failure.message)
-      )
-    void load()
-    const stop = api.onChanged((next) => useModesStore.getState().setListing(next))
+    api.list().then(
+      (next) => live && useModesStore.getState().setListing(next),
+      (failure: Error) => live && setError(failure.message)
+    )
     return () => {
       live = false
-      stop()
     }
   }, [api])
 

@@ -1,19 +1,15 @@
 import type { ModusClient } from '../../../../shared/contract'
 import type { ModesView } from '../../../../shared/contract/modes'
 import { unwrap } from '../../client/unwrap'
-import type { ModesApi, ModesListing } from './modes-api'
+import { toModesListing, type ModesApi, type ModesListing } from './modes-api'
 
 /**
- * The mode editor's API over the typed client. Trust belongs to the workspace domain; the caller
+ * The mode editor's API over the typed client (changes made elsewhere arrive through the event
+ * router as `modes:changed`). Trust belongs to the workspace domain; the caller
  * says how to read it. Unknown counts as untrusted, the safe reading.
  */
 export function createModesApi(client: ModusClient, isProjectTrusted: () => boolean = () => false): ModesApi {
-  const toListing = (view: ModesView): ModesListing => ({
-    modes: view.modes,
-    problems: view.problems,
-    projectTrusted: isProjectTrusted(),
-    hasProject: Boolean(view.files.project)
-  })
+  const toListing = (view: ModesView): ModesListing => toModesListing(view, isProjectTrusted())
   return {
     list: async () => toListing(unwrap(await client.request('modes:list', {}))),
     save: async (mode, scope, previousSlug) =>
@@ -40,10 +36,6 @@ export function createModesApi(client: ModusClient, isProjectTrusted: () => bool
     async testRegex(pattern) {
       const result = await client.request('modes:testRegex', { fileRegex: pattern, limit: 500 })
       return result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error.message }
-    },
-    onChanged: (listener) =>
-      client.subscribe((name, payload) => {
-        if (name === 'modes:changed') listener(toListing(payload))
-      })
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type { ModesView } from '../../../../shared/contract/modes'
 import type { ModeConfig, ModeSource } from '../../../../shared/modes/schema'
 import type { SandboxStatus } from '../../../../shared/sandbox/status'
 
@@ -27,6 +28,14 @@ export interface ModesListing {
   hasProject: boolean
 }
 
+/** The core's view as the editor lists it. Trust belongs to the workspace domain, so the caller says it. */
+export const toModesListing = (view: ModesView, projectTrusted: boolean): ModesListing => ({
+  modes: view.modes,
+  problems: view.problems,
+  projectTrusted,
+  hasProject: Boolean(view.files.project)
+})
+
 export type RegexTest =
   | { ok: true; matches: string[]; scanned: number; truncated: boolean }
   | { ok: false; error: string }
@@ -51,6 +60,4 @@ export interface ModesApi {
   testRegex(pattern: string): Promise<RegexTest>
   /** Whether commands can run in the OS sandbox here (absent: not known to this host). */
   sandboxStatus?(): Promise<SandboxStatus>
-  /** Calls back when modes change elsewhere (another tab, a file edited on disk). */
-  onChanged(listener: (listing: ModesListing) => void): () => void
 }

@@ -9,8 +9,9 @@ import { viewShortcutIndex } from '../../app-shortcuts'
 
 /**
  * One terminal's screen: xterm.js fitted to its box. Loaded lazily (xterm is not in the first
- * bundle). On mount it replays the core's buffered output, then appends live `terminal:data`;
- * keystrokes go back as `terminal:write`, size changes as `terminal:resize`.
+ * bundle). On mount it replays the core's buffered output, then appends live `terminal:data` (the
+ * event router hands it over through the terminal slice); keystrokes go back as `terminal:write`,
+ * size changes as `terminal:resize`.
  */
 export interface XtermViewProps {
   terminalId: string
@@ -56,10 +57,10 @@ export default function XtermView(props: XtermViewProps): ReactNode {
 
     // Data that arrives before the buffered output is already inside it (the core flushes first).
     let replayed = false
-    const unsubscribe = client.subscribe((name, payload) => {
-      if (name === 'terminal:data' && replayed && payload.terminalId === terminalId) term.write(payload.data)
-    })
     const terminals = useTerminalStore.getState()
+    const unsubscribe = terminals.onOutput(terminalId, (data) => {
+      if (replayed) term.write(data)
+    })
     void terminals.readOutput(client, terminalId).then((output) => {
       if (output !== null) term.write(output)
       replayed = true
