@@ -46,6 +46,10 @@ export interface OutsideSandbox {
   why: string
 }
 
+/** Whether a verdict's rule id says the command would run outside the sandbox (an allow rule can never approve it). */
+export const isOutsideSandboxRule = (rule: string): boolean =>
+  rule === 'outside-sandbox-requested' || /^mode '[^']*' unsandboxed "/.test(rule)
+
 /**
  * Whether a command runs outside the mode's sandbox: one of the mode's `unsandboxedCommands` rules
  * matches a part of it, or the model asked (`outside_sandbox`). Either way it always asks first.

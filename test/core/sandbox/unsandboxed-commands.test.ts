@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPolicyGate } from '../../../src/main/core/agent/policy-gate'
+import { GlobalPolicy } from '../../../src/main/core/settings/settings-schema'
 import { createCommandSandboxes } from '../../../src/main/core/sandbox/command-sandbox'
 import { createSandboxService, type SandboxService } from '../../../src/main/core/sandbox/sandbox-service'
 import { createExecuteCommandExecutor } from '../../../src/main/core/tools/execute-command'
@@ -25,6 +27,24 @@ const modeOf = (over: Partial<ResolvedMode> = {}): ResolvedMode => ({
 })
 const policy = (command: string, mode: ResolvedMode, extra: Record<string, unknown> = {}, context: Partial<PolicyContext> = {}) =>
   decide({ name: 'execute_command', params: { command, ...extra } }, { mode, trusted: true, workspaceRoot: '/work/project', sandbox: { available: true }, ...context })
+
+describe('commands a sandboxed mode runs outside its sandbox: the approval item', () => {
+  it('offers no "always allow" rule (it could never approve the command), while other asks still do', async () => {
+    const gate = createPolicyGate({
+      modes: () => [modeOf({ autoApprove: {} })],
+      policy: () => GlobalPolicy.parse({}),
+      isTrusted: () => true,
+      sandboxStatus: async () => ({ available: true, platform: 'linux' })
+    })
+    const verdict = (command: string, extra: Record<string, unknown> = {}) =>
+      gate.decide({ name: 'execute_command', params: { command, ...extra } }, { taskId: 't', mode: 'build', workspace: '/work/project' })
+    const outside = await verdict('docker build .')
+    expect(outside.decision).toBe('ask')
+    expect(outside.suggestedRule).toBeUndefined()
+    expect((await verdict('npm run lint', { outside_sandbox: true })).suggestedRule).toBeUndefined()
+    expect((await verdict('npm run lint')).suggestedRule?.label).toBe('Always allow "npm run lint" in Build mode')
+  })
+})
 
 describe('commands a sandboxed mode runs outside its sandbox: the policy', () => {
   it('always asks for a command an unsandboxed rule matches, naming the rule; allow rules and the toggle do not lift it', () => {

@@ -8,6 +8,7 @@ import {
   filterToolsForMode,
   findToolDefinition,
   followupAutoAnswerMs,
+  isOutsideSandboxRule,
   lexicalPathFacts,
   suggestNarrowestRule,
   validateToolUse,
@@ -211,7 +212,8 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           const rule: BrowserAllowRule = { browserAllow: origin }
           out.suggestedRule = { rule, label: `Always open pages on ${origin} in ${mode.name} mode` }
         }
-      } else if (verdict.decision === 'ask') {
+      } else if (verdict.decision === 'ask' && !isOutsideSandboxRule(verdict.rule)) {
+        // (A command going outside the sandbox always asks: an allow rule would be a button that does nothing.)
         const suggestion = suggestNarrowestRule({ name: call.name, params, definition })
         if (suggestion.allow.length > 0) {
           const rule: AllowRule = { commandAllow: suggestion.allow }
