@@ -2,7 +2,8 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { routeEvents } from './client/event-router'
-import { resyncChat } from './features/chat/chat-sync'
+import { useApprovalsStore } from './features/approvals/approvals-store'
+import { useChatStore } from './features/chat/chat-store'
 import { ProviderSettings } from './features/settings/ProviderSettings'
 import { useSettingsStore } from './features/settings/settings-store'
 import { TrustPrompt } from './features/workspace/TrustPrompt'
@@ -35,7 +36,8 @@ export function App(): ReactNode {
     if (connection !== 'open') return
     void useWorkspaceStore.getState().load(client)
     void useSettingsStore.getState().load(client)
-    void resyncChat(client)
+    void useApprovalsStore.getState().load(client)
+    void useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
   }, [client, connection, generation])
 
   // Alt+1 … Alt+9 switch views.

@@ -3,8 +3,8 @@ import { ArgumentList } from './ArgumentList'
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
-import { openTask } from '../chat/chat-sync'
 import { useNavigationStore } from '../../navigation-store'
+import { useChatStore } from '../chat/chat-store'
 import { ApprovalActions, type PendingAction } from './ApprovalActions'
 import { BrowserPageField } from './BrowserPageField'
 import {
@@ -186,7 +186,7 @@ function OpenInChat({ taskId }: { taskId: string }): ReactNode {
       className="link"
       onClick={(event) => {
         event.stopPropagation()
-        void openTask(client, taskId).then(() => useNavigationStore.getState().show('chat'))
+        void useChatStore.getState().openTask(client, taskId).then(() => useNavigationStore.getState().show('chat'))
       }}
     >
       Open in chat

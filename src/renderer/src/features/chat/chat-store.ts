@@ -5,6 +5,7 @@ import type { ModesView } from '../../../../shared/contract/modes'
 import type { TaskSummary } from '../../../../shared/contract/task'
 import { BUILT_IN_MODES, DEFAULT_MODE_SLUG } from '../../../../shared/modes/builtin'
 import { unwrap } from '../../client/unwrap'
+import { taskToReopen } from './reopen-task'
 import { emptyTaskView, reduceTaskEvents, type TaskView } from './task-view'
 
 export interface ModeOption {
@@ -60,6 +61,14 @@ interface ChatSlice {
   resume(client: ModusClient, taskId: string): Promise<TaskSummary>
   /** Stops a running task; the error text when the core refused. */
   cancel(client: ModusClient, taskId: string): Promise<string | null>
+  /**
+   * After a (re)connect the core is the source of truth: reload the task list and the open task.
+   * `reopenLast` (the page's first connection: a reload, a second tab) opens the running or last
+   * task, so the user never lands on an empty chat while a task waits; a later reconnect keeps "New task".
+   */
+  resync(client: ModusClient, options: { reopenLast: boolean }): Promise<void>
+  /** Shows a task (e.g. from the approval queue or history) with its full replayed view. */
+  openTask(client: ModusClient, taskId: string): Promise<void>
 }
 
 export const useChatStore = create<ChatSlice>((set, get) => ({
@@ -116,6 +125,18 @@ export const useChatStore = create<ChatSlice>((set, get) => ({
     if (!result.ok) return result.error.message
     get().upsertTask(result.value)
     return null
+  },
+  async resync(client, { reopenLast }) {
+    const tasks = await client.request('task:list', {})
+    if (!tasks.ok) return
+    for (const task of tasks.value) get().upsertTask(task)
+    const target = get().activeTaskId ?? (reopenLast ? taskToReopen(tasks.value) : null)
+    if (target) await get().openTask(client, target)
+  },
+  async openTask(client, taskId) {
+    const events = await client.request('task:events', { taskId })
+    if (events.ok) get().replay(taskId, events.value)
+    set({ activeTaskId: taskId })
   }
 }))
 
