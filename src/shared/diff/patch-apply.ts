@@ -201,9 +201,9 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
     }
     if (!found) throw new ApplyPatchError(notFoundMessage(file, path, chunk, chunkIndex, cursor))
     const matched = lines.slice(found.index, found.index + oldLines.length)
-    style ??= detectIndentStyle(lines)
+    const styleOf = (): IndentStyle => (style ??= detectIndentStyle(lines))
     // An exact match keeps the added lines as written, unless they indent with the other kind (tabs/spaces).
-    const insert = found.exact && !crossesIndentKind(oldLines, matched, newLines, style) ? [...newLines] : fitToFile(oldLines, matched, newLines, style)
+    const insert = found.exact && !crossesIndentKind(oldLines, matched, newLines, styleOf) ? [...newLines] : fitToFile(oldLines, matched, newLines, styleOf())
     replacements.push({ at: found.index, remove: oldLines.length, insert })
     cursor = found.index + oldLines.length
   })

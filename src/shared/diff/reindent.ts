@@ -219,12 +219,15 @@ export function crossesIndentKind(
   search: readonly string[],
   matched: readonly string[],
   replace: readonly string[],
-  file: IndentStyle
+  file: IndentStyle | (() => IndentStyle)
 ): boolean {
   const source = blockKind(search, replace)
+  if (source !== 'tab' && source !== 'space') return false
   const target = kindOf(matched)
-  const targetKind = target === 'tab' || target === 'space' ? target : file.tabs ? 'tab' : file.unit > 0 ? 'space' : undefined
-  return (source === 'tab' || source === 'space') && targetKind !== undefined && source !== targetKind
+  // The whole file's style is measured only when the matched lines do not tell (a caller may defer it).
+  const style = (): IndentStyle => (typeof file === 'function' ? file() : file)
+  const targetKind = target === 'tab' || target === 'space' ? target : style().tabs ? 'tab' : style().unit > 0 ? 'space' : undefined
+  return targetKind !== undefined && source !== targetKind
 }
 
 /**

@@ -14,7 +14,7 @@ function countOccurrences(haystack: string, needle: string): number {
 /** The new text indents with tabs where the file uses spaces, or the reverse. */
 function newIndentsOtherwise(text: string, oldString: string, newString: string): boolean {
   const lines = text.split('\n')
-  return crossesIndentKind(oldString.split('\n'), [], newString.split('\n'), detectIndentStyle(lines))
+  return crossesIndentKind(oldString.split('\n'), [], newString.split('\n'), () => detectIndentStyle(lines))
 }
 
 export const editExecutor: EditToolExecutor<EditParams, FileToolContext> = {
