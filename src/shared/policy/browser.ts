@@ -5,6 +5,17 @@ type Verdict = { decision: 'allow' | 'ask'; rule: string; reason: string }
 
 const originOf = (url: URL): string => `${url.protocol}//${url.host}`
 
+/** The http(s) origin of a page URL, as a browser URL allow rule names it; undefined for anything else. */
+export function webOriginOf(url: string | undefined): string | undefined {
+  if (!url) return undefined
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? originOf(parsed) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** What the page is, for the reason and the rules: an origin, or the file it opens. */

@@ -9,6 +9,7 @@ import {
   findToolDefinition,
   followupAutoAnswerMs,
   isOutsideSandboxRule,
+  webOriginOf,
   lexicalPathFacts,
   suggestNarrowestRule,
   validateToolUse,
@@ -69,16 +70,6 @@ interface BrowserAllowRule {
   browserAllow: string
 }
 
-/** The http(s) origin of a page URL (what a browser allow rule names), or undefined. */
-function webOrigin(url: string | undefined): string | undefined {
-  if (!url) return undefined
-  try {
-    const parsed = new URL(url)
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** The catalog and the pure policy behind the loop's ToolGate port. */
 export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
@@ -207,7 +198,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
         }
       } else if (verdict.rule === 'foreign-origin' && deps.addBrowserOrigin) {
         // The narrowest entry: the page's origin in the mode's URL allow rules.
-        const origin = webOrigin(definition?.browserUrl?.(params))
+        const origin = webOriginOf(definition?.browserUrl?.(params))
         if (origin) {
           const rule: BrowserAllowRule = { browserAllow: origin }
           out.suggestedRule = { rule, label: `Always open pages on ${origin} in ${mode.name} mode` }
@@ -238,7 +229,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       }
       const browserOrigin = (rule as Partial<BrowserAllowRule> | null)?.browserAllow
       if (browserOrigin !== undefined) {
-        if (webOrigin(browserOrigin) !== browserOrigin) throw new Error('The rule to save is not one the policy suggested.')
+        if (webOriginOf(browserOrigin) !== browserOrigin) throw new Error('The rule to save is not one the policy suggested.')
         if (!deps.addBrowserOrigin) throw new Error('Saving rules to a mode is not available here.')
         return deps.addBrowserOrigin(slug, browserOrigin)
       }
