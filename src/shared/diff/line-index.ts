@@ -42,14 +42,14 @@ export class LineIndex {
 
   /** Lines from `fromLine` on holding `needle` (no newline in it), ascending, each once. */
   linesHolding(needle: string, fromLine = 0): number[] {
+    // A plain loop: spreading the generator below measured several times slower for common words.
     const out: number[] = []
     const starts = this.lineStarts()
-    if (fromLine >= starts.length) return out
-    for (let at = this.text.indexOf(needle, starts[Math.max(0, fromLine)]); at !== -1; ) {
-      const line = this.lineOf(at)
+    for (let line = Math.max(0, fromLine), at = line < starts.length ? this.text.indexOf(needle, starts[line]) : -1; at !== -1; ) {
+      line = this.lineFrom(line, at)
       out.push(line)
-      if (line + 1 >= starts.length) break
-      at = this.text.indexOf(needle, starts[line + 1])
+      if (++line >= starts.length) break
+      at = this.text.indexOf(needle, starts[line])
     }
     return out
   }
@@ -58,11 +58,12 @@ export class LineIndex {
   *eachLineHolding(needle: string, fromLine = 0): Generator<number> {
     const starts = this.lineStarts()
     if (fromLine >= starts.length) return
-    for (let at = this.text.indexOf(needle, starts[Math.max(0, fromLine)]); at !== -1; ) {
-      const line = this.lineOf(at)
+    let line = Math.max(0, fromLine)
+    for (let at = this.text.indexOf(needle, starts[line]); at !== -1; ) {
+      line = this.lineFrom(line, at)
       yield line
-      if (line + 1 >= starts.length) return
-      at = this.text.indexOf(needle, starts[line + 1])
+      if (++line >= starts.length) return
+      at = this.text.indexOf(needle, starts[line])
     }
   }
 
@@ -72,19 +73,30 @@ export class LineIndex {
     const out: number[] = []
     const starts = this.lineStarts()
     const re = new RegExp(NON_ASCII.source, 'g')
+    let line = 0
     for (let m = re.exec(this.text); m; m = re.exec(this.text)) {
-      const line = this.lineOf(m.index)
+      line = this.lineFrom(line, m.index)
       out.push(line)
-      if (line + 1 >= starts.length) break
-      re.lastIndex = starts[line + 1]
+      if (++line >= starts.length) break
+      re.lastIndex = starts[line]
     }
     return (this.nonAscii = out)
   }
 
-  /** The line holding text offset `offset`. */
-  private lineOf(offset: number): number {
+  /** Where line `line` starts in the text; the text's length for the line after the last. */
+  offsetOf(line: number): number {
     const starts = this.lineStarts()
-    let lo = 0
+    return line < starts.length ? starts[line] : this.text.length
+  }
+
+  /**
+   * The line holding text offset `offset`, at or after line `from`. Hits of a common word come a few
+   * lines apart: the next lines are looked at first, the rest is bisected.
+   */
+  private lineFrom(from: number, offset: number): number {
+    const starts = this.lineStarts()
+    let lo = from
+    for (let step = 0; step < 8; step++, lo++) if (lo + 1 >= starts.length || starts[lo + 1] > offset) return lo
     let hi = starts.length - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
@@ -106,7 +118,8 @@ export class LineIndex {
   }
 }
 
-const NON_ASCII = /[^\x00-\x7F]/
+// A range, not a negated class: V8 scans for it about twice as fast.
+const NON_ASCII = /[\u0080-\uffff]/
 
 /**
  * The longest whitespace-free run of a key, when the key is ASCII: a substring every ASCII line with

@@ -16,14 +16,14 @@ const VIEWS: LineView[] = [
   (l) => normalizePunctuation(l).trim(),
   matchKey
 ]
+const TRIM_VIEW = 2
+const PUNCTUATION_VIEW = 3
 const KEY_VIEW = VIEWS.length - 1
 
 /** A file's lines, each view of a line computed once, on demand; the match keys are the index's. */
 class ViewedLines {
   private readonly viewed: Array<Array<string | undefined>> = VIEWS.map(() => [])
   readonly index: LineIndex
-  /** Per pass below KEY_VIEW: the lines by the length of their view, ascending (built when first asked). */
-  private readonly byLength: Array<Map<number, number[]> | undefined> = []
 
   constructor(text: string, readonly lines: readonly string[]) {
     this.index = new LineIndex(text, lines, this.viewed[KEY_VIEW])
@@ -34,59 +34,6 @@ class ViewedLines {
     if (pass === KEY_VIEW) return this.index.keyAt(i)
     return (this.viewed[pass][i] ??= VIEWS[pass](this.lines[i]))
   }
-
-  /**
-   * The lines from `from` on whose view under `pass` (below KEY_VIEW) can have `length`, ascending.
-   * The trimming passes' lengths are measured without making the views, for ASCII lines (punctuation
-   * leaves them as they are); a non-ASCII line is always listed.
-   */
-  linesOfLength(pass: number, length: number, from: number): number[] {
-    const buckets = (this.byLength[pass] ??= this.bucket(pass))
-    const same = buckets.get(length) ?? []
-    const other = pass === 0 ? [] : this.index.nonAsciiLines()
-    const out: number[] = []
-    for (let a = firstAtLeast(same, from), b = firstAtLeast(other, from); a < same.length || b < other.length; ) {
-      out.push(b >= other.length || (a < same.length && same[a] < other[b]) ? same[a++] : other[b++])
-    }
-    return out
-  }
-
-  private bucket(pass: number): Map<number, number[]> {
-    // The two trimming passes measure alike: one table serves both.
-    if (pass === 3 && this.byLength[2]) return this.byLength[2]
-    const buckets = new Map<number, number[]>()
-    const nonAscii = new Uint8Array(this.lines.length)
-    if (pass > 0) for (const i of this.index.nonAsciiLines()) nonAscii[i] = 1
-    for (let i = 0; i < this.lines.length; i++) {
-      if (nonAscii[i]) continue
-      const line = this.lines[i]
-      let end = line.length
-      let start = 0
-      if (pass > 0) {
-        while (end > 0 && isAsciiSpace(line.charCodeAt(end - 1))) end--
-        if (pass > 1) while (start < end && isAsciiSpace(line.charCodeAt(start))) start++
-      }
-      const list = buckets.get(end - start)
-      if (list) list.push(i)
-      else buckets.set(end - start, [i])
-    }
-    return buckets
-  }
-}
-
-/** The ASCII characters `trim` removes: tab, LF, VT, FF, CR and space. */
-const isAsciiSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d)
-
-/** Index of the first item ≥ `value` in an ascending list. */
-function firstAtLeast(sorted: readonly number[], value: number): number {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (sorted[mid] < value) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /**
@@ -100,28 +47,79 @@ export function seekSequence(lines: readonly string[], pattern: readonly string[
 
 function seekWithViews(file: ViewedLines, pattern: readonly string[], start: number, eof: boolean): { index: number; exact: boolean } | null {
   if (pattern.length === 0) return { index: start, exact: true }
-  const { lines } = file
+  const { lines, index } = file
   if (pattern.length > lines.length) return null
   const from = Math.max(0, eof ? lines.length - pattern.length : start)
   const last = lines.length - pattern.length
-  // Exact, then trimmed: only lines whose view has the first pattern line's length are compared.
-  for (let pass = 0; pass < KEY_VIEW; pass++) {
-    const target = pattern.map(VIEWS[pass])
-    for (const i of file.linesOfLength(pass, target[0].length, from)) {
-      if (i > last) break
-      if (matchesUnder(file, pass, target, i)) return { index: i, exact: pass === 0 }
+  // A line equal to a pattern line exactly or once trimmed holds that line trimmed: one scan for the
+  // longest finds every start of the first three passes. The exact pass wins wherever it matches, so
+  // it is tried during the scan; the trimming passes then try the starts the scan met.
+  const trimmed = pattern.map(VIEWS[TRIM_VIEW])
+  const offset = longestAt(trimmed)
+  const met: number[] = []
+  for (const i of mergedStarts(holdingOrEvery(index, trimmed[offset], from + offset, last + offset), [], offset, from, last)) {
+    if (matchesUnder(file, 0, pattern, i)) return { index: i, exact: true }
+    met.push(i)
+  }
+  for (let pass = 1; pass <= TRIM_VIEW; pass++) {
+    const target = pass === TRIM_VIEW ? trimmed : pattern.map(VIEWS[pass])
+    for (const i of met) if (matchesUnder(file, pass, target, i)) return { index: i, exact: false }
+  }
+  // Normalising punctuation changes only non-ASCII lines: the ASCII ones hold the normalised line.
+  const normalised = pattern.map(VIEWS[PUNCTUATION_VIEW])
+  const holding = normalised[offset] === trimmed[offset] ? met.map((i) => i + offset).values() : holdingOrEvery(index, normalised[offset], from + offset, last + offset)
+  for (const i of mergedStarts(holding, index.nonAsciiLines(), offset, from, last)) {
+    if (matchesUnder(file, PUNCTUATION_VIEW, normalised, i)) return { index: i, exact: false }
+  }
+  // Keys collapse inner whitespace: only lines holding the key's longest run are tried.
+  const target = pattern.map(VIEWS[KEY_VIEW])
+  for (const i of candidateStarts(index, pattern, from, last)) if (matchesUnder(file, KEY_VIEW, target, i)) return { index: i, exact: false }
+  return null
+}
+
+/** Index of the longest string (the first of equals). */
+function longestAt(strings: readonly string[]): number {
+  let at = 0
+  strings.forEach((s, j) => {
+    if (s.length > strings[at].length) at = j
+  })
+  return at
+}
+
+/** The lines from `fromLine` to `lastLine` holding `needle`, ascending; every one for an empty needle. */
+function* holdingOrEvery(index: LineIndex, needle: string, fromLine: number, lastLine: number): Generator<number> {
+  if (needle === '') {
+    for (let i = fromLine; i <= lastLine; i++) yield i
+  } else if (!needle.includes('\n')) {
+    for (const i of index.eachLineHolding(needle, fromLine)) {
+      if (i > lastLine) return
+      yield i
     }
   }
-  // Keys collapse inner whitespace (lengths say nothing): only lines holding the key's text are tried.
-  const target = pattern.map(VIEWS[KEY_VIEW])
-  for (const i of candidateStarts(file.index, pattern, from, last)) if (matchesUnder(file, KEY_VIEW, target, i)) return { index: i, exact: false }
-  return null
 }
 
 function matchesUnder(file: ViewedLines, pass: number, target: readonly string[], i: number): boolean {
   let j = 0
   while (j < target.length && file.view(pass, i + j) === target[j]) j++
   return j === target.length
+}
+
+/**
+ * Starts (line − offset) from two ascending line lists, in range, ascending, each once. The holding
+ * lines are searched for as they are needed: the next one is looked for only after a start failed.
+ */
+function* mergedStarts(holding: Iterator<number>, other: readonly number[], offset: number, from: number, last: number): Generator<number> {
+  let b = 0
+  let previous = -1
+  let next = holding.next()
+  while (!next.done || b < other.length) {
+    const fromHolding = b >= other.length || (!next.done && next.value < other[b])
+    const line = fromHolding ? (next.value as number) : other[b++]
+    const at = line - offset
+    if (at > last) return
+    if (at >= from && at !== previous) yield (previous = at)
+    if (fromHolding) next = holding.next()
+  }
 }
 
 function* holdingAll(index: LineIndex, probe: string, runs: readonly string[], fromLine: number): Generator<number> {
@@ -149,21 +147,7 @@ function* candidateStarts(index: LineIndex, pattern: readonly string[], from: nu
   }
   // The line must hold every run of its key, not only the longest (which may be a common one).
   const runs = matchKey(pattern[offset]).split(/\s+/)
-  const holding = holdingAll(index, probe, runs, from + offset)
-  const other = index.nonAsciiLines()
-  let b = 0
-  let previous = -1
-  // Merge the two ascending lists, each line once.
-  for (let next = holding.next(); !next.done || b < other.length; ) {
-    let line: number
-    if (b >= other.length || (!next.done && next.value < other[b])) {
-      line = next.value as number
-      next = holding.next()
-    } else line = other[b++]
-    const at = line - offset
-    if (at > last) return
-    if (at >= from && at !== previous) yield (previous = at)
-  }
+  yield* mergedStarts(holdingAll(index, probe, runs, from + offset), index.nonAsciiLines(), offset, from, last)
 }
 
 interface Replacement {
@@ -174,9 +158,11 @@ interface Replacement {
 
 /** Applies the chunks of one file update; the result always ends with a newline (as Roo's does). */
 export function applyChunksToContent(original: string, path: string, chunks: readonly PatchChunk[]): string {
-  const text = toLf(original)
+  // Every line newline-terminated: the result is cut from this text, never re-joined line by line.
+  const lf = toLf(original)
+  const text = lf === '' || lf.endsWith('\n') ? lf : lf + '\n'
   const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
+  lines.pop()
   const file = new ViewedLines(text, lines)
   let style: IndentStyle | undefined // measured when a match first needs it
   const replacements: Replacement[] = []
@@ -207,8 +193,20 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
     replacements.push({ at: found.index, remove: oldLines.length, insert })
     cursor = found.index + oldLines.length
   })
-  for (const r of [...replacements].sort((a, b) => b.at - a.at)) lines.splice(r.at, r.remove, ...r.insert)
-  return joinLines(lines, '\n')
+  // A file left with no lines is one empty line.
+  return spliceLines(file.index, replacements) || '\n'
+}
+
+/** The file's text with the replacements made (ascending by line; equal lines in chunk order). */
+function spliceLines(index: LineIndex, replacements: readonly Replacement[]): string {
+  const { text } = index
+  let out = ''
+  let kept = 0
+  for (const r of [...replacements].sort((a, b) => a.at - b.at)) {
+    out += text.slice(kept, index.offsetOf(r.at)) + joinLines(r.insert, r.insert.length > 0 ? '\n' : '')
+    kept = index.offsetOf(r.at + r.remove)
+  }
+  return out + text.slice(kept)
 }
 
 /**

@@ -34,6 +34,19 @@ describe('apply_patch engine', () => {
     expect(out).toBe('say("hello")\nend\nEND\n')
   })
 
+  it('appends chunks that only add lines in the order the patch gives them', () => {
+    const add = (line: string) => ({ changeContext: null, oldLines: [], newLines: [line], isEndOfFile: false })
+    expect(applyChunksToContent('x\ny\n', 'f', [add('A'), add('B')])).toBe('x\ny\nA\nB\n')
+    expect(applyChunksToContent('x\ny', 'f', [{ changeContext: null, oldLines: ['y'], newLines: ['Y'], isEndOfFile: false }, add('A')])).toBe('x\nY\nA\n')
+    expect(applyChunksToContent('', 'f', [add('A')])).toBe('A\n')
+  })
+
+  it('prefers an exact match further down to a loose one nearer, and keeps CRLF files whole', () => {
+    const original = 'a\r\n  b\r\nc\r\nb\r\nd\r\n'
+    expect(applyChunksToContent(original, 'f', [{ changeContext: null, oldLines: ['b'], newLines: ['B'], isEndOfFile: false }])).toBe('a\n  b\nc\nB\nd\n')
+    expect(applyChunksToContent(original, 'f', [{ changeContext: null, oldLines: ['  c'], newLines: ['  C'], isEndOfFile: false }])).toBe('a\n  b\nC\nb\nd\n')
+  })
+
   it('fails as a whole, naming the chunk and the closest lines, when old lines are absent', () => {
     const original = 'alpha\nbeta\ngamma\n'
     let error: Error | null = null
