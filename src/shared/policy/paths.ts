@@ -42,14 +42,33 @@ const SHELL_RC_FILES = new Set([
  * the toggles. Case-insensitive, since macOS and Windows file systems are.
  */
 export function isProtectedPath(relPath: string): boolean {
-  const segments = normalizePosix(relPath).toLowerCase().split('/').filter((s) => s !== '')
+  const segments = segmentsOf(relPath)
   if (segments.length === 0) return false
-  // Nested folders and submodules have their own repository, agent and editor config.
-  if (segments.some((segment) => PROTECTED_DIRS_ANY_DEPTH.has(segment))) return true
-  if (PROTECTED_FILES_ANY_DEPTH.has(segments[segments.length - 1])) return true
-  const [first] = segments
-  if (PROTECTED_ROOT_DIRS.has(first)) return true
-  if (segments.length === 1 && (PROTECTED_ROOT_FILES.has(first) || /^\.(roo|cline)rules/.test(first))) return true
-  if (first.endsWith('.code-workspace')) return true
-  return SHELL_RC_FILES.has(segments[segments.length - 1])
+  const name = segments[segments.length - 1]
+  return (segments.length > 1 && directoryProtects(segments.slice(0, -1))) || nameProtects(name, segments.length === 1)
+}
+
+/**
+ * `isProtectedPath` for the entries of one directory (workspace-relative), its own part decided
+ * once: a listing tests tens of thousands of names.
+ */
+export function protectedEntriesOf(dirRel: string): (name: string) => boolean {
+  const dir = segmentsOf(dirRel)
+  const inProtectedDir = dir.length > 0 && directoryProtects(dir)
+  // A name that is a path of its own ('..', 'a/b') is resolved in full.
+  const plain = (name: string): boolean => !name.includes('/') && !name.includes('\\') && name !== '.' && name !== '..'
+  return (name) => (plain(name) ? inProtectedDir || nameProtects(name.toLowerCase(), dir.length === 0) : isProtectedPath(`${dirRel}/${name}`))
+}
+
+const segmentsOf = (path: string): string[] => normalizePosix(path).toLowerCase().split('/').filter((s) => s !== '')
+
+/** Everything inside is protected: a nested repository or agent/editor config folder on the way. */
+function directoryProtects(dir: readonly string[]): boolean {
+  return dir.some((segment) => PROTECTED_DIRS_ANY_DEPTH.has(segment)) || PROTECTED_ROOT_DIRS.has(dir[0]) || dir[0].endsWith('.code-workspace')
+}
+
+/** The entry's own (lower-case) name protects it, at the workspace root or at any depth. */
+function nameProtects(name: string, atRoot: boolean): boolean {
+  if (PROTECTED_DIRS_ANY_DEPTH.has(name) || PROTECTED_FILES_ANY_DEPTH.has(name) || SHELL_RC_FILES.has(name)) return true
+  return atRoot && (PROTECTED_ROOT_DIRS.has(name) || PROTECTED_ROOT_FILES.has(name) || /^\.(roo|cline)rules/.test(name) || name.endsWith('.code-workspace'))
 }

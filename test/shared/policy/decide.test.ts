@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { BUILT_IN_MODES } from '../../../src/shared/modes/builtin'
 import type { AutoApprove, CommandRules, ModeConfig, ResolvedMode } from '../../../src/shared/modes/schema'
 import { decide, effectiveCaps, type PolicyContext } from '../../../src/shared/policy/decide'
-import { isProtectedPath, type PathFacts } from '../../../src/shared/policy/paths'
+import { isProtectedPath, protectedEntriesOf, type PathFacts } from '../../../src/shared/policy/paths'
 
 const ROOT = '/work/project'
 const builtIn = (slug: string): ResolvedMode => ({ ...BUILT_IN_MODES.find((m) => m.slug === slug)!, origin: 'builtin', overridesBuiltIn: false })
@@ -272,5 +272,14 @@ describe('isProtectedPath', () => {
       expect(isProtectedPath(path), path).toBe(true)
     for (const path of ['src/git.ts', 'docs/.gitignore.md', 'README.md', 'src/.modus.ts', 'a/AGENTS.md'])
       expect(isProtectedPath(path), path).toBe(false)
+  })
+
+  it('answers alike when a listing asks per directory', () => {
+    const dirs = ['', 'src', '.git', 'a/.GIT/b', '.modus', '.roo', 'x.code-workspace', 'docs/.vscode', 'home', 'a/b/c', '.idea', 'src/..']
+    const names = ['.git', '.GIT', 'HEAD', '.roomodes', '.modusignore', 'AGENTS.md', 'agent.md', '.roorules', '.clinerules-x', '.zshrc', 'config.fish', '.idea', '.roo', 'w.code-workspace', 'main.ts', 'a\\.git', '..', '.', 'b/.vscode']
+    for (const dir of dirs) {
+      const inDir = protectedEntriesOf(dir)
+      for (const name of names) expect(inDir(name), `${dir} + ${name}`).toBe(isProtectedPath(dir === '' ? name : `${dir}/${name}`))
+    }
   })
 })

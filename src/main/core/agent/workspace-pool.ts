@@ -1,4 +1,3 @@
-import { isProtectedPath } from '../../../shared/policy'
 import type { CheckpointService } from '../checkpoints'
 import { createWorkspace, type Workspace } from '../workspace'
 import type { WriteRecorder } from '../workspace/change-store'
@@ -25,7 +24,7 @@ export function createWorkspacePool(deps: WorkspacePoolDeps): WorkspacePool {
       let pending = workspaces.get(root)
       if (!pending) {
         const recordWrite: WriteRecorder = (taskId, path, write) => deps.checkpoints.forWorkspace(root).recordWrite(taskId, path, write)
-        pending = createWorkspace({ root, isProtected: isProtectedPath, now: deps.now, recordWrite }).then((ws) => {
+        pending = createWorkspace({ root, now: deps.now, recordWrite }).then((ws) => {
           opened.push(ws)
           ws.changes.subscribe(deps.onChange)
           return ws

@@ -22,7 +22,7 @@ export async function scanWorkspace(root: string, dir = root, recursive = true):
   const { entries, truncated } = await listDirectory(dir, { recursive, limit: MAX_INDEXED_FILES * 2 }, {
     rootReal: root,
     ignored: (rel, isDir) => rules.ignores(rel, isDir),
-    isProtected: () => false
+    protectedIn: () => () => false
   })
   const files = entries.filter((e) => !e.isDirectory).map((e) => e.path).slice(0, MAX_INDEXED_FILES)
   const directories = [dir, ...entries.filter((e) => e.isDirectory).map((e) => join(root, e.path))]

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs'
 import { lstat, mkdir, open, readFile, realpath, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { detectLineEnding, withLineEnding } from '../../../shared/diff/text'
-import { isProtectedPath } from '../../../shared/policy/paths'
+import { isProtectedPath, protectedEntriesOf } from '../../../shared/policy/paths'
 import { createChangeStore, type WriteRecorder } from './change-store'
 import { decodeText, detectEncoding, encodeText } from './encoding'
 import { loadIgnoreRules, type IgnoreRules } from './ignore-rules'
@@ -52,6 +52,7 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     throw new WorkspaceError('not_a_directory', `Workspace root is not a folder: ${options.root}`, options.root)
   }
   const isProtected: ProtectedPathCheck = options.isProtected ?? isProtectedPath
+  const protectedIn = options.isProtected ? (dir: string) => (name: string) => isProtected(dir === '' ? name : `${dir}/${name}`) : protectedEntriesOf
   const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
   let rules: IgnoreRules = await loadIgnoreRules(rootReal)
   const ripgrep = options.ripgrepPath !== undefined ? options.ripgrepPath : findRipgrep()
@@ -201,7 +202,7 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       if (p.ignored) throw ignoredError(p)
       if (p.kind === 'missing') throw new WorkspaceError('not_found', `Directory not found: ${p.display}`, p.display)
       if (p.kind !== 'directory') throw new WorkspaceError('not_a_directory', `'${p.display}' is a file, not a directory.`, p.display)
-      return listDirectory(p.real, listOptions, { rootReal, ignored: flags.ignored, isProtected })
+      return listDirectory(p.real, listOptions, { rootReal, ignored: flags.ignored, protectedIn })
     },
     async search(path, searchOptions) {
       const p = resolvePath(path)
