@@ -120,7 +120,8 @@ function addTokenVotes(file: LineIndex, searchKeys: readonly string[], maxStart:
   const telling = [...linesOfToken].filter(([t]) => t.length >= 4).sort((a, b) => b[0].length - a[0].length).slice(0, 8)
   // Identifiers are ASCII word characters, which keys keep as the text has them: a line's key holds
   // a token exactly when the line does, so one pass over the text per token finds them all.
-  for (const [token, js] of telling) {
+  // Shortest first: once a word is missing, the longer ones holding it are known missing unsearched.
+  for (const [token, js] of telling.sort((a, b) => a[0].length - b[0].length)) {
     for (const i of file.linesHolding(token)) {
       for (const j of js) {
         const start = i - j
