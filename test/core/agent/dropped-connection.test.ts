@@ -60,4 +60,18 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: a connection dropped mid-a
     expect(ends(events).every((e) => e.cutOff === true)).toBe(true)
     expect(events.find((e) => e.type === 'error')).toMatchObject({ recoverable: true, message: expect.stringMatching(/was lost mid-answer/) })
   })
+
+  it('tells the model, when the task is resumed, that the kept text was cut off', async () => {
+    const cut = { text: ['Partial ', 'words ', 'here'], cutAfterChunks: 2 }
+    harness = await createHarness({ protocol, modes: [builderMode], turns: [cut, cut, cut, cut, done] })
+    const task = await harness.services.tasks.start({ text: 'go', mode: 'builder', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'status' && e.status === 'failed')
+    // The failed run settles just after its status event: resume once it has.
+    const starts = () => harness!.eventsOf(task.id).filter((e) => e.type === 'assistant-start').length
+    for (const before = starts(); starts() === before; await new Promise((r) => setTimeout(r, 50))) await harness.services.tasks.resume(task.id)
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    const history = JSON.stringify(modelRequests(harness).at(-1)!.body.messages)
+    expect(history).toContain('Partial words')
+    expect(history).toMatch(/This response was cut off by an error \(.*\); it is incomplete\./)
+  })
 })

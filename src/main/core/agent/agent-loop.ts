@@ -1,4 +1,4 @@
-import type { ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
+import type { AssistantBlock, ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
 import { resultAsText, resultText, textResult, toResultBlock } from './call-results'
@@ -281,7 +281,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
         turn = await streamTurn(session, control.provider, request, signal, now)
       }
       if (turn.kind !== 'done') {
-        if (turn.blocks.length > 0) session.addMessage({ role: 'assistant', content: turn.blocks })
+        if (turn.blocks.length > 0) session.addMessage({ role: 'assistant', content: turn.kind === 'failed' ? markedCut(turn.blocks, turn.error) : turn.blocks })
         if (turn.kind === 'cancelled') return cancelled(session)
         session.emit({ type: 'error', at: now(), message: describeFailure(turn.errorKind, turn.error), recoverable: true, failure: turn.errorKind })
         session.setStatus('failed')
@@ -315,6 +315,11 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       return { system: await systemPrompt(mode, workspace), tools: deps.gate.toolsForMode(mode.slug, model) }
     }
   }
+}
+
+/** A failed answer kept in the history says it is incomplete, so a resumed model does not build on it as whole. */
+function markedCut(blocks: AssistantBlock[], error: unknown): AssistantBlock[] {
+  return [...blocks, { type: 'text', text: `[This response was cut off by an error (${errorMessage(error)}); it is incomplete.]` }]
 }
 
 function describeFailure(kind: string, error: unknown): string {
