@@ -61,9 +61,8 @@ export const browserActionTool = defineTool({
   name: 'browser_action',
   group: 'browser',
   description:
-    'Drive a Chromium page to check a web app. Start with launch (url: http(s):// or file://), then click/hover (coordinate "x,y" in the ' +
-    'viewport), type (text into the focused element), press (a key such as "Enter"), scroll_down/scroll_up, resize (size "WxH"), ' +
-    'screenshot; end with close. Every action returns a screenshot, the current URL, and console messages and page errors since the previous action.',
+    'Drive a Chromium page to check a web app: launch it first, close it when done. Each field says which action takes it. ' +
+    'Every action returns a screenshot, the current URL, and console messages and page errors since the previous action.',
   params: browserActionParams,
   effect: 'browser',
   /** The page a launch opens; the other actions stay on the page already approved. */
