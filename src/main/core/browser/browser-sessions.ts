@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page, type Request } from 'playwright-core'
+import { chromium, type Browser, type Page, type Request, type Route } from 'playwright-core'
 import { findChromium, type ChromiumLookup } from './find-chromium'
 
 export interface Viewport {
@@ -11,10 +11,14 @@ export const DEFAULT_VIEWPORT: Viewport = { width: 900, height: 600 }
 /** Whether the policy lets the browser open a page unasked, and why not. */
 export type PageCheck = (url: string) => Promise<{ allowed: boolean; reason: string }>
 
-/** A navigation the page started itself (a click on a link, a script) that the policy did not allow. */
+/**
+ * What the page tried on its own that the policy did not allow: a navigation (a clicked link, a
+ * script) or a request (an image, a script, a fetch, a frame, a WebSocket) to another origin.
+ */
 export interface BlockedNavigation {
   url: string
   reason: string
+  kind: 'navigation' | 'request'
 }
 
 /** One task's browser: a page, its viewport, and what the page logged since the last drain. */
@@ -27,7 +31,7 @@ export interface BrowserSession {
   approve(url: string): void
   /** The policy check of the current call's mode; every other top-level navigation passes it first. */
   checkPagesWith(check: PageCheck): void
-  /** Navigations blocked since the previous call, then forgotten. */
+  /** Navigations and requests blocked since the previous call, then forgotten. */
   drainBlocked(): BlockedNavigation[]
 }
 
@@ -60,13 +64,38 @@ export interface BrowserSessionsDeps {
 /** The log lines a page may pile up between two actions; older ones are dropped with a note. */
 const MAX_LOG_LINES = 200
 
-type GuardState = { check?: PageCheck; blocked: BlockedNavigation[] }
+type Verdict = { allowed: boolean; reason: string }
+/** The current check, what it blocked, and its verdicts on the origins requests went to (asked once each). */
+type GuardState = { check?: PageCheck; blocked: BlockedNavigation[]; requestVerdicts: Map<string, Promise<Verdict>> }
 
 /** Whether a top-level page may load: approved through launch, or allowed by the mode's policy. */
-async function verdictFor(url: string, approved: Set<string>, state: GuardState): Promise<{ allowed: boolean; reason: string }> {
+async function verdictFor(url: string, approved: Set<string>, state: GuardState): Promise<Verdict> {
   if (approved.has(approvalKey(url))) return { allowed: true, reason: 'approved' }
   if (!state.check) return { allowed: false, reason: 'no policy to check it against' }
   return state.check(url).catch((error: Error) => ({ allowed: false, reason: error.message }))
+}
+
+/** Schemes that reach the network; other requests (data:, blob:, file:) cannot carry anything away. */
+const NETWORK_URL = /^(https?|wss?):/i
+
+/**
+ * A request the page sends by itself may go where an approved page could: the launched origins and
+ * those the mode allows unasked. Anything else could carry what the page holds to another origin.
+ */
+function requestVerdict(url: string, approved: Set<string>, state: GuardState): Promise<Verdict> {
+  if (!NETWORK_URL.test(url) || approved.has(approvalKey(url))) return Promise.resolve({ allowed: true, reason: 'approved' })
+  const key = approvalKey(url.replace(/^ws/i, 'http'))
+  let verdict = state.requestVerdicts.get(key)
+  if (!verdict) state.requestVerdicts.set(key, (verdict = verdictFor(url.replace(/^ws/i, 'http'), approved, state)))
+  return verdict
+}
+
+async function guardRequest(route: Route, state: GuardState, approved: Set<string>): Promise<void> {
+  const url = route.request().url()
+  const verdict = await requestVerdict(url, approved, state)
+  if (verdict.allowed) return route.continue()
+  state.blocked.push({ url, reason: verdict.reason, kind: 'request' })
+  return route.abort('blockedbyclient')
 }
 
 /** A navigation into a new window (a popup): Playwright has no frame for it yet. */
@@ -90,16 +119,22 @@ async function guardNavigations(page: Page, approved: Set<string>, state: GuardS
   page.context().on('page', (other) => void (other !== page && other.close().catch(() => undefined)))
   await page.context().route('**/*', async (route) => {
     const request = route.request()
-    if (!request.isNavigationRequest()) return route.continue()
+    if (!request.isNavigationRequest()) return guardRequest(route, state, approved)
     const popup = opensWindow(request)
-    if (!popup && request.frame().parentFrame() !== null) return route.continue()
+    if (!popup && request.frame().parentFrame() !== null) return guardRequest(route, state, approved)
     const verdict = popup
       ? { allowed: false, reason: 'it would open in a new window, and browser_action drives a single page' }
       : await verdictFor(request.url(), approved, state)
     if (verdict.allowed) return route.continue()
-    state.blocked.push({ url: request.url(), reason: verdict.reason })
+    state.blocked.push({ url: request.url(), reason: verdict.reason, kind: 'navigation' })
     // A 204 answer makes the browser stay on the current page (an abort would show an error page).
     return route.fulfill({ status: 204 })
+  })
+  await page.context().routeWebSocket(/.*/, async (socket) => {
+    const verdict = await requestVerdict(socket.url(), approved, state)
+    if (verdict.allowed) return socket.connectToServer()
+    state.blocked.push({ url: socket.url(), reason: verdict.reason, kind: 'request' })
+    await socket.close({ code: 1008, reason: 'blocked by the browser policy' })
   })
 }
 
@@ -119,7 +154,7 @@ async function guardRedirects(page: Page, approved: Set<string>, state: GuardSta
       if (!hop) return devtools.send('Fetch.continueRequest', { requestId })
       const verdict = await verdictFor(event.request.url, approved, state)
       if (verdict.allowed) return devtools.send('Fetch.continueRequest', { requestId })
-      state.blocked.push({ url: event.request.url, reason: verdict.reason })
+      state.blocked.push({ url: event.request.url, reason: verdict.reason, kind: 'navigation' })
       return devtools.send('Fetch.fulfillRequest', { requestId, responseCode: 204, body: '' })
     }
     // A closed page or browser leaves nothing to answer.
@@ -130,7 +165,7 @@ async function guardRedirects(page: Page, approved: Set<string>, state: GuardSta
 
 async function startSession(page: Page, viewport: Viewport): Promise<BrowserSession> {
   const approved = new Set<string>()
-  const navigation: GuardState = { blocked: [] }
+  const navigation: GuardState = { blocked: [], requestVerdicts: new Map() }
   await guardNavigations(page, approved, navigation)
   let consoleLines: string[] = []
   let errors: string[] = []
@@ -156,6 +191,8 @@ async function startSession(page: Page, viewport: Viewport): Promise<BrowserSess
     },
     approve: (url) => approved.add(approvalKey(url)),
     checkPagesWith(check) {
+      // Each call brings its mode's check: verdicts of another call's check no longer hold.
+      if (check !== navigation.check) navigation.requestVerdicts.clear()
       navigation.check = check
     },
     drainBlocked() {
@@ -177,7 +214,8 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     if (lookup.path === null) throw new Error(lookup.advice)
     // Chromium refuses to start its sandbox as root (containers); there it runs without one.
     const asRoot = process.getuid?.() === 0
-    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : [])]
+    // WebRTC would reach STUN servers outside the request guard: without a proxy it gets no UDP.
+    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), '--force-webrtc-ip-handling-policy=disable_non_proxied_udp']
     const browser = await chromium.launch({ executablePath: lookup.path, headless: true, args })
     try {
       const size = { ...viewport() }

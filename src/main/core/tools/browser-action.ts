@@ -1,5 +1,5 @@
 import type { BrowserActionParams } from '../../../shared/tools/browser-action'
-import type { BrowserSession, BrowserSessions } from '../browser/browser-sessions'
+import type { BlockedNavigation, BrowserSession, BrowserSessions } from '../browser/browser-sessions'
 import { textOutput, type ToolContext, type ToolExecutor, type ToolOutput } from './types'
 
 /** How long a navigation may take before it is reported as failed. */
@@ -38,9 +38,7 @@ async function settle(session: BrowserSession): Promise<void> {
 async function report(session: BrowserSession, done: string, ctx: ToolContext, isError = false, stopped = session.drainBlocked()): Promise<ToolOutput> {
   const shot = await session.page.screenshot({ type: 'png' })
   const logs = session.drainLogs()
-  const blocked = stopped.map(
-    (entry) => `The page tried to open ${entry.url}; it was not opened (${entry.reason}). To go there, call browser_action launch with that url, so the user can approve it.`
-  )
+  const blocked = describeBlocked(stopped)
   const lines = [
     done,
     ...blocked,
@@ -55,6 +53,20 @@ async function report(session: BrowserSession, done: string, ctx: ToolContext, i
     content: ctx.modelSupportsImages ? [text, { type: 'image', mediaType: 'image/png', dataBase64: shot.toString('base64') }] : [text],
     isError
   }
+}
+
+/** Requests listed one by one up to this many; a page that keeps retrying would flood the result. */
+const MAX_BLOCKED_REQUESTS = 10
+
+function describeBlocked(stopped: readonly BlockedNavigation[]): string[] {
+  const lines = stopped
+    .filter((entry) => entry.kind === 'navigation')
+    .map((entry) => `The page tried to open ${entry.url}; it was not opened (${entry.reason}). To go there, call browser_action launch with that url, so the user can approve it.`)
+  const requests = [...new Map(stopped.filter((entry) => entry.kind === 'request').map((entry) => [entry.url, entry])).values()]
+  for (const entry of requests.slice(0, MAX_BLOCKED_REQUESTS)) lines.push(`The page sent a request to ${entry.url}; it was blocked (${entry.reason}).`)
+  if (requests.length > MAX_BLOCKED_REQUESTS) lines.push(`(${requests.length - MAX_BLOCKED_REQUESTS} more blocked requests to other URLs)`)
+  if (requests.length > 0) lines.push('A page may only reach the origins it was opened from and those this mode allows; a browser URL rule in the mode allows more.')
+  return lines
 }
 
 async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext): Promise<ToolOutput> {
@@ -75,7 +87,7 @@ async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext):
   } catch (error) {
     // The page redirected somewhere the policy did not allow: that, not a network failure, is the news.
     const stopped = session.drainBlocked()
-    if (stopped.length > 0) return await report(session, `Opening ${url} led to a page that was not opened.`, ctx, true, stopped)
+    if (stopped.some((entry) => entry.kind === 'navigation')) return await report(session, `Opening ${url} led to a page that was not opened.`, ctx, true, stopped)
     const logs = session.drainLogs()
     const errors = logs.errors.length > 0 ? `\nPage errors: ${logs.errors.join('; ')}` : ''
     return textOutput(`Navigation to ${url} failed: ${errorText(error)}${errors}`, true)
