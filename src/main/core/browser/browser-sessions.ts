@@ -215,7 +215,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     // Chromium refuses to start its sandbox as root (containers); there it runs without one.
     const asRoot = process.getuid?.() === 0
     // WebRTC would reach STUN servers outside the request guard: without a proxy it gets no UDP.
-    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), '--force-webrtc-ip-handling-policy=disable_non_proxied_udp']
+    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), '--webrtc-ip-handling-policy=disable_non_proxied_udp']
     const browser = await chromium.launch({ executablePath: lookup.path, headless: true, args })
     try {
       const size = { ...viewport() }
