@@ -1,5 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
 
 // axe-core over every view, in both themes, at a desktop and a small laptop size: 0 violations.
@@ -78,4 +80,123 @@ for (const theme of ['light', 'dark'] as const) {
       expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
     })
   }
+}
+
+// The states a view passes through: the first-run screens, the cards a task shows in the chat, the
+// panels a view opens. One session per theme walks them all, each scanned at both sizes.
+
+const FENCES = [
+  '```ts\n// Comment, keywords, a string, a number, literals\nexport const limit = (name: string): number | null => name === "max" ? 42 : null\n```',
+  '```python\n# Retry with backoff\ndef wait(times=3):\n    return "done" if times > 0 else None\n```',
+  '```bash\n# Clean, then build\nif [ -d build ]; then rm -rf build; fi && echo "ok" 2\n```',
+  '```json\n{ "name": "modus", "version": 1, "private": true, "main": null }\n```',
+  '```css\n/* Accent */\n.button { color: #3b5bdb !important; margin: 0 auto; }\n```'
+].join('\n\n')
+
+/** A project that grants itself an auto-approving mode and an MCP server: opening it asks for trust. */
+function grantingProject(workspace: string): void {
+  mkdirSync(join(workspace, '.modus'), { recursive: true })
+  writeFileSync(
+    join(workspace, '.modus', 'modes.yaml'),
+    'customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    autoApprove: { command: true }\n'
+  )
+  writeFileSync(join(workspace, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: { 'repo-tool': { command: 'node', args: ['tools/mcp.js'] } } }))
+}
+
+async function scanAtBothSizes(page: Page, state: string, found: Record<string, string[]>): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize(size)
+    await page.waitForTimeout(150) // layout settles
+    found[`${state} at ${size.width}×${size.height}`] = await violations(page)
+  }
+}
+
+const looks = (button: Locator) => button.evaluate((element) => ({ background: getComputedStyle(element).backgroundColor, color: getComputedStyle(element).color }))
+const hexToRgb = (hex: string): string => `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message').fill(text)
+  await page.getByLabel('Message').press('Enter')
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`first run, chat cards, code blocks and panels have no axe violations in the ${theme} theme at both sizes`, async ({ page, modus }) => {
+    test.setTimeout(300_000)
+    grantingProject(modus.workspace)
+    const invalidRead = { toolCalls: [{ name: 'read_file', input: {} }] }
+    modus.fake.enqueue(
+      { text: `Here is the plan.\n\n${FENCES}`, toolCalls: [{ name: 'execute_command', input: { command: 'rm -rf build' } }] },
+      invalidRead,
+      invalidRead,
+      invalidRead,
+      { error: { status: 401, message: 'invalid x-api-key' } }
+    )
+    await page.emulateMedia({ colorScheme: theme })
+    await page.setViewportSize(SIZES[0])
+    await page.goto(modus.url)
+    await page.getByLabel('Folder path').fill(modus.workspace)
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    const found: Record<string, string[]> = {}
+
+    const trust = page.getByRole('dialog', { name: /Trust/ })
+    await expect(trust).toContainText("MCP server 'repo-tool' runs node tools/mcp.js")
+    await expect(page.getByRole('heading', { name: 'Choose a provider' })).toBeVisible()
+    await scanAtBothSizes(page, 'Trust prompt', found)
+    await trust.getByRole('button', { name: 'Keep asking' }).click()
+    await expect(trust).toBeHidden()
+    await scanAtBothSizes(page, 'Choose a provider', found)
+
+    const form = page.getByRole('form', { name: 'Provider settings' })
+    await form.getByLabel(/Base URL/).fill(modus.fake.anthropicBaseUrl)
+    await form.getByLabel('Model').fill('claude-sonnet-4-5')
+    await form.getByLabel('API key').fill('sk-test-key-1234')
+    await form.getByRole('button', { name: 'Save provider' }).click()
+    await expect(page.getByLabel('Message')).toBeVisible()
+
+    // Code fences in the assistant's text, and the approval card of the command it asks to run.
+    await send(page, 'Clean the build folder')
+    const command = page.getByRole('group', { name: 'Tool call execute_command' })
+    await expect(command.locator('.phase')).toHaveText('waiting for approval')
+    await expect(page.locator('.md-code .tok-keyword').first()).toBeVisible()
+    await scanAtBothSizes(page, 'Command approval and code blocks', found)
+    const rejectLook = await looks(command.getByRole('button', { name: 'Reject…' }))
+    await command.getByRole('button', { name: 'Reject…' }).click()
+    await scanAtBothSizes(page, 'Reject with a reason', found)
+    // Reject is outlined red, as in the review: a plain button's background, the danger colour as text.
+    const plain = await looks(command.getByRole('button', { name: 'Back' }))
+    const dangerText = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--danger').trim())
+    for (const look of [rejectLook, await looks(command.getByRole('button', { name: 'Reject', exact: true }))]) {
+      expect(look.background).toBe(plain.background)
+      expect(look.color).toBe(hexToRgb(dangerText))
+    }
+    await command.getByRole('button', { name: 'Reject', exact: true }).click()
+
+    // Three invalid calls in a row: the mistake-limit pause.
+    const limit = page.getByRole('group', { name: 'Mistake limit reached' })
+    await expect(limit).toContainText('The model made 3 mistakes in a row')
+    await scanAtBothSizes(page, 'Mistake limit card', found)
+    await limit.getByRole('button', { name: 'Stop the task' }).click()
+    await expect(page.locator('.task-status')).toHaveText('Idle')
+
+    // A rejected key: the error card with Retry and Open settings.
+    await page.getByRole('button', { name: 'New task' }).click()
+    await send(page, 'Summarise the README')
+    await expect(page.locator('.bubble.error').getByRole('button')).toHaveText(['Retry', 'Open settings'])
+    await scanAtBothSizes(page, 'Error card', found)
+
+    const nav = page.getByRole('navigation', { name: 'Views' })
+    await nav.getByRole('button', { name: /^Modes/ }).click()
+    await page.getByRole('button', { name: 'Import…' }).click()
+    await page.getByRole('button', { name: 'Export all…' }).click()
+    await expect(page.getByRole('form', { name: 'Import modes' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Export all modes' })).toBeVisible()
+    await scanAtBothSizes(page, 'Modes import and export panels', found)
+
+    await nav.getByRole('button', { name: /^MCP/ }).click()
+    await page.getByRole('button', { name: 'Add server' }).click()
+    await expect(page.getByRole('heading', { name: 'Add a server' })).toBeVisible()
+    await scanAtBothSizes(page, 'MCP add server form', found)
+
+    expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
+  })
 }

@@ -2,35 +2,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DARK_THEME, LIGHT_THEME, REJECTED_LINE_BACKGROUND, THEMES } from '../../../src/renderer/src/monaco/themes'
+import { contrast, over, parseHex as parse } from '../../support/contrast'
 
 // The axe scan sees only the tokens of its sample file; this checks every token colour of both diff
 // themes against every background a line can have in a review (WCAG 2 contrast, 4.5:1 for text).
-
-type Rgb = [number, number, number]
-
-const parse = (hex: string): { rgb: Rgb; alpha: number } => {
-  const digits = hex.replace('#', '')
-  const rgb = [0, 2, 4].map((at) => parseInt(digits.slice(at, at + 2), 16)) as Rgb
-  return { rgb, alpha: digits.length === 8 ? parseInt(digits.slice(6), 16) / 255 : 1 }
-}
-
-const over = (base: Rgb, layer: string): Rgb => {
-  const { rgb, alpha } = parse(layer)
-  return base.map((channel, i) => rgb[i] * alpha + channel * (1 - alpha)) as Rgb
-}
-
-const luminance = (rgb: Rgb): number => {
-  const [r, g, b] = rgb.map((channel) => {
-    const c = channel / 255
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
-  })
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b
-}
-
-const contrast = (a: Rgb, b: Rgb): number => {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x)
-  return (light + 0.05) / (dark + 0.05)
-}
 
 describe('the review diff themes', () => {
   for (const name of [LIGHT_THEME, DARK_THEME]) {

@@ -60,8 +60,11 @@ function Meters({ usage }: { usage: UsageTotals }): ReactNode {
   const share = usage.contextWindow ? Math.min(1, usage.contextTokens / usage.contextWindow) : null
   return (
     <span className="meters">
-      <span title="Tokens sent / received over the whole task" aria-label={`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out`}>
-        ↑{formatTokens(usage.inputTokens)} ↓{formatTokens(usage.outputTokens)}
+      <span title="Tokens sent / received over the whole task">
+        <span aria-hidden="true">
+          ↑{formatTokens(usage.inputTokens)} ↓{formatTokens(usage.outputTokens)}
+        </span>
+        <span className="sr-only">{`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out`}</span>
       </span>
       {(usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0) && (
         <span title="Prompt cache reads / writes">

@@ -101,7 +101,7 @@ function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: s
       {confirming ? (
         <div className="row" role="alertdialog" aria-label={`Delete task ${task.title}?`}>
           <span>Delete this task and its history? This cannot be undone.</span>
-          <button type="button" className="danger" autoFocus onClick={() => void act(remove)}>
+          <button type="button" className="danger irreversible" autoFocus onClick={() => void act(remove)}>
             Delete
           </button>
           <button type="button" onClick={() => setConfirming(false)}>

@@ -279,7 +279,7 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
               ? `Discard your changes to ${entry.name} and use the built-in mode again?`
               : `Delete the mode ${entry.name}?`}
           </span>
-          <button type="button" className="danger" autoFocus onClick={removeOrReset}>
+          <button type="button" className="danger irreversible" autoFocus onClick={removeOrReset}>
             {entry.overridesBuiltIn ? 'Reset' : 'Delete'}
           </button>
           <button type="button" onClick={() => setConfirming(false)}>

@@ -124,7 +124,7 @@ function ProviderSummary({ provider, active, confirming, ...on }: SummaryProps):
       {confirming ? (
         <div className="row" role="alertdialog" aria-label={`Remove ${provider.label}?`}>
           <span>Remove {provider.label} and its stored key?</span>
-          <button type="button" className="danger" onClick={() => on.onConfirmRemove(true)} autoFocus>
+          <button type="button" className="danger irreversible" onClick={() => on.onConfirmRemove(true)} autoFocus>
             Remove
           </button>
           <button type="button" onClick={() => on.onConfirmRemove(false)}>
