@@ -84,28 +84,35 @@ export function createBm25Index() {
     if (ids.length > 1000 && live < ids.length / 2) compact()
   }
 
-  /** Best `limit` chunks for the query; `pathPrefix` keeps chunks under a directory. */
+  /** Best `limit` chunks for the query; `accept` keeps chunks by path (a directory prefix). */
   const search = (query: string, limit: number, accept?: (path: string) => boolean): LexicalHit[] => {
     const terms = [...new Set(tokenize(query))]
     if (terms.length === 0 || live === 0) return []
-    const scores = new Map<number, number>()
+    // Scores by document number, and the documents in the order they were first scored: common
+    // terms have postings of tens of thousands of chunks.
+    const scores = new Float64Array(ids.length)
+    const scored: number[] = []
     const averageLength = totalLength / live || 1
     for (const term of terms) {
       const posting = postings.get(term)
       if (!posting) continue
+      const { docs, freqs } = posting
       let frequency = 0
-      for (const doc of posting.docs) if (ids[doc] !== null) frequency++
+      for (let i = 0; i < docs.length; i++) if (ids[docs[i]] !== null) frequency++
       if (frequency === 0) continue
       const idf = Math.log(1 + (live - frequency + 0.5) / (frequency + 0.5))
-      posting.docs.forEach((doc, i) => {
-        if (ids[doc] === null) return
-        const tf = posting.freqs[i]
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]
+        if (ids[doc] === null) continue
+        const tf = freqs[i]
         const norm = tf + K1 * (1 - B + (B * lengths[doc]) / averageLength)
-        scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (K1 + 1)) / norm)
-      })
+        // Every term adds a positive score: zero means not scored yet.
+        if (scores[doc] === 0) scored.push(doc)
+        scores[doc] += (idf * tf * (K1 + 1)) / norm
+      }
     }
-    const ranked = [...scores].filter(([doc]) => !accept || accept(paths[doc])).sort((a, b) => b[1] - a[1])
-    return ranked.slice(0, limit).map(([doc, score]) => ({ id: ids[doc] as string, score }))
+    const candidates = accept ? scored.filter((doc) => accept(paths[doc])) : scored
+    return best(candidates, scores, limit).map((doc) => ({ id: ids[doc] as string, score: scores[doc] }))
   }
 
   return {
@@ -128,3 +135,18 @@ export function createBm25Index() {
 }
 
 export type Bm25Index = ReturnType<typeof createBm25Index>
+
+/** The `limit` best documents by score, ties in the order given (as a stable sort would rank them). */
+function best(docs: readonly number[], scores: Float64Array, limit: number): number[] {
+  const top: number[] = []
+  if (limit <= 0) return top
+  for (const doc of docs) {
+    const score = scores[doc]
+    if (top.length === limit && score <= scores[top[limit - 1]]) continue
+    let at = top.length
+    while (at > 0 && scores[top[at - 1]] < score) at--
+    top.splice(at, 0, doc)
+    if (top.length > limit) top.pop()
+  }
+  return top
+}
