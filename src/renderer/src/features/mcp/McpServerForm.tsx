@@ -70,7 +70,10 @@ export function McpServerForm({ server, hasProject }: { server?: McpServerView; 
             Arguments, one per line <textarea rows={3} value={draft.args} onChange={(e) => set('args', e.target.value)} />
           </label>
           <label>
-            Environment, KEY=value per line (<code>{'${env:VAR}'}</code> reads yours) <textarea rows={2} value={draft.env} onChange={(e) => set('env', e.target.value)} />
+            <span>
+              Environment, KEY=value per line (<code>{'${env:VAR}'}</code> reads yours)
+            </span>
+            <textarea rows={2} value={draft.env} onChange={(e) => set('env', e.target.value)} />
           </label>
           <label>
             Working folder (default: the workspace) <input value={draft.cwd} onChange={(e) => set('cwd', e.target.value)} />
