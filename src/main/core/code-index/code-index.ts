@@ -48,6 +48,9 @@ export interface SearchOutcome {
 
 const MAX_CHUNK_CHARS = 8000
 const MAX_RECENT_ERRORS = 5
+/** Small table fragments left after a full pass, and piled up by the watcher's updates, before compacting. */
+const SMALL_FRAGMENTS_AFTER_SYNC = 4
+const SMALL_FRAGMENTS_BETWEEN_SYNCS = 64
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex')
 
@@ -263,6 +266,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       emit({ state: 'indexing', filesDone: 0, filesTotal: scan.files.length, message: `Indexing ${scan.files.length} files…` })
       await indexFiles(scan.files, signal)
       if (!signal.aborted) await embedMissing(signal)
+      if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
       directories = scan.directories
       finish(signal)
     })
@@ -277,6 +281,8 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       emit({ state: 'indexing', filesDone: 0, filesTotal: keep.length, message: `Updating ${keep.length} changed files…` })
       await indexFiles(keep, signal)
       if (!signal.aborted) await embedMissing(signal)
+      // Edits come one or two files at a time: compacting after each would rewrite the tables each time.
+      if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_BETWEEN_SYNCS)
       finish(signal)
     })
 

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as lancedb from '@lancedb/lancedb'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openVectorStore, type VectorStore } from '../../../src/main/core/code-index/vector-store'
+
+let dir = ''
+let store: VectorStore | undefined
+afterEach(() => {
+  store?.close()
+  store = undefined
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+const chunk = (i: number) => ({ id: `c${i}`, path: `src/f${i % 7}.ts`, startLine: 1, endLine: 3, text: `function f${i}() {}` })
+const vector = (i: number) => [Math.cos(i), Math.sin(i), 1]
+
+async function fragmentsOf(name: string): Promise<number> {
+  const db = await lancedb.connect(dir)
+  const table = await db.openTable(name)
+  const { fragmentStats } = await table.stats()
+  table.close()
+  db.close()
+  return fragmentStats.numFragments
+}
+
+describe('vector store compaction', () => {
+  it('merges the fragments batches left once there are more than tolerated, keeping every row', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-vectors-'))
+    store = await openVectorStore(dir)
+    for (let batch = 0; batch < 8; batch++) {
+      const rows = Array.from({ length: 5 }, (_, k) => chunk(batch * 5 + k))
+      await store.addChunks(rows)
+      await store.addVectors(rows.map((r, k) => ({ id: r.id, path: r.path, vector: vector(batch * 5 + k) })), 3)
+    }
+    await store.removePaths(['src/f0.ts'])
+    expect(await fragmentsOf('chunks')).toBe(8)
+
+    await store.compact(8) // eight small fragments are tolerated: nothing changes
+    expect(await fragmentsOf('chunks')).toBe(8)
+    const before = await store.searchVectors(vector(12), 5)
+
+    await store.compact(4)
+    expect(await fragmentsOf('chunks')).toBe(1)
+    expect(await fragmentsOf('vectors')).toBe(1)
+    const ids = Array.from({ length: 40 }, (_, i) => `c${i}`)
+    const kept = await store.chunksById(ids)
+    expect([...kept.keys()].sort()).toEqual(ids.filter((_, i) => i % 7 !== 0).sort())
+    expect(await store.searchVectors(vector(12), 5)).toEqual(before)
+  })
+})
