@@ -48,41 +48,34 @@ export class LineIndex {
   /** Lines from `fromLine` on holding `needle` (no newline in it), ascending, each once. */
   linesHolding(needle: string, fromLine = 0): number[] {
     const from = Math.max(0, fromLine)
-    const absent = this.absentAfter(needle)
-    if (absent <= from) return []
-    if (absent - from <= FEW_LINES) return this.noteIfAbsent(needle, from, this.holdingAmong(needle, from, absent))
-    // A plain loop: spreading the generator below measured several times slower for common words.
-    const out: number[] = []
-    const starts = this.lineStarts()
-    for (let line = from, at = line < starts.length ? this.text.indexOf(needle, starts[line]) : -1; at !== -1; ) {
-      line = this.lineFrom(line, at)
-      out.push(line)
-      if (++line >= starts.length) break
-      at = this.text.indexOf(needle, starts[line])
-    }
-    return this.noteIfAbsent(needle, from, out)
+    const until = this.absentAfter(needle)
+    const found: number[] = []
+    for (let line = this.nextHolding(needle, from, until); line !== -1; line = this.nextHolding(needle, line + 1, until)) found.push(line)
+    return this.noteIfAbsent(needle, from, found)
   }
 
   /** As `linesHolding`, found as they are asked for (a search that stops early scans no further). */
   *eachLineHolding(needle: string, fromLine = 0): Generator<number> {
     const from = Math.max(0, fromLine)
-    const absent = this.absentAfter(needle)
-    if (absent <= from) return
-    if (absent - from <= FEW_LINES) {
-      yield* this.noteIfAbsent(needle, from, this.holdingAmong(needle, from, absent))
-      return
-    }
+    const until = this.absentAfter(needle)
+    let line = this.nextHolding(needle, from, until)
+    if (line === -1) this.noteIfAbsent(needle, from, [])
+    for (; line !== -1; line = this.nextHolding(needle, line + 1, until)) yield line
+  }
+
+  /** The first line from `from`, before `until`, holding `needle`, or -1. A few lines are looked through one by one. */
+  private nextHolding(needle: string, from: number, until: number): number {
     const starts = this.lineStarts()
-    if (from >= starts.length) return
-    let line = from
-    let at = this.text.indexOf(needle, starts[line])
-    if (at === -1) this.noteIfAbsent(needle, from, [])
-    while (at !== -1) {
-      line = this.lineFrom(line, at)
-      yield line
-      if (++line >= starts.length) return
-      at = this.text.indexOf(needle, starts[line])
+    const end = Math.min(until, starts.length)
+    if (from >= end) return -1
+    if (end - from <= FEW_LINES) {
+      for (let i = from; i < end; i++) if (this.lines[i].includes(needle)) return i
+      return -1
     }
+    const at = this.text.indexOf(needle, starts[from])
+    if (at === -1) return -1
+    const line = this.lineFrom(from, at)
+    return line < end ? line : -1
   }
 
   /** The first line from which no line holds `needle`, as far as absent needles inside it tell. */
@@ -90,12 +83,6 @@ export class LineIndex {
     let after = Infinity
     for (const [absent, from] of this.absentFrom) if (from < after && needle.includes(absent)) after = from
     return after
-  }
-
-  private holdingAmong(needle: string, from: number, to: number): number[] {
-    const out: number[] = []
-    for (let i = from; i < to && i < this.lines.length; i++) if (this.lines[i].includes(needle)) out.push(i)
-    return out
   }
 
   private noteIfAbsent(needle: string, from: number, found: number[]): number[] {

@@ -83,10 +83,14 @@ const NETWORK_URL = /^(https?|wss?):/i
  * those the mode allows unasked. Anything else could carry what the page holds to another origin.
  */
 function requestVerdict(url: string, approved: Set<string>, state: GuardState): Promise<Verdict> {
-  if (!NETWORK_URL.test(url) || approved.has(approvalKey(url))) return Promise.resolve({ allowed: true, reason: 'approved' })
-  const key = approvalKey(url.replace(/^ws/i, 'http'))
+  if (!NETWORK_URL.test(url)) return Promise.resolve({ allowed: true, reason: 'not a network request' })
+  // A socket is judged as the page of its host would be (ws:// as http://).
+  const asPage = url.replace(/^ws/i, 'http')
+  const key = approvalKey(asPage)
+  // Approvals come before the cache: a launch may approve an origin an earlier request was refused.
+  if (approved.has(key)) return Promise.resolve({ allowed: true, reason: 'approved' })
   let verdict = state.requestVerdicts.get(key)
-  if (!verdict) state.requestVerdicts.set(key, (verdict = verdictFor(url.replace(/^ws/i, 'http'), approved, state)))
+  if (!verdict) state.requestVerdicts.set(key, (verdict = verdictFor(asPage, approved, state)))
   return verdict
 }
 
