@@ -214,15 +214,24 @@ const withoutNulls = (args: unknown): unknown =>
     ? Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null))
     : args
 
-function describeArgumentError(tool: string, error: z.ZodError): string {
+const jsonKind = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`)
+
+/** Each issue as the model can act on it: missing, of the wrong type (saying what was sent), or unknown. */
+function describeArgumentError(tool: string, args: unknown, error: z.ZodError): string {
+  if (!args || typeof args !== 'object' || Array.isArray(args))
+    return `Invalid arguments for tool '${tool}': the arguments must be a JSON object of named parameters, not ${jsonKind(args)}. Please retry with complete arguments.`
   const lines = error.issues.map((issue) => {
     const key = issue.path.join('.')
     if (issue.code === 'invalid_type' && issue.input === undefined) return `Missing value for required parameter '${key}'.`
+    if (issue.code === 'invalid_type') return `Invalid value for '${key}': expected ${issue.expected}, got ${jsonKind(issue.input)}.`
     if (issue.code === 'unrecognized_keys') return `Unknown parameter(s): ${issue.keys.join(', ')}.`
     return `Invalid value for '${key}': ${issue.message}.`
   })
   return `Invalid arguments for tool '${tool}': ${lines.join(' ')} Please retry with complete arguments.`
 }
+
+/** A tool name as echoed back: a runaway name is cut, not repeated to the model in full. */
+const shownName = (name: string): string => (name.length > 80 ? `${name.slice(0, 80)}…` : name)
 
 const modeLabel = (ctx: ToolAccessContext, modeSlug: string): string => ctx.mode?.slug ?? modeSlug
 
@@ -233,7 +242,7 @@ export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug =
     return {
       ok: false,
       reason: 'unknown_tool',
-      message: `Unknown tool "${name}". This tool does not exist. Please use one of the available tools: ${available()}.`
+      message: `Unknown tool "${shownName(name)}". This tool does not exist. Please use one of the available tools: ${available()}.`
     }
   const resolved = resolveToolAlias(name)
   const excludedForModel = (ctx.excludedTools ?? []).some((tool) => resolveToolAlias(tool) === resolved)
@@ -276,8 +285,10 @@ export function validateToolUse(name: string, args: unknown, ctx: ToolAccessCont
   if (refused) return refused
   const mcpInfo = isMcpToolName(name) && ctx.mcpTools ? findMcpTool(name, ctx.mcpTools) : undefined
   const definition = (candidateTools(ctx).find((tool) => tool.name === name) ?? (mcpInfo && mcpToolDefinition(mcpInfo))) as ToolDefinition
-  const parsed = definition.params.safeParse(withoutNulls(args ?? {}))
-  if (!parsed.success) return { ok: false, reason: 'invalid_arguments', message: describeArgumentError(name, parsed.error) }
+  const input = withoutNulls(args ?? {})
+  // reportInput: an issue carries the value sent, so a wrong type is not mistaken for a missing one.
+  const parsed = definition.params.safeParse(input, { reportInput: true })
+  if (!parsed.success) return { ok: false, reason: 'invalid_arguments', message: describeArgumentError(name, input, parsed.error) }
   const params = parsed.data as Record<string, unknown>
   const restriction = editRestriction(name, definition, params, ctx)
   if (restriction) return { ok: false, reason: 'file_restricted', message: restriction.message }

@@ -1,11 +1,14 @@
 import { z } from 'zod'
 import { defineTool } from './define'
+import { hasControlCharacter } from './path-param'
 
 const codebaseSearchParams = z
   .object({
     query: z.string().trim().min(1).max(2000).describe('What to find, in words or code (reuse the user\'s wording)'),
+    // Optional, so an empty string means the whole workspace (models send "" for an unused parameter).
     path: z
       .string()
+      .refine((path) => !hasControlCharacter(path), 'must not contain a NUL or another control character')
       .nullish()
       .describe('Workspace-relative directory to limit the search to (optional)')
   })

@@ -71,6 +71,42 @@ describe('validateToolUse', () => {
     if (!extra.ok) expect(extra.message).toContain('Unknown parameter(s): bogus')
   })
 
+  it('tells a wrong type apart from a missing value, and says what was sent', () => {
+    const message = (name: string, args: unknown) => {
+      const result = validateToolUse(name, args, ctxFor('code'))
+      expect(result).toMatchObject({ ok: false, reason: 'invalid_arguments' })
+      return result.ok ? '' : result.message
+    }
+    expect(message('read_file', { path: 5 })).toContain("Invalid value for 'path': expected string, got a number.")
+    expect(message('read_file', { path: 5 })).not.toContain('Missing value')
+    expect(message('read_file', { path: 'a', offset: '3' })).toContain("Invalid value for 'offset': expected number, got a string.")
+    expect(message('read_file', { path: 'a', indentation: { anchor_line: [1] } })).toContain("Invalid value for 'indentation.anchor_line': expected number, got an array.")
+    expect(message('ask_followup_question', { question: 'q', follow_up: 'yes' })).toContain("Invalid value for 'follow_up': expected array, got a string.")
+    expect(message('codebase_search', { query: 'x', path: 7 })).toContain("Invalid value for 'path': expected string, got a number.")
+    expect(message('list_code_definition_names', {})).toContain("Missing value for required parameter 'path'.")
+  })
+
+  it('says the arguments must be an object when the model sends an array, a string or a number', () => {
+    for (const [args, kind] of [[['a.ts'], 'an array'], ['a.ts', 'a string'], [42, 'a number'], [true, 'a boolean']] as const) {
+      const result = validateToolUse('read_file', args, ctxFor('code'))
+      expect(result).toMatchObject({ ok: false, reason: 'invalid_arguments' })
+      if (!result.ok) expect(result.message).toBe(`Invalid arguments for tool 'read_file': the arguments must be a JSON object of named parameters, not ${kind}. Please retry with complete arguments.`)
+    }
+  })
+
+  it('refuses a control character in codebase_search\'s path and takes an empty path as the whole workspace', () => {
+    const nul = validateToolUse('codebase_search', { query: 'x', path: 'src\u0000/../..' }, ctxFor('code'))
+    expect(nul).toMatchObject({ ok: false, reason: 'invalid_arguments' })
+    if (!nul.ok) expect(nul.message).toContain("Invalid value for 'path': must not contain a NUL or another control character.")
+    expect(validateToolUse('codebase_search', { query: 'x', path: '' }, ctxFor('code')).ok).toBe(true)
+  })
+
+  it('cuts a runaway unknown tool name instead of echoing it whole', () => {
+    const result = validateToolUse(`x${'y'.repeat(100_000)}`, {}, ctxFor('code'))
+    expect(result).toMatchObject({ ok: false, reason: 'unknown_tool' })
+    if (!result.ok) expect(result.message.length).toBeLessThan(2000)
+  })
+
   it('treats null optional arguments as absent (strict-mode models send null)', () => {
     const result = validateToolUse('search_files', { path: '.', regex: 'x', file_pattern: null }, ctxFor('code'))
     expect(result.ok).toBe(true)
