@@ -100,6 +100,17 @@ describe('what the model is told the sandbox blocked', () => {
     expect(lines[2]).toBe('')
   }, 60_000)
 
+  it('a blocked write in the middle of long output, far from the preview head and tail', async () => {
+    // ~600 KB of output before and after: the preview the model gets keeps only its start and end.
+    const { text, lines } = await modelSees(
+      'seq 1 100000; echo x > /etc/modus-middle-probe; seq 1 100000; printf "%.0s=" $(seq 1 20000); echo x > /usr/modus-long-line-probe; seq 1 100000; true'
+    )
+    expect(text).toContain('characters omitted')
+    expect(text).not.toContain('modus-middle-probe: Read-only')
+    expect(lines[1]).toBe('Sandbox: blocked writes to /etc/modus-middle-probe, /usr/modus-long-line-probe (outside the writable roots).')
+    expect(existsSync('/etc/modus-middle-probe')).toBe(false)
+  }, 60_000)
+
   it('nothing blocked, no line', async () => {
     const { lines } = await modelSees('echo fine > ok.txt && cat ok.txt')
     expect(lines[0]).toMatch(/^Command exited with code 0 in /)

@@ -21,6 +21,55 @@ export function blockedReport(output: string, refusedConnections: readonly strin
   return parts.length > 0 ? `Sandbox: blocked ${parts.join('; and ')}.` : null
 }
 
+/** What a scanner keeps: enough refusals to name every path the report lists, bounded in memory. */
+const MAX_KEPT_LINES = 200
+const MAX_LINE_CHARS = 2000
+const REFUSAL_WORDS = /read-only file system|Permission denied|Operation not permitted|File exists/i
+
+/**
+ * Watches a command's whole output as it streams and keeps only the lines that report a refusal,
+ * so a blocked write in the middle of long output (which the model's preview omits) still makes
+ * the report. Per chunk it costs one search for the refusal words.
+ */
+export interface BlockedWriteScanner {
+  push(text: string): void
+  /** The refusal lines seen, newline-joined (the unterminated last line included). */
+  text(): string
+}
+
+export function createBlockedWriteScanner(): BlockedWriteScanner {
+  const kept: string[] = []
+  // The unterminated last line so far, so a message split across chunks is still one line.
+  let partial = ''
+  const keepMatching = (lines: readonly string[]): void => {
+    for (const line of lines) {
+      if (kept.length >= MAX_KEPT_LINES) return
+      const at = line.search(REFUSAL_WORDS)
+      if (at >= 0) kept.push(around(line, at))
+    }
+  }
+  return {
+    push(text) {
+      if (!text) return
+      const joined = partial + text
+      const lastBreak = Math.max(joined.lastIndexOf('\n'), joined.lastIndexOf('\r'))
+      if (lastBreak < 0) {
+        partial = clip(joined)
+        return
+      }
+      const complete = joined.slice(0, lastBreak)
+      partial = clip(joined.slice(lastBreak + 1))
+      if (REFUSAL_WORDS.test(complete)) keepMatching(complete.split(/\r?\n|\r/))
+    },
+    text: () => [...kept, ...(REFUSAL_WORDS.test(partial) ? [partial] : [])].join('\n')
+  }
+}
+
+/** The unterminated end of a very long line (a progress bar, minified output): an error printed after it lands there. */
+const clip = (line: string): string => (line.length > MAX_LINE_CHARS ? line.slice(-MAX_LINE_CHARS) : line)
+/** A long refusal line keeps the part around its refusal words, where the path is named. */
+const around = (line: string, at: number): string => (line.length > MAX_LINE_CHARS ? line.slice(Math.max(0, at - MAX_LINE_CHARS / 2), at + MAX_LINE_CHARS / 2) : line)
+
 const writesTo = (paths: readonly string[]): string => `${paths.length === 1 ? 'a write to' : 'writes to'} ${list(paths)}`
 
 const list = (items: readonly string[]): string => {

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import type { EffectiveSandbox } from '../../../shared/policy/sandbox'
 import { sandboxUnavailableLine, type SandboxStatus } from '../../../shared/sandbox/status'
 import { findOnPath } from '../terminal/shell-integration'
-import { blockedReport } from './blocked-report'
+import { blockedReport, createBlockedWriteScanner } from './blocked-report'
 import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedCommand } from './network-gate'
 import { loadSandboxRuntime, type SandboxRuntime, type SandboxRuntimeConfig } from './sandbox-runtime'
 import { carryShellDefinitions, shellStateNote } from './shell-definitions'
@@ -56,6 +56,8 @@ export interface SandboxedRun {
   /** What the task shell runs instead of the command: the command inside the sandbox. */
   text: string
   note?: string
+  /** The command's output as it streams, watched for refused writes. */
+  scan(text: string): void
   /** Once, when the command has ended: releases its network list; returns the blocked line or null. */
   finish(output: string): string | null
 }
@@ -165,9 +167,11 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
         const wrapped = await live.wrapWithSandbox(definitions?.command ?? request.command, request.shell, customConfig, undefined, { commandId, commandText: request.command })
         let finished = false
         const note = shellStateNote(request.command)
+        const scanner = createBlockedWriteScanner()
         return {
           text: definitions ? `${definitions.dump}; ${wrapped}` : wrapped,
           ...(note ? { note } : {}),
+          scan: (text) => scanner.push(text),
           finish(output) {
             if (finished) return null
             finished = true
@@ -177,7 +181,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
             live.cleanupAfterCommand()
             live.unregisterCommandNetworkLists(commandId)
             gate.remove(commandId)
-            return blockedReport(output, command.refused, ALL_PROTECTED)
+            // The refusals seen anywhere in the output, then the preview (a caller that fed nothing).
+            return blockedReport(`${scanner.text()}\n${output}`, command.refused, ALL_PROTECTED)
           }
         }
       } catch (error) {

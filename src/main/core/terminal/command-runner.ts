@@ -112,6 +112,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   async function startCommand(terminal: TerminalRecord, taskId: string, command: string, runCwd: string | null, wrap: SandboxWrap | null): Promise<CommandRecord> {
     const session = terminal.session
     const { artifactId, capture } = await deps.artifacts.create(taskId, (paused) => (paused ? session.pause() : session.resume()))
+    if (wrap) capture.observe((text) => wrap.scan(text))
     let running: RunningCommand
     try {
       running = await session.run(wrap ? wrap.text : command, runCwd, capture, command)

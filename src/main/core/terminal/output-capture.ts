@@ -27,6 +27,8 @@ export interface OutputPreview {
 
 export interface OutputCapture {
   push(raw: string): void
+  /** Hands every piece of the model's text to `listener` as it arrives (the whole output, not the preview). */
+  observe(listener: (text: string) => void): void
   preview(): OutputPreview
   /** Bytes of text held in memory, for the memory-bound checks. */
   retainedChars(): number
@@ -59,6 +61,7 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   let totalBytes = 0
   let finished: Promise<OutputPreview> | null = null
   let flushTimer: NodeJS.Timeout | null = null
+  const listeners: Array<(text: string) => void> = []
 
   const keep = (text: string): void => {
     if (!text) return
@@ -102,6 +105,7 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   const append = (text: string): void => {
     if (!text) return
     keep(text)
+    for (const listener of listeners) listener(text)
     batch.push(text)
     batchChars += text.length
     if (batchChars >= BATCH_CHARS) flushBatch()
@@ -126,6 +130,9 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
     filePath: options.filePath,
     push(raw) {
       append(filter.push(raw))
+    },
+    observe(listener) {
+      listeners.push(listener)
     },
     preview: buildPreview,
     retainedChars: () => head.length + tail.size() + batchChars,

@@ -37,7 +37,9 @@ export interface SandboxWrap {
   text: string
   /** A note for the model about how the sandbox ran it (e.g. shell state it set is not kept). */
   note?: string
-  /** Called once when the command has ended, with its output: what the sandbox blocked, or null. */
+  /** Fed the command's whole output as it streams (the preview keeps only its head and tail). */
+  scan(text: string): void
+  /** Called once when the command has ended, with its output preview: what the sandbox blocked, or null. */
   finish(output: string): string | null
 }
 
