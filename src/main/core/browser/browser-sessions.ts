@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page, type Request, type Route } from 'playwright-core'
+import type { Browser, Page, Request, Route } from 'playwright-core'
 import { findChromium, type ChromiumLookup } from './find-chromium'
 
 export interface Viewport {
@@ -220,6 +220,8 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     const asRoot = process.getuid?.() === 0
     // WebRTC would reach STUN servers outside the request guard: without a proxy it gets no UDP.
     const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), '--webrtc-ip-handling-policy=disable_non_proxied_udp']
+    // Loaded on the first launch: importing Playwright costs every process half a second at start.
+    const { chromium } = await import('playwright-core')
     const browser = await chromium.launch({ executablePath: lookup.path, headless: true, args })
     try {
       const size = { ...viewport() }

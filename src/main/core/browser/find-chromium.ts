@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { delimiter, isAbsolute, join } from 'node:path'
-import { chromium } from 'playwright-core'
 
 const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge']
 
@@ -39,6 +38,8 @@ const requireOptional = createRequire(typeof __filename === 'string' && isAbsolu
 
 function playwrightOwnChromium(): string | null {
   try {
+    // Required here, not imported at the top: Playwright is heavy and most processes never ask.
+    const { chromium } = requireOptional('playwright-core') as typeof import('playwright-core')
     return chromium.executablePath()
   } catch {
     return null // no browser registry for this platform

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
-import * as lancedb from '@lancedb/lancedb'
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow'
+import type * as LanceDb from '@lancedb/lancedb'
+import type * as Arrow from 'apache-arrow'
 import type { Chunk } from './chunker'
 
 export interface StoredChunk extends Chunk {
@@ -16,15 +16,16 @@ export interface VectorHit {
 const CHUNKS = 'chunks'
 const VECTORS = 'vectors'
 
-const chunkSchema = new Schema([
-  new Field('id', new Utf8(), false),
-  new Field('path', new Utf8(), false),
-  new Field('start_line', new Int32(), false),
-  new Field('end_line', new Int32(), false),
-  new Field('text', new Utf8(), false)
-])
+const chunkSchema = ({ Schema, Field, Utf8, Int32 }: typeof Arrow) =>
+  new Schema([
+    new Field('id', new Utf8(), false),
+    new Field('path', new Utf8(), false),
+    new Field('start_line', new Int32(), false),
+    new Field('end_line', new Int32(), false),
+    new Field('text', new Utf8(), false)
+  ])
 
-const vectorSchema = (dimension: number) =>
+const vectorSchema = ({ Schema, Field, Utf8, FixedSizeList, Float32 }: typeof Arrow, dimension: number) =>
   new Schema([
     new Field('id', new Utf8(), false),
     new Field('path', new Utf8(), false),
@@ -38,12 +39,14 @@ const inList = (values: readonly string[]): string => values.map(literal).join('
 /** A workspace's chunks and vectors on disk (LanceDB, embedded). Chunks and vectors are separate tables, so lexical search works without vectors. */
 export async function openVectorStore(dir: string) {
   await mkdir(dir, { recursive: true })
+  // Loaded when a workspace is first indexed: both weigh on the start of every process otherwise.
+  const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')])
   const db = await lancedb.connect(dir)
   const names = new Set(await db.tableNames())
-  const chunks = names.has(CHUNKS) ? await db.openTable(CHUNKS) : await db.createEmptyTable(CHUNKS, chunkSchema)
-  let vectors: lancedb.Table | null = names.has(VECTORS) ? await db.openTable(VECTORS) : null
+  const chunks = names.has(CHUNKS) ? await db.openTable(CHUNKS) : await db.createEmptyTable(CHUNKS, chunkSchema(arrow))
+  let vectors: LanceDb.Table | null = names.has(VECTORS) ? await db.openTable(VECTORS) : null
 
-  const deleteIn = async (table: lancedb.Table, column: string, values: readonly string[]) => {
+  const deleteIn = async (table: LanceDb.Table, column: string, values: readonly string[]) => {
     for (let i = 0; i < values.length; i += 500) await table.delete(`${column} IN (${inList(values.slice(i, i + 500))})`)
   }
 
@@ -85,7 +88,7 @@ export async function openVectorStore(dir: string) {
     },
     async addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void> {
       if (rows.length === 0) return
-      vectors ??= await db.createEmptyTable(VECTORS, vectorSchema(dimension), { mode: 'overwrite' })
+      vectors ??= await db.createEmptyTable(VECTORS, vectorSchema(arrow, dimension), { mode: 'overwrite' })
       await vectors.add(rows.map((r) => ({ id: r.id, path: r.path, vector: r.vector })))
     },
     async dropVectors(): Promise<void> {
