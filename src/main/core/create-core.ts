@@ -15,7 +15,7 @@ import { createSettingsStore } from './settings/settings-store'
 import { createRecentFolders } from './workspace-session/recent-folders'
 import { createTrustStore } from './workspace-session/trust-store'
 import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-session/workspace-handlers'
-import { withOwnGrants, type OwnGrantsDeps } from './workspace-session/own-grants'
+import { asOwnGrants, withOwnGrants, type OwnGrantsDeps } from './workspace-session/own-grants'
 import { describeProjectGrants, projectGrantItems } from '../../shared/modes/project-grants'
 import { createMcpHub } from './mcp/hub'
 import { createMcpHandlers } from './mcp/mcp-handlers'
@@ -64,6 +64,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return { lines: [...describeProjectGrants(modes), ...servers], items: [...projectGrantItems(modes), ...servers].sort() }
   }
   const session = createWorkspaceSession({ recent, bus, trust, describeGrants })
+  const ownGrants: OwnGrantsDeps = { trust, session, grantItems: async (root) => (await describeGrants(root)).items }
   // Servers follow the open folder and its trust (answering the prompt re-announces the folder).
   bus.subscribe((name, payload) => {
     if (name === 'workspace:opened') void mcp.open((payload as { root: string }).root).catch(() => undefined)
@@ -76,6 +77,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     env,
     currentWorkspace: () => session.current()?.root ?? null,
     isTrusted: (root, grants) => trust.isTrusted(root, grants),
+    asOwnGrants: (change) => asOwnGrants(ownGrants, change),
     mcp
   })
   // A modes file changed on disk (a pull, a hand edit): grants the user has not seen ask again now.
@@ -101,7 +103,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createSettingsHandlers({ settings, secrets, bus, env, onEmbeddingsChanged: () => agent.codeIndex.embeddingsChanged() }),
     ...createCodeIndexHandlers({ service: agent.codeIndex, currentWorkspace: () => session.current()?.root ?? null }),
     ...agent.handlers,
-    ...currentModeHandlers(() => agent.modeStore(), { trust, session, grantItems: async (root) => (await describeGrants(root)).items }),
+    ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
     ...createMcpHandlers(mcp)
   }

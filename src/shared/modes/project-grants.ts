@@ -1,10 +1,11 @@
-import type { AutoApprove, CommandRules, ModeSandbox } from './schema'
+import type { AutoApprove, BrowserRules, CommandRules, ModeSandbox } from './schema'
 
 interface ModeGrantSource {
   slug: string
   origin: string
   autoApprove?: AutoApprove
   commandRules?: CommandRules
+  browserRules?: BrowserRules
   sandbox?: ModeSandbox
 }
 
@@ -14,6 +15,7 @@ const TOGGLE_LABELS: Partial<Record<keyof AutoApprove, string>> = {
   edit: 'edits',
   command: 'commands',
   mcp: 'MCP tools',
+  browser: 'local pages in the browser',
   modeSwitch: 'mode switches',
   sandboxedCommands: 'sandboxed commands no rule matches',
   subtasks: 'subtasks',
@@ -22,7 +24,8 @@ const TOGGLE_LABELS: Partial<Record<keyof AutoApprove, string>> = {
 
 /**
  * What a project's own files would grant if the workspace were trusted: auto-approve toggles and
- * allow rules of project modes (deny and ask rules, and stricter caps, apply without trust).
+ * allow rules (commands, browser URLs) of project modes (deny and ask rules, and stricter caps,
+ * apply without trust).
  * One line per mode, for the trust prompt.
  */
 export function describeProjectGrants(modes: readonly ModeGrantSource[]): string[] {
@@ -33,10 +36,12 @@ export function describeProjectGrants(modes: readonly ModeGrantSource[]): string
       .filter(([key, on]) => on === true && TOGGLE_LABELS[key as keyof AutoApprove])
       .map(([key]) => TOGGLE_LABELS[key as keyof AutoApprove]!)
     const allow = mode.commandRules?.allow ?? []
+    const pages = mode.browserRules?.allow ?? []
     const widened = sandboxWidening(mode.sandbox)
     const parts = [
       ...(toggles.length ? [`auto-approves ${toggles.join(', ')}`] : []),
       ...(allow.length ? [`allows commands ${allow.map((rule) => `\`${rule}\``).join(', ')}`] : []),
+      ...(pages.length ? [`opens pages ${pages.map((rule) => `\`${rule}\``).join(', ')} without asking`] : []),
       ...widened
     ]
     if (parts.length) lines.push(`Mode '${mode.slug}' ${parts.join('; ')}`)
@@ -58,6 +63,7 @@ export function projectGrantItems(modes: readonly ModeGrantSource[]): string[] {
       if (on === true && label) items.push(`${name} auto-approves ${label}`)
     }
     for (const rule of mode.commandRules?.allow ?? []) items.push(`${name} allows commands \`${rule}\``)
+    for (const rule of mode.browserRules?.allow ?? []) items.push(`${name} opens pages \`${rule}\` without asking`)
     for (const grant of sandboxWidening(mode.sandbox)) items.push(`${name} ${grant}`)
     if (mode.autoApprove?.maxRequests !== undefined) items.push(`${name} allows ${mode.autoApprove.maxRequests} requests per task`)
     if (mode.autoApprove?.maxCostUsd !== undefined) items.push(`${name} allows $${mode.autoApprove.maxCostUsd} per task`)

@@ -189,6 +189,61 @@ describe('trust is tied to the grants the user saw', () => {
     expect(await narrower.handlers['workspace:open']({ path: workspace })).toMatchObject({ trusted: true, newGrants: [] })
   })
 
+  it('browser grants count: local pages auto-approved and URL allow rules added after trusting ask again', async () => {
+    const { dataDir, workspace } = setup()
+    const first = await start(dataDir)
+    const seen = await first.handlers['workspace:open']({ path: workspace })
+    await first.handlers['workspace:trust']({ trusted: true, grantsHash: seen.grantsHash })
+    await first.dispose()
+
+    // The attacker's commit: the mode now opens a foreign site and local pages without asking.
+    const widened = GRANTING_MODES.replace(
+      '    commandRules:',
+      '    browserRules: { allow: ["https://attacker.example"] }\n    commandRules:'
+    ).replace('{ edit: true, command: true }', '{ edit: true, command: true, browser: true }')
+    writeFileSync(join(workspace, '.modus', 'modes.yaml'), widened)
+    const core = await start(dataDir)
+    const reopened = await core.handlers['workspace:open']({ path: workspace })
+    expect(reopened).toMatchObject({ trusted: false, trustAnswered: false })
+    expect(reopened.newGrants).toEqual([
+      "Mode 'yolo' auto-approves local pages in the browser",
+      "Mode 'yolo' opens pages `https://attacker.example` without asking"
+    ])
+    expect(reopened.projectGrants.join('\n')).toContain('opens pages `https://attacker.example` without asking')
+  })
+
+  it('a rule the user saves with "always allow" into a trusted project mode keeps the trust', async () => {
+    const { startFakeProvider } = await import('../../support/fake-provider')
+    const { dataDir, workspace } = setup()
+    const command = { name: 'execute_command', input: { command: 'echo saved-rule-run' } }
+    const done = { name: 'attempt_completion', input: { result: 'done' } }
+    const fake = await startFakeProvider({ name: 'trust-own-rule', turns: [{ toolCalls: [command] }, { toolCalls: [done] }] })
+    const core = await start(dataDir)
+    try {
+      await core.handlers['settings:saveProvider']({
+        id: 'fake',
+        kind: 'anthropic',
+        label: 'Fake',
+        baseUrl: fake.anthropicBaseUrl,
+        model: 'claude-sonnet-4-5',
+        apiKey: 'sk-test'
+      })
+      const seen = await core.handlers['workspace:open']({ path: workspace })
+      await core.handlers['workspace:trust']({ trusted: true, grantsHash: seen.grantsHash })
+      const task = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
+      const item = await waitFor(async () => (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id))
+      expect(item.suggestedRule).toBeTruthy()
+      await core.handlers['approvals:decide']({ approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule })
+      await waitFor(async () => ['completed', 'idle'].includes((await summary(core, task.id)).status))
+      expect(readFileSync(join(workspace, '.modus', 'modes.yaml'), 'utf8')).toContain('echo')
+      // The file watcher reports the change; the user's own rule is no grant to ask about.
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      expect(await core.handlers['workspace:current']({})).toMatchObject({ trusted: true, newGrants: [] })
+    } finally {
+      await fake.close()
+    }
+  })
+
   it('refuses an answer given for grants that changed while the prompt was shown', async () => {
     const { dataDir, workspace } = setup()
     const core = await start(dataDir)

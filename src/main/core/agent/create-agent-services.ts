@@ -60,6 +60,11 @@ export interface AgentServicesOptions {
    * auto-approve wait for it, and a grant the user has not seen suspends it.
    */
   isTrusted?: (workspaceRoot: string, currentGrants: readonly string[]) => boolean
+  /**
+   * Runs a change the user makes to a mode from an approval ("always allow"): what it grants is the
+   * user's own, so it joins the grants they have seen. Absent → the change runs as it is.
+   */
+  asOwnGrants?: <T>(change: () => Promise<T>) => Promise<T>
   /** A provider chosen outside settings (CLI flags); wins over the active provider. */
   providerOverride?: Omit<ProviderChoice, 'apiKey'> & { apiKey?: string }
   providerDeps?: ProviderDeps
@@ -155,6 +160,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const tools = createToolRegistry(createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp, browsers }))
   // Each server tool becomes a runtime definition + executor, re-registered when the servers change.
   const stopMcpTools = options.mcp && mcp ? registerMcpTools(options.mcp, mcp, tools) : () => undefined
+  const ownGrants = <T>(change: () => Promise<T>): Promise<T> => (options.asOwnGrants ? options.asOwnGrants(change) : change())
   const gate = createPolicyGate({
     mcp,
     allowMcpTool: options.mcp ? (server, tool) => options.mcp!.setTool(server, tool, { alwaysAllow: true }) : undefined,
@@ -165,14 +171,14 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
     workspace: (root) => workspace(root).catch(() => undefined),
     sandboxStatus: () => sandbox.status(),
-    addAllowRules: (slug, rules) => modes.addAllowRules(slug, rules),
-    addBrowserOrigin: (slug, origin) => modes.addBrowserOrigin(slug, origin)
+    addAllowRules: (slug, rules) => ownGrants(() => modes.addAllowRules(slug, rules)),
+    addBrowserOrigin: (slug, origin) => ownGrants(() => modes.addBrowserOrigin(slug, origin))
   })
 
   const askNetwork = createNetworkApprovals({
     approvals,
     taskTitle: (taskId) => store.list().find((task) => task.id === taskId)?.title ?? 'Task',
-    allowDomain: (slug, domain) => modes.addSandboxDomain(slug, domain)
+    allowDomain: (slug, domain) => ownGrants(() => modes.addSandboxDomain(slug, domain))
   })
   const sandbox = options.sandbox ? options.sandbox(askNetwork) : createSandboxService({ askNetwork })
 

@@ -18,18 +18,21 @@ export function withOwnGrants<Input extends { scope: string }, Output>(
   deps: OwnGrantsDeps,
   change: (input: Input) => Promise<Output>
 ): (input: Input) => Promise<Output> {
-  return async (input) => {
-    const root = deps.session.current()?.root
-    if (input.scope !== 'project' || !root) return change(input)
-    const before = await deps.grantItems(root)
-    const result = await change(input)
-    const after = await deps.grantItems(root)
-    const own = after.filter((grant) => !before.includes(grant))
-    if (own.length > 0) {
-      if (deps.trust.isTrusted(root, [])) await deps.trust.addSeenGrants(root, own)
-      else if (!deps.trust.hasAnswered(root) && before.length === 0) await deps.trust.set(root, true, after)
-      await deps.session.refresh()
-    }
-    return result
+  return async (input) => (input.scope === 'project' ? asOwnGrants(deps, () => change(input)) : change(input))
+}
+
+/** Runs a change of the open folder's modes the user made, and counts the grants it adds as seen. */
+export async function asOwnGrants<Output>(deps: OwnGrantsDeps, change: () => Promise<Output>): Promise<Output> {
+  const root = deps.session.current()?.root
+  if (!root) return change()
+  const before = await deps.grantItems(root)
+  const result = await change()
+  const after = await deps.grantItems(root)
+  const own = after.filter((grant) => !before.includes(grant))
+  if (own.length > 0) {
+    if (deps.trust.isTrusted(root, [])) await deps.trust.addSeenGrants(root, own)
+    else if (!deps.trust.hasAnswered(root) && before.length === 0) await deps.trust.set(root, true, after)
+    await deps.session.refresh()
   }
+  return result
 }
