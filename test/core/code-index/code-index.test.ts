@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -7,6 +7,7 @@ import { createEmbedder } from '../../../src/main/core/code-index/embedder'
 import { createCodeParser } from '../../../src/main/core/code-index/parser'
 import { startFakeProvider, type FakeProvider } from '../../support/fake-provider'
 import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
+import * as lancedb from '@lancedb/lancedb'
 
 const parser = createCodeParser()
 let fake: FakeProvider
@@ -188,5 +189,56 @@ describe('code index', () => {
     const early = await index.search('area of a circle', { limit: 3 })
     expect(early.notes[0]).toMatch(/The index is not ready yet .*results are lexical/)
     expect(early.mode).toBe('lexical')
+  })
+
+  it('never holds a file that a symlink brings in from outside the workspace', async () => {
+    await setup()
+    writeFileSync(join(t.outside, 'credentials.ts'), 'export const awsSecretKeyOutside = "hunter2"\n')
+    symlinkSync(join(t.outside, 'credentials.ts'), join(t.root, 'src/credentials.ts'))
+    symlinkSync(join(t.root, 'src/db/users.go'), join(t.root, 'src/users-alias.go'))
+    const mark = fake.requests.length
+    const index = await open()
+    await index.sync()
+    expect(embeddedTexts(mark).join('\n')).not.toContain('hunter2')
+    const found = await index.search('awsSecretKeyOutside hunter2', { limit: 20 })
+    expect(found.hits.map((h) => h.chunk.text).join('\n')).not.toContain('hunter2')
+    expect(found.hits.map((h) => h.chunk.path)).not.toContain('src/credentials.ts')
+    // A link that stays inside the workspace is indexed like any file.
+    expect((await index.search('FindUserByEmail', { limit: 5 })).hits.map((h) => h.chunk.path)).toContain('src/users-alias.go')
+    // The watcher's path, with a file swapped for a link after the first run.
+    rmSync(join(t.root, 'docs/guide.md'))
+    symlinkSync(join(t.outside, 'credentials.ts'), join(t.root, 'docs/guide.md'))
+    await index.update(['docs/guide.md'])
+    expect((await index.search('awsSecretKeyOutside hunter2', { limit: 20 })).hits.map((h) => h.chunk.text).join('\n')).not.toContain('hunter2')
+  })
+
+  for (const [damage, damaged] of [
+    ['every file of the store', () => true],
+    ['the data files behind a readable manifest', (file: string) => file.includes('/data/') && file.endsWith('.lance')]
+  ] as const)
+    it(`starts over when ${damage} is damaged`, async () => {
+      await setup()
+      const first = await open()
+      await first.sync()
+      await first.close()
+      opened.length = 0
+      const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]))
+      for (const file of files(join(dataDir, 'idx', 'lance'))) if (damaged(file)) writeFileSync(file, 'garbage')
+      const again = await open()
+      await again.sync()
+      expect(again.status()).toMatchObject({ state: 'ready', errors: 0 })
+      expect((await again.search('find user by email', { limit: 3 })).hits[0].chunk.path).toBe('src/db/users.go')
+    })
+
+  it('starts over when the store on disk was written by an older version with other columns', async () => {
+    await setup()
+    const db = await lancedb.connect(join(dataDir, 'idx', 'lance'))
+    await db.createTable('chunks', [{ id: 'old#1', body: 'an older layout' }])
+    db.close()
+    writeFileSync(join(dataDir, 'idx', 'meta.json'), JSON.stringify({ version: 1, root: t.root, embedding: null, files: {} }))
+    const index = await open()
+    await index.sync()
+    expect(index.status()).toMatchObject({ state: 'ready', errors: 0 })
+    expect((await index.search('find user by email', { limit: 3 })).hits[0].chunk.path).toBe('src/db/users.go')
   })
 })

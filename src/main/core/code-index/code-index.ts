@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { rm } from 'node:fs/promises'
+import { realpath, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CodeIndexStatus } from '../../../shared/contract/code-index'
 import { createBm25Index } from './bm25'
@@ -61,13 +61,24 @@ const sha1 = (text: string): string => createHash('sha1').update(text).digest('h
  */
 export async function openCodeIndex(options: CodeIndexOptions) {
   const { root, parser } = options
+  // Links are judged against the real root, whatever path the workspace was opened by.
+  const rootReal = await realpath(root).catch(() => root)
   const metaFile = join(options.dir, 'meta.json')
   const batchFiles = options.batchFiles ?? 200
   const embedBatch = options.embedBatch ?? 64
-  const store: VectorStore = await openVectorStore(join(options.dir, 'lance'))
+  const storeDir = join(options.dir, 'lance')
   const loaded = await loadMeta(metaFile, root)
   let meta: IndexMeta = loaded.meta
-  if (loaded.fresh) await store.clear()
+  /** Deletes the tables and the bookkeeping: the next run indexes everything again. */
+  const freshStore = async (): Promise<VectorStore> => {
+    await rm(storeDir, { recursive: true, force: true })
+    meta = emptyMeta(root)
+    await saveMeta(metaFile, meta)
+    return openVectorStore(storeDir)
+  }
+  // No usable bookkeeping (first run, damaged, another version): whatever tables are there go too.
+  // Tables that cannot be opened, or hold other columns, are rebuilt rather than failing every run.
+  let store: VectorStore = loaded.fresh ? await freshStore() : await openVectorStore(storeDir).catch(freshStore)
   const bm25 = createBm25Index()
 
   const status: CodeIndexStatus = idleStatus(root)
@@ -88,7 +99,14 @@ export async function openCodeIndex(options: CodeIndexOptions) {
 
   const loadLexical = async () => {
     emit({ state: 'loading', message: 'Loading the index from disk…' })
-    for await (const rows of store.allChunks()) for (const row of rows) bm25.add(row.id, row.path, row.text)
+    try {
+      for await (const rows of store.allChunks()) for (const row of rows) bm25.add(row.id, row.path, row.text)
+    } catch {
+      // Data files damaged behind a readable manifest: start over, the run that follows rebuilds.
+      bm25.clear()
+      store.close()
+      store = await freshStore()
+    }
     lexicalReady = true
   }
 
@@ -129,7 +147,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   /** New chunks when the file's content changed (or it went away: []); null when it is as indexed. */
   const chunkIfChanged = async (path: string): Promise<StoredChunk[] | null> => {
     const known = meta.files[path]
-    const read = await readForIndex(join(root, path))
+    const read = await readForIndex(rootReal, root, path)
     if (read.kind === 'skip') {
       if (!known) return null
       delete meta.files[path]

@@ -1,7 +1,8 @@
-import { open, stat } from 'node:fs/promises'
+import { lstat, open, realpath, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { listDirectory } from '../workspace/list'
 import { loadIgnoreRules } from '../workspace/ignore-rules'
+import { isWithin } from '../workspace/paths'
 
 /** Files larger than this are not indexed (generated or data files). */
 export const MAX_INDEXED_BYTES = 1024 * 1024
@@ -40,12 +41,24 @@ export async function isCandidate(root: string, rel: string): Promise<boolean> {
   }
 }
 
-export type FileRead = { kind: 'text'; text: string; size: number; mtimeMs: number } | { kind: 'skip'; reason: 'binary' | 'too_large' | 'missing' }
+export type FileRead = { kind: 'text'; text: string; size: number; mtimeMs: number } | { kind: 'skip'; reason: 'binary' | 'too_large' | 'missing' | 'outside' }
 
-/** Reads a file for indexing: huge files and binary files (a NUL byte in the first 8 kB) are skipped. */
-export async function readForIndex(absolute: string): Promise<FileRead> {
+/**
+ * Whether a listed file is a link whose target lies outside the workspace. The walk does not enter
+ * linked folders, so only the file itself can be a link; reading it would bring outside content
+ * into search results no policy decision covered.
+ */
+async function linksOutside(rootReal: string, absolute: string): Promise<boolean> {
+  if (!(await lstat(absolute)).isSymbolicLink()) return false
+  return !isWithin(rootReal, await realpath(absolute))
+}
+
+/** Reads a file for indexing: links out of the workspace, huge files and binary files (a NUL byte in the first 8 kB) are skipped. */
+export async function readForIndex(rootReal: string, root: string, rel: string): Promise<FileRead> {
+  const absolute = join(root, rel)
   let info
   try {
+    if (await linksOutside(rootReal, absolute)) return { kind: 'skip', reason: 'outside' }
     info = await stat(absolute)
   } catch {
     return { kind: 'skip', reason: 'missing' }

@@ -36,15 +36,40 @@ const vectorSchema = ({ Schema, Field, Utf8, FixedSizeList, Float32 }: typeof Ar
 const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`
 const inList = (values: readonly string[]): string => values.map(literal).join(', ')
 
+/** The store on disk cannot be used as it is (damaged, or laid out by another version). */
+export class StoreLayoutError extends Error {
+  override name = 'StoreLayoutError'
+}
+
+const columnsOf = (schema: Arrow.Schema): string => schema.fields.map((f) => f.name).join(',')
+
+/** Opens a table and checks it has this version's columns. */
+async function openChecked(db: LanceDb.Connection, name: string, columns: string): Promise<LanceDb.Table> {
+  const table = await db.openTable(name)
+  const found = columnsOf(await table.schema())
+  if (found !== columns) {
+    table.close()
+    throw new StoreLayoutError(`table ${name} has columns ${found}, expected ${columns}`)
+  }
+  return table
+}
+
 /** A workspace's chunks and vectors on disk (LanceDB, embedded). Chunks and vectors are separate tables, so lexical search works without vectors. */
 export async function openVectorStore(dir: string) {
   await mkdir(dir, { recursive: true })
   // Loaded when a workspace is first indexed: both weigh on the start of every process otherwise.
   const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')])
   const db = await lancedb.connect(dir)
-  const names = new Set(await db.tableNames())
-  const chunks = names.has(CHUNKS) ? await db.openTable(CHUNKS) : await db.createEmptyTable(CHUNKS, chunkSchema(arrow))
-  let vectors: LanceDb.Table | null = names.has(VECTORS) ? await db.openTable(VECTORS) : null
+  let chunks: LanceDb.Table
+  let vectors: LanceDb.Table | null
+  try {
+    const names = new Set(await db.tableNames())
+    chunks = names.has(CHUNKS) ? await openChecked(db, CHUNKS, columnsOf(chunkSchema(arrow))) : await db.createEmptyTable(CHUNKS, chunkSchema(arrow))
+    vectors = names.has(VECTORS) ? await openChecked(db, VECTORS, columnsOf(vectorSchema(arrow, 1))) : null
+  } catch (err) {
+    db.close()
+    throw err instanceof StoreLayoutError ? err : new StoreLayoutError((err as Error).message)
+  }
 
   const deleteIn = async (table: LanceDb.Table, column: string, values: readonly string[]) => {
     for (let i = 0; i < values.length; i += 500) await table.delete(`${column} IN (${inList(values.slice(i, i + 500))})`)

@@ -12,10 +12,15 @@ const MAX_SOURCE_BYTES = 1024 * 1024
 
 type FileOutcome = { kind: 'listed'; text: string } | { kind: 'unsupported' | 'empty' | 'skipped'; path: string; why?: string }
 
-async function describeFile(parser: CodeParser, ctx: FileToolContext, path: string, display: string): Promise<FileOutcome> {
+/** Why a folder's entry is not read: it links out of the workspace while the folder is inside. */
+const LINKS_OUTSIDE = 'it links outside the workspace; name it on its own to read it.'
+
+async function describeFile(parser: CodeParser, ctx: FileToolContext, path: string, display: string, stayInside = false): Promise<FileOutcome> {
   const language = languageFor(display)
   if (!language) return { kind: 'unsupported', path: display }
   try {
+    // The policy approved the folder, not where its links lead: reading one would bypass the outside-read decision.
+    if (stayInside && (await ctx.workspace.resolve(path)).outsideWorkspace) return { kind: 'skipped', path: display, why: LINKS_OUTSIDE }
     const file = await ctx.workspace.readText(path, { maxBytes: MAX_SOURCE_BYTES })
     const definitions = await parser.definitions(file.text, language)
     if (definitions.length === 0) return { kind: 'empty', path: display }
@@ -58,7 +63,7 @@ export function createListCodeDefinitionNamesExecutor(parser: CodeParser): ToolE
         const outcomes: FileOutcome[] = []
         for (const entry of files.slice(0, DEFINITION_FILES_LIMIT)) {
           if (ctx.signal.aborted) break
-          outcomes.push(await describeFile(parser, ctx, entry.path, entry.path))
+          outcomes.push(await describeFile(parser, ctx, entry.path, entry.path, !target.outsideWorkspace))
         }
         return textOutput(note + summarize(outcomes, Math.max(0, files.length - DEFINITION_FILES_LIMIT)))
       } catch (err) {
