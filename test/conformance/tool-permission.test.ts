@@ -41,7 +41,6 @@ type Vector = PermissionVector | FilterVector | MessageVector
 
 /** Roo tools Modus does not have. */
 const MISSING_TOOLS: Record<string, string> = {
-  codebase_search: 'Modus has no codebase_search (semantic index) tool',
   generate_image: 'Modus has no generate_image tool',
   run_slash_command: 'Modus has no run_slash_command tool',
   skill: 'Modus has no skill tool'
