@@ -58,6 +58,12 @@ export async function restoreToCheckpoint(deps: RestoreDeps, request: RestoreReq
 
   const staged: ChangeView[] = []
   for (const file of plan) {
+    // A folder on the way swapped for a link since (a command's `rm -r lib && ln -s /elsewhere lib`):
+    // writing or deleting there would land outside the workspace.
+    if ((await workspace.resolve(file.path)).outsideWorkspace) {
+      summary.notRestored.push({ path: file.path, reason: `${file.path} now leads outside the workspace through a link, so it is left alone` })
+      continue
+    }
     const proposal = await asTextProposal(workspace, file)
     if (!proposal) {
       await restoreWhole(deps, request.taskId, file, summary)

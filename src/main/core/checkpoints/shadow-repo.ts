@@ -95,8 +95,9 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
   }
 
   async function writeExcludes(): Promise<void> {
+    // A linked worktree's exclude file is the main repository's (git reads it from the common dir).
     const userGitDir = findUserGitDir(root)
-    const userExclude = userGitDir ? await readFile(join(userGitDir, 'info', 'exclude'), 'utf8').catch(() => '') : ''
+    const userExclude = userGitDir ? await readFile(join(commonDirOf(userGitDir), 'info', 'exclude'), 'utf8').catch(() => '') : ''
     const text = `# the project's .git/info/exclude\n${userExclude}\n# Modus ignore files\n${await options.extraExcludes()}\n`
     await writeFile(join(options.gitDir, 'info', 'exclude'), text)
   }
@@ -270,17 +271,21 @@ export function findUserGitDir(start: string): string | null {
   }
 }
 
+/** The directory a linked worktree shares with its main repository (objects, info/exclude); the git dir itself otherwise. */
+function commonDirOf(gitDir: string): string {
+  try {
+    const pointer = readFileSync(join(gitDir, 'commondir'), 'utf8').trim()
+    return isAbsolute(pointer) ? pointer : resolve(gitDir, pointer)
+  } catch {
+    return gitDir
+  }
+}
+
 /** The object store of the user's repository (a worktree's `commondir` followed). */
 function findUserObjectsDir(root: string): string | null {
   const gitDir = findUserGitDir(root)
   if (!gitDir) return null
-  let common = gitDir
-  try {
-    const pointer = readFileSync(join(gitDir, 'commondir'), 'utf8').trim()
-    common = isAbsolute(pointer) ? pointer : resolve(gitDir, pointer)
-  } catch {
-    // not a linked worktree
-  }
+  const common = commonDirOf(gitDir)
   // Objects of another hash format cannot be borrowed.
   const config = (() => {
     try {
