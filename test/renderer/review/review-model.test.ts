@@ -8,7 +8,8 @@ import {
   setEdited,
   setFile,
   setHunk,
-  openQuestions
+  openQuestions,
+  restoreReview
 } from '../../../src/renderer/src/features/review/review-model'
 
 const original = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', ''].join('\n')
@@ -126,5 +127,27 @@ describe('review model', () => {
     expect(review.a.edited).toBeNull()
     expect(review.a.accepted).toEqual([false, true])
     expect(buildEditDecision('ap', changes, review).changes).toEqual([{ changeId: 'a', acceptedHunks: ['h2'] }])
+  })
+
+  it('restores a review saved before a reload, the hunks recomputed from the saved text', () => {
+    const changes = [change('a')]
+    const edited = proposed.replace('TWO', 'TWO!')
+    const review = setHunk(setEdited(initialReview(changes), changes[0], edited), 'a', 1, false)
+    const saved: unknown = JSON.parse(JSON.stringify(review, (key, value) => (key === 'hunks' ? undefined : value)))
+    const restored = restoreReview(changes, saved)
+    expect(restored).toEqual(review)
+    expect(buildEditDecision('ap', changes, restored!)).toEqual(buildEditDecision('ap', changes, review))
+  })
+
+  it('refuses a saved review that does not answer these hunks or is not a review at all', () => {
+    const changes = [change('a')]
+    const fresh = JSON.parse(JSON.stringify(initialReview(changes))) as Record<string, Record<string, unknown>>
+    expect(restoreReview(changes, fresh)).not.toBeNull()
+    expect(restoreReview(changes, { a: { ...fresh.a, accepted: [false] } })).toBeNull()
+    expect(restoreReview(changes, { a: { ...fresh.a, edited: 7 } })).toBeNull()
+    expect(restoreReview(changes, { ...fresh, b: fresh.a })).toBeNull()
+    expect(restoreReview(changes, { b: fresh.a })).toBeNull()
+    expect(restoreReview(changes, 'a')).toBeNull()
+    expect(restoreReview(changes, null)).toBeNull()
   })
 })

@@ -29,6 +29,7 @@ export function routeEvents(client: ModusClient): () => void {
         useChatStore.getState().upsertTask(payload)
         return useHistoryStore.getState().upsert(payload)
       case 'approvals:changed':
+        useReviewStore.getState().keepDrafts(payload.map((item) => item.id))
         return useApprovalsStore.getState().setItems(payload)
       case 'changes:updated':
         return useReviewStore.getState().upsertChange(payload.change)

@@ -7,13 +7,14 @@ import {
   countAccepted,
   fileAccepted,
   hunkSides,
-  initialReview,
   openQuestions,
   setEdited,
   setFile,
-  setHunk,
-  type ChangesetReview as ReviewState
+  setHunk
 } from './review-model'
+import { useApprovalsStore } from '../approvals/approvals-store'
+import { useReviewStore } from './review-store'
+import { useReviewDraft } from './use-review-draft'
 import { useDrift } from './use-drift'
 import { useNarrowWindow } from './use-narrow-window'
 import './review.css'
@@ -36,7 +37,7 @@ export interface ChangesetReviewProps {
  */
 export default function ChangesetReview(props: ChangesetReviewProps): ReactNode {
   const { changes, approvalId } = props
-  const [review, setReview] = useState<ReviewState>(() => initialReview(changes))
+  const [review, setReview] = useReviewDraft(approvalId, changes)
   const [selectedId, setSelectedId] = useState(changes[0]?.id ?? null)
   // Inline when the window is narrow, unless the user chose; the file list folds away the same way.
   const narrow = useNarrowWindow()
@@ -70,6 +71,8 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
         : buildEditDecision(approvalId, changes, review, reason)
     try {
       await props.onDecide(decision)
+      // Answered: the review in progress is done with (it stays while the approval still waits).
+      if (!useApprovalsStore.getState().items.some((item) => item.id === approvalId)) useReviewStore.getState().dropDraft(approvalId)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     }

@@ -38,6 +38,45 @@ export function initialReview(changes: readonly ChangeView[]): ChangesetReview {
   return result
 }
 
+/**
+ * Whether a review kept for an approval still describes these changes (one entry per file, one
+ * decision per hunk), so a review restored after a remount or a reload never answers other hunks.
+ */
+export function reviewFits(review: ChangesetReview, changes: readonly ChangeView[]): boolean {
+  if (Object.keys(review).length !== changes.length) return false
+  return changes.every((change) => {
+    const file = review[change.id]
+    return Boolean(file) && file.accepted.length === file.hunks.length && file.asking.length === file.hunks.length
+  })
+}
+
+/**
+ * A review saved across a reload, read back as untrusted data: the hunks are recomputed from the
+ * saved text (or taken from the proposal), and the saved decisions must answer exactly those.
+ */
+export function restoreReview(changes: readonly ChangeView[], saved: unknown): ChangesetReview | null {
+  if (typeof saved !== 'object' || saved === null) return null
+  const review: ChangesetReview = {}
+  for (const change of changes) {
+    const file = (saved as Record<string, unknown>)[change.id]
+    if (!isSavedFile(file)) return null
+    const hunks = file.edited === null ? change.hunks : computeHunks(change.original ?? '', file.edited)
+    if (file.accepted.length !== hunks.length || file.asking.length !== hunks.length) return null
+    review[change.id] = { accepted: file.accepted, asking: file.asking, edited: file.edited, hunks, rejectedSpans: file.rejectedSpans }
+  }
+  return Object.keys(saved).length === changes.length ? review : null
+}
+
+function isSavedFile(value: unknown): value is Omit<FileReview, 'hunks'> {
+  if (typeof value !== 'object' || value === null) return false
+  const file = value as Record<string, unknown>
+  const booleans = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === 'boolean')
+  const spans =
+    Array.isArray(file.rejectedSpans) &&
+    file.rejectedSpans.every((span) => Array.isArray(span) && span.length === 2 && span.every((n) => typeof n === 'number' && Number.isFinite(n)))
+  return booleans(file.accepted) && booleans(file.asking) && (file.edited === null || typeof file.edited === 'string') && spans
+}
+
 /** Deciding a hunk answers its question too. */
 export function setHunk(review: ChangesetReview, changeId: string, index: number, accepted: boolean): ChangesetReview {
   const file = review[changeId]

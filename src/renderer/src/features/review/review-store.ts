@@ -1,6 +1,8 @@
 import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
 import type { ChangeView } from '../../../../shared/contract/approvals'
+import { initialReview, restoreReview, reviewFits, type ChangesetReview } from './review-model'
+import { loadSavedReviews, saveReviews } from './saved-reviews'
 
 /** A file of a waiting change that differs on disk from what the proposal was made against. */
 export interface Drift {
@@ -19,7 +21,27 @@ interface ReviewSlice {
   checkDrift(client: ModusClient, changeIds: string[]): Promise<Record<string, Drift> | null>
   /** Puts back what an applied change replaced; the error text when the core refused. */
   revert(client: ModusClient, change: ChangeView): Promise<string | null>
+  /**
+   * Reviews in progress per approval id (hunk decisions, the edited proposed side). They outlive the
+   * review on screen: another queue item, the chat's copy of the same review, a reload.
+   */
+  drafts: Record<string, ChangesetReview>
+  /** Reviews saved in the tab before a reload, not yet checked against their changes. */
+  saved: Record<string, unknown>
+  updateDraft(approvalId: string, changes: readonly ChangeView[], update: (review: ChangesetReview) => ChangesetReview): void
+  dropDraft(approvalId: string): void
+  /** Forgets the reviews of approvals no longer waiting. */
+  keepDrafts(approvalIds: readonly string[]): void
 }
+
+/** The review to show for an approval: the one in progress, else the one saved before a reload, else a fresh one. */
+export function reviewFor(draft: ChangesetReview | undefined, saved: unknown, changes: readonly ChangeView[]): ChangesetReview {
+  if (draft && reviewFits(draft, changes)) return draft
+  return restoreReview(changes, saved) ?? initialReview(changes)
+}
+
+const without = <T>(record: Record<string, T>, keep: (id: string) => boolean): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).filter(([id]) => keep(id)))
 
 export const useReviewStore = create<ReviewSlice>((set, get) => ({
   byTask: {},
@@ -41,6 +63,18 @@ export const useReviewStore = create<ReviewSlice>((set, get) => ({
     const result = await client.request('changes:check', { changeIds })
     return result.ok ? Object.fromEntries(result.value.map(({ changeId, ...rest }) => [changeId, rest])) : null
   },
+  drafts: {},
+  saved: loadSavedReviews(),
+  updateDraft: (approvalId, changes, update) =>
+    set((state) => ({ drafts: { ...state.drafts, [approvalId]: update(reviewFor(state.drafts[approvalId], state.saved[approvalId], changes)) } })),
+  dropDraft: (approvalId) =>
+    set((state) => ({ drafts: without(state.drafts, (id) => id !== approvalId), saved: without(state.saved, (id) => id !== approvalId) })),
+  keepDrafts: (approvalIds) => {
+    const waiting = new Set(approvalIds)
+    const { drafts, saved } = get()
+    if (Object.keys(drafts).every((id) => waiting.has(id)) && Object.keys(saved).every((id) => waiting.has(id))) return
+    set({ drafts: without(drafts, (id) => waiting.has(id)), saved: without(saved, (id) => waiting.has(id)) })
+  },
   async revert(client, change) {
     const result = await client.request('changes:revert', { taskId: change.taskId, changeId: change.id })
     if (!result.ok) return result.error.message
@@ -48,3 +82,8 @@ export const useReviewStore = create<ReviewSlice>((set, get) => ({
     return null
   }
 }))
+
+// Saved for a reload of this tab, at most once per short pause in typing.
+useReviewStore.subscribe((state, previous) => {
+  if (state.drafts !== previous.drafts || state.saved !== previous.saved) saveReviews(() => ({ ...state.saved, ...useReviewStore.getState().drafts }))
+})

@@ -1,0 +1,79 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, openWorkspaceAndProvider, test } from './harness'
+import type { Locator, Page } from '@playwright/test'
+
+// A review in progress is the user's work: hunk decisions and edits of the proposed side survive
+// moving to another item, another view, or a reload, and what is written is what they left.
+
+const ORIGINAL = Array.from({ length: 20 }, (_, i) => `export const value${i + 1} = ${i + 1}`).join('\n') + '\n'
+const PROPOSED = ORIGINAL.replace('value2 = 2', 'value2 = 200').replace('value18 = 18', 'value18 = 1800')
+const REVIEWED = ORIGINAL.replace('value2 = 2', 'value2 = 2005')
+
+const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] })
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
+
+async function editLineEnd(page: Page, review: Locator, line: string, typed: string): Promise<void> {
+  await review.locator('.monaco-diff-editor .editor.modified .view-lines').getByText(line).click()
+  await page.keyboard.press('End')
+  await page.keyboard.type(typed)
+}
+
+/** The review as the user left it: hunk 2 rejected, hunk 1 edited to 2005. */
+async function expectReviewKept(review: Locator): Promise<void> {
+  await expect(review).toContainText('1 of 2 hunks accepted')
+  await expect(review).toContainText('You edited the proposed side')
+  await expect(review.getByRole('button', { name: 'Reject hunk 2' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(review.locator('.monaco-diff-editor .editor.modified')).toContainText('value2 = 2005')
+}
+
+test('hunk decisions and edits survive moving to another item, another view and a reload', async ({ page, modus }) => {
+  test.setTimeout(120_000)
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, ORIGINAL)
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-beta' } }] },
+    completion('Finished.'),
+    completion('Finished.')
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Task alpha')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByRole('group', { name: 'Changeset review' })).toBeVisible()
+  await page.getByRole('button', { name: 'New task' }).click()
+  await page.getByLabel('Message').fill('Task beta')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page).toHaveTitle('(2) Modus')
+
+  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  const queue = page.getByRole('region', { name: 'Approvals' })
+  const selected = queue.locator('.approval-card[aria-current="true"]')
+  const review = selected.getByRole('group', { name: 'Changeset review' })
+  await review.getByRole('button', { name: 'Reject hunk 2' }).click()
+  await editLineEnd(page, review, 'value2 = 200', '5')
+  await expectReviewKept(review)
+
+  // Another item, and back.
+  await page.keyboard.press('Escape')
+  await selected.focus()
+  await page.keyboard.press('j')
+  await expect(selected).toContainText('echo from-beta')
+  await page.keyboard.press('k')
+  await expect(selected).toContainText('src/values.ts')
+  await expectReviewKept(review)
+
+  // The chat shows the same review, not a fresh one.
+  await selected.getByRole('button', { name: 'Open in chat' }).click()
+  const inChat = page.getByRole('group', { name: 'Tool call write_to_file' }).getByRole('group', { name: 'Changeset review' })
+  await expectReviewKept(inChat)
+
+  // A reload keeps it too.
+  await page.reload()
+  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await expect(selected).toContainText('src/values.ts')
+  await expectReviewKept(review)
+  await review.getByRole('button', { name: 'Accept selected hunks' }).click()
+  await expect.poll(() => readFileSync(file, 'utf8')).toBe(REVIEWED)
+  expect(modus.fake.failures).toEqual([])
+})
