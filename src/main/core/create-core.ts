@@ -105,7 +105,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...agent.handlers,
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
-    ...createMcpHandlers(mcp)
+    ...ownMcpChanges(createMcpHandlers(mcp), ownGrants)
   }
 
   return {
@@ -137,3 +137,13 @@ function currentModeHandlers(store: () => ModeStore, ownGrants: OwnGrantsDeps): 
   }
 }
 type ModeHandlers = ReturnType<typeof createModeHandlers>
+
+/** Servers and tool settings the user changes in the MCP view are their own grants, like saved modes. */
+function ownMcpChanges(handlers: ReturnType<typeof createMcpHandlers>, ownGrants: OwnGrantsDeps): ReturnType<typeof createMcpHandlers> {
+  return {
+    ...handlers,
+    'mcp:saveServer': withOwnGrants(ownGrants, handlers['mcp:saveServer']),
+    'mcp:removeServer': withOwnGrants(ownGrants, handlers['mcp:removeServer']),
+    'mcp:setTool': (input) => asOwnGrants(ownGrants, () => handlers['mcp:setTool'](input))
+  }
+}

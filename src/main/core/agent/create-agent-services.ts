@@ -163,7 +163,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const ownGrants = <T>(change: () => Promise<T>): Promise<T> => (options.asOwnGrants ? options.asOwnGrants(change) : change())
   const gate = createPolicyGate({
     mcp,
-    allowMcpTool: options.mcp ? (server, tool) => options.mcp!.setTool(server, tool, { alwaysAllow: true }) : undefined,
+    allowMcpTool: options.mcp ? (server, tool) => ownGrants(() => options.mcp!.setTool(server, tool, { alwaysAllow: true })) : undefined,
     mcpSchemaBudget: () => options.settings.get().mcp.schemaTokenBudget,
     runtimeTools: () => tools.runtimeDefinitions(),
     modes: () => modes.list(),

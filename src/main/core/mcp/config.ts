@@ -185,3 +185,26 @@ export const describeTarget = (entry: McpServerEntry): string =>
   entry.command ? [entry.command, ...(entry.args ?? [])].map(quoteIfNeeded).join(' ') : (entry.url ?? '')
 
 const quoteIfNeeded = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+
+/**
+ * What else a server's entry decides, as written: its folder, the environment it is handed (which
+ * can pull the user's own variables in, or make the same command line run other code) and the
+ * headers sent to its URL. Empty parts are left out.
+ */
+export function describeSetup(entry: McpServerEntry): string[] {
+  const pairs = (record: Record<string, string> | undefined, joiner: string) =>
+    Object.entries(record ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, value]) => `${name}${joiner}${quoteIfSpaced(value)}`)
+      .join(', ')
+  const env = pairs(entry.env, '=')
+  const headers = pairs(entry.headers, ': ')
+  return [
+    ...(entry.cwd ? [`in ${quoteIfSpaced(entry.cwd)}`] : []),
+    ...(env ? [`with environment ${env}`] : []),
+    ...(headers ? [`with headers ${headers}`] : [])
+  ]
+}
+
+const quoteIfSpaced = (value: string): string => (/[\s,']/.test(value) ? `'${value.replace(/'/g, `'\\''`)}'` : value)
+

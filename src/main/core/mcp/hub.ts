@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js'
 import type { McpConfigProblem, McpScope, McpServerEntry, McpServerView, McpSnapshot } from '../../../shared/contract/mcp'
 import type { McpToolInfo } from '../../../shared/tools/mcp'
-import { describeTarget, loadMcpConfig, mcpConfigFiles, McpConfigWriteError, updateMcpConfigFile, type McpServerConfig } from './config'
+import { describeSetup, describeTarget, loadMcpConfig, mcpConfigFiles, McpConfigWriteError, updateMcpConfigFile, type McpServerConfig } from './config'
 import { assignExposedNames, sameToolName } from './tool-names'
 import { createServerConnection, type McpCallOptions, type McpServerConnection } from './server-connection'
 
@@ -62,9 +62,13 @@ interface Running {
   connection: McpServerConnection
 }
 
-/** What a project's server grants, in the trust prompt's words: the program it runs, the tools it runs unasked. */
+/**
+ * What a project's server grants, in the trust prompt's words: the program it runs (with its folder
+ * and environment) or the URL it reaches (with its headers), and the tools it runs unasked.
+ */
 const serverGrant = (config: McpServerConfig): string => {
-  const target = `MCP server '${config.name}' ${config.entry.command ? 'runs' : 'connects to'} ${describeTarget(config.entry)}`
+  const runs = `MCP server '${config.name}' ${config.entry.command ? 'runs' : 'connects to'} ${describeTarget(config.entry)}`
+  const target = [runs, ...describeSetup(config.entry)].join('; ')
   const unasked = [...new Set(config.alwaysAllow)].sort()
   return unasked.length > 0 ? `${target}; always allowed without asking: ${unasked.join(', ')}` : target
 }
