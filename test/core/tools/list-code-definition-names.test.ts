@@ -60,6 +60,15 @@ describe('list_code_definition_names', () => {
     expect(textOf(missing)).toMatch(/not found/i)
   })
 
+  it('reports a missing path as not found whatever its extension, not as an unsupported language', async () => {
+    t = await tempWorkspace({ 'a.ts': 'function a() {}\n' })
+    for (const path of ['notes.md', 'Makefile', 'src/gone']) {
+      const missing = await tool.execute({ path }, ctxFor(t.workspace))
+      expect(missing.isError).toBe(true)
+      expect(textOf(missing)).toBe(`Error: File not found: ${path}`)
+    }
+  })
+
   it('names a file in an unsupported language as such', async () => {
     t = await tempWorkspace({ 'data.json': '{"a": 1}' })
     expect(textOf(await tool.execute({ path: 'data.json' }, ctxFor(t.workspace)))).toBe('data.json: not parsed, its language is not supported.')

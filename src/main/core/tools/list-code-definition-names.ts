@@ -51,6 +51,7 @@ export function createListCodeDefinitionNamesExecutor(parser: CodeParser): ToolE
       try {
         const target = await ctx.workspace.resolve(params.path)
         const note = target.outsideWorkspace ? `Definitions in ${target.display}${outsideNote(true)}:\n\n` : ''
+        if (target.kind === 'missing') return textOutput(`Error: File not found: ${target.display}`, true)
         if (target.kind !== 'directory') {
           const outcome = await describeFile(parser, ctx, params.path, target.display)
           if (outcome.kind === 'listed') return textOutput(note + outcome.text)
