@@ -65,8 +65,8 @@ async function open(options: { model?: string; batch?: number; embeddings?: bool
 const embeddedTexts = (from: number): string[] =>
   fake.requests.slice(from).filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.body.input as string[])
 
-async function setup(): Promise<void> {
-  t = await tempWorkspace(sampleFiles)
+async function setup(files: Record<string, string | Uint8Array> = sampleFiles): Promise<void> {
+  t = await tempWorkspace(files)
   dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-idx-')))
 }
 
@@ -213,10 +213,10 @@ describe('code index', () => {
   })
 
   for (const [damage, damaged] of [
-    ['every file of the store', () => true],
-    ['the data files behind a readable manifest', (file: string) => file.includes('/data/') && file.endsWith('.lance')]
+    ['every file of the store is damaged', () => true],
+    ['the data files behind a readable manifest are damaged', (file: string) => file.includes('/data/') && file.endsWith('.lance')]
   ] as const)
-    it(`starts over when ${damage} is damaged`, async () => {
+    it(`starts over when ${damage}`, async () => {
       await setup()
       const first = await open()
       await first.sync()
@@ -240,5 +240,41 @@ describe('code index', () => {
     await index.sync()
     expect(index.status()).toMatchObject({ state: 'ready', errors: 0 })
     expect((await index.search('find user by email', { limit: 3 })).hits[0].chunk.path).toBe('src/db/users.go')
+  })
+
+  it('leaves out what .gitignore files exclude, at the root and in sub-folders', async () => {
+    await setup({
+      '.gitignore': 'generated/\n*.log\n',
+      'src/.gitignore': 'local-*.ts\n',
+      'src/kept.ts': 'export function keptFunction() {}\n',
+      'src/local-scratch.ts': 'export function scratchFunction() {}\n',
+      'generated/api.ts': 'export function generatedFunction() {}\n',
+      'debug.log': 'function loggedFunction() {}\n'
+    })
+    const index = await open({ embeddings: false })
+    await index.sync()
+    const paths = (await index.search('keptFunction scratchFunction generatedFunction loggedFunction', { limit: 20 })).hits.map((h) => h.chunk.path)
+    expect(paths).toContain('src/kept.ts')
+    expect(paths).not.toContain('src/local-scratch.ts')
+    expect(paths).not.toContain('generated/api.ts')
+    expect(paths).not.toContain('debug.log')
+  })
+
+  it('cancels a run part-way: the status says so, search uses what is indexed, the next run finishes the rest', async () => {
+    const files = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`src/m${String(i).padStart(3, '0')}.ts`, `export function moduleStep${i}() {\n  return ${i}\n}\n`]))
+    await setup(files)
+    const index = await open({ embeddings: false })
+    const run = index.sync()
+    while (index.status().filesDone === 0) await new Promise((r) => setImmediate(r))
+    index.cancel()
+    await run
+    const cancelled = index.status()
+    expect(cancelled.state).toBe('cancelled')
+    expect(cancelled.filesDone).toBeLessThan(400)
+    expect(cancelled.message).toBe(`Indexing cancelled at ${cancelled.filesDone} of 400 files; search uses what is indexed.`)
+    expect((await index.search('moduleStep0', { limit: 1 })).hits[0].chunk.path).toBe('src/m000.ts')
+    await index.sync()
+    expect(index.status()).toMatchObject({ state: 'ready', message: '400 files, 400 chunks indexed.' })
+    expect((await index.search('moduleStep399', { limit: 1 })).hits[0].chunk.path).toBe('src/m399.ts')
   })
 })
