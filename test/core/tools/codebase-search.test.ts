@@ -81,6 +81,14 @@ describe('codebase_search', () => {
     expect(textOf(await tool.execute({ query: 'refresh session token' }, ctxFor(t.workspace)))).not.toContain('session.ts')
   })
 
+  it('says a path the ignore file excludes is not searched, rather than finding nothing', async () => {
+    const tool = await setup({ ...files, '.modusignore': 'src/auth/\n' })
+    await ready(t.root)
+    const ignored = await tool.execute({ query: 'refresh session token', path: 'src/auth' }, ctxFor(t.workspace))
+    expect(ignored.isError).toBe(true)
+    expect(textOf(ignored)).toBe('Error: src/auth is excluded by the workspace\'s ignore file (.modusignore / .rooignore): codebase_search does not search it.')
+  })
+
   it('keeps the index current through the file watcher', async () => {
     const tool = await setup(files, true)
     const index = await ready(t.root)

@@ -54,6 +54,7 @@ export function createCodebaseSearchExecutor(options: CodebaseSearchOptions): To
           const target = await ctx.workspace.resolve(params.path)
           if (target.outsideWorkspace) return textOutput(`Error: ${target.display}${outsideNote(true)}: codebase_search covers the workspace only.`, true)
           if (target.kind === 'missing') return textOutput(`Error: ${params.path} was not found.`, true)
+          if (target.ignored) return textOutput(`Error: ${target.display} is excluded by the workspace's ignore file (.modusignore / .rooignore): codebase_search does not search it.`, true)
           pathPrefix = target.display === '.' ? undefined : target.display
         }
         const index = await options.indexFor(ctx.workspace.root)
