@@ -1,9 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import { findModel, type ModelOverride } from '../../../shared/models'
 import { toAnthropicParams } from './anthropic-request'
 import { classifyProviderError, type ErrorContext } from './classify-error'
 import { cancelledError, ProviderError } from './errors'
 import { streamWithRetry, type RetryOptions } from './retry'
+import { loadAnthropicSdk } from './sdks'
 import { CUT_OFF_TOOL_CALL, parseToolArguments } from './tool-arguments'
 import type { ModelProvider, ModelRequest, ModelStreamEvent, ModelUsage } from './types'
 import { DEFAULT_IDLE_TIMEOUT_MS, withIdleGuard } from './idle-guard'
@@ -35,20 +36,26 @@ const STOP_REASONS: Record<string, 'end_turn' | 'tool_use' | 'max_tokens'> = {
 }
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): ModelProvider {
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    maxRetries: 0, // we retry ourselves, with events the UI can show
-    ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {})
-  })
+  // Made on the first request: the SDK is loaded only then.
+  let client: Promise<Anthropic> | undefined
+  const clientOf = (): Promise<Anthropic> =>
+    (client ??= loadAnthropicSdk().then(
+      (AnthropicSdk) =>
+        new AnthropicSdk({
+          apiKey: options.apiKey,
+          baseURL: options.baseUrl,
+          maxRetries: 0, // we retry ourselves, with events the UI can show
+          ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+          ...(options.headers ? { defaultHeaders: options.headers } : {}),
+          ...(options.fetch ? { fetch: options.fetch } : {})
+        })
+    ))
   const label = options.label ?? 'Anthropic'
 
   const attempt = (request: ModelRequest, outer: AbortSignal) =>
     withIdleGuard(outer, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, label, async function* (signal, guard) {
       const model = findModel(request.model, options.modelOverrides)
-      const stream = await client.messages.create(toAnthropicParams(request, model), { signal })
+      const stream = await (await clientOf()).messages.create(toAnthropicParams(request, model), { signal })
       yield* translateStream(guard(stream), signal)
     })
 

@@ -1,6 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk'
-import OpenAI from 'openai'
 import { ProviderError, type ProviderErrorDetails } from './errors'
+import { loadedSdks } from './sdks'
 
 /** Where the failing request went, to name the wrong setting in the message. */
 export interface ErrorContext {
@@ -59,16 +58,19 @@ function describeApiError(error: ApiErrorLike) {
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL', 'EHOSTUNREACH'])
 
-const isAbort = (error: unknown): boolean =>
-  error instanceof Anthropic.APIUserAbortError ||
-  error instanceof OpenAI.APIUserAbortError ||
-  (error as { name?: string } | undefined)?.name === 'AbortError'
+type ErrorClassName = 'APIError' | 'APIUserAbortError' | 'APIConnectionError' | 'APIConnectionTimeoutError'
 
-const isTimeout = (error: unknown): boolean =>
-  error instanceof Anthropic.APIConnectionTimeoutError || error instanceof OpenAI.APIConnectionTimeoutError
+/** Whether the error is one of either SDK's error classes of this name (only a loaded SDK can have thrown it). */
+function isSdkError(error: unknown, name: ErrorClassName): boolean {
+  const { anthropic, openai } = loadedSdks()
+  return (anthropic !== undefined && error instanceof anthropic[name]) || (openai !== undefined && error instanceof openai[name])
+}
 
-const isConnectionError = (error: unknown): boolean =>
-  error instanceof Anthropic.APIConnectionError || error instanceof OpenAI.APIConnectionError
+const isAbort = (error: unknown): boolean => isSdkError(error, 'APIUserAbortError') || (error as { name?: string } | undefined)?.name === 'AbortError'
+
+const isTimeout = (error: unknown): boolean => isSdkError(error, 'APIConnectionTimeoutError')
+
+const isConnectionError = (error: unknown): boolean => isSdkError(error, 'APIConnectionError')
 
 /** Codes of a socket that went away mid-exchange (undici's and the OS's). */
 const DROPPED_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED'])
@@ -89,7 +91,7 @@ function droppedConnection(error: unknown): string | null {
   return dropped ? reason || 'terminated' : null
 }
 
-const isApiError = (error: unknown): error is ApiErrorLike => error instanceof Anthropic.APIError || error instanceof OpenAI.APIError
+const isApiError = (error: unknown): error is ApiErrorLike => isSdkError(error, 'APIError')
 
 /** The innermost reason (e.g. ECONNREFUSED behind "fetch failed" behind "Connection error."). */
 function rootReason(error: unknown): string {

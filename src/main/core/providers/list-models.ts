@@ -1,9 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk'
-import OpenAI from 'openai'
+import type Anthropic from '@anthropic-ai/sdk'
+import type OpenAI from 'openai'
 import type { ProviderKind } from '../../../shared/contract/settings'
 import type { ListedModel } from '../../../shared/models'
 import { resolveBaseUrl } from './base-url'
 import { classifyProviderError } from './classify-error'
+import { loadAnthropicSdk, loadOpenAISdk } from './sdks'
 
 export interface ListModelsTarget {
   kind: ProviderKind
@@ -39,9 +40,9 @@ export async function listProviderModels(target: ListModelsTarget, deps: ListMod
     ...(deps.fetch ? { fetch: deps.fetch } : {})
   }
   try {
-    if (target.kind === 'anthropic') return await listAnthropic(new Anthropic({ ...common, apiKey: target.apiKey }))
+    if (target.kind === 'anthropic') return await listAnthropic(new (await loadAnthropicSdk())({ ...common, apiKey: target.apiKey }))
     // The SDK refuses an empty key; local servers ignore whatever is sent.
-    return await listOpenAI(new OpenAI({ ...common, apiKey: target.apiKey || 'no-key' }))
+    return await listOpenAI(new (await loadOpenAISdk())({ ...common, apiKey: target.apiKey || 'no-key' }))
   } catch (error) {
     throw classifyProviderError(error, { providerLabel: target.label, model: target.model ?? '', baseUrl })
   }

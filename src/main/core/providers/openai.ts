@@ -1,4 +1,4 @@
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { ModelOverride } from '../../../shared/models'
 import { classifyProviderError, type ErrorContext } from './classify-error'
 import { cancelledError, ProviderError } from './errors'
@@ -6,6 +6,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, withIdleGuard } from './idle-guard'
 import { checkRequestAgainstModel } from './model-checks'
 import { toOpenAIParams, type OpenAIRequestOptions } from './openai-request'
 import { streamWithRetry, type RetryOptions } from './retry'
+import { loadOpenAISdk } from './sdks'
 import { parseToolArguments } from './tool-arguments'
 import type { ModelProvider, ModelRequest, ModelStreamEvent, ModelUsage } from './types'
 
@@ -48,15 +49,21 @@ const FINISH_REASONS: Record<string, 'end_turn' | 'tool_use' | 'max_tokens'> = {
 
 export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvider {
   const needsKey = options.needsKey ?? true
-  const client = new OpenAI({
-    // The SDK refuses an empty key; local servers ignore whatever we send.
-    apiKey: options.apiKey || 'no-key',
-    baseURL: options.baseUrl,
-    maxRetries: 0, // we retry ourselves, with events the UI can show
-    ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {})
-  })
+  // Made on the first request: the SDK is loaded only then.
+  let client: Promise<OpenAI> | undefined
+  const clientOf = (): Promise<OpenAI> =>
+    (client ??= loadOpenAISdk().then(
+      (OpenAISdk) =>
+        new OpenAISdk({
+          // The SDK refuses an empty key; local servers ignore whatever we send.
+          apiKey: options.apiKey || 'no-key',
+          baseURL: options.baseUrl,
+          maxRetries: 0, // we retry ourselves, with events the UI can show
+          ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+          ...(options.headers ? { defaultHeaders: options.headers } : {}),
+          ...(options.fetch ? { fetch: options.fetch } : {})
+        })
+    ))
   const label = options.label ?? 'OpenAI'
   const requestOptions: OpenAIRequestOptions = {
     maxTokensField: options.maxTokensField ?? (needsKey ? 'max_completion_tokens' : 'max_tokens'),
@@ -65,7 +72,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
 
   const attempt = (request: ModelRequest, outer: AbortSignal) =>
     withIdleGuard(outer, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, label, async function* (signal, guard) {
-      const stream = await client.chat.completions.create(toOpenAIParams(request, requestOptions), { signal })
+      const stream = await (await clientOf()).chat.completions.create(toOpenAIParams(request, requestOptions), { signal })
       yield* translateChunks(guard(stream), signal)
     })
 
