@@ -5,7 +5,7 @@ import { stringify } from 'yaml'
 import type { AgentEvent } from '../../../../src/shared/agent/events'
 import type { ApprovalItem } from '../../../../src/shared/contract/approvals'
 import type { ModeConfigInput } from '../../../../src/shared/modes/schema'
-import { createAgentServices, type AgentServices } from '../../../../src/main/core/agent/create-agent-services'
+import { createAgentServices, type AgentServices, type AgentServicesOptions } from '../../../../src/main/core/agent/create-agent-services'
 import { createFileSecretStore } from '../../../../src/main/core/settings/secret-store'
 import { createSettingsStore, type SettingsStore } from '../../../../src/main/core/settings/settings-store'
 import type { GlobalPolicy } from '../../../../src/main/core/settings/settings-schema'
@@ -30,6 +30,8 @@ export interface HarnessOptions {
   workspace?: string
   /** MCP servers (the hub is built by the caller over this harness's data dir). */
   mcp?: McpHub
+  /** The OS sandbox service (default: the real one on this machine's PATH). */
+  sandbox?: AgentServicesOptions['sandbox']
 }
 
 export interface Harness {
@@ -76,6 +78,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     currentWorkspace: () => workspace,
     terminal,
     mcp: options.mcp,
+    sandbox: options.sandbox,
     providerOverride: {
       kind: protocol,
       model: options.model ?? MODEL[protocol],
