@@ -1,6 +1,6 @@
 import type { Decision } from './commands'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
-import type { CommandAnalysis, PathUse } from './shell/analyze'
+import { basename, type CommandAnalysis, type PathUse } from './shell/analyze'
 
 /** What the policy knows about the workspace when it checks the paths a command line names. */
 export interface CommandPathContext {
@@ -31,6 +31,35 @@ const PROTECTED_NAMES = ['.git', '.modus', '.roo', '.vscode', '.idea', '.roomode
 const isRelative = (path: string): boolean => !path.startsWith('/') && !path.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(path)
 const joinPath = (base: string | undefined, path: string): string => (base && isRelative(path) ? `${base}/${path}` : path)
 const verdict = (decision: Decision, rule: string, reason: string): PathVerdict => ({ decision, rule, reason })
+
+const CD_OPTION = /^-[LPe@]+$/
+const CHDIR_WRAPPERS: Readonly<Record<string, readonly string[]>> = { env: ['-C', '--chdir'], sudo: ['-D', '--chdir'], run0: ['-D', '--chdir'] }
+
+/**
+ * The directories a part changes to: `cd dir`, `cd` (home), `env -C dir …`, `sudo -D dir …`.
+ * `null` when only known at run time (`cd -`, `cd "$D"`, `pushd +1`).
+ */
+function directoryChanges(part: CommandAnalysis['parts'][number]): Array<string | null> {
+  const out: Array<string | null> = []
+  for (const level of part.levels.slice(0, -1)) {
+    const options = CHDIR_WRAPPERS[basename(level[0])]
+    if (!options) continue
+    for (let i = 1; i < level.length; i++) {
+      const word = level[i]
+      const option = options.find((o) => word === o || word.startsWith(`${o}=`) || (!o.startsWith('--') && word.startsWith(o) && word.length > 2))
+      if (!option) continue
+      const value = word === option ? level[i + 1] : word.startsWith(`${option}=`) ? word.slice(option.length + 1) : word.slice(2)
+      out.push(value === undefined || value.includes('$') ? null : value)
+    }
+  }
+  if (!DIRECTORY_CHANGERS.has(basename(part.program))) return out
+  const operands = part.argv.slice(1).filter((word, i, rest) => !(CD_OPTION.test(word) && !rest.slice(0, i).includes('--')) && word !== '--')
+  const target = operands[0] === undefined ? undefined : homeSpelled(operands[0])
+  if (target === undefined) out.push('~')
+  else if (target === '-' || /^[+-]\d+$/.test(target) || target.includes('$') || target.includes('`')) out.push(null)
+  else out.push(target)
+  return out
+}
 
 /** `$HOME/x` and `${HOME}/x` are `~/x`. */
 const homeSpelled = (path: string): string => path.replace(/^\$\{?HOME\}?(?=\/|$)/, '~')
@@ -77,8 +106,12 @@ const globMayMatchProtected = (pattern: string): boolean => {
  * outside path → ask. Undefined when the paths raise nothing.
  */
 export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathContext): PathVerdict | undefined {
-  const cdTargets = analysis.parts.filter((part) => DIRECTORY_CHANGERS.has(part.program)).map((part) => part.argv[1]).filter((dir): dir is string => Boolean(dir))
-  const bases = [ctx.cwd, ...cdTargets.map((dir) => joinPath(ctx.cwd, homeSpelled(dir)))]
+  const cdTargets = analysis.parts.flatMap(directoryChanges)
+  const known = cdTargets.filter((dir): dir is string => dir !== null).map(homeSpelled)
+  // Each cd from the start and all of them in a row: the command reads from any of these places.
+  const chained = known.reduce<Array<string | undefined>>((out, dir) => [...out, joinPath(out[out.length - 1], dir)], [ctx.cwd])
+  const bases = [...new Set([ctx.cwd, ...known.map((dir) => joinPath(ctx.cwd, dir)), ...chained])]
+  const unknownBase = cdTargets.includes(null)
   const facts = (path: string): PathFacts => (ctx.resolvePath ? ctx.resolvePath(path) : lexicalPathFacts(path, ctx.workspaceRoot))
   const ignored = (rel: string): boolean => Boolean(ctx.isIgnored && rel !== '.' && (ctx.isIgnored(rel) || ctx.isIgnored(rel, true)))
   let ask: PathVerdict | undefined
@@ -89,6 +122,10 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
     if (use.expands && path.includes('$')) {
       if (role === 'write') ask ??= verdict('ask', 'write-target-unknown', `The write target '${use.path}' is only known at run time`)
       return undefined
+    }
+    if (unknownBase && isRelative(path)) {
+      ask ??= verdict('ask', 'cwd-unknown', `The command changes to a directory known only at run time, so '${use.path}' may be anywhere`)
+      if (role !== 'write') return undefined
     }
     const { dir, pattern } = use.glob ? splitGlob(path) : { dir: path, pattern: '' }
     for (const base of role === 'write' ? [ctx.cwd] : bases) {

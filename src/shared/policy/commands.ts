@@ -40,8 +40,7 @@ function strictForms(part: CommandPart): string[] {
     forms.add(join([basename(level[0]), ...level.slice(1)]))
   }
   const program = basename(part.program)
-  const bare = withoutGlobalOptions(program.toLowerCase(), part.argv.slice(1))
-  if (bare) forms.add(join(bare))
+  for (const bare of withoutGlobalOptions(program.toLowerCase(), part.argv.slice(1))) forms.add(join(bare))
   return [...forms]
 }
 

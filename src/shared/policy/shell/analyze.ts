@@ -1,5 +1,5 @@
 import { argPaths } from './arg-paths'
-import { assignedName, changesWhatRuns, DECLARING } from './assignments'
+import { assignedName, changesWhatRuns, DECLARING, namesSetBy } from './assignments'
 import { expandBraces, hasBraceExpansion } from './brace'
 import { codeOf, stringLiterals, type EmbeddedCode } from './code'
 import { dangerousSubstitution } from './dangerous'
@@ -66,7 +66,8 @@ const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/|^\/opt\/homebrew\/bin\//
 const MAX_DEPTH = 4
 
 /** A binary in a system bin dir is the command of that name; `./git` is not `git`. */
-export const programForAllow = (program: string): string => (STANDARD_BIN.test(program) ? basename(program) : program)
+export const programForAllow = (program: string): string =>
+  STANDARD_BIN.test(program) && !/\/\.{0,2}\//.test(program) ? basename(program) : program
 
 const pathUse = (word: ShellWord, via: string, extra: Partial<PathUse> = {}): PathUse => ({ path: word.value, expands: word.expands, via, glob: word.glob || undefined, ...extra })
 const values = (words: readonly ShellWord[]): string[] => words.map((word) => word.value)
@@ -86,6 +87,7 @@ class Analyzer {
     const danger = dangerousSubstitution(line)
     if (danger) this.ask(danger)
     for (const command of parsed.commands) this.command(command, fromCode)
+    for (const variable of parsed.loopVariables ?? []) this.assignment(variable.value)
   }
 
   private ask(reason: string): void {
@@ -180,6 +182,10 @@ class Analyzer {
     else if (first.glob && /[*?]|\[.*\]/.test(unquotedText(first.raw))) this.ask(`the program '${first.value}' is a file pattern`)
     const name = basename(first.value)
     if (DECLARING.has(name)) for (const word of inner.slice(1)) this.assignment(word.value)
+    for (const set of namesSetBy([name, ...values(inner.slice(1))])) {
+      if (set === '?' || set.includes('$')) this.ask(`'${name}' sets a variable known only at run time`)
+      else this.assignment(`${set}=`)
+    }
     if (command.words.length === 0) return
   }
 

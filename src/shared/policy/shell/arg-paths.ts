@@ -59,9 +59,11 @@ const optionValue = (args: readonly ShellWord[], names: readonly string[]): Shel
 const recursiveBy = (args: readonly ShellWord[]): boolean => options(args).some((w) => RECURSIVE_FLAG.test(w.value))
 const reads = (words: readonly ShellWord[], recursive: boolean) => words.map((word) => ({ word, recursive }))
 const empty = (): ArgPaths => ({ writes: [], reads: [], unknown: [] })
+/** The current directory, as a path the command names implicitly. */
+const here = (at: ShellWord): ShellWord => ({ ...at, value: '.', quoted: false, expands: false, glob: false })
 
 /** The write arguments of the common tools that change files. */
-function writerPaths(name: string, args: readonly ShellWord[]): ArgPaths | undefined {
+function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[]): ArgPaths | undefined {
   const out = empty()
   switch (name) {
     case 'cp':
@@ -147,7 +149,8 @@ function writerPaths(name: string, args: readonly ShellWord[]): ArgPaths | undef
       const dir = optionValue(args, ['-C', '--directory'])
       const rest = operands(args.slice(bundle ? 1 : 0), ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '-I']).filter((w) => !archives.includes(w))
       if (extract) {
-        out.writes.push(...(dir.length > 0 ? dir : []))
+        // Without -C the archive's entries land in the current directory, `.git/hooks/…` included.
+        out.writes.push(...(dir.length > 0 ? dir : [here(argv0)]))
         out.reads.push(...reads(archives, false))
       } else if (create) {
         out.writes.push(...archives)
@@ -161,10 +164,12 @@ function writerPaths(name: string, args: readonly ShellWord[]): ArgPaths | undef
       out.reads.push(...reads(files.slice(1), recursiveBy(args)))
       return out
     }
-    case 'unzip':
-      out.writes.push(...optionValue(args, ['-d']))
+    case 'unzip': {
+      const dir = optionValue(args, ['-d'])
+      out.writes.push(...(dir.length > 0 ? dir : [here(argv0)]))
       out.reads.push(...reads(operands(args, ['-d', '-x', '-P']).slice(0, 1), false))
       return out
+    }
     case 'curl':
       out.writes.push(...optionValue(args, ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr']))
       out.reads.push(...reads(optionValue(args, ['-K', '--config', '-T', '--upload-file', '-b', '--cookie']), false))
@@ -248,7 +253,7 @@ export function argPaths(argv: readonly ShellWord[]): ArgPaths {
   const args = argv.slice(1)
   if (NO_PATHS.has(name)) return empty()
   if (name === 'find') return findPaths(args)
-  const writer = writerPaths(name, args)
+  const writer = writerPaths(argv[0], name, args)
   if (writer) return writer
   const kind = READERS[name]
   if (kind) {

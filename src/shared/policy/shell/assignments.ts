@@ -27,3 +27,43 @@ export function changesWhatRuns(name: string): boolean {
 
 /** Builtins that set variables from their arguments. */
 export const DECLARING = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'set', 'setenv', 'launchctl'])
+
+/** Options of the variable-setting builtins that take the next word as their value. */
+const VALUED: Readonly<Record<string, readonly string[]>> = {
+  read: ['-d', '-i', '-n', '-N', '-p', '-t', '-u'],
+  mapfile: ['-d', '-n', '-O', '-s', '-u', '-C', '-c'],
+  readarray: ['-d', '-n', '-O', '-s', '-u', '-C', '-c'],
+  printf: [],
+  getopts: []
+}
+
+/**
+ * The variables a builtin sets from its words (`read PATH`, `read -a PATH`, `printf -v PATH`,
+ * `mapfile PATH`, `getopts o PATH`, and the targets of a `declare -n` nameref). A nameref with no
+ * target, or one only known at run time, yields `?`: it can later set any variable.
+ */
+export function namesSetBy(argv: readonly string[]): string[] {
+  const [name, ...args] = argv
+  if (name === 'declare' || name === 'typeset' || name === 'local') {
+    if (!args.some((word) => /^-[A-Za-z]*n/.test(word))) return []
+    return args.filter((word) => !word.startsWith('-')).map((word) => (word.includes('=') ? word.slice(word.indexOf('=') + 1) : '?'))
+  }
+  const valued = VALUED[name]
+  if (!valued) return []
+  const names: string[] = []
+  const operands: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]
+    if (word === '--') {
+      operands.push(...args.slice(i + 1))
+      break
+    }
+    if (!word.startsWith('-') || word === '-') operands.push(word)
+    else if ((name === 'read' && word.startsWith('-a')) || (name === 'printf' && word.startsWith('-v'))) names.push(word.length > 2 ? word.slice(2) : args[++i] ?? '')
+    else if (valued.includes(word)) i++
+  }
+  if (name === 'read') names.push(...operands)
+  else if (name === 'mapfile' || name === 'readarray') names.push(operands[operands.length - 1] ?? 'MAPFILE')
+  else if (name === 'getopts') names.push(operands[1] ?? '')
+  return names
+}

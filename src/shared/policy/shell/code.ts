@@ -20,14 +20,24 @@ export interface CodeFindings {
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'pwsh', 'powershell', 'cmd', 'cmd.exe', 'nu', 'elvish', 'xonsh'])
 
-/** Interpreters and the options whose value is program text. */
-const INTERPRETERS: ReadonlyArray<[RegExp, { clusterLetters?: string; options?: readonly string[]; subcommand?: string }]> = [
-  [/^(python[0-9.]*|pypy[0-9.]*)$/, { clusterLetters: 'c' }],
-  [/^(node|nodejs|bun)$/, { options: ['-e', '--eval', '-p', '--print', '-pe', '-ep'] }],
+/**
+ * Interpreters and the options whose value is program text. `valued`: options that take the next
+ * word as their value (`python -W ignore -c …`), so that word is not the script.
+ */
+interface InterpreterSpec {
+  clusterLetters?: string
+  options?: readonly string[]
+  subcommand?: string
+  valued?: readonly string[]
+}
+const NODE_VALUED = ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title', '--cwd', '--preload', '--inspect-port', '--watch-path', '--stack-size', '--max-old-space-size', '--openssl-config', '--icu-data-dir', '--redirect-warnings', '--disable-warning', '--experimental-policy', '--report-dir', '--diagnostic-dir']
+const INTERPRETERS: ReadonlyArray<[RegExp, InterpreterSpec]> = [
+  [/^(python[0-9.]*|pypy[0-9.]*)$/, { clusterLetters: 'c', valued: ['-W', '-X', '-Q', '--check-hash-based-pycs'] }],
+  [/^(node|nodejs|bun)$/, { options: ['-e', '--eval', '-p', '--print', '-pe', '-ep'], valued: NODE_VALUED }],
   [/^deno$/, { subcommand: 'eval' }],
-  [/^perl[0-9.]*$/, { clusterLetters: 'eE' }],
-  [/^ruby[0-9.]*$/, { clusterLetters: 'e' }],
-  [/^php[0-9.]*$/, { options: ['-r', '-R', '-B', '-E'] }],
+  [/^perl[0-9.]*$/, { clusterLetters: 'eE', valued: ['-I', '-M', '-m'] }],
+  [/^ruby[0-9.]*$/, { clusterLetters: 'e', valued: ['-I', '-r', '-C', '-E', '--encoding', '-F', '--external-encoding', '--internal-encoding'] }],
+  [/^php[0-9.]*$/, { options: ['-r', '-R', '-B', '-E'], valued: ['-d', '-c', '-z', '-t'] }],
   [/^(osascript|lua[0-9.]*|luajit|Rscript|R|julia|expect|tclsh|wish|jshell|groovy|scala|ghc|runghc|guile|racket|sbcl|clojure)$/, { options: ['-e', '--eval', '-c', '--expr', '--exec'] }],
   [/^(vim|nvim|vi|ex|view|gvim)$/, { options: ['-c', '--cmd'] }],
   [/^emacs$/, { options: ['--eval', '-eval', '--execute'] }]
@@ -66,6 +76,16 @@ const stdinSources = (command: ShellCommand): EmbeddedCode[] =>
   )
 const readsStdinFromFile = (command: ShellCommand): boolean => command.redirects.some((redirect) => redirect.kind === 'read' && redirect.target?.value !== '/dev/null')
 
+/** A script path that is a pipe: `<(curl …)`, `/dev/stdin`, `/dev/fd/0`. Its text is unknown until run. */
+const readsFromPipe = (word: ShellWord): boolean =>
+  /^[<=]\(/.test(word.raw) || /^\/dev\/(stdin|fd\/\d+|tty)$|^\/proc\/(self|\d+)\/fd\/\d+$/.test(word.value)
+
+/** `source FILE` runs FILE in this shell: a pipe as FILE hides the commands. */
+function sourceCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  const script = argv.slice(1).find((word) => !word.value.startsWith('-') || word.value === '-')
+  if (script && readsFromPipe(script)) found.alwaysAsk.push(`${argv[0].value} runs a script it reads from a pipe ('${script.raw}')`)
+}
+
 function shellCode(name: string, argv: readonly ShellWord[], command: ShellCommand, found: CodeFindings): void {
   let i = 1
   let inline = false
@@ -94,7 +114,10 @@ function shellCode(name: string, argv: readonly ShellWord[], command: ShellComma
     if (text !== undefined) found.code.push({ text, language: 'shell' })
     return
   }
-  if (i < argv.length && !stdin) return
+  if (i < argv.length && !stdin) {
+    if (readsFromPipe(argv[i])) found.alwaysAsk.push(`${name} runs a script it reads from a pipe ('${argv[i].raw}')`)
+    return
+  }
   const fed = stdinSources(command)
   found.code.push(...fed)
   if (command.pipedInput) found.alwaysAsk.push(`piping into ${name} runs whatever the pipe produces`)
@@ -120,6 +143,10 @@ function interpreterCode(name: string, argv: readonly ShellWord[], command: Shel
     if (!word.startsWith('-') || word === '-' || word === '--') {
       script = word !== '-' && word !== '--'
       break
+    }
+    if (spec.valued?.includes(word)) {
+      i += 2
+      continue
     }
     const option = spec.options?.find((o) => word === o || word.startsWith(`${o}=`) || (/^-[A-Za-z]$/.test(o) && word.startsWith(o) && !word.startsWith('--')))
     const cluster = spec.clusterLetters && /^-[A-Za-z]+/.test(word) && !word.startsWith('--') ? [...spec.clusterLetters].find((l) => word.slice(1).includes(l)) : undefined
@@ -147,6 +174,8 @@ function awkCode(argv: readonly ShellWord[], found: CodeFindings): void {
     found.alwaysAsk.push(`the awk program runs commands`)
     found.code.push({ text: program.value, language: 'foreign' })
   }
+  // `print > "file"` writes a file the path checks never see.
+  if (program && /\bprintf?\b[^;}]*>/.test(program.value)) found.alwaysAsk.push('the awk program writes to a file')
 }
 
 function optionCode(name: string, argv: readonly ShellWord[], found: CodeFindings): void {
@@ -186,6 +215,9 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
   const name = basename(argv[0].value)
   const args = argv.slice(1)
   if (SHELLS.has(name)) shellCode(name, argv, command, found)
+  else if (name === 'source' || name === '.') sourceCode(argv, found)
+  else if (name === 'hash' && args.some((w) => /^-[A-Za-z]*p/.test(w.value))) found.alwaysAsk.push('hash -p changes the program a later command name runs')
+  else if (name === 'enable' && args.some((w) => !/^-[aps]+$/.test(w.value))) found.alwaysAsk.push('enable loads or turns off builtins, which changes what later commands run')
   else if (name === 'eval') {
     found.alwaysAsk.push('eval runs a string as a command')
     found.code.push({ text: args.map((w) => w.value).join(' '), language: 'shell' })
@@ -246,7 +278,21 @@ function parallelCode(argv: readonly ShellWord[], found: CodeFindings): void {
   while (i < argv.length && argv[i].value.startsWith('-') && argv[i].value !== ':::' && argv[i].value !== '::::') i += argOptions.includes(argv[i].value) ? 2 : 1
   const words: string[] = []
   for (; i < argv.length && !/^:{3,4}\+?$/.test(argv[i].value); i++) words.push(argv[i].value)
-  if (words.length > 0) found.code.push({ text: words.join(' '), language: 'shell' })
+  if (words.length > 0) {
+    found.code.push({ text: words.join(' '), language: 'shell' })
+    return
+  }
+  // Without a command, parallel runs its inputs as command lines: `::: 'rm x'` runs rm.
+  const inputs: string[] = []
+  let fromFileOrStdin = i >= argv.length
+  for (let source = ''; i < argv.length; i++) {
+    const word = argv[i].value
+    if (/^:{3,4}\+?$/.test(word)) source = word
+    else if (source.startsWith('::::')) fromFileOrStdin = true
+    else inputs.push(word)
+  }
+  found.code.push(...inputs.map((text) => ({ text, language: 'shell' as const })))
+  if (fromFileOrStdin) found.alwaysAsk.push('parallel without a command runs the lines it reads as commands')
 }
 
 const quote = (word: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)

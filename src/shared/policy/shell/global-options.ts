@@ -33,17 +33,33 @@ const GLOBAL_ARG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   hg: ['-R', '--repository', '--cwd', '--config']
 }
 
-/** The words with the global options before the subcommand removed, or undefined when nothing changes. */
-export function withoutGlobalOptions(program: string, args: readonly string[]): string[] | undefined {
+/** `cargo +nightly publish`: a toolchain before the subcommand. */
+const PLUS_OPTIONS = new Set(['cargo', 'rustup', 'rustc'])
+
+/**
+ * The words with the global options before the subcommand removed, one form per place the
+ * subcommand may start (none when nothing changes). A known option takes its listed value; an
+ * unknown `--opt` may or may not take the next word (`npm --tag beta publish`), so both readings
+ * are kept: deny and ask rules see every command the line may be.
+ */
+export function withoutGlobalOptions(program: string, args: readonly string[]): string[][] {
   const argOptions = GLOBAL_ARG_OPTIONS[program]
-  if (!argOptions) return undefined
-  let i = 0
-  while (i < args.length && args[i].startsWith('-') && args[i] !== '--') {
+  if (!argOptions) return []
+  const isOption = (word: string): boolean => (word.startsWith('-') && word !== '-') || (PLUS_OPTIONS.has(program) && word.startsWith('+'))
+  const starts = new Set<number>()
+  const seen = new Set<number>()
+  const queue = [0]
+  while (queue.length > 0) {
+    const i = queue.pop() as number
+    if (seen.has(i) || i >= args.length) continue
+    seen.add(i)
     const word = args[i]
+    if (word === '--') starts.add(i + 1)
+    else if (!isOption(word)) starts.add(i)
     // `terraform -chdir=x`, `-C.`, `--git-dir=x`: values glued on take no extra word.
-    i += argOptions.includes(word) ? 2 : 1
+    else if (argOptions.includes(word)) queue.push(i + 2)
+    else if (word.includes('=') || !word.startsWith('-')) queue.push(i + 1)
+    else queue.push(i + 1, i + 2)
   }
-  if (args[i] === '--') i++
-  if (i === 0) return undefined
-  return [program, ...args.slice(i)]
+  return [...starts].filter((i) => i > 0 && i < args.length).map((i) => [program, ...args.slice(i)])
 }

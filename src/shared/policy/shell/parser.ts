@@ -5,6 +5,8 @@ class ShellSyntaxError extends Error {}
 const RESERVED_PREFIX = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', 'time'])
 const RESERVED_ALONE = new Set(['fi', 'done'])
 const UNSUPPORTED = new Set(['coproc'])
+/** Compound commands a function body may be besides `{ … }` and `( … )`. */
+const COMPOUND_BODY = ['if', 'while', 'until', 'for', 'select', 'case', '[[']
 /** Bash drops a NUL (`r\0m` runs `rm`); other control characters hide what runs. */
 const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/
 /** Characters with no special meaning in an unquoted word. */
@@ -61,6 +63,8 @@ interface Cut {
 class Parser {
   pos = 0
   readonly commands: ShellCommand[] = []
+  /** Variables `for` and `select` loops assign, as `NAME=` words. */
+  readonly loopVariables: ShellWord[] = []
   private pendingHeredocs: PendingHeredoc[] = []
   private cuts: Cut[] = []
 
@@ -198,6 +202,11 @@ class Parser {
     const assignments: ShellWord[] = []
     const redirects: ShellRedirect[] = []
     let dataOnly = false
+    // `time -p cmd`: the keyword with options is read as the `time` wrapper, so the options are not the program.
+    let timeKeyword: ShellWord | undefined
+    // `for NAME in …` / `select NAME in …` assign NAME.
+    let expectLoopVariable = false
+    let loopVariable: ShellWord | undefined
     for (;;) {
       this.skipBlanks()
       if (this.pos >= this.src.length) break
@@ -223,6 +232,11 @@ class Parser {
         if (c === '(' || c === ')' || c === ';' || c === '&' || c === '|' || isNewline(c)) break
       }
       const word = this.readWord(origin)
+      if (timeKeyword && words.length === 0 && !dataOnly && word.value.startsWith('-')) {
+        words.push(timeKeyword)
+        start = timeKeyword.start
+      }
+      timeKeyword = undefined
       if (words.length === 0 && !dataOnly && !word.quoted) {
         if (UNSUPPORTED.has(word.value)) throw new ShellSyntaxError(`'${word.value}' blocks are not analysed`)
         if (word.value === 'function' && assignments.length === 0 && redirects.length === 0) {
@@ -234,10 +248,12 @@ class Parser {
           return
         }
         if (RESERVED_PREFIX.has(word.value) || RESERVED_ALONE.has(word.value)) {
+          if (word.value === 'time') timeKeyword = word
           start = this.pos
           continue
         }
         if (word.value === 'for' || word.value === 'select' || word.value === 'in') {
+          expectLoopVariable = word.value !== 'in'
           dataOnly = true
           start = this.pos
           continue
@@ -252,8 +268,13 @@ class Parser {
         assignments.push(word)
         continue
       }
+      if (dataOnly && expectLoopVariable && /^[A-Za-z_][A-Za-z0-9_]*$/.test(word.raw))
+        loopVariable = { ...word, raw: `${word.raw}=`, value: `${word.value}=` }
+      expectLoopVariable = false
       if (!dataOnly) words.push(word)
     }
+    // `for PATH in /tmp/evil; do ls; done` assigns PATH.
+    if (loopVariable) this.loopVariables.push(loopVariable)
     if (words.length === 0 && assignments.length === 0 && redirects.length === 0) return
     this.commands.splice(insertAt, 0, {
       words,
@@ -304,7 +325,10 @@ class Parser {
     } else if (c === '(') {
       this.pos++
       this.parseList(origin, ')')
-    } else throw new ShellSyntaxError('a function body that is not { … } or ( … ) is not analysed')
+    } else if (COMPOUND_BODY.some((keyword) => this.atKeyword(keyword))) {
+      // `f() if …; fi`: the compound is read by the list that follows, like any other command.
+      return
+    } else throw new ShellSyntaxError('a function body that is not a compound command is not analysed')
     this.pos++
     this.readTrailingRedirects(origin, false)
   }
@@ -486,6 +510,12 @@ class Parser {
         this.readAnsiC(acc)
         continue
       }
+      if (c === '$' && this.src[this.pos + 1] === '"') {
+        // `$"…"` is a translatable string: a double-quoted one once the `$` is gone.
+        this.pos++
+        this.readDoubleQuoted(acc)
+        continue
+      }
       if (c === '$' || c === '`') {
         this.readDollarOrBacktick('command-substitution', acc)
         continue
@@ -626,6 +656,7 @@ class Parser {
     nested.parseList(origin, '')
     if (nested.pos < inner.length) throw new ShellSyntaxError('unexpected text in backtick substitution')
     for (const command of nested.commands) this.commands.push({ ...command, origin })
+    this.loopVariables.push(...nested.loopVariables)
     this.pos = i + 1
     this.cuts.push({ start, end: this.pos })
   }
@@ -706,9 +737,9 @@ export function parseShell(command: string): ShellParse {
   const parser = new Parser(command)
   try {
     parser.parseAll()
-    return { ok: true, commands: parser.commands }
+    return { ok: true, commands: parser.commands, loopVariables: parser.loopVariables }
   } catch (error) {
-    if (error instanceof ShellSyntaxError) return { ok: false, error: error.message, commands: parser.commands }
+    if (error instanceof ShellSyntaxError) return { ok: false, error: error.message, commands: parser.commands, loopVariables: parser.loopVariables }
     throw error
   }
 }

@@ -38,6 +38,7 @@ export interface ShellCommand {
 }
 
 export type ShellParse =
-  | { ok: true; commands: ShellCommand[] }
+  /** `loopVariables`: what `for NAME in …` and `select NAME in …` assign, as `NAME=` words. */
+  | { ok: true; commands: ShellCommand[]; loopVariables?: ShellWord[] }
   /** `invalid`: input no shell should be given (control characters): refused, not asked. */
-  | { ok: false; error: string; invalid?: boolean; commands: ShellCommand[] }
+  | { ok: false; error: string; invalid?: boolean; commands: ShellCommand[]; loopVariables?: ShellWord[] }

@@ -26,7 +26,7 @@ interface WrapperSpec {
 const SUDO_ARGS = ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout', '--chroot']
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
-  sudo: { argOptions: SUDO_ARGS, privileged: true, noCommand: ['-v', '-k', '-K', '-l', '-e', '--validate', '--list', '--edit', '-V', '-s', '-i', '--shell', '--login'] },
+  sudo: { argOptions: SUDO_ARGS, privileged: true, assignments: true, noCommand: ['-v', '-k', '-K', '-l', '-e', '--validate', '--list', '--edit', '-V', '-s', '-i', '--shell', '--login'] },
   doas: { argOptions: ['-u', '-C'], privileged: true, noCommand: ['-s'] },
   pkexec: { argOptions: ['--user'], privileged: true },
   run0: { argOptions: ['-u', '--user', '--chdir', '-D', '--setenv', '--unit', '--property'], privileged: true },
@@ -105,6 +105,11 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       if (word === '--') {
         i++
         break
+      }
+      // `env - cmd` is `env -i cmd`.
+      if (word === '-' && name === 'env') {
+        i++
+        continue
       }
       if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
         envAssignments.push(words[i])
