@@ -130,6 +130,18 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     expect((await checkpoints.planRestore('t1', turn.id)).map((f) => f.path)).toEqual(['small.txt'])
   })
 
+  it('a file a command replaced with a link or a folder is captured as deleted, and the restore plan brings its content back', async () => {
+    const { root, checkpoints } = setup()
+    const turn = await checkpoints.mark('t1', 'turn 1')
+    const { capture } = await checkpoints.aroundCommand('t1', shell(root, 'rm tracked.txt && ln -s notes.md tracked.txt && rm old.txt && mkdir old.txt'))
+    expect(capture.changed.sort()).toEqual(['old.txt', 'tracked.txt'])
+    const plan = await checkpoints.planRestore('t1', turn.id)
+    expect(plan.map((f) => [f.path, f.target?.toString(), f.conflict])).toEqual([
+      ['old.txt', 'to be deleted\n', undefined],
+      ['tracked.txt', 'one\ntwo\nthree\nfour (unstaged, the user)\n', undefined]
+    ])
+  })
+
   it('keeps byte-exact content and the executable bit (CRLF, binary, .gitattributes conversions ignored)', async () => {
     const { root, checkpoints } = setup()
     write(root, '.gitattributes', '* text=auto eol=lf\n')

@@ -160,8 +160,10 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
         continue
       }
       const full = join(base, path)
-      const info = await lstat(full).catch(() => null)
-      if (info && !info.isFile()) continue
+      const found = await lstat(full).catch(() => null)
+      if (found && !found.isFile() && !before) continue
+      // A file the command replaced with a link or a folder is gone as a file: its content is what to restore.
+      const info = found?.isFile() ? found : null
       if (info && info.size > options.maxFileBytes()) {
         out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
         continue
