@@ -16,6 +16,8 @@ export interface FakeUsage {
 export interface FakeToolCall {
   name: string
   input: unknown
+  /** The argument text sent instead of `input` as JSON: lets a test send what a model gets wrong (cut or malformed JSON). */
+  rawArguments?: string
   /** Defaults to a deterministic id (`toolu_fake_<request>_<n>` / `call_fake_<request>_<n>`). */
   id?: string
 }
@@ -151,7 +153,7 @@ export function planTurn(
   const tools = (turn.toolCalls ?? []).map((call, n) => ({
     id: call.id ?? `${idPrefix}_${context.requestIndex}_${n}`,
     name: call.name,
-    argFragments: splitJson(JSON.stringify(call.input ?? {}))
+    argFragments: splitJson(call.rawArguments ?? JSON.stringify(call.input ?? {}))
   }))
   const outputChars = [...text, ...reasoning].join('').length + tools.reduce((s, t) => s + t.argFragments.join('').length, 0)
   const mid = turn.errorMidStream === true ? {} : turn.errorMidStream
