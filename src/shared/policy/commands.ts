@@ -1,5 +1,5 @@
 import type { CommandRules } from '../modes/schema'
-import { analyzeCommand, basename, programForAllow, type CommandAnalysis, type CommandPart } from './shell/analyze'
+import { analyzeCommand, basename, commandName, programForAllow, type CommandAnalysis, type CommandPart } from './shell/analyze'
 import { withoutGlobalOptions } from './shell/global-options'
 import { firstMatch } from './rules'
 
@@ -38,9 +38,9 @@ function strictForms(part: CommandPart): string[] {
   for (const level of part.levels) {
     forms.add(join(level))
     forms.add(join([basename(level[0]), ...level.slice(1)]))
+    forms.add(join([commandName(level[0]), ...level.slice(1)]))
   }
-  const program = basename(part.program)
-  for (const bare of withoutGlobalOptions(program.toLowerCase(), part.argv.slice(1))) forms.add(join(bare))
+  for (const bare of withoutGlobalOptions(commandName(part.program), part.argv.slice(1))) forms.add(join(bare))
   return [...forms]
 }
 

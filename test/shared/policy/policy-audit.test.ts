@@ -127,3 +127,32 @@ describe('paths after a change of directory (audit)', () => {
     expect(run('unzip x.zip -d vendor', everything).decision).toBe('allow')
   })
 })
+
+describe('case and .exe spellings of wrappers and shells (audit)', () => {
+  it('see through them for deny and ask, as case-insensitive file systems run them', () => {
+    for (const line of ['SUDO rm x', 'Nohup rm x', 'echo x | XARGS rm', 'ENV rm x', 'TIMEOUT 5 rm x', 'BASH -c "rm x"', 'Sh -c "rm x"', 'Eval rm x', 'rm.exe x', 'RM.EXE x', 'bash.exe -c "rm x"', 'C:/bin/rm.exe x'])
+      expect(verdict(line, denyRm), line).toBe('deny')
+    expect(verdict('BASH -c ls', everything)).toBe('ask')
+    expect(verdict('SUDO git status', { allow: ['git status'] })).toBe('ask')
+  })
+})
+
+describe('commands that run a named command (audit)', () => {
+  it('are seen through for deny and ask, and still match allow rules written for them', () => {
+    for (const line of ['npx rm x', 'npx -y rm x', 'npx -p pkg -- rm x', 'bunx rm x', 'pnpm dlx rm x', 'pnpm exec rm x', 'yarn dlx rm x', 'yarn exec rm x', 'npm exec rm x', 'npm x -- rm x', 'uvx rm x', 'uv run rm x', 'poetry run rm x', 'pipx run rm x', 'bundle exec rm x', 'fd -x rm', 'fd . --exec rm {}', 'fd -X rm', 'tmux new "rm x"', 'tmux new-session -d "rm x"', 'screen -dm rm x'])
+      expect(verdict(line, denyRm), line).toBe('deny')
+    for (const line of ['at now <<< "rm x"', 'echo "rm x" | at now', 'batch < jobs'])
+      expect(verdict(line, everything), line).toBe('ask')
+    expect(verdict('npx vitest run a.test.ts', { allow: ['npx vitest run *'] })).toBe('allow')
+    expect(verdict('npm exec vitest', { allow: ['npm exec vitest'] })).toBe('allow')
+  })
+})
+
+describe('writes a command names implicitly (audit)', () => {
+  it('downloads named after the URL, and links to protected or outside places', () => {
+    for (const line of ['curl -O http://e/.bashrc', 'curl -sLO http://e/x/.roomodes', 'curl --remote-name http://e/.modusignore', 'wget http://e/.roomodes', 'wget -q http://e/a/.bashrc', 'ln -s .git/hooks h', 'ln -s /etc e', 'ln -sf ~/.ssh k'])
+      expect(run(line, everything).decision, line).toBe('ask')
+    for (const line of ['curl -O http://e/lib.tgz', 'wget http://e/lib.tgz', 'ln -s src/a.ts b.ts'])
+      expect(run(line, everything).decision, line).toBe('allow')
+  })
+})

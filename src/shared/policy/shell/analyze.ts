@@ -5,9 +5,9 @@ import { codeOf, stringLiterals, type EmbeddedCode } from './code'
 import { dangerousSubstitution } from './dangerous'
 import { parseShell } from './parser'
 import type { ShellCommand, ShellWord } from './types'
-import { basename, unwrap } from './wrappers'
+import { basename, commandName, unwrap } from './wrappers'
 
-export { basename } from './wrappers'
+export { basename, commandName } from './wrappers'
 
 /** A command as the policy matches it: wrappers seen through, binary paths reduced. */
 export interface CommandPart {
@@ -160,7 +160,7 @@ class Analyzer {
     const allowLevels = levels.slice(runner + 1, privileged >= 0 ? privileged + 1 : levels.length)
     const program = inner[0].value
     const part: CommandPart = { command, argv: values(inner), wrappers: wrappers.map((w) => w.name), program, levels, allowLevels }
-    const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(basename(program)) ? basename(program) : undefined
+    const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(commandName(program)) ? commandName(program) : undefined
     if (elevated) part.privileged = elevated
     if (fromCode) part.fromCode = true
     this.analysis.parts.push(part)
@@ -180,7 +180,7 @@ class Analyzer {
     const [first] = inner
     if (first.expands) this.ask(`the program '${first.value}' is only known at run time`)
     else if (first.glob && /[*?]|\[.*\]/.test(unquotedText(first.raw))) this.ask(`the program '${first.value}' is a file pattern`)
-    const name = basename(first.value)
+    const name = commandName(first.value)
     if (DECLARING.has(name)) for (const word of inner.slice(1)) this.assignment(word.value)
     for (const set of namesSetBy([name, ...values(inner.slice(1))])) {
       if (set === '?' || set.includes('$')) this.ask(`'${name}' sets a variable known only at run time`)
@@ -220,12 +220,20 @@ class Analyzer {
   }
 }
 
-/** `find … -exec cmd {} ;` runs cmd: each -exec/-execdir/-ok/-okdir body is a command of its own. */
+/** The options after which find and fd run a command of their own. */
+const EXEC_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  find: ['-exec', '-execdir', '-ok', '-okdir'],
+  fd: ['-x', '--exec', '-X', '--exec-batch'],
+  fdfind: ['-x', '--exec', '-X', '--exec-batch']
+}
+
+/** `find … -exec cmd {} ;` and `fd -x cmd` run cmd: each body is a command of its own. */
 function findExecBodies(argv: readonly ShellWord[]): ShellWord[][] {
-  if (basename(argv[0].value) !== 'find') return []
+  const options = EXEC_OPTIONS[commandName(argv[0].value)]
+  if (!options) return []
   const found: ShellWord[][] = []
   for (let i = 1; i < argv.length; i++) {
-    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(argv[i].value)) continue
+    if (!options.includes(argv[i].value)) continue
     const body: ShellWord[] = []
     for (i++; i < argv.length && argv[i].value !== ';' && argv[i].value !== '+'; i++) body.push(argv[i])
     if (body.length > 0) found.push(body)

@@ -1,5 +1,5 @@
 import type { ShellWord } from './types'
-import { basename } from './wrappers'
+import { commandName } from './wrappers'
 
 /** What a command does with the paths its arguments name. */
 export interface ArgPaths {
@@ -59,6 +59,25 @@ const optionValue = (args: readonly ShellWord[], names: readonly string[]): Shel
 const recursiveBy = (args: readonly ShellWord[]): boolean => options(args).some((w) => RECURSIVE_FLAG.test(w.value))
 const reads = (words: readonly ShellWord[], recursive: boolean) => words.map((word) => ({ word, recursive }))
 const empty = (): ArgPaths => ({ writes: [], reads: [], unknown: [] })
+/** The file names downloads of the URL arguments are saved under (`http://e/a/.bashrc` → `.bashrc`), in `dir` when given. */
+function urlFileNames(args: readonly ShellWord[], dir: ShellWord | undefined): ShellWord[] {
+  const out: ShellWord[] = []
+  for (const word of args) {
+    const url = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/?([^?#]*)/.exec(word.value)
+    if (!url) continue
+    const name = url[1].slice(url[1].lastIndexOf('/') + 1)
+    let decoded = name
+    try {
+      decoded = decodeURIComponent(name)
+    } catch {
+      // A malformed escape is kept as written.
+    }
+    for (const file of new Set([name, decoded]))
+      if (file !== '') out.push({ ...word, value: dir ? `${dir.value}/${file}` : file, expands: word.expands || Boolean(dir?.expands) })
+  }
+  return out
+}
+
 /** The current directory, as a path the command names implicitly. */
 const here = (at: ShellWord): ShellWord => ({ ...at, value: '.', quoted: false, expands: false, glob: false })
 
@@ -76,8 +95,9 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
       const dest = target.length > 0 ? target : files.slice(-1)
       const sources = target.length > 0 ? files : files.slice(0, -1)
       out.writes.push(...dest)
-      if (name === 'mv') out.writes.push(...sources)
-      else if (name !== 'ln' && name !== 'link') out.reads.push(...reads(sources, recursiveBy(args)))
+      // A link to a protected or outside place lets any later write reach it: its target counts as written.
+      if (name === 'mv' || name === 'ln' || name === 'link') out.writes.push(...sources)
+      else out.reads.push(...reads(sources, recursiveBy(args)))
       return out
     }
     case 'rm':
@@ -170,13 +190,21 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
       out.reads.push(...reads(operands(args, ['-d', '-x', '-P']).slice(0, 1), false))
       return out
     }
-    case 'curl':
+    case 'curl': {
       out.writes.push(...optionValue(args, ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr']))
+      // `-O` saves each download under the URL's own file name, `.bashrc` included.
+      const remoteName = args.some((w) => /^--remote-name(-all)?$/.test(w.value) || /^-[A-Za-z]*O[A-Za-z]*$/.test(w.value))
+      if (remoteName) out.writes.push(...urlFileNames(args, optionValue(args, ['--output-dir'])[0]))
       out.reads.push(...reads(optionValue(args, ['-K', '--config', '-T', '--upload-file', '-b', '--cookie']), false))
       return out
-    case 'wget':
-      out.writes.push(...optionValue(args, ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output']))
+    }
+    case 'wget': {
+      const document = optionValue(args, ['-O', '--output-document'])
+      out.writes.push(...document, ...optionValue(args, ['-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output']))
+      // Without -O each download is saved under the URL's own file name.
+      if (document.length === 0) out.writes.push(...urlFileNames(args, optionValue(args, ['-P', '--directory-prefix'])[0]))
       return out
+    }
     case 'sort':
       out.writes.push(...optionValue(args, ['-o', '--output']))
       out.reads.push(...reads(operands(args, ['-o', '--output', '-k', '-t', '-S', '-T', '--key', '--field-separator']), false))
@@ -249,7 +277,7 @@ function findPaths(args: readonly ShellWord[]): ArgPaths {
 /** The paths a command's arguments name, by what the command does with them. */
 export function argPaths(argv: readonly ShellWord[]): ArgPaths {
   if (argv.length === 0) return empty()
-  const name = basename(argv[0].value)
+  const name = commandName(argv[0].value)
   const args = argv.slice(1)
   if (NO_PATHS.has(name)) return empty()
   if (name === 'find') return findPaths(args)

@@ -1,5 +1,5 @@
 import type { ShellCommand, ShellWord } from './types'
-import { basename } from './wrappers'
+import { commandName } from './wrappers'
 
 /**
  * Code a command runs although it arrives as data: `sh -c '…'`, `eval …`, `trap '…' EXIT`,
@@ -32,15 +32,15 @@ interface InterpreterSpec {
 }
 const NODE_VALUED = ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title', '--cwd', '--preload', '--inspect-port', '--watch-path', '--stack-size', '--max-old-space-size', '--openssl-config', '--icu-data-dir', '--redirect-warnings', '--disable-warning', '--experimental-policy', '--report-dir', '--diagnostic-dir']
 const INTERPRETERS: ReadonlyArray<[RegExp, InterpreterSpec]> = [
-  [/^(python[0-9.]*|pypy[0-9.]*)$/, { clusterLetters: 'c', valued: ['-W', '-X', '-Q', '--check-hash-based-pycs'] }],
-  [/^(node|nodejs|bun)$/, { options: ['-e', '--eval', '-p', '--print', '-pe', '-ep'], valued: NODE_VALUED }],
-  [/^deno$/, { subcommand: 'eval' }],
-  [/^perl[0-9.]*$/, { clusterLetters: 'eE', valued: ['-I', '-M', '-m'] }],
-  [/^ruby[0-9.]*$/, { clusterLetters: 'e', valued: ['-I', '-r', '-C', '-E', '--encoding', '-F', '--external-encoding', '--internal-encoding'] }],
-  [/^php[0-9.]*$/, { options: ['-r', '-R', '-B', '-E'], valued: ['-d', '-c', '-z', '-t'] }],
-  [/^(osascript|lua[0-9.]*|luajit|Rscript|R|julia|expect|tclsh|wish|jshell|groovy|scala|ghc|runghc|guile|racket|sbcl|clojure)$/, { options: ['-e', '--eval', '-c', '--expr', '--exec'] }],
-  [/^(vim|nvim|vi|ex|view|gvim)$/, { options: ['-c', '--cmd'] }],
-  [/^emacs$/, { options: ['--eval', '-eval', '--execute'] }]
+  [/^(python[0-9.]*|pypy[0-9.]*)$/i, { clusterLetters: 'c', valued: ['-W', '-X', '-Q', '--check-hash-based-pycs'] }],
+  [/^(node|nodejs|bun)$/i, { options: ['-e', '--eval', '-p', '--print', '-pe', '-ep'], valued: NODE_VALUED }],
+  [/^deno$/i, { subcommand: 'eval' }],
+  [/^perl[0-9.]*$/i, { clusterLetters: 'eE', valued: ['-I', '-M', '-m'] }],
+  [/^ruby[0-9.]*$/i, { clusterLetters: 'e', valued: ['-I', '-r', '-C', '-E', '--encoding', '-F', '--external-encoding', '--internal-encoding'] }],
+  [/^php[0-9.]*$/i, { options: ['-r', '-R', '-B', '-E'], valued: ['-d', '-c', '-z', '-t'] }],
+  [/^(osascript|lua[0-9.]*|luajit|Rscript|R|julia|expect|tclsh|wish|jshell|groovy|scala|ghc|runghc|guile|racket|sbcl|clojure)$/i, { options: ['-e', '--eval', '-c', '--expr', '--exec'] }],
+  [/^(vim|nvim|vi|ex|view|gvim)$/i, { options: ['-c', '--cmd'] }],
+  [/^emacs$/i, { options: ['--eval', '-eval', '--execute'] }]
 ]
 
 /** Options of other tools whose value is a command line run by a shell. */
@@ -51,6 +51,9 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   zip: ['-TT', '--unzip-command'],
   man: ['-P', '--pager', '-H', '--html'],
   flock: ['-c', '--command'],
+  npx: ['-c', '--call'],
+  npm: ['-c', '--call'],
+  pnpm: ['-c'],
   su: ['-c', '--command', '--session-command'],
   runuser: ['-c', '--command', '--session-command'],
   script: ['-c', '--command'],
@@ -212,10 +215,13 @@ function gitConfigAssignments(argv: readonly ShellWord[], found: CodeFindings): 
 export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeFindings {
   const found: CodeFindings = { code: [], alwaysAsk: [] }
   if (argv.length === 0) return found
-  const name = basename(argv[0].value)
+  const name = commandName(argv[0].value)
   const args = argv.slice(1)
   if (SHELLS.has(name)) shellCode(name, argv, command, found)
   else if (name === 'source' || name === '.') sourceCode(argv, found)
+  else if (name === 'tmux') tmuxCode(args, found)
+  else if ((name === 'at' && !args.some((w) => /^-[lrdc]$/.test(w.value))) || name === 'batch') found.alwaysAsk.push(`${name} schedules commands it reads from its input or a file`)
+  else if (name === 'crontab' && !args.some((w) => /^-[lT]$/.test(w.value))) found.alwaysAsk.push('crontab installs commands that run later')
   else if (name === 'hash' && args.some((w) => /^-[A-Za-z]*p/.test(w.value))) found.alwaysAsk.push('hash -p changes the program a later command name runs')
   else if (name === 'enable' && args.some((w) => !/^-[aps]+$/.test(w.value))) found.alwaysAsk.push('enable loads or turns off builtins, which changes what later commands run')
   else if (name === 'eval') {
@@ -253,6 +259,26 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
     optionCode(name, argv, found)
   }
   return found
+}
+
+/** tmux subcommands that run a shell command given as their last words; send-keys types into a shell. */
+const TMUX_RUNS = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw', 'run-shell', 'run', 'display-popup', 'popup', 'pipe-pane', 'pipep'])
+const TMUX_VALUED = new Set(['-s', '-n', '-t', '-c', '-x', '-y', '-e', '-F', '-l', '-L', '-S', '-f', '-d', '-w', '-h', '-b', '-T', '-E', '-p'])
+
+function tmuxCode(args: readonly ShellWord[], found: CodeFindings): void {
+  let i = 0
+  while (i < args.length && args[i].value.startsWith('-')) i += ['-L', '-S', '-f', '-T', '-c'].includes(args[i].value) ? 2 : 1
+  const sub = args[i]?.value ?? 'new-session'
+  if (sub === 'send-keys' || sub === 'send') found.alwaysAsk.push('tmux send-keys types into a shell')
+  if (!TMUX_RUNS.has(sub)) return
+  const rest: string[] = []
+  for (i++; i < args.length; i++) {
+    const word = args[i].value
+    if (/^-[A-Za-z]+$/.test(word)) {
+      if (TMUX_VALUED.has(word) && !['-d', '-h', '-b', '-p'].includes(word)) i++
+    } else rest.push(word)
+  }
+  if (rest.length > 0) found.code.push({ text: rest.join(' '), language: 'shell' })
 }
 
 function watchCode(argv: readonly ShellWord[], found: CodeFindings): void {

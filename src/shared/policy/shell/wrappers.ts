@@ -6,6 +6,13 @@ export const basename = (program: string): string => {
 }
 
 /**
+ * The command a program word runs on a case-insensitive file system (macOS, Windows), where
+ * `SUDO`, `Bash` and `rm.exe` run sudo, bash and rm: how wrappers, shells and the tables are
+ * recognised, and one more form deny and ask rules see. Allow matching stays exact.
+ */
+export const commandName = (program: string): string => basename(program).toLowerCase().replace(/\.(exe|com)$/, '')
+
+/**
  * Commands that run the rest of their words as a command. `argOptions` take a separate value;
  * `positional` words after the options belong to the wrapper (timeout's duration, chroot's root).
  * `privileged`: an allow rule must name the wrapper. `runner`: the command it runs is a part of its
@@ -65,10 +72,33 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   'systemd-run': { argOptions: ['-u', '--unit', '-p', '--property', '-E', '--setenv', '--uid', '--gid', '-M', '--machine'] },
   valgrind: {},
   watchexec: { argOptions: ['-w', '-e', '-i', '--watch', '--exts', '--ignore', '-d', '--debounce'] },
+  npx: { argOptions: ['-p', '--package', '--prefix', '-w', '--workspace'], noCommand: ['-c', '--call'] },
+  bunx: { argOptions: ['-p', '--package'] },
+  uvx: { argOptions: ['--from', '--with', '-p', '--python', '--index-url'] },
+  screen: { argOptions: ['-S', '-c', '-e', '-h', '-p', '-T', '-t', '-s'], noCommand: ['-r', '-R', '-x', '-ls', '-list', '-X', '-wipe', '-Q'] },
   xargs: {
     argOptions: ['-I', '-n', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-lines', '--max-procs', '--delimiter', '--eof', '--max-chars', '--arg-file', '--replace'],
     runner: true
   }
+}
+
+/**
+ * `npm exec cmd`, `uv run cmd`, `bundle exec cmd`…: a subcommand that runs the command after it.
+ * Seen as the wrapper `npm exec`, with the options that take a value.
+ */
+const SUBCOMMAND_RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; spec: WrapperSpec }>> = {
+  npm: { subcommands: ['exec', 'x'], spec: { argOptions: ['-p', '--package', '-w', '--workspace'], noCommand: ['-c', '--call'] } },
+  pnpm: { subcommands: ['dlx', 'exec'], spec: { argOptions: ['-p', '--package', '--filter', '-F'], noCommand: ['-c', '--shell-mode'] } },
+  yarn: { subcommands: ['dlx', 'exec'], spec: { argOptions: ['-p', '--package'] } },
+  bun: { subcommands: ['x'], spec: { argOptions: ['-p', '--package'] } },
+  uv: { subcommands: ['run'], spec: { argOptions: ['--with', '--from', '-p', '--python', '--directory', '--project', '--env-file', '--extra', '--group', '--index-url'] } },
+  poetry: { subcommands: ['run'], spec: { argOptions: ['-C', '--directory', '-P', '--project'] } },
+  pipx: { subcommands: ['run'], spec: { argOptions: ['--spec', '--python', '--index-url', '--pip-args'] } },
+  pdm: { subcommands: ['run'], spec: {} },
+  hatch: { subcommands: ['run'], spec: {} },
+  conda: { subcommands: ['run'], spec: { argOptions: ['-n', '--name', '-p', '--prefix', '--cwd'] } },
+  bundle: { subcommands: ['exec'], spec: {} },
+  dotnet: { subcommands: ['exec'], spec: { argOptions: ['--runtimeconfig', '--depsfile', '--additionalprobingpath'] } }
 }
 
 /** Options glued to their value (`-uroot`) or given as `--opt=value` take no separate word. */
@@ -95,10 +125,16 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
   let envSplitString: ShellWord | undefined
   let at = 0
   for (let depth = 0; depth < 16 && at < words.length; depth++) {
-    const name = basename(words[at].value)
-    const spec = Object.prototype.hasOwnProperty.call(WRAPPERS, name) ? WRAPPERS[name] : undefined
-    if (!spec || words[at].expands) break
+    let name = commandName(words[at].value)
+    let spec = Object.prototype.hasOwnProperty.call(WRAPPERS, name) ? WRAPPERS[name] : undefined
     let i = at + 1
+    const runner = Object.prototype.hasOwnProperty.call(SUBCOMMAND_RUNNERS, name) ? SUBCOMMAND_RUNNERS[name] : undefined
+    if (!spec && runner && runner.subcommands.includes(words[at + 1]?.value ?? '')) {
+      spec = runner.spec
+      name = `${name} ${words[at + 1].value}`
+      i = at + 2
+    }
+    if (!spec || words[at].expands) break
     let runsNothing = false
     while (i < words.length) {
       const word = words[i].value
