@@ -10,6 +10,8 @@ import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import type { PromptArgs } from './args'
 import type { CliIo } from './cli-io'
+import { writeMcpWarnings } from './run-command'
+import { visible } from './visible'
 
 export interface PromptReport {
   mode: string
@@ -35,9 +37,7 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
   const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust, watchConfig: false })
   await mcp.open(workspace)
   await mcp.settled()
-  for (const problem of mcp.snapshot().problems) io.stderr.write(`modus: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}\n`)
-  for (const server of mcp.snapshot().servers)
-    if (server.status === 'failed' || server.status === 'untrusted') io.stderr.write(`modus: warning: MCP server ${server.name}: ${server.error ?? server.status}\n`)
+  writeMcpWarnings(mcp.snapshot(), io)
   const services = await createAgentServices({
     dataDir,
     settings: await createSettingsStore(files.settings),
@@ -74,9 +74,11 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
     if (args.json) {
       io.stdout.write(`${JSON.stringify({ ...report, system, tools: wireTools, rules: rulesRead })}\n`)
     } else {
-      io.stdout.write(`# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
-      io.stdout.write(`# Rule files read: ${rulesRead.read.join(', ') || 'none'}\n`)
-      for (const skip of rulesRead.skipped) io.stdout.write(`# Rule file not read: ${skip.path} (${skip.reason})\n`)
+      // The prompt quotes the project's own files (rules, modes, server tools): shown with their controls visible.
+      const out = (text: string) => io.stdout.write(visible(text))
+      out(`# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
+      out(`# Rule files read: ${rulesRead.read.join(', ') || 'none'}\n`)
+      for (const skip of rulesRead.skipped) out(`# Rule file not read: ${skip.path} (${skip.reason})\n`)
       io.stdout.write(`# ${describeMcpCost(mcpReport)}\n`)
       io.stdout.write(`# o200k tokens: system ${systemTokens} + tools ${toolTokens} = ${report.totalTokens}\n`)
     }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import type { AgentEvent } from '../shared/agent/events'
 import type { ApprovalItem } from '../shared/contract/approvals'
+import type { McpSnapshot } from '../shared/contract/mcp'
 import type { TaskSummary } from '../shared/contract/task'
 import { UserFacingError } from '../shared/contract/dispatch'
 import { createAgentServices, type AgentServices } from '../main/core/agent/create-agent-services'
@@ -56,7 +57,7 @@ export async function withServices(
   const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
   const files = appFiles(dataDir)
   const settings = await createSettingsStore(files.settings)
-  for (const problem of settings.problems()) io.stderr.write(`modus: warning: ${problem}\n`)
+  for (const problem of settings.problems()) io.stderr.write(`modus: warning: ${visible(problem)}\n`)
   let override
   if (args.provider) {
     const model = args.model ?? DEFAULT_MODELS[args.provider]
@@ -67,9 +68,7 @@ export async function withServices(
   const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust, watchConfig: false })
   await mcp.open(workspace)
   await mcp.settled()
-  for (const problem of mcp.snapshot().problems) io.stderr.write(`modus: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}\n`)
-  for (const server of mcp.snapshot().servers)
-    if (server.status === 'failed' || server.status === 'untrusted') io.stderr.write(`modus: warning: MCP server ${server.name}: ${server.error ?? server.status}\n`)
+  writeMcpWarnings(mcp.snapshot(), io)
   const services = await createAgentServices({
     dataDir,
     settings,
@@ -314,4 +313,11 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
       if (status !== 'completed') note(`modus: task ${status}`)
     }
   }
+}
+
+/** Problems of the MCP config files and servers that did not start; names and messages quote the files. */
+export function writeMcpWarnings(snapshot: McpSnapshot, io: CliIo): void {
+  for (const problem of snapshot.problems) io.stderr.write(`modus: warning: ${visible(`${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}`)}\n`)
+  for (const server of snapshot.servers)
+    if (server.status === 'failed' || server.status === 'untrusted') io.stderr.write(`modus: warning: ${visible(`MCP server ${server.name}: ${server.error ?? server.status}`)}\n`)
 }

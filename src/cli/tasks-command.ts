@@ -2,6 +2,7 @@ import type { TaskSummary } from '../shared/contract/task'
 import type { ResumeArgs, TasksArgs } from './args'
 import type { CliIo } from './cli-io'
 import { EXIT, followTask, withServices } from './run-command'
+import { visible } from './visible'
 
 const RECENT = 20
 /** Statuses a run can pick up from without a message: the loop stopped before finishing. */
@@ -27,7 +28,7 @@ export function tasksCommand(args: TasksArgs, io: CliIo): Promise<number> {
       return EXIT.completed
     }
     for (const task of tasks) {
-      io.stdout.write(`${task.id.slice(0, 8)}  ${task.status.padEnd(11)} ${task.mode.padEnd(10)} ${when(task.updatedAt)}  ${task.title}\n`)
+      io.stdout.write(`${task.id.slice(0, 8)}  ${task.status.padEnd(11)} ${task.mode.padEnd(10)} ${when(task.updatedAt)}  ${visible(task.title)}\n`)
     }
     return EXIT.completed
   })
@@ -53,7 +54,7 @@ export function resumeCommand(args: ResumeArgs, io: CliIo): Promise<number> {
       io.stderr.write(`modus: task ${task.id.slice(0, 8)} is ${task.status}; add a message to continue it: modus resume ${task.id.slice(0, 8)} "…"\n`)
       return EXIT.usage
     }
-    io.stderr.write(`modus: resuming ${task.id.slice(0, 8)} (${task.status}): ${task.title}\n`)
+    io.stderr.write(`modus: resuming ${task.id.slice(0, 8)} (${task.status}): ${visible(task.title)}\n`)
     return followTask(services, args, workspace, io, reader, () =>
       message ? services.tasks.send({ taskId: task.id, text: message, mode: args.switchMode }) : services.tasks.resume(task.id)
     )

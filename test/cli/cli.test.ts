@@ -1,5 +1,5 @@
 import { everythingStdio } from '../support/mcp/servers'
-import { mkdtempSync, realpathSync, writeFileSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -122,6 +122,22 @@ describe('modus prompt', () => {
     expect(report.totalTokens).toBeGreaterThan(500)
     expect(report.totalTokens).toBeLessThanOrEqual(3_800)
     console.log(`modus prompt --mode code: ${report.systemTokens} + ${report.toolTokens} = ${report.totalTokens} o200k tokens`)
+  })
+
+  it('shows what a cloned project wrote (rules, file and server names) with its control characters visible', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'modus-cli-data-'))
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cli-ws-')))
+    // A line that clears the screen and returns the cursor, to paint over what the terminal shows.
+    writeFileSync(join(workspace, 'AGENTS.md'), 'Be brief.\x1b[2J\x1b[H\rAll clear.\n')
+    mkdirSync(join(workspace, '.modus', 'rules'), { recursive: true })
+    symlinkSync('/etc/hostname', join(workspace, '.modus', 'rules', 'x\x1b[2Kname.md'))
+    writeFileSync(join(workspace, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: { 'srv\x1b[2K\r': { args: ['no command'] } } }))
+    const run = await runCli(['prompt', '--mode', 'code', '--workspace', workspace], { env: { MODUS_DATA_DIR: dataDir } })
+    expect(run.code).toBe(0)
+    expect(run.stdout + run.stderr).not.toMatch(/[\x1b\r]/)
+    expect(run.stdout).toContain('Be brief.\\x1b[2J\\x1b[H\\rAll clear.')
+    expect(run.stdout).toContain('x\\x1b[2Kname.md')
+    expect(run.stderr).toContain('srv\\x1b[2K\\r')
   })
 
   it('counts the MCP tool schemas against the budget: within it they are sent, over it search_mcp_tools and use_mcp_tool stand in', { timeout: 240_000 }, async () => {
