@@ -156,3 +156,20 @@ describe('writes a command names implicitly (audit)', () => {
       expect(run(line, everything).decision, line).toBe('allow')
   })
 })
+
+describe('the Code mode allow list cannot be turned against the user (audit)', () => {
+  const code = { allow: ['git show *', 'git diff *', 'git log *', 'go test *', 'cargo test *', 'npm test *', 'npm run test *', 'pnpm test *'] }
+  it('options that name the program a test or git command runs ask', () => {
+    for (const line of ['go test -exec rm ./...', 'go test -toolexec "sh -c id" ./...', 'go test -exec=/tmp/evil ./...', 'cargo test --config target.x86_64-unknown-linux-gnu.runner="/tmp/evil"', 'npm test --script-shell=/tmp/evil.sh', 'npm test --script-shell /tmp/evil.sh', 'npm run test --node-options=--require=/tmp/x.js', 'pnpm test --shell-emulator --script-shell=/tmp/x'])
+      expect(verdict(line, code), line).toBe('ask')
+    for (const line of ['go test ./...', 'go test -run TestX ./pkg', 'cargo test --release', 'npm test -- --watch=false'])
+      expect(verdict(line, code), line).toBe('allow')
+  })
+
+  it('a revision:path argument names the path (ignored files stay unreadable)', () => {
+    const ignore = { isIgnored: (rel: string) => rel === 'secrets' || rel.startsWith('secrets/') }
+    for (const line of ['git show HEAD:secrets/key.pem', 'git show :secrets/key.pem', 'git diff HEAD~1:secrets/key.pem HEAD:x'])
+      expect(decide({ name: 'execute_command', params: { command: line } }, { mode: mode(code), trusted: true, workspaceRoot: ROOT, ...ignore }).decision, line).toBe('deny')
+    expect(decide({ name: 'execute_command', params: { command: 'git show HEAD:src/a.ts' } }, { mode: mode(code), trusted: true, workspaceRoot: ROOT, ...ignore }).decision).toBe('allow')
+  })
+})

@@ -255,7 +255,13 @@ function gitPaths(args: readonly ShellWord[]): ArgPaths {
   if (sub === 'init') out.writes.push(...operands(rest, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format']).slice(0, 1))
   // `git diff --output=f`, `git log -o f`… write the file they name.
   out.writes.push(...optionValue(rest, ['--output', '-o']).filter(() => sub !== 'commit' && sub !== 'clone'))
-  for (const word of rest) if (!word.value.startsWith('-') && word.value !== sub) out.unknown.push(word)
+  for (const word of rest) {
+    if (word.value.startsWith('-') || word.value === sub) continue
+    out.unknown.push(word)
+    // `HEAD:secrets/key.pem` and `:path` name a file as the revision holds it.
+    const revisionPath = /^[^:/]*:(?!\/\/)(.+)$/.exec(word.value)
+    if (revisionPath) out.unknown.push({ ...word, value: revisionPath[1] })
+  }
   return out
 }
 

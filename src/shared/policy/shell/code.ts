@@ -201,6 +201,25 @@ function optionCode(name: string, argv: readonly ShellWord[], found: CodeFinding
     found.alwaysAsk.push(`${name} without -c runs an interactive shell`)
 }
 
+/** Options of build and test tools that name the program they run (`go test -exec prog`). */
+function programOptions(name: string, argv: readonly ShellWord[], found: CodeFindings): void {
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i].value
+    if (word === '--') break
+    if (name === 'go') {
+      const option = /^--?(exec|toolexec)(=|$)/.exec(word)
+      if (!option) continue
+      found.alwaysAsk.push(`go -${option[1]} runs the built binaries through another program`)
+      const text = option[2] === '=' ? word.slice(word.indexOf('=') + 1) : argv[i + 1]?.value
+      if (text) found.code.push({ text, language: 'shell' })
+    } else if (name === 'cargo') {
+      const value = word.startsWith('--config=') ? word.slice(9) : word === '--config' ? argv[i + 1]?.value ?? '' : ''
+      if (/runner|linker|rustc|wrapper|\bar\b/i.test(value)) found.alwaysAsk.push('cargo --config sets a program cargo runs')
+    } else if (/^--(script-shell|node-options|userconfig|globalconfig|shell)(=|$)/.test(word))
+      found.alwaysAsk.push(`${name} ${word.split('=')[0]} changes the program ${name} runs`)
+  }
+}
+
 function gitConfigAssignments(argv: readonly ShellWord[], found: CodeFindings): void {
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i].value
@@ -256,6 +275,7 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
   } else if (/^(g|m|n)?awk$/.test(name)) awkCode(argv, found)
   else if (!interpreterCode(name, argv, command, found)) {
     if (name === 'git') gitConfigAssignments(argv, found)
+    if (['go', 'cargo', 'npm', 'pnpm', 'yarn'].includes(name)) programOptions(name, argv, found)
     optionCode(name, argv, found)
   }
   return found
