@@ -171,6 +171,18 @@ describe('an approved edit cannot be redirected out of the workspace', () => {
     expect(existsSync(join(t.outside, 'out.txt'))).toBe(false)
   })
 
+  it('the file swapped for a link to a protected file inside (a git hook): the write refuses instead of following it', async () => {
+    t = await tempWorkspace({ 'build.sh': ORIGINAL, '.git/hooks/pre-commit': ORIGINAL })
+    const staged = await stageModify('build.sh')
+    expect(staged.protected).toBe(false)
+    rmSync(join(t.root, 'build.sh'))
+    symlinkSync(join(t.root, '.git', 'hooks', 'pre-commit'), join(t.root, 'build.sh'))
+    const outcome = await t.workspace.changes.accept(staged.id)
+    expect(outcome.status).toBe('conflict')
+    expect(outcome.message).toMatch(/protected/)
+    expect(disk('.git/hooks/pre-commit')).toBe(ORIGINAL)
+  })
+
   it('a link that stays inside is written through, and the result names the file actually written', async () => {
     t = await tempWorkspace({ 'real/notes.md': ORIGINAL })
     symlinkSync(join(t.root, 'real'), join(t.root, 'docs'))

@@ -66,6 +66,20 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
     recorded(change, path, () => workspace.writeText(path, text, formatOf(change), { stayInside: !change.outsideWorkspace }))
   const deleteFile = (change: StagedChange, path: string) => recorded(change, path, () => workspace.deleteFile(path, { stayInside: !change.outsideWorkspace }))
 
+  /**
+   * A path that was not protected when proposed but leads to a protected file now (it or a folder
+   * was swapped for a link to `.git/hooks/…` since): the approval was not for that file.
+   */
+  async function newlyProtected(change: StagedChange): Promise<string | null> {
+    if (change.protected) return null
+    for (const path of [change.path, ...(change.moveTo ? [change.moveTo] : [])]) {
+      const now = await workspace.resolve(path)
+      if (now.protected)
+        return `Not written: ${path} now leads to the protected path ${now.display} (a folder or the file was replaced by a link since the change was proposed). Nothing was changed.`
+    }
+    return null
+  }
+
   /** Writes the accepted text; resolves with the real path written (null: only deleted). */
   async function writeTarget(change: StagedChange, target: DiskState): Promise<string | null> {
     if (change.kind === 'move') {
@@ -180,6 +194,8 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       }
       const merged = rebase(change.original, reviewed.target, current, change)
       if (!merged.ok) return conflict(change, merged.reason)
+      const redirected = await newlyProtected(change)
+      if (redirected) return conflict(change, redirected)
       let writtenTo: string | null
       try {
         writtenTo = await writeTarget(change, merged.text)
