@@ -57,6 +57,19 @@ describe('commands a sandboxed mode runs outside its sandbox: the policy', () =>
     expect(policy('ls', modeOf()).decision).toBe('allow')
   })
 
+  it("an untrusted project's unsandboxed rules can only make a command ask: never allow, never lift a deny", () => {
+    // A cloned repository's mode: everything unsandboxed, a deny rule. Untrusted, its allow rules and toggles are off.
+    const project = modeOf({ origin: 'project', sandbox: sandboxOf({ unsandboxedCommands: ['*'] }) })
+    const without = modeOf({ origin: 'project', sandbox: undefined })
+    const untrusted = { trusted: false }
+    for (const command of ['ls', 'docker ps', 'npm test', 'touch x', 'curl https://example.com']) {
+      expect(policy(command, project, {}, untrusted)).toMatchObject({ decision: 'ask', rule: `mode 'build' unsandboxed "*"` })
+      // The same project mode with no sandbox at all runs the command unsandboxed too, and asks as well.
+      expect(policy(command, without, {}, untrusted).decision).toBe('ask')
+    }
+    expect(policy('docker rm box', project, {}, untrusted).decision).toBe('deny')
+  })
+
   it('asks when the model requests it for one call, and says so; deny rules still deny', () => {
     const asked = policy('ls', modeOf(), { outside_sandbox: true })
     expect(asked).toMatchObject({ decision: 'ask', rule: 'outside-sandbox-requested' })
