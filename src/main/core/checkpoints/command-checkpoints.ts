@@ -2,6 +2,7 @@ import type { ToolPort } from '../agent/ports'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { AnyToolExecutor, FullToolContext, ToolExecutor } from '../tools/types'
 import type { CheckpointService } from './checkpoint-service'
+import type { CommandCapture } from './workspace-checkpoints'
 
 export interface CommandCheckpointDeps {
   checkpoints: CheckpointService
@@ -28,11 +29,26 @@ export function withCommandCheckpoints(port: ToolPort, deps: CommandCheckpointDe
         async execute(params, ctx) {
           const line = commandLine(params).command
           if (deps.isReadOnly(line)) return command.execute(params, ctx)
-          const { result } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx))
-          return result
+          const { result, capture } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx))
+          const note = captureNote(capture)
+          return note ? { ...result, content: [...result.content, { type: 'text', text: `\n${note}` }] } : result
         }
       }
       return wrapped as AnyToolExecutor
     }
   }
 }
+
+/** What the command's checkpoint could not hold, said in its result (seen in the chat and by the model). */
+function captureNote(capture: CommandCapture): string | null {
+  const lines: string[] = []
+  if (capture.failure) lines.push(`Checkpoint: ${capture.failure}`)
+  if (capture.skipped.length > 0) {
+    const shown = capture.skipped.slice(0, 5).map((file) => `${file.path} (${megabytes(file.size)})`)
+    const more = capture.skipped.length > 5 ? ` and ${capture.skipped.length - 5} more` : ''
+    lines.push(`Checkpoint: not captured, over the size limit, so restoring cannot bring back their content from before this command: ${shown.join(', ')}${more}.`)
+  }
+  return lines.length > 0 ? lines.join('\n') : null
+}
+
+const megabytes = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`)

@@ -28,6 +28,8 @@ export interface Snapshot {
   skipped: SkippedFile[]
   /** A copy of each root's index as it was, so commands running at once do not see each other's snapshot. */
   indexes: Record<string, string>
+  /** Size and mtime of each file too large to capture, so only the ones a command changes are listed after it. */
+  large: Record<string, string>
 }
 
 export interface SkippedFile {
@@ -120,6 +122,7 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
         const info = await lstat(join(base, path)).catch(() => null)
         if (info?.isFile() && info.size > options.maxFileBytes()) {
           tooLarge.push(path)
+          result.large[joinPrefix(prefix, path)] = stampOf(info)
           if (tag !== '?') trackedTooLarge.push(path)
           result.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
         }
@@ -136,7 +139,7 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
   const rootOf = (prefix: string) => (prefix ? join(root, prefix) : root)
 
   /** Tracked files changed or deleted, and untracked files created, in one root since its last `add`. */
-  async function changesInRoot(prefix: string, knownRoots: ReadonlySet<string>, indexes: Record<string, string>, out: { changes: FileChange[]; skipped: SkippedFile[] }): Promise<void> {
+  async function changesInRoot(prefix: string, knownRoots: ReadonlySet<string>, { indexes, large }: Snapshot, out: { changes: FileChange[]; skipped: SkippedFile[] }): Promise<void> {
     const base = rootOf(prefix)
     const index = indexes[prefix]
     const changed = splitNul(await git(['diff-files', '-z', '--no-renames', '--raw', '--no-abbrev'], undefined, prefix, index))
@@ -165,7 +168,8 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
       // A file the command replaced with a link or a folder is gone as a file: its content is what to restore.
       const info = found?.isFile() ? found : null
       if (info && info.size > options.maxFileBytes()) {
-        out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
+        // Listed only when the command created or changed it (untouched large files are in every listing).
+        if (large[joinPrefix(prefix, path)] !== stampOf(info)) out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
         continue
       }
       const after = info ? await readFile(full) : null
@@ -213,7 +217,7 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
     async snapshot() {
       await ensureInitialized()
       await writeExcludes()
-      const result: Snapshot = { roots: [], skipped: [], indexes: {} }
+      const result: Snapshot = { roots: [], skipped: [], indexes: {}, large: {} }
       await snapshotRoot('', result)
       const id = randomUUID()
       for (const prefix of result.roots) {
@@ -228,7 +232,7 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
       const out = { changes: [] as FileChange[], skipped: [] as SkippedFile[] }
       const known = new Set(snapshot.roots)
       try {
-        for (const prefix of snapshot.roots) await changesInRoot(prefix, known, snapshot.indexes, out)
+        for (const prefix of snapshot.roots) await changesInRoot(prefix, known, snapshot, out)
       } finally {
         await Promise.all(Object.values(snapshot.indexes).map((file) => rm(file, { force: true })))
       }
@@ -247,6 +251,8 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
 export function gitBlobId(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
 }
+
+const stampOf = (info: { size: number; mtimeMs: number }): string => `${info.size}:${info.mtimeMs}`
 
 function joinPrefix(prefix: string, path: string): string {
   return prefix ? `${prefix}/${path}` : path

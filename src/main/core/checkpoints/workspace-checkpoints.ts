@@ -217,7 +217,7 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
           const afterHash = change.after ? await blobs.put(change.after) : null
           entries.push({ kind: 'change', taskId, at: now(), source: 'command', action, path: change.path, before: beforeHash, after: afterHash, executable: change.executable })
         }
-        const skipped = uniqueSkipped([...before.skipped, ...found.skipped])
+        const skipped = uniqueSkipped(found.skipped)
         if (skipped.length > 0) entries.push({ kind: 'skipped', taskId, at: now(), action, files: skipped })
         await journal.append(entries)
         return { result, capture: { changed: found.changes.map((c) => c.path), skipped } }

@@ -32,6 +32,8 @@ export interface HarnessOptions {
   mcp?: McpHub
   /** The OS sandbox service (default: the real one on this machine's PATH). */
   sandbox?: AgentServicesOptions['sandbox']
+  /** The checkpoint service (default: the real one in the data dir). */
+  checkpoints?: AgentServicesOptions['checkpoints']
 }
 
 export interface Harness {
@@ -79,6 +81,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     terminal,
     mcp: options.mcp,
     sandbox: options.sandbox,
+    checkpoints: options.checkpoints,
     providerOverride: {
       kind: protocol,
       model: options.model ?? MODEL[protocol],
