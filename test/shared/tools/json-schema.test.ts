@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { getEncoding } from 'js-tiktoken'
+import type { z } from 'zod'
 import { builtInTools } from '../../../src/shared/tools/catalog'
 import { toolInputSchema, toolSpec } from '../../../src/shared/tools/json-schema'
 import type { ToolDefinition } from '../../../src/shared/tools/types'
@@ -32,6 +33,18 @@ describe('tool JSON schemas', () => {
     expect(listFiles.required).toEqual(['path'])
     expect(readFile.additionalProperties).toBe(false)
     expect('$schema' in readFile).toBe(false)
+  })
+
+  it('offers the model exactly the parameters each validator takes: same names, same required ones, nothing else', () => {
+    for (const tool of builtInTools) {
+      const schema = anthropicTools([tool])[0].input_schema as { properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean }
+      const shape = (tool.params as unknown as z.ZodObject).shape as Record<string, z.ZodType>
+      expect(Object.keys(schema.properties).sort(), tool.name).toEqual(Object.keys(shape).sort())
+      const required = Object.keys(shape).filter((key) => !shape[key].safeParse(undefined).success)
+      expect([...(schema.required ?? [])].sort(), tool.name).toEqual(required.sort())
+      expect(schema.additionalProperties, tool.name).toBe(false)
+      expect(tool.params.safeParse({ not_a_parameter: 1 }).error?.issues.some((issue) => issue.code === 'unrecognized_keys'), tool.name).toBe(true)
+    }
   })
 
   it('keeps code mode tool definitions small (o200k tokens)', () => {
