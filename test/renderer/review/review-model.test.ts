@@ -150,4 +150,17 @@ describe('review model', () => {
     expect(restoreReview(changes, 'a')).toBeNull()
     expect(restoreReview(changes, null)).toBeNull()
   })
+
+  it('approving the whole turn with every hunk rejected approves the turn and writes nothing of this edit', () => {
+    const changes = [change('a')]
+    const review = setFile(initialReview(changes), 'a', false)
+    expect(buildEditDecision('ap', changes, review).outcome).toBe('reject')
+    expect(buildEditDecision('ap', changes, review, undefined, 'turn')).toEqual({
+      approvalId: 'ap',
+      outcome: 'approve',
+      scope: 'turn',
+      reason: undefined,
+      changes: [{ changeId: 'a', acceptedHunks: [] }]
+    })
+  })
 })

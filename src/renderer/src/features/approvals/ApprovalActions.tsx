@@ -4,6 +4,9 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { LazyChangesetReview } from '../review/LazyChangesetReview'
+import { countAccepted } from '../review/review-model'
+import { reviewedDecision } from '../review/review-store'
+import { useReviewDraft } from '../review/use-review-draft'
 import { hasLaterCallsInTurn, isLoopPause } from './approval-model'
 
 export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
@@ -60,6 +63,16 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const isEdit = item.kind === 'edit' && (item.changes?.length ?? 0) > 0
   // A sandboxed command's connection: allow once / always in this mode / deny.
   const isNetwork = item.kind === 'network'
+  // An edit answered from outside its review (folded, or the whole turn) is answered as reviewed.
+  const [review] = useReviewDraft(isEdit ? item.id : undefined, item.changes ?? [])
+  const reviewCounts = countAccepted(review)
+  const sendReviewed = (scope: 'call' | 'turn'): void => {
+    try {
+      void send(reviewedDecision(item.id, item.changes ?? [], scope))
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    }
+  }
 
   return (
     <div className="approval-actions">
@@ -92,8 +105,8 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
             </button>
           )}
           {isEdit && !props.showReview && (
-            <button type="button" className="primary" disabled={busy} onClick={() => void send({ ...base, outcome: 'approve', scope: 'call' })}>
-              Accept all changes
+            <button type="button" className="primary" disabled={busy} onClick={() => sendReviewed('call')}>
+              {reviewCounts.accepted === reviewCounts.total ? 'Accept all changes' : 'Accept selected hunks'}
             </button>
           )}
           {isPause ? (
@@ -109,7 +122,11 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           )}
           {isTurn && (
             <>
-              <button type="button" disabled={busy} onClick={() => void send({ ...base, outcome: 'approve', scope: 'turn' })}>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => (isEdit ? sendReviewed('turn') : void send({ ...base, outcome: 'approve', scope: 'turn' }))}
+              >
                 Approve whole turn
               </button>
               <button type="button" disabled={busy} onClick={() => setPending('reject-turn')}>

@@ -18,6 +18,7 @@ import {
   whyAsked
 } from './approval-model'
 import { useApprovalsStore } from './approvals-store'
+import { reviewedDecision } from '../review/review-store'
 import './approvals.css'
 
 /** Every pending item across tasks in one list, answered with the mouse or the keyboard. */
@@ -55,7 +56,10 @@ export function ApprovalQueueView(): ReactNode {
   const quick = async (item: ApprovalItem, outcome: 'approve', scope: 'call' | 'turn'): Promise<void> => {
     setError(null)
     try {
-      await useApprovalsStore.getState().decide(client, { approvalId: item.id, outcome, scope })
+      // An edit is approved as its review stands, never as the bare proposal.
+      const decision =
+        item.kind === 'edit' && item.changes?.length ? reviewedDecision(item.id, item.changes, scope) : { approvalId: item.id, outcome, scope }
+      await useApprovalsStore.getState().decide(client, decision)
       requestAnimationFrame(focusSelected)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))

@@ -10,7 +10,8 @@ import {
   openQuestions,
   setEdited,
   setFile,
-  setHunk
+  setHunk,
+  unansweredMessage
 } from './review-model'
 import { useApprovalsStore } from '../approvals/approvals-store'
 import { useReviewStore } from './review-store'
@@ -181,9 +182,6 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
     </div>
   )
 }
-
-const unansweredMessage = (hunks: number[]): string =>
-  `First say which wins in ${hunks.map((n) => `hunk ${n}`).join(', ')}: your edit or the original lines.`
 
 function FileHeader({ change }: { change: ChangeView }): ReactNode {
   return (

@@ -184,26 +184,33 @@ export function changeDecision(change: ChangeView, file: FileReview): ChangeDeci
 
 /**
  * The answer to an edit approval: approve with per-file decisions when any hunk is kept, otherwise a
- * rejection (with the user's reason for the model).
+ * rejection (with the user's reason for the model). Approving the whole turn is an approval even
+ * when every hunk is rejected: this edit writes nothing and the later calls of the turn run.
  */
 export function buildEditDecision(
   approvalId: string,
   changes: readonly ChangeView[],
   review: ChangesetReview,
-  reason?: string
+  reason?: string,
+  scope: 'call' | 'turn' = 'call'
 ): ApprovalDecision {
   const anyAccepted = changes.some((change) => fileAccepted(review[change.id]))
   const trimmed = reason?.trim() || undefined
-  if (!anyAccepted) return { approvalId, outcome: 'reject', scope: 'call', reason: trimmed }
+  if (!anyAccepted && scope === 'call') return { approvalId, outcome: 'reject', scope: 'call', reason: trimmed }
   return {
     approvalId,
     outcome: 'approve',
-    scope: 'call',
+    scope,
     reason: trimmed,
     changes: changes.map((change) =>
       fileAccepted(review[change.id]) ? changeDecision(change, review[change.id]) : { changeId: change.id, acceptedHunks: [] }
     )
   }
+}
+
+/** Why an edit cannot be sent yet: hunks whose question (your edit or the original?) is open. */
+export function unansweredMessage(hunks: readonly number[]): string {
+  return `First say which wins in ${hunks.map((n) => `hunk ${n}`).join(', ')}: your edit or the original lines.`
 }
 
 /** Splits a hunk's unified lines into the two sides, for a text rendering without Monaco. */

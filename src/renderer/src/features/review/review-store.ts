@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
-import type { ChangeView } from '../../../../shared/contract/approvals'
-import { initialReview, restoreReview, reviewFits, type ChangesetReview } from './review-model'
+import type { ApprovalDecision, ChangeView } from '../../../../shared/contract/approvals'
+import { buildEditDecision, initialReview, openQuestions, restoreReview, reviewFits, unansweredMessage, type ChangesetReview } from './review-model'
 import { loadSavedReviews, saveReviews } from './saved-reviews'
 
 /** A file of a waiting change that differs on disk from what the proposal was made against. */
@@ -38,6 +38,18 @@ interface ReviewSlice {
 export function reviewFor(draft: ChangesetReview | undefined, saved: unknown, changes: readonly ChangeView[]): ChangesetReview {
   if (draft && reviewFits(draft, changes)) return draft
   return restoreReview(changes, saved) ?? initialReview(changes)
+}
+
+/**
+ * The answer an edit approval gets from outside its review (the turn-wide approve, the folded card's
+ * accept): the review as it stands, never the bare proposal. Throws while a hunk's question is open.
+ */
+export function reviewedDecision(approvalId: string, changes: readonly ChangeView[], scope: 'call' | 'turn'): ApprovalDecision {
+  const { drafts, saved } = useReviewStore.getState()
+  const review = reviewFor(drafts[approvalId], saved[approvalId], changes)
+  const questions = openQuestions(review)
+  if (questions.length > 0) throw new Error(unansweredMessage(questions))
+  return buildEditDecision(approvalId, changes, review, undefined, scope)
 }
 
 const without = <T>(record: Record<string, T>, keep: (id: string) => boolean): Record<string, T> =>
