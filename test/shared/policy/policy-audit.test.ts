@@ -173,3 +173,13 @@ describe('the Code mode allow list cannot be turned against the user (audit)', (
     expect(decide({ name: 'execute_command', params: { command: 'git show HEAD:src/a.ts' } }, { mode: mode(code), trusted: true, workspaceRoot: ROOT, ...ignore }).decision).toBe('allow')
   })
 })
+
+describe('tools whose options run a program (audit)', () => {
+  it('rg --pre runs its program on every file; gdb -ex runs debugger commands', () => {
+    for (const line of ['rg --pre rm x', 'rg --pre=rm x .'])
+      expect(verdict(line, denyRm), line).toBe('deny')
+    for (const line of ['gdb -batch -ex "shell rm x" ./a', 'gdb --eval-command="!id" ./a', 'rg --pre ./decode.sh k'])
+      expect(verdict(line, { allow: ['gdb *', 'rg *'] }), line).toBe('ask')
+    expect(verdict('rg -n TODO src', { allow: ['rg *'] })).toBe('allow')
+  })
+})

@@ -52,6 +52,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   man: ['-P', '--pager', '-H', '--html'],
   flock: ['-c', '--command'],
   npx: ['-c', '--call'],
+  rg: ['--pre'],
   npm: ['-c', '--call'],
   pnpm: ['-c'],
   su: ['-c', '--command', '--session-command'],
@@ -239,6 +240,8 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
   if (SHELLS.has(name)) shellCode(name, argv, command, found)
   else if (name === 'source' || name === '.') sourceCode(argv, found)
   else if (name === 'tmux') tmuxCode(args, found)
+  else if (name === 'gdb' && args.some((w) => /^--?(ex|iex|eval-command|init-eval-command|x|command)(=|$)/.test(w.value)))
+    found.alwaysAsk.push('gdb runs debugger commands, and they can run shell commands')
   else if ((name === 'at' && !args.some((w) => /^-[lrdc]$/.test(w.value))) || name === 'batch') found.alwaysAsk.push(`${name} schedules commands it reads from its input or a file`)
   else if (name === 'crontab' && !args.some((w) => /^-[lT]$/.test(w.value))) found.alwaysAsk.push('crontab installs commands that run later')
   else if (name === 'hash' && args.some((w) => /^-[A-Za-z]*p/.test(w.value))) found.alwaysAsk.push('hash -p changes the program a later command name runs')
