@@ -76,7 +76,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     env,
     currentWorkspace: () => session.current()?.root ?? null,
-    isTrusted: (root, grants) => trust.isTrusted(root, grants),
+    // The open folder's trust is one answer for all it grants: a server the user has not seen suspends its modes' grants too.
+    isTrusted: (root, grants) => trust.isTrusted(root, grants) && (session.current()?.root !== root || session.current()?.trusted === true),
     asOwnGrants: (change) => asOwnGrants(ownGrants, change),
     mcp
   })

@@ -244,6 +244,36 @@ describe('trust is tied to the grants the user saw', () => {
     }
   })
 
+  it('a server added after trusting suspends the whole trust: the modes\' grants the user saw wait too', async () => {
+    const { startFakeProvider } = await import('../../support/fake-provider')
+    const { dataDir, workspace } = setup()
+    writeFileSync(join(workspace, 'marker.txt'), 'suspended-run\n')
+    const command = { name: 'execute_command', input: { command: `curl -s file://${join(workspace, 'marker.txt')}` } }
+    const fake = await startFakeProvider({ name: 'trust-suspended', turns: [{ toolCalls: [command] }] })
+    const core = await start(dataDir)
+    try {
+      await core.handlers['settings:saveProvider']({
+        id: 'fake',
+        kind: 'anthropic',
+        label: 'Fake',
+        baseUrl: fake.anthropicBaseUrl,
+        model: 'claude-sonnet-4-5',
+        apiKey: 'sk-test'
+      })
+      const seen = await core.handlers['workspace:open']({ path: workspace })
+      await core.handlers['workspace:trust']({ trusted: true, grantsHash: seen.grantsHash })
+      // A pull adds a server the user never saw: the folder asks again, and nothing it grants runs meanwhile.
+      writeFileSync(join(workspace, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: { planted: { command: 'node', args: ['planted.js'] } } }))
+      expect(await core.handlers['workspace:open']({ path: workspace })).toMatchObject({ trusted: false })
+      const task = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
+      const item = await waitFor(async () => (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id))
+      expect(item.tool).toBe('execute_command')
+      await core.handlers['task:cancel']({ taskId: task.id }).catch(() => undefined)
+    } finally {
+      await fake.close()
+    }
+  })
+
   it('refuses an answer given for grants that changed while the prompt was shown', async () => {
     const { dataDir, workspace } = setup()
     const core = await start(dataDir)
