@@ -15,6 +15,7 @@ export const accessMcpResourceTool = defineTool({
   params: accessMcpResourceParams,
   effect: 'mcp',
   needsMcpResources: true,
+  mcpTarget: (p) => ({ server: p.server_name }),
   summarize: (p) => `MCP ${p.server_name}: ${p.uri}`
 })
 

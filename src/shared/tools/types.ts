@@ -36,8 +36,8 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType, N extends strin
   commandLine?(params: z.output<P>): { command: string; cwd?: string; outsideSandbox?: boolean }
   /** The page the call opens (effect browser); undefined when it stays on the page already open. */
   browserUrl?(params: z.output<P>): string | undefined
-  /** The server and tool the call reaches (effect mcp): the server config's always-allow applies. */
-  mcpTarget?(params: z.output<P>): { server: string; tool: string } | undefined
+  /** The server and tool the call reaches (effect mcp; no tool for a resource read): the server config's always-allow applies to a tool. */
+  mcpTarget?(params: z.output<P>): { server: string; tool?: string } | undefined
   /**
    * Effect task-control: the mode toggle that lets it run unasked. Without one it never needs
    * approval (it changes only the conversation) and runs without the repetition check.

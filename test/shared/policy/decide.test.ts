@@ -247,6 +247,12 @@ describe('other tools', () => {
     expect(decide({ name: 'mcp--gh--search', params: {} }, none).decision).toBe('ask')
     expect(decide({ name: 'mcp--gh--search', params: {} }, ctx(custom({}), { mcpAlwaysAllow: (s, t) => s === 'gh' && t === 'search' })).decision).toBe('allow')
     expect(decide({ name: 'mcp--gh--search', params: {} }, all).decision).toBe('allow')
+    // "Why was I asked" names the server behind a resource read as well as behind a tool.
+    expect(decide({ name: 'access_mcp_resource', params: { server_name: 'docs', uri: 'docs://readme' } }, none)).toMatchObject({
+      decision: 'ask',
+      reason: "The resource docs://readme of MCP server 'docs' needs approval in this mode"
+    })
+    expect(decide({ name: 'mcp--gh--search', params: {} }, none).reason).toBe("The tool 'search' of MCP server 'gh' needs approval in this mode")
     expect(decide({ name: 'ask_followup_question', params: {} }, all)).toMatchObject({ decision: 'allow', autoAnswerAfterMs: 5000 })
     expect(decide({ name: 'ask_followup_question', params: {} }, none).decision).toBe('ask')
     expect(decide({ name: 'attempt_completion', params: { result: 'x' } }, none).decision).toBe('allow')

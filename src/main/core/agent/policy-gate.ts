@@ -188,9 +188,9 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       )
       const out: PolicyVerdict = { decision: verdict.decision, rule: verdict.rule, reason: verdict.reason }
       const target = verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined
-      if (target && deps.allowMcpTool) {
-        // The narrowest entry: this one tool in its server's alwaysAllow.
-        const rule: McpAllowRule = { mcpAlwaysAllow: target }
+      if (target?.tool && deps.allowMcpTool) {
+        // The narrowest entry: this one tool in its server's alwaysAllow (a resource read has none).
+        const rule: McpAllowRule = { mcpAlwaysAllow: { server: target.server, tool: target.tool } }
         out.suggestedRule = {
           rule,
           label: `Always allow tool '${target.tool}' of MCP server '${target.server}'`,
