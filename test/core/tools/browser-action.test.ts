@@ -208,6 +208,50 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     }
   })
 
+  it('speculation rules and connection hints reach no foreign origin: no prefetch, prerender or preconnect leaves the browser', async () => {
+    // These are fetched by the browser itself, outside the page's request interception.
+    const foreignHits: string[] = []
+    let foreignConnections = 0
+    const foreign = createServer((req, res) => {
+      foreignHits.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>foreign</title>')
+    })
+    foreign.on('connection', () => foreignConnections++)
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
+    const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
+    const rules = (urls: string[]) => JSON.stringify({ prefetch: [{ source: 'list', urls }], prerender: [{ source: 'list', urls }] })
+    const page = `<html><head>
+      <link rel="preconnect" href="${foreignOrigin}"><link rel="dns-prefetch" href="${foreignOrigin}">
+      <script type="speculationrules">${rules([`${foreignOrigin}/listed`])}</script></head>
+      <body>page<script>
+        const secret = 'typed-secret'
+        const script = document.createElement('script'); script.type = 'speculationrules'
+        script.textContent = JSON.stringify({ prefetch: [{ source: 'list', urls: ['${foreignOrigin}/inserted?d=' + secret] }] })
+        document.head.append(script)
+      </script></body></html>`
+    const local = createServer((req, res) => {
+      if (req.url === '/rules.json') return void res.writeHead(200, { 'content-type': 'application/speculationrules+json' }).end(rules([`${foreignOrigin}/header`]))
+      res.writeHead(200, { 'content-type': 'text/html', 'speculation-rules': '"/rules.json"' }).end(page)
+    })
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve))
+    const localOrigin = `http://127.0.0.1:${(local.address() as AddressInfo).port}`
+    const checkPage = async (url: string) => ({ allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` })
+    const guarded = createBrowserActionExecutor(sessions)
+    const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t7'), checkPage })
+    try {
+      const launched = await call({ action: 'launch', url: `${localOrigin}/` })
+      expect(launched.isError).toBe(false)
+      await sessions.get('t7')!.page.waitForTimeout(2000)
+      await call({ action: 'screenshot' })
+      expect(foreignHits).toEqual([])
+      expect(foreignConnections).toBe(0)
+    } finally {
+      await sessions.close('t7')
+      await new Promise((resolve) => foreign.close(resolve))
+      await new Promise((resolve) => local.close(resolve))
+    }
+  })
+
   it('a server-side redirect is checked hop by hop: to a foreign origin it is stopped before the request leaves, within the origin it follows', async () => {
     const foreignHits: string[] = []
     const foreign = createServer((req, res) => {

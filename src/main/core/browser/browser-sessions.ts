@@ -1,4 +1,7 @@
-import type { Browser, Page, Request, Route } from 'playwright-core'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { BrowserContext, Page, Request, Route } from 'playwright-core'
 import { findChromium, type ChromiumLookup } from './find-chromium'
 
 export interface Viewport {
@@ -207,9 +210,24 @@ async function startSession(page: Page, viewport: Viewport): Promise<BrowserSess
   }
 }
 
+/**
+ * A fresh profile per session with "preload pages" off (`net.network_prediction_options` 2, never):
+ * speculation rules (prefetch, prerender) and preconnect hints are fetched by the browser itself,
+ * outside the page's request interception, so a page could otherwise send what it holds to any origin.
+ * A preference is the only switch for them; it needs a profile written before launch.
+ */
+async function preparedProfile(): Promise<string> {
+  const profile = await mkdtemp(join(tmpdir(), 'modus-browser-'))
+  await mkdir(join(profile, 'Default'))
+  await writeFile(join(profile, 'Default', 'Preferences'), JSON.stringify({ net: { network_prediction_options: 2 } }))
+  return profile
+}
+
+const removeProfile = (profile: string): Promise<void> => rm(profile, { recursive: true, force: true }).catch(() => undefined)
+
 /** One Playwright browser per task, opened by launch, closed by close, at task end and on cancel. */
 export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSessions {
-  const sessions = new Map<string, { browser: Browser; session: BrowserSession }>()
+  const sessions = new Map<string, { context: BrowserContext; profile: string; session: BrowserSession }>()
   const opening = new Map<string, Promise<BrowserSession>>()
   const viewport = deps.viewport ?? (() => DEFAULT_VIEWPORT)
 
@@ -222,18 +240,27 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), '--webrtc-ip-handling-policy=disable_non_proxied_udp']
     // Loaded on the first launch: importing Playwright costs every process half a second at start.
     const { chromium } = await import('playwright-core')
-    const browser = await chromium.launch({ executablePath: lookup.path, headless: true, args })
+    const profile = await preparedProfile()
+    const size = { ...viewport() }
+    let context: BrowserContext
     try {
-      const size = { ...viewport() }
-      const page = await browser.newPage({ viewport: size })
+      context = await chromium.launchPersistentContext(profile, { executablePath: lookup.path, headless: true, args, viewport: size })
+    } catch (error) {
+      await removeProfile(profile)
+      throw error
+    }
+    try {
+      const page = context.pages()[0] ?? (await context.newPage())
       const session = await startSession(page, size)
-      sessions.set(taskId, { browser, session })
-      browser.on('disconnected', () => {
-        if (sessions.get(taskId)?.browser === browser) sessions.delete(taskId)
+      sessions.set(taskId, { context, profile, session })
+      context.on('close', () => {
+        if (sessions.get(taskId)?.context === context) sessions.delete(taskId)
+        void removeProfile(profile)
       })
       return session
     } catch (error) {
-      await browser.close().catch(() => undefined)
+      await context.close().catch(() => undefined)
+      await removeProfile(profile)
       throw error
     }
   }
@@ -242,7 +269,8 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     await opening.get(taskId)?.catch(() => undefined)
     const entry = sessions.get(taskId)
     sessions.delete(taskId)
-    await entry?.browser.close().catch(() => undefined)
+    await entry?.context.close().catch(() => undefined)
+    if (entry) await removeProfile(entry.profile)
   }
 
   return {
