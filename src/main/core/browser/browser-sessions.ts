@@ -36,6 +36,8 @@ export interface BrowserSession {
   checkPagesWith(check: PageCheck): void
   /** Navigations and requests blocked since the previous call, then forgotten. */
   drainBlocked(): BlockedNavigation[]
+  /** Resolves once no top-level navigation is in flight (started, not yet answered or refused), or after timeoutMs. */
+  navigationsDone(timeoutMs: number): Promise<void>
 }
 
 /** What an approval covers: an origin, or one file for file:// pages. */
@@ -184,6 +186,12 @@ async function startSession(page: Page, viewport: Viewport): Promise<BrowserSess
     }
     list.push(line)
   }
+  // A navigation a click started may still wait for its check when the action reports: it is waited for.
+  const inFlight = new Set<Request>()
+  const isTopLevel = (request: Request) => request.isNavigationRequest() && !opensWindow(request) && request.frame() === page.mainFrame()
+  page.on('request', (request) => void (isTopLevel(request) && inFlight.add(request)))
+  page.on('requestfinished', (request) => void inFlight.delete(request))
+  page.on('requestfailed', (request) => void inFlight.delete(request))
   page.on('console', (message) => keep(consoleLines, `[${message.type()}] ${message.text()}`))
   page.on('pageerror', (error) => keep(errors, error.message))
   return {
@@ -201,6 +209,10 @@ async function startSession(page: Page, viewport: Viewport): Promise<BrowserSess
       // Each call brings its mode's check: verdicts of another call's check no longer hold.
       if (check !== navigation.check) navigation.requestVerdicts.clear()
       navigation.check = check
+    },
+    async navigationsDone(timeoutMs) {
+      const end = Date.now() + timeoutMs
+      while (inFlight.size > 0 && Date.now() < end && !page.isClosed()) await new Promise((done) => setTimeout(done, 25))
     },
     drainBlocked() {
       const blocked = navigation.blocked

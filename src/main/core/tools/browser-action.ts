@@ -31,6 +31,7 @@ function outsideViewport(session: BrowserSession, point: { x: number; y: number 
 /** Waits for a navigation the action may have started, without failing when there is none. */
 async function settle(session: BrowserSession): Promise<void> {
   await session.page.waitForTimeout(SETTLE_MS)
+  await session.navigationsDone(NAVIGATION_TIMEOUT_MS)
   await session.page.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
 }
 
