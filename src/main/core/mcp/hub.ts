@@ -5,7 +5,7 @@ import type { McpConfigProblem, McpScope, McpServerEntry, McpServerView, McpSnap
 import type { McpToolInfo } from '../../../shared/tools/mcp'
 import { describeSetup, describeTarget, loadMcpConfig, mcpConfigFiles, McpConfigWriteError, updateMcpConfigFile, type McpServerConfig } from './config'
 import { assignExposedNames, sameToolName } from './tool-names'
-import { createServerConnection, type McpCallOptions, type McpServerConnection } from './server-connection'
+import type { McpCallOptions, McpServerConnection } from './server-connection'
 
 export interface McpHubDeps {
   dataDir: string
@@ -164,6 +164,8 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     }
     await Promise.all(stops)
     pendingStarts = []
+    // The MCP SDK loads with the first server: most workspaces configure none.
+    const { createServerConnection } = configs.length > 0 ? await import('./server-connection') : { createServerConnection: null }
     for (const config of configs) {
       const current = running.get(config.name)
       if (current) {
@@ -171,7 +173,7 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
         Object.assign(current.connection.config, { alwaysAllow: config.alwaysAllow, disabledTools: config.disabledTools, entry: config.entry })
         continue
       }
-      const connection = createServerConnection({
+      const connection = createServerConnection!({
         config,
         workspaceRoot: root,
         clientVersion: deps.clientVersion ?? '0.1.0',

@@ -1,6 +1,6 @@
 import type { ToolOutput } from '../tools/types'
 import { textOutput } from '../tools/types'
-import { createArgumentChecker } from './argument-check'
+import type { ArgumentCheck } from './argument-check'
 import type { McpHub, McpToolEntry } from './hub'
 import { resourceResultToOutput, toolResultToOutput } from './tool-results'
 
@@ -33,7 +33,10 @@ export interface McpPort {
 }
 
 export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) => 'all' | 'none' | readonly string[] }): McpPort {
-  const checkArguments = createArgumentChecker()
+  // The checker (the MCP SDK's Ajv validator) loads with the first MCP call.
+  let checker: Promise<(server: string, tool: string, schema: unknown, args: unknown) => ArgumentCheck> | undefined
+  const checkArguments = async (server: string, tool: string, schema: unknown, args: unknown): Promise<ArgumentCheck> =>
+    (await (checker ??= import('./argument-check').then(({ createArgumentChecker }) => createArgumentChecker())))(server, tool, schema, args)
   const serverAllowed = (mode: string, server: string): boolean => {
     const allowed = deps.modeServers(mode)
     return allowed === 'all' ? true : allowed === 'none' ? false : allowed.includes(server)
@@ -43,7 +46,7 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
   const call = async (entry: McpToolEntry, args: Record<string, unknown>, ctx: McpCallContext): Promise<ToolOutput> => {
     if (!serverAllowed(ctx.mode, entry.server)) return textOutput(`The ${ctx.mode} mode may not use the MCP server "${entry.server}".`, true)
     if (!entry.enabled) return textOutput(`The tool "${entry.name}" of MCP server "${entry.server}" is disabled in its config.`, true)
-    const check = checkArguments(entry.server, entry.name, entry.inputSchema, args)
+    const check = await checkArguments(entry.server, entry.name, entry.inputSchema, args)
     if (!check.ok) return textOutput(check.message, true)
     try {
       const result = await deps.hub.callTool(entry.server, entry.name, args, { signal: ctx.signal, onProgress: ctx.onProgress })
