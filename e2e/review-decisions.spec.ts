@@ -2,15 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
 import type { Locator, Page } from '@playwright/test'
+import { completion, nav, ORIGINAL, PROPOSED, startEditAndCommandTasks } from './review-fixtures'
 
 // Hunk decisions survive edits of the proposed side, the keyboard never writes into a review by
 // accident, and what lands on disk is exactly what the review showed.
 
-const ORIGINAL = Array.from({ length: 20 }, (_, i) => `export const value${i + 1} = ${i + 1}`).join('\n') + '\n'
-const PROPOSED = ORIGINAL.replace('value2 = 2', 'value2 = 200').replace('value18 = 18', 'value18 = 1800')
 
-const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] })
-const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
 
 /** A task proposing PROPOSED for src/values.ts, reviewed in the Approvals view. */
 async function reviewProposal(page: Page, modus: ModusHarness): Promise<{ file: string; review: Locator }> {
@@ -100,22 +97,7 @@ test('Tab leaves the review editor without touching the file; after typing, Esc 
 })
 
 test('`a` accepts an edit as its review stands and the keyboard moves on to the next item', async ({ page, modus }) => {
-  const file = join(modus.workspace, 'src', 'values.ts')
-  writeFileSync(file, ORIGINAL)
-  modus.fake.enqueue(
-    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
-    { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-beta' } }] },
-    completion('Finished.'),
-    completion('Finished.')
-  )
-  await openWorkspaceAndProvider(page, modus)
-  await page.getByLabel('Message').fill('Task alpha')
-  await page.getByLabel('Message').press('Enter')
-  await expect(page.getByRole('group', { name: 'Changeset review' })).toBeVisible()
-  await page.getByRole('button', { name: 'New task' }).click()
-  await page.getByLabel('Message').fill('Task beta')
-  await page.getByLabel('Message').press('Enter')
-  await expect(page).toHaveTitle('(2) Modus')
+  const file = await startEditAndCommandTasks(page, modus)
 
   await nav(page).getByRole('button', { name: /Approvals/ }).click()
   const queue = page.getByRole('region', { name: 'Approvals' })

@@ -2,16 +2,13 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
 import type { Locator, Page } from '@playwright/test'
+import { completion, nav, ORIGINAL, PROPOSED, startEditAndCommandTasks } from './review-fixtures'
 
 // A review in progress is the user's work: hunk decisions and edits of the proposed side survive
 // moving to another item, another view, or a reload, and what is written is what they left.
 
-const ORIGINAL = Array.from({ length: 20 }, (_, i) => `export const value${i + 1} = ${i + 1}`).join('\n') + '\n'
-const PROPOSED = ORIGINAL.replace('value2 = 2', 'value2 = 200').replace('value18 = 18', 'value18 = 1800')
 const REVIEWED = ORIGINAL.replace('value2 = 2', 'value2 = 2005')
 
-const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] })
-const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
 
 async function editLineEnd(page: Page, review: Locator, line: string, typed: string): Promise<void> {
   await review.locator('.monaco-diff-editor .editor.modified .view-lines').getByText(line).click()
@@ -29,22 +26,7 @@ async function expectReviewKept(review: Locator): Promise<void> {
 
 test('hunk decisions and edits survive moving to another item, another view and a reload', async ({ page, modus }) => {
   test.setTimeout(120_000)
-  const file = join(modus.workspace, 'src', 'values.ts')
-  writeFileSync(file, ORIGINAL)
-  modus.fake.enqueue(
-    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
-    { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-beta' } }] },
-    completion('Finished.'),
-    completion('Finished.')
-  )
-  await openWorkspaceAndProvider(page, modus)
-  await page.getByLabel('Message').fill('Task alpha')
-  await page.getByLabel('Message').press('Enter')
-  await expect(page.getByRole('group', { name: 'Changeset review' })).toBeVisible()
-  await page.getByRole('button', { name: 'New task' }).click()
-  await page.getByLabel('Message').fill('Task beta')
-  await page.getByLabel('Message').press('Enter')
-  await expect(page).toHaveTitle('(2) Modus')
+  const file = await startEditAndCommandTasks(page, modus)
 
   await nav(page).getByRole('button', { name: /Approvals/ }).click()
   const queue = page.getByRole('region', { name: 'Approvals' })

@@ -88,14 +88,7 @@ describe('workspace trust in the policy', () => {
     })
     const core = await start(dataDir)
     try {
-      await core.handlers['settings:saveProvider']({
-        id: 'fake',
-        kind: 'anthropic',
-        label: 'Fake',
-        baseUrl: fake.anthropicBaseUrl,
-        model: 'claude-sonnet-4-5',
-        apiKey: 'sk-test'
-      })
+      await useFakeProvider(core, fake.anthropicBaseUrl)
       await core.handlers['workspace:open']({ path: workspace })
 
       const untrusted = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
@@ -147,14 +140,7 @@ describe('trust is tied to the grants the user saw', () => {
       writeFileSync(join(workspace, '.modus', 'modes.yaml'), ALLOW_ALL)
 
       const core = await start(dataDir)
-      await core.handlers['settings:saveProvider']({
-        id: 'fake',
-        kind: 'anthropic',
-        label: 'Fake',
-        baseUrl: fake.anthropicBaseUrl,
-        model: 'claude-sonnet-4-5',
-        apiKey: 'sk-test'
-      })
+      await useFakeProvider(core, fake.anthropicBaseUrl)
       const opened = await core.handlers['workspace:open']({ path: workspace })
       expect(opened).toMatchObject({ trusted: false, trustAnswered: false })
       expect(opened.newGrants).toEqual(["Mode 'yolo' allows commands `*`", "Mode 'yolo' auto-approves commands"])
@@ -220,14 +206,7 @@ describe('trust is tied to the grants the user saw', () => {
     const fake = await startFakeProvider({ name: 'trust-own-rule', turns: [{ toolCalls: [command] }, { toolCalls: [done] }] })
     const core = await start(dataDir)
     try {
-      await core.handlers['settings:saveProvider']({
-        id: 'fake',
-        kind: 'anthropic',
-        label: 'Fake',
-        baseUrl: fake.anthropicBaseUrl,
-        model: 'claude-sonnet-4-5',
-        apiKey: 'sk-test'
-      })
+      await useFakeProvider(core, fake.anthropicBaseUrl)
       const seen = await core.handlers['workspace:open']({ path: workspace })
       await core.handlers['workspace:trust']({ trusted: true, grantsHash: seen.grantsHash })
       const task = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
@@ -252,14 +231,7 @@ describe('trust is tied to the grants the user saw', () => {
     const fake = await startFakeProvider({ name: 'trust-suspended', turns: [{ toolCalls: [command] }] })
     const core = await start(dataDir)
     try {
-      await core.handlers['settings:saveProvider']({
-        id: 'fake',
-        kind: 'anthropic',
-        label: 'Fake',
-        baseUrl: fake.anthropicBaseUrl,
-        model: 'claude-sonnet-4-5',
-        apiKey: 'sk-test'
-      })
+      await useFakeProvider(core, fake.anthropicBaseUrl)
       const seen = await core.handlers['workspace:open']({ path: workspace })
       await core.handlers['workspace:trust']({ trusted: true, grantsHash: seen.grantsHash })
       // A pull adds a server the user never saw: the folder asks again, and nothing it grants runs meanwhile.
@@ -302,6 +274,10 @@ describe('trust is tied to the grants the user saw', () => {
     expect(readFileSync(join(dataDir, 'trusted-workspaces.json'), 'utf8')).toBe(damaged)
   })
 })
+
+async function useFakeProvider(core: Core, baseUrl: string): Promise<void> {
+  await core.handlers['settings:saveProvider']({ id: 'fake', kind: 'anthropic', label: 'Fake', baseUrl, model: 'claude-sonnet-4-5', apiKey: 'sk-test' })
+}
 
 async function summary(core: Core, taskId: string) {
   return (await core.handlers['task:list']({})).find((task) => task.id === taskId)!
