@@ -1,27 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
+import { readFileSync } from 'node:fs'
+import { expect, test } from './harness'
 import type { Locator, Page } from '@playwright/test'
-import { completion, nav, ORIGINAL, PROPOSED, startEditAndCommandTasks } from './review-fixtures'
+import { nav, ORIGINAL, PROPOSED, reviewProposal, startEditAndCommandTasks } from './review-fixtures'
 
 // Hunk decisions survive edits of the proposed side, the keyboard never writes into a review by
 // accident, and what lands on disk is exactly what the review showed.
 
 
-
-/** A task proposing PROPOSED for src/values.ts, reviewed in the Approvals view. */
-async function reviewProposal(page: Page, modus: ModusHarness): Promise<{ file: string; review: Locator }> {
-  const file = join(modus.workspace, 'src', 'values.ts')
-  writeFileSync(file, ORIGINAL)
-  modus.fake.enqueue({ toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] }, completion('Done.'))
-  await openWorkspaceAndProvider(page, modus)
-  await page.getByLabel('Message').fill('Update the values')
-  await page.getByLabel('Message').press('Enter')
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
-  const review = page.getByRole('group', { name: 'Changeset review' })
-  await expect(review.locator('.hunk')).toHaveCount(2)
-  return { file, review }
-}
 
 /** Replaces the end of the proposed line containing `line` with `typed`, as a user types it. */
 async function editLineEnd(page: Page, review: Locator, line: string, erase: number, typed: string): Promise<void> {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
 import type { Locator, Page } from '@playwright/test'
-import { completion, nav, ORIGINAL, PROPOSED, startEditAndCommandTasks } from './review-fixtures'
+import { completion, nav, ORIGINAL, PROPOSED, reviewProposal, startEditAndCommandTasks } from './review-fixtures'
 
 // A review in progress is the user's work: hunk decisions and edits of the proposed side survive
 // moving to another item, another view, or a reload, and what is written is what they left.
@@ -114,15 +114,7 @@ test('Shift+A on an edit in the queue approves the turn with the review as it st
 
 test('a CRLF file edited in the review keeps CRLF, and the disk gets exactly the reviewed lines', async ({ page, modus }) => {
   const crlf = (text: string) => text.replace(/\n/g, '\r\n')
-  const file = join(modus.workspace, 'src', 'values.ts')
-  writeFileSync(file, crlf(ORIGINAL))
-  modus.fake.enqueue({ toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] }, completion('Done.'))
-  await openWorkspaceAndProvider(page, modus)
-  await page.getByLabel('Message').fill('Update the values')
-  await page.getByLabel('Message').press('Enter')
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
-  const review = page.getByRole('group', { name: 'Changeset review' })
-  await expect(review.locator('.hunk')).toHaveCount(2)
+  const { file, review } = await reviewProposal(page, modus, crlf(ORIGINAL))
   await review.getByRole('button', { name: 'Reject hunk 2' }).click()
   await editLineEnd(page, review, 'value2 = 200', '5')
   await page.keyboard.press('Enter')

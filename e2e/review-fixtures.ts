@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expect, openWorkspaceAndProvider, type ModusHarness } from './harness'
 
 // What the review specs share: a 20-line file, a proposal changing two far-apart lines (two hunks),
@@ -31,4 +31,18 @@ export async function startEditAndCommandTasks(page: Page, modus: ModusHarness):
   await page.getByLabel('Message').press('Enter')
   await expect(page).toHaveTitle('(2) Modus')
   return file
+}
+
+/** A task proposing PROPOSED for src/values.ts (holding `original`), reviewed in the Approvals view. */
+export async function reviewProposal(page: Page, modus: ModusHarness, original = ORIGINAL): Promise<{ file: string; review: Locator }> {
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, original)
+  modus.fake.enqueue({ toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] }, completion('Done.'))
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Update the values')
+  await page.getByLabel('Message').press('Enter')
+  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  const review = page.getByRole('group', { name: 'Changeset review' })
+  await expect(review.locator('.hunk')).toHaveCount(2)
+  return { file, review }
 }
