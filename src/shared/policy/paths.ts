@@ -37,6 +37,8 @@ const SHELL_RC_FILES = new Set([
   '.zlogin', '.zlogout', '.cshrc', '.tcshrc', '.kshrc', '.inputrc', 'config.fish'
 ])
 
+const ANY_DEPTH_NAMES: ReadonlySet<string> = new Set([...PROTECTED_DIRS_ANY_DEPTH, ...PROTECTED_FILES_ANY_DEPTH, ...SHELL_RC_FILES])
+
 /**
  * Files that steer the agent, the repository or the shell: writing them always asks, whatever
  * the toggles. Case-insensitive, since macOS and Windows file systems are.
@@ -54,13 +56,23 @@ export function isProtectedPath(relPath: string): boolean {
  */
 export function protectedEntriesOf(dirRel: string): (name: string) => boolean {
   const dir = segmentsOf(dirRel)
-  const inProtectedDir = dir.length > 0 && directoryProtects(dir)
-  // A name that is a path of its own ('..', 'a/b') is resolved in full.
-  const plain = (name: string): boolean => !name.includes('/') && !name.includes('\\') && name !== '.' && name !== '..'
-  return (name) => (plain(name) ? inProtectedDir || nameProtects(name.toLowerCase(), dir.length === 0) : isProtectedPath(`${dirRel}/${name}`))
+  const atRoot = dir.length === 0
+  const inProtectedDir = !atRoot && directoryProtects(dir)
+  return (name) => {
+    // A name that is a path of its own ('..', 'a/b') is resolved in full.
+    if (name === '.' || name === '..' || name.includes('/') || name.includes('\\')) return isProtectedPath(`${dirRel}/${name}`)
+    return inProtectedDir || nameProtects(name.toLowerCase(), atRoot)
+  }
 }
 
-const segmentsOf = (path: string): string[] => normalizePosix(path).toLowerCase().split('/').filter((s) => s !== '')
+/** Lower-case segments. A path with no '.', '..' or backslash segments (as a walk builds them) needs no normalising. */
+function segmentsOf(path: string): string[] {
+  const lower = path.toLowerCase()
+  const clean = !lower.includes('\\') && !DOT_SEGMENT.test(lower)
+  return (clean ? lower : normalizePosix(lower)).split('/').filter((s) => s !== '')
+}
+
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/
 
 /** Everything inside is protected: a nested repository or agent/editor config folder on the way. */
 function directoryProtects(dir: readonly string[]): boolean {
@@ -69,6 +81,6 @@ function directoryProtects(dir: readonly string[]): boolean {
 
 /** The entry's own (lower-case) name protects it, at the workspace root or at any depth. */
 function nameProtects(name: string, atRoot: boolean): boolean {
-  if (PROTECTED_DIRS_ANY_DEPTH.has(name) || PROTECTED_FILES_ANY_DEPTH.has(name) || SHELL_RC_FILES.has(name)) return true
+  if (ANY_DEPTH_NAMES.has(name)) return true
   return atRoot && (PROTECTED_ROOT_DIRS.has(name) || PROTECTED_ROOT_FILES.has(name) || /^\.(roo|cline)rules/.test(name) || name.endsWith('.code-workspace'))
 }

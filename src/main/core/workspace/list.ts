@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs'
+import { readdir, readFileSync, statSync, type Dirent } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
@@ -99,22 +99,22 @@ interface QueuedDir {
 }
 
 /**
- * How long the walk holds the event loop before letting other work in. Reading directories one by
- * one with blocking calls measured faster than many in flight on libuv's pool when the tree is in
- * the page cache (the usual case): no thread hops, no promise per directory.
+ * Directories being read at once on libuv's pool. A listing is syscall-bound: with reads in flight
+ * on other threads, the main thread takes one directory while the next ones are read (rg spreads
+ * its walk over threads too). Callbacks rather than promises: a promise per directory cost more
+ * than the overlap gains.
  */
-const SLICE_MS = 10
+const READ_AHEAD = 64
 
 /**
  * Breadth-first listing (so a truncated listing still shows the upper levels), sorted by path.
- * Symlinked directories are listed but not entered.
+ * Symlinked directories are listed but not entered. Directories are read ahead but taken in queue
+ * order, so the result (and where a limit cuts it) is that of a one-by-one walk.
  */
-export async function listDirectory(dirReal: string, options: ListOptions, deps: WalkDeps): Promise<ListResult> {
+export function listDirectory(dirReal: string, options: ListOptions, deps: WalkDeps): Promise<ListResult> {
   const respectGitignore = options.respectGitignore ?? true
   const inside = isWithin(deps.rootReal, dirReal)
   const root = newListed()
-  const count = { entries: 0 }
-  let truncated = false
   // A listing that points into an excluded or gitignored directory shows what is there.
   const segments = inside ? toPosix(relative(deps.rootReal, dirReal)).split('/') : []
   const applyDefaultExcludes = !segments.some((s) => DEFAULT_EXCLUDED_DIRS.has(s))
@@ -122,21 +122,38 @@ export async function listDirectory(dirReal: string, options: ListOptions, deps:
   const startScopes = gitIgnored(above, dirReal, true) ? [] : above
   const startRel = inside ? toPosix(relative(deps.rootReal, dirReal)) : toPosix(dirReal)
   const queue: QueuedDir[] = [{ dir: dirReal, rel: startRel, scopes: startScopes, listed: root }]
-  let sliceStart = performance.now()
-  for (let head = 0; head < queue.length && !truncated; head++) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve))
-      sliceStart = performance.now()
+  const state: WalkState = { options, deps, inside, applyDefaultExcludes, respectGitignore, count: { entries: 0 }, queue }
+  /** Each queued directory's children once read, by queue index; null when it could not be read. */
+  const read: Array<Dirent[] | null | undefined> = []
+  let issued = 0
+  let head = 0
+  let truncated = false
+  return new Promise((resolve) => {
+    const finish = (): void => resolve({ entries: inPathOrder(root), truncated })
+    const takeReady = (): void => {
+      for (; head < queue.length && read[head] !== undefined; head++) {
+        const children = read[head]
+        read[head] = undefined
+        if (children && listChildren(queue[head], children, state)) {
+          truncated = true
+          return finish()
+        }
+      }
+      if (head === queue.length) return finish()
+      readAhead()
     }
-    let children: Dirent[]
-    try {
-      children = readdirSync(queue[head].dir, { withFileTypes: true })
-    } catch {
-      continue
+    const readAhead = (): void => {
+      for (; issued < queue.length && issued < head + READ_AHEAD; issued++) {
+        const index = issued
+        readdir(queue[index].dir, { withFileTypes: true }, (error, children) => {
+          if (truncated) return
+          read[index] = error ? null : children
+          if (index === head) takeReady()
+        })
+      }
     }
-    truncated = listChildren(queue[head], children, { options, deps, inside, applyDefaultExcludes, respectGitignore, count, queue })
-  }
-  return { entries: inPathOrder(root), truncated }
+    readAhead()
+  })
 }
 
 interface WalkState {
@@ -156,11 +173,12 @@ function listChildren({ dir, rel: dirRel, scopes: parentScopes, listed }: Queued
   const scopes = own ? [...parentScopes, { base: dir, matcher: own }] : parentScopes
   const isProtected = inside ? deps.protectedIn(dirRel) : () => false
   children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const prefix = dirRel === '' ? '' : `${dirRel}/`
   for (const child of children) {
     const { name } = child
     const isDir = isDirectoryEntry(child, dir)
     if (state.applyDefaultExcludes && isDir && DEFAULT_EXCLUDED_DIRS.has(name)) continue
-    const rel = dirRel === '' ? name : `${dirRel}/${name}`
+    const rel = prefix + name
     if (inside && deps.ignored(rel, isDir)) continue
     if (scopes.length && gitIgnored(scopes, pathIn(dir, name), isDir)) continue
     if (count.entries >= options.limit) return true
