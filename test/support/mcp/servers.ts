@@ -58,3 +58,6 @@ export async function startEverythingHttp(kind: 'streamableHttp' | 'sse'): Promi
     }
   }
 }
+
+/** A server that misbehaves on purpose (see misbehaving-server.mjs); cancellations are written to `log`. */
+export const misbehavingStdio = (log: string) => ({ command: process.execPath, args: [join(__dirname, 'misbehaving-server.mjs')], env: { MISBEHAVING_LOG: log } })

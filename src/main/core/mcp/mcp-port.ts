@@ -109,5 +109,29 @@ function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   const code = (error as { code?: unknown } | undefined)?.code
   if (code === -32001 || /timed out/i.test(message)) return `no answer in time (${message})`
+  const issues = schemaIssues(error)
+  if (issues) return `its result does not follow the MCP schema (${issues})`
   return message
+}
+
+/** The SDK checks results with zod and throws the issues as JSON: name where, briefly, not the dump. */
+function schemaIssues(error: unknown): string | null {
+  const raw = (error as { issues?: unknown } | undefined)?.issues
+  const issues = Array.isArray(raw) ? raw : parseIssues(error instanceof Error ? error.message : '')
+  if (!issues?.length) return null
+  const lines = issues.slice(0, 3).map((issue: { path?: unknown[]; message?: unknown }) => {
+    const where = Array.isArray(issue.path) && issue.path.length ? issue.path.join('.') : 'result'
+    return `${where}: ${String(issue.message ?? 'invalid')}`
+  })
+  return `${lines.join('; ')}${issues.length > 3 ? `; ${issues.length - 3} more` : ''}`
+}
+
+function parseIssues(message: string): Array<{ path?: unknown[]; message?: unknown }> | null {
+  if (!message.trimStart().startsWith('[')) return null
+  try {
+    const parsed: unknown = JSON.parse(message)
+    return Array.isArray(parsed) && parsed.every((item) => item && typeof item === 'object' && 'code' in item) ? parsed : null
+  } catch {
+    return null
+  }
 }

@@ -4,6 +4,10 @@ import type { ToolOutput } from '../tools/types'
 /** Above this a result is cut: one chatty server must not fill the context window. */
 const MAX_TEXT_CHARS = 100_000
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+/** Base64 characters per image: Anthropic refuses images above 5 MB, which would fail the whole request. */
+const MAX_IMAGE_CHARS = 5 * 1024 * 1024
+/** Base64 characters of all images of one result: a server must not push a request past the providers' size limits. */
+const MAX_RESULT_IMAGE_CHARS = 8 * 1024 * 1024
 
 type Part = TextBlock | ImageBlock
 
@@ -25,7 +29,7 @@ export function toolResultToOutput(result: unknown, options: { modelSupportsImag
   }
   if (!Array.isArray(record.content) && record.toolResult !== undefined) parts.push({ type: 'text', text: safeJson(record.toolResult) })
   if (parts.length === 0) parts.push({ type: 'text', text: '(The tool returned no content.)' })
-  return { content: limitText(parts), isError: record.isError === true }
+  return { content: limitImages(limitText(parts)), isError: record.isError === true }
 }
 
 /** A `resources/read` result: each text content as is, blobs as images or a short note. */
@@ -33,7 +37,7 @@ export function resourceResultToOutput(result: unknown, options: { modelSupports
   const record = (result && typeof result === 'object' ? result : {}) as Record<string, unknown>
   const contents = Array.isArray(record.contents) ? record.contents : []
   const parts = contents.flatMap((item) => resourceContents(item, options))
-  return { content: limitText(parts.length ? parts : [{ type: 'text', text: '(The resource is empty.)' }]), isError: false }
+  return { content: limitImages(limitText(parts.length ? parts : [{ type: 'text', text: '(The resource is empty.)' }])), isError: false }
 }
 
 function contentPart(item: unknown, options: { modelSupportsImages: boolean }): Part[] {
@@ -69,9 +73,26 @@ function image(mimeType: string, data: unknown, options: { modelSupportsImages: 
   if (typeof data !== 'string' || !/^[A-Za-z0-9+/=\s]*$/.test(data)) return [{ type: 'text', text: '(An image whose data is not base64 was dropped.)' }]
   if (!IMAGE_TYPES.has(mimeType)) return [{ type: 'text', text: `[image ${mimeType || 'of unknown type'}: not a type models accept]` }]
   if (!options.modelSupportsImages) return [{ type: 'text', text: `[image ${mimeType}, ${approxBytes(data)} bytes: this model does not take images]` }]
-  return [{ type: 'image', mediaType: mimeType, dataBase64: data.replace(/\s/g, '') }]
+  const dataBase64 = data.replace(/\s/g, '')
+  if (dataBase64.length > MAX_IMAGE_CHARS) return [{ type: 'text', text: `[image ${mimeType}, ${approxBytes(dataBase64)} bytes: larger than the ${megabytes(MAX_IMAGE_CHARS)} MB a model takes, not passed]` }]
+  return [{ type: 'image', mediaType: mimeType, dataBase64 }]
 }
 
+/** Images past the result's budget become a line of text; the earlier ones are kept. */
+function limitImages(parts: Part[]): Part[] {
+  let budget = MAX_RESULT_IMAGE_CHARS
+  return parts.map((part) => {
+    if (part.type !== 'image') return part
+    if (part.dataBase64.length <= budget) {
+      budget -= part.dataBase64.length
+      return part
+    }
+    budget = 0
+    return { type: 'text', text: `[image ${part.mediaType}, ${approxBytes(part.dataBase64)} bytes: over the ${megabytes(MAX_RESULT_IMAGE_CHARS)} MB of images one result may carry, not passed]` }
+  })
+}
+
+const megabytes = (chars: number): number => chars / (1024 * 1024)
 const approxBytes = (data: unknown): number => (typeof data === 'string' ? Math.floor((data.length * 3) / 4) : 0)
 
 function safeJson(value: unknown): string {
