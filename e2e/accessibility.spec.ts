@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
@@ -23,10 +24,33 @@ const ANSI_SAMPLE = [
   '\\033[0m\\n'
 ].join(' ')
 
+// The axe-core build @axe-core/playwright itself injects, so both paths below run the same rules.
+const AXE_SOURCE: string = createRequire(require.resolve('@axe-core/playwright'))('axe-core').source
+
+interface AxeViolation {
+  id: string
+  impact?: string | null
+  nodes: { target: unknown[]; failureSummary?: string }[]
+}
+
+/**
+ * axe's default rules over the page. AxeBuilder re-injects axe (650 kB) and opens a blank page to
+ * merge per-frame results on every scan, most of a scan's time. The app has no frames, so axe runs
+ * in the page itself, injected once per document; a page with frames still goes through AxeBuilder.
+ */
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (page.frames().length > 1) return (await new AxeBuilder({ page }).analyze()).violations
+  const injected = await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function')
+  if (!injected) await page.evaluate(AXE_SOURCE)
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> } }
+    return (await axe.run(document)).violations
+  })
+}
+
 /** Each violation as "rule: target (summary)", so a failure names what to fix. */
 async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze()
-  return result.violations.flatMap((violation) =>
+  return (await axeViolations(page)).flatMap((violation) =>
     violation.nodes.map((node) => `${violation.id} [${violation.impact}]: ${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
   )
 }
