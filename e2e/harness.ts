@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,27 +17,93 @@ export interface ModusHarness {
 }
 
 
+/** A web host on its own temp root: the sample workspace and an empty data dir beside it. */
+interface StartedHost {
+  root: string
+  workspace: string
+  dataDir: string
+  child: ChildProcess
+  url: string
+}
 
-export const test = base.extend<{ modus: ModusHarness }>({
-  modus: async ({}, use, testInfo) => {
-    const root = mkdtempSync(join(tmpdir(), 'modus-e2e-'))
-    const workspace = join(root, 'sample-project')
-    mkdirSync(join(workspace, 'src'), { recursive: true })
-    writeFileSync(join(workspace, 'README.md'), '# Sample project\n')
-    writeFileSync(join(workspace, 'src', 'greet.ts'), 'export const greet = (name: string) => `Hello ${name}`\n')
-    const dataDir = join(root, 'data')
-    const fake = await startFakeProvider({ name: testInfo.title })
+async function startHost(): Promise<StartedHost> {
+  const root = mkdtempSync(join(tmpdir(), 'modus-e2e-'))
+  const workspace = join(root, 'sample-project')
+  mkdirSync(join(workspace, 'src'), { recursive: true })
+  writeFileSync(join(workspace, 'README.md'), '# Sample project\n')
+  writeFileSync(join(workspace, 'src', 'greet.ts'), 'export const greet = (name: string) => `Hello ${name}`\n')
+  const dataDir = join(root, 'data')
+  try {
     const { child, url } = await startServeProcess(dataDir)
-    const parsed = new URL(url)
+    return { root, workspace, dataDir, child, url }
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true })
+    throw error
+  }
+}
+
+async function stopHost(host: StartedHost): Promise<void> {
+  // Wait for the host to exit: it may still be appending task logs that rmSync would race.
+  const exited = new Promise((resolveExit) => (host.child.exitCode !== null ? resolveExit(null) : host.child.once('exit', resolveExit)))
+  host.child.kill('SIGTERM')
+  await exited
+  rmSync(host.root, { recursive: true, force: true })
+}
+
+/**
+ * Each test gets a fresh host, but the next one starts while the current test ends (its context
+ * closing, the next page opening) instead of after: a second of each test that was only waiting.
+ */
+class HostQueue {
+  private next: Promise<StartedHost> | null = null
+
+  take(): Promise<StartedHost> {
+    const host = this.next ?? startHost()
+    this.next = null
+    return host
+  }
+
+  prepareNext(): void {
+    this.next ??= startHost()
+    // A failed start is reported by the test that takes it.
+    this.next.catch(() => undefined)
+  }
+
+  async close(): Promise<void> {
+    const spare = this.next
+    this.next = null
+    const host = await spare?.catch(() => null)
+    if (host) await stopHost(host)
+  }
+}
+
+export const test = base.extend<{ modus: ModusHarness }, { hosts: HostQueue }>({
+  hosts: [
+    async ({}, use) => {
+      const queue = new HostQueue()
+      await use(queue)
+      await queue.close()
+    },
+    { scope: 'worker' }
+  ],
+  modus: async ({ hosts }, use, testInfo) => {
+    const host = await hosts.take()
+    const parsed = new URL(host.url)
+    let fake: FakeProvider | undefined
     try {
-      await use({ url, origin: parsed.origin, token: new URLSearchParams(parsed.hash.slice(1)).get('token')!, fake, workspace, dataDir })
+      fake = await startFakeProvider({ name: testInfo.title })
+      await use({
+        url: host.url,
+        origin: parsed.origin,
+        token: new URLSearchParams(parsed.hash.slice(1)).get('token')!,
+        fake,
+        workspace: host.workspace,
+        dataDir: host.dataDir
+      })
     } finally {
-      // Wait for the host to exit: it may still be appending task logs that rmSync would race.
-      const exited = new Promise((resolveExit) => (child.exitCode !== null ? resolveExit(null) : child.once('exit', resolveExit)))
-      child.kill('SIGTERM')
-      await exited
-      await fake.close()
-      rmSync(root, { recursive: true, force: true })
+      hosts.prepareNext()
+      await stopHost(host)
+      await fake?.close()
     }
   }
 })
