@@ -96,21 +96,29 @@ const withDefaults = (options: ChromiumProbes): Probes => ({
   loadSparticuz: options.loadSparticuz ?? loadSparticuz
 })
 
-/** The candidates that need no extraction, in order, each with where it came from. */
-function readyCandidates(o: Probes): Array<{ path: string | null | undefined; source: ChromiumSource }> {
+type Candidate = { path: () => string | null | undefined; source: ChromiumSource }
+
+/**
+ * The candidates that need no extraction, in order, each with where it came from. Paths are looked up
+ * only when every earlier one is missing: Playwright's own path costs loading playwright-core (~0.4 s).
+ */
+function readyCandidates(o: Probes): Candidate[] {
   const installed = o.installedPaths ?? installedChromiumPaths(o.platform, o.env)
   return [
-    { path: o.env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' },
-    ...installed.map((path) => ({ path, source: 'installed' as const })),
-    { path: o.playwrightPath(), source: 'playwright' }
+    { path: () => o.env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' },
+    ...installed.map((path) => ({ path: () => path, source: 'installed' as const })),
+    { path: o.playwrightPath, source: 'playwright' }
   ]
 }
 
 const sparticuzApplies = (o: Probes) => o.platform === 'linux' && o.arch === 'x64'
 
-const firstExisting = (o: Probes, candidates: Array<{ path: string | null | undefined; source: ChromiumSource }>): FoundChromium | null => {
-  const found = candidates.find((candidate) => candidate.path && o.exists(candidate.path))
-  return found?.path ? { path: found.path, source: found.source } : null
+const firstExisting = (o: Probes, candidates: Candidate[]): FoundChromium | null => {
+  for (const candidate of candidates) {
+    const path = candidate.path()
+    if (path && o.exists(path)) return { path, source: candidate.source }
+  }
+  return null
 }
 
 /** The browser to launch, extracting `@sparticuz/chromium` when nothing else exists; else how to get one. */
@@ -139,7 +147,7 @@ export async function findChromium(options: ChromiumProbes = {}): Promise<Chromi
 export function findChromiumSync(options: ChromiumProbes = {}): FoundChromium | null {
   const o = withDefaults(options)
   const candidates = readyCandidates(o)
-  if (sparticuzApplies(o)) candidates.push({ path: SPARTICUZ_EXTRACTED_PATH, source: '@sparticuz/chromium' })
+  if (sparticuzApplies(o)) candidates.push({ path: () => SPARTICUZ_EXTRACTED_PATH, source: '@sparticuz/chromium' })
   return firstExisting(o, candidates)
 }
 
