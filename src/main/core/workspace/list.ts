@@ -63,14 +63,22 @@ function isDirectoryEntry(entry: Dirent, dir: string): boolean {
   }
 }
 
-/** One listed directory's entries in name order, and the listed directories under it. */
+/**
+ * One listed directory: its entries' names in order with their kinds, and the listed directories
+ * under it. Entries are made only once the walk is done, so the walk itself keeps little alive.
+ */
 interface ListedDir {
-  entries: ListEntry[]
+  /** Workspace-relative path of the directory plus '/', or '' at the workspace root. */
+  prefix: string
   names: string[]
+  kinds: number[]
   subdirs: Array<{ key: string; listed: ListedDir }>
 }
 
-const newListed = (): ListedDir => ({ entries: [], names: [], subdirs: [] })
+const IS_DIRECTORY = 1
+const IS_PROTECTED = 2
+
+const newListed = (prefix: string): ListedDir => ({ prefix, names: [], kinds: [], subdirs: [] })
 
 /**
  * The entries in path order without comparing whole paths: among siblings a directory's subtree
@@ -78,12 +86,12 @@ const newListed = (): ListedDir => ({ entries: [], names: [], subdirs: [] })
  */
 function inPathOrder(root: ListedDir): ListEntry[] {
   const out: ListEntry[] = []
-  const emit = ({ entries, names, subdirs }: ListedDir): void => {
+  const emit = ({ prefix, names, kinds, subdirs }: ListedDir): void => {
     subdirs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     let s = 0
-    for (let e = 0; e < entries.length; e++) {
+    for (let e = 0; e < names.length; e++) {
       while (s < subdirs.length && subdirs[s].key < names[e]) emit(subdirs[s++].listed)
-      out.push(entries[e])
+      out.push({ path: prefix + names[e], isDirectory: (kinds[e] & IS_DIRECTORY) !== 0, protected: (kinds[e] & IS_PROTECTED) !== 0 })
     }
     while (s < subdirs.length) emit(subdirs[s++].listed)
   }
@@ -114,13 +122,13 @@ const READ_AHEAD = 64
 export function listDirectory(dirReal: string, options: ListOptions, deps: WalkDeps): Promise<ListResult> {
   const respectGitignore = options.respectGitignore ?? true
   const inside = isWithin(deps.rootReal, dirReal)
-  const root = newListed()
+  const startRel = inside ? toPosix(relative(deps.rootReal, dirReal)) : toPosix(dirReal)
+  const root = newListed(startRel === '' ? '' : `${startRel}/`)
   // A listing that points into an excluded or gitignored directory shows what is there.
   const segments = inside ? toPosix(relative(deps.rootReal, dirReal)).split('/') : []
   const applyDefaultExcludes = !segments.some((s) => DEFAULT_EXCLUDED_DIRS.has(s))
   const above = respectGitignore ? gitignoresAbove(deps.rootReal, dirReal) : []
   const startScopes = gitIgnored(above, dirReal, true) ? [] : above
-  const startRel = inside ? toPosix(relative(deps.rootReal, dirReal)) : toPosix(dirReal)
   const queue: QueuedDir[] = [{ dir: dirReal, rel: startRel, scopes: startScopes, listed: root }]
   const state: WalkState = { options, deps, inside, applyDefaultExcludes, respectGitignore, count: { entries: 0 }, queue }
   /** Each queued directory's children once read, by queue index; null when it could not be read. */
@@ -173,20 +181,20 @@ function listChildren({ dir, rel: dirRel, scopes: parentScopes, listed }: Queued
   const scopes = own ? [...parentScopes, { base: dir, matcher: own }] : parentScopes
   const isProtected = inside ? deps.protectedIn(dirRel) : () => false
   children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  const prefix = dirRel === '' ? '' : `${dirRel}/`
+  const { prefix } = listed
   for (const child of children) {
     const { name } = child
     const isDir = isDirectoryEntry(child, dir)
     if (state.applyDefaultExcludes && isDir && DEFAULT_EXCLUDED_DIRS.has(name)) continue
-    const rel = prefix + name
-    if (inside && deps.ignored(rel, isDir)) continue
+    if (inside && deps.ignored(prefix + name, isDir)) continue
     if (scopes.length && gitIgnored(scopes, pathIn(dir, name), isDir)) continue
     if (count.entries >= options.limit) return true
     count.entries++
-    listed.entries.push({ path: rel, isDirectory: isDir, protected: isProtected(name) })
     listed.names.push(name)
+    listed.kinds.push((isDir ? IS_DIRECTORY : 0) | (isProtected(name) ? IS_PROTECTED : 0))
     if (isDir && options.recursive && !child.isSymbolicLink()) {
-      const sub = newListed()
+      const rel = prefix + name
+      const sub = newListed(`${rel}/`)
       listed.subdirs.push({ key: `${name}/`, listed: sub })
       queue.push({ dir: pathIn(dir, name), rel, scopes, listed: sub })
     }
