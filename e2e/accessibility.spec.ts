@@ -77,17 +77,35 @@ async function setUp(page: Page, modus: ModusHarness): Promise<void> {
   await expect(page.locator('.xterm-rows')).toContainText('bright-cyan bright-white', { timeout: 30_000 })
 }
 
+/**
+ * What a scan waits for instead of a fixed pause: lazy chunks in (no "Loading …" note; React holds a
+ * Suspense reveal ~300 ms), Monaco's diff editors showing lines, fonts loaded, and two frames painted
+ * so layout after a resize or a view switch is done.
+ */
+async function settled(page: Page): Promise<void> {
+  await expect(page.locator('.note', { hasText: /^Loading/ })).toHaveCount(0)
+  for (const diff of await page.locator('.monaco-diff-editor').all()) await expect(diff.locator('.view-line').first()).toBeVisible()
+  await page.evaluate(async () => {
+    await document.fonts.ready
+    await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)))
+  })
+}
+
+// One session per theme: every view is opened (and so mounted afresh) at each size in turn.
 for (const theme of ['light', 'dark'] as const) {
-  for (const size of SIZES) {
-    test(`every view has no axe violations in the ${theme} theme at ${size.width}×${size.height}`, async ({ page, modus }) => {
-      test.setTimeout(300_000)
-      await page.emulateMedia({ colorScheme: theme })
+  test(`every view has no axe violations in the ${theme} theme at both sizes`, async ({ page, modus }) => {
+    test.setTimeout(300_000)
+    await page.emulateMedia({ colorScheme: theme })
+    await page.setViewportSize(SIZES[0])
+    await page.goto(modus.url)
+    await expect(page.getByLabel('Folder path')).toBeVisible()
+    const found: Record<string, string[]> = {}
+    await scanAtBothSizes(page, 'Open a folder', found)
+    await page.setViewportSize(SIZES[0])
+    await setUp(page, modus)
+    const nav = page.getByRole('navigation', { name: 'Views' })
+    for (const size of SIZES) {
       await page.setViewportSize(size)
-      await page.goto(modus.url)
-      await expect(page.getByLabel('Folder path')).toBeVisible()
-      const found: Record<string, string[]> = { 'Open a folder': await violations(page) }
-      await setUp(page, modus)
-      const nav = page.getByRole('navigation', { name: 'Views' })
       for (const view of VIEWS) {
         await nav.getByRole('button', { name: new RegExp(`^${view}`) }).click()
         await expect(nav.getByRole('button', { name: new RegExp(`^${view}`) })).toHaveAttribute('aria-current', 'page')
@@ -96,14 +114,15 @@ for (const theme of ['light', 'dark'] as const) {
           await page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ }).click()
           await expect(page.getByRole('heading', { name: 'Code', exact: true, level: 2 })).toBeVisible()
         }
-        await page.waitForTimeout(300) // lazy views and Monaco settle
-        found[view] = await violations(page)
+        await settled(page)
+        found[`${view} at ${size.width}×${size.height}`] = await violations(page)
       }
-      await page.getByRole('banner').getByRole('button', { name: /switch folder/ }).click()
-      found['Switch folder'] = await violations(page)
-      expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
-    })
-  }
+    }
+    await page.getByRole('banner').getByRole('button', { name: /switch folder/ }).click()
+    await scanAtBothSizes(page, 'Switch folder', found)
+    expect(Object.keys(found)).toHaveLength(2 * (VIEWS.length + 2))
+    expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
+  })
 }
 
 // The states a view passes through: the first-run screens, the cards a task shows in the chat, the
@@ -130,7 +149,7 @@ function grantingProject(workspace: string): void {
 async function scanAtBothSizes(page: Page, state: string, found: Record<string, string[]>): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size)
-    await page.waitForTimeout(150) // layout settles
+    await settled(page)
     found[`${state} at ${size.width}×${size.height}`] = await violations(page)
   }
 }
