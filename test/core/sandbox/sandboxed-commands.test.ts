@@ -169,26 +169,31 @@ describe('commands in the OS sandbox', () => {
       await new Promise((resolve) => setTimeout(resolve, 300))
     }
 
-    const sleeping = other('sleep 3; echo slept', asking)
+    // The other command runs until the test lets it finish, however long the ask takes.
+    const waitFor = (name: string) => `until [ -f ${name} ]; do sleep .05; done; echo slept`
+    const sleeping = other(waitFor('go1'), asking)
     await started()
     const fetching = run(fetchCommand(), asking)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     const [item] = approvals.list()
-    expect(item.summary).toBe(`${fetchCommand()} (or one of 1 other sandboxed commands: sleep 3; echo slept) wants 127.0.0.1:${port}`)
+    expect(item.summary).toBe(`${fetchCommand()} (or one of 1 other sandboxed commands: ${waitFor('go1')}) wants 127.0.0.1:${port}`)
     expect(item.taskId).toBe('sandboxed')
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     expect((await fetching).output.text).toBe('hello from the test server\n')
+    await writeFile(join(h.root, 'go1'), '')
     expect((await sleeping).output.text).toBe('slept\n')
 
     // A command whose own list lets the host through would not have been asked about.
-    const listed = other('sleep 3; echo slept', { network: 'allow-list', allowedDomains: ['127.0.0.1'] })
+    const listed = other(waitFor('go2'), { network: 'allow-list', allowedDomains: ['127.0.0.1'] })
     await started()
     const alone = run(fetchCommand(), asking)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     expect(approvals.list()[0].summary).toBe(`${fetchCommand()} wants 127.0.0.1:${port}`)
     approvals.decide({ approvalId: approvals.list()[0].id, outcome: 'approve', scope: 'call' })
     expect((await alone).output.text).toBe('hello from the test server\n')
+    await writeFile(join(h.root, 'go2'), '')
     expect((await listed).output.text).toBe('slept\n')
+    await Promise.all(['go1', 'go2'].map((name) => rm(join(h.root, name))))
   }, 90_000)
 
   it('moves a sandboxed command to the background and cancels one like any other', async () => {
