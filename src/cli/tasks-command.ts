@@ -5,8 +5,8 @@ import { EXIT, followTask, withServices } from './run-command'
 import { visible } from './visible'
 
 const RECENT = 20
-/** Statuses a run can pick up from without a message: the loop stopped before finishing. */
-const RESUMABLE = new Set<TaskSummary['status']>(['interrupted', 'failed', 'idle', 'running', 'waiting'])
+/** Statuses a run can pick up from without a message: the loop stopped before finishing (Ctrl-C included). */
+const RESUMABLE = new Set<TaskSummary['status']>(['interrupted', 'cancelled', 'failed', 'idle', 'running', 'waiting'])
 
 /** The workspace's top-level tasks, newest activity first. */
 const tasksOf = (all: readonly TaskSummary[], workspace: string): TaskSummary[] =>

@@ -25,19 +25,26 @@ async function setup(turns: FakeTurn[]) {
 
 /** Starts `modus run` and kills it (as a crash would) once its approval prompt is on screen. */
 function runUntilApprovalThenKill(args: string[], env: Record<string, string>): Promise<string> {
+  return runUntil(args, env, 'stderr', '[y]es', 'SIGKILL')
+}
+
+/** Starts `modus run` and sends it `signal` once `seen` is on the given stream; resolves with that stream's text. */
+function runUntil(args: string[], env: Record<string, string>, stream: 'stdout' | 'stderr', seen: string, signal: NodeJS.Signals): Promise<string> {
   const root = resolve(__dirname, '../..')
   const child = spawn(process.execPath, [join(root, 'node_modules/jiti/lib/jiti-cli.mjs'), join(root, 'src/cli/main.ts'), ...args], {
     cwd: root,
     env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ...env },
     stdio: ['pipe', 'pipe', 'pipe']
   })
-  let stderr = ''
+  let text = ''
+  let sent = false
   return new Promise((done) => {
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString()
-      if (stderr.includes('[y]es')) child.kill('SIGKILL')
+    child[stream].on('data', (d: Buffer) => {
+      text += d.toString()
+      if (!sent && text.includes(seen)) child.kill(signal)
+      sent ||= text.includes(seen)
     })
-    child.on('exit', () => done(stderr))
+    child.on('exit', () => done(text))
   })
 }
 
@@ -82,5 +89,19 @@ describe('modus tasks / modus resume', { timeout: 240_000 }, () => {
     expect({ code: resumed.code, stderr: resumed.stderr }).toMatchObject({ code: 0 })
     expect(resumed.stderr).toContain('Approval needed')
     expect(readFileSync(join(workspace, 'out.txt'), 'utf8').trim()).toBe('resumed')
+  })
+
+  it('picks up a task stopped with Ctrl-C mid-answer without a message', async () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${i} `)
+    const { fake, workspace, provider, env } = await setup([{ text: words, chunkDelayMs: 150 }])
+    const stopped = await runUntil(['run', '--workspace', workspace, ...provider, 'Count slowly'], env, 'stdout', 'word1 ', 'SIGINT')
+    expect(stopped).toContain('word1')
+    expect((await runCli(['tasks', '--workspace', workspace], { env })).stdout).toMatch(/cancelled/)
+
+    fake.enqueue({ text: 'Carrying on.', toolCalls: [{ name: 'attempt_completion', input: { result: 'Counted to forty.' } }] })
+    const resumed = await runCli(['resume', '--workspace', workspace, ...provider], { env })
+    expect({ code: resumed.code, stderr: resumed.stderr }).toMatchObject({ code: 0 })
+    expect(resumed.stdout).toContain('Counted to forty.')
+    expect(JSON.stringify(fake.requests.at(-1))).toContain('interrupted')
   })
 })
