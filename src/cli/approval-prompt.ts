@@ -1,6 +1,6 @@
 import type { ApprovalItem } from '../shared/contract/approvals'
 import type { ApprovalDecision } from '../shared/contract/approvals'
-import { displayRows } from '../shared/diff/hunks'
+import { displayCounts, displayRows } from '../shared/diff/hunks'
 import type { LineReader } from './cli-io'
 import { visible } from './visible'
 
@@ -13,7 +13,8 @@ export async function askOnTerminal(item: ApprovalItem, reader: LineReader, stre
   for (const change of item.changes ?? []) {
     out.write(`\n${change.operation} ${change.path}\n`)
     for (const hunk of change.hunks) {
-      out.write(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${displayRows(hunk).join('\n')}\n`)
+      const shown = displayCounts(hunk)
+      out.write(`@@ -${hunk.oldStart},${shown.oldLines} +${hunk.newStart},${shown.newLines} @@\n${displayRows(hunk).join('\n')}\n`)
     }
   }
   if (item.kind === 'mistake-limit') return askGuidance(item, reader)

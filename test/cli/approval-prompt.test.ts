@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { askOnTerminal } from '../../src/cli/approval-prompt'
 import type { ApprovalItem } from '../../src/shared/contract/approvals'
+import { computeHunks } from '../../src/shared/diff/hunks'
 
 describe('the terminal approval prompt', () => {
   it('shows what the model wrote with its control characters visible, so it cannot paint over the request', async () => {
@@ -24,5 +25,18 @@ describe('the terminal approval prompt', () => {
     expect(decision).toMatchObject({ outcome: 'reject' })
     expect(shown + prompts.join('')).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202e]/)
     expect(shown).toContain('Run rm -rf ~/important \\x1b[2K\\r\\x1b[1ARun ls -la \\u202e')
+  })
+
+  it('shows a new file’s hunk with as many lines in its header as it shows, and no phantom row for the final newline', async () => {
+    const item: ApprovalItem = {
+      id: 'a2', taskId: 't1', taskTitle: 'add a file', kind: 'edit', mode: 'code', summary: 'Create notes.md', rule: 'ask', reason: 'edits ask', createdAt: 0,
+      changes: [{ id: 'c1', taskId: 't1', callId: 'k1', path: 'notes.md', operation: 'create', original: '', proposed: 'one\ntwo\n', hunks: computeHunks('', 'one\ntwo\n'), status: 'proposed', auto: false, createdAt: 0 }]
+    }
+    const screen = new PassThrough()
+    let shown = ''
+    screen.on('data', (chunk: Buffer) => (shown += chunk.toString()))
+    await askOnTerminal(item, { ask: async () => 'n', close: () => {} }, screen)
+    expect(shown).toContain('create notes.md\n@@ -0,0 +1,2 @@\n+one\n+two\n')
+    expect(shown).not.toMatch(/^\+$/m)
   })
 })

@@ -79,6 +79,12 @@ export function displayRows(hunk: Pick<Hunk, 'oldLines' | 'newLines' | 'lines'>)
   return emptySide && hunk.lines.length > 1 && (last === '+' || last === '-') ? hunk.lines.slice(0, -1) : hunk.lines
 }
 
+/** How many old-side and new-side lines the shown rows hold: a header or range that matches what is shown. */
+export function displayCounts(hunk: Pick<Hunk, 'oldLines' | 'newLines' | 'lines'>): { oldLines: number; newLines: number } {
+  const rows = displayRows(hunk)
+  return { oldLines: rows.filter((row) => row[0] !== '+').length, newLines: rows.filter((row) => row[0] !== '-').length }
+}
+
 const oldSide = (h: Hunk): string[] => h.lines.filter((l) => l[0] !== '+').map((l) => l.slice(1))
 const newSide = (h: Hunk): string[] => h.lines.filter((l) => l[0] !== '-').map((l) => l.slice(1))
 

@@ -56,6 +56,12 @@ describe('ChangesetReview', () => {
     ])
   })
 
+  it('a new file’s hunk spans its lines only, with no row for its final newline', async () => {
+    const created = { ...change('ch1', 'src/new.ts'), operation: 'create' as const, original: '', proposed: 'one\ntwo\n', hunks: computeHunks('', 'one\ntwo\n') }
+    const { view } = await review([created])
+    expect(view.container.querySelector('.hunk')?.textContent).toContain('Hunk 1 · lines 1–2 · +2 −0')
+  })
+
   it('reviews several files as one changeset and sends the edited proposal', async () => {
     const { view, decisions } = await review([change('ch1', 'src/a.ts'), change('ch2', 'src/b.ts')])
     const files = view.container.querySelector('[aria-label="Changed files"]')!

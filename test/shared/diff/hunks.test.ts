@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applySelectedHunks, computeHunks, displayRows, invertHunks, rebaseHunks, unifiedDiff } from '../../../src/shared/diff'
+import { applySelectedHunks, computeHunks, displayCounts, displayRows, invertHunks, rebaseHunks, unifiedDiff } from '../../../src/shared/diff'
 
 const file = (n: number, edit: (i: number) => string | null = (i) => `line ${i}`): string =>
   Array.from({ length: n }, (_, k) => edit(k + 1))
@@ -47,6 +47,7 @@ describe('review hunks', () => {
   it('shows a created or emptied file without a phantom row for its final newline, and still writes the newline', () => {
     const created = computeHunks('', 'a\nb\n')
     expect(displayRows(created[0])).toEqual(['+a', '+b'])
+    expect(displayCounts(created[0])).toEqual({ oldLines: 0, newLines: 2 })
     expect(applySelectedHunks('', created, new Set(['h1']))).toBe('a\nb\n')
     expect(displayRows(computeHunks('a\nb\n', '')[0])).toEqual(['-a', '-b'])
     expect(displayRows(computeHunks('', 'a\n\n')[0])).toEqual(['+a', '+'])

@@ -1,6 +1,7 @@
 import { FormError } from '../../components/FormError'
 import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
+import { displayCounts, displayRows } from '../../../../shared/diff/hunks'
 import {
   buildEditDecision,
   conflictOf,
@@ -216,7 +217,7 @@ function HunkList(props: {
           return (
             <li key={hunk.id} className={`hunk ${props.interactive ? (accepted ? 'hunk-accepted' : 'hunk-rejected') : ''}`}>
               <button type="button" className="link" onClick={() => props.onReveal(Math.max(1, hunk.newStart))}>
-                Hunk {index + 1} · lines {hunk.newStart}–{hunk.newStart + Math.max(0, hunk.newLines - 1)} · +{sides.added} −{sides.removed}
+                Hunk {index + 1} · lines {hunk.newStart}–{hunk.newStart + Math.max(0, displayCounts(hunk).newLines - 1)} · +{sides.added} −{sides.removed}
               </button>
               {props.interactive && (
                 <span className="hunk-actions" role="group" aria-label={`Decision for ${label}`}>
@@ -258,7 +259,7 @@ function rejectedRanges(hunks: HunkView[], accepted: boolean[]): Array<{ start: 
   hunks.forEach((hunk, index) => {
     if (accepted[index] !== false) return
     let line = hunk.newStart
-    for (const row of hunk.lines) {
+    for (const row of displayRows(hunk)) {
       if (row.startsWith('-')) continue
       if (row.startsWith('+')) {
         const last = ranges[ranges.length - 1]
