@@ -1,21 +1,24 @@
 import { mkdtempSync, promises as fs, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createMcpHub, type McpHub } from '../../../src/main/core/mcp/hub'
 import { toolNamesOf, toolResultsIn, type RecordedRequest } from '../../support/fake-provider'
 import { everythingStdio } from '../../support/mcp/servers'
+import { createDeferredDisposals } from '../../support/deferred-disposals'
 import { createHarness, type Harness } from './support/harness'
 
 let harness: Harness | undefined
 let hub: McpHub | undefined
+const hubDisposals = createDeferredDisposals()
 afterEach(async () => {
   expect(harness?.fake.failures ?? []).toEqual([])
   await harness?.close()
-  await hub?.dispose()
+  if (hub) hubDisposals.add(hub.dispose())
   harness = undefined
   hub = undefined
 })
+afterAll(() => hubDisposals.settle())
 
 const modelRequests = (h: Harness): RecordedRequest[] => h.fake.requests.filter((r) => r.protocol !== 'unknown')
 const done = { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }

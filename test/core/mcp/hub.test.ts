@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMcpHub, type McpHub } from '../../../src/main/core/mcp/hub'
+import { createDeferredDisposals } from '../../support/deferred-disposals'
 import { createMcpPort } from '../../../src/main/core/mcp/mcp-port'
 import { everythingStdio, startEverythingHttp, type HttpServer } from '../../support/mcp/servers'
 
@@ -25,10 +26,12 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false, ms =
 
 describe('MCP hub against the reference server', () => {
   let hub: McpHub | undefined
-  afterEach(async () => {
-    await hub?.dispose()
+  const disposals = createDeferredDisposals()
+  afterEach(() => {
+    if (hub) disposals.add(hub.dispose())
     hub = undefined
   })
+  afterAll(() => disposals.settle())
 
   const openHub = async (servers: Record<string, unknown>, options: { trusted?: boolean; project?: Record<string, unknown> } = {}) => {
     const dataDir = tempDir('modus-mcp-data-')
@@ -161,7 +164,9 @@ describe('MCP hub against the reference server', () => {
     const port = createMcpPort({ hub, modeServers: () => 'all' })
     const before = hub.snapshot().servers[0]
     expect(before.status).toBe('connected')
-    // get-env reveals nothing about the pid; kill the child through the process table instead.
+    // get-env reveals nothing about the pid; kill the child through the process table instead
+    // (earlier tests' servers gone first, so only this one is in it).
+    await disposals.settle()
     const pids = await childPids(process.pid)
     for (const pid of pids) process.kill(pid, 'SIGKILL')
     await waitFor('failure noticed', () => hub.snapshot().servers[0].logs.some((line) => line.includes('closed the connection')))
@@ -214,6 +219,7 @@ describe('MCP hub against the reference server', () => {
       ;[streamable, sse] = await Promise.all([startEverythingHttp('streamableHttp'), startEverythingHttp('sse')])
     })
     afterAll(async () => {
+      await disposals.settle()
       await Promise.all([streamable?.stop(), sse?.stop()])
     })
 
