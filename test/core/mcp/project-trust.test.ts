@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { McpSnapshot } from '../../../src/shared/contract/mcp'
 import { createCore, type Core } from '../../../src/main/core/create-core'
+import { createDeferredDisposals } from '../../support/deferred-disposals'
 import { everythingStdio } from '../../support/mcp/servers'
 
 /**
@@ -11,9 +12,11 @@ import { everythingStdio } from '../../support/mcp/servers'
  * Through the real core (trust store, workspace session, hub) and the MCP reference server.
  */
 const cores: Core[] = []
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.dispose()))
+const disposals = createDeferredDisposals()
+afterEach(() => {
+  for (const core of cores.splice(0)) disposals.add(core.dispose())
 })
+afterAll(() => disposals.settle())
 
 const writeServers = (workspace: string, servers: Record<string, unknown>) =>
   writeFileSync(join(workspace, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: servers }))
