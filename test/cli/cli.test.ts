@@ -146,18 +146,20 @@ describe('modus prompt', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'modus-cli-data-'))
       writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }))
       writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ mcp: { schemaTokenBudget: budget } }))
-      const text = asText ? await runCli(['prompt', '--mode', 'code', '--workspace', workspace], { env: { MODUS_DATA_DIR: dataDir } }) : undefined
-      const json = await runCli(['prompt', '--mode', 'code', '--workspace', workspace, '--json'], { env: { MODUS_DATA_DIR: dataDir } })
+      const [text, json] = await Promise.all([
+        asText ? runCli(['prompt', '--mode', 'code', '--workspace', workspace], { env: { MODUS_DATA_DIR: dataDir } }) : undefined,
+        runCli(['prompt', '--mode', 'code', '--workspace', workspace, '--json'], { env: { MODUS_DATA_DIR: dataDir } })
+      ])
       expect(json.code).toBe(0)
       return { text: text?.stdout ?? '', report: JSON.parse(json.stdout) }
     }
-    const within = await promptWith(1_000_000, false)
+    // Independent runs side by side: each waits ~2 s at exit for the reference server to end.
+    const [within, over] = await Promise.all([promptWith(1_000_000, false), promptWith(100, true)])
     expect(within.report.mcp).toMatchObject({ budget: 1_000_000, onDemand: false })
     expect(within.report.mcp.schemaTokens).toBeGreaterThan(100)
     expect(within.report.tools.map((t: { name: string }) => t.name)).toContain('mcp--everything--echo')
     expect(within.report.tools.map((t: { name: string }) => t.name)).not.toContain('search_mcp_tools')
 
-    const over = await promptWith(100, true)
     expect(over.report.mcp).toMatchObject({ schemaTokens: within.report.mcp.schemaTokens, budget: 100, onDemand: true })
     const names: string[] = over.report.tools.map((t: { name: string }) => t.name)
     expect(names).toEqual(expect.arrayContaining(['search_mcp_tools', 'use_mcp_tool']))
