@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SPARTICUZ_EXTRACTED_PATH, findChromium, findChromiumSync, installedChromiumPaths } from '../../../src/main/core/browser/find-chromium'
@@ -91,3 +91,30 @@ describe('browser discovery order', () => {
     expect(paths).toContain(browser('chromium'))
   })
 })
+
+// npm skips an optional dependency whose `engines` exclude the running Node: on the oldest Node the
+// project supports, `npm install` must still bring the fallback browser.
+describe('the @sparticuz/chromium fallback installs on every Node the project supports', () => {
+  const version = (text: string) => text.split('.').map(Number) as [number, number, number]
+  const atLeast = (a: number[], b: number[]) => a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] >= b[2]
+  // The range forms npm packages use here: `>=x.y.z`, `^x.y.z`, joined by `||`.
+  const satisfies = (node: string, range: string) =>
+    range.split('||').some((part) => {
+      const [, op, v] = /^\s*(>=|\^)(\d+\.\d+\.\d+)\s*$/.exec(part) ?? []
+      if (!op || !v) throw new Error(`unexpected engines range "${range}"`)
+      return atLeast(version(node), version(v)) && (op === '>=' || version(node)[0] === version(v)[0])
+    })
+
+  it('its engines admit the lowest Node of package.json’s engines', () => {
+    const root = join(__dirname, '../../..')
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
+    const lowestNode = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)?.[1] as string
+    expect(pkg.optionalDependencies['@sparticuz/chromium']).toBeDefined()
+    const locked = lock.packages['node_modules/@sparticuz/chromium']
+    expect(locked.version).toBe(pkg.optionalDependencies['@sparticuz/chromium'])
+    expect(satisfies(lowestNode, locked.engines.node), `Node ${lowestNode} against ${locked.engines.node}`).toBe(true)
+    expect(satisfies('24.0.0', locked.engines.node)).toBe(true)
+  })
+})
+

@@ -161,6 +161,6 @@ export function noBrowserAdvice(options: { platform?: string; arch?: string } = 
   if (arch !== 'x64') return `No Chromium found: install one (Debian/Ubuntu: \`sudo apt-get install chromium\`), or run \`npx playwright install chromium\`, ${setPath}.`
   return (
     'No Chromium found: install one (Debian/Ubuntu: `sudo apt-get install chromium`, or `npx playwright install chromium`) — ' +
-    `the optional dependency @sparticuz/chromium is not installed either (it needs Node ≥ 22.17) — ${setPath}.`
+    `the optional dependency @sparticuz/chromium is not installed either (\`npm install\` adds it on Linux x64) — ${setPath}.`
   )
 }
