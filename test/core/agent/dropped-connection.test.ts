@@ -35,6 +35,7 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: a connection dropped mid-a
       [1, 500],
       [2, 1000]
     ])
+    expect(harness.retryWaits).toEqual([500, 1000])
     expect(retries[0]).toMatchObject({ reason: expect.stringMatching(/connection to .* was lost mid-answer/) })
     const [first, second, last] = ends(events)
     expect(first).toMatchObject({ stopReason: 'error', cutOff: true })
@@ -57,6 +58,7 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: a connection dropped mid-a
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'status' && e.status === 'failed')
     const events = harness.eventsOf(task.id)
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(3)
+    expect(harness.retryWaits).toEqual([500, 1000, 2000])
     expect(ends(events).every((e) => e.cutOff === true)).toBe(true)
     expect(events.find((e) => e.type === 'error')).toMatchObject({ recoverable: true, message: expect.stringMatching(/was lost mid-answer/) })
   })

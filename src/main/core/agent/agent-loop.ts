@@ -1,4 +1,5 @@
 import type { AssistantBlock, ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
+import { abortableSleep } from '../providers/retry'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
 import { resultAsText, resultText, textResult, toResultBlock } from './call-results'
@@ -48,19 +49,11 @@ const isRetryablePartial = (error: unknown): boolean => {
 }
 
 /** Resolves true after `ms`, or false as soon as the task is cancelled. */
-const waitUnlessCancelled = (ms: number, signal: AbortSignal): Promise<boolean> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve(false)
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve(true)
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      resolve(false)
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
+const waitUnlessCancelled = (ms: number, signal: AbortSignal, sleep: LoopDeps['sleep'] = abortableSleep): Promise<boolean> =>
+  sleep(ms, signal).then(
+    () => true,
+    () => false
+  )
 
 export function createAgentLoop(deps: LoopDeps): AgentLoop {
   const now = deps.now
@@ -277,7 +270,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       for (let retry = 1; turn.kind === 'failed' && isRetryablePartial(turn.error) && retry <= MIDSTREAM_RETRIES; retry++) {
         const delayMs = MIDSTREAM_RETRY_BASE_MS * 2 ** (retry - 1)
         session.emit({ type: 'retry', at: now(), attempt: retry, delayMs, reason: `${errorMessage(turn.error)} (after part of the answer)` })
-        if (!(await waitUnlessCancelled(delayMs, signal))) return cancelled(session)
+        if (!(await waitUnlessCancelled(delayMs, signal, deps.sleep))) return cancelled(session)
         turn = await streamTurn(session, control.provider, request, signal, now)
       }
       if (turn.kind !== 'done') {

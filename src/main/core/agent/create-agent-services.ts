@@ -245,6 +245,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       now,
       platform: process.platform,
       shell: process.env.SHELL || safeShell(),
+      sleep: options.providerDeps?.retry?.sleep,
       checkpoints: {
         async beginTurn(taskId, root, label) {
           const workspaceCheckpoints = checkpoints.forWorkspace(root)

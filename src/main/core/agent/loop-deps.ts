@@ -42,6 +42,8 @@ export interface LoopDeps {
   platform: string
   shell: string
   checkpoints?: TurnCheckpoints
+  /** Waits before asking again for a turn cut off mid-answer; rejects when `signal` aborts. Default: a timer (tests pass the provider retry's sleep). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
 
 /** One run of the loop: cancelled through `signal`; follow-up answers arrive through `nextAnswer`. */

@@ -44,6 +44,8 @@ export interface Harness {
   workspace: string
   /** Every event of every task, in order. */
   events: Array<{ taskId: string; event: AgentEvent }>
+  /** The waits before a retry the core asked for, in ms (they pass at once here). */
+  retryWaits: number[]
   eventsOf(taskId: string): AgentEvent[]
   waitForEvent(predicate: (event: AgentEvent, taskId: string) => boolean, what?: string): Promise<AgentEvent>
   waitForApproval(predicate?: (item: ApprovalItem) => boolean): Promise<ApprovalItem>
@@ -73,6 +75,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     shell: '/bin/bash',
     loadUserRc: false
   })
+  const retryWaits: number[] = []
   const services = await createAgentServices({
     dataDir,
     settings,
@@ -89,7 +92,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       apiKey: 'test-key',
       modelOverrides: options.modelOverrides
     },
-    providerDeps: { retry: { sleep: async () => undefined, random: () => 0.5 } }
+    providerDeps: { retry: { sleep: async (ms) => void retryWaits.push(ms), random: () => 0.5 } }
   })
   const events: Array<{ taskId: string; event: AgentEvent }> = []
   const waiters = new Set<() => void>()
@@ -121,6 +124,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   return {
     fake,
     services,
+    retryWaits,
     settings,
     dataDir,
     workspace,
