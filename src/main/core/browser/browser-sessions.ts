@@ -248,8 +248,10 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     if (lookup.path === null) throw new Error(lookup.advice)
     // Chromium refuses to start its sandbox as root (containers); there it runs without one.
     const asRoot = process.getuid?.() === 0
-    // WebRTC would reach STUN servers outside the request guard: without a proxy it gets no UDP.
-    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), '--webrtc-ip-handling-policy=disable_non_proxied_udp']
+    // WebRTC would reach STUN servers outside the request guard: without a proxy it gets no UDP. The
+    // headless-shell build of @sparticuz/chromium honours only the `force-` form of the switch.
+    const noUdp = 'disable_non_proxied_udp'
+    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), `--webrtc-ip-handling-policy=${noUdp}`, `--force-webrtc-ip-handling-policy=${noUdp}`]
     // Loaded on the first launch: importing Playwright costs every process half a second at start.
     const { chromium } = await import('playwright-core')
     const profile = await preparedProfile()
