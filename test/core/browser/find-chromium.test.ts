@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { brotliCompressSync } from 'node:zlib'
 import { SPARTICUZ_EXTRACTED_PATH, findChromium, findChromiumSync, installedChromiumPaths } from '../../../src/main/core/browser/find-chromium'
 
 // Each candidate is a real file in a temp dir; removing one shows which comes next.
@@ -82,6 +84,31 @@ describe('browser discovery order', () => {
     expect(findChromiumSync(onlyExtracted)).toEqual({ path: SPARTICUZ_EXTRACTED_PATH, source: '@sparticuz/chromium' })
     expect(findChromiumSync({ ...onlyExtracted, platform: 'darwin' })).toBeNull()
     expect(extracted).toEqual([])
+  })
+
+  it('on a Linux without NSS, runs the packed browser with the libraries packed beside it', async () => {
+    // The package's bin folder, with the archive of libraries the browser links to.
+    const bin = join(dir, 'package-bin')
+    execFileSync('mkdir', ['-p', join(dir, 'pack', 'lib'), bin])
+    writeFileSync(join(dir, 'pack', 'lib', 'libnss3.so'), 'not really a library')
+    writeFileSync(join(bin, 'al2023.tar.br'), brotliCompressSync(execFileSync('tar', ['-C', join(dir, 'pack'), '-cf', '-', 'lib'])))
+    // The "browser" prints where its libraries come from and the arguments it got.
+    writeFileSync(browser('sparticuz-chromium'), '#!/bin/sh\necho "libs=$LD_LIBRARY_PATH args=$*"\n', { mode: 0o755 })
+    const scratch = join(dir, 'scratch')
+    const lacksNss = (_binary: string, libDir?: string) => (libDir && existsSync(join(libDir, 'libnss3.so')) ? [] : ['libnss3.so'])
+    const sparticuz = () => ({ executablePath: async () => browser('sparticuz-chromium'), binDir: bin })
+    const options = { ...probes(), env: {}, installedPaths: [], playwrightPath: () => null, loadSparticuz: sparticuz, scratchDir: scratch }
+
+    const found = await findChromium({ ...options, missingLibraries: lacksNss })
+    expect(found).toEqual({ path: join(scratch, 'chromium-with-libs'), source: '@sparticuz/chromium' })
+    const ran = execFileSync(found.path as string, ['--headless', "it's"], { encoding: 'utf8', env: { PATH: process.env.PATH } })
+    expect(ran.trim()).toBe(`libs=${join(scratch, 'al2023', 'lib')} args=--headless it's`)
+    expect(findChromiumSync({ ...options, exists: existsSync })).toEqual({ path: join(scratch, 'chromium-with-libs'), source: '@sparticuz/chromium' })
+
+    // With the system's own libraries the browser runs as it is; libraries nothing provides are named.
+    expect(await findChromium({ ...options, scratchDir: join(dir, 'other'), missingLibraries: () => [] })).toEqual({ path: browser('sparticuz-chromium'), source: '@sparticuz/chromium' })
+    const missing = await findChromium({ ...options, missingLibraries: () => ['libgbm.so.1'] })
+    expect('advice' in missing && missing.advice).toContain('lacks libgbm.so.1')
   })
 
   it('looks the usual browser names up on PATH on Linux', () => {

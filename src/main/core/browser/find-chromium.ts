@@ -4,10 +4,12 @@
 // temp dir on first use). Every probe can be passed in, so the order is testable without touching
 // the machine's browsers. Plain TypeScript without TS-only runtime syntax: scripts/test.mjs loads it
 // transpiled.
-import { existsSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { delimiter, isAbsolute, join } from 'node:path'
+import { delimiter, dirname, isAbsolute, join } from 'node:path'
+import { brotliDecompressSync } from 'node:zlib'
 
 const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge']
 
@@ -17,6 +19,8 @@ export type ChromiumLookup = FoundChromium | { path: null; advice: string }
 
 interface Sparticuz {
   executablePath(): Promise<string>
+  /** The package's `bin` folder: its `al2023.tar.br` holds the NSS libraries the browser links to. */
+  binDir?: string
 }
 
 export interface ChromiumProbes {
@@ -27,10 +31,16 @@ export interface ChromiumProbes {
   installedPaths?: string[]
   playwrightPath?: () => string | null
   loadSparticuz?: () => Sparticuz | null
+  /** Shared libraries `binary` needs that the loader cannot find (with `libDir` searched first). */
+  missingLibraries?: (binary: string, libDir?: string) => string[]
+  /** Where the bundled libraries and the launcher that uses them are written (default: the temp dir). */
+  scratchDir?: string
 }
 
 /** Where `@sparticuz/chromium` extracts its browser; present once an earlier run extracted it. */
 export const SPARTICUZ_EXTRACTED_PATH = join(tmpdir(), 'chromium')
+/** The launcher for that browser on a system without its NSS libraries (a browser-less Linux). */
+const WITH_LIBS_NAME = 'chromium-with-libs'
 
 // By require at run time: the package is optional, and the bundler must not try to inline it. Resolved
 // from this file when it is CommonJS (the app's bundle), else from the working directory (scripts).
@@ -49,10 +59,64 @@ function playwrightOwnChromium(): string | null {
 function loadSparticuz(): Sparticuz | null {
   try {
     const loaded = requireOptional('@sparticuz/chromium') as Sparticuz & { default?: Sparticuz }
-    return loaded.default ?? loaded
+    const sparticuz = loaded.default ?? loaded
+    // build/cjs/index.cjs (or build/index.js) → the package root's bin folder
+    const entry = requireOptional.resolve('@sparticuz/chromium')
+    const root = [dirname(entry), join(dirname(entry), '..'), join(dirname(entry), '..', '..')].find((dir) => existsSync(join(dir, 'bin', 'al2023.tar.br')))
+    return { executablePath: () => sparticuz.executablePath(), binDir: root && join(root, 'bin') }
   } catch {
     return null // not installed (other platforms, or a Node it does not support)
   }
+}
+
+/** What `ldd` reports as "not found"; nothing when ldd itself is missing (the launch will say). */
+function lddMissing(binary: string, libDir?: string): string[] {
+  const env = libDir ? { ...process.env, LD_LIBRARY_PATH: [libDir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') } : process.env
+  const result = spawnSync('ldd', [binary], { encoding: 'utf8', timeout: 15_000, env })
+  if (typeof result.stdout !== 'string') return []
+  return result.stdout
+    .split('\n')
+    .filter((line) => line.includes('=> not found'))
+    .map((line) => line.trim().split(/\s/)[0] as string)
+}
+
+/** Writes the regular files of a (ustar) tar archive under `dest`. */
+function untar(archive: Buffer, dest: string): void {
+  const text = (from: number, length: number) => archive.toString('utf8', from, from + length).replace(/\0.*$/s, '')
+  for (let at = 0; at + 512 <= archive.length; ) {
+    const name = text(at, 100)
+    if (!name) break
+    const size = parseInt(text(at + 124, 12).trim() || '0', 8)
+    const type = text(at + 156, 1)
+    const path = [text(at + 345, 155), name].filter(Boolean).join('/')
+    if ((type === '0' || type === '') && !path.split('/').includes('..')) {
+      mkdirSync(dirname(join(dest, path)), { recursive: true })
+      writeFileSync(join(dest, path), archive.subarray(at + 512, at + 512 + size), { mode: 0o755 })
+    }
+    at += 512 + Math.ceil(size / 512) * 512
+  }
+}
+
+/**
+ * The packed browser is built for Amazon Linux and links to NSS, which a Linux without any browser
+ * usually lacks. Then its own copies (the package's al2023 archive) are unpacked and a launcher
+ * script runs the browser with them on LD_LIBRARY_PATH; with the libraries present it runs as is.
+ */
+function withItsLibraries(binary: string, sparticuz: Sparticuz, o: Probes): { path: string } | { missing: string[] } {
+  const missing = o.missingLibraries(binary)
+  if (missing.length === 0) return { path: binary }
+  if (!sparticuz.binDir) return { missing }
+  const scratch = o.scratchDir ?? tmpdir()
+  const libDir = join(scratch, 'al2023', 'lib')
+  if (!existsSync(join(libDir, 'libnss3.so'))) untar(brotliDecompressSync(readFileSync(join(sparticuz.binDir, 'al2023.tar.br'))), join(scratch, 'al2023'))
+  const stillMissing = o.missingLibraries(binary, libDir)
+  if (stillMissing.length > 0) return { missing: stillMissing }
+  const launcher = join(scratch, WITH_LIBS_NAME)
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
+  const script = `#!/bin/sh\n# Runs ${binary} with the NSS libraries packed in @sparticuz/chromium (this system has none).\nLD_LIBRARY_PATH=${quote(libDir)}\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH} exec ${quote(binary)} "$@"\n`
+  writeFileSync(`${launcher}.tmp`, script, { mode: 0o755 })
+  renameSync(`${launcher}.tmp`, launcher)
+  return { path: launcher }
 }
 
 /** Well-known install locations per platform; Linux also looks the usual names up on PATH. */
@@ -84,6 +148,8 @@ interface Probes {
   installedPaths?: string[]
   playwrightPath: () => string | null
   loadSparticuz: () => Sparticuz | null
+  missingLibraries: (binary: string, libDir?: string) => string[]
+  scratchDir?: string
 }
 
 const withDefaults = (options: ChromiumProbes): Probes => ({
@@ -93,7 +159,9 @@ const withDefaults = (options: ChromiumProbes): Probes => ({
   exists: options.exists ?? existsSync,
   installedPaths: options.installedPaths,
   playwrightPath: options.playwrightPath ?? playwrightOwnChromium,
-  loadSparticuz: options.loadSparticuz ?? loadSparticuz
+  loadSparticuz: options.loadSparticuz ?? loadSparticuz,
+  missingLibraries: options.missingLibraries ?? lddMissing,
+  scratchDir: options.scratchDir
 })
 
 type Candidate = { path: () => string | null | undefined; source: ChromiumSource }
@@ -131,7 +199,11 @@ export async function findChromium(options: ChromiumProbes = {}): Promise<Chromi
     if (sparticuz) {
       try {
         const path = await sparticuz.executablePath()
-        if (path && o.exists(path)) return { path, source: '@sparticuz/chromium' }
+        if (path && o.exists(path)) {
+          const runnable = withItsLibraries(path, sparticuz, o)
+          if ('path' in runnable) return { path: runnable.path, source: '@sparticuz/chromium' }
+          return { path: null, advice: `${noBrowserAdvice(o)}\n(@sparticuz/chromium's browser lacks ${runnable.missing.join(', ')} on this system.)` }
+        }
       } catch (error) {
         return { path: null, advice: `${noBrowserAdvice(o)}\n(@sparticuz/chromium could not be extracted: ${(error as Error).message})` }
       }
@@ -147,7 +219,11 @@ export async function findChromium(options: ChromiumProbes = {}): Promise<Chromi
 export function findChromiumSync(options: ChromiumProbes = {}): FoundChromium | null {
   const o = withDefaults(options)
   const candidates = readyCandidates(o)
-  if (sparticuzApplies(o)) candidates.push({ path: () => SPARTICUZ_EXTRACTED_PATH, source: '@sparticuz/chromium' })
+  if (sparticuzApplies(o)) {
+    // The launcher exists only where the extracted browser needs it: then it comes first.
+    candidates.push({ path: () => join(o.scratchDir ?? tmpdir(), WITH_LIBS_NAME), source: '@sparticuz/chromium' })
+    candidates.push({ path: () => SPARTICUZ_EXTRACTED_PATH, source: '@sparticuz/chromium' })
+  }
   return firstExisting(o, candidates)
 }
 
