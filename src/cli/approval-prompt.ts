@@ -8,8 +8,9 @@ import { visible } from './visible'
 export async function askOnTerminal(item: ApprovalItem, reader: LineReader, stream: NodeJS.WritableStream): Promise<ApprovalDecision> {
   // Everything here quotes the model (commands, paths, diffs): shown with its controls visible.
   const out = { write: (text: string) => stream.write(visible(text)) }
-  out.write(`\n── Approval needed (${item.kind}) in ${item.mode} mode ──\n${item.summary}\n`)
-  out.write(`Why: ${item.reason} [${item.rule}]\n`)
+  out.write(`\n── Approval needed (${item.kind}) in ${item.mode} mode ──\n`)
+  // A pause (mistake or cost limit) is its own reason: said once.
+  out.write(item.reason === item.summary ? `${item.summary} [${item.rule}]\n` : `${item.summary}\nWhy: ${item.reason} [${item.rule}]\n`)
   for (const change of item.changes ?? []) {
     out.write(`\n${change.operation} ${change.path}\n`)
     for (const hunk of change.hunks) {

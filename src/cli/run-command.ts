@@ -306,7 +306,9 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
       }
     },
     approval: (item, refused) => {
-      if (refused) note(`  ⛔ refused: ${item.summary}: ${item.reason} [${item.rule}] (--non-interactive: nothing that needs approval runs)`)
+      // A pause (mistake or cost limit) is its own reason: said once.
+      const what = item.reason === item.summary ? item.summary : `${item.summary}: ${item.reason}`
+      if (refused) note(`  ⛔ refused: ${what} [${item.rule}] (--non-interactive: nothing that needs approval runs)`)
     },
     notice: (text) => note(text),
     end: (_taskId, status) => {

@@ -39,4 +39,16 @@ describe('the terminal approval prompt', () => {
     expect(shown).toContain('create notes.md\n@@ -0,0 +1,2 @@\n+one\n+two\n')
     expect(shown).not.toMatch(/^\+$/m)
   })
+
+  it('says a mistake-limit pause once, with its rule, and takes guidance text', async () => {
+    const text = 'The model made 3 mistakes in a row (limit 3). Give it guidance or stop here.'
+    const item: ApprovalItem = { id: 'a3', taskId: 't1', taskTitle: 'x', kind: 'mistake-limit', mode: 'code', summary: text, rule: 'mistake-limit', reason: text, createdAt: 0 }
+    const screen = new PassThrough()
+    let shown = ''
+    screen.on('data', (chunk: Buffer) => (shown += chunk.toString()))
+    const decision = await askOnTerminal(item, { ask: async () => 'read notes.md first', close: () => {} }, screen)
+    expect(shown.split('mistakes in a row')).toHaveLength(2)
+    expect(shown).toContain('[mistake-limit]')
+    expect(decision).toMatchObject({ outcome: 'approve', reason: 'read notes.md first' })
+  })
 })

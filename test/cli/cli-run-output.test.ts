@@ -108,6 +108,17 @@ describe('modus run --non-interactive', { timeout: 90_000 }, () => {
     expect(run.stderr).toContain('--trust')
   })
 
+  it('prints a refused mistake-limit pause once, with its rule', async () => {
+    const invalid: FakeTurn = { toolCalls: [{ name: 'read_file', input: {} }] }
+    const { fake, workspace, env } = await setup([invalid, invalid, invalid])
+    const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--non-interactive', '--trust', 'read'], { env })
+    expect(run.code).toBe(3)
+    const refused = run.stderr.split('\n').filter((line) => line.includes('⛔ refused:'))
+    expect(refused).toHaveLength(1)
+    expect(refused[0]).toContain('[mistake-limit]')
+    expect(refused[0]?.split('mistakes in a row')).toHaveLength(2)
+  })
+
   it('says nothing about trust when the run trusts the workspace', async () => {
     const { fake, workspace, env } = await setup([done])
     const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--non-interactive', '--trust', 'hi'], { env })
