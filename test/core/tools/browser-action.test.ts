@@ -252,6 +252,41 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     }
   })
 
+  it('a subresource redirected by an approved origin to a foreign one does not reach it: the browser egress guard refuses the hop', async () => {
+    // Playwright's routes see only the first request of a redirect chain; the hop to a foreign origin is the browser's own.
+    const foreignHits: string[] = []
+    const foreign = createServer((req, res) => {
+      foreignHits.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('foreign')
+    })
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
+    const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
+    const page = `<body><img src="/pixel"><script>
+      fetch('/data').then((r) => r.text()).then((t) => console.log('fetched ' + t), () => console.log('fetch failed'))
+    </script></body>`
+    const local = createServer((req, res) => {
+      if (req.url === '/pixel' || req.url === '/data') return void res.writeHead(302, { location: `${foreignOrigin}${req.url}?d=typed-secret` }).end()
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page)
+    })
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve))
+    const localOrigin = `http://127.0.0.1:${(local.address() as AddressInfo).port}`
+    const checkPage = async (url: string) => ({ allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` })
+    const guarded = createBrowserActionExecutor(sessions)
+    const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t8'), checkPage })
+    try {
+      const launched = text(await call({ action: 'launch', url: `${localOrigin}/` }))
+      await sessions.get('t8')!.page.waitForTimeout(500)
+      const both = launched + text(await call({ action: 'screenshot' }))
+      expect(foreignHits).toEqual([])
+      expect(both).toContain('fetch failed')
+      expect(both).toContain(`The page sent a request to ${foreignOrigin}/data?d=typed-secret; it was blocked`)
+    } finally {
+      await sessions.close('t8')
+      await new Promise((resolve) => foreign.close(resolve))
+      await new Promise((resolve) => local.close(resolve))
+    }
+  })
+
   it('a server-side redirect is checked hop by hop: to a foreign origin it is stopped before the request leaves, within the origin it follows', async () => {
     const foreignHits: string[] = []
     const foreign = createServer((req, res) => {

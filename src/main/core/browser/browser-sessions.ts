@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page, Request, Route } from 'playwright-core'
+import { startEgressProxy, type EgressProxy } from './egress-proxy'
 import { findChromium, type ChromiumLookup } from './find-chromium'
 
 export interface Viewport {
@@ -70,8 +71,14 @@ export interface BrowserSessionsDeps {
 const MAX_LOG_LINES = 200
 
 type Verdict = { allowed: boolean; reason: string }
-/** The current check, what it blocked, and its verdicts on the origins requests went to (asked once each). */
-type GuardState = { check?: PageCheck; blocked: BlockedNavigation[]; requestVerdicts: Map<string, Promise<Verdict>> }
+/**
+ * The current check, what it blocked, its verdicts on the origins requests went to (asked once each),
+ * and the browser's egress proxy, told of each destination a request is let through to.
+ */
+type GuardState = { check?: PageCheck; blocked: BlockedNavigation[]; requestVerdicts: Map<string, Promise<Verdict>>; egress: Pick<EgressProxy, 'allow'> }
+
+/** Why the egress proxy refused what the browser sent outside the guarded requests. */
+const EGRESS_REFUSED = 'the browser sent it by itself (a redirect, prefetch or preconnect) to an origin no checked request went to'
 
 /** Whether a top-level page may load: approved through launch, or allowed by the mode's policy. */
 async function verdictFor(url: string, approved: Set<string>, state: GuardState): Promise<Verdict> {
@@ -102,7 +109,10 @@ function requestVerdict(url: string, approved: Set<string>, state: GuardState): 
 async function guardRequest(route: Route, state: GuardState, approved: Set<string>): Promise<void> {
   const url = route.request().url()
   const verdict = await requestVerdict(url, approved, state)
-  if (verdict.allowed) return route.continue()
+  if (verdict.allowed) {
+    state.egress.allow(url)
+    return route.continue()
+  }
   state.blocked.push({ url, reason: verdict.reason, kind: 'request' })
   return route.abort('blockedbyclient')
 }
@@ -134,14 +144,20 @@ async function guardNavigations(page: Page, approved: Set<string>, state: GuardS
     const verdict = popup
       ? { allowed: false, reason: 'it would open in a new window, and browser_action drives a single page' }
       : await verdictFor(request.url(), approved, state)
-    if (verdict.allowed) return route.continue()
+    if (verdict.allowed) {
+      state.egress.allow(request.url())
+      return route.continue()
+    }
     state.blocked.push({ url: request.url(), reason: verdict.reason, kind: 'navigation' })
     // A 204 answer makes the browser stay on the current page (an abort would show an error page).
     return route.fulfill({ status: 204 })
   })
   await page.context().routeWebSocket(/.*/, async (socket) => {
     const verdict = await requestVerdict(socket.url(), approved, state)
-    if (verdict.allowed) return socket.connectToServer()
+    if (verdict.allowed) {
+      state.egress.allow(socket.url())
+      return socket.connectToServer()
+    }
     state.blocked.push({ url: socket.url(), reason: verdict.reason, kind: 'request' })
     await socket.close({ code: 1008, reason: 'blocked by the browser policy' })
   })
@@ -162,7 +178,10 @@ async function guardRedirects(page: Page, approved: Set<string>, state: GuardSta
     const decide = async () => {
       if (!hop) return devtools.send('Fetch.continueRequest', { requestId })
       const verdict = await verdictFor(event.request.url, approved, state)
-      if (verdict.allowed) return devtools.send('Fetch.continueRequest', { requestId })
+      if (verdict.allowed) {
+        state.egress.allow(event.request.url)
+        return devtools.send('Fetch.continueRequest', { requestId })
+      }
       state.blocked.push({ url: event.request.url, reason: verdict.reason, kind: 'navigation' })
       return devtools.send('Fetch.fulfillRequest', { requestId, responseCode: 204, body: '' })
     }
@@ -172,9 +191,8 @@ async function guardRedirects(page: Page, approved: Set<string>, state: GuardSta
   await devtools.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] })
 }
 
-async function startSession(page: Page, viewport: Viewport): Promise<BrowserSession> {
+async function startSession(page: Page, viewport: Viewport, navigation: GuardState): Promise<BrowserSession> {
   const approved = new Set<string>()
-  const navigation: GuardState = { blocked: [], requestVerdicts: new Map() }
   await guardNavigations(page, approved, navigation)
   let consoleLines: string[] = []
   let errors: string[] = []
@@ -204,7 +222,10 @@ async function startSession(page: Page, viewport: Viewport): Promise<BrowserSess
       dropped = 0
       return drained
     },
-    approve: (url) => approved.add(approvalKey(url)),
+    approve(url) {
+      approved.add(approvalKey(url))
+      navigation.egress.allow(url)
+    },
     checkPagesWith(check) {
       // Each call brings its mode's check: verdicts of another call's check no longer hold.
       if (check !== navigation.check) navigation.requestVerdicts.clear()
@@ -226,7 +247,8 @@ async function startSession(page: Page, viewport: Viewport): Promise<BrowserSess
  * A fresh profile per session with "preload pages" off (`net.network_prediction_options` 2, never):
  * speculation rules (prefetch, prerender) and preconnect hints are fetched by the browser itself,
  * outside the page's request interception, so a page could otherwise send what it holds to any origin.
- * A preference is the only switch for them; it needs a profile written before launch.
+ * A preference is the only switch for them; it needs a profile written before launch. Some builds
+ * (the @sparticuz/chromium headless shell) ignore it: the egress proxy stops those fetches there.
  */
 async function preparedProfile(): Promise<string> {
   const profile = await mkdtemp(join(tmpdir(), 'modus-browser-'))
@@ -237,9 +259,15 @@ async function preparedProfile(): Promise<string> {
 
 const removeProfile = (profile: string): Promise<void> => rm(profile, { recursive: true, force: true }).catch(() => undefined)
 
+/** What a session leaves behind once its browser is gone. */
+type Leftovers = { profile: string; egress: EgressProxy }
+const cleanUp = async ({ profile, egress }: Leftovers): Promise<void> => {
+  await Promise.all([removeProfile(profile), egress.close()])
+}
+
 /** One Playwright browser per task, opened by launch, closed by close, at task end and on cancel. */
 export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSessions {
-  const sessions = new Map<string, { context: BrowserContext; profile: string; session: BrowserSession }>()
+  const sessions = new Map<string, Leftovers & { context: BrowserContext; session: BrowserSession }>()
   const opening = new Map<string, Promise<BrowserSession>>()
   const viewport = deps.viewport ?? (() => DEFAULT_VIEWPORT)
 
@@ -248,33 +276,42 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     if (lookup.path === null) throw new Error(lookup.advice)
     // Chromium refuses to start its sandbox as root (containers); there it runs without one.
     const asRoot = process.getuid?.() === 0
-    // WebRTC would reach STUN servers outside the request guard: without a proxy it gets no UDP. The
-    // headless-shell build of @sparticuz/chromium honours only the `force-` form of the switch.
+    // WebRTC would reach STUN servers outside the request guard: it gets no UDP, and its TCP goes through
+    // the egress proxy. The headless-shell build of @sparticuz/chromium honours only the `force-` form of the switch.
     const noUdp = 'disable_non_proxied_udp'
     const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), `--webrtc-ip-handling-policy=${noUdp}`, `--force-webrtc-ip-handling-policy=${noUdp}`]
     // Loaded on the first launch: importing Playwright costs every process half a second at start.
     const { chromium } = await import('playwright-core')
-    const profile = await preparedProfile()
+    const guard: GuardState = { blocked: [], requestVerdicts: new Map(), egress: { allow: () => undefined } }
+    const egress = await startEgressProxy((target) => guard.blocked.push({ url: target, reason: EGRESS_REFUSED, kind: 'request' }))
+    const profile = await preparedProfile().catch(async (error: Error) => {
+      await egress.close()
+      throw error
+    })
+    const leftovers: Leftovers = { profile, egress }
+    guard.egress = egress
     const size = { ...viewport() }
+    // Loopback is proxied too (Chromium bypasses it by default): the test and dev servers the agent opens live there.
+    const proxy = { server: leftovers.egress.server, bypass: '<-loopback>' }
     let context: BrowserContext
     try {
-      context = await chromium.launchPersistentContext(profile, { executablePath: lookup.path, headless: true, args, viewport: size })
+      context = await chromium.launchPersistentContext(leftovers.profile, { executablePath: lookup.path, headless: true, args, viewport: size, proxy })
     } catch (error) {
-      await removeProfile(profile)
+      await cleanUp(leftovers)
       throw error
     }
     try {
       const page = context.pages()[0] ?? (await context.newPage())
-      const session = await startSession(page, size)
-      sessions.set(taskId, { context, profile, session })
+      const session = await startSession(page, size, guard)
+      sessions.set(taskId, { ...leftovers, context, session })
       context.on('close', () => {
         if (sessions.get(taskId)?.context === context) sessions.delete(taskId)
-        void removeProfile(profile)
+        void cleanUp(leftovers)
       })
       return session
     } catch (error) {
       await context.close().catch(() => undefined)
-      await removeProfile(profile)
+      await cleanUp(leftovers)
       throw error
     }
   }
@@ -284,7 +321,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     const entry = sessions.get(taskId)
     sessions.delete(taskId)
     await entry?.context.close().catch(() => undefined)
-    if (entry) await removeProfile(entry.profile)
+    if (entry) await cleanUp(entry)
   }
 
   return {
