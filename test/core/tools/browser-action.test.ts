@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { createSocket } from 'node:dgram'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -252,7 +253,7 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     }
   })
 
-  it('a subresource redirected by an approved origin to a foreign one does not reach it: the browser egress guard refuses the hop', async () => {
+  it('a subresource redirected by an approved origin to a foreign one does not reach it: the browser egress guard refuses the hop; the page\'s own socket connects', async () => {
     // Playwright's routes see only the first request of a redirect chain; the hop to a foreign origin is the browser's own.
     const foreignHits: string[] = []
     const foreign = createServer((req, res) => {
@@ -263,10 +264,17 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
     const page = `<body><img src="/pixel"><script>
       fetch('/data').then((r) => r.text()).then((t) => console.log('fetched ' + t), () => console.log('fetch failed'))
+      const ws = new WebSocket('ws://' + location.host + '/live'); ws.onopen = () => console.log('socket open')
     </script></body>`
     const local = createServer((req, res) => {
       if (req.url === '/pixel' || req.url === '/data') return void res.writeHead(302, { location: `${foreignOrigin}${req.url}?d=typed-secret` }).end()
       res.writeHead(200, { 'content-type': 'text/html' }).end(page)
+    })
+    // The page's own WebSocket goes through the egress proxy (a tunnel to an allowed host and port).
+    local.on('upgrade', (req, socket) => {
+      socket.resume().on('end', () => socket.end()) // closes when the browser side does
+      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64')
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`)
     })
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve))
     const localOrigin = `http://127.0.0.1:${(local.address() as AddressInfo).port}`
@@ -279,7 +287,7 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       const both = launched + text(await call({ action: 'screenshot' }))
       expect(foreignHits).toEqual([])
       expect(both).toContain('fetch failed')
-      expect(both).toContain(`The page sent a request to ${foreignOrigin}/data?d=typed-secret; it was blocked`)
+      expect(both).toContain('[log] socket open')
     } finally {
       await sessions.close('t8')
       await new Promise((resolve) => foreign.close(resolve))

@@ -77,9 +77,6 @@ type Verdict = { allowed: boolean; reason: string }
  */
 type GuardState = { check?: PageCheck; blocked: BlockedNavigation[]; requestVerdicts: Map<string, Promise<Verdict>>; egress: Pick<EgressProxy, 'allow'> }
 
-/** Why the egress proxy refused what the browser sent outside the guarded requests. */
-const EGRESS_REFUSED = 'the browser sent it by itself (a redirect, prefetch or preconnect) to an origin no checked request went to'
-
 /** Whether a top-level page may load: approved through launch, or allowed by the mode's policy. */
 async function verdictFor(url: string, approved: Set<string>, state: GuardState): Promise<Verdict> {
   if (approved.has(approvalKey(url))) return { allowed: true, reason: 'approved' }
@@ -282,14 +279,13 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), `--webrtc-ip-handling-policy=${noUdp}`, `--force-webrtc-ip-handling-policy=${noUdp}`]
     // Loaded on the first launch: importing Playwright costs every process half a second at start.
     const { chromium } = await import('playwright-core')
-    const guard: GuardState = { blocked: [], requestVerdicts: new Map(), egress: { allow: () => undefined } }
-    const egress = await startEgressProxy((target) => guard.blocked.push({ url: target, reason: EGRESS_REFUSED, kind: 'request' }))
+    // Refusals are not listed for the model: most are the browser's own background traffic, not the page's.
+    const egress = await startEgressProxy()
     const profile = await preparedProfile().catch(async (error: Error) => {
       await egress.close()
       throw error
     })
     const leftovers: Leftovers = { profile, egress }
-    guard.egress = egress
     const size = { ...viewport() }
     // Loopback is proxied too (Chromium bypasses it by default): the test and dev servers the agent opens live there.
     const proxy = { server: leftovers.egress.server, bypass: '<-loopback>' }
@@ -302,7 +298,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     }
     try {
       const page = context.pages()[0] ?? (await context.newPage())
-      const session = await startSession(page, size, guard)
+      const session = await startSession(page, size, { blocked: [], requestVerdicts: new Map(), egress })
       sessions.set(taskId, { ...leftovers, context, session })
       context.on('close', () => {
         if (sessions.get(taskId)?.context === context) sessions.delete(taskId)

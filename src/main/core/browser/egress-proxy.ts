@@ -44,11 +44,8 @@ function forwardedHeaders(req: IncomingMessage): Record<string, string | string[
   return headers
 }
 
-/**
- * Starts the proxy on 127.0.0.1 (a free port). `onRefused` hears each request it did not forward,
- * by URL (plain HTTP, ws) or `host:port` (a tunnel).
- */
-export async function startEgressProxy(onRefused: (target: string) => void = () => undefined): Promise<EgressProxy> {
+/** Starts the proxy on 127.0.0.1 (a free port). */
+export async function startEgressProxy(): Promise<EgressProxy> {
   const allowed = new Set<string>()
   const sockets = new Set<Duplex>()
   const track = (socket: Duplex) => {
@@ -64,10 +61,7 @@ export async function startEgressProxy(onRefused: (target: string) => void = () 
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const target = parse(req.url ?? '')
-    if (!permitted(target) || !/^https?:$/.test(target.protocol)) {
-      onRefused(req.url ?? '')
-      return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Blocked by the browser egress guard')
-    }
+    if (!permitted(target) || !/^https?:$/.test(target.protocol)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Blocked by the browser egress guard')
     const upstream = httpRequest({ host: hostOf(target), port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: forwardedHeaders(req) }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)
@@ -91,18 +85,18 @@ export async function startEgressProxy(onRefused: (target: string) => void = () 
 
   const proxy = createServer(forward)
   proxy.on('connection', track)
-  // CONNECT host:port — https and wss (and ws, which Chromium tunnels through a proxy too).
+  // CONNECT host:port — https and wss, and ws, which Chromium tunnels through a proxy too.
   proxy.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
     track(client)
     const target = parse(`https://${req.url ?? ''}`)
-    if (!permitted(target)) return (onRefused(req.url ?? ''), refuse(client))
+    if (!permitted(target)) return refuse(client)
     splice(client, target, head, '', 'HTTP/1.1 200 Connection Established\r\n\r\n')
   })
   // A WebSocket upgrade sent to the proxy with an absolute URI: the request is replayed to the server.
   proxy.on('upgrade', (req: IncomingMessage, client: Duplex, head: Buffer) => {
     track(client)
     const target = parse(req.url ?? '')
-    if (!permitted(target)) return (onRefused(req.url ?? ''), refuse(client))
+    if (!permitted(target)) return refuse(client)
     const headers = Object.entries(forwardedHeaders(req)).flatMap(([name, value]) => [value ?? []].flat().map((one) => `${name}: ${one}\r\n`))
     splice(client, target, head, `${req.method} ${target.pathname}${target.search} HTTP/1.1\r\n${headers.join('')}\r\n`, '')
   })
