@@ -75,6 +75,29 @@ describe('the browser egress proxy', () => {
     expect(hits).toEqual(['POST /path?q=1 payload'])
   })
 
+  it('survives a server that resets mid-answer and a browser that drops mid-upload, and goes on forwarding', async () => {
+    const { proxy } = await start()
+    const upstream = await serve(
+      createServer((req, res) => {
+        if (req.url === '/reset') return void (res.writeHead(200, { 'content-length': '100' }).write('part'), setTimeout(() => req.socket.destroy(), 20))
+        if (req.url === '/slow-upload') return void req.on('data', () => undefined)
+        res.end('fine')
+      })
+    )
+    const base = `127.0.0.1:${portOf(upstream)}`
+    proxy.allow(`http://${base}`)
+    const reset = await exchange(proxy, `GET http://${base}/reset HTTP/1.1\r\nHost: ${base}\r\n\r\n`, /part/)
+    await new Promise((resolve) => reset.socket.once('close', resolve))
+    const upload = connect(Number(new URL(proxy.server).port), '127.0.0.1', () => upload.write(`POST http://${base}/slow-upload HTTP/1.1\r\nHost: ${base}\r\nContent-Length: 1000\r\n\r\nabc`))
+    upload.on('error', () => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    upload.destroy()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const after = await exchange(proxy, `GET http://${base}/ HTTP/1.1\r\nHost: ${base}\r\nConnection: close\r\n\r\n`, /fine/)
+    expect(after.text).toMatch(/^HTTP\/1\.1 200[\s\S]*fine$/)
+    after.socket.destroy()
+  })
+
   it('tunnels CONNECT only to an allowed host and port (https and wss are judged by the same destination)', async () => {
     const { proxy } = await start()
     let connections = 0

@@ -61,12 +61,18 @@ export async function startEgressProxy(): Promise<EgressProxy> {
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const target = parse(req.url ?? '')
-    if (!permitted(target) || !/^https?:$/.test(target.protocol)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Blocked by the browser egress guard')
+    if (!permitted(target) || target.protocol !== 'http:') return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Blocked by the browser egress guard')
     const upstream = httpRequest({ host: hostOf(target), port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: forwardedHeaders(req) }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)
+      // A server that drops mid-answer: the browser's request is cut too, not left waiting.
+      answer.on('error', () => res.destroy())
+      answer.on('close', () => void (answer.complete || res.destroy()))
     })
     upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()))
+    // A browser that drops mid-request: the server's side is cut too.
+    req.on('error', () => upstream.destroy())
+    res.on('close', () => void (res.writableFinished || upstream.destroy()))
     req.pipe(upstream)
   }
 
