@@ -56,7 +56,7 @@ export async function startEgressProxy(): Promise<EgressProxy> {
   }
   const permitted = (url: URL | null): url is URL => {
     const destination = url && destinationOf(url)
-    return destination !== null && destination !== undefined && allowed.has(destination)
+    return !!destination && allowed.has(destination)
   }
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
@@ -76,7 +76,7 @@ export async function startEgressProxy(): Promise<EgressProxy> {
     req.pipe(upstream)
   }
 
-  /** Joins the browser's socket to `target` once it answers; `greeting` goes first to each side. */
+  /** Joins the browser's socket to `target` once it answers, first sending each side its opening bytes. */
   const splice = (client: Duplex, target: URL, head: Buffer, toServer: string, toClient: string) => {
     const server: Socket = connect(Number(target.port || DEFAULT_PORTS[target.protocol]), hostOf(target), () => {
       if (toClient) client.write(toClient)
