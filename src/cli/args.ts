@@ -61,7 +61,8 @@ export const USAGE = `Usage:
   modus resume [TASK] [--workspace DIR] [run options] ["message"]
       Continues a task (id or its first characters; default the latest of the workspace): a task cut
       off by a crash or Ctrl-C, or stopped by an error, picks up where it stopped and a pending
-      approval is asked again; with a message, a finished task goes on with it.
+      approval is asked again; with a message, a finished task goes on with it (--mode SLUG
+      switches the task's mode with that message).
   modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json] [--trust]
       Prints the system prompt and tool definitions the mode sends, with their o200k token count,
       and what the MCP servers' tool schemas cost against the budget (over it, they go on demand:

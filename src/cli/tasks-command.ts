@@ -50,6 +50,11 @@ export function resumeCommand(args: ResumeArgs, io: CliIo): Promise<number> {
       return EXIT.usage
     }
     const message = (named[0] ? rest : args.words).join(' ').trim()
+    if (args.switchMode && !message) {
+      // The mode changes with a message the model reads; a bare resume goes on where it stopped.
+      io.stderr.write(`modus: --mode switches the task's mode with a message: modus resume ${task.id.slice(0, 8)} --mode ${args.switchMode} "…"\n`)
+      return EXIT.usage
+    }
     if (!message && !RESUMABLE.has(task.status)) {
       io.stderr.write(`modus: task ${task.id.slice(0, 8)} is ${task.status}; add a message to continue it: modus resume ${task.id.slice(0, 8)} "…"\n`)
       return EXIT.usage

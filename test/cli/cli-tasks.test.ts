@@ -72,6 +72,9 @@ describe('modus tasks / modus resume', { timeout: 240_000 }, () => {
     const refused = await runCli(['resume', id, '--workspace', workspace, ...provider], { env })
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('add a message')
+    // --mode takes effect with a message; without one it is refused, not silently dropped.
+    const bareSwitch = await runCli(['resume', id, '--mode', 'ask', '--workspace', workspace, ...provider], { env })
+    expect({ code: bareSwitch.code, stderr: bareSwitch.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining('--mode switches the task') })
     fake.enqueue({ toolCalls: [{ name: 'attempt_completion', input: { result: 'Added the summary to the README too.' } }] })
     const more = await runCli(['resume', id, '--workspace', workspace, ...provider, 'also', 'update', 'the', 'README'], { env })
     expect(more.code).toBe(0)
