@@ -79,16 +79,39 @@ function image(mimeType: string, data: unknown, options: { modelSupportsImages: 
 }
 
 /** Images past the result's budget become a line of text; the earlier ones are kept. */
-function limitImages(parts: Part[]): Part[] {
-  let budget = MAX_RESULT_IMAGE_CHARS
+const limitImages = (parts: Part[]): Part[] =>
+  spendBudget(parts, 'image', MAX_RESULT_IMAGE_CHARS, (image) => image.dataBase64.length, (image) => ({
+    type: 'text',
+    text: `[image ${image.mediaType}, ${approxBytes(image.dataBase64)} bytes: over the ${megabytes(MAX_RESULT_IMAGE_CHARS)} MB of images one result may carry, not passed]`
+  }))
+
+/** Text past the result's budget is cut where the budget ends. */
+const limitText = (parts: Part[]): Part[] =>
+  spendBudget(parts, 'text', MAX_TEXT_CHARS, (text) => text.text.length, (text, room) => {
+    const kept = text.text.slice(0, room)
+    return { type: 'text', text: `${kept}\n[… ${text.text.length - kept.length} more characters cut]` }
+  })
+
+/** Parts of one type are kept while their sizes fit the budget; the first that does not, and every later one, are replaced. */
+function spendBudget<T extends Part['type']>(
+  parts: Part[],
+  type: T,
+  budget: number,
+  sizeOf: (part: Extract<Part, { type: T }>) => number,
+  replace: (part: Extract<Part, { type: T }>, room: number) => Part
+): Part[] {
+  let room = budget
   return parts.map((part) => {
-    if (part.type !== 'image') return part
-    if (part.dataBase64.length <= budget) {
-      budget -= part.dataBase64.length
+    if (part.type !== type) return part
+    const typed = part as Extract<Part, { type: T }>
+    const size = sizeOf(typed)
+    if (size <= room) {
+      room -= size
       return part
     }
-    budget = 0
-    return { type: 'text', text: `[image ${part.mediaType}, ${approxBytes(part.dataBase64)} bytes: over the ${megabytes(MAX_RESULT_IMAGE_CHARS)} MB of images one result may carry, not passed]` }
+    const replaced = replace(typed, room)
+    room = 0
+    return replaced
   })
 }
 
@@ -101,18 +124,4 @@ function safeJson(value: unknown): string {
   } catch {
     return String(value)
   }
-}
-
-function limitText(parts: Part[]): Part[] {
-  let budget = MAX_TEXT_CHARS
-  return parts.map((part) => {
-    if (part.type !== 'text') return part
-    if (part.text.length <= budget) {
-      budget -= part.text.length
-      return part
-    }
-    const kept = part.text.slice(0, Math.max(0, budget))
-    budget = 0
-    return { type: 'text', text: `${kept}\n[… ${part.text.length - kept.length} more characters cut]` }
-  })
 }
