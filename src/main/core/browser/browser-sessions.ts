@@ -153,7 +153,8 @@ async function guardNavigations(page: Page, approved: Set<string>, state: GuardS
     const verdict = await requestVerdict(socket.url(), approved, state)
     if (verdict.allowed) {
       state.egress.allow(socket.url())
-      return socket.connectToServer()
+      socket.connectToServer()
+      return
     }
     state.blocked.push({ url: socket.url(), reason: verdict.reason, kind: 'request' })
     await socket.close({ code: 1008, reason: 'blocked by the browser policy' })
