@@ -1,5 +1,4 @@
-import type { ProviderKind } from '../shared/contract/settings'
-import { defaultModelId } from '../shared/models/lookup'
+import { needsBaseUrl, PROVIDER_ENV_KEYS, PROVIDER_KINDS, PROVIDERS, type ProviderKind } from '../shared/providers/descriptors'
 
 export interface RunArgs {
   command: 'run'
@@ -47,15 +46,17 @@ export type CliArgs = RunArgs | PromptArgs | TasksArgs | ResumeArgs | { command:
 
 export class UsageError extends Error {}
 
+const BASE_URL_VARIABLES = [...new Set(PROVIDER_KINDS.flatMap((kind) => PROVIDERS[kind].baseUrlEnv ?? []))]
+
 export const USAGE = `Usage:
-  modus run --workspace DIR [--mode SLUG] [--provider anthropic|openai|openai-compatible]
+  modus run --workspace DIR [--mode SLUG] [--provider ${PROVIDER_KINDS.join('|')}]
             [--model ID] [--base-url URL] [--json] [--non-interactive] [--trust] "task"
       Runs a task headless: the answer streams to stdout (--json: every event as a JSON line).
       Approvals are asked on the terminal, or denied with --non-interactive.
       Without --provider the active provider from the app's settings is used.
-      Keys: ANTHROPIC_API_KEY / OPENAI_API_KEY, or the key stored in settings.
-      Base URL: --base-url, else the provider's own in settings, else ANTHROPIC_BASE_URL /
-      OPENAI_BASE_URL, else the provider's public API.
+      Keys: ${PROVIDER_ENV_KEYS.join(' / ')}, or the key stored in settings.
+      Base URL: --base-url, else the provider's own in settings, else ${BASE_URL_VARIABLES.join(' /\n      ')},
+      else the provider's public API.
   modus tasks [--workspace DIR] [--json]
       Lists the workspace's recent tasks, newest first, one line each: id, status, mode, when, title.
   modus resume [TASK] [--workspace DIR] [run options] ["message"]
@@ -72,7 +73,6 @@ Exit codes: 0 completed, 1 failed, 2 usage error, 3 stopped (a limit was decline
   4 ended with calls refused (--non-interactive: what needed approval did not run), 130 cancelled.
 Data dir: MODUS_DATA_DIR, else the app's (~/.config/Modus on Linux).`
 
-const PROVIDERS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible']
 const VALUE_FLAGS = new Set(['--workspace', '--mode', '--provider', '--model', '--base-url'])
 const BOOLEAN_FLAGS = new Set(['--json', '--non-interactive', '--trust'])
 
@@ -118,17 +118,17 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
 
 function runOptions(values: Map<string, string>, flags: Set<string>, workspace: string, mode: string): Omit<RunArgs, 'command' | 'task'> {
   const provider = values.get('--provider')
-  if (provider !== undefined && !PROVIDERS.includes(provider as ProviderKind)) {
-    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')} (got "${provider}").`)
+  if (provider !== undefined && !isProviderKind(provider)) {
+    throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')} (got "${provider}").`)
   }
-  if (provider === 'openai-compatible' && !values.has('--base-url')) throw new UsageError('--provider openai-compatible needs --base-url.')
+  if (provider !== undefined && needsBaseUrl(provider) && !values.has('--base-url')) throw new UsageError(`--provider ${provider} needs --base-url.`)
   if ((values.has('--model') || values.has('--base-url')) && !provider) {
     throw new UsageError('--model and --base-url need --provider (otherwise the active provider from settings is used).')
   }
   return {
     workspace,
     mode,
-    provider: provider as ProviderKind | undefined,
+    provider,
     model: values.get('--model'),
     baseUrl: values.get('--base-url'),
     json: flags.has('--json'),
@@ -137,8 +137,7 @@ function runOptions(values: Map<string, string>, flags: Set<string>, workspace: 
   }
 }
 
-export const DEFAULT_MODELS: Record<ProviderKind, string | undefined> = {
-  anthropic: defaultModelId('anthropic'),
-  openai: defaultModelId('openai'),
-  'openai-compatible': undefined
-}
+/** The model a provider runs with when `--model` is not given (none for a compatible server). */
+export const defaultModelFor = (kind: ProviderKind): string | undefined => PROVIDERS[kind].defaultModel ?? undefined
+
+const isProviderKind = (value: string): value is ProviderKind => (PROVIDER_KINDS as readonly string[]).includes(value)

@@ -13,7 +13,7 @@ import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import { askOnTerminal } from './approval-prompt'
-import { DEFAULT_MODELS, UsageError, type RunArgs } from './args'
+import { defaultModelFor, UsageError, type RunArgs } from './args'
 import { visible } from './visible'
 import { createLineReader, type CliIo, type LineReader } from './cli-io'
 
@@ -60,7 +60,7 @@ export async function withServices(
   for (const problem of settings.problems()) io.stderr.write(`modus: warning: ${visible(problem)}\n`)
   let override
   if (args.provider) {
-    const model = args.model ?? DEFAULT_MODELS[args.provider]
+    const model = args.model ?? defaultModelFor(args.provider)
     if (!model) throw new UsageError(`--provider ${args.provider} needs --model.`)
     override = { kind: args.provider, model, baseUrl: args.baseUrl }
   }

@@ -26,7 +26,7 @@ describe('modus command line', () => {
   it.each([
     [['run', 'task'], '--workspace'],
     [['run', '--workspace', '.'], 'task text'],
-    [['run', '--workspace', '.', '--provider', 'gemini', 't'], '--provider must be one of'],
+    [['run', '--workspace', '.', '--provider', 'bedrock', 't'], '--provider must be one of'],
     [['run', '--workspace', '.', '--provider', 'openai-compatible', 't'], 'needs --base-url'],
     [['run', '--workspace', '.', '--model', 'x', 't'], 'need --provider'],
     [['run', '--workspace'], 'needs a value'],

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { dialog, safeStorage } from 'electron'
 import { createEncryptedSecretStore } from '../core/settings/encrypted-secret-store'
 import type { SecretStore } from '../core/settings/secret-store'
+import { PROVIDER_ENV_KEYS } from '../../shared/providers/descriptors'
 
 /** API keys encrypted with Electron's safeStorage (Keychain, DPAPI, libsecret/kwallet). */
 export function createSafeStorageSecretStore(dataDir: string): SecretStore {
@@ -24,7 +25,7 @@ export function createSafeStorageSecretStore(dataDir: string): SecretStore {
         message: 'No OS keychain (Secret Service or KWallet) was found.',
         detail:
           'Modus can store the API key in a file only you can read, but without real encryption. ' +
-          'You can also set ANTHROPIC_API_KEY or OPENAI_API_KEY in your environment instead.'
+          `You can also set ${PROVIDER_ENV_KEYS.join(' or ')} in your environment instead.`
       })
       return response === 0
     }

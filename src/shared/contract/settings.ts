@@ -1,7 +1,9 @@
 import { z } from 'zod'
+import { PROVIDER_KINDS } from '../providers/descriptors'
 import { request } from './define'
 
-export const ProviderKind = z.enum(['anthropic', 'openai', 'openai-compatible'])
+/** The providers of `shared/providers/descriptors.ts`. */
+export const ProviderKind = z.enum(PROVIDER_KINDS)
 export type ProviderKind = z.infer<typeof ProviderKind>
 
 /** A provider endpoint: only http(s); `javascript:`, `file:` and other schemes are refused. */

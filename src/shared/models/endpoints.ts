@@ -5,8 +5,3 @@ export const OPENAI_COMPATIBLE_PRESETS = [
   { id: 'vllm', label: 'vLLM', baseUrl: 'http://127.0.0.1:8000/v1', needsKey: false },
   { id: 'openrouter', label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', needsKey: true }
 ] as const
-
-export const DEFAULT_BASE_URLS = {
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com/v1'
-} as const

@@ -3,7 +3,7 @@
  * means unknown (cost then shows as unknown; request caps still work). `uncertain` says which
  * figures were not confirmed against the provider's price page when this table was written.
  */
-export type ModelProviderFamily = 'anthropic' | 'openai'
+export type ModelProviderFamily = 'anthropic' | 'openai' | 'google'
 
 export interface ModelPrices {
   inputPerMTok: number | null
@@ -85,6 +85,27 @@ const gpt = (
   ...extra
 })
 
+/** Gemini bills cached input at a quarter of the input price and charges no cache write (implicit caching). */
+const geminiPrices = (input: number, output: number): ModelPrices => ({
+  inputPerMTok: input,
+  outputPerMTok: output,
+  cacheReadPerMTok: input * 0.25,
+  cacheWritePerMTok: 0
+})
+
+const gemini = (id: string, prices: ModelPrices, extra: Partial<ModelInfo> = {}): ModelInfo => ({
+  id,
+  provider: 'google',
+  contextWindow: 1_048_576,
+  maxOutput: 65_536,
+  supportsTools: true,
+  supportsImages: true,
+  supportsReasoning: true,
+  prices,
+  uncertain: 'prices for prompts up to 200k tokens (longer prompts cost more); cache prices not confirmed',
+  ...extra
+})
+
 export const MODELS: readonly ModelInfo[] = [
   // Anthropic
   claude('claude-opus-4-6', 200_000, 64_000, anthropicPrices(5, 25), {
@@ -124,5 +145,9 @@ export const MODELS: readonly ModelInfo[] = [
     supportsTools: false,
     supportsImages: false
   }),
-  gpt('gpt-4o-search-preview', 128_000, 16_384, openaiPrices(2.5, 10, null), { supportsTools: false })
+  gpt('gpt-4o-search-preview', 128_000, 16_384, openaiPrices(2.5, 10, null), { supportsTools: false }),
+  // Google (through its OpenAI-compatible endpoint)
+  gemini('gemini-2.5-pro', geminiPrices(1.25, 10)),
+  gemini('gemini-2.5-flash', geminiPrices(0.3, 2.5)),
+  gemini('gemini-2.5-flash-lite', geminiPrices(0.1, 0.4))
 ]

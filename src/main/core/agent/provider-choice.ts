@@ -1,4 +1,5 @@
 import { UserFacingError } from '../../../shared/contract/dispatch'
+import { PROVIDERS } from '../../../shared/providers/descriptors'
 import { chooseBaseUrl } from '../providers/base-url'
 import type { ProviderDeps } from '../providers/create-provider'
 import { resolveApiKey, type KeyTarget, type SecretStore } from '../settings/secret-store'
@@ -40,12 +41,13 @@ export function createProviderChoice(deps: ProviderChoiceDeps): (choice: { provi
       throw new UserFacingError('no_provider', 'No model provider is set up: add one in Settings (kind, model and API key) and make it active.')
     }
     const { key } = await keyFor(provider)
-    if (!key && provider.kind !== 'openai-compatible') {
+    const { needsKey, envKey } = PROVIDERS[provider.kind]
+    if (!key && needsKey) {
       throw new UserFacingError(
         'no_api_key',
-        provider.baseUrl
+        provider.baseUrl || !envKey
           ? `The provider "${provider.label}" has no API key: add one in Settings (environment keys go only to the official endpoint).`
-          : `The provider "${provider.label}" has no API key: add one in Settings or set ${provider.kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'}.`
+          : `The provider "${provider.label}" has no API key: add one in Settings or set ${envKey}.`
       )
     }
     const baseUrl = chooseBaseUrl(provider.kind, provider.baseUrl, env)

@@ -22,6 +22,8 @@ export interface AnthropicProviderOptions {
   idleTimeoutMs?: number
   headers?: Record<string, string>
   fetch?: typeof fetch
+  /** Provider id; default `anthropic:<baseUrl>`. */
+  id?: string
 }
 
 type StreamEvent = Anthropic.Messages.RawMessageStreamEvent
@@ -60,7 +62,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     })
 
   return {
-    id: `anthropic:${options.baseUrl}`,
+    id: options.id ?? `anthropic:${options.baseUrl}`,
     async *stream(request, signal) {
       const context: ErrorContext = { providerLabel: label, model: request.model, baseUrl: options.baseUrl, signal }
       checkRequestAgainstModel(request, { apiKey: options.apiKey, label, modelOverrides: options.modelOverrides, needsKey: true })

@@ -1,34 +1,23 @@
-import { DEFAULT_BASE_URLS } from '../../../shared/models'
+import { PROVIDERS, type ProviderKind } from '../../../shared/providers/descriptors'
 import { ProviderError } from './errors'
-import type { ProviderKind } from '../../../shared/contract/settings'
-
-/** The SDKs' own environment variables for proxies and gateways. */
-export const BASE_URL_ENV: Record<ProviderKind, string> = {
-  anthropic: 'ANTHROPIC_BASE_URL',
-  openai: 'OPENAI_BASE_URL',
-  'openai-compatible': 'OPENAI_BASE_URL'
-}
+import { WIRE_ADAPTERS } from './wire-adapters'
 
 /**
  * The base URL to use before normalising: an explicit one (`--base-url`, or the provider's own in
- * settings) wins over the SDK's environment variable; neither means the provider's default.
+ * settings) wins over the SDK's environment variable (where the descriptor names one); neither means
+ * the provider's default.
  */
 export function chooseBaseUrl(kind: ProviderKind, explicit: string | undefined, env: Record<string, string | undefined>): string | undefined {
-  return explicit?.trim() || env[BASE_URL_ENV[kind]]?.trim() || undefined
+  const variable = PROVIDERS[kind].baseUrlEnv
+  return explicit?.trim() || (variable ? env[variable]?.trim() : undefined) || undefined
 }
 
-/**
- * The URL each SDK expects. Anthropic's SDK appends `/v1/messages`, so a pasted `…/v1` is dropped;
- * the OpenAI SDK appends `/chat/completions` to a URL that already holds `/v1`, so a bare origin
- * (how Ollama, LM Studio and vLLM are usually written) gets `/v1`.
- */
+/** The URL the provider's SDK expects (its wire adapter says how); no URL means the official endpoint. */
 export function resolveBaseUrl(kind: ProviderKind, baseUrl: string | undefined): string {
-  const given = baseUrl?.trim()
+  const descriptor = PROVIDERS[kind]
+  const given = baseUrl?.trim() || descriptor.defaultBaseUrl
   if (!given) {
-    if (kind === 'openai-compatible') {
-      throw new ProviderError('bad_request', 'An OpenAI-compatible provider needs a base URL (for example http://127.0.0.1:11434/v1 for Ollama).', { setting: 'baseUrl' })
-    }
-    return DEFAULT_BASE_URLS[kind]
+    throw new ProviderError('bad_request', `${descriptor.nameInMessages} needs a base URL (for example ${descriptor.baseUrlExample}).`, { setting: 'baseUrl' })
   }
   let url: URL
   try {
@@ -40,7 +29,5 @@ export function resolveBaseUrl(kind: ProviderKind, baseUrl: string | undefined):
     throw new ProviderError('bad_request', `The base URL "${given}" must start with http:// or https://.`, { setting: 'baseUrl' })
   }
   const path = url.pathname.replace(/\/+$/, '')
-  const origin = `${url.protocol}//${url.host}`
-  if (kind === 'anthropic') return origin + path.replace(/\/v1$/, '')
-  return origin + (path === '' ? '/v1' : path)
+  return WIRE_ADAPTERS[descriptor.wire].sdkBaseUrl(`${url.protocol}//${url.host}`, path)
 }

@@ -1,20 +1,20 @@
 import type { ProviderKind } from '../../../shared/contract/settings'
 import type { ModelOverride } from '../../../shared/models'
-import { createAnthropicProvider } from './anthropic'
+import { PROVIDERS } from '../../../shared/providers/descriptors'
 import { resolveBaseUrl } from './base-url'
-import { createOpenAIProvider } from './openai'
 import type { RetryOptions } from './retry'
 import type { ModelProvider } from './types'
+import { WIRE_ADAPTERS } from './wire-adapters'
 
 export interface ProviderConfig {
   kind: ProviderKind
-  /** Optional for anthropic/openai (official endpoints); required for openai-compatible. */
+  /** Optional where the descriptor has an official endpoint; required otherwise (openai-compatible). */
   baseUrl?: string
   /** May be empty for openai-compatible servers that need no key. */
   apiKey: string
   /** The default model; a request's own `model` wins when set. */
   model: string
-  /** Shown in error messages ("Ollama rejected …"); defaults to the kind's name. */
+  /** Shown in error messages ("Ollama rejected …"); defaults to the descriptor's `nameInMessages`. */
   label?: string
   modelOverrides?: readonly ModelOverride[]
   /** Extra headers, e.g. OpenRouter's `HTTP-Referer` / `X-Title`. */
@@ -31,35 +31,24 @@ export interface ProviderDeps {
   fetch?: typeof fetch
 }
 
-const DEFAULT_LABELS: Record<ProviderKind, string> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  'openai-compatible': 'The OpenAI-compatible endpoint'
-}
-
 /** Builds the provider for a settings entry. Throws `ProviderError` (setting `baseUrl`) for a bad URL. */
 export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}): ModelProvider & { readonly model: string } {
+  const descriptor = PROVIDERS[config.kind]
   const baseUrl = resolveBaseUrl(config.kind, config.baseUrl)
-  const common = {
+  const inner = WIRE_ADAPTERS[descriptor.wire].createProvider({
+    descriptor,
+    id: `${config.kind}:${baseUrl}`,
     apiKey: config.apiKey,
     baseUrl,
-    label: config.label ?? DEFAULT_LABELS[config.kind],
+    label: config.label ?? descriptor.nameInMessages,
     modelOverrides: config.modelOverrides,
     retry: deps.retry,
     fetch: deps.fetch,
     timeoutMs: config.timeoutMs,
     idleTimeoutMs: config.idleTimeoutMs,
-    headers: config.headers
-  }
-  const inner =
-    config.kind === 'anthropic'
-      ? createAnthropicProvider(common)
-      : createOpenAIProvider({
-          ...common,
-          needsKey: config.kind === 'openai',
-          includeUsage: config.includeUsage,
-          id: `${config.kind}:${baseUrl}`
-        })
+    headers: config.headers,
+    includeUsage: config.includeUsage
+  })
   return {
     id: inner.id,
     model: config.model,

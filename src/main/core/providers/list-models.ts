@@ -1,10 +1,8 @@
-import type Anthropic from '@anthropic-ai/sdk'
-import type OpenAI from 'openai'
-import type { ProviderKind } from '../../../shared/contract/settings'
 import type { ListedModel } from '../../../shared/models'
+import { PROVIDERS, type ProviderKind } from '../../../shared/providers/descriptors'
 import { resolveBaseUrl } from './base-url'
 import { classifyProviderError } from './classify-error'
-import { loadAnthropicSdk, loadOpenAISdk } from './sdks'
+import { WIRE_ADAPTERS } from './wire-adapters'
 
 export interface ListModelsTarget {
   kind: ProviderKind
@@ -21,61 +19,34 @@ export interface ListModelsDeps {
   timeoutMs?: number
 }
 
-/** Enough for every real catalogue (OpenAI lists ~100, OpenRouter ~400); a server that pages forever stops here. */
-const MAX_MODELS = 2_000
-
-const day = (iso: string | null | undefined): string | undefined => (iso ? iso.slice(0, 10) : undefined)
-
 /**
  * The models a provider offers (`GET /v1/models` through the SDKs' own `models.list()`, every page),
  * with what the provider says of each: name, release and retirement dates, lifecycle. Throws
  * `ProviderError` with a message that names the setting to fix.
  */
 export async function listProviderModels(target: ListModelsTarget, deps: ListModelsDeps = {}): Promise<ListedModel[]> {
+  const descriptor = PROVIDERS[target.kind]
   const baseUrl = resolveBaseUrl(target.kind, target.baseUrl)
-  const common = {
+  const client = {
     baseURL: baseUrl,
+    apiKey: target.apiKey,
     maxRetries: 0,
     timeout: deps.timeoutMs ?? 15_000,
     ...(deps.fetch ? { fetch: deps.fetch } : {})
   }
   try {
-    if (target.kind === 'anthropic') return await listAnthropic(new (await loadAnthropicSdk())({ ...common, apiKey: target.apiKey }))
-    // The SDK refuses an empty key; local servers ignore whatever is sent.
-    return await listOpenAI(new (await loadOpenAISdk())({ ...common, apiKey: target.apiKey || 'no-key' }))
+    const listed = await WIRE_ADAPTERS[descriptor.wire].listModels(client)
+    return listed.map((model) => ({ ...model, id: withoutPrefix(model.id, descriptor.modelList.idPrefix) }))
   } catch (error) {
     throw classifyProviderError(error, { providerLabel: target.label, model: target.model ?? '', baseUrl })
   }
 }
 
+const withoutPrefix = (id: string, prefix: string): string => (prefix && id.startsWith(prefix) ? id.slice(prefix.length) : id)
+
 /** The model ids a provider lists: the cheapest request that proves the URL is right and the key is accepted. */
 export async function listModels(target: ListModelsTarget, deps: ListModelsDeps = {}): Promise<string[]> {
   return (await listProviderModels(target, deps)).map((model) => model.id)
-}
-
-async function listAnthropic(client: Anthropic): Promise<ListedModel[]> {
-  const models: ListedModel[] = []
-  for await (const model of client.models.list({ limit: 1000 })) {
-    models.push({
-      id: model.id,
-      displayName: model.display_name || undefined,
-      createdAt: day(model.created_at),
-      retiresOn: day(model.retires_at),
-      ...(model.lifecycle ? { lifecycle: model.lifecycle } : {})
-    })
-    if (models.length >= MAX_MODELS) break
-  }
-  return models
-}
-
-async function listOpenAI(client: OpenAI): Promise<ListedModel[]> {
-  const models: ListedModel[] = []
-  for await (const model of client.models.list()) {
-    const created = typeof model.created === 'number' && model.created > 0 ? new Date(model.created * 1000).toISOString() : undefined
-    models.push({ id: model.id, createdAt: day(created) })
-    if (models.length >= MAX_MODELS) break
-  }
-  return models
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { ProviderCheck, ProviderInput } from '../../../shared/contract/settings'
+import { PROVIDERS } from '../../../shared/providers/descriptors'
 import { ProviderError } from '../providers/errors'
 import { isListedModel, listModels } from '../providers/list-models'
-import { ENV_KEY_BY_KIND, resolveApiKey, type SecretStore } from './secret-store'
+import { resolveApiKey, type SecretStore } from './secret-store'
 
 const MODELS_SHOWN = 8
 
@@ -15,8 +16,8 @@ export async function checkProvider(
 ): Promise<ProviderCheck> {
   const typed = input.apiKey || undefined
   const key = typed ?? (input.apiKey === '' ? undefined : (await resolveApiKey(deps.secrets, input, deps.env)).key)
-  if (!key && input.kind !== 'openai-compatible') {
-    const variable = ENV_KEY_BY_KIND[input.kind]
+  if (!key && PROVIDERS[input.kind].needsKey) {
+    const variable = PROVIDERS[input.kind].envKey
     return { ok: false, setting: 'apiKey', models: [], message: `${input.label} needs an API key: enter it here${variable ? ` or set ${variable}` : ''}.` }
   }
   let models: string[]

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { z } from 'zod'
 import { UserFacingError } from '../../../shared/contract/dispatch'
+import { PROVIDER_ENV_KEYS } from '../../../shared/providers/descriptors'
 import { writeFileAtomic } from '../fs/atomic-write'
 import type { SecretStore } from './secret-store'
 
@@ -52,7 +53,7 @@ export function createEncryptedSecretStore(deps: {
         if (!weakStorageAccepted) {
           throw new UserFacingError(
             'no_keychain',
-            'No OS keychain is available, and storing the key without one was declined. Set ANTHROPIC_API_KEY or OPENAI_API_KEY instead.'
+            `No OS keychain is available, and storing the key without one was declined. Set ${PROVIDER_ENV_KEYS.join(' or ')} instead.`
           )
         }
       }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { z } from 'zod'
+import { PROVIDERS, type ProviderKind } from '../../../shared/providers/descriptors'
 import { writeFileAtomic } from '../fs/atomic-write'
 
 /** Where API keys live. The desktop app backs it with safeStorage; the web host and CLI with a 0600 file. */
@@ -49,20 +50,17 @@ const safeJson = (text: string): unknown => {
   }
 }
 
-/** The provider's own environment variable; an OpenAI-compatible endpoint has none. */
-export const ENV_KEY_BY_KIND: Record<string, string> = {
-  anthropic: 'ANTHROPIC_API_KEY',
-  openai: 'OPENAI_API_KEY'
+/** The official endpoint's host: the only one a provider's environment key goes to unasked. */
+const officialHost = (kind: ProviderKind): string | undefined => {
+  const url = PROVIDERS[kind].defaultBaseUrl
+  return url ? new URL(url).hostname : undefined
 }
-
-const OFFICIAL_HOSTS: Record<string, string> = { anthropic: 'api.anthropic.com', openai: 'api.openai.com' }
-const BASE_URL_VAR: Record<string, string> = { anthropic: 'ANTHROPIC_BASE_URL', openai: 'OPENAI_BASE_URL' }
 
 export const secretNameForProvider = (providerId: string): string => `provider:${providerId}`
 
 export interface KeyTarget {
   id: string
-  kind: string
+  kind: ProviderKind
   /** The provider's own base URL (settings or `--base-url`); none means the official endpoint. */
   baseUrl?: string
   /** The base URL was typed by the user for this run (`--base-url`), not read from a file. */
@@ -75,13 +73,15 @@ export interface KeyTarget {
  * A key exported for api.openai.com must not reach whatever base URL a provider entry names.
  */
 export function envKeyMayReach(target: KeyTarget, env: Record<string, string | undefined>): boolean {
-  const variable = BASE_URL_VAR[target.kind]
-  if (!ENV_KEY_BY_KIND[target.kind] || !variable) return false
-  const url = target.baseUrl?.trim() || env[variable]?.trim()
-  if (!url || target.baseUrlFromUser || (!target.baseUrl?.trim() && env[variable])) return true
+  const { envKey, baseUrlEnv } = PROVIDERS[target.kind]
+  const host = officialHost(target.kind)
+  if (!envKey || !host) return false
+  const fromEnv = baseUrlEnv ? env[baseUrlEnv]?.trim() : undefined
+  const url = target.baseUrl?.trim() || fromEnv
+  if (!url || target.baseUrlFromUser || (!target.baseUrl?.trim() && fromEnv)) return true
   try {
     const parsed = new URL(url)
-    return parsed.protocol === 'https:' && parsed.hostname === OFFICIAL_HOSTS[target.kind]
+    return parsed.protocol === 'https:' && parsed.hostname === host
   } catch {
     return false
   }
@@ -98,7 +98,8 @@ export async function resolveApiKey(
 ): Promise<{ key: string | undefined; source: 'stored' | 'env' | 'none' }> {
   const stored = await secrets.get(secretNameForProvider(provider.id))
   if (stored) return { key: stored, source: 'stored' }
-  const fromEnv = envKeyMayReach(provider, env) ? env[ENV_KEY_BY_KIND[provider.kind]] : undefined
+  const variable = PROVIDERS[provider.kind].envKey
+  const fromEnv = variable && envKeyMayReach(provider, env) ? env[variable] : undefined
   if (fromEnv) return { key: fromEnv, source: 'env' }
   return { key: undefined, source: 'none' }
 }

@@ -2,6 +2,7 @@ import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { ListModelsInput, ProviderView, SettingsView } from '../../../shared/contract/settings'
 import { toModelChoices } from '../../../shared/models'
+import { PROVIDERS } from '../../../shared/providers/descriptors'
 import { chooseBaseUrl } from '../providers/base-url'
 import { ProviderError } from '../providers/errors'
 import { listProviderModels } from '../providers/list-models'
@@ -93,7 +94,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
       const env = deps.env ?? process.env
       const apiKey = input.apiKey?.trim() || (await storedKeyFor(deps, input, env)) || ''
       try {
-        const target = { kind: input.kind, baseUrl: chooseBaseUrl(input.kind, input.baseUrl, env), apiKey, label: PROVIDER_LABELS[input.kind] }
+        const target = { kind: input.kind, baseUrl: chooseBaseUrl(input.kind, input.baseUrl, env), apiKey, label: PROVIDERS[input.kind].nameInMessages }
         const listed = await listProviderModels(target, { fetch: deps.fetch })
         return { models: toModelChoices(listed) }
       } catch (error) {
@@ -137,8 +138,6 @@ async function storedKeyFor(deps: SettingsHandlerDeps, input: ListModelsInput, e
   const target = sameEndpoint ? saved : { id: 'draft:models', kind: input.kind, baseUrl: input.baseUrl }
   return (await resolveApiKey(deps.secrets, target, env)).key
 }
-
-const PROVIDER_LABELS = { anthropic: 'Anthropic', openai: 'OpenAI', 'openai-compatible': 'The OpenAI-compatible endpoint' } as const
 
 function requireProvider(settings: SettingsStore, id: string): void {
   if (!settings.get().providers.some((p) => p.id === id)) {

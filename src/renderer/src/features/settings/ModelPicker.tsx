@@ -1,5 +1,6 @@
 import { useCallback, useEffect, type ReactNode } from 'react'
 import type { ProviderView } from '../../../../shared/contract/settings'
+import { PROVIDERS } from '../../../../shared/providers/descriptors'
 import { useClient } from '../../client/client-context'
 import { checkDraft, type ProviderDraft } from './provider-form-model'
 import { choiceLabel, describeModel, suggestedModels } from './model-facts'
@@ -29,7 +30,7 @@ export function ModelPicker({ draft, provider, inputId, problem, invalid, onChan
   const listing = useProviderModelsStore((state) => state.listings[endpoint])
   const listModels = useProviderModelsStore((state) => state.list)
   const baseUrlProblem = checkDraft(draft).baseUrl
-  const canAsk = !baseUrlProblem && (draft.apiKey.trim() !== '' || Boolean(provider?.hasKey) || draft.kind === 'openai-compatible')
+  const canAsk = !baseUrlProblem && (draft.apiKey.trim() !== '' || Boolean(provider?.hasKey) || !PROVIDERS[draft.kind].needsKey)
 
   const list = useCallback(
     () =>

@@ -1,15 +1,16 @@
 import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
 import type { ProviderCheck, ProviderKind, ProviderView } from '../../../../shared/contract/settings'
-import { OPENAI_COMPATIBLE_PRESETS } from '../../../../shared/models'
+import { needsBaseUrl, PROVIDERS } from '../../../../shared/providers/descriptors'
 import { useClient } from '../../client/client-context'
 import { ModelPicker } from './ModelPicker'
 import {
   checkDraft,
-  DEFAULT_MODELS,
+  defaultModelFor,
   draftFor,
-  KIND_LABELS,
+  KIND_CHOICES,
   providerIdFor,
+  shortKindLabel,
   toProviderInput,
   type ProviderDraft
 } from './provider-form-model'
@@ -49,7 +50,7 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
     setBusy(true)
     try {
       const taken = settings?.providers.map((p) => p.id) ?? []
-      const id = provider?.id ?? providerIdFor(draft.label || KIND_LABELS[draft.kind].split(' (')[0], taken)
+      const id = provider?.id ?? providerIdFor(draft.label || shortKindLabel(draft.kind), taken)
       const input = toProviderInput(draft, id)
       let found = check
       if (checkFirst) {
@@ -100,10 +101,10 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         value={draft.kind}
         onChange={(event) => {
           const kind = event.target.value as ProviderKind
-          change({ kind, model: provider?.kind === kind ? provider.model : DEFAULT_MODELS[kind] })
+          change({ kind, model: provider?.kind === kind ? provider.model : defaultModelFor(kind) })
         }}
       >
-        {Object.entries(KIND_LABELS).map(([value, label]) => (
+        {KIND_CHOICES.map(({ kind: value, label }) => (
           <option key={value} value={value}>
             {label}
           </option>
@@ -113,12 +114,12 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
       <input
         id={fieldId('label')}
         value={draft.label}
-        placeholder={KIND_LABELS[draft.kind].split(' (')[0]}
+        placeholder={shortKindLabel(draft.kind)}
         onChange={(event) => change({ label: event.target.value })}
       />
-      {draft.kind === 'openai-compatible' && (
+      {PROVIDERS[draft.kind].presets.length > 0 && (
         <div className="presets" role="group" aria-label="Common servers">
-          {OPENAI_COMPATIBLE_PRESETS.map((preset) => (
+          {PROVIDERS[draft.kind].presets.map((preset) => (
             <button
               key={preset.id}
               type="button"
@@ -130,11 +131,11 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
           ))}
         </div>
       )}
-      <label htmlFor={fieldId('base-url')}>Base URL {draft.kind !== 'openai-compatible' && '(optional)'}</label>
+      <label htmlFor={fieldId('base-url')}>Base URL {!needsBaseUrl(draft.kind) && '(optional)'}</label>
       <input
         id={fieldId('base-url')}
         value={draft.baseUrl}
-        placeholder={draft.kind === 'openai-compatible' ? 'http://localhost:11434/v1' : 'default'}
+        placeholder={PROVIDERS[draft.kind].baseUrlExample}
         aria-invalid={Boolean(problems.baseUrl)}
         aria-describedby={problems.baseUrl ? fieldId('baseUrl-error') : undefined}
         {...invalidBy('baseUrl')}

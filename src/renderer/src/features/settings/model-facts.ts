@@ -1,9 +1,10 @@
 import { findModel, MODELS, type ModelChoice, type ModelInfo } from '../../../../shared/models'
 import type { ProviderKind } from '../../../../shared/contract/settings'
+import { PROVIDERS } from '../../../../shared/providers/descriptors'
 
 /** The table's models for the provider's family: suggested only when the provider's own list is not available. */
 export const suggestedModels = (kind: ProviderKind): string[] =>
-  MODELS.filter((model) => (kind === 'anthropic' ? model.provider === 'anthropic' : model.provider === 'openai')).map((m) => m.id)
+  MODELS.filter((model) => model.provider === PROVIDERS[kind].suggestFrom).map((m) => m.id)
 
 const tokens = (n: number): string => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${Math.round(n / 1000)}k`)
 const dollars = (n: number): string => `$${Number.isInteger(n) ? n : n.toFixed(2)}`

@@ -1,17 +1,11 @@
-import { defaultModelId } from '../../../../shared/models/lookup'
 import type { ProviderInput, ProviderKind, ProviderView } from '../../../../shared/contract/settings'
+import { needsBaseUrl, PROVIDER_KINDS, PROVIDERS } from '../../../../shared/providers/descriptors'
 
-export const KIND_LABELS: Record<ProviderKind, string> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, OpenRouter, vLLM…)'
-}
+/** The form's provider choices, in the descriptors' order. */
+export const KIND_CHOICES: ReadonlyArray<{ kind: ProviderKind; label: string }> = PROVIDER_KINDS.map((kind) => ({ kind, label: PROVIDERS[kind].choiceLabel }))
 
-export const DEFAULT_MODELS: Record<ProviderKind, string> = {
-  anthropic: defaultModelId('anthropic'),
-  openai: defaultModelId('openai'),
-  'openai-compatible': ''
-}
+/** A new provider's model when its kind is chosen ('' where the user must name it). */
+export const defaultModelFor = (kind: ProviderKind): string => PROVIDERS[kind].defaultModel ?? ''
 
 export interface ProviderDraft {
   kind: ProviderKind
@@ -25,9 +19,9 @@ export interface ProviderDraft {
 export const draftFor = (provider?: ProviderView): ProviderDraft =>
   provider
     ? { kind: provider.kind, label: provider.label, baseUrl: provider.baseUrl ?? '', model: provider.model, apiKey: '' }
-    : { kind: 'anthropic', label: '', baseUrl: '', model: DEFAULT_MODELS.anthropic, apiKey: '' }
+    : { kind: 'anthropic', label: '', baseUrl: '', model: defaultModelFor('anthropic'), apiKey: '' }
 
-export const shortKindLabel = (kind: ProviderKind): string => KIND_LABELS[kind].split(' (')[0]
+export const shortKindLabel = (kind: ProviderKind): string => PROVIDERS[kind].label
 
 /** A provider id from its name: lowercase words joined by dashes, made unique among the existing ids. */
 export function providerIdFor(label: string, taken: readonly string[]): string {
@@ -60,8 +54,7 @@ export function toProviderInput(draft: ProviderDraft, id: string): ProviderInput
 export function checkDraft(draft: ProviderDraft): Partial<Record<keyof ProviderDraft, string>> {
   const problems: Partial<Record<keyof ProviderDraft, string>> = {}
   if (!draft.model.trim()) problems.model = 'A model is required.'
-  if (draft.kind === 'openai-compatible' && !draft.baseUrl.trim())
-    problems.baseUrl = 'An OpenAI-compatible provider needs its base URL.'
+  if (needsBaseUrl(draft.kind) && !draft.baseUrl.trim()) problems.baseUrl = `${PROVIDERS[draft.kind].nameInMessages} needs its base URL.`
   if (draft.baseUrl.trim()) {
     try {
       const url = new URL(draft.baseUrl.trim())
