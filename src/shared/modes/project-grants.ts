@@ -9,17 +9,61 @@ interface ModeGrantSource {
   sandbox?: ModeSandbox
 }
 
-const TOGGLE_LABELS: Partial<Record<keyof AutoApprove, string>> = {
-  read: 'reads',
-  readOutsideWorkspace: 'reads outside the workspace',
-  edit: 'edits',
-  command: 'commands',
-  mcp: 'MCP tools',
-  browser: 'local pages in the browser',
-  modeSwitch: 'mode switches',
-  sandboxedCommands: 'sandboxed commands no rule matches',
-  subtasks: 'subtasks',
-  followup: 'follow-up answers'
+/**
+ * What each auto-approve field grants a project mode, one entry per field of the schema: a field
+ * added to `AutoApprove` does not compile until it is said here whether (and how) it is a grant, so
+ * the trust prompt cannot silently leave it out.
+ */
+type AutoApproveGrants = {
+  [K in keyof Required<AutoApprove>]: Required<AutoApprove>[K] extends boolean
+    ? { toggle: string }
+    : { cap: (name: string, value: Required<AutoApprove>[K]) => string } | { notAGrant: string }
+}
+
+export const AUTO_APPROVE_GRANTS: AutoApproveGrants = {
+  read: { toggle: 'reads' },
+  readOutsideWorkspace: { toggle: 'reads outside the workspace' },
+  edit: { toggle: 'edits' },
+  command: { toggle: 'commands' },
+  mcp: { toggle: 'MCP tools' },
+  browser: { toggle: 'local pages in the browser' },
+  modeSwitch: { toggle: 'mode switches' },
+  sandboxedCommands: { toggle: 'sandboxed commands no rule matches' },
+  subtasks: { toggle: 'subtasks' },
+  followup: { toggle: 'follow-up answers' },
+  followupTimeoutMs: { notAGrant: 'how long a question waits; answering it is the followup toggle' },
+  maxRequests: { cap: (name, value) => `${name} allows ${value} requests per task` },
+  maxCostUsd: { cap: (name, value) => `${name} allows $${value} per task` }
+}
+
+/**
+ * What each sandbox field opens beyond the defaults (trust-gated like allow rules), one entry per
+ * field of `ModeSandbox`: a new field does not compile until it says what it grants.
+ */
+export const SANDBOX_GRANTS: { [K in keyof Required<ModeSandbox>]: (sandbox: ModeSandbox) => string[] } = {
+  // Turning the sandbox on narrows; a mode without it asks for what it cannot confine.
+  enabled: () => [],
+  writableRoots: (sandbox) => (sandbox.writableRoots ?? []).map((root) => `lets sandboxed commands write \`${root}\``),
+  // The policy alone opens nothing: `ask` asks, `allow-list` opens only the listed domains.
+  network: () => [],
+  allowedDomains: (sandbox) => (sandbox.network === 'none' ? [] : (sandbox.allowedDomains ?? []).map((domain) => `lets sandboxed commands reach \`${domain}\``)),
+  // Commands outside the sandbox always ask.
+  unsandboxedCommands: () => []
+}
+
+const entriesOf = <T extends object>(record: T) => Object.entries(record) as Array<[keyof T, T[keyof T]]>
+
+/** The labels of the toggles a mode turns on, in the schema's order. */
+function togglesOn(autoApprove: AutoApprove | undefined): string[] {
+  return entriesOf(AUTO_APPROVE_GRANTS).flatMap(([key, grant]) => ('toggle' in grant && autoApprove?.[key] === true ? [grant.toggle] : []))
+}
+
+/** The caps a mode sets (a trusted mode may loosen the global ones). */
+function capsSet(name: string, autoApprove: AutoApprove | undefined): string[] {
+  return entriesOf(AUTO_APPROVE_GRANTS).flatMap(([key, grant]) => {
+    const value = autoApprove?.[key]
+    return 'cap' in grant && typeof value === 'number' ? [grant.cap(name, value)] : []
+  })
 }
 
 /**
@@ -32,9 +76,7 @@ export function describeProjectGrants(modes: readonly ModeGrantSource[]): string
   const lines: string[] = []
   for (const mode of modes) {
     if (mode.origin !== 'project') continue
-    const toggles = Object.entries(mode.autoApprove ?? {})
-      .filter(([key, on]) => on === true && TOGGLE_LABELS[key as keyof AutoApprove])
-      .map(([key]) => TOGGLE_LABELS[key as keyof AutoApprove]!)
+    const toggles = togglesOn(mode.autoApprove)
     const allow = mode.commandRules?.allow ?? []
     const pages = mode.browserRules?.allow ?? []
     const widened = sandboxWidening(mode.sandbox)
@@ -58,24 +100,17 @@ export function projectGrantItems(modes: readonly ModeGrantSource[]): string[] {
   for (const mode of modes) {
     if (mode.origin !== 'project') continue
     const name = `Mode '${mode.slug}'`
-    for (const [key, on] of Object.entries(mode.autoApprove ?? {})) {
-      const label = TOGGLE_LABELS[key as keyof AutoApprove]
-      if (on === true && label) items.push(`${name} auto-approves ${label}`)
-    }
+    for (const toggle of togglesOn(mode.autoApprove)) items.push(`${name} auto-approves ${toggle}`)
     for (const rule of mode.commandRules?.allow ?? []) items.push(`${name} allows commands \`${rule}\``)
     for (const rule of mode.browserRules?.allow ?? []) items.push(`${name} opens pages \`${rule}\` without asking`)
     for (const grant of sandboxWidening(mode.sandbox)) items.push(`${name} ${grant}`)
-    if (mode.autoApprove?.maxRequests !== undefined) items.push(`${name} allows ${mode.autoApprove.maxRequests} requests per task`)
-    if (mode.autoApprove?.maxCostUsd !== undefined) items.push(`${name} allows $${mode.autoApprove.maxCostUsd} per task`)
+    items.push(...capsSet(name, mode.autoApprove))
   }
   return [...new Set(items)].sort()
 }
 
-/** What a project's sandbox setting would open beyond the defaults (trust-gated like allow rules). */
+/** What a project's sandbox setting would open beyond the defaults; nothing while it is off. */
 function sandboxWidening(sandbox: ModeSandbox | undefined): string[] {
   if (!sandbox?.enabled) return []
-  const grants: string[] = []
-  for (const root of sandbox.writableRoots ?? []) grants.push(`lets sandboxed commands write \`${root}\``)
-  if (sandbox.network !== 'none') for (const domain of sandbox.allowedDomains ?? []) grants.push(`lets sandboxed commands reach \`${domain}\``)
-  return grants
+  return Object.values(SANDBOX_GRANTS).flatMap((grant) => grant(sandbox))
 }

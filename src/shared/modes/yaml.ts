@@ -18,7 +18,34 @@ export type ParsedModesFile =
 const cleanText = (text: string): string =>
   text.replace(/^\uFEFF/, '').replace(/[\u200B-\u200D\u2060]/g, '').replace(/\u00A0/g, ' ')
 
-const MODUS_ONLY_KEYS = ['autoApprove', 'commandRules', 'browserRules', 'mcpServers', 'sandbox'] as const
+/**
+ * Every field of a mode, in the order files are written: Roo's own fields travel to and from
+ * `.roomodes`; Modus's (grants and limits Roo has no place for) are dropped when exporting and
+ * stripped when importing, so a Roo file never grants anything. `source` is Roo's bookkeeping,
+ * written only into Roo files. A field added to the schema does not compile until it is placed here.
+ */
+const MODE_FIELDS: Readonly<Record<keyof ModeConfig, 'roo' | 'modus' | 'roo-bookkeeping'>> = {
+  slug: 'roo',
+  name: 'roo',
+  roleDefinition: 'roo',
+  whenToUse: 'roo',
+  description: 'roo',
+  customInstructions: 'roo',
+  groups: 'roo',
+  autoApprove: 'modus',
+  commandRules: 'modus',
+  browserRules: 'modus',
+  mcpServers: 'modus',
+  sandbox: 'modus',
+  source: 'roo-bookkeeping'
+}
+
+const fieldsThat = (kinds: ReadonlyArray<(typeof MODE_FIELDS)[keyof ModeConfig]>) =>
+  (Object.keys(MODE_FIELDS) as Array<keyof ModeConfig>).filter((key) => kinds.includes(MODE_FIELDS[key]))
+
+/** What importing a Roo file strips and exporting to one drops. */
+export const MODUS_ONLY_KEYS = fieldsThat(['modus'])
+const ORDERED_KEYS = fieldsThat(['roo', 'modus'])
 
 /** Fields Roo writes that Modus does not keep (rule files are imported separately, later). */
 function dropRooExtras(raw: unknown, warnings: string[]): unknown {
@@ -169,21 +196,6 @@ export function withoutModusKeys(mode: ModeConfig): ModeConfig {
   for (const key of MODUS_ONLY_KEYS) delete copy[key]
   return copy as ModeConfig
 }
-
-const ORDERED_KEYS = [
-  'slug',
-  'name',
-  'roleDefinition',
-  'whenToUse',
-  'description',
-  'customInstructions',
-  'groups',
-  'autoApprove',
-  'commandRules',
-  'browserRules',
-  'mcpServers',
-  'sandbox'
-] as const
 
 function orderedMode(mode: ModeConfig, format: ModesFileFormat): Record<string, unknown> {
   const source = format === 'roo' ? withoutModusKeys(mode) : mode
