@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { homedir } from 'node:os'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createSandboxService } from '../../../src/main/core/sandbox/sandbox-service'
@@ -40,7 +40,15 @@ function resultSentToModel(h: Harness): string {
 
 describe('a sandboxed mode in a real task', () => {
   it('runs a command no rule names without asking; the write outside is blocked and told; the checkpoint holds the write inside', async () => {
-    harness = await createHarness({ modes: [sandboxedMode], turns, files: { 'build.sh': buildScript } })
+    // The shell's HOME is a temp dir of the test's own; the sandbox's writable temp dir is another,
+    // so a write to HOME is a write outside the writable roots (and never reaches the user's home).
+    const systemTemp = mkdtempSync(join(tmpdir(), 'modus-system-tmp-'))
+    harness = await createHarness({
+      modes: [sandboxedMode],
+      turns,
+      files: { 'build.sh': buildScript },
+      sandbox: (askNetwork) => createSandboxService({ askNetwork, tempDir: systemTemp })
+    })
     const h = harness
     const task = await h.services.tasks.start({ text: 'build it', mode: 'boxed', workspace: h.workspace })
     await h.waitForEvent((e, id) => id === task.id && e.type === 'completion')
@@ -48,7 +56,7 @@ describe('a sandboxed mode in a real task', () => {
     expect(readFileSync(join(h.workspace, 'out.txt'), 'utf8')).toBe('built\n')
     const sent = resultSentToModel(h)
     expect(sent).toMatch(/Sandbox: blocked a write to .*\.modus-sandbox-task-probe \(outside the writable roots\)\./)
-    expect(existsSync(join(homedir(), '.modus-sandbox-task-probe'))).toBe(false)
+    expect(existsSync(join(h.home, '.modus-sandbox-task-probe'))).toBe(false)
     expect(sent).toContain('done')
     const [checkpoint] = await h.services.handlers['checkpoints:list']({ taskId: task.id })
     expect(checkpoint).toMatchObject({ changedFiles: 1, failures: [] })

@@ -2,6 +2,7 @@
  * A core in its own process, for the SIGKILL test: starts a task against the test's fake provider
  * and prints a line when it reaches the point the test kills it at. Run with jiti (TypeScript on Node).
  */
+import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { createAgentServices } from '../../../../src/main/core/agent/create-agent-services'
 import { createFileSecretStore } from '../../../../src/main/core/settings/secret-store'
@@ -15,7 +16,9 @@ const waitFor = env.CRASH_WAIT_FOR as 'approval' | 'tool-started'
 
 async function main() {
   const settings = await createSettingsStore(join(dataDir, 'settings.json'))
-  const terminal = createTerminalService({ dataDir, emit: () => undefined, resolveEnv: async () => ({ ...process.env }) as Record<string, string>, shell: '/bin/bash', loadUserRc: false })
+  // The task shell gets a HOME of its own: a test never reads or writes the user's.
+  const home = mkdtempSync(join(dataDir, 'home-'))
+  const terminal = createTerminalService({ dataDir, emit: () => undefined, resolveEnv: async () => ({ ...process.env, HOME: home }) as Record<string, string>, shell: '/bin/bash', loadUserRc: false })
   const services = await createAgentServices({
     dataDir,
     settings,

@@ -28,6 +28,8 @@ export interface HarnessOptions {
   model?: string
   dataDir?: string
   workspace?: string
+  /** HOME of the task shells (default: a fresh temp dir, so no test reads or writes the user's own). */
+  home?: string
   /** MCP servers (the hub is built by the caller over this harness's data dir). */
   mcp?: McpHub
   /** The OS sandbox service (default: the real one on this machine's PATH). */
@@ -42,6 +44,8 @@ export interface Harness {
   settings: SettingsStore
   dataDir: string
   workspace: string
+  /** HOME of the task shells. */
+  home: string
   /** Every event of every task, in order. */
   events: Array<{ taskId: string; event: AgentEvent }>
   /** The waits before a retry the core asked for, in ms (they pass at once here). */
@@ -60,6 +64,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const protocol = options.protocol ?? 'anthropic'
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'modus-data-'))
   const workspace = options.workspace ?? realpathSync(mkdtempSync(join(tmpdir(), 'modus-ws-')))
+  const home = options.home ?? realpathSync(mkdtempSync(join(tmpdir(), 'modus-home-')))
   for (const [path, content] of Object.entries(options.files ?? {})) {
     await fs.mkdir(dirname(join(workspace, path)), { recursive: true })
     await fs.writeFile(join(workspace, path), content)
@@ -71,7 +76,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const terminal = createTerminalService({
     dataDir,
     emit: () => undefined,
-    resolveEnv: async () => ({ ...process.env }) as Record<string, string>,
+    resolveEnv: async () => ({ ...process.env, HOME: home }) as Record<string, string>,
     shell: '/bin/bash',
     loadUserRc: false
   })
@@ -128,6 +133,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     settings,
     dataDir,
     workspace,
+    home,
     events,
     eventsOf: (taskId) => events.filter((e) => e.taskId === taskId).map((e) => e.event),
     waitForEvent: (predicate, what = 'an event') =>
