@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const root = resolve(__dirname, '../..')
@@ -16,7 +18,8 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
   return new Promise((resolveRun) => {
     const child = spawn(process.execPath, [jiti, entry, ...args], {
       cwd: options.cwd ?? root,
-      env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ...options.env },
+      // A HOME of its own unless the test names one: no run reads or writes the user's.
+      env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'modus-cli-home-')), ANTHROPIC_API_KEY: 'test-key', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe']
     })
     let stdout = ''

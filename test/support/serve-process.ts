@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 
 export const SERVE_ENTRY = resolve(__dirname, '../../out/main/serve.js')
@@ -8,9 +9,12 @@ export const SERVE_ENTRY = resolve(__dirname, '../../out/main/serve.js')
  * port; resolves with the URL it prints (token in its fragment). Used by e2e and the UI benchmarks.
  */
 export async function startServeProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  // The host's shells get a HOME of their own beside the data dir: no test reads or writes the user's.
+  const home = `${dataDir}-home`
+  mkdirSync(home, { recursive: true })
   const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }
+    env: { ...process.env, HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', GEMINI_API_KEY: '' }
   })
   const url = await new Promise<string>((resolveUrl, reject) => {
     let output = ''
