@@ -82,6 +82,26 @@ export function pathSpelled(path: string): string {
   return spelled.endsWith('/...') ? spelled.slice(0, -4) || '/' : spelled
 }
 
+/** `file:///x/y` is the file `/x/y`: a URL that reads a local file names its path. */
+function fileUrlPath(path: string): string {
+  const match = /^file:\/\/[^/]*(\/.*)?$/i.exec(path)
+  if (!match) return path
+  try {
+    return decodeURIComponent(match[1] ?? '/')
+  } catch {
+    return match[1] ?? '/'
+  }
+}
+
+/**
+ * A word a tool may read a file from inside of: `@file` (curl -d @f, httpie field@f) and `k=@f`
+ * (curl -F). The path after the `@` is checked as the word is.
+ */
+function embeddedPaths(use: PathUse): PathUse[] {
+  const at = /@([/~.$].*)$/.exec(use.path)
+  return at ? [use, { ...use, path: at[1] }] : [use]
+}
+
 /** A word whose value still holds an expansion once the known ones are resolved: it may name any path. */
 const unknownAtRunTime = (use: PathUse, spelled: string): boolean => use.expands && /[$`]/.test(spelled) && !/^[<>]\(.*\)$/s.test(spelled)
 const isUrl = (path: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(path)
@@ -160,7 +180,7 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
   let ask: PathVerdict | undefined
 
   const check = (use: PathUse, role: 'write' | 'read' | 'named'): PathVerdict | undefined => {
-    const path = pathSpelled(use.path)
+    const path = pathSpelled(fileUrlPath(use.path))
     if (path === '' || isUrl(path) || (role === 'write' ? WRITABLE_DEVICES : READABLE_DEVICES).has(path)) return undefined
     if (unknownAtRunTime(use, path)) {
       if (role === 'write') ask ??= verdict('ask', 'write-target-unknown', `The write target '${use.path}' is only known at run time`)
@@ -207,9 +227,11 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
     ...analysis.writes.map((use): [PathUse, 'write'] => [use, 'write']),
     ...analysis.reads.map((use): [PathUse, 'read'] => [use, 'read']),
     ...analysis.argReads.map((use): [PathUse, 'read'] => [use, 'read']),
-    ...analysis.named.map((use): [PathUse, 'named'] => [use, 'named']),
-    ...assignedValues(analysis).map((use): [PathUse, 'named'] => [use, 'named'])
+    ...[...analysis.named, ...assignedValues(analysis)].flatMap(embeddedPaths).map((use): [PathUse, 'named'] => [use, 'named'])
   ]
+  // xargs hands its command words read at run time: they may name any path.
+  const fed = analysis.parts.find((part) => part.wrappers.includes('xargs'))
+  if (fed) ask ??= verdict('ask', 'path-unknown', `xargs gives '${fed.argv.join(' ')}' arguments read at run time, which may name any path`)
   for (const [use, role] of uses) {
     const denied = check(use, role)
     if (denied) return denied

@@ -77,7 +77,9 @@ const VALUED = new Set([
   '--exclude', '--include', '--filter', '--rsync-path', '--port', '--password-file', '--log-file', '-C', '--directory', '-T',
   '--files-from', '-X', '--exclude-from', '-I', '-b', '-n', '-x', '-TT', '-K', '--config', '-A', '--max-count', '--glob', '--type',
   '-L', '-k', '--key', '--field-separator', '--output', '-O', '--output-document', '--output-dir', '--ignore-file', '--pre-glob',
-  '--backup-dir', '--temp-dir', '--partial-dir', '--compare-dest', '--copy-dest', '--link-dest', '--from-file', '--to-file'
+  '--backup-dir', '--temp-dir', '--partial-dir', '--compare-dest', '--copy-dest', '--link-dest', '--from-file', '--to-file',
+  '--git-dir', '--work-tree', '--exec-path', '-d', '--data', '--data-binary', '--data-urlencode', '--json', '--form', '-H', '--header',
+  '--cacert', '--capath', '--cert', '--key', '-E', '--netrc-file', '--upload-file', '--prefix', '--manifest-path', '--rootdir'
 ])
 
 /**
@@ -250,6 +252,8 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
       return out
     }
     case 'curl': {
+      // `curl file:///x` reads the local file x.
+      out.reads.push(...reads(args.filter((w) => /^file:/i.test(w.value)), false))
       out.optionWrites.push(...optionValue(args, ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr']))
       // `-O` saves each download under the URL's own file name, `.bashrc` included.
       const remoteName = args.some((w) => /^--remote-name(-all)?$/.test(w.value) || /^-[A-Za-z]*O[A-Za-z]*$/.test(w.value))
@@ -258,6 +262,7 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
       return out
     }
     case 'wget': {
+      out.reads.push(...reads(args.filter((w) => /^file:/i.test(w.value)), false))
       const document = optionValue(args, ['-O', '--output-document'])
       out.optionWrites.push(...document, ...optionValue(args, ['-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output']))
       // Without -O each download is saved under the URL's own file name.
