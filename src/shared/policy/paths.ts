@@ -18,9 +18,12 @@ export interface PathFacts {
   outsideWorkspace: boolean
 }
 
-/** Lexical containment: `..` escapes, absolute paths elsewhere and `~` are outside. */
+/**
+ * Lexical containment: `..` escapes, absolute paths elsewhere and `~` are outside. Any leading `~`
+ * counts (`~/x`, `~user`, `~-`, `~+1`: the directory stack), since the shell may expand it.
+ */
 export function lexicalPathFacts(path: string, workspaceRoot: string): PathFacts {
-  if (path === '~' || path.startsWith('~/') || /^~[A-Za-z0-9_-]/.test(path)) return { outsideWorkspace: true }
+  if (path.startsWith('~')) return { outsideWorkspace: true }
   const root = normalizePosix(workspaceRoot)
   const full = path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? normalizePosix(path) : normalizePosix(`${root}/${path}`)
   if (full === root) return { relPath: '.', outsideWorkspace: false }

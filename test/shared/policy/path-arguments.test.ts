@@ -50,6 +50,8 @@ describe('paths in arguments, options and values (§5)', () => {
       'pytest --basetemp=~root/victim',
       'pytest --basetemp=$OLDPWD/x',
       'pytest --basetemp ~-/x',
+      'pytest --basetemp ~+0/../victim',
+      'pytest --basetemp ~1/x',
       'cat $PWD/../secret.txt',
       'cat ~+/../secret.txt',
       'cat ~root/.ssh/id_rsa'
