@@ -223,6 +223,11 @@ describe('archive writers and options that write (§6)', () => {
       'zip -m out.zip a.txt'
     ])
       expect(run(line), line).toMatchObject({ decision: 'ask' })
+    expect(run('git format-patch -o .git/hooks HEAD~1')).toMatchObject({ decision: 'ask', rule: 'protected-path' })
+    expect(run('git format-patch -o patches HEAD~1')).toMatchObject({ decision: 'ask', rule: 'option-write' })
+    expect(run('xxd a.bin .git/hooks/pre-commit')).toMatchObject({ decision: 'ask', rule: 'protected-path' })
+    // Where -o is a flag it writes nothing.
+    for (const line of ['git ls-files -o --exclude-standard', 'git grep -o foo', 'grep -o foo a.txt', 'ls -o']) expect(decisionOf(line), line).toBe('allow')
     expect(run('sort -o out.txt in.txt')).toMatchObject({ rule: 'option-write' })
     expect(run('sort -o out.txt in.txt').reason).toContain('like a > redirection')
     expect(run('find . -delete')).toMatchObject({ decision: 'ask' })

@@ -32,7 +32,7 @@ const NO_PATHS = new Set([
 const READERS: Readonly<Record<string, 'flat' | 'recursive' | 'flag'>> = {
   cat: 'flat', head: 'flat', tail: 'flat', less: 'flat', more: 'flat', bat: 'flat', nl: 'flat', wc: 'flat', file: 'flat', stat: 'flat',
   cmp: 'flat', diff: 'flag', md5sum: 'flat', sha1sum: 'flat', sha256sum: 'flat', sha512sum: 'flat', shasum: 'flat', cksum: 'flat',
-  xxd: 'flat', hexdump: 'flat', od: 'flat', strings: 'flat', cut: 'flat', column: 'flat', jq: 'flat', yq: 'flat', comm: 'flat',
+  hexdump: 'flat', od: 'flat', strings: 'flat', cut: 'flat', column: 'flat', jq: 'flat', yq: 'flat', comm: 'flat',
   join: 'flat', paste: 'flat', realpath: 'flat', readlink: 'flat', basename: 'flat', dirname: 'flat', cd: 'flat', pushd: 'flat',
   source: 'flat', '.': 'flat', ls: 'flag', grep: 'flag', egrep: 'flag', fgrep: 'flag', zgrep: 'flag',
   rg: 'recursive', ag: 'recursive', ack: 'recursive', tree: 'recursive', du: 'recursive', find: 'recursive', fd: 'recursive', wc_l: 'flat'
@@ -275,6 +275,13 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
       out.optionWrites.push(...optionValue(args, ['-o', '--output']))
       out.reads.push(...reads([...operands(args, ['-o', '--output', '-i', '--input', '-b', '--break', '-w', '--wrap']), ...optionValue(args, ['-i', '--input'])], false))
       return out
+    case 'xxd': {
+      // `xxd in out` writes out.
+      const files = operands(args, ['-c', '-cols', '-g', '-groupsize', '-l', '-len', '-o', '-offset', '-s', '-seek', '-n', '-name'])
+      out.reads.push(...reads(files.slice(0, 1), false))
+      out.writes.push(...files.slice(1, 2))
+      return out
+    }
     case 'sort':
       out.optionWrites.push(...optionValue(args, ['-o', '--output']))
       out.reads.push(...reads(operands(args, ['-o', '--output', '-k', '-t', '-S', '-T', '--key', '--field-separator']), false))
@@ -324,7 +331,9 @@ function gitPaths(args: readonly ShellWord[]): ArgPaths {
   if (sub === 'clone') out.writes.push(...operands(rest, ['-b', '--branch', '-o', '--origin', '--depth', '-c', '--config', '--reference', '--separate-git-dir', '-u', '--upload-pack', '--template', '-j', '--jobs', '--filter']).slice(1, 2))
   if (sub === 'init') out.writes.push(...operands(rest, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format']).slice(0, 1))
   // `git diff --output=f`, `git log -o f`… write the file they name.
-  out.optionWrites.push(...optionValue(rest, ['--output', '-o']).filter(() => sub !== 'commit' && sub !== 'clone'))
+  // `git diff --output=f`, `git log --output f`, `git format-patch -o dir` write what they name;
+  // elsewhere `-o` is a flag (`git ls-files -o`, `git grep -o`).
+  out.optionWrites.push(...optionValue(rest, sub === 'format-patch' ? ['--output', '-o', '--output-directory'] : sub === 'commit' || sub === 'clone' ? [] : ['--output']))
   for (const word of rest) {
     if (word.value.startsWith('-') || word.value === sub) continue
     out.unknown.push(word)
