@@ -84,6 +84,8 @@ describe('paths in arguments, options and values (§5)', () => {
     for (const line of ['grep -f /outside/patterns x.txt', 'grep --file=/outside/patterns x.txt', 'grep -f/outside/patterns x.txt', 'rg --ignore-file /outside/.ignore foo', 'find . -newer /outside/stamp', 'grep --exclude-from /outside/list k .'])
       expect(run(line), line).toMatchObject({ decision: 'ask' })
     expect(decisionOf('grep -n -A 3 -e foo src/a.ts')).toBe('allow')
+    // git options whose value is text are not paths.
+    expect(decisionOf('git log --grep=/fix/ --author=/x/', ctx(code))).toBe('allow')
   })
 
   it('files a tool reads from inside a word or URL: @file, k=@file, file:// URLs; git’s --git-dir and --work-tree', () => {

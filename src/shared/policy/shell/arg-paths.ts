@@ -82,12 +82,19 @@ const VALUED = new Set([
   '--cacert', '--capath', '--cert', '--key', '-E', '--netrc-file', '--upload-file', '--prefix', '--manifest-path', '--rootdir'
 ])
 
+const NO_TEXT_OPTIONS: ReadonlySet<string> = new Set()
+/** git options whose value is text, never a path (`--grep=/fix/` is a pattern). */
+const GIT_TEXT_OPTIONS: ReadonlySet<string> = new Set([
+  '--grep', '--author', '--committer', '--format', '--pretty', '--since', '--until', '--after', '--before', '--date', '-m', '--message',
+  '--invert-grep', '--word-diff-regex', '--color-words', '-I', '--ignore-matching-lines'
+])
+
 /**
  * The values options carry that may be paths: `--opt=V`, a short option glued to its value (`-oV`;
  * in a flag cluster `-xo/V` the value may start at the `/` or `~`, so that reading is checked too),
  * and the word after an option that takes one.
  */
-function optionValues(args: readonly ShellWord[]): ShellWord[] {
+function optionValues(args: readonly ShellWord[], textOptions: ReadonlySet<string> = NO_TEXT_OPTIONS): ShellWord[] {
   const out: ShellWord[] = []
   for (let i = 0; i < args.length; i++) {
     const word = args[i]
@@ -95,6 +102,7 @@ function optionValues(args: readonly ShellWord[]): ShellWord[] {
     if (value === '--') break
     if (!value.startsWith('-') || value === '-') continue
     const eq = value.indexOf('=')
+    if (textOptions.has(eq > 0 ? value.slice(0, eq) : value)) continue
     if (VALUED.has(value) && args[i + 1]) out.push(args[i + 1])
     if (value.startsWith('--')) {
       if (eq > 0) out.push(at(word, value.slice(eq + 1)))
@@ -494,7 +502,7 @@ export function argPaths(argv: readonly ShellWord[]): ArgPaths {
   if (DECLARING_PATHS.has(name)) return { ...empty(), values: args.filter((w) => ASSIGNMENT.test(w.value)).flatMap(assignmentValues) }
   if (NO_PATHS.has(name)) return empty()
   const found = programPaths(argv, name, args)
-  found.values.push(...optionValues(args))
+  found.values.push(...optionValues(args, name === 'git' ? GIT_TEXT_OPTIONS : NO_TEXT_OPTIONS))
   if (name === 'rg') found.starts.push(...rgStarts(args))
   return found
 }
