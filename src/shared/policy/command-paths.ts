@@ -98,8 +98,8 @@ function fileUrlPath(path: string): string {
  * (curl -F). The path after the `@` is checked as the word is.
  */
 function embeddedPaths(use: PathUse): PathUse[] {
-  const at = /@([/~.$].*)$/.exec(use.path)
-  return at ? [use, { ...use, path: at[1] }] : [use]
+  const at = /^@(.+)$|=@(.+)$|@([/~.$].*)$/.exec(use.path)
+  return at ? [use, { ...use, path: at[1] ?? at[2] ?? at[3] }] : [use]
 }
 
 /** A word whose value still holds an expansion once the known ones are resolved: it may name any path. */
