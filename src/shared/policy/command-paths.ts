@@ -1,6 +1,8 @@
 import type { Decision } from './commands'
-import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
+import { isProtectedPath, lexicalPathFacts, normalizePosix, PROTECTED_NAMES, type PathFacts } from './paths'
 import { basename, type CommandAnalysis, type PathUse } from './shell/analyze'
+import { assignmentValues } from './shell/arg-paths'
+import type { ShellWord } from './shell/types'
 
 /** What the policy knows about the workspace when it checks the paths a command line names. */
 export interface CommandPathContext {
@@ -25,8 +27,10 @@ export interface PathVerdict {
 
 const DIRECTORY_CHANGERS = new Set(['cd', 'pushd'])
 const READABLE_DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/tty', '-'])
-/** Names that are protected wherever they sit: a glob that can match one may write it. */
-const PROTECTED_NAMES = ['.git', '.modus', '.roo', '.vscode', '.idea', '.roomodes', '.modusignore', '.rooignore', '.rooprotected', '.bashrc', '.profile', '.zshrc', 'AGENTS.md']
+/** Where a write goes nowhere or to the command's own output (`curl -o -`, `sort -o /dev/stdout`). */
+const WRITABLE_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '-'])
+/** The protected names (the policy's one table): a glob that can match one may write it. */
+const PROTECTED_SPELLINGS = PROTECTED_NAMES.map((entry) => entry.name)
 
 const isRelative = (path: string): boolean => !path.startsWith('/') && !path.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(path)
 const joinPath = (base: string | undefined, path: string): string => (base && isRelative(path) ? `${base}/${path}` : path)
@@ -54,7 +58,7 @@ function directoryChanges(part: CommandAnalysis['parts'][number]): Array<string 
   }
   if (!DIRECTORY_CHANGERS.has(basename(part.program))) return out
   const operands = part.argv.slice(1).filter((word, i, rest) => !(CD_OPTION.test(word) && !rest.slice(0, i).includes('--')) && word !== '--')
-  const target = operands[0] === undefined ? undefined : homeSpelled(operands[0])
+  const target = operands[0] === undefined ? undefined : pathSpelled(operands[0])
   if (target === undefined) out.push('~')
   else if (target === '-' || /^[+-]\d+$/.test(target) || target.includes('$') || target.includes('`')) out.push(null)
   else out.push(target)
@@ -62,8 +66,67 @@ function directoryChanges(part: CommandAnalysis['parts'][number]): Array<string 
 }
 
 /** `$HOME/x` and `${HOME}/x` are `~/x`. */
-const homeSpelled = (path: string): string => path.replace(/^\$\{?HOME\}?(?=\/|$)/, '~')
+const homeSpelled = (path: string): string => path.replace(/^\$(?:HOME|\{HOME\})(?=\/|$)/, '~')
+
+/**
+ * A path as bash resolves its start: `$HOME`, `${HOME}` are `~`; `$PWD`, `${PWD}` and `~+` are the
+ * current directory (so `.`, joined to wherever the command runs); `$OLDPWD` and `~-` are a
+ * directory known only at run time (`~-`, which reads as outside). Go's package pattern `./...`
+ * names the directory before it.
+ */
+export function pathSpelled(path: string): string {
+  const spelled = homeSpelled(path)
+    .replace(/^(?:\$(?:PWD|\{PWD\})|~\+)(?=\/|$)/, '.')
+    .replace(/^\$(?:OLDPWD|\{OLDPWD\})(?=\/|$)/, '~-')
+  if (spelled === '...') return '.'
+  return spelled.endsWith('/...') ? spelled.slice(0, -4) || '/' : spelled
+}
+
+/** `file:///x/y` is the file `/x/y`: a URL that reads a local file names its path. */
+function fileUrlPath(path: string): string {
+  const match = /^file:\/\/[^/]*(\/.*)?$/i.exec(path)
+  if (!match) return path
+  try {
+    return decodeURIComponent(match[1] ?? '/')
+  } catch {
+    return match[1] ?? '/'
+  }
+}
+
+/**
+ * A word a tool may read a file from inside of: `@file` (curl -d @f, httpie field@f) and `k=@f`
+ * (curl -F). The path after the `@` is checked as the word is.
+ */
+function embeddedPaths(use: PathUse): PathUse[] {
+  const at = /^@(.+)$|=@(.+)$|@([/~.$].*)$/.exec(use.path)
+  return at ? [use, { ...use, path: at[1] ?? at[2] ?? at[3] }] : [use]
+}
+
+/** A word whose value still holds an expansion once the known ones are resolved: it may name any path. */
+const unknownAtRunTime = (use: PathUse, spelled: string): boolean => use.expands && /[$`]/.test(spelled) && !/^[<>]\(.*\)$/s.test(spelled)
 const isUrl = (path: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(path)
+
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
+
+/**
+ * The values of the variables a line sets for its commands (`X=v cmd`, `env X=v cmd`, `sudo X=v
+ * cmd`): a tool may read any of them as a path, so each is checked as a value.
+ */
+function assignedValues(analysis: CommandAnalysis): PathUse[] {
+  const out: PathUse[] = []
+  const seen = new Set<CommandAnalysis['parts'][number]['command']>()
+  const use = (word: ShellWord, via: string) => assignmentValues(word).forEach((piece) => out.push({ path: piece.value, expands: piece.expands, via, value: true }))
+  for (const part of analysis.parts) {
+    if (!seen.has(part.command)) {
+      seen.add(part.command)
+      for (const word of part.command.assignments) use(word, 'assignment')
+    }
+    for (const level of part.levels.slice(0, -1))
+      for (const value of level.slice(1).filter((word) => ENV_ASSIGNMENT.test(word)))
+        use({ raw: value, value, start: 0, end: 0, quoted: false, expands: /[$`]/.test(value), glob: false }, basename(level[0]))
+  }
+  return out
+}
 
 /** A glob's directory part before the first pattern character, and the pattern after it. */
 function splitGlob(path: string): { dir: string; pattern: string } {
@@ -95,7 +158,7 @@ function globSegmentRegex(segment: string): RegExp {
 const globMayMatchProtected = (pattern: string): boolean => {
   const first = pattern.split('/')[0]
   const regex = globSegmentRegex(first)
-  return PROTECTED_NAMES.some((name) => regex.test(name))
+  return PROTECTED_SPELLINGS.some((name) => regex.test(name))
 }
 
 /**
@@ -107,7 +170,7 @@ const globMayMatchProtected = (pattern: string): boolean => {
  */
 export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathContext): PathVerdict | undefined {
   const cdTargets = analysis.parts.flatMap(directoryChanges)
-  const known = cdTargets.filter((dir): dir is string => dir !== null).map(homeSpelled)
+  const known = cdTargets.filter((dir): dir is string => dir !== null).map(pathSpelled)
   // Each cd from the start and all of them in a row: the command reads from any of these places.
   const chained = known.reduce<Array<string | undefined>>((out, dir) => [...out, joinPath(out[out.length - 1], dir)], [ctx.cwd])
   const bases = [...new Set([ctx.cwd, ...known.map((dir) => joinPath(ctx.cwd, dir)), ...chained])]
@@ -117,10 +180,11 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
   let ask: PathVerdict | undefined
 
   const check = (use: PathUse, role: 'write' | 'read' | 'named'): PathVerdict | undefined => {
-    const path = homeSpelled(use.path)
-    if (path === '' || isUrl(path) || (role !== 'write' && READABLE_DEVICES.has(path))) return undefined
-    if (use.expands && path.includes('$')) {
+    const path = pathSpelled(fileUrlPath(use.path))
+    if (path === '' || isUrl(path) || (role === 'write' ? WRITABLE_DEVICES : READABLE_DEVICES).has(path)) return undefined
+    if (unknownAtRunTime(use, path)) {
       if (role === 'write') ask ??= verdict('ask', 'write-target-unknown', `The write target '${use.path}' is only known at run time`)
+      else ask ??= verdict('ask', 'path-unknown', `'${use.path}' names a path known only at run time, so it may lead anywhere`)
       return undefined
     }
     if (unknownBase && isRelative(path)) {
@@ -132,7 +196,11 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
       const full = joinPath(base, dir)
       const where = facts(full)
       const rel = where.relPath === undefined ? undefined : normalizePosix(where.relPath) || '.'
-      if (rel !== undefined && ignored(rel)) return verdict('deny', 'ignored-path', `The command names '${use.path}', which the ignore file excludes`)
+      if (rel !== undefined && ignored(rel)) {
+        // A value may not be a path at all (`grep -e secrets`): it asks where a named file is refused.
+        if (!use.value) return verdict('deny', 'ignored-path', `The command names '${use.path}', which the ignore file excludes`)
+        ask ??= verdict('ask', 'ignored-path', `The command names '${use.path}', which the ignore file excludes`)
+      }
       if (rel !== undefined && (use.recursive || pattern) && ctx.ignoredWithin?.(rel))
         ask ??= verdict('ask', 'ignored-within', `'${use.path}' ${pattern ? 'is a pattern over' : 'is read recursively from'} a folder holding files the ignore file excludes`)
       if (role === 'write') {
@@ -143,6 +211,8 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
         else if (rel !== undefined) {
           const restricted = ctx.writeRestriction?.(rel)
           if (restricted) ask ??= restricted
+          else if (use.option)
+            ask ??= verdict('ask', 'option-write', `${use.via} writes '${use.path}' through an option; inside the workspace that asks like a > redirection, since an edit reaches the disk only through the review`)
         }
       } else if (where.outsideWorkspace) {
         if (role === 'named') ask ??= verdict('ask', 'outside-workspace', `The command names '${use.path}', outside the workspace`)
@@ -157,8 +227,11 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
     ...analysis.writes.map((use): [PathUse, 'write'] => [use, 'write']),
     ...analysis.reads.map((use): [PathUse, 'read'] => [use, 'read']),
     ...analysis.argReads.map((use): [PathUse, 'read'] => [use, 'read']),
-    ...analysis.named.map((use): [PathUse, 'named'] => [use, 'named'])
+    ...[...analysis.named, ...assignedValues(analysis)].flatMap(embeddedPaths).map((use): [PathUse, 'named'] => [use, 'named'])
   ]
+  // xargs hands its command words read at run time: they may name any path.
+  const fed = analysis.parts.find((part) => part.wrappers.includes('xargs'))
+  if (fed) ask ??= verdict('ask', 'path-unknown', `xargs gives '${fed.argv.join(' ')}' arguments read at run time, which may name any path`)
   for (const [use, role] of uses) {
     const denied = check(use, role)
     if (denied) return denied

@@ -267,7 +267,8 @@ export function decide(call: PolicyCall, ctx: PolicyContext): PolicyDecision {
     case 'task-control':
       return decideTaskControl(definition, auto)
     case 'browser':
-      return decideBrowser(definition.browserUrl?.(params), { mode: ctx.mode, trusted: ctx.trusted, facts: (path) => factsOf(path, ctx) }, auto)
+      // `openedFrom`: the core's check of a navigation or request a page starts by itself (never the model's).
+      return decideBrowser(definition.browserUrl?.(params), { mode: ctx.mode, trusted: ctx.trusted, facts: (path) => factsOf(path, ctx), openedFrom: typeof params.openedFrom === 'string' ? params.openedFrom : undefined }, auto)
     case undefined:
       return needsApproval
   }

@@ -18,9 +18,12 @@ export interface PathFacts {
   outsideWorkspace: boolean
 }
 
-/** Lexical containment: `..` escapes, absolute paths elsewhere and `~` are outside. */
+/**
+ * Lexical containment: `..` escapes, absolute paths elsewhere and `~` are outside. Any leading `~`
+ * counts (`~/x`, `~user`, `~-`, `~+1`: the directory stack), since the shell may expand it.
+ */
 export function lexicalPathFacts(path: string, workspaceRoot: string): PathFacts {
-  if (path === '~' || path.startsWith('~/') || /^~[A-Za-z0-9_-]/.test(path)) return { outsideWorkspace: true }
+  if (path.startsWith('~')) return { outsideWorkspace: true }
   const root = normalizePosix(workspaceRoot)
   const full = path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? normalizePosix(path) : normalizePosix(`${root}/${path}`)
   if (full === root) return { relPath: '.', outsideWorkspace: false }
@@ -28,16 +31,64 @@ export function lexicalPathFacts(path: string, workspaceRoot: string): PathFacts
   return { outsideWorkspace: true }
 }
 
-const PROTECTED_DIRS_ANY_DEPTH = new Set(['.git', '.modus', '.vscode'])
-const PROTECTED_FILES_ANY_DEPTH = new Set(['.roomodes', '.modusignore', '.rooignore'])
-const PROTECTED_ROOT_DIRS = new Set(['.modus', '.vscode', '.roo', '.idea'])
-const PROTECTED_ROOT_FILES = new Set(['.roomodes', '.modusignore', '.rooignore', 'agents.md', 'agent.md', '.rooprotected'])
-const SHELL_RC_FILES = new Set([
+/**
+ * Where a protected name protects: a directory or file at any depth, or only at the workspace root.
+ * `sandbox`: how the OS sandbox keeps it read-only at the root — `always` mounts it even when absent
+ * (so a command cannot create it), `present` only when it exists (bwrap would leave an empty
+ * placeholder in the workspace for each absent one it mounts over).
+ */
+export interface ProtectedName {
+  name: string
+  where: 'any-depth' | 'root'
+  kind: 'dir' | 'file'
+  sandbox: 'always' | 'present'
+}
+
+const entry = (name: string, where: ProtectedName['where'], kind: ProtectedName['kind'], sandbox: ProtectedName['sandbox'] = 'present'): ProtectedName => ({ name, where, kind, sandbox })
+
+const SHELL_RC_NAMES = [
   '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv',
   '.zlogin', '.zlogout', '.cshrc', '.tcshrc', '.kshrc', '.inputrc', 'config.fish'
-])
+]
 
-const ANY_DEPTH_NAMES: ReadonlySet<string> = new Set([...PROTECTED_DIRS_ANY_DEPTH, ...PROTECTED_FILES_ANY_DEPTH, ...SHELL_RC_FILES])
+/**
+ * The one table of protected names: files that steer the agent, the repository or the shell. The
+ * policy (`isProtectedPath`), the command-path checks (globs that may match one) and the sandbox
+ * (its read-only mounts) all read it. Names are compared case-insensitively (macOS and Windows file
+ * systems are); the spelling here is the usual one on disk.
+ */
+export const PROTECTED_NAMES: readonly ProtectedName[] = [
+  entry('.git', 'any-depth', 'dir', 'always'),
+  entry('.modus', 'any-depth', 'dir', 'always'),
+  entry('.vscode', 'any-depth', 'dir'),
+  entry('.roo', 'root', 'dir'),
+  entry('.idea', 'root', 'dir'),
+  entry('.roomodes', 'any-depth', 'file', 'always'),
+  entry('.modusignore', 'any-depth', 'file'),
+  entry('.rooignore', 'any-depth', 'file'),
+  entry('.rooprotected', 'root', 'file'),
+  entry('AGENTS.md', 'root', 'file'),
+  entry('AGENT.md', 'root', 'file'),
+  ...SHELL_RC_NAMES.map((name) => entry(name, 'any-depth', 'file'))
+]
+
+/** Name patterns protected at the root besides the table's names (`.roorules-code`, `x.code-workspace`). */
+const PROTECTED_ROOT_PATTERN = /^\.(roo|cline)rules|\.code-workspace$/
+
+const namesWhere = (test: (entry: ProtectedName) => boolean): ReadonlySet<string> =>
+  new Set(PROTECTED_NAMES.filter(test).map((entry) => entry.name.toLowerCase()))
+
+const PROTECTED_DIRS_ANY_DEPTH = namesWhere((e) => e.where === 'any-depth' && e.kind === 'dir')
+const PROTECTED_ROOT_DIRS = namesWhere((e) => e.kind === 'dir')
+const PROTECTED_ROOT_FILES = namesWhere((e) => e.kind === 'file')
+
+/** The protected names the sandbox mounts read-only at the workspace root: always, or where present. */
+export const SANDBOX_PROTECTED = {
+  always: PROTECTED_NAMES.filter((e) => e.sandbox === 'always').map((e) => e.name),
+  wherePresent: PROTECTED_NAMES.filter((e) => e.sandbox === 'present').map((e) => e.name)
+} as const
+
+const ANY_DEPTH_NAMES = namesWhere((e) => e.where === 'any-depth')
 
 /**
  * Files that steer the agent, the repository or the shell: writing them always asks, whatever
@@ -82,5 +133,5 @@ function directoryProtects(dir: readonly string[]): boolean {
 /** The entry's own (lower-case) name protects it, at the workspace root or at any depth. */
 function nameProtects(name: string, atRoot: boolean): boolean {
   if (ANY_DEPTH_NAMES.has(name)) return true
-  return atRoot && (PROTECTED_ROOT_DIRS.has(name) || PROTECTED_ROOT_FILES.has(name) || /^\.(roo|cline)rules/.test(name) || name.endsWith('.code-workspace'))
+  return atRoot && (PROTECTED_ROOT_DIRS.has(name) || PROTECTED_ROOT_FILES.has(name) || PROTECTED_ROOT_PATTERN.test(name))
 }

@@ -112,3 +112,25 @@ describe('file tools on the same disk', () => {
     expect(await decide('read_file', { path: 'src/app.ts' })).toBe('allow')
   })
 })
+
+describe('paths in option and assignment values, on the same disk (#25 §5)', () => {
+  it('ask for a value a link, `..`, $PWD or ~+ leads outside; an ignored value asks', async () => {
+    for (const line of [
+      'pytest --basetemp=escape/victim',
+      'pytest --basetemp=a/link/../x',
+      'pytest --basetemp=$PWD/../victim',
+      'pytest --basetemp ~+/../victim',
+      'tool -oescape/out',
+      'X=escape/y make',
+      'git diff --no-index /dev/null escape/x.txt',
+      'curl -d @innocent.txt https://example.com',
+      'pytest --basetemp=secrets/tmp'
+    ])
+      expect(await command(line), line).toBe('ask')
+  })
+
+  it('go test ./... and values inside the workspace run unasked', async () => {
+    for (const line of ['go test ./...', 'go test ./src/...', 'pytest --basetemp=$PWD/.tmp', 'X=lib/util.ts make'])
+      expect(await command(line), line).toBe('allow')
+  })
+})

@@ -8,6 +8,8 @@ import { createBrowserSessions } from '../../../src/main/core/browser/browser-se
 import { findChromiumSync } from '../../../src/main/core/browser/find-chromium'
 import { createBrowserActionExecutor } from '../../../src/main/core/tools/browser-action'
 import type { ToolContext, ToolOutput } from '../../../src/main/core/tools/types'
+import type { ResolvedMode } from '../../../src/shared/modes/schema'
+import { decide } from '../../../src/shared/policy/decide'
 
 const PAGE = `<!doctype html><html><body style="margin:0">
 <button id="go" style="position:absolute;left:0;top:0;width:200px;height:100px"
@@ -356,6 +358,55 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       await sessions.close('t5')
       await new Promise((resolve) => foreign.close(resolve))
       await new Promise((resolve) => local.close(resolve))
+    }
+  })
+
+  it('origins are exact: with the browser toggle on, a page on one loopback port reaching another is a foreign origin and is stopped (the real policy)', async () => {
+    const otherHits: string[] = []
+    const other = createServer((req, res) => {
+      otherHits.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('admin data')
+    })
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+    const otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
+    const page = `<body><a href="${otherOrigin}/admin" style="display:block;height:100px">admin</a><script>
+      fetch('${otherOrigin}/secret').then((r) => r.text()).then((t) => console.log('other said ' + t)).catch(() => console.log('fetch blocked'))
+      fetch('/own').then((r) => r.text()).then((t) => console.log('own said ' + t))
+    </script></body>`
+    const own = createServer((req, res) => {
+      if (req.url === '/own') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('hello')
+      if (req.url === '/bounce') return void res.writeHead(302, { location: `${otherOrigin}/bounced` }).end()
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page)
+    })
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve))
+    const ownOrigin = `http://127.0.0.1:${(own.address() as AddressInfo).port}`
+    // The check the agent wires: the policy's verdict on a launch of the URL, for a page on `from`.
+    const webMode: ResolvedMode = { slug: 'web', name: 'Web', roleDefinition: 'r', groups: ['read', 'browser'], origin: 'global', overridesBuiltIn: false, autoApprove: { browser: true } }
+    const checkPage = async (url: string, from?: string) => {
+      const verdict = decide({ name: 'browser_action', params: { action: 'launch', url, ...(from ? { openedFrom: from } : {}) } }, { mode: webMode, trusted: true, workspaceRoot: '/nowhere' })
+      return { allowed: verdict.decision === 'allow', reason: verdict.reason }
+    }
+    const guarded = createBrowserActionExecutor(sessions)
+    const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t7'), checkPage })
+    try {
+      const launched = text(await call({ action: 'launch', url: `${ownOrigin}/` }))
+      await sessions.get('t7')!.page.waitForTimeout(300)
+      const both = launched + text(await call({ action: 'screenshot' }))
+      expect(both).toContain('own said hello')
+      expect(both).toContain(`The page sent a request to ${otherOrigin}/secret; it was blocked (The page on ${ownOrigin}/ reaching the origin ${otherOrigin}, another origin, always needs approval`)
+      const clicked = text(await call({ action: 'click', coordinate: '20,50' }))
+      expect(clicked).toContain(`The page tried to open ${otherOrigin}/admin; it was not opened`)
+      const bounced = text(await call({ action: 'launch', url: `${ownOrigin}/bounce` }))
+      expect(bounced).toContain(`The page tried to open ${otherOrigin}/bounced; it was not opened`)
+      expect(otherHits).toEqual([])
+      // The model may still open the other port itself: a launch the user sees on its card.
+      const direct = text(await call({ action: 'launch', url: `${otherOrigin}/direct` }))
+      expect(direct).toContain(`Current URL: ${otherOrigin}/direct`)
+      expect(otherHits).toEqual(['/direct'])
+    } finally {
+      await sessions.close('t7')
+      await new Promise((resolve) => other.close(resolve))
+      await new Promise((resolve) => own.close(resolve))
     }
   })
 })

@@ -46,6 +46,25 @@ describe('browser policy', () => {
     expect(open('https://docs.example.com/guide', ctx(mode(rules, 'project'), false)).decision).toBe('ask')
   })
 
+  it('origins are exact: the toggle covers a page reaching its own origin, not another loopback port (#25)', () => {
+    const on = ctx(mode({ autoApprove: { browser: true } }))
+    const reach = (url: string, openedFrom: string, c = on) =>
+      decide({ name: 'browser_action', params: { action: 'launch', url, openedFrom } }, c)
+    expect(reach('http://127.0.0.1:8080/api', 'http://127.0.0.1:8080/')).toMatchObject({ decision: 'allow', rule: 'auto-approve.browser' })
+    const other = reach('http://127.0.0.1:9090/admin', 'http://127.0.0.1:8080/')
+    expect(other).toMatchObject({ decision: 'ask', rule: 'foreign-origin' })
+    expect(other.reason).toContain('http://127.0.0.1:9090')
+    expect(reach('http://localhost:8080/', 'http://127.0.0.1:8080/').decision).toBe('ask')
+    expect(reach('https://127.0.0.1:8080/', 'http://127.0.0.1:8080/').decision).toBe('ask')
+    expect(reach(`file://${ROOT}/b.html`, `file://${ROOT}/a.html`).decision).toBe('ask')
+    expect(reach(`file://${ROOT}/a.html`, `file://${ROOT}/a.html`).decision).toBe('allow')
+    // A URL rule names the other port: it is reached unasked.
+    const ruled = ctx(mode({ autoApprove: { browser: true }, browserRules: { allow: ['http://127.0.0.1:9090'] } }))
+    expect(reach('http://127.0.0.1:9090/admin', 'http://127.0.0.1:8080/', ruled).decision).toBe('allow')
+    // The model's own launch of a local page stays auto-approved.
+    expect(open('http://127.0.0.1:9090/admin', on).decision).toBe('allow')
+  })
+
   it('actions on the page already open run unasked', () => {
     expect(decide({ name: 'browser_action', params: { action: 'screenshot' } }, ctx(mode())).decision).toBe('allow')
   })

@@ -152,8 +152,10 @@ describe('writes a command names implicitly (audit)', () => {
   it('downloads named after the URL, and links to protected or outside places', () => {
     for (const line of ['curl -O http://e/.bashrc', 'curl -sLO http://e/x/.roomodes', 'curl --remote-name http://e/.modusignore', 'wget http://e/.roomodes', 'wget -q http://e/a/.bashrc', 'ln -s .git/hooks h', 'ln -s /etc e', 'ln -sf ~/.ssh k'])
       expect(run(line, everything).decision, line).toBe('ask')
-    for (const line of ['curl -O http://e/lib.tgz', 'wget http://e/lib.tgz', 'ln -s src/a.ts b.ts'])
+    for (const line of ['wget http://e/lib.tgz', 'ln -s src/a.ts b.ts'])
       expect(run(line, everything).decision, line).toBe('allow')
+    // An option that writes (`-O`, `-o`) asks even inside the workspace, like a `>` redirection (#25).
+    expect(run('curl -O http://e/lib.tgz', everything)).toMatchObject({ decision: 'ask', rule: 'option-write' })
   })
 })
 

@@ -199,8 +199,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         mode: run.mode,
         reportProgress: run.onProgress,
         // A page the browser opens by itself (a clicked link) is judged as a launch of it would be.
-        async checkPage(url) {
-          const verdict = await gate.decide({ name: 'browser_action', params: { action: 'launch', url } }, { taskId: run.taskId, mode: run.mode, workspace: run.workspace })
+        async checkPage(url, from) {
+          const params = { action: 'launch', url, ...(from === undefined ? {} : { openedFrom: from }) }
+          const verdict = await gate.decide({ name: 'browser_action', params }, { taskId: run.taskId, mode: run.mode, workspace: run.workspace })
           return { allowed: verdict.decision === 'allow', reason: verdict.reason }
         },
         workspace: await workspace(run.workspace),

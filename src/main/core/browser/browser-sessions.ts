@@ -12,8 +12,8 @@ export interface Viewport {
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 900, height: 600 }
 
-/** Whether the policy lets the browser open a page unasked, and why not. */
-export type PageCheck = (url: string) => Promise<{ allowed: boolean; reason: string }>
+/** Whether the policy lets the browser open a page unasked, and why not; `from`: the page that starts it. */
+export type PageCheck = (url: string, from?: string) => Promise<{ allowed: boolean; reason: string }>
 
 /**
  * What the page tried on its own that the policy did not allow: a navigation (a clicked link, a
@@ -77,11 +77,25 @@ type Verdict = { allowed: boolean; reason: string }
  */
 type GuardState = { check?: PageCheck; blocked: BlockedNavigation[]; requestVerdicts: Map<string, Promise<Verdict>>; egress: Pick<EgressProxy, 'allow'> }
 
-/** Whether a top-level page may load: approved through launch, or allowed by the mode's policy. */
-async function verdictFor(url: string, approved: Set<string>, state: GuardState): Promise<Verdict> {
+/**
+ * Whether a page may load or be reached: approved through launch, or allowed by the mode's policy
+ * for a page on `from` (origins are exact: the page's own origin is not another port's).
+ */
+async function verdictFor(url: string, from: string | undefined, approved: Set<string>, state: GuardState): Promise<Verdict> {
   if (approved.has(approvalKey(url))) return { allowed: true, reason: 'approved' }
   if (!state.check) return { allowed: false, reason: 'no policy to check it against' }
-  return state.check(url).catch((error: Error) => ({ allowed: false, reason: error.message }))
+  return state.check(url, from).catch((error: Error) => ({ allowed: false, reason: error.message }))
+}
+
+/** The page a request or navigation comes from: its frame's document, else the page's (`about:blank` before the first load: none). */
+function initiatorOf(page: Page, request?: Request): string | undefined {
+  let url = page.url()
+  try {
+    if (request) url = request.frame().url() || url
+  } catch {
+    // A request with no frame (a service worker's) counts as the page's.
+  }
+  return /^(https?|file):/i.test(url) ? url : undefined
 }
 
 /** Schemes that reach the network; other requests (data:, blob:, file:) cannot carry anything away. */
@@ -91,21 +105,22 @@ const NETWORK_URL = /^(https?|wss?):/i
  * A request the page sends by itself may go where an approved page could: the launched origins and
  * those the mode allows unasked. Anything else could carry what the page holds to another origin.
  */
-function requestVerdict(url: string, approved: Set<string>, state: GuardState): Promise<Verdict> {
+function requestVerdict(url: string, from: string | undefined, approved: Set<string>, state: GuardState): Promise<Verdict> {
   if (!NETWORK_URL.test(url)) return Promise.resolve({ allowed: true, reason: 'not a network request' })
   // A socket is judged as the page of its host would be (ws:// as http://).
   const asPage = url.replace(/^ws/i, 'http')
   const key = approvalKey(asPage)
   // Approvals come before the cache: a launch may approve an origin an earlier request was refused.
   if (approved.has(key)) return Promise.resolve({ allowed: true, reason: 'approved' })
-  let verdict = state.requestVerdicts.get(key)
-  if (!verdict) state.requestVerdicts.set(key, (verdict = verdictFor(asPage, approved, state)))
+  const cacheKey = `${from === undefined ? '' : approvalKey(from)} ${key}`
+  let verdict = state.requestVerdicts.get(cacheKey)
+  if (!verdict) state.requestVerdicts.set(cacheKey, (verdict = verdictFor(asPage, from, approved, state)))
   return verdict
 }
 
-async function guardRequest(route: Route, state: GuardState, approved: Set<string>): Promise<void> {
+async function guardRequest(route: Route, state: GuardState, approved: Set<string>, page: Page): Promise<void> {
   const url = route.request().url()
-  const verdict = await requestVerdict(url, approved, state)
+  const verdict = await requestVerdict(url, initiatorOf(page, route.request()), approved, state)
   if (verdict.allowed) {
     state.egress.allow(url)
     return route.continue()
@@ -135,12 +150,12 @@ async function guardNavigations(page: Page, approved: Set<string>, state: GuardS
   page.context().on('page', (other) => void (other !== page && other.close().catch(() => undefined)))
   await page.context().route('**/*', async (route) => {
     const request = route.request()
-    if (!request.isNavigationRequest()) return guardRequest(route, state, approved)
+    if (!request.isNavigationRequest()) return guardRequest(route, state, approved, page)
     const popup = opensWindow(request)
-    if (!popup && request.frame().parentFrame() !== null) return guardRequest(route, state, approved)
+    if (!popup && request.frame().parentFrame() !== null) return guardRequest(route, state, approved, page)
     const verdict = popup
       ? { allowed: false, reason: 'it would open in a new window, and browser_action drives a single page' }
-      : await verdictFor(request.url(), approved, state)
+      : await verdictFor(request.url(), initiatorOf(page), approved, state)
     if (verdict.allowed) {
       state.egress.allow(request.url())
       return route.continue()
@@ -150,7 +165,7 @@ async function guardNavigations(page: Page, approved: Set<string>, state: GuardS
     return route.fulfill({ status: 204 })
   })
   await page.context().routeWebSocket(/.*/, async (socket) => {
-    const verdict = await requestVerdict(socket.url(), approved, state)
+    const verdict = await requestVerdict(socket.url(), initiatorOf(page), approved, state)
     if (verdict.allowed) {
       state.egress.allow(socket.url())
       socket.connectToServer()
@@ -170,12 +185,16 @@ async function guardRedirects(page: Page, approved: Set<string>, state: GuardSta
   const devtools = await page.context().newCDPSession(page)
   const tree = await devtools.send('Page.getFrameTree')
   const mainFrame = tree.frameTree.frame.id
+  // The URL the main frame last asked for: a redirect hop comes from there (A redirecting to B is A reaching B).
+  let previous: string | undefined
   devtools.on('Fetch.requestPaused', (event) => {
     const requestId = event.requestId
     const hop = event.redirectedRequestId !== undefined && event.frameId === mainFrame
+    const from = hop ? previous : undefined
+    if (event.frameId === mainFrame) previous = event.request.url
     const decide = async () => {
       if (!hop) return devtools.send('Fetch.continueRequest', { requestId })
-      const verdict = await verdictFor(event.request.url, approved, state)
+      const verdict = await verdictFor(event.request.url, from ?? initiatorOf(page), approved, state)
       if (verdict.allowed) {
         state.egress.allow(event.request.url)
         return devtools.send('Fetch.continueRequest', { requestId })

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
+import { SANDBOX_PROTECTED } from '../../../shared/policy/paths'
 import type { EffectiveSandbox } from '../../../shared/policy/sandbox'
 import { sandboxUnavailableLine, type SandboxStatus } from '../../../shared/sandbox/status'
 import { findOnPath } from '../terminal/shell-integration'
@@ -14,13 +15,10 @@ import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } 
 
 export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
 
-/** Paths in the workspace that stay read-only inside the sandbox (the agent's own config and history). */
-export const PROTECTED_IN_SANDBOX = ['.git', '.modus', '.roomodes'] as const
-/**
- * The policy's other protected names, read-only too where they exist (bwrap would otherwise leave
- * an empty file in the workspace for each absent one, to mount over).
- */
-export const PROTECTED_WHERE_PRESENT = ['.modusignore', '.rooignore', '.vscode'] as const
+/** Paths in the workspace that stay read-only inside the sandbox, even where absent (the policy's one table). */
+export const PROTECTED_IN_SANDBOX: readonly string[] = SANDBOX_PROTECTED.always
+/** The table's other protected names, read-only too where they exist. */
+export const PROTECTED_WHERE_PRESENT: readonly string[] = SANDBOX_PROTECTED.wherePresent
 const ALL_PROTECTED: readonly string[] = [...PROTECTED_IN_SANDBOX, ...PROTECTED_WHERE_PRESENT]
 
 /** The protected paths of a workspace to mount read-only, absolute. */

@@ -32,8 +32,11 @@ export interface ToolContext {
   terminal?: TaskTerminal
   /** The task's mode (MCP tools: which servers it may use). */
   mode?: string
-  /** Whether the mode's policy lets the browser open a page unasked (navigations a page starts itself). */
-  checkPage?: (url: string) => Promise<{ allowed: boolean; reason: string }>
+  /**
+   * Whether the mode's policy lets the browser open a page unasked (navigations and requests a page
+   * starts itself); `from` is the page that starts it: its own origin is all the browser toggle covers.
+   */
+  checkPage?: (url: string, from?: string) => Promise<{ allowed: boolean; reason: string }>
   /** The mode's command sandbox: null when the mode has none (see sandbox/). */
   sandbox?: (request: SandboxRequest) => Promise<CommandSandbox | null>
   /** Progress of a long call, shown on the tool card. */

@@ -40,6 +40,10 @@ export interface PathUse {
   glob?: boolean
   /** Read with everything below it (`grep -r k dir`, `tar czf x.tgz dir`). */
   recursive?: boolean
+  /** Written through an option (`sort -o f`, `find -delete`): asks even inside the workspace, like `>`. */
+  option?: boolean
+  /** An option's or assignment's value that may be a path: outside, protected or ignored → ask. */
+  value?: boolean
 }
 
 export interface CommandAnalysis {
@@ -193,8 +197,11 @@ class Analyzer {
     const via = basename(inner[0].value)
     const found = argPaths(inner)
     for (const word of found.writes) this.analysis.writes.push(pathUse(word, via))
+    for (const word of found.optionWrites) this.analysis.writes.push(pathUse(word, via, { option: true }))
     for (const { word, recursive } of found.reads) this.analysis.argReads.push(pathUse(word, via, recursive ? { recursive } : {}))
     for (const word of found.unknown) this.analysis.named.push(pathUse(word, via))
+    for (const word of found.values) this.analysis.named.push(pathUse(word, via, { value: true }))
+    found.starts.forEach((reason) => this.ask(reason))
   }
 
   private embedded(code: EmbeddedCode, where: string): void {
