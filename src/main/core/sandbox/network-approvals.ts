@@ -83,7 +83,7 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
     if (decided.outcome === 'reject') {
       const by = withdrawn as Pick<Ended, 'outcome' | 'text'> | null
       if (by) ended(by.outcome, by.text)
-      else ended('denied', `You denied ${target}${decided.reason?.trim() ? `: ${decided.reason.trim()}` : '.'}`)
+      else ended('denied', denialText(target, decided.reason))
       return { allow: false, reason: decided.reason }
     }
     const always = decided.alwaysAllow as Partial<DomainRule> | undefined
@@ -94,6 +94,13 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
     else ended('allowed-once', `You allowed ${target} for this run of ${program}.`)
     return { allow: true }
   }
+}
+
+/** "You denied example.com:443: not now." — the text ends a sentence whatever the user typed. */
+const denialText = (target: string, reason: string | undefined): string => {
+  const given = oneLine(reason ?? '')
+  if (!given) return `You denied ${target}.`
+  return `You denied ${target}: ${given}${/[.!?…]$/.test(given) ? '' : '.'}`
 }
 
 const oneLine = (text: string): string => {

@@ -1,0 +1,61 @@
+import { useEffect, useRef, type ReactNode } from 'react'
+import { ApprovalActions } from '../approvals/ApprovalActions'
+import { useApprovalsStore } from '../approvals/approvals-store'
+import { type NetworkAskState, type TaskStatus } from './task-view'
+
+/**
+ * The connections a sandboxed command asked about, on its tool card: host, port and the queue's
+ * own buttons (allow once / always in this mode / deny) while it waits — the same item as in the
+ * Approvals view, so an answer in either place settles both — then how it ended.
+ */
+export function NetworkAsks({ asks, status }: { asks: readonly NetworkAskState[]; status: TaskStatus }): ReactNode {
+  return (
+    <ul className="network-asks" aria-label="Network requests from the sandbox">
+      {asks.map((ask) => (
+        <NetworkAsk key={ask.approvalId} ask={ask} status={status} />
+      ))}
+    </ul>
+  )
+}
+
+function NetworkAsk({ ask, status }: { ask: NetworkAskState; status: TaskStatus }): ReactNode {
+  const item = useApprovalsStore((state) => state.items.find((candidate) => candidate.id === ask.approvalId))
+  const group = useRef<HTMLLIElement>(null)
+  // Answered with these buttons: they go, so the focus goes to what replaces them (not the page).
+  const answeredHere = useRef(false)
+  const waiting = !ask.outcome && item !== undefined
+  useEffect(() => {
+    if (waiting || !answeredHere.current) return
+    answeredHere.current = false
+    const active = document.activeElement
+    if (!active || active === document.body || !active.isConnected) group.current?.focus()
+  }, [waiting])
+  const target = ask.port ? `${ask.host}:${ask.port}` : ask.host
+  return (
+    <li
+      ref={group}
+      className={`network-ask ${ask.outcome ? `network-ask-${ask.outcome}` : 'network-ask-waiting'}`}
+      tabIndex={-1}
+      aria-label={`Network request to ${target}`}
+      onClickCapture={() => (answeredHere.current = true)}
+      onKeyDownCapture={() => (answeredHere.current = true)}
+    >
+      <p className="network-ask-target">
+        <strong>Network request from the sandbox:</strong> host <code>{ask.host}</code>
+        {ask.port !== undefined && (
+          <>
+            , port <code>{ask.port}</code>
+          </>
+        )}
+      </p>
+      {waiting && <ApprovalActions item={item} showReview={false} />}
+      <p className="network-ask-outcome" aria-live="polite">
+        {ask.text ?? (waiting ? null : pendingNote(status))}
+      </p>
+    </li>
+  )
+}
+
+/** An ask with no end recorded whose item is not (or no longer) in the queue. */
+const pendingNote = (status: TaskStatus): string =>
+  status === 'running' || status === 'waiting' ? 'Waiting for your answer…' : 'Not answered: the task stopped before an answer.'
