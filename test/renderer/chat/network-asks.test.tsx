@@ -94,4 +94,14 @@ describe('a network ask on its tool card', () => {
     expect(ask.querySelectorAll('button')).toHaveLength(0)
     expect(ask.textContent).toContain('curl gave up waiting for approval of example.com:443 after 8 s.')
   })
+
+  it('an ask left open in the log with no item in the queue (Modus stopped) offers no buttons and says it was not answered', async () => {
+    useApprovalsStore.setState({ items: [], selectedId: null })
+    const fake = createFakeClient({ 'modes:list': () => modesView })
+    const view = await mount(<ChatView />, fake.client)
+    cleanup = view.unmount
+    const ask = askOf(view.container)
+    expect(ask.querySelectorAll('button')).toHaveLength(0)
+    expect(ask.querySelector('[aria-live="polite"]')?.textContent).toBe('Not answered: Modus stopped before an answer.')
+  })
 })

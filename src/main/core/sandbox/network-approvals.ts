@@ -88,10 +88,11 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
     }
     const always = decided.alwaysAllow as Partial<DomainRule> | undefined
     const savesDomain = always?.sandboxDomain === rule.sandboxDomain && always?.mode === rule.mode
+    // Recorded before the save: the item has left the queue, and the card should not wait on a file write.
+    if (!savesDomain) ended('allowed-once', `You allowed ${target} for this run of ${program}.`)
+    else ended('allowed-always', `You allowed ${ask.domain} always in ${first.modeName} mode.`)
     // Saving the domain failing still lets this connection through: the user did allow it.
     if (savesDomain) await deps.allowDomain(rule.mode, rule.sandboxDomain).catch(() => undefined)
-    if (savesDomain) ended('allowed-always', `You allowed ${ask.domain} always in ${first.modeName} mode.`)
-    else ended('allowed-once', `You allowed ${target} for this run of ${program}.`)
     return { allow: true }
   }
 }

@@ -1,24 +1,24 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { ApprovalActions } from '../approvals/ApprovalActions'
 import { useApprovalsStore } from '../approvals/approvals-store'
-import { type NetworkAskState, type TaskStatus } from './task-view'
+import type { NetworkAskState } from './task-view'
 
 /**
  * The connections a sandboxed command asked about, on its tool card: host, port and the queue's
  * own buttons (allow once / always in this mode / deny) while it waits — the same item as in the
  * Approvals view, so an answer in either place settles both — then how it ended.
  */
-export function NetworkAsks({ asks, status }: { asks: readonly NetworkAskState[]; status: TaskStatus }): ReactNode {
+export function NetworkAsks({ asks }: { asks: readonly NetworkAskState[] }): ReactNode {
   return (
     <ul className="network-asks" aria-label="Network requests from the sandbox">
       {asks.map((ask) => (
-        <NetworkAsk key={ask.approvalId} ask={ask} status={status} />
+        <NetworkAsk key={ask.approvalId} ask={ask} />
       ))}
     </ul>
   )
 }
 
-function NetworkAsk({ ask, status }: { ask: NetworkAskState; status: TaskStatus }): ReactNode {
+function NetworkAsk({ ask }: { ask: NetworkAskState }): ReactNode {
   const item = useApprovalsStore((state) => state.items.find((candidate) => candidate.id === ask.approvalId))
   const group = useRef<HTMLLIElement>(null)
   // Answered with these buttons: they go, so the focus goes to what replaces them (not the page).
@@ -50,12 +50,14 @@ function NetworkAsk({ ask, status }: { ask: NetworkAskState; status: TaskStatus 
       </p>
       {waiting && <ApprovalActions item={item} showReview={false} />}
       <p className="network-ask-outcome" aria-live="polite">
-        {ask.text ?? (waiting ? null : pendingNote(status))}
+        {ask.text ?? (waiting ? null : NOT_WAITING)}
       </p>
     </li>
   )
 }
 
-/** An ask with no end recorded whose item is not (or no longer) in the queue. */
-const pendingNote = (status: TaskStatus): string =>
-  status === 'running' || status === 'waiting' ? 'Waiting for your answer…' : 'Not answered: the task stopped before an answer.'
+/**
+ * An ask with no end recorded and no item in the queue: the core records every end as soon as the
+ * item goes, so this one was left open when Modus stopped.
+ */
+const NOT_WAITING = 'Not answered: Modus stopped before an answer.'

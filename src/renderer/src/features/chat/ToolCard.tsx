@@ -44,7 +44,7 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
           </ul>
         )}
         {phase === 'waiting' && item.approval && <InlineApproval approvalId={item.approval.approvalId} />}
-        {item.networkAsks && item.networkAsks.length > 0 && <NetworkAsks asks={item.networkAsks} status={status} />}
+        {item.networkAsks && item.networkAsks.length > 0 && <NetworkAsks asks={item.networkAsks} />}
         {phase === 'running' && item.progress && <ToolProgress progress={item.progress} />}
         {item.result && item.name === 'browser_action' && <BrowserResult result={item.result} />}
         {item.result && <ToolResult result={item.result} />}
