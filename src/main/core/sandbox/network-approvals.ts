@@ -81,6 +81,7 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
       return { allow: false, reason: 'the task was cancelled' }
     }
     if (decided.outcome === 'reject') {
+      // Set inside `withdraw` (a closure TypeScript does not follow): the command ended or the sandbox stopped.
       const by = withdrawn as Pick<Ended, 'outcome' | 'text'> | null
       if (by) ended(by.outcome, by.text)
       else ended('denied', denialText(target, decided.reason))
