@@ -147,6 +147,32 @@ export const AgentEvent = z.discriminatedUnion('type', [
     outcome: z.enum(['approved', 'rejected', 'cancelled']),
     reason: z.string().optional()
   }),
+  /**
+   * A sandboxed command's connection waits for the user (approval item `approvalId`, also in the
+   * queue), shown on the card of the call that ran the command.
+   */
+  z.object({
+    type: z.literal('network-ask'),
+    at,
+    approvalId: z.string(),
+    callId: z.string().optional(),
+    host: z.string(),
+    port: z.number().int().optional(),
+    /** The command line that connects (the likeliest one when several sandboxed commands run). */
+    command: z.string()
+  }),
+  /**
+   * How a network ask ended. `gave-up`: the command ended while the ask waited (it timed out or was
+   * stopped), e.g. "curl gave up waiting for approval of example.com:443 after 8 s"; `text` is that
+   * sentence, as the card shows it.
+   */
+  z.object({
+    type: z.literal('network-ask-ended'),
+    at,
+    approvalId: z.string(),
+    outcome: z.enum(['allowed-once', 'allowed-always', 'denied', 'gave-up', 'cancelled']),
+    text: z.string()
+  }),
   /** A file change proposed by an edit call and what became of it; `auto` when the policy allowed it without review. */
   z.object({
     type: z.literal('change'),

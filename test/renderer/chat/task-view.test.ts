@@ -175,6 +175,24 @@ describe('reduceTaskEvents', () => {
     expect(view.items[4]).toMatchObject({ status: 'completed', message: 'look up', result: 'found' })
   })
 
+  it("puts a sandboxed command's network ask on its call's card: waiting while it waits, then how it ended", () => {
+    const started: AgentEvent[] = [
+      ...turnStart,
+      { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'execute_command', args: { command: 'curl -m 8 https://example.com' } },
+      { type: 'tool-started', at, callId: 'c1' },
+      { type: 'network-ask', at, approvalId: 'a1', callId: 'c1', host: 'example.com', port: 443, command: 'curl -m 8 https://example.com' }
+    ]
+    const waiting = toolOf(started)
+    expect(waiting.networkAsks).toEqual([{ approvalId: 'a1', host: 'example.com', port: 443, command: 'curl -m 8 https://example.com' }])
+    expect(toolPhase(waiting, 'running')).toBe('waiting')
+    const text = 'curl gave up waiting for approval of example.com:443 after 8 s.'
+    const ended = toolOf([...started, { type: 'network-ask-ended', at, approvalId: 'a1', outcome: 'gave-up', text }])
+    expect(ended.networkAsks).toEqual([{ ...waiting.networkAsks![0], outcome: 'gave-up', text }])
+    expect(toolPhase(ended, 'running')).toBe('running')
+    // A replayed log that repeats the ask does not show it twice.
+    expect(toolOf([...started, started.at(-1)!]).networkAsks).toHaveLength(1)
+  })
+
   it('ignores events it does not show', () => {
     const view = fold(turnStart)
     expect(reduceTaskEvent(view, { type: 'tool-result', at, callId: 'unknown', isError: false, text: 'x' }).items).toEqual(view.items)

@@ -178,7 +178,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const askNetwork = createNetworkApprovals({
     approvals,
     taskTitle: (taskId) => store.list().find((task) => task.id === taskId)?.title ?? 'Task',
-    allowDomain: (slug, domain) => ownGrants(() => modes.addSandboxDomain(slug, domain))
+    allowDomain: (slug, domain) => ownGrants(() => modes.addSandboxDomain(slug, domain)),
+    // The task manager is made below; asks only come once tasks run commands.
+    record: (taskId, event) => void tasks.record(taskId, event)
   })
   const sandbox = options.sandbox ? options.sandbox(askNetwork) : createSandboxService({ askNetwork })
 

@@ -70,6 +70,8 @@ export interface LoopLimits {
 
 export interface ToolRunContext {
   taskId: string
+  /** The call being run: a sandboxed command's network ask is shown on its card. */
+  callId?: string
   /** Names the task's terminals. */
   taskTitle?: string
   workspace: string

@@ -92,6 +92,7 @@ async function processCall(
   if (!executor) return finish(textResult(call.callId, `The tool ${name} is not available in this build of Modus.`, true))
   const runContext: ToolRunContext = {
     taskId: session.id,
+    callId: call.callId,
     taskTitle: session.meta.title,
     workspace: session.meta.workspace,
     mode: session.mode,

@@ -43,6 +43,12 @@ export interface TaskManager {
   /** After a restart: marks tasks that were running as interrupted and asks their pending approvals again. */
   recover(options?: { reaskApprovals?: boolean }): Promise<string[]>
   subscribe(listener: (taskId: string, event: AgentEvent) => void): () => void
+  /**
+   * Adds an event to a task from outside its run (a sandboxed command's network ask, which may come
+   * from a command still running after its task's run ended): a task not in memory is loaded for
+   * it and put back. Events of one task are added in the order given.
+   */
+  record(taskId: string, event: AgentEvent): Promise<void>
   readonly agentLoop: AgentLoop
   dispose(): Promise<void>
 }
@@ -100,6 +106,17 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     onRunEnded: subtasks.runEnded
   })
   const { cancel, launch, ensureProvider } = runs
+  const recording = new Map<string, Promise<void>>()
+  const addEvent = async (taskId: string, event: AgentEvent): Promise<void> => {
+    const live = tasks.get(taskId)
+    if (live) return live.session.emit(event)
+    const task = await tasks.hydrate(taskId)
+    task.session.emit(event)
+    if (!task.run && tasks.get(taskId) === task) {
+      tasks.forget(taskId)
+      task.session.close()
+    }
+  }
 
   return {
     agentLoop,
@@ -192,6 +209,15 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    record(taskId, event) {
+      // A deleted task has nowhere to show it; the approval queue still does.
+      const next = (recording.get(taskId) ?? Promise.resolve()).then(() => addEvent(taskId, event)).catch(() => undefined)
+      recording.set(taskId, next)
+      void next.then(() => {
+        if (recording.get(taskId) === next) recording.delete(taskId)
+      })
+      return next
     },
     async dispose() {
       for (const task of tasks.all()) task.controller?.abort()

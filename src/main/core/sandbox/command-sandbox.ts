@@ -14,6 +14,8 @@ export interface CommandSandboxDeps {
 
 export interface CommandRun {
   taskId: string
+  /** The tool call running the command (its card shows the command's network asks). */
+  callId?: string
   mode: string
   workspace: string
 }
@@ -35,7 +37,7 @@ export function createCommandSandboxes(deps: CommandSandboxDeps) {
     const root = await deps.workspaceRoot(run.workspace)
     return {
       wrap: (command, shell) =>
-        deps.sandbox.prepare({ taskId: run.taskId, modeSlug: mode.slug, modeName: mode.name, command, workspaceRoot: root, sandbox: setting, shell })
+        deps.sandbox.prepare({ taskId: run.taskId, callId: run.callId, modeSlug: mode.slug, modeName: mode.name, command, workspaceRoot: root, sandbox: setting, shell })
     }
   }
 }

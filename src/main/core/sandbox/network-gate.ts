@@ -12,6 +12,13 @@ export interface SandboxedCommand {
   allowed: string[]
   /** Connections refused while it ran (`host:port`), for its tool result. */
   refused: string[]
+  /** The tool call that runs it, if any: its card shows the command's network asks. */
+  callId?: string
+  /**
+   * Lines for its tool result about asks still waiting when it ended ("Sandbox: curl gave up
+   * waiting for approval of …"), written while `remove` withdraws them, before the result is made.
+   */
+  unanswered: string[]
 }
 
 /** A connection no list allows, to put to the user. */
@@ -28,6 +35,12 @@ export interface NetworkAsk {
 }
 
 export type NetworkAnswer = { allow: true } | { allow: false; reason?: string }
+
+/**
+ * Why an ask's signal aborted (its `reason`): every command it could come from ended while it
+ * waited, or the sandbox service stopped.
+ */
+export const ASK_WITHDRAWN = { commandEnded: 'command-ended', stopped: 'sandbox-stopped' } as const
 type Verdict = true | { allow: false; reason: string }
 
 export interface NetworkGate {
@@ -83,10 +96,11 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
     },
     remove(id) {
       live.delete(id)
-      // A question only the ended command could have asked is withdrawn.
+      // A question only the ended command could have asked is withdrawn (synchronously: the
+      // asker writes its `unanswered` line before the command's result is made).
       for (const [key, entry] of pending) {
         if (entry.ids.every((candidate) => !live.has(candidate))) {
-          entry.controller.abort()
+          entry.controller.abort(ASK_WITHDRAWN.commandEnded)
           pending.delete(key)
         }
       }
@@ -115,7 +129,7 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
       return verdict
     },
     dispose() {
-      for (const entry of pending.values()) entry.controller.abort()
+      for (const entry of pending.values()) entry.controller.abort(ASK_WITHDRAWN.stopped)
       pending.clear()
       live.clear()
     }

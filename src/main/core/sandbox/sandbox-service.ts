@@ -40,6 +40,8 @@ export interface SandboxServiceDeps {
 
 export interface SandboxCommandRequest {
   taskId: string
+  /** The tool call that runs it, if any (its card shows the command's network asks). */
+  callId?: string
   modeSlug: string
   modeName: string
   command: string
@@ -152,12 +154,14 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const command: SandboxedCommand = {
         id: commandId,
         taskId: request.taskId,
+        ...(request.callId ? { callId: request.callId } : {}),
         modeSlug: request.modeSlug,
         modeName: request.modeName,
         command: request.command,
         network: request.sandbox.network,
         allowed: request.sandbox.network === 'none' ? [] : request.sandbox.allowedDomains,
-        refused: []
+        refused: [],
+        unanswered: []
       }
       const live = runtime
       gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
@@ -179,8 +183,10 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
             live.cleanupAfterCommand()
             live.unregisterCommandNetworkLists(commandId)
             gate.remove(commandId)
-            // The refusals seen anywhere in the output, then the preview (a caller that fed nothing).
-            return blockedReport(`${scanner.text()}\n${output}`, command.refused, ALL_PROTECTED)
+            // The refusals seen anywhere in the output, then the preview (a caller that fed nothing);
+            // asks withdrawn by gate.remove above have already said why in `unanswered`.
+            const blocked = blockedReport(`${scanner.text()}\n${output}`, command.refused, ALL_PROTECTED)
+            return [blocked, ...command.unanswered].filter(Boolean).join('\n') || null
           }
         }
       } catch (error) {

@@ -5,6 +5,7 @@ import { BrowserPageField } from '../approvals/BrowserPageField'
 import { browserPageOf, keyArguments, KIND_LABELS } from '../approvals/approval-model'
 import { useApprovalsStore } from '../approvals/approvals-store'
 import { BrowserResult } from './BrowserResult'
+import { NetworkAsks } from './NetworkAsks'
 import { parsePartialJson } from './partial-json'
 import { changeLabel, decisionLabel, phaseLabel, sentence, toolPhase, type ApprovalState, type TaskStatus, type ToolItem } from './task-view'
 
@@ -43,6 +44,7 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
           </ul>
         )}
         {phase === 'waiting' && item.approval && <InlineApproval approvalId={item.approval.approvalId} />}
+        {item.networkAsks && item.networkAsks.length > 0 && <NetworkAsks asks={item.networkAsks} />}
         {phase === 'running' && item.progress && <ToolProgress progress={item.progress} />}
         {item.result && item.name === 'browser_action' && <BrowserResult result={item.result} />}
         {item.result && <ToolResult result={item.result} />}

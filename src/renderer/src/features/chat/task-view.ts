@@ -12,6 +12,18 @@ export interface ApprovalState {
   answer?: string
 }
 
+/** A sandboxed command's connection put to the user, on the card of the call that ran it. */
+export interface NetworkAskState {
+  approvalId: string
+  host: string
+  port?: number
+  command: string
+  /** Unset while it waits. */
+  outcome?: Extract<AgentEvent, { type: 'network-ask-ended' }>['outcome']
+  /** How it ended, in a sentence ("curl gave up waiting for approval of … after 8 s."). */
+  text?: string
+}
+
 export interface ChangeState {
   changeId: string
   path: string
@@ -45,6 +57,8 @@ export interface ToolItem {
   /** Last progress a long-running tool reported (MCP). */
   progress?: { progress: number; total?: number; message?: string }
   changes: ChangeState[]
+  /** Connections its sandboxed command asked about (answered here or in the queue). */
+  networkAsks?: NetworkAskState[]
 }
 
 /** What the chat shows of one task, folded from its AgentEvents by `reduceTaskEvent(s)`. */
@@ -184,6 +198,23 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     }
     case 'approval-resolved':
       return resolveApproval(items, event.approvalId, event.outcome, event.reason)
+    case 'network-ask': {
+      const ask: NetworkAskState = { approvalId: event.approvalId, host: event.host, port: event.port, command: event.command }
+      if (!event.callId) return
+      return updateTool(items, event.callId, (item) =>
+        item.networkAsks?.some((known) => known.approvalId === ask.approvalId) ? item : { ...item, networkAsks: [...(item.networkAsks ?? []), ask] }
+      )
+    }
+    case 'network-ask-ended': {
+      const index = findLast(items, (item) => item.kind === 'tool' && !!item.networkAsks?.some((ask) => ask.approvalId === event.approvalId))
+      if (index < 0) return
+      const item = items[index] as ToolItem
+      items[index] = {
+        ...item,
+        networkAsks: item.networkAsks!.map((ask) => (ask.approvalId === event.approvalId ? { ...ask, outcome: event.outcome, text: event.text } : ask))
+      }
+      return
+    }
     case 'change': {
       const change: ChangeState = {
         changeId: event.changeId,
@@ -365,6 +396,7 @@ export function toolPhase(item: ToolItem, taskStatus: TaskStatus): ToolPhase {
   if (item.result) return resultPhase(item)
   if (taskStatus !== 'running' && taskStatus !== 'waiting') return taskStatus === 'cancelled' ? 'cancelled' : 'interrupted'
   if (item.approval && !item.approval.outcome) return 'waiting'
+  if (item.networkAsks?.some((ask) => !ask.outcome)) return 'waiting'
   if (item.started) return 'running'
   if (item.args !== undefined) return 'pending'
   return item.messageEnded ? 'queued' : 'streaming'
