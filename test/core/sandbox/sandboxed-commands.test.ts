@@ -111,7 +111,7 @@ describe('commands in the OS sandbox', () => {
     expect(item.kind).toBe('network')
     expect(item.summary).toBe(`${fetchCommand()} wants 127.0.0.1:${port}`)
     expect(item.reason).toContain('waits for your answer')
-    expect(item.suggestedRule?.label).toBe('Always allow 127.0.0.1 for sandboxed commands in Code mode')
+    expect(item.suggestedRule?.label).toBe(`Always allow 127.0.0.1:${port} for sandboxed commands in Code mode`)
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     const result = await pending
     expect(result.exitCode).toBe(0)
@@ -134,7 +134,7 @@ describe('commands in the OS sandbox', () => {
     const item = approvals.list()[0]
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule?.rule })
     expect((await always).output.text).toBe('hello from the test server\n')
-    expect(savedDomains).toEqual(['127.0.0.1'])
+    expect(savedDomains).toEqual([`127.0.0.1:${port}`])
   }, 90_000)
 
   it('refuses without asking when the mode has no network, and passes a listed host without asking', async () => {
