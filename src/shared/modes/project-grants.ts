@@ -1,4 +1,5 @@
 import type { AutoApprove, BrowserRules, CommandRules, ModeSandbox } from './schema'
+import { credentialStorePaths } from '../sandbox/credentials'
 
 interface ModeGrantSource {
   slug: string
@@ -77,5 +78,6 @@ function sandboxWidening(sandbox: ModeSandbox | undefined): string[] {
   const grants: string[] = []
   for (const root of sandbox.writableRoots ?? []) grants.push(`lets sandboxed commands write \`${root}\``)
   if (sandbox.network !== 'none') for (const domain of sandbox.allowedDomains ?? []) grants.push(`lets sandboxed commands reach \`${domain}\``)
+  for (const store of sandbox.readableCredentials ?? []) grants.push(`lets sandboxed commands read ${credentialStorePaths(store)}`)
   return grants
 }
