@@ -7,14 +7,14 @@ import { expect, openWorkspaceAndProvider, test } from './harness'
 
 /**
  * The mode editor's sandbox section, and a sandboxed command's network ask in the approval queue.
- * The "unlisted domain" is a loopback HTTP server: 127.0.0.1 is on the sandbox's NO_PROXY list,
- * so curl is told `--noproxy ''` to send it through the sandbox proxy like any other host.
+ * The "unlisted domain" is a loopback HTTP server: loopback is a host like any other for the
+ * sandbox (a plain curl goes through its proxy and asks). The sandbox is on by default in Code mode.
  */
-test('turns on the sandbox for a mode; a command reaching an unlisted host asks, and allowed once it completes', async ({ page, modus }) => {
+test('shows the sandbox on in Code mode and edits it; a command reaching an unlisted host asks, and allowed once it completes', async ({ page, modus }) => {
   const server = createServer((_request, response) => response.end('hello from the loopback host\n'))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
-  const command = `curl -fsS --max-time 45 --noproxy '' http://127.0.0.1:${port}/`
+  const command = `curl -fsS --max-time 45 http://127.0.0.1:${port}/`
   try {
     await openWorkspaceAndProvider(page, modus)
     await page.getByRole('button', { name: 'Modes' }).click()
@@ -22,8 +22,14 @@ test('turns on the sandbox for a mode; a command reaching an unlisted host asks,
     const editor = page.getByRole('form', { name: 'Edit mode Code' })
     const roots = editor.getByLabel(/^Writable roots/)
     const network = editor.getByLabel('Network', { exact: true })
-    await expect(roots).toBeDisabled()
-    await editor.getByRole('switch', { name: /in an OS sandbox/ }).check()
+    // On by default in the built-in Code mode; the note says what on means (and off, once turned off).
+    await expect(editor.getByRole('switch', { name: /in an OS sandbox/ })).toBeChecked()
+    await expect(editor.getByText(/^On: its commands write only to the writable roots/)).toBeVisible()
+    await expect(roots).toBeEnabled()
+    const toggle = editor.getByRole('switch', { name: /in an OS sandbox/ })
+    await toggle.uncheck()
+    await expect(editor.getByText(/^Off: its commands run with your full user rights/)).toBeVisible()
+    await toggle.check()
     await expect(editor.getByRole('status').filter({ hasText: 'sandbox' })).toHaveText('The sandbox is available here.')
     await roots.fill('.\nbuild-output')
     await network.selectOption('ask')

@@ -22,7 +22,7 @@ export const EXIT = { completed: 0, failed: 1, usage: 2, stopped: 3, refused: 4,
 const NON_INTERACTIVE_REFUSAL = 'Denied: Modus runs non-interactively (--non-interactive), so nothing that needs approval can run.'
 
 const UNTRUSTED_NOTICE =
-  'modus: this workspace is not trusted: the permissions its own modes grant (.modus/modes.yaml, .roomodes) are off, so their calls ask and are refused here. Pass --trust to apply them.'
+  'modus: this workspace is not trusted: the permissions its own modes grant (.modus/modes.yaml, .roomodes) are off, so their calls ask and are refused here, and its commands (its tests, scripts and build files are its code) run only inside the OS sandbox, or ask where none can start. Pass --trust to apply them.'
 
 const NON_INTERACTIVE_ANSWER =
   'The user is not available (this is a non-interactive run). Decide yourself with what you know, or finish with attempt_completion and say what is missing.'

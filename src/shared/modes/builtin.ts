@@ -36,6 +36,13 @@ export const CODE_COMMAND_RULES = {
 
 const CODE_AUTO_APPROVE = { read: true, command: true } as const
 
+/**
+ * Code and Debug run commands in the OS sandbox wherever it can start: writes to the workspace and
+ * the temp dir, protected paths read-only, credential stores unreadable, each new host (loopback
+ * too) asked. A user may turn it off per mode in the mode editor.
+ */
+export const DEFAULT_MODE_SANDBOX = { enabled: true, whereAvailable: true, network: 'ask' } as const
+
 /** Modus's own built-in modes. Every one auto-approves reads inside the workspace; Code and Debug also their allow-listed commands. */
 export const BUILT_IN_MODES: readonly ModeConfig[] = [
   {
@@ -49,7 +56,8 @@ export const BUILT_IN_MODES: readonly ModeConfig[] = [
       'Read the code you touch before editing it. Prefer small targeted edits over rewriting files. Run the project’s tests or type checker after a change when one exists.',
     groups: ['read', 'edit', 'command', 'browser', 'mcp'],
     autoApprove: { ...CODE_AUTO_APPROVE },
-    commandRules: { allow: [...CODE_COMMAND_RULES.allow] }
+    commandRules: { allow: [...CODE_COMMAND_RULES.allow] },
+    sandbox: { ...DEFAULT_MODE_SANDBOX }
   },
   {
     slug: 'architect',
@@ -86,7 +94,8 @@ export const BUILT_IN_MODES: readonly ModeConfig[] = [
       'List the plausible causes, narrow them to the one or two most likely, and confirm with logs, tests or a reproduction before changing code. Tell the user the diagnosis before the fix.',
     groups: ['read', 'edit', 'command', 'mcp'],
     autoApprove: { ...CODE_AUTO_APPROVE },
-    commandRules: { allow: [...CODE_COMMAND_RULES.allow] }
+    commandRules: { allow: [...CODE_COMMAND_RULES.allow] },
+    sandbox: { ...DEFAULT_MODE_SANDBOX }
   },
   {
     slug: 'orchestrator',

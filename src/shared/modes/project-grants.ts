@@ -1,4 +1,5 @@
 import type { AutoApprove, BrowserRules, CommandRules, ModeSandbox } from './schema'
+import { credentialStorePaths } from '../sandbox/credentials'
 
 interface ModeGrantSource {
   slug: string
@@ -48,7 +49,10 @@ export const SANDBOX_GRANTS: { [K in keyof Required<ModeSandbox>]: (sandbox: Mod
   network: () => [],
   allowedDomains: (sandbox) => (sandbox.network === 'none' ? [] : (sandbox.allowedDomains ?? []).map((domain) => `lets sandboxed commands reach \`${domain}\``)),
   // Commands outside the sandbox always ask.
-  unsandboxedCommands: () => []
+  unsandboxedCommands: () => [],
+  // Only decides what happens where no sandbox can start: a trusted folder runs unsandboxed, an untrusted one asks.
+  whereAvailable: () => [],
+  readableCredentials: (sandbox) => (sandbox.readableCredentials ?? []).map((store) => `lets sandboxed commands read ${credentialStorePaths(store)}`)
 }
 
 const entriesOf = <T extends object>(record: T) => Object.entries(record) as Array<[keyof T, T[keyof T]]>

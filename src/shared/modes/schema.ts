@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ToolGroupName } from '../tools/types'
 import { fileRegexProblem } from './file-regex'
+import { CREDENTIAL_STORE_IDS } from '../sandbox/credentials'
 
 export const TOOL_GROUPS = ['read', 'edit', 'command', 'browser', 'mcp', 'modes'] as const satisfies readonly ToolGroupName[]
 export const ToolGroup = z.enum(TOOL_GROUPS)
@@ -103,16 +104,26 @@ export type SandboxNetworkPolicy = (typeof SANDBOX_NETWORK_POLICIES)[number]
  * Commands in an OS sandbox (bubblewrap on Linux, Seatbelt on macOS). Writes only inside the
  * writable roots (absent: the workspace and the system temp dir; `.git/`, `.modus/` and
  * `.roomodes` stay read-only, like `.modusignore`, `.rooignore` and `.vscode/` where they exist). Network: none, only the listed domains, or ask for any other
- * (listed domains pass without asking).
+ * (listed domains pass without asking; loopback is a host like any other). Credential stores
+ * (`~/.ssh`, `~/.aws` …, see sandbox/credentials.ts) are unreadable unless listed in
+ * `readableCredentials`.
  */
 export const ModeSandbox = z
   .object({
     enabled: z.boolean(),
+    /**
+     * On only where the sandbox can start (the built-in modes ship so): elsewhere the mode's rules
+     * decide as if it had none, and an untrusted workspace asks for every command. Absent (a
+     * sandbox the user turned on): where it cannot start, every command asks.
+     */
+    whereAvailable: z.boolean().optional(),
     writableRoots: z.array(z.string().trim().min(1, 'A writable root must not be empty')).optional(),
     network: z.enum(SANDBOX_NETWORK_POLICIES).default('none'),
     allowedDomains: z.array(SandboxDomain).optional(),
     /** Command rules (`docker *`) whose commands run outside the sandbox: always after asking. */
-    unsandboxedCommands: z.array(z.string().trim().min(1, 'A command rule must not be empty')).optional()
+    unsandboxedCommands: z.array(z.string().trim().min(1, 'A command rule must not be empty')).optional(),
+    /** Credential stores this mode's sandboxed commands may read (e.g. `npmrc` for a private registry). */
+    readableCredentials: z.array(z.enum(CREDENTIAL_STORE_IDS, { message: `A credential store must be one of: ${CREDENTIAL_STORE_IDS.join(', ')}` })).optional()
   })
   .strict()
 export type ModeSandbox = z.infer<typeof ModeSandbox>

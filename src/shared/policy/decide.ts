@@ -8,7 +8,16 @@ import { decideCommand, type Decision, type RuleSet } from './commands'
 import { decideCommandPaths } from './command-paths'
 import { matchesFileRegex } from '../modes/file-regex'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
-import { describeSandbox, effectiveSandbox, outsideSandbox, type SandboxAvailability } from './sandbox'
+import {
+  describeSandbox,
+  effectiveSandbox,
+  outsideSandbox,
+  UNTRUSTED_DEFAULT_SANDBOX,
+  UNTRUSTED_UNSANDBOXED,
+  type CommandRunPlan,
+  type EffectiveSandbox,
+  type SandboxAvailability
+} from './sandbox'
 
 export interface PolicyCall {
   /** Tool name (aliases are resolved here). */
@@ -45,6 +54,8 @@ export interface PolicyDecision {
   reason: string
   /** Follow-up questions answered automatically: wait this long, then pick the first suggestion. */
   autoAnswerAfterMs?: number
+  /** A command that may run (allow or ask): how it runs, sandboxed or not. The core runs exactly this. */
+  run?: CommandRunPlan
 }
 
 const DEFAULT_FOLLOWUP_TIMEOUT_MS = 60_000
@@ -148,7 +159,7 @@ function decideExecute(command: string, cwd: string | undefined, ctx: PolicyCont
     writeRestriction: (relPath) => modeFileRestriction(ctx.mode, relPath)
   })
   if (paths?.decision === 'deny') return paths
-  return withSandbox(commandVerdict(verdict, paths), paths, ctx, auto, outsideSandbox(ctx.mode, command, outsideRequested))
+  return withSandbox(commandVerdict(verdict, paths), paths, ctx, auto, command, outsideRequested)
 }
 
 function commandVerdict(verdict: { decision: Decision; rule: string; reason: string }, paths: PolicyDecision | undefined): PolicyDecision {
@@ -161,33 +172,95 @@ function commandVerdict(verdict: { decision: Decision; rule: string; reason: str
 /** Asks only because no rule allows the command: what a sandboxed mode's toggle may lift. */
 const NO_RULE_ALLOWS = new Set(['no-matching-rule', 'auto-approve-off'])
 
+/** The command as an approval quotes it: one line, short. */
+const quoted = (command: string): string => {
+  const line = command.replace(/\s+/g, ' ').trim()
+  return `\`${line.length > 80 ? `${line.slice(0, 77)}…` : line}\``
+}
+
+const unavailableWhy = (sandbox: SandboxAvailability | undefined): string =>
+  sandbox?.reason ? `: ${sandbox.reason}${sandbox.fix ? ` (fix: ${sandbox.fix})` : ''}` : ''
+
 /**
- * A mode with a sandbox: where the sandbox cannot start, every command asks (it would run
- * unsandboxed) and deny still denies; where it can, the mode's toggle allows a command that asks
- * only because no rule allows it — never a deny, an ask rule, an always-ask construct or a path
- * that asks.
+ * Where a command runs, decided here once and carried in the verdict (`run`). A mode's own sandbox
+ * applies where it can start; in a workspace that is not trusted, a mode without one gets the
+ * default sandbox (no network), since the folder's tests, scripts and build files are its code:
+ * there a command runs unasked only inside a sandbox, and where none can start every command asks
+ * and says why. Trusting the workspace lifts that. A mode's own sandbox that cannot start asks for
+ * every command, unless it is on only "where available" (the built-in modes), whose rules then
+ * decide as without one. Inside the sandbox, the mode's toggle allows a command that asks only
+ * because no rule allows it — never a deny, an ask rule, an always-ask construct or a path that asks.
  */
 function withSandbox(
   decision: PolicyDecision,
   paths: PolicyDecision | undefined,
   ctx: PolicyContext,
   auto: AutoApprove,
-  outside: ReturnType<typeof outsideSandbox>
+  command: string,
+  outsideRequested: boolean
 ): PolicyDecision {
-  const sandbox = effectiveSandbox(ctx.mode, ctx.trusted)
-  if (!sandbox || decision.decision === 'deny') return decision
-  if (!ctx.sandbox?.available) {
-    const why = ctx.sandbox?.reason ? `: ${ctx.sandbox.reason}${ctx.sandbox.fix ? ` (fix: ${ctx.sandbox.fix})` : ''}` : ''
-    return result('ask', 'sandbox-unavailable', `${ctx.mode.name} mode runs commands in a sandbox, but it cannot start here${why}; this command would run unsandboxed, so it needs approval`)
-  }
+  if (decision.decision === 'deny') return decision
+  const own = effectiveSandbox(ctx.mode, ctx.trusted)
+  const sandbox = own ?? (ctx.trusted ? null : UNTRUSTED_DEFAULT_SANDBOX)
+  if (!sandbox) return { ...decision, run: { sandboxed: false } }
+  if (!ctx.sandbox?.available) return unsandboxable(decision, ctx, command, Boolean(own))
+  const outside = outsideSandbox(ctx.mode, command, outsideRequested)
   // Outside the sandbox nothing confines it: no toggle or allow rule lifts the ask.
   if (outside) {
+    const untrusted = ctx.trusted ? '' : ` This folder is not trusted: ${quoted(command)} may run its code.`
     const also = decision.decision === 'ask' ? ` Also: ${decision.reason}` : ''
-    return result('ask', outside.rule, `This command would run outside the ${ctx.mode.name} mode's sandbox because ${outside.why}, so it always needs approval.${also}`)
+    const where = own ? `the ${ctx.mode.name} mode's sandbox` : 'the sandbox'
+    return {
+      ...result('ask', outside.rule, `This command runs outside ${where} because ${outside.why}, so it always needs approval.${untrusted}${also}`),
+      run: { sandboxed: false, note: `It ran outside the sandbox after approval because ${outside.why}.` }
+    }
   }
+  const run: CommandRunPlan = { sandboxed: true, sandbox }
   const pathsAsk = paths !== undefined && paths.decision !== 'allow'
-  if (decision.decision === 'ask' && NO_RULE_ALLOWS.has(decision.rule) && !pathsAsk && auto.sandboxedCommands)
-    return result('allow', 'auto-approve.sandboxedCommands', `Runs in the sandbox (${describeSandbox(sandbox)}); sandboxed commands no rule matches are auto-approved in this mode`)
+  if (decision.decision === 'ask' && NO_RULE_ALLOWS.has(decision.rule) && !pathsAsk && own && auto.sandboxedCommands)
+    return { ...result('allow', 'auto-approve.sandboxedCommands', `Runs in the sandbox (${describeSandbox(sandbox)}); sandboxed commands no rule matches are auto-approved in this mode`), run }
+  return { ...sandboxedReason(decision, paths, command, sandbox, own !== null && Boolean(auto.sandboxedCommands)), run }
+}
+
+/** No sandbox can start here: what a command of a mode that has one (or needs the default one) does. */
+function unsandboxable(decision: PolicyDecision, ctx: PolicyContext, command: string, ownSandbox: boolean): PolicyDecision {
+  const why = unavailableWhy(ctx.sandbox)
+  const note = `The sandbox cannot start here${why}. This command ran unsandboxed after approval.`
+  const also = decision.decision === 'ask' ? ` Also: ${decision.reason}` : ''
+  if (!ctx.trusted)
+    return {
+      ...result('ask', UNTRUSTED_UNSANDBOXED, `This folder is not trusted: ${quoted(command)} runs its code, and no sandbox can start here to confine it${why}. Every command asks until you trust the workspace.${also}`),
+      run: { sandboxed: false, note }
+    }
+  if (ownSandbox && ctx.mode.sandbox?.whereAvailable) return { ...decision, run: { sandboxed: false } }
+  return {
+    ...result('ask', 'sandbox-unavailable', `${ctx.mode.name} mode runs commands in a sandbox, but it cannot start here${why}; this command would run unsandboxed, so it needs approval`),
+    run: { sandboxed: false, note }
+  }
+}
+
+const URL_IN_COMMAND = /\b(?:https?|ftp|wss?):\/\/([^\s/'"`:?#]+|\[[0-9a-fA-F:.]+\])(?::(\d+))?[^\s'"`]*/
+
+/**
+ * An ask of a sandboxed command names its real cause: a path the command names (not "no allow rule
+ * matches" when the path is what asks), and a URL it names, whose host the sandbox asks about.
+ */
+function sandboxedReason(decision: PolicyDecision, paths: PolicyDecision | undefined, command: string, sandbox: EffectiveSandbox, toggleLifts: boolean): PolicyDecision {
+  if (decision.decision !== 'ask') return decision
+  const noRule = NO_RULE_ALLOWS.has(decision.rule)
+  if (paths && paths.decision === 'ask' && noRule && decision !== paths) {
+    const also = toggleLifts ? '' : ` Also: ${decision.reason}.`
+    return { ...paths, reason: `${paths.reason} (the sandbox does not change that).${also}` }
+  }
+  const url = URL_IN_COMMAND.exec(command)
+  if (url && noRule) {
+    const host = url[2] ? `${url[1]}:${url[2]}` : url[1]
+    const network =
+      sandbox.network === 'none'
+        ? `its connection to ${host} would be refused (this sandbox has no network)`
+        : `its connection to ${host} then asks on its own unless the mode lists the host`
+    return { ...decision, reason: `${decision.reason}. It names the URL ${url[0]}: in the sandbox ${network}` }
+  }
   return decision
 }
 

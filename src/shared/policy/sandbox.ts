@@ -1,5 +1,6 @@
 import type { ModeSandbox, ResolvedMode, SandboxNetworkPolicy } from '../modes/schema'
 import type { SandboxStatus } from '../sandbox/status'
+import type { CredentialStoreId } from '../sandbox/credentials'
 import { firstPartMatch } from './commands'
 
 /** The sandbox a mode's commands run in, as the core applies it. */
@@ -9,22 +10,39 @@ export interface EffectiveSandbox {
   network: SandboxNetworkPolicy
   /** Passed without asking (allow-list and ask policies). */
   allowedDomains: string[]
+  /** Credential stores given back to the mode (absent: none; all others stay unreadable). */
+  readableCredentials?: CredentialStoreId[]
 }
 
 /**
+ * The sandbox of a command in an untrusted workspace whose mode has none (or has it off): writes to
+ * the workspace and the temp dir, `.git/` read-only, credential stores unreadable, no network.
+ */
+export const UNTRUSTED_DEFAULT_SANDBOX: EffectiveSandbox = { network: 'none', allowedDomains: [] }
+
+/**
  * The mode's sandbox, or null when it has none. A project mode in an untrusted workspace keeps its
- * sandbox but not what widens it: its own writable roots and allowed domains wait for trust.
+ * sandbox but not what widens it: its own writable roots, allowed domains and readable credential
+ * stores wait for trust.
  */
 export function effectiveSandbox(mode: Pick<ResolvedMode, 'origin' | 'sandbox'>, trusted: boolean): EffectiveSandbox | null {
   const sandbox: ModeSandbox | undefined = mode.sandbox
   if (!sandbox?.enabled) return null
   const widens = mode.origin !== 'project' || trusted
+  const readable = widens ? (sandbox.readableCredentials ?? []) : []
   return {
     writableRoots: widens ? sandbox.writableRoots : undefined,
     network: sandbox.network,
-    allowedDomains: widens && sandbox.network !== 'none' ? (sandbox.allowedDomains ?? []) : []
+    allowedDomains: widens && sandbox.network !== 'none' ? (sandbox.allowedDomains ?? []) : [],
+    ...(readable.length > 0 ? { readableCredentials: readable } : {})
   }
 }
+
+/**
+ * How a command the policy let through (or asked about) runs, decided once by the policy and
+ * carried out by the core as is: in this sandbox, or outside with the line its result shows.
+ */
+export type CommandRunPlan = { sandboxed: true; sandbox: EffectiveSandbox } | { sandboxed: false; note?: string }
 
 /** A short description for reasons: "writes only in the workspace and temp, network: ask". */
 export function describeSandbox(sandbox: EffectiveSandbox): string {
@@ -48,15 +66,18 @@ export interface OutsideSandbox {
 
 /** Whether a verdict's rule id says the command would run outside the sandbox (an allow rule can never approve it). */
 export const isOutsideSandboxRule = (rule: string): boolean =>
-  rule === 'outside-sandbox-requested' || /^mode '[^']*' unsandboxed "/.test(rule)
+  rule === 'outside-sandbox-requested' || rule === UNTRUSTED_UNSANDBOXED || /^mode '[^']*' unsandboxed "/.test(rule)
+
+/** The rule of an ask in an untrusted workspace where no sandbox can start: trust, not a rule, lifts it. */
+export const UNTRUSTED_UNSANDBOXED = 'untrusted-unsandboxed'
 
 /**
- * Whether a command runs outside the mode's sandbox: one of the mode's `unsandboxedCommands` rules
+ * Whether a command runs outside its sandbox (the caller knows it has one): one of the mode's `unsandboxedCommands` rules
  * matches a part of it, or the model asked (`outside_sandbox`). Either way it always asks first.
  */
 export function outsideSandbox(mode: Pick<ResolvedMode, 'sandbox' | 'slug'>, command: string, requested: boolean): OutsideSandbox | null {
-  if (!mode.sandbox?.enabled) return null
-  const rule = firstPartMatch(command, mode.sandbox.unsandboxedCommands ?? [])
+  // A mode without a sandbox of its own (the untrusted default applies) has no rules of its own.
+  const rule = mode.sandbox?.enabled ? firstPartMatch(command, mode.sandbox.unsandboxedCommands ?? []) : null
   if (rule) return { rule: `mode '${mode.slug}' unsandboxed "${rule}"`, why: `it matches the mode's unsandboxed command rule "${rule}"` }
   if (requested) return { rule: 'outside-sandbox-requested', why: 'the model asked to run it outside the sandbox (outside_sandbox)' }
   return null

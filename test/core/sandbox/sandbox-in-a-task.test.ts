@@ -68,7 +68,9 @@ describe('a sandboxed mode in a real task', () => {
       modes: [sandboxedMode],
       turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'sh build.sh' } }] }, turns[1]!],
       files: { 'build.sh': 'echo built > out.txt\necho done\n' },
-      sandbox: (askNetwork) => createSandboxService({ askNetwork, path: () => '/nonexistent' })
+      sandbox: (askNetwork) => createSandboxService({ askNetwork, path: () => '/nonexistent' }),
+      // In a folder nobody trusted the ask says that first (default-sandbox.test.ts); here the mode's own sandbox speaks.
+      trusted: true
     })
     const h = harness
     const status = await h.services.handlers['sandbox:status']({})

@@ -33,6 +33,7 @@ describe('commands in the OS sandbox', () => {
     await writeFile(join(h.root, '.git', 'config'), '[core]\n')
     sandbox = createSandboxService({
       tempDir,
+      home: () => h.home,
       askNetwork: createNetworkApprovals({
         approvals,
         taskTitle: () => 'Sandbox test',
@@ -61,7 +62,7 @@ describe('commands in the OS sandbox', () => {
     })
   const offline: EffectiveSandbox = { network: 'none', allowedDomains: [] }
   const asking: EffectiveSandbox = { network: 'ask', allowedDomains: [] }
-  // 127.0.0.1 is on the sandbox's NO_PROXY list (its own loopback): --noproxy '' sends it through the proxy like any host.
+  // --noproxy '' is what a user would have needed before loopback went through the proxy; the loopback test below does without.
   const fetchCommand = () => `curl -fsS --max-time 20 --noproxy '' http://127.0.0.1:${port}/`
 
   it('is available here', async () => {
@@ -112,7 +113,7 @@ describe('commands in the OS sandbox', () => {
     expect(item.kind).toBe('network')
     expect(item.summary).toBe(`${fetchCommand()} wants 127.0.0.1:${port}`)
     expect(item.reason).toContain('waits for your answer')
-    expect(item.suggestedRule?.label).toBe('Always allow 127.0.0.1 for sandboxed commands in Code mode')
+    expect(item.suggestedRule?.label).toBe(`Always allow 127.0.0.1:${port} for sandboxed commands in Code mode`)
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     const result = await pending
     expect(result.exitCode).toBe(0)
@@ -135,7 +136,7 @@ describe('commands in the OS sandbox', () => {
     const item = approvals.list()[0]
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule?.rule })
     expect((await always).output.text).toBe('hello from the test server\n')
-    expect(savedDomains).toEqual(['127.0.0.1'])
+    expect(savedDomains).toEqual([`127.0.0.1:${port}`])
   }, 90_000)
 
   it('refuses without asking when the mode has no network, and passes a listed host without asking', async () => {
@@ -145,6 +146,39 @@ describe('commands in the OS sandbox', () => {
     const listed = await run(fetchCommand(), { network: 'allow-list', allowedDomains: ['127.0.0.1'] })
     expect(listed.output.text).toBe('hello from the test server\n')
     expect(approvals.list()).toEqual([])
+  }, 60_000)
+
+  it('asks for a loopback host (localhost:port) like any other, no --noproxy needed; allowed once, it connects', async () => {
+    const plain = `curl -fsS --max-time 20 http://localhost:${port}/`
+    const pending = run(plain, asking)
+    await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
+    const [item] = approvals.list()
+    expect(item.summary).toBe(`${plain} wants localhost:${port}`)
+    expect(item.reason).toContain(`localhost:${port} is a service on this machine (loopback`)
+    expect(item.suggestedRule?.label).toBe(`Always allow localhost:${port} for sandboxed commands in Code mode`)
+    approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
+    const result = await pending
+    expect(result.output.text).toBe('hello from the test server\n')
+    expect(result.sandboxBlocked).toBeNull()
+  }, 60_000)
+
+  it('refuses a loopback connection of a mode without network, and says so in a Sandbox: line', async () => {
+    const result = await run(`curl -fsS --max-time 20 http://127.0.0.1:${port}/`, offline)
+    expect(result.exitCode).not.toBe(0)
+    expect(result.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
+  }, 60_000)
+
+  it('hides credential stores: ~/.ssh and ~/.npmrc cannot be read, and the blocked read has its Sandbox: line', async () => {
+    await mkdir(join(h.home, '.ssh'), { recursive: true })
+    await writeFile(join(h.home, '.ssh', 'id_rsa'), 'PRIVATE-KEY\n')
+    await writeFile(join(h.home, '.npmrc'), 'TOKEN\n')
+    const result = await run('cat ~/.ssh/id_rsa; cat ~/.npmrc; echo end', offline)
+    expect(result.output.text).not.toContain('PRIVATE-KEY')
+    expect(result.output.text).not.toContain('TOKEN')
+    expect(result.output.text).toContain('end')
+    expect(result.sandboxBlocked).toContain(`reads of ${join(h.home, '.ssh')}, ${join(h.home, '.npmrc')} (a credential store, unreadable in the sandbox unless the mode gives it back`)
+    const given = await run('cat ~/.npmrc', { ...offline, readableCredentials: ['npmrc'] })
+    expect(given.output.text).toBe('TOKEN\n')
   }, 60_000)
 
   it("sees the task shell's functions and aliases, and cannot change them", async () => {

@@ -50,7 +50,7 @@ describe('commands a sandboxed mode runs outside its sandbox: the policy', () =>
   it('always asks for a command an unsandboxed rule matches, naming the rule; allow rules and the toggle do not lift it', () => {
     const asked = policy('docker ps', modeOf())
     expect(asked).toMatchObject({ decision: 'ask', rule: `mode 'build' unsandboxed "docker *"` })
-    expect(asked.reason).toBe(`This command would run outside the Build mode's sandbox because it matches the mode's unsandboxed command rule "docker *", so it always needs approval.`)
+    expect(asked.reason).toBe(`This command runs outside the Build mode's sandbox because it matches the mode's unsandboxed command rule "docker *", so it always needs approval.`)
     expect(policy('cd sub && sudo docker build .', modeOf()).reason).toContain('"docker *"')
     // The same command without the rule runs sandboxed and is allowed.
     expect(policy('docker ps', modeOf({ sandbox: sandboxOf() })).decision).toBe('allow')
@@ -118,9 +118,11 @@ describe('commands a sandboxed mode runs outside its sandbox: running them', () 
   })
 
   const commandSandbox = () =>
-    createCommandSandboxes({ sandbox, mode: (slug) => (slug === mode.slug ? mode : undefined), trusted: () => true, workspaceRoot: async () => h.root })
+    createCommandSandboxes({ sandbox, mode: (slug) => (slug === mode.slug ? mode : undefined), workspaceRoot: async () => h.root })
   const execute = (command: string, outside?: boolean): Promise<ToolOutput> => {
     const pick = commandSandbox()
+    // The executor carries out the plan the policy decided with its verdict.
+    const commandPlan = policy(command, mode, outside !== undefined ? { outside_sandbox: outside } : {}).run
     return executor.execute(
       { command, timeout: 30, ...(outside !== undefined ? { outside_sandbox: outside } : {}) },
       {
@@ -128,7 +130,7 @@ describe('commands a sandboxed mode runs outside its sandbox: running them', () 
         signal: new AbortController().signal,
         modelSupportsImages: false,
         terminal: h.service.forTask('outside', h.root),
-        sandbox: (request) => pick({ taskId: 'outside', mode: mode.slug, workspace: h.root }, request)
+        sandbox: (request) => pick({ taskId: 'outside', mode: mode.slug, workspace: h.root, commandPlan }, request)
       }
     )
   }

@@ -106,7 +106,8 @@ describe('workspace trust in the policy', () => {
     } finally {
       await fake.close()
     }
-  })
+    // The untrusted run starts the OS sandbox first (its command runs only sandboxed there).
+  }, 90_000)
 })
 
 describe('trust is tied to the grants the user saw', () => {

@@ -45,12 +45,22 @@ describe('mode draft', () => {
       sandbox: { enabled: true, writableRoots: ['.', '/var/tmp/out'], network: 'ask', allowedDomains: ['registry.npmjs.org'] }
     })
     const draft = draftFromMode(mode)
-    expect(draft.sandbox).toEqual({ enabled: true, writableRoots: '.\n/var/tmp/out', network: 'ask', allowedDomains: 'registry.npmjs.org', unsandboxedCommands: '' })
+    expect(draft.sandbox).toEqual({ enabled: true, writableRoots: '.\n/var/tmp/out', network: 'ask', allowedDomains: 'registry.npmjs.org', unsandboxedCommands: '', whereAvailable: false, readableCredentials: [] })
     expect(draft.toggles.sandboxedCommands).toBe(true)
     expect(modeInputFromDraft(draft)).toEqual(mode)
-    expect(modeInputFromDraft({ ...draft, sandbox: { enabled: false, writableRoots: '', network: 'none', allowedDomains: '', unsandboxedCommands: '' } }).sandbox).toBeUndefined()
+    expect(modeInputFromDraft({ ...draft, sandbox: { enabled: false, writableRoots: '', network: 'none', allowedDomains: '', unsandboxedCommands: '', whereAvailable: false, readableCredentials: [] } }).sandbox).toBeUndefined()
     const bad = checkDraft({ ...draft, sandbox: { ...draft.sandbox, allowedDomains: 'https://registry.npmjs.org/' } })
     expect(bad.ok === false && bad.errors.sandbox).toContain('A domain must be a host name')
+  })
+
+  it('keeps the built-in "where available" flag and the credential stores given back', () => {
+    const code = BUILT_IN_MODES.find((mode) => mode.slug === 'code')!
+    const draft = draftFromMode(code)
+    expect(draft.sandbox).toMatchObject({ enabled: true, whereAvailable: true, network: 'ask', readableCredentials: [] })
+    const given = modeInputFromDraft({ ...draft, sandbox: { ...draft.sandbox, readableCredentials: ['npmrc'] } })
+    expect(given.sandbox).toEqual({ enabled: true, whereAvailable: true, network: 'ask', readableCredentials: ['npmrc'] })
+    // Turned off, the setting is saved as off: the override keeps it.
+    expect(modeInputFromDraft({ ...draft, sandbox: { ...draft.sandbox, enabled: false } }).sandbox).toMatchObject({ enabled: false })
   })
 
   it('keeps the commands that run outside the sandbox, one rule per line', () => {

@@ -187,8 +187,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const commandSandbox = createCommandSandboxes({
     sandbox,
     mode: (slug) => modes.list().find((m) => m.slug === slug),
-    trusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
-    workspaceRoot: async (root) => (await workspace(root)).root
+    workspaceRoot: async (root) => (await workspace(root)).root,
+    privateDirs: [options.dataDir]
   })
 
   const toolPort: ToolPort = withCommandCheckpoints(

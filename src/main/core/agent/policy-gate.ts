@@ -170,13 +170,15 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       const workspace = await deps.workspace?.(ctx.workspace)
       const root = workspace?.root ?? ctx.workspace
       const policy = deps.policy()
-      const sandbox = mode.sandbox?.enabled && definition?.effect === 'command' ? await deps.sandboxStatus?.() : undefined
+      const trusted = deps.isTrusted(ctx.workspace)
+      // A command runs in a sandbox when its mode has one, and in any mode in an untrusted workspace.
+      const sandbox = definition?.effect === 'command' && (mode.sandbox?.enabled || !trusted) ? await deps.sandboxStatus?.() : undefined
       const verdict = await decideOnDisk(workspace, root, (disk) =>
         decide(
           { name: call.name, params, definition },
           {
             mode,
-            trusted: deps.isTrusted(ctx.workspace),
+            trusted,
             workspaceRoot: root,
             globalCommandRules: policy.commandRules,
             ...disk,
@@ -186,7 +188,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           }
         )
       )
-      const out: PolicyVerdict = { decision: verdict.decision, rule: verdict.rule, reason: verdict.reason }
+      const out: PolicyVerdict = { decision: verdict.decision, rule: verdict.rule, reason: verdict.reason, ...(verdict.run ? { run: verdict.run } : {}) }
       const target = verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined
       if (target?.tool && deps.allowMcpTool) {
         // The narrowest entry: this one tool in its server's alwaysAllow (a resource read has none).

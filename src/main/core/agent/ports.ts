@@ -4,6 +4,7 @@ import type { ModelProvider, ModelToolSpec, ModelUsage } from '../providers/type
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { ProposedChange } from '../workspace/types'
 import type { AnyToolExecutor, FullToolContext } from '../tools/types'
+import type { CommandRunPlan } from '../../../shared/policy/sandbox'
 
 /**
  * What the loop needs from the other parts of the core, as narrow interfaces. `wiring.ts` builds
@@ -30,6 +31,8 @@ export interface PolicyVerdict {
   reason: string
   /** For "always allow in this mode" on an ask. */
   suggestedRule?: SuggestedRule
+  /** A command's run plan (sandboxed or not), decided with the verdict; the executor carries it out. */
+  run?: CommandRunPlan
 }
 
 export interface CallContext {
@@ -80,6 +83,8 @@ export interface ToolRunContext {
   modelSupportsImages: boolean
   /** Progress of a long call (MCP), shown on the tool card. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
+  /** The policy's run plan for this call's command (see PolicyVerdict.run). */
+  commandPlan?: CommandRunPlan
 }
 
 /** Every tool's executor, and the services a call runs against. */

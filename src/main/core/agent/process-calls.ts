@@ -158,7 +158,7 @@ async function processCall(
   const facts: ResultFacts = {}
   try {
     const immediate = executor as ToolExecutor<unknown, FullToolContext>
-    const output = await immediate.execute(params, await deps.tools.context(runContext))
+    const output = await immediate.execute(params, await deps.tools.context({ ...runContext, commandPlan: verdict.run }))
     block = toResultBlock(call.callId, output)
     if (output.exitCode !== undefined) facts.exitCode = output.exitCode
   } catch (error) {

@@ -5,9 +5,12 @@
  * protected path inside the workspace may also show as "Permission denied" or "File exists".
  * Connections: the ones the network policy or the user refused.
  */
-export function blockedReport(output: string, refusedConnections: readonly string[], protectedNames: readonly string[]): string | null {
+export function blockedReport(output: string, refusedConnections: readonly string[], protectedNames: readonly string[], hiddenPaths: readonly string[] = []): string | null {
   const writes = blockedWrites(output, protectedNames)
   const parts: string[] = []
+  const reads = blockedReads(output, hiddenPaths)
+  if (reads.length > 0)
+    parts.push(`${reads.length === 1 ? 'a read of' : 'reads of'} ${list(reads)} (a credential store, unreadable in the sandbox unless the mode gives it back in its sandbox settings)`)
   const isProtected = (path: string): boolean => protectedNames.some((name) => protectedPath(name).test(path))
   const outside = writes.named.filter((path) => !isProtected(path))
   const guarded = writes.named.filter(isProtected)
@@ -24,7 +27,7 @@ export function blockedReport(output: string, refusedConnections: readonly strin
 /** What a scanner keeps: enough refusals to name every path the report lists, bounded in memory. */
 const MAX_KEPT_LINES = 200
 const MAX_LINE_CHARS = 2000
-const REFUSAL_WORDS = /read-only file system|Permission denied|Operation not permitted|File exists/i
+const REFUSAL_WORDS = /read-only file system|Permission denied|Operation not permitted|File exists|No such file or directory|ENOENT|EACCES/i
 
 /**
  * Watches a command's whole output as it streams and keeps only the lines that report a refusal,
@@ -102,4 +105,25 @@ function blockedWrites(output: string, protectedNames: readonly string[]): { nam
     if (readOnly || protectedNames.some((name) => protectedPath(name).test(path))) found.add(path)
   }
   return { named: [...found], unnamed }
+}
+
+/**
+ * Hidden paths a failed read names ("cat: /home/u/.ssh/id_rsa: No such file or directory": the
+ * store is an empty folder or /dev/null inside the sandbox), each once, by the hidden path.
+ */
+function blockedReads(output: string, hiddenPaths: readonly string[]): string[] {
+  if (hiddenPaths.length === 0) return []
+  const found = new Set<string>()
+  for (const line of output.split(/\r?\n/)) {
+    if (!/No such file or directory|Permission denied|Operation not permitted|ENOENT|EACCES/i.test(line)) continue
+    for (const hidden of hiddenPaths) if (namesPathWithin(line, hidden)) found.add(hidden)
+  }
+  return [...found]
+}
+
+const namesPathWithin = (line: string, path: string): boolean => {
+  const at = line.indexOf(path)
+  if (at < 0) return false
+  const next = line[at + path.length]
+  return next === undefined || next === '/' || /[\s'"’:`]/.test(next)
 }

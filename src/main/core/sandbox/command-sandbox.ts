@@ -1,15 +1,15 @@
 import type { ResolvedMode } from '../../../shared/modes/schema'
-import { effectiveSandbox, outsideSandbox } from '../../../shared/policy/sandbox'
-import { sandboxUnavailableLine } from '../../../shared/sandbox/status'
+import type { CommandRunPlan } from '../../../shared/policy/sandbox'
 import type { CommandSandbox, SandboxRequest } from '../tools/types'
 import type { SandboxService } from './sandbox-service'
 
 export interface CommandSandboxDeps {
   sandbox: SandboxService
   mode: (slug: string) => ResolvedMode | undefined
-  trusted: (workspace: string) => boolean
   /** The workspace root, realpath-resolved. */
   workspaceRoot: (workspace: string) => Promise<string>
+  /** Folders no sandboxed command may read (Modus's data dir, with its secrets file). */
+  privateDirs?: readonly string[]
 }
 
 export interface CommandRun {
@@ -18,26 +18,26 @@ export interface CommandRun {
   callId?: string
   mode: string
   workspace: string
+  /** The policy's plan for this call's command (PolicyDecision.run). */
+  commandPlan?: CommandRunPlan
 }
 
 /**
- * How a command of a run's mode runs: wrapped in the sandbox; outside it (the policy asked first,
- * with the same reason); unsandboxed because the sandbox cannot start (asked too); or, for a mode
- * with no sandbox, null.
+ * Carries out the policy's run plan for a command, deciding nothing again: wrapped in the sandbox
+ * the plan names, or unsandboxed with the line the plan gives its result (the policy asked first
+ * where that matters), or, for a mode with no sandbox in a trusted workspace, null. A command that
+ * comes without a plan does not run.
  */
 export function createCommandSandboxes(deps: CommandSandboxDeps) {
-  return async function commandSandbox(run: CommandRun, request: SandboxRequest): Promise<CommandSandbox | null> {
-    const mode = deps.mode(run.mode)
-    const setting = mode ? effectiveSandbox(mode, deps.trusted(run.workspace)) : null
-    if (!mode || !setting) return null
-    const status = await deps.sandbox.status()
-    if (!status.available) return { unavailable: sandboxUnavailableLine(status) + '.' }
-    const outside = outsideSandbox(mode, request.command, request.outsideSandbox)
-    if (outside) return { outside: `It ran outside the sandbox after approval because ${outside.why}.` }
+  return async function commandSandbox(run: CommandRun, _request: SandboxRequest): Promise<CommandSandbox | null> {
+    const plan = run.commandPlan
+    if (!plan) throw new Error('This command came without the policy’s run plan, so nothing was run.')
+    if (!plan.sandboxed) return plan.note ? { outside: plan.note } : null
     const root = await deps.workspaceRoot(run.workspace)
+    const mode = deps.mode(run.mode)
     return {
       wrap: (command, shell) =>
-        deps.sandbox.prepare({ taskId: run.taskId, callId: run.callId, modeSlug: mode.slug, modeName: mode.name, command, workspaceRoot: root, sandbox: setting, shell })
+        deps.sandbox.prepare({ taskId: run.taskId, callId: run.callId, modeSlug: run.mode, modeName: mode?.name ?? run.mode, command, workspaceRoot: root, sandbox: plan.sandbox, shell, privateDirs: deps.privateDirs })
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { ApprovalQueue } from '../agent/approval-queue'
-import { ASK_WITHDRAWN, type NetworkAnswer, type NetworkAsk } from './network-gate'
+import { ASK_WITHDRAWN, isLoopback, type NetworkAnswer, type NetworkAsk } from './network-gate'
 import { gaveUpLine, programOf } from './network-ask-text'
 
 export interface NetworkApprovalDeps {
@@ -47,7 +47,7 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
       args: { command: first.command, host: ask.host, port: ask.port },
       summary: `${oneLine(who)} wants ${target}`,
       rule: 'sandbox.network-ask',
-      reason: `${ask.host} is not on the sandbox allow list of ${first.modeName} mode, which asks for other domains. The connection waits for your answer: allow once (for this run of the command), always in this mode (adds ${ask.domain} to the mode), or deny.`,
+      reason: `${isLoopback(ask.host) ? `${target} is a service on this machine (loopback: a dev server, a database), a host like any other for the sandbox; it` : ask.host} is not on the sandbox allow list of ${first.modeName} mode, which asks for other domains. The connection waits for your answer: allow once (for this run of the command), always in this mode (adds ${ask.domain} to the mode), or deny.`,
       ...(modes.length === 1 ? { suggestedRule: { rule, label: `Always allow ${ask.domain} for sandboxed commands in ${first.modeName} mode` } } : {})
     })
     const record = (event: AgentEvent): void => {

@@ -72,7 +72,8 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
   }
 
   async function ask(commands: SandboxedCommand[], host: string, port: number | undefined, target: string, signal: AbortSignal): Promise<Verdict> {
-    const domain = bracketed(host)
+    // Loopback is one machine with many services: "always" names the port (`localhost:3000`).
+    const domain = isLoopback(host) && port ? `${bracketed(host)}:${port}` : bracketed(host)
     let answer: NetworkAnswer
     try {
       answer = await deps.askNetwork({ host, port, domain, commands }, signal)
@@ -134,6 +135,12 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
       live.clear()
     }
   }
+}
+
+/** 127.0.0.0/8, `localhost` (and `*.localhost`), `::1`. */
+export const isLoopback = (host: string): boolean => {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '')
+  return name === 'localhost' || name.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(name) || name === '::1' || /^::ffff:127\./.test(name)
 }
 
 const bracketed = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)

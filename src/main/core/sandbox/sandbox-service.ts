@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
-import { isAbsolute, join, resolve } from 'node:path'
+import { basename, isAbsolute, join, resolve } from 'node:path'
 import { SANDBOX_PROTECTED } from '../../../shared/policy/paths'
 import type { EffectiveSandbox } from '../../../shared/policy/sandbox'
+import { hiddenCredentialPaths } from '../../../shared/sandbox/credentials'
 import { sandboxUnavailableLine, type SandboxStatus } from '../../../shared/sandbox/status'
 import { findOnPath } from '../terminal/shell-integration'
 import { blockedReport, createBlockedWriteScanner } from './blocked-report'
@@ -36,6 +37,8 @@ export interface SandboxServiceDeps {
   /** The system temp dir, writable by default (default: os.tmpdir()). */
   tempDir?: string
   runtime?: () => Promise<SandboxRuntime>
+  /** The user's home, where credential stores are looked for (default: os.homedir(), read per command). */
+  home?: () => string
 }
 
 export interface SandboxCommandRequest {
@@ -50,6 +53,8 @@ export interface SandboxCommandRequest {
   sandbox: EffectiveSandbox
   /** The shell the command text is written for (default: bash). */
   shell?: string
+  /** Folders no sandboxed command may read whatever its mode says (Modus's data dir: its secrets). */
+  privateDirs?: readonly string[]
 }
 
 export interface SandboxedRun {
@@ -141,9 +146,10 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const commandId = newCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
       const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
+      const hidden = hiddenPaths(request, deps.home?.() ?? homedir())
       const customConfig: Partial<SandboxRuntimeConfig> = {
         filesystem: {
-          denyRead: [],
+          denyRead: hidden,
           allowWrite: roots,
           denyWrite: [
             ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
@@ -166,7 +172,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const live = runtime
       gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
       try {
-        const wrapped = await live.wrapWithSandbox(definitions?.command ?? request.command, request.shell, customConfig, undefined, { commandId, commandText: request.command })
+        const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
+        const wrapped = await live.wrapWithSandbox(inner, request.shell, customConfig, undefined, { commandId, commandText: request.command })
         let finished = false
         const note = shellStateNote(request.command)
         const scanner = createBlockedWriteScanner()
@@ -185,7 +192,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
             gate.remove(commandId)
             // The refusals seen anywhere in the output, then the preview (a caller that fed nothing);
             // asks withdrawn by gate.remove above have already said why in `unanswered`.
-            const blocked = blockedReport(`${scanner.text()}\n${output}`, command.refused, ALL_PROTECTED)
+            const blocked = blockedReport(`${scanner.text()}\n${output}`, command.refused, ALL_PROTECTED, hidden)
             return [blocked, ...command.unanswered].filter(Boolean).join('\n') || null
           }
         }
@@ -205,6 +212,27 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       definitionsDir = null
     }
   }
+}
+
+/**
+ * What a sandboxed command cannot read: the credential stores its mode did not give back (in the
+ * user's home) and Modus's private folders. Paths that do not exist are skipped by the runtime.
+ */
+export function hiddenPaths(request: Pick<SandboxCommandRequest, 'sandbox' | 'privateDirs'>, home: string): string[] {
+  const stores = hiddenCredentialPaths(request.sandbox.readableCredentials).map((path) => join(home, path.slice(2)))
+  return [...stores, ...(request.privateDirs ?? []).map(realOrSelf)]
+}
+
+/**
+ * The runtime exempts loopback and private networks from the proxy (NO_PROXY), so inside the
+ * sandbox's own network a connection to `localhost:3000` was refused without a word. Loopback is
+ * network like any other host: with NO_PROXY cleared, proxy-aware clients (curl, npm, pip, git)
+ * send it through the proxy, where the gate asks (or refuses it with a `Sandbox:` line).
+ */
+function withLoopbackThroughProxy(command: string, shell: string | undefined): string {
+  const name = basename(shell ?? 'bash')
+  if (name !== 'bash' && name !== 'zsh' && name !== 'sh' && name !== 'dash') return command
+  return `export NO_PROXY= no_proxy=\n${command}`
 }
 
 /** At least 128 random bits: the id is all that binds a proxy connection to a command's list. */

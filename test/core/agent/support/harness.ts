@@ -36,6 +36,8 @@ export interface HarnessOptions {
   sandbox?: AgentServicesOptions['sandbox']
   /** The checkpoint service (default: the real one in the data dir). */
   checkpoints?: AgentServicesOptions['checkpoints']
+  /** Whether the user trusts the workspace (default: not trusted, as a folder nobody answered for). */
+  trusted?: boolean
 }
 
 export interface Harness {
@@ -90,6 +92,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     mcp: options.mcp,
     sandbox: options.sandbox,
     checkpoints: options.checkpoints,
+    ...(options.trusted ? { isTrusted: () => true } : {}),
     providerOverride: {
       kind: protocol,
       model: options.model ?? MODEL[protocol],

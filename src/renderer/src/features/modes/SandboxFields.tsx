@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import { SANDBOX_NETWORK_POLICIES, type SandboxNetworkPolicy } from '../../../../shared/modes/schema'
 import type { SandboxStatus } from '../../../../shared/sandbox/status'
+import { CREDENTIAL_STORES, type CredentialStoreId } from '../../../../shared/sandbox/credentials'
 import type { ModeDraft } from './mode-draft'
 
 interface Props {
@@ -17,7 +18,17 @@ const NETWORK_LABELS: Record<SandboxNetworkPolicy, string> = {
   ask: 'Listed domains; ask in the approval queue for any other'
 }
 
-/** The mode's OS sandbox for commands: on/off, writable roots, network policy and domains. */
+const ON_MEANS =
+  'On: its commands write only to the writable roots, .git/ and the other protected paths stay read-only, credential stores are unreadable, and each new host (localhost too) follows the network setting.'
+const OFF_MEANS =
+  'Off: its commands run with your full user rights — they can write anywhere you can, read your SSH keys and tokens, and reach any host. In a folder you have not trusted they still run only in a sandbox, or ask.'
+const UNTIL_THEN_RULES = 'Until then this mode’s commands run unsandboxed as its rules say; in a folder you have not trusted, every command asks.'
+const UNTIL_THEN_ASK = 'Until then every command of this mode asks.'
+
+const toggled = (list: readonly CredentialStoreId[], id: CredentialStoreId, on: boolean): CredentialStoreId[] =>
+  on ? [...list.filter((item) => item !== id), id] : list.filter((item) => item !== id)
+
+/** The mode's OS sandbox for commands: on/off (and what that means), writable roots, network policy and domains, credential stores given back. */
 export function SandboxFields({ sandbox, error, status, onChange }: Props): ReactNode {
   const ids = useId()
   const [found, setFound] = useState<SandboxStatus | null>(null)
@@ -45,11 +56,12 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         />
         <span>Run this mode’s commands in an OS sandbox (bubblewrap on Linux, Seatbelt on macOS)</span>
       </label>
+      <p className="note">{sandbox.enabled ? ON_MEANS : OFF_MEANS}</p>
       {sandbox.enabled && found && (
         <p className={found.available ? 'note' : 'note warn-text'} role="status">
           {found.available
             ? 'The sandbox is available here.'
-            : `The sandbox cannot start here: ${found.reason}. Fix: ${found.fix}. Until then every command of this mode asks.`}
+            : `The sandbox cannot start here: ${found.reason}. Fix: ${found.fix}. ${sandbox.whereAvailable ? UNTIL_THEN_RULES : UNTIL_THEN_ASK}`}
         </p>
       )}
       <div className="field">
@@ -101,6 +113,23 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
           onChange={(event) => set({ unsandboxedCommands: event.target.value })}
         />
       </div>
+      <fieldset className="credentials" disabled={!sandbox.enabled}>
+        <legend>Credential stores its commands may read (the others stay unreadable)</legend>
+        {CREDENTIAL_STORES.map((store) => (
+          <label key={store.id} className="toggle">
+            <input
+              type="checkbox"
+              checked={sandbox.readableCredentials.includes(store.id)}
+              onChange={(event) => set({ readableCredentials: toggled(sandbox.readableCredentials, store.id, event.target.checked) })}
+            />
+            <span>
+              {store.label} ({store.paths.slice(0, 2).join(', ')}
+              {store.paths.length > 2 ? ' …' : ''})
+            </span>
+          </label>
+        ))}
+        <p className="note">Modus’s own data folder (with its secrets file) is never readable.</p>
+      </fieldset>
       {error && <p className="field-error">{error}</p>}
     </fieldset>
   )

@@ -1,3 +1,4 @@
+import type { CredentialStoreId } from '../../../../shared/sandbox/credentials'
 import { ModeConfig, TOOL_GROUPS, groupName, groupOptions, type AutoApprove, type GroupEntry, type SandboxNetworkPolicy } from '../../../../shared/modes/schema'
 import { fileRegexProblem } from '../../../../shared/modes/file-regex'
 
@@ -39,7 +40,17 @@ export interface ModeDraft {
   /** MCP servers the mode may use: blank or `all`, `none`, or names separated by commas. */
   mcpServers: string
   /** Commands in the OS sandbox: roots, domains and unsandboxed command rules one per line (blank roots: workspace + temp). */
-  sandbox: { enabled: boolean; writableRoots: string; network: SandboxNetworkPolicy; allowedDomains: string; unsandboxedCommands: string }
+  sandbox: {
+    enabled: boolean
+    writableRoots: string
+    network: SandboxNetworkPolicy
+    allowedDomains: string
+    unsandboxedCommands: string
+    /** On only where the sandbox can start (the built-in modes' default); kept as loaded. */
+    whereAvailable: boolean
+    /** Credential stores given back to this mode's commands. */
+    readableCredentials: CredentialStoreId[]
+  }
 }
 
 /** The field an error is shown next to. */
@@ -109,7 +120,9 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
       writableRoots: lines(mode.sandbox?.writableRoots),
       network: mode.sandbox?.network ?? 'none',
       allowedDomains: lines(mode.sandbox?.allowedDomains),
-      unsandboxedCommands: lines(mode.sandbox?.unsandboxedCommands)
+      unsandboxedCommands: lines(mode.sandbox?.unsandboxedCommands),
+      whereAvailable: mode.sandbox?.whereAvailable === true,
+      readableCredentials: [...(mode.sandbox?.readableCredentials ?? [])]
     }
   }
 }
@@ -119,10 +132,13 @@ function sandboxFromDraft(draft: ModeDraft['sandbox']): Record<string, unknown> 
   const writableRoots = fromLines(draft.writableRoots)
   const allowedDomains = fromLines(draft.allowedDomains)
   const unsandboxedCommands = fromLines(draft.unsandboxedCommands)
-  const untouched = writableRoots.length === 0 && allowedDomains.length === 0 && unsandboxedCommands.length === 0 && draft.network === 'none'
+  const untouched =
+    writableRoots.length === 0 && allowedDomains.length === 0 && unsandboxedCommands.length === 0 && draft.network === 'none' && draft.readableCredentials.length === 0
   if (!draft.enabled && untouched) return undefined
   return {
     enabled: draft.enabled,
+    ...(draft.whereAvailable ? { whereAvailable: true } : {}),
+    ...(draft.readableCredentials.length > 0 ? { readableCredentials: draft.readableCredentials } : {}),
     ...(writableRoots.length > 0 ? { writableRoots } : {}),
     network: draft.network,
     ...(allowedDomains.length > 0 ? { allowedDomains } : {}),
