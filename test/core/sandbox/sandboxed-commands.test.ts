@@ -106,6 +106,27 @@ describe('commands in the OS sandbox', () => {
     expect(existsSync(join(h.root, '.modus'))).toBe(false)
   }, 60_000)
 
+  // Guards any caching of the wrap between commands: which protected paths exist is read per command.
+  it('keeps .vscode/ and .modusignore read-only when they appear after earlier sandboxed commands', async () => {
+    expect((await run('echo warm', offline)).exitCode).toBe(0)
+    expect(existsSync(join(h.root, '.vscode'))).toBe(false)
+    await mkdir(join(h.root, '.vscode'))
+    await writeFile(join(h.root, '.vscode', 'settings.json'), '{}\n')
+    await writeFile(join(h.root, '.modusignore'), 'secret/\n')
+    try {
+      const result = await run('echo evil > .vscode/settings.json; echo evil > .vscode/tasks.json; echo evil >> .modusignore; echo done', offline)
+      expect(result.output.text).toContain('done')
+      expect(await readFile(join(h.root, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n')
+      expect(existsSync(join(h.root, '.vscode', 'tasks.json'))).toBe(false)
+      expect(await readFile(join(h.root, '.modusignore'), 'utf8')).toBe('secret/\n')
+      expect(result.sandboxBlocked).toContain('.vscode')
+      expect(result.sandboxBlocked).toContain('.modusignore')
+    } finally {
+      await rm(join(h.root, '.vscode'), { recursive: true, force: true })
+      await rm(join(h.root, '.modusignore'), { force: true })
+    }
+  }, 60_000)
+
   it('puts a connection to an unlisted host in the approval queue; allowed, it passes', async () => {
     const pending = run(fetchCommand(), asking)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
