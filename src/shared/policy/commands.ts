@@ -87,8 +87,7 @@ const result = (decision: Decision, rule: string, reason: string, parts: PartDec
  * allow rule matches and `autoApprove` is on; else ask. The line: any deny → deny; any ask or any
  * never-auto-allowed construct → ask; else allow. Deny beats ask beats allow in any order.
  */
-export function decideCommand(line: string, sets: readonly RuleSet[], autoApprove = false): CommandDecision {
-  const analysis = analyzeCommand(line)
+export function decideCommand(line: string, sets: readonly RuleSet[], autoApprove = false, analysis: CommandAnalysis = analyzeCommand(line)): CommandDecision {
   if (analysis.invalid)
     return result('deny', 'invalid-command', 'Invalid argument: the command holds a NUL or another control character; nothing was run', [], analysis)
   const parts = analysis.parts.map((part) => decidePart(part, sets, autoApprove))

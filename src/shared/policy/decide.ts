@@ -8,6 +8,8 @@ import { decideCommand, type Decision, type RuleSet } from './commands'
 import { decideCommandPaths } from './command-paths'
 import { matchesFileRegex } from '../modes/file-regex'
 import { isProtectedPath, lexicalPathFacts, normalizePosix, type PathFacts } from './paths'
+import { asWrittenPlan, planCommand, type CommandRunPlan } from './run-plan'
+import { analyzeCommand, type CommandAnalysis } from './shell/analyze'
 import { describeSandbox, effectiveSandbox, outsideSandbox, type SandboxAvailability } from './sandbox'
 
 export interface PolicyCall {
@@ -36,6 +38,11 @@ export interface PolicyContext {
   mcpAlwaysAllow?: (server: string, tool: string) => boolean
   /** Whether the OS sandbox can start here; only read for a mode with a sandbox (absent: unknown, treated as unavailable). */
   sandbox?: SandboxAvailability
+  /**
+   * Command lines already parsed, by text: a caller that decides the same call again (answering
+   * path questions from the disk) passes one map so the line is parsed once.
+   */
+  parsedCommands?: Map<string, CommandAnalysis>
 }
 
 export interface PolicyDecision {
@@ -45,6 +52,8 @@ export interface PolicyDecision {
   reason: string
   /** Follow-up questions answered automatically: wait this long, then pick the first suggestion. */
   autoAnswerAfterMs?: number
+  /** A command: how it runs once allowed or approved (the executor runs exactly this; see run-plan.ts). */
+  plan?: CommandRunPlan
 }
 
 const DEFAULT_FOLLOWUP_TIMEOUT_MS = 60_000
@@ -136,7 +145,7 @@ const PATH_SPECIFIC_RULES = new Set(['output-redirection', 'auto-approve-off', '
 function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove, outsideRequested = false): PolicyDecision {
   if (cwd && factsOf(cwd, ctx).outsideWorkspace)
     return result('ask', 'outside-workspace-cwd', `The command would run in '${cwd}', outside the workspace`)
-  const verdict = decideCommand(command, commandRuleSets(ctx), Boolean(auto.command))
+  const verdict = decideCommand(command, commandRuleSets(ctx), Boolean(auto.command), parsedCommand(command, ctx))
   if (verdict.decision === 'deny') return result('deny', verdict.rule, verdict.reason)
   const paths = decideCommandPaths(verdict.analysis, {
     workspaceRoot: ctx.workspaceRoot,
@@ -148,7 +157,24 @@ function decideExecute(command: string, cwd: string | undefined, ctx: PolicyCont
     writeRestriction: (relPath) => modeFileRestriction(ctx.mode, relPath)
   })
   if (paths?.decision === 'deny') return paths
-  return withSandbox(commandVerdict(verdict, paths), paths, ctx, auto, outsideSandbox(ctx.mode, command, outsideRequested))
+  const decision = withSandbox(commandVerdict(verdict, paths), paths, ctx, auto, outsideSandbox(ctx.mode, command, outsideRequested))
+  if (decision.decision === 'allow') return withRunPlan(decision, command, verdict.analysis)
+  return decision.decision === 'ask' ? { ...decision, plan: asWrittenPlan(command, verdict.analysis) } : decision
+}
+
+/** The line's analysis, parsed once per caller's map. */
+function parsedCommand(command: string, ctx: PolicyContext): CommandAnalysis {
+  const known = ctx.parsedCommands?.get(command)
+  if (known) return known
+  const analysis = analyzeCommand(command)
+  ctx.parsedCommands?.set(command, analysis)
+  return analysis
+}
+
+/** An allowed command carries how it runs; one whose git cannot run without the repository's config asks. */
+function withRunPlan(decision: PolicyDecision, command: string, analysis: CommandAnalysis): PolicyDecision {
+  const planned = planCommand(command, analysis)
+  return planned.ok ? { ...decision, plan: planned.plan } : { ...result('ask', planned.rule, planned.reason), plan: asWrittenPlan(command, analysis) }
 }
 
 function commandVerdict(verdict: { decision: Decision; rule: string; reason: string }, paths: PolicyDecision | undefined): PolicyDecision {

@@ -2,6 +2,7 @@ import type { ApprovalKind } from '../../../shared/agent/events'
 import type { ChangeDecision, ChangeView, SuggestedRule } from '../../../shared/contract/approvals'
 import type { ModelProvider, ModelToolSpec, ModelUsage } from '../providers/types'
 import type { ToolDefinition } from '../../../shared/tools/types'
+import type { CommandRunPlan } from '../../../shared/policy/run-plan'
 import type { ProposedChange } from '../workspace/types'
 import type { AnyToolExecutor, FullToolContext } from '../tools/types'
 
@@ -30,6 +31,8 @@ export interface PolicyVerdict {
   reason: string
   /** For "always allow in this mode" on an ask. */
   suggestedRule?: SuggestedRule
+  /** An allowed command: how it runs (see shared/policy/run-plan.ts); the executor runs exactly this. */
+  plan?: CommandRunPlan
 }
 
 export interface CallContext {
@@ -76,6 +79,8 @@ export interface ToolRunContext {
   mode: string
   signal: AbortSignal
   modelSupportsImages: boolean
+  /** The run plan of an auto-approved command (absent when the user approved it: it runs as written). */
+  plan?: CommandRunPlan
   /** Progress of a long call (MCP), shown on the tool card. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
