@@ -115,6 +115,8 @@ export function decideCommand(line: string, sets: readonly RuleSet[], autoApprov
 
 /** The first rule any part of the line matches, read as deny and ask rules are (every wrapper level, case-folded). */
 export function firstPartMatch(line: string, rules: readonly string[]): string | undefined {
+  // No rule, nothing to match: the line is not parsed again for nothing.
+  if (rules.length === 0) return undefined
   for (const part of analyzeCommand(line).parts) {
     const rule = firstMatch(rules, strictForms(part), 'folded')
     if (rule) return rule
