@@ -32,6 +32,8 @@ describe('what names mean, asked of the task shell', () => {
       h = await createHarness({ shell: shell.file, [shell.rc]: "alias ls='ls --color=auto'\n" })
       const task = h.service.forTask(`names-${shell.name}`, h.root)
       const marker = join(h.root, 'marker')
+      // The rc file's colour alias is there, and passes.
+      expect((await task.execute({ command: 'alias ls' })).output.text).toContain('ls --color=auto')
       const clean = await task.execute({ command: 'ls -a && git --version >/dev/null', checkNames: ['ls', 'git', 'cd', 'echo'] })
       expect(clean.exitCode).toBe(0)
 
