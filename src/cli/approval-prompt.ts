@@ -11,6 +11,8 @@ export async function askOnTerminal(item: ApprovalItem, reader: LineReader, stre
   out.write(`\n── Approval needed (${item.kind}) in ${item.mode} mode ──\n`)
   // A pause (mistake or cost limit) is its own reason: said once.
   out.write(item.reason === item.summary ? `${item.summary} [${item.rule}]\n` : `${item.summary}\nWhy: ${item.reason} [${item.rule}]\n`)
+  // Every tool's arguments, in full: a summary (an MCP tool's name) may not show what the call does.
+  if (item.tool && item.args !== undefined) out.write(`Arguments: ${argumentsText(item.args)}\n`)
   for (const change of item.changes ?? []) {
     out.write(`\n${change.operation} ${change.path}\n`)
     for (const hunk of change.hunks) {
@@ -44,4 +46,10 @@ async function askGuidance(item: ApprovalItem, reader: LineReader): Promise<Appr
   const answer = line.trim()
   if (/^(n|no)$/i.test(answer)) return { approvalId: item.id, outcome: 'reject', scope: 'call' }
   return { approvalId: item.id, outcome: 'approve', scope: 'call', reason: answer || undefined }
+}
+
+/** The call's arguments as JSON, indented when they hold more than one short value. */
+function argumentsText(args: unknown): string {
+  const flat = JSON.stringify(args) ?? String(args)
+  return flat.length <= 100 ? flat : JSON.stringify(args, null, 2)
 }

@@ -133,7 +133,7 @@ export async function followTask(
       render.approval(item, args.nonInteractive)
       if (args.nonInteractive) refusedCalls++
       const decision = args.nonInteractive
-        ? { approvalId: item.id, outcome: 'reject' as const, scope: 'call' as const, reason: NON_INTERACTIVE_REFUSAL }
+        ? { approvalId: item.id, outcome: 'reject' as const, scope: 'call' as const, reason: NON_INTERACTIVE_REFUSAL, unattended: true as const }
         : await askOnTerminal(item, reader, io.stderr)
       services.approvals.decide(decision)
     }

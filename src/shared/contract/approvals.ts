@@ -95,7 +95,9 @@ export const ApprovalDecision = z
     scope: z.enum(['call', 'turn']).default('call'),
     changes: z.array(ChangeDecision).optional(),
     /** Confirmed "always allow in this mode": the suggested rule, saved to the mode. */
-    alwaysAllow: z.unknown().optional()
+    alwaysAllow: z.unknown().optional(),
+    /** Reject: nobody was asked (a non-interactive run); the model is told it was not approved, not that someone denied it. */
+    unattended: z.literal(true).optional()
   })
   .strict()
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>

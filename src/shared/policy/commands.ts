@@ -87,8 +87,7 @@ const result = (decision: Decision, rule: string, reason: string, parts: PartDec
  * allow rule matches and `autoApprove` is on; else ask. The line: any deny → deny; any ask or any
  * never-auto-allowed construct → ask; else allow. Deny beats ask beats allow in any order.
  */
-export function decideCommand(line: string, sets: readonly RuleSet[], autoApprove = false): CommandDecision {
-  const analysis = analyzeCommand(line)
+export function decideCommand(line: string, sets: readonly RuleSet[], autoApprove = false, analysis: CommandAnalysis = analyzeCommand(line)): CommandDecision {
   if (analysis.invalid)
     return result('deny', 'invalid-command', 'Invalid argument: the command holds a NUL or another control character; nothing was run', [], analysis)
   const parts = analysis.parts.map((part) => decidePart(part, sets, autoApprove))
@@ -116,6 +115,8 @@ export function decideCommand(line: string, sets: readonly RuleSet[], autoApprov
 
 /** The first rule any part of the line matches, read as deny and ask rules are (every wrapper level, case-folded). */
 export function firstPartMatch(line: string, rules: readonly string[]): string | undefined {
+  // No rule, nothing to match: the line is not parsed again for nothing.
+  if (rules.length === 0) return undefined
   for (const part of analyzeCommand(line).parts) {
     const rule = firstMatch(rules, strictForms(part), 'folded')
     if (rule) return rule

@@ -14,10 +14,12 @@ import {
   outsideSandbox,
   UNTRUSTED_DEFAULT_SANDBOX,
   UNTRUSTED_UNSANDBOXED,
-  type CommandRunPlan,
+  type SandboxPlan,
   type EffectiveSandbox,
   type SandboxAvailability
 } from './sandbox'
+import { asWrittenPlan, planCommand, type CommandRunPlan } from './run-plan'
+import { analyzeCommand, type CommandAnalysis } from './shell/analyze'
 
 export interface PolicyCall {
   /** Tool name (aliases are resolved here). */
@@ -45,6 +47,11 @@ export interface PolicyContext {
   mcpAlwaysAllow?: (server: string, tool: string) => boolean
   /** Whether the OS sandbox can start here; only read for a mode with a sandbox (absent: unknown, treated as unavailable). */
   sandbox?: SandboxAvailability
+  /**
+   * Command lines already parsed, by text: a caller that decides the same call again (answering
+   * path questions from the disk) passes one map so the line is parsed once.
+   */
+  parsedCommands?: Map<string, CommandAnalysis>
 }
 
 export interface PolicyDecision {
@@ -54,8 +61,10 @@ export interface PolicyDecision {
   reason: string
   /** Follow-up questions answered automatically: wait this long, then pick the first suggestion. */
   autoAnswerAfterMs?: number
-  /** A command that may run (allow or ask): how it runs, sandboxed or not. The core runs exactly this. */
-  run?: CommandRunPlan
+  /** A command that may run (allow or ask): where it runs, sandboxed or not. The core runs exactly this. */
+  run?: SandboxPlan
+  /** A command: what runs once allowed or approved (the text, names to check, git overrides; see run-plan.ts). */
+  plan?: CommandRunPlan
 }
 
 const DEFAULT_FOLLOWUP_TIMEOUT_MS = 60_000
@@ -147,7 +156,7 @@ const PATH_SPECIFIC_RULES = new Set(['output-redirection', 'auto-approve-off', '
 function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove, outsideRequested = false): PolicyDecision {
   if (cwd && factsOf(cwd, ctx).outsideWorkspace)
     return result('ask', 'outside-workspace-cwd', `The command would run in '${cwd}', outside the workspace`)
-  const verdict = decideCommand(command, commandRuleSets(ctx), Boolean(auto.command))
+  const verdict = decideCommand(command, commandRuleSets(ctx), Boolean(auto.command), parsedCommand(command, ctx))
   if (verdict.decision === 'deny') return result('deny', verdict.rule, verdict.reason)
   const paths = decideCommandPaths(verdict.analysis, {
     workspaceRoot: ctx.workspaceRoot,
@@ -159,7 +168,25 @@ function decideExecute(command: string, cwd: string | undefined, ctx: PolicyCont
     writeRestriction: (relPath) => modeFileRestriction(ctx.mode, relPath)
   })
   if (paths?.decision === 'deny') return paths
-  return withSandbox(commandVerdict(verdict, paths), paths, ctx, auto, command, outsideRequested)
+  const decision = withSandbox(commandVerdict(verdict, paths), paths, ctx, auto, command, outsideRequested)
+  if (decision.decision === 'allow') return withRunPlan(decision, command, verdict.analysis)
+  return decision.decision === 'ask' ? { ...decision, plan: asWrittenPlan(command, verdict.analysis) } : decision
+}
+
+/** The line's analysis, parsed once per caller's map. */
+function parsedCommand(command: string, ctx: PolicyContext): CommandAnalysis {
+  const known = ctx.parsedCommands?.get(command)
+  if (known) return known
+  const analysis = analyzeCommand(command)
+  ctx.parsedCommands?.set(command, analysis)
+  return analysis
+}
+
+/** An allowed command carries how it runs; one whose git cannot run without the repository's config asks (still where it would run). */
+function withRunPlan(decision: PolicyDecision, command: string, analysis: CommandAnalysis): PolicyDecision {
+  const planned = planCommand(command, analysis)
+  if (planned.ok) return { ...decision, plan: planned.plan }
+  return { ...result('ask', planned.rule, planned.reason), ...(decision.run ? { run: decision.run } : {}), plan: asWrittenPlan(command, analysis) }
 }
 
 function commandVerdict(verdict: { decision: Decision; rule: string; reason: string }, paths: PolicyDecision | undefined): PolicyDecision {
@@ -215,7 +242,7 @@ function withSandbox(
       run: { sandboxed: false, note: `It ran outside the sandbox after approval because ${outside.why}.` }
     }
   }
-  const run: CommandRunPlan = { sandboxed: true, sandbox }
+  const run: SandboxPlan = { sandboxed: true, sandbox }
   const pathsAsk = paths !== undefined && paths.decision !== 'allow'
   if (decision.decision === 'ask' && NO_RULE_ALLOWS.has(decision.rule) && !pathsAsk && own && auto.sandboxedCommands)
     return { ...result('allow', 'auto-approve.sandboxedCommands', `Runs in the sandbox (${describeSandbox(sandbox)}); sandboxed commands no rule matches are auto-approved in this mode`), run }

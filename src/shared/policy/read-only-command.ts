@@ -1,4 +1,4 @@
-import { analyzeCommand, basename, type CommandPart } from './shell/analyze'
+import { analyzeCommand, basename, type CommandAnalysis, type CommandPart } from './shell/analyze'
 
 /**
  * Whether a command line cannot change files: every part is a known reader and nothing is
@@ -16,7 +16,11 @@ const FIND_WRITERS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '
 const VERSION_FLAGS = new Set(['--version', '-v', '-V', '--help', '-h'])
 
 export function isReadOnlyCommand(line: string): boolean {
-  const analysis = analyzeCommand(line)
+  return isReadOnlyAnalysis(analyzeCommand(line))
+}
+
+/** The same, for a line already analysed. */
+export function isReadOnlyAnalysis(analysis: CommandAnalysis): boolean {
   if (analysis.error || analysis.writes.length > 0 || analysis.alwaysAsk.length > 0 || analysis.parts.length === 0) return false
   return analysis.parts.every(isReadingPart)
 }

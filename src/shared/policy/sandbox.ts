@@ -42,7 +42,7 @@ export function effectiveSandbox(mode: Pick<ResolvedMode, 'origin' | 'sandbox'>,
  * How a command the policy let through (or asked about) runs, decided once by the policy and
  * carried out by the core as is: in this sandbox, or outside with the line its result shows.
  */
-export type CommandRunPlan = { sandboxed: true; sandbox: EffectiveSandbox } | { sandboxed: false; note?: string }
+export type SandboxPlan = { sandboxed: true; sandbox: EffectiveSandbox } | { sandboxed: false; note?: string }
 
 /** A short description for reasons: "writes only in the workspace and temp, network: ask". */
 export function describeSandbox(sandbox: EffectiveSandbox): string {

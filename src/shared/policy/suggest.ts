@@ -1,7 +1,7 @@
 import type { ModeConfig } from '../modes/schema'
 import { definitionOf, type PolicyCall } from './decide'
 import { firstMatch } from './rules'
-import { analyzeCommand, basename } from './shell/analyze'
+import { analyzeCommand, basename, type CommandAnalysis } from './shell/analyze'
 
 export interface RuleSuggestion {
   /** The narrowest rule that would allow this call next time, per part; empty when none is safe. */
@@ -29,10 +29,14 @@ function ruleForArgv(argv: readonly string[]): string | undefined {
  * "Always allow in this mode": the narrowest rule covering this command (Claude Code grammar), one
  * per part of a compound command. Never suggests a rule for always-ask constructs.
  */
-export function suggestNarrowestRule(call: PolicyCall, mode?: Pick<ModeConfig, 'commandRules'>): RuleSuggestion {
+export function suggestNarrowestRule(
+  call: PolicyCall,
+  mode?: Pick<ModeConfig, 'commandRules'>,
+  parsedCommands?: ReadonlyMap<string, CommandAnalysis>
+): RuleSuggestion {
   const line = definitionOf(call)?.commandLine?.(call.params)
   if (!line) return { allow: [], note: 'Only commands take rules; use the mode’s auto-approve toggles for other tools' }
-  const analysis = analyzeCommand(line.command)
+  const analysis = parsedCommands?.get(line.command) ?? analyzeCommand(line.command)
   if (analysis.error) return { allow: [], note: `The command could not be analysed (${analysis.error})` }
   if (analysis.alwaysAsk.length > 0) return { allow: [], note: `Always asks: ${analysis.alwaysAsk.join('; ')}` }
   const rules = new Set<string>()

@@ -199,6 +199,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         signal: run.signal,
         modelSupportsImages: run.modelSupportsImages,
         mode: run.mode,
+        plan: run.plan,
         reportProgress: run.onProgress,
         // A page the browser opens by itself (a clicked link) is judged as a launch of it would be.
         async checkPage(url, from) {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import type { ModelToolSpec } from '../providers/types'
 import type { ResolvedMode } from '../../../shared/modes/schema'
 import {
@@ -19,6 +20,7 @@ import {
   type RepetitionDetector,
   type ToolAccessContext
 } from '../../../shared/policy'
+import type { CommandAnalysis } from '../../../shared/policy/shell/analyze'
 import { toolSpec } from '../../../shared/tools/json-schema'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { GlobalPolicy } from '../settings/settings-schema'
@@ -27,6 +29,7 @@ import type { McpPort } from '../mcp/mcp-port'
 import { mcpSchemaTokens } from '../mcp/schema-budget'
 import type { SandboxStatus } from '../../../shared/sandbox/status'
 import { modelToolPreferences, type ModelToolPreferences } from './model-tools'
+import { findRepositoryCodeKey } from './repository-git-config'
 import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from './ports'
 
 export interface PolicyGateDeps {
@@ -53,6 +56,26 @@ export interface PolicyGateDeps {
   mcpSchemaBudget?: () => number
   /** Whether the OS sandbox can start here (asked only for a mode with a sandbox). */
   sandboxStatus?: () => Promise<SandboxStatus>
+}
+
+/** Asks an allow rule could not lift: what the repository's git config or the shell does. */
+const NO_RULE_HELPS = new Set(['git-plan', 'repository-git-config'])
+
+/**
+ * In a workspace that is not trusted, an allowed command whose git would run in a repository
+ * whose config may run a program Modus cannot turn off asks, naming the key.
+ */
+async function withoutRepositoryCode(verdict: PolicyDecision, root: string, cwd: string | undefined): Promise<PolicyDecision> {
+  if (verdict.decision !== 'allow' || !verdict.plan || verdict.plan.git.length === 0) return verdict
+  const found = await findRepositoryCodeKey(resolve(root, cwd ?? '.'), verdict.plan.git)
+  if (!found) return verdict
+  return {
+    decision: 'ask',
+    rule: 'repository-git-config',
+    reason: `This workspace is not trusted, and the git config of its repository (${found.dir}) sets '${found.key}', which can make git run a program Modus cannot turn off; its git commands ask until the workspace is trusted`,
+    // Approved, it still runs where the policy placed it.
+    ...(verdict.run ? { run: verdict.run } : {})
+  }
 }
 
 /** Rounds of disk questions: a line's paths, then the folders they lead to; a bound in case of a loop. */
@@ -173,13 +196,16 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       const trusted = deps.isTrusted(ctx.workspace)
       // A command runs in a sandbox when its mode has one, and in any mode in an untrusted workspace.
       const sandbox = definition?.effect === 'command' && (mode.sandbox?.enabled || !trusted) ? await deps.sandboxStatus?.() : undefined
-      const verdict = await decideOnDisk(workspace, root, (disk) =>
+      // One parse of a command line for every round of decideOnDisk and the rule suggestion.
+      const parsedCommands = new Map<string, CommandAnalysis>()
+      const decided = await decideOnDisk(workspace, root, (disk) =>
         decide(
           { name: call.name, params, definition },
           {
             mode,
             trusted,
             workspaceRoot: root,
+            parsedCommands,
             globalCommandRules: policy.commandRules,
             ...disk,
             isIgnored: workspace ? (rel, isDirectory) => workspace.isIgnored(rel, isDirectory) : undefined,
@@ -188,7 +214,14 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           }
         )
       )
-      const out: PolicyVerdict = { decision: verdict.decision, rule: verdict.rule, reason: verdict.reason, ...(verdict.run ? { run: verdict.run } : {}) }
+      const verdict = trusted ? decided : await withoutRepositoryCode(decided, root, definition?.commandLine?.(params)?.cwd)
+      const out: PolicyVerdict = {
+        decision: verdict.decision,
+        rule: verdict.rule,
+        reason: verdict.reason,
+        ...(verdict.run ? { run: verdict.run } : {}),
+        ...(verdict.plan ? { plan: verdict.plan } : {})
+      }
       const target = verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined
       if (target?.tool && deps.allowMcpTool) {
         // The narrowest entry: this one tool in its server's alwaysAllow (a resource read has none).
@@ -205,9 +238,9 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           const rule: BrowserAllowRule = { browserAllow: origin }
           out.suggestedRule = { rule, label: `Always open pages on ${origin} in ${mode.name} mode` }
         }
-      } else if (verdict.decision === 'ask' && !isOutsideSandboxRule(verdict.rule)) {
+      } else if (verdict.decision === 'ask' && !isOutsideSandboxRule(verdict.rule) && !NO_RULE_HELPS.has(verdict.rule)) {
         // (A command going outside the sandbox always asks: an allow rule would be a button that does nothing.)
-        const suggestion = suggestNarrowestRule({ name: call.name, params, definition })
+        const suggestion = suggestNarrowestRule({ name: call.name, params, definition }, undefined, parsedCommands)
         if (suggestion.allow.length > 0) {
           const rule: AllowRule = { commandAllow: suggestion.allow }
           out.suggestedRule = { rule, label: `Always allow ${suggestion.allow.map((r) => `"${r}"`).join(', ')} in ${mode.name} mode` }

@@ -2,9 +2,10 @@ import type { ApprovalKind } from '../../../shared/agent/events'
 import type { ChangeDecision, ChangeView, SuggestedRule } from '../../../shared/contract/approvals'
 import type { ModelProvider, ModelToolSpec, ModelUsage } from '../providers/types'
 import type { ToolDefinition } from '../../../shared/tools/types'
+import type { CommandRunPlan } from '../../../shared/policy/run-plan'
 import type { ProposedChange } from '../workspace/types'
 import type { AnyToolExecutor, FullToolContext } from '../tools/types'
-import type { CommandRunPlan } from '../../../shared/policy/sandbox'
+import type { SandboxPlan } from '../../../shared/policy/sandbox'
 
 /**
  * What the loop needs from the other parts of the core, as narrow interfaces. `wiring.ts` builds
@@ -31,8 +32,10 @@ export interface PolicyVerdict {
   reason: string
   /** For "always allow in this mode" on an ask. */
   suggestedRule?: SuggestedRule
-  /** A command's run plan (sandboxed or not), decided with the verdict; the executor carries it out. */
-  run?: CommandRunPlan
+  /** A command's sandbox plan (sandboxed or not), decided with the verdict; the executor carries it out. */
+  run?: SandboxPlan
+  /** An allowed command: what runs (see shared/policy/run-plan.ts); the executor runs exactly this. */
+  plan?: CommandRunPlan
 }
 
 export interface CallContext {
@@ -81,10 +84,12 @@ export interface ToolRunContext {
   mode: string
   signal: AbortSignal
   modelSupportsImages: boolean
+  /** The run plan of an auto-approved command (absent when the user approved it: it runs as written). */
+  plan?: CommandRunPlan
   /** Progress of a long call (MCP), shown on the tool card. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
   /** The policy's run plan for this call's command (see PolicyVerdict.run). */
-  commandPlan?: CommandRunPlan
+  commandPlan?: SandboxPlan
 }
 
 /** Every tool's executor, and the services a call runs against. */

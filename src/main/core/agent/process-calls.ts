@@ -9,6 +9,7 @@ import type { CompleteCall } from './stream-turn'
 import type { TaskSession } from './task-session'
 import { isolateNewTask } from '../../../shared/policy/new-task'
 import type { ToolDefinition } from '../../../shared/tools/types'
+import type { CommandRunPlan } from '../../../shared/policy/run-plan'
 import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
 
 /** What the tool card needs beyond the result text: why a call did not run, a command's exit code. */
@@ -115,7 +116,7 @@ async function processCall(
       verdict: { decision: 'ask', rule: 'repetition-limit', reason: `The same ${name} call was repeated several times in a row.` }
     })
     if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
-    if (answer.outcome === 'reject') return finish(refusedResult(call.callId, resultText.repetition(name, answer.reason)))
+    if (answer.outcome === 'reject') return finish(refusedResult(call.callId, answer.unattended ? resultText.notApproved() : resultText.repetition(name, answer.reason)))
     deps.gate.resetRepetition(session.id)
   }
 
@@ -144,7 +145,7 @@ async function processCall(
     if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
     if (answer.outcome === 'reject') {
       state.rejectedTool = name
-      return finish(refusedResult(call.callId, resultText.userDenied(answer.reason)))
+      return finish(refusedResult(call.callId, refusalText(answer)))
     }
     if (answer.scope === 'turn') state.turnApproved = true
     feedback = answer.reason?.trim() || undefined
@@ -158,7 +159,21 @@ async function processCall(
   const facts: ResultFacts = {}
   try {
     const immediate = executor as ToolExecutor<unknown, FullToolContext>
-    const output = await immediate.execute(params, await deps.tools.context({ ...runContext, commandPlan: verdict.run }))
+    // The executor runs the verdict's plan: nothing downstream decides again.
+    let output = await immediate.execute(params, await deps.tools.context({ ...runContext, commandPlan: verdict.run, plan: verdict.plan }))
+    if (output.needsApproval) {
+      // The plan found at run time what the text did not show (a name meaning something else in the shell).
+      const asked: PolicyVerdict = { decision: 'ask', rule: output.needsApproval.rule, reason: output.needsApproval.reason }
+      session.emit({ type: 'tool-decision', at: now(), callId: call.callId, ...asked })
+      const answer = await askUser(session, deps, control, { kind: 'tool', callId: call.callId, messageId: state.messageId, tool: name, args: params, verdict: asked })
+      if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
+      if (answer.outcome === 'reject') {
+        state.rejectedTool = name
+        return finish(refusedResult(call.callId, refusalText(answer)))
+      }
+      feedback = answer.reason?.trim() || undefined
+      output = await immediate.execute(params, await deps.tools.context({ ...runContext, commandPlan: verdict.run, plan: asWritten(verdict.plan, definition, params) }))
+    }
     block = toResultBlock(call.callId, output)
     if (output.exitCode !== undefined) facts.exitCode = output.exitCode
   } catch (error) {
@@ -175,6 +190,16 @@ async function processCall(
   session.checkpoint()
   return control.signal.aborted ? { kind: 'cancelled' } : { kind: 'continue' }
 }
+
+/** The plan of a command the user approved: the text as the model wrote it, nothing to check or rewrite. */
+function asWritten(plan: CommandRunPlan | undefined, definition: ToolDefinition, params: unknown): CommandRunPlan | undefined {
+  const line = definition.commandLine?.(params as Record<string, unknown>)
+  return plan && line ? { ...plan, command: line.command, names: [], git: [] } : undefined
+}
+
+/** A refusal: by the user, or by nobody (a non-interactive run, where nobody could approve). */
+const refusalText = (answer: ApprovalAnswer): string =>
+  answer.outcome === 'reject' && answer.unattended ? resultText.notApproved() : resultText.userDenied(answer.outcome === 'reject' ? answer.reason : undefined)
 
 /** A task-control tool without an approval toggle changes only the conversation: nothing to check or ask. */
 const runsUnchecked = (definition: ToolDefinition): boolean => definition.effect === 'task-control' && !definition.approvalToggle
@@ -303,7 +328,7 @@ async function runEdit(
         return { kind: 'cancelled' }
       }
       state.rejectedTool = name
-      return finish(refusedResult(callId, resultText.userDenied(answer.reason)))
+      return finish(refusedResult(callId, refusalText(answer)))
     }
     if (answer.scope === 'turn') state.turnApproved = true
     decisions = new Map((answer.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]))

@@ -27,8 +27,9 @@ export function withCommandCheckpoints(port: ToolPort, deps: CommandCheckpointDe
       const wrapped: ToolExecutor<unknown, FullToolContext> = {
         ...command,
         async execute(params, ctx) {
-          const line = commandLine(params).command
-          if (deps.isReadOnly(line)) return command.execute(params, ctx)
+          // The run plan already says whether it only reads (the line was parsed once, by the policy).
+          const readOnly = ctx.plan ? ctx.plan.readOnly : deps.isReadOnly(commandLine(params).command)
+          if (readOnly) return command.execute(params, ctx)
           const { result, capture } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx))
           const note = captureNote(capture)
           return note ? { ...result, content: [...result.content, { type: 'text', text: `\n${note}` }] } : result

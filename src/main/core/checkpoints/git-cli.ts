@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { gitNeutralSettings } from '../../../shared/policy/git-config'
 
 /**
  * Runs the `git` CLI against the shadow repository only. The environment is rebuilt from scratch so
@@ -30,10 +31,13 @@ export class GitCommandError extends Error {
 
 const NULL_DEVICE = process.platform === 'win32' ? 'NUL' : '/dev/null'
 
-/** Per-invocation settings that win over any config file (there is only ours anyway). */
+/**
+ * Per-invocation settings that win over any config file (there is only ours anyway): the shared
+ * settings that keep git from running programs (the same ones auto-approved git commands get),
+ * then the checkpoint's own.
+ */
 const SAFE_CONFIG = [
-  `core.hooksPath=${NULL_DEVICE}`,
-  'core.fsmonitor=false',
+  ...gitNeutralSettings(NULL_DEVICE),
   'core.autocrlf=false',
   'core.safecrlf=false',
   'core.quotePath=false',

@@ -1,5 +1,5 @@
 import type { ResolvedMode } from '../../../shared/modes/schema'
-import type { CommandRunPlan } from '../../../shared/policy/sandbox'
+import type { SandboxPlan } from '../../../shared/policy/sandbox'
 import type { CommandSandbox, SandboxRequest } from '../tools/types'
 import type { SandboxService } from './sandbox-service'
 
@@ -19,7 +19,7 @@ export interface CommandRun {
   mode: string
   workspace: string
   /** The policy's plan for this call's command (PolicyDecision.run). */
-  commandPlan?: CommandRunPlan
+  commandPlan?: SandboxPlan
 }
 
 /**

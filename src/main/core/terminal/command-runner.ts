@@ -2,6 +2,7 @@ import { constants as osConstants } from 'node:os'
 import type { TerminalCommandInfo } from '../../../shared/contract/terminal'
 import type { CommandArtifacts } from './command-artifacts'
 import { startCommandMonitor } from './command-monitor'
+import { nameProbe, nameProblems, parseNameProbe, ShellNamesChanged } from './name-check'
 import { resolveCommandCwd } from './paths'
 import type { ShellLauncher } from './shell-launcher'
 import type { RunningCommand } from './shell-session'
@@ -253,6 +254,24 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     }
   }
 
+  /** Asks the shell what each name means; throws ShellNamesChanged when one is not the program of that name. */
+  async function checkNames(terminal: TerminalRecord, names: readonly string[], cwd: string): Promise<void> {
+    const probe = nameProbe(terminal.session.kind, names)
+    if (!probe) throw new ShellNamesChanged([{ name: names[0] ?? '', says: `what names mean cannot be checked in ${terminal.shell}` }])
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), deps.readyTimeoutMs)))
+    const output = await Promise.race([terminal.session.probe(probe.script), timedOut])
+    clearTimeout(timer)
+    const parsed = output === null ? null : parseNameProbe(output, probe.separator)
+    if (!parsed) {
+      // A shell that does not answer the question plainly is not one to run the command in.
+      await registry.kill(terminal, true)
+      throw new ShellNamesChanged([{ name: names[0] ?? '', says: 'the task shell did not answer what its command names mean (it was restarted)' }])
+    }
+    const problems = nameProblems(parsed, cwd)
+    if (problems.length > 0) throw new ShellNamesChanged(problems)
+  }
+
   return {
     nameTask(taskId, title) {
       if (title.trim()) taskTitles.set(taskId, title.trim())
@@ -265,6 +284,8 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       const { terminal, record } = await withTaskLock(taskId, async () => {
         const terminal = await acquireTaskTerminal(taskId, rootReal, notes)
         try {
+          // In the same shell, under the same lock: nothing can run in between.
+          if (request.checkNames && request.checkNames.length > 0) await checkNames(terminal, request.checkNames, explicitCwd ?? rootReal)
           const wrap = request.sandbox ? await request.sandbox(request.command, terminal.shell) : null
           if (wrap?.note) notes.push(wrap.note)
           // Every call starts where the tool says (default: the workspace root), whatever an

@@ -49,6 +49,12 @@ export interface ShellSession {
   waitReady(timeoutMs: number): Promise<boolean>
   /** Runs `command`; the terminal view shows `shown` instead when given (a sandbox-wrapped line). */
   run(command: string, cwd: string | null, capture: OutputCapture, shown?: string): Promise<RunningCommand>
+  /**
+   * Runs a script of Modus's own (a question to the shell) through the same integration, unseen:
+   * neither it nor its output reaches the terminal view. Resolves with its output once it ends,
+   * or null if the shell exits first.
+   */
+  probe(script: string): Promise<string | null>
   write(data: string): void
   resize(cols: number, rows: number): void
   pause(): void
@@ -67,8 +73,9 @@ export interface ShellSession {
 
 interface ActiveCommand {
   nonce: string
-  capture: OutputCapture
-  display: string
+  capture: Pick<OutputCapture, 'push'>
+  /** What the view shows when it starts; null for a probe (nothing of it is shown). */
+  display: string | null
   files: string[]
   lastOutputAt: number
   resolve: (end: CommandEnd) => void
@@ -118,7 +125,7 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
       if (marker.kind === 'S' && state === 'awaiting-start') {
         state = 'running'
         active.lastOutputAt = Date.now()
-        toView(active.display)
+        if (active.display !== null) toView(active.display)
         return
       }
       if (marker.kind === 'E') {
@@ -141,6 +148,7 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
     if (state === 'running' && active) {
       active.lastOutputAt = Date.now()
       active.capture.push(text)
+      if (active.display === null) return
     }
     toView(text)
   }
@@ -157,6 +165,33 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
 
   const platform = process.platform
 
+  async function start(command: string, runCwd: string | null, capture: ActiveCommand['capture'], display: string | null): Promise<RunningCommand> {
+    if (state !== 'idle') throw new Error(`The shell is not ready for a command (${state}).`)
+    const nonce = randomBytes(16).toString('hex')
+    state = 'awaiting-start'
+    let files: string[]
+    try {
+      files = await writeCommandScript(options.launch.kind, options.scriptDir, nonce, command, runCwd)
+    } catch (error) {
+      state = 'idle'
+      throw error
+    }
+    let resolveDone!: (end: CommandEnd) => void
+    const done = new Promise<CommandEnd>((resolve) => (resolveDone = resolve))
+    const entry: ActiveCommand = {
+      nonce,
+      capture,
+      display,
+      files,
+      lastOutputAt: Date.now(),
+      resolve: resolveDone
+    }
+    active = entry
+    if ((state as SessionState) === 'exited') finish({ kind: 'shell-exited', exitCode: null })
+    else proc.write(invocationLine(options.launch.kind, nonce))
+    return { nonce, done, lastOutputAt: () => entry.lastOutputAt }
+  }
+
   return {
     pid: proc.pid,
     kind: options.launch.kind,
@@ -165,31 +200,12 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
     waitReady(timeoutMs) {
       return Promise.race([ready, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())])
     },
-    async run(command, runCwd, capture, shown = command) {
-      if (state !== 'idle') throw new Error(`The shell is not ready for a command (${state}).`)
-      const nonce = randomBytes(16).toString('hex')
-      state = 'awaiting-start'
-      let files: string[]
-      try {
-        files = await writeCommandScript(options.launch.kind, options.scriptDir, nonce, command, runCwd)
-      } catch (error) {
-        state = 'idle'
-        throw error
-      }
-      let resolveDone!: (end: CommandEnd) => void
-      const done = new Promise<CommandEnd>((resolve) => (resolveDone = resolve))
-      const entry: ActiveCommand = {
-        nonce,
-        capture,
-        display: shown.replace(/\r?\n/g, '\r\n') + '\r\n',
-        files,
-        lastOutputAt: Date.now(),
-        resolve: resolveDone
-      }
-      active = entry
-      if ((state as SessionState) === 'exited') finish({ kind: 'shell-exited', exitCode: null })
-      else proc.write(invocationLine(options.launch.kind, nonce))
-      return { nonce, done, lastOutputAt: () => entry.lastOutputAt }
+    run: (command, runCwd, capture, shown = command) => start(command, runCwd, capture, shown.replace(/\r?\n/g, '\r\n') + '\r\n'),
+    async probe(script) {
+      let output = ''
+      const running = await start(script, null, { push: (text) => void (output += text) }, null)
+      const end = await running.done
+      return end.kind === 'exited' ? output : null
     },
     write: (data) => {
       if (state !== 'exited') proc.write(data)

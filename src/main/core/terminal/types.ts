@@ -28,6 +28,12 @@ export interface CommandRunRequest {
   /** The model's timeout: after it the command moves to the background. */
   timeoutMs?: number
   signal?: AbortSignal
+  /**
+   * Names the shell that runs it must resolve to the programs of those names (an auto-approved
+   * command's run plan): asked of that shell just before it runs; otherwise ShellNamesChanged is
+   * thrown and nothing runs.
+   */
+  checkNames?: readonly string[]
   /** Runs the command in a sandbox: given it and the task shell, returns the text the shell runs instead. */
   sandbox?: (command: string, shell: string) => Promise<SandboxWrap>
 }

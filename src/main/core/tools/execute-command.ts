@@ -1,19 +1,25 @@
 import type { ExecuteCommandParams } from '../../../shared/tools/execute-command'
+import { ShellNamesChanged } from '../terminal/name-check'
 import type { CommandRunResult } from '../terminal/types'
 import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
 
 /**
  * execute_command: runs the command in the task's persistent shell (a real pty), then tells the
  * model how it ended and shows an ANSI-free head + tail of the output; the full output stays on
- * disk under an artifact_id for read_command_output.
+ * disk under an artifact_id for read_command_output. An auto-approved command runs as its run
+ * plan says (the text with git's overrides, after the shell confirmed what its names mean); when
+ * a name means something else there, nothing runs and the loop asks the user instead.
  */
 export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParams, CommandToolContext> {
   return {
     async execute(params, ctx) {
       try {
+        const plan = ctx.plan
+        const command = plan?.command ?? params.command
         const sandbox = (await ctx.sandbox?.({ command: params.command, outsideSandbox: params.outside_sandbox === true })) ?? null
         const result = await ctx.terminal.execute({
-          command: params.command,
+          command,
+          checkNames: plan?.names,
           cwd: params.cwd,
           timeoutMs: params.timeout !== undefined ? Math.round(params.timeout * 1000) : undefined,
           signal: ctx.signal,
@@ -26,9 +32,13 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
             : 'outside' in sandbox
               ? `Sandbox: not used. ${sandbox.outside}`
               : null
-        const output = textOutput(formatCommandResult(result, unsandboxed), result.outcome === 'cancelled')
+        const rewritten = command !== params.command ? `Ran as: ${command} (git with the repository's code-running config turned off)` : null
+        const note = [unsandboxed, rewritten].filter(Boolean).join('\n') || null
+        const output = textOutput(formatCommandResult(result, note), result.outcome === 'cancelled')
         return result.outcome === 'exited' && result.exitCode !== null ? { ...output, exitCode: result.exitCode } : output
       } catch (error) {
+        if (error instanceof ShellNamesChanged)
+          return { ...textOutput(`Not run: ${error.message}.`, true), needsApproval: { rule: 'shell-name', reason: `${error.message}; so the command was not auto-approved` } }
         return textOutput(`execute_command failed: ${error instanceof Error ? error.message : String(error)}`, true)
       }
     }

@@ -2,6 +2,7 @@ import type { ImageBlock, TextBlock } from '../../../shared/agent/messages'
 import type { ProposedChange, Workspace } from '../workspace/types'
 import type { SandboxWrap, TaskTerminal } from '../terminal/types'
 import type { ToolEffect } from '../../../shared/tools/types'
+import type { CommandRunPlan } from '../../../shared/policy/run-plan'
 import type { LoopDeps, RunControl } from '../agent/loop-deps'
 import type { TaskSession } from '../agent/task-session'
 
@@ -11,6 +12,8 @@ export interface ToolOutput {
   isError: boolean
   /** The exit code of the command the tool ran, for the tool card (the model reads it in the text). */
   exitCode?: number
+  /** Nothing ran: what the run plan found at run time (a name meaning something else) needs the user's approval. */
+  needsApproval?: { rule: string; reason: string }
 }
 
 export const textOutput = (text: string, isError = false): ToolOutput => ({
@@ -37,6 +40,8 @@ export interface ToolContext {
    * starts itself); `from` is the page that starts it: its own origin is all the browser toggle covers.
    */
   checkPage?: (url: string, from?: string) => Promise<{ allowed: boolean; reason: string }>
+  /** The run plan of an auto-approved command; absent when the user approved it (it runs as written). */
+  plan?: CommandRunPlan
   /** The mode's command sandbox: null when the mode has none (see sandbox/). */
   sandbox?: (request: SandboxRequest) => Promise<CommandSandbox | null>
   /** Progress of a long call, shown on the tool card. */

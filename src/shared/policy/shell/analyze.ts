@@ -14,6 +14,8 @@ export interface CommandPart {
   command: ShellCommand
   /** argv after wrappers (sudo, env, nohup, timeout, xargs, …). */
   argv: string[]
+  /** The words of argv, with their place in the line (a run plan rewrites the line there). */
+  words: readonly ShellWord[]
   /** The wrappers removed, outermost first. */
   wrappers: string[]
   /** The program as written (argv[0] after wrappers). */
@@ -163,7 +165,7 @@ class Analyzer {
     const runner = wrappers.reduce((last, wrapper, i) => (wrapper.runner ? i : last), -1)
     const allowLevels = levels.slice(runner + 1, privileged >= 0 ? privileged + 1 : levels.length)
     const program = inner[0].value
-    const part: CommandPart = { command, argv: values(inner), wrappers: wrappers.map((w) => w.name), program, levels, allowLevels }
+    const part: CommandPart = { command, argv: values(inner), words: inner, wrappers: wrappers.map((w) => w.name), program, levels, allowLevels }
     const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(commandName(program)) ? commandName(program) : undefined
     if (elevated) part.privileged = elevated
     if (fromCode) part.fromCode = true
