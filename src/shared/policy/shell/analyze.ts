@@ -181,7 +181,7 @@ class Analyzer {
     const allowLevels = levels.slice(runner + 1, privileged >= 0 ? privileged + 1 : levels.length)
     const program = inner[0].value
     const programWords = new Set([...wrappers.map((wrapper) => words[wrapper.at]), inner[0]])
-    const part: CommandPart = { command, argv: values(inner), wrappers: wrappers.map((w) => w.name), program, levels, allowLevels, words: [...words], programWords, dataWords: dataWords(inner) }
+    const part: CommandPart = { command, argv: values(inner), wrappers: wrappers.map((w) => w.name), program, levels, allowLevels, words: [...words], programWords, dataWords: dataWords(inner, command, fromCode) }
     const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(commandName(program)) ? commandName(program) : undefined
     if (elevated) part.privileged = elevated
     if (fromCode) part.fromCode = true
@@ -290,11 +290,15 @@ const NUMERIC_PARAMETER = /^(\$[#?$!]|\$\{#[A-Za-z_][A-Za-z0-9_]*\})$/
 /** Programs whose quoted arguments are message text, and options whose value is a message. */
 const MESSAGE_OPTIONS = new Set(['-m', '--message'])
 
-/** Words the analysis can prove are plain data: echo's quoted text, a git message. */
-function dataWords(argv: readonly ShellWord[]): Set<ShellWord> {
+/**
+ * Words the analysis can prove are plain data: a git message, and echo's quoted text when echo
+ * prints to the terminal (in a substitution or a pipe its output may become a command: `ed`, `$(…)`).
+ */
+function dataWords(argv: readonly ShellWord[], command: ShellCommand, fromCode: boolean): Set<ShellWord> {
   const data = new Set<ShellWord>()
   const name = commandName(argv[0].value)
-  if (name === 'echo') for (const word of argv.slice(1)) if (word.quoted && !word.expands) data.add(word)
+  if (name === 'echo' && command.origin === 'top' && !fromCode && command.redirects.length === 0)
+    for (const word of argv.slice(1)) if (word.quoted && !word.expands) data.add(word)
   if (name === 'git' && ['commit', 'tag', 'stash', 'merge', 'notes'].some((sub) => argv.some((word) => word.value === sub)))
     argv.forEach((word, i) => {
       if (i > 0 && MESSAGE_OPTIONS.has(argv[i - 1].value) && !word.expands) data.add(word)
@@ -327,5 +331,9 @@ function findExecBodies(argv: readonly ShellWord[]): ShellWord[][] {
 export function analyzeCommand(line: string): CommandAnalysis {
   const analyzer = new Analyzer(0)
   analyzer.line(line, false)
-  return analyzer.analysis
+  const analysis = analyzer.analysis
+  // echo's text is only proven data when nothing in the line reads it from a pipe.
+  if (analysis.parts.some((part) => part.command.pipedInput))
+    for (const part of analysis.parts) if (commandName(part.program) === 'echo') part.dataWords.clear()
+  return analysis
 }

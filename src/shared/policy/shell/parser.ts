@@ -67,6 +67,8 @@ class Parser {
   readonly loopVariables: ShellWord[] = []
   /** Text bash evaluates as arithmetic: `$((…))`, `((…))`, `$[…]`, subscripts and substring offsets. */
   readonly arithmetic: ArithmeticUse[] = []
+  /** `${NAME:=value}` and `${NAME=value}` assign NAME: recorded as `NAME=value` words. */
+  readonly expansionAssignments: ShellWord[] = []
   private pendingHeredocs: PendingHeredoc[] = []
   private cuts: Cut[] = []
 
@@ -677,6 +679,7 @@ class Parser {
     for (const command of nested.commands) this.commands.push({ ...command, origin })
     this.loopVariables.push(...nested.loopVariables)
     this.arithmetic.push(...nested.arithmetic)
+    this.expansionAssignments.push(...nested.expansionAssignments)
     this.pos = i + 1
     this.cuts.push({ start, end: this.pos })
   }
@@ -770,7 +773,13 @@ class Parser {
       }
       if (c === '{') depth++
       else if (c === '}' && --depth === 0) {
-        this.arithmetic.push(...parameterArithmetic(this.src.slice(from, this.pos)))
+        const body = this.src.slice(from, this.pos)
+        this.arithmetic.push(...parameterArithmetic(body))
+        const assigned = /^([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?):?=([\s\S]*)$/.exec(body)
+        if (assigned) {
+          const raw = `${assigned[1]}=${assigned[2]}`
+          this.expansionAssignments.push({ raw, value: raw, start: from, end: this.pos, quoted: false, expands: /[$`]/.test(assigned[2]), glob: false })
+        }
         this.pos++
         return
       }
@@ -813,10 +822,10 @@ export function parseShell(command: string): ShellParse {
   const parser = new Parser(command)
   try {
     parser.parseAll()
-    return { ok: true, commands: parser.commands, loopVariables: parser.loopVariables, arithmetic: parser.arithmetic }
+    return { ok: true, commands: parser.commands, loopVariables: [...parser.loopVariables, ...parser.expansionAssignments], arithmetic: parser.arithmetic }
   } catch (error) {
     if (error instanceof ShellSyntaxError)
-      return { ok: false, error: error.message, commands: parser.commands, loopVariables: parser.loopVariables, arithmetic: parser.arithmetic }
+      return { ok: false, error: error.message, commands: parser.commands, loopVariables: [...parser.loopVariables, ...parser.expansionAssignments], arithmetic: parser.arithmetic }
     throw error
   }
 }
