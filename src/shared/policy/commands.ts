@@ -2,8 +2,8 @@ import type { CommandRules } from '../modes/schema'
 import { analyzeCommand, basename, commandName, programForAllow, type CommandAnalysis, type CommandPart } from './shell/analyze'
 import { withoutGlobalOptions } from './shell/global-options'
 import { firstFlagMatch } from './flag-rules'
-import { nameAppears, ruleProgram } from './named-programs'
-import { firstMatch } from './rules'
+import { LineScan, nameAppears, ruleProgram } from './named-programs'
+import { firstMatch, firstMatchOfTexts, matchTexts } from './rules'
 
 export type Decision = 'allow' | 'ask' | 'deny'
 
@@ -37,6 +37,7 @@ const join = (argv: readonly string[]): string => argv.join(' ')
  */
 function strictForms(part: CommandPart): string[][] {
   const forms = new Map<string, string[]>()
+  // Keyed by the words joined with a character no word holds, so a form is listed once.
   const add = (words: string[]): void => void forms.set(words.join('\u0000'), words)
   for (const level of part.levels) {
     add(level)
@@ -56,20 +57,22 @@ const firstWord = (rule: string): string => basename(rule.trim().split(/[ \t]/)[
 function decidePart(part: CommandPart, sets: readonly RuleSet[], autoApprove: boolean): PartDecision {
   const text = partText(part)
   const strict = strictForms(part)
+  const hasStrictRules = sets.some((set) => (set.rules.deny?.length ?? 0) + (set.rules.ask?.length ?? 0) > 0)
+  const strictTexts = hasStrictRules ? matchTexts(strict, 'folded') : []
   for (const set of sets) {
-    const rule = firstMatch(set.rules.deny, strict, 'folded') ?? firstFlagMatch(set.rules.deny, strict)
+    const rule = firstMatchOfTexts(set.rules.deny, strictTexts, 'folded') ?? firstFlagMatch(set.rules.deny, strict)
     if (rule) return { text, decision: 'deny', rule: `${set.origin} deny "${rule}"` }
   }
   for (const set of sets) {
-    const rule = firstMatch(set.rules.ask, strict, 'folded') ?? firstFlagMatch(set.rules.ask, strict)
+    const rule = firstMatchOfTexts(set.rules.ask, strictTexts, 'folded') ?? firstFlagMatch(set.rules.ask, strict)
     if (rule) return { text, decision: 'ask', rule: `${set.origin} ask "${rule}"` }
   }
-  const forms = allowForms(part)
+  const forms = matchTexts(allowForms(part), 'exact')
   for (const set of sets) {
     if (!set.allowApplies) continue
     // A `sudo` part needs a rule that says `sudo`: `*` or `ls` do not cover `sudo ls`.
     const rules = part.privileged ? set.rules.allow?.filter((rule) => firstWord(rule) === part.privileged) : set.rules.allow
-    const rule = firstMatch(rules, forms)
+    const rule = firstMatchOfTexts(rules, forms)
     // Without the toggle an allow rule only records that it matched: the part still asks.
     if (rule) return { text, decision: autoApprove ? 'allow' : 'ask', rule: `${set.origin} allow "${rule}"` }
   }
@@ -81,12 +84,15 @@ function decidePart(part: CommandPart, sets: readonly RuleSet[], autoApprove: bo
  * see it as a program (`linux64 touch P`, `sed 's/x/touch P/e'` with `touch` denied).
  */
 function namedElsewhere(line: string, analysis: CommandAnalysis, sets: readonly RuleSet[]): { rule: string; name: string } | undefined {
-  const lower = line.toLowerCase()
+  let scan: LineScan | undefined
   for (const set of sets)
     for (const kind of ['deny', 'ask'] as const)
       for (const rule of set.rules[kind] ?? []) {
         const name = ruleProgram(rule)
-        if (name && nameAppears(line, lower, analysis, name)) return { rule: `${set.origin} ${kind} "${rule}"`, name }
+        if (!name) continue
+        scan ??= new LineScan(line, analysis)
+        if (!scan.lower.includes(name) && !scan.decoded.includes(name)) continue
+        if (nameAppears(scan, name)) return { rule: `${set.origin} ${kind} "${rule}"`, name }
       }
   return undefined
 }

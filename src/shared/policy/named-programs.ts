@@ -16,7 +16,17 @@ import type { ShellWord } from './shell/types'
 const NAME_CHAR = /[A-Za-z0-9_.-]/
 
 /** The program a rule names: its first word, without a path, or undefined for a glob. */
+const programs = new Map<string, string | undefined>()
+
 export function ruleProgram(rule: string): string | undefined {
+  if (programs.has(rule)) return programs.get(rule)
+  if (programs.size > 5000) programs.clear()
+  const name = programOf(rule)
+  programs.set(rule, name)
+  return name
+}
+
+function programOf(rule: string): string | undefined {
   const first = rule.trim().split(/[ \t]+/)[0] ?? ''
   const name = first.slice(first.lastIndexOf('/') + 1).replace(/:\*?$/, '').toLowerCase()
   return name && !name.includes('*') && !name.startsWith('-') ? name : undefined
@@ -70,16 +80,43 @@ function wordNames(line: string, word: ShellWord, name: string, spans: () => Arr
   return occurrences(ownText(word.value, word.expands).toLowerCase(), name).length > 0
 }
 
+/** What every rule's search in one line shares, computed once. */
+export class LineScan {
+  readonly lower: string
+  /** The values of the words that differ from their text in the line (decoded quotes, escapes, braces). */
+  readonly decoded: string
+  private spanList: Array<[number, number]> | undefined
+
+  constructor(
+    readonly line: string,
+    readonly analysis: CommandAnalysis
+  ) {
+    this.lower = line.toLowerCase()
+    let decoded = ''
+    // Brace expansion makes words whose text is not the line's at their offsets (`tou{ch,}`).
+    for (const part of analysis.parts)
+      for (const word of part.words) if (word.value !== word.raw || line.slice(word.start, word.end) !== word.raw) decoded += ` ${word.value}`
+    this.decoded = decoded.toLowerCase()
+  }
+
+  get spans(): Array<[number, number]> {
+    return (this.spanList ??= exemptSpans(this.line, this.analysis))
+  }
+}
+
 /** Whether `name` appears in the line anywhere but a program word or a proven data word. */
-export function nameAppears(line: string, lowerLine: string, analysis: CommandAnalysis, name: string): boolean {
+export function nameAppears(scan: LineScan, name: string): boolean {
+  const inLine = occurrences(scan.lower, name)
+  if (inLine.length === 0 && occurrences(scan.decoded, name).length === 0) return false
+  // Fast answer: every mention is a program word or a data word of the line itself.
+  const covered = (at: number): boolean => scan.spans.some(([start, end]) => at >= start && at + name.length <= end)
+  if (occurrences(scan.decoded, name).length === 0 && inLine.every(covered)) return false
+  const { line, analysis } = scan
   const mentions = (word: ShellWord): boolean => word.raw.toLowerCase().includes(name) || word.value.toLowerCase().includes(name)
-  if (!lowerLine.includes(name) && !analysis.parts.some((part) => part.words.some(mentions))) return false
-  let spans: Array<[number, number]> | undefined
-  const lazySpans = (): Array<[number, number]> => (spans ??= exemptSpans(line, analysis))
   for (const part of analysis.parts) {
     for (const word of [...part.words, ...part.command.assignments]) {
       if (part.programWords.has(word) || part.dataWords.has(word) || !mentions(word)) continue
-      if (wordNames(line, word, name, lazySpans)) return true
+      if (wordNames(line, word, name, () => scan.spans)) return true
     }
     for (const redirect of part.command.redirects)
       if (redirect.body && occurrences(ownText(redirect.body, true).toLowerCase(), name).length > 0) return true

@@ -107,6 +107,7 @@ export type RuleCase = 'exact' | 'folded'
 interface CompiledList {
   rules: CompiledRule[]
   words: Array<string | null>
+  foldedWords: Array<string | null>
 }
 
 const lists = new WeakMap<readonly string[], CompiledList>()
@@ -119,7 +120,7 @@ function compiledList(rules: readonly string[]): CompiledList {
       const word = rule.replace(/^[ \t]+/, '').split(/[ \t]/)[0]
       return PLAIN_WORD.test(word) && !word.includes('*') && !word.endsWith(':') ? word : null
     })
-    hit = { rules: rules.map(compiled), words }
+    hit = { rules: rules.map(compiled), words, foldedWords: words.map((word) => (word === null ? null : fold(word))) }
     lists.set(rules, hit)
   }
   return hit
@@ -140,19 +141,28 @@ export function ruleMatches(rule: string, form: RuleForm, matchCase: RuleCase = 
 /** The first rule of the list matching any of the command's forms. */
 export function firstMatch(rules: readonly string[] | undefined, forms: readonly RuleForm[], matchCase: RuleCase = 'exact'): string | undefined {
   if (!rules || rules.length === 0) return undefined
+  return firstMatchOfTexts(rules, matchTexts(forms, matchCase), matchCase)
+}
+
+/** The texts forms are matched as (case-folded for deny and ask rules): compute once, match many lists. */
+export const matchTexts = (forms: readonly RuleForm[], matchCase: RuleCase): string[] =>
+  forms.map((form) => (matchCase === 'folded' ? fold(formText(form)) : formText(form)))
+
+/** firstMatch over texts from matchTexts with the same matchCase. */
+export function firstMatchOfTexts(rules: readonly string[] | undefined, texts: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {
+  if (!rules || rules.length === 0) return undefined
   const list = compiledList(rules)
   // A rule whose command word no form starts with cannot match: skip its globs (ASCII words only,
   // where upper-casing and the folding agree).
   const folded = matchCase === 'folded'
-  const texts = forms.map((form) => (folded ? fold(formText(form)) : formText(form)))
-  const formFirstWords = forms.map((form, i) => {
-    const word = typeof form === 'string' ? formWords(form)[0] : form[0] ?? ''
-    return PLAIN_WORD.test(word) ? (folded ? texts[i].slice(0, word.length) : word) : null
+  const formFirstWords = texts.map((text) => {
+    const end = text.indexOf(SEP)
+    const word = end < 0 ? text : text.slice(0, end)
+    return PLAIN_WORD.test(word) ? word : null
   })
   const anyUnknown = formFirstWords.includes(null)
   for (let i = 0; i < list.rules.length; i++) {
-    const word = list.words[i]
-    const key = word === null ? null : folded ? fold(word) : word
+    const key = folded ? list.foldedWords[i] : list.words[i]
     if (key !== null && !anyUnknown && !formFirstWords.includes(key)) continue
     const globs = list.rules[i][matchCase]
     for (const text of texts) if (globs.some((glob) => globMatches(glob, text))) return list.rules[i].source
