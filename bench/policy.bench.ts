@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { it } from 'vitest'
@@ -7,15 +9,35 @@ import { decideCommand, type RuleSet } from '../src/shared/policy/commands'
 import { decide } from '../src/shared/policy/decide'
 import { parseShell } from '../src/shared/policy/shell/parser'
 import type { ResolvedMode } from '../src/shared/modes/schema'
+import { CODE_COMMAND_RULES } from '../src/shared/modes/builtin'
 
 /**
  * Command parse + decision over workload 3 (10,000 commands, perf-anchors §3: Roo's parseCommand
  * 101k/s, getCommandDecision 88k/s with allow 31 / deny 8). Modus runs a real shell grammar, so
  * beside it, in the same process, a naive baseline (regex split on operators + word-prefix
  * match) shows what the grammar costs. Figures are printed, never asserted.
+ *
+ * POLICY_BENCH_BASELINE=<git ref> also runs that commit's policy (its src/shared, checked out into a
+ * temp dir) over the same commands in the same process, so a change's cost is printed beside the
+ * figures before it (issue 25: 23052c6, the policy before the hardening).
  */
 const WARM_PASSES = 10
 const workloads = resolve(__dirname, '../../shared/workloads/generate.mjs')
+const root = resolve(__dirname, '..')
+
+type DecideCommand = typeof decideCommand
+type Decide = typeof decide
+
+/** Another commit's decideCommand and decide(), loaded from its src/shared in a temp dir. */
+async function baselinePolicy(ref: string): Promise<{ decideCommand: DecideCommand; decide: Decide }> {
+  const dir = mkdtempSync(join(tmpdir(), 'modus-policy-baseline-'))
+  const archive = execFileSync('git', ['archive', ref, 'src/shared'], { cwd: root })
+  execFileSync('tar', ['-x', '-C', dir], { input: archive })
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  const commands = (await import(join(dir, 'src/shared/policy/commands.ts'))) as { decideCommand: DecideCommand }
+  const decideModule = (await import(join(dir, 'src/shared/policy/decide.ts'))) as { decide: Decide }
+  return { decideCommand: commands.decideCommand, decide: decideModule.decide }
+}
 
 interface Lists {
   allowed: string[]
@@ -97,9 +119,17 @@ it.skipIf(!existsSync(workloads))(
     const sets = (allow: string[], deny: string[]): RuleSet[] => [{ origin: 'bench', rules: { allow, deny }, allowApplies: true }]
     measure('baseline naive split + prefix (no grammar)', commands, (c) => naiveDecision(c, lists.allowed, lists.denied), (r) => r)
     measure('parseShell', commands, parseShell)
-    measure('decideCommand, allow 31 / deny 8', commands, (c) => decideCommand(c, sets(lists.allowed, lists.denied), true), (r) => r.decision)
-    measure('decideCommand, Roo default allow (3), no deny', commands, (c) => decideCommand(c, sets(lists.rooDefaultAllowed, []), true), (r) => r.decision)
-    measure('decideCommand, * + deny 8', commands, (c) => decideCommand(c, sets(['*'], lists.denied), true), (r) => r.decision)
+    const baselineRef = process.env.POLICY_BENCH_BASELINE
+    const baseline = baselineRef ? await baselinePolicy(baselineRef) : undefined
+    const policies: Array<[string, DecideCommand, Decide]> = [['', decideCommand, decide]]
+    if (baseline && baselineRef) policies.unshift([` [${baselineRef}]`, baseline.decideCommand, baseline.decide])
+    const codeAllow = [...CODE_COMMAND_RULES.allow]
+    for (const [tag, decideLine] of policies) {
+      measure(`decideCommand, allow 31 / deny 8${tag}`, commands, (c) => decideLine(c, sets(lists.allowed, lists.denied), true), (r) => r.decision)
+      measure(`decideCommand, Roo default allow (3), no deny${tag}`, commands, (c) => decideLine(c, sets(lists.rooDefaultAllowed, []), true), (r) => r.decision)
+      measure(`decideCommand, * + deny 8${tag}`, commands, (c) => decideLine(c, sets(['*'], lists.denied), true), (r) => r.decision)
+      measure(`decideCommand, Code mode's allow list + deny 8${tag}`, commands, (c) => decideLine(c, sets(codeAllow, lists.denied), true), (r) => r.decision)
+    }
 
     const mode: ResolvedMode = {
       slug: 'bench',
@@ -112,11 +142,12 @@ it.skipIf(!existsSync(workloads))(
       overridesBuiltIn: false
     }
     const ctx = { mode, trusted: true, workspaceRoot: '/work/project', isIgnored: (p: string) => p.startsWith('.env') }
-    measure(
-      'decide(execute_command) full policy (rules + redirect writes + ignore)',
-      commands,
-      (command) => decide({ name: 'execute_command', params: { command } }, ctx),
-      (r) => `${r.decision}`
-    )
+    for (const [tag, , decideCall] of policies)
+      measure(
+        `decide(execute_command) full policy (rules + redirect writes + ignore)${tag}`,
+        commands,
+        (command) => decideCall({ name: 'execute_command', params: { command } }, ctx),
+        (r) => `${r.decision}`
+      )
   }
 )

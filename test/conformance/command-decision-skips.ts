@@ -4,6 +4,7 @@
  * regression can never hide behind a computed skip.
  */
 export const COMMAND_DECISION_SKIPS: Readonly<Record<string, string>> = {
+  "commands/should-auto-approve-array-assignment-command-with-wildcard-allowlist": "Roo auto_approve, Modus ask_user: assigning a variable off the inert list ('files') never auto-runs in Modus (issue 25 §2: variables are an allow-list; deliberate difference)",
   "commands/should-auto-approve-the-complex-node-e-one-liner-when-node-is-allowed": "Roo auto_approve, Modus ask_user: inline code (node -e) is never auto-approved in Modus, whatever the rules (deliberate difference)",
   "command-parser/should-extract-simple-command-pattern": "Modus suggests the narrowest rule per part (suggestNarrowestRule), not Roo's list of every prefix level",
   "command-parser/should-extract-command-with-subcommand": "Modus suggests the narrowest rule per part (suggestNarrowestRule), not Roo's list of every prefix level",

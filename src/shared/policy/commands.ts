@@ -1,7 +1,9 @@
 import type { CommandRules } from '../modes/schema'
 import { analyzeCommand, basename, commandName, programForAllow, type CommandAnalysis, type CommandPart } from './shell/analyze'
 import { withoutGlobalOptions } from './shell/global-options'
-import { firstMatch } from './rules'
+import { firstFlagMatch } from './flag-rules'
+import { LineScan, nameAppears, ruleProgram } from './named-programs'
+import { firstMatch, firstMatchOfTexts, matchTexts } from './rules'
 
 export type Decision = 'allow' | 'ask' | 'deny'
 
@@ -30,22 +32,24 @@ export interface CommandDecision {
 const join = (argv: readonly string[]): string => argv.join(' ')
 
 /**
- * The texts deny and ask rules are matched against: every wrapper level, binary paths reduced to
- * their name, and global options before a subcommand removed (`git -C dir push` is `git push`).
+ * The word lists deny and ask rules are matched against: every wrapper level, binary paths reduced
+ * to their name, and global options before a subcommand removed (`git -C dir push` is `git push`).
  */
-function strictForms(part: CommandPart): string[] {
-  const forms = new Set<string>()
+function strictForms(part: CommandPart): string[][] {
+  const forms = new Map<string, string[]>()
+  // Keyed by the words joined with a character no word holds, so a form is listed once.
+  const add = (words: string[]): void => void forms.set(words.join('\u0000'), words)
   for (const level of part.levels) {
-    forms.add(join(level))
-    forms.add(join([basename(level[0]), ...level.slice(1)]))
-    forms.add(join([commandName(level[0]), ...level.slice(1)]))
+    add(level)
+    add([basename(level[0]), ...level.slice(1)])
+    add([commandName(level[0]), ...level.slice(1)])
   }
-  for (const bare of withoutGlobalOptions(commandName(part.program), part.argv.slice(1))) forms.add(join(bare))
-  return [...forms]
+  for (const bare of withoutGlobalOptions(commandName(part.program), part.argv.slice(1))) add(bare)
+  return [...forms.values()]
 }
 
-/** The texts allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is; `sudo` must be named. */
-const allowForms = (part: CommandPart): string[] => part.allowLevels.map((level) => join([programForAllow(level[0]), ...level.slice(1)]))
+/** The word lists allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is; `sudo` must be named. */
+const allowForms = (part: CommandPart): string[][] => part.allowLevels.map((level) => [programForAllow(level[0]), ...level.slice(1)])
 
 const partText = (part: CommandPart): string => part.command.text || join(part.argv)
 const firstWord = (rule: string): string => basename(rule.trim().split(/[ \t]/)[0])
@@ -53,24 +57,44 @@ const firstWord = (rule: string): string => basename(rule.trim().split(/[ \t]/)[
 function decidePart(part: CommandPart, sets: readonly RuleSet[], autoApprove: boolean): PartDecision {
   const text = partText(part)
   const strict = strictForms(part)
+  const hasStrictRules = sets.some((set) => (set.rules.deny?.length ?? 0) + (set.rules.ask?.length ?? 0) > 0)
+  const strictTexts = hasStrictRules ? matchTexts(strict, 'folded') : []
   for (const set of sets) {
-    const rule = firstMatch(set.rules.deny, strict, 'folded')
+    const rule = firstMatchOfTexts(set.rules.deny, strictTexts, 'folded') ?? firstFlagMatch(set.rules.deny, strict)
     if (rule) return { text, decision: 'deny', rule: `${set.origin} deny "${rule}"` }
   }
   for (const set of sets) {
-    const rule = firstMatch(set.rules.ask, strict, 'folded')
+    const rule = firstMatchOfTexts(set.rules.ask, strictTexts, 'folded') ?? firstFlagMatch(set.rules.ask, strict)
     if (rule) return { text, decision: 'ask', rule: `${set.origin} ask "${rule}"` }
   }
-  const forms = allowForms(part)
+  const forms = matchTexts(allowForms(part), 'exact')
   for (const set of sets) {
     if (!set.allowApplies) continue
     // A `sudo` part needs a rule that says `sudo`: `*` or `ls` do not cover `sudo ls`.
     const rules = part.privileged ? set.rules.allow?.filter((rule) => firstWord(rule) === part.privileged) : set.rules.allow
-    const rule = firstMatch(rules, forms)
+    const rule = firstMatchOfTexts(rules, forms)
     // Without the toggle an allow rule only records that it matched: the part still asks.
     if (rule) return { text, decision: autoApprove ? 'allow' : 'ask', rule: `${set.origin} allow "${rule}"` }
   }
   return { text, decision: 'ask' }
+}
+
+/**
+ * The first deny or ask rule whose program's name appears in the line where the rules did not
+ * see it as a program (`linux64 touch P`, `sed 's/x/touch P/e'` with `touch` denied).
+ */
+function namedElsewhere(line: string, analysis: CommandAnalysis, sets: readonly RuleSet[]): { rule: string; name: string } | undefined {
+  let scan: LineScan | undefined
+  for (const set of sets)
+    for (const kind of ['deny', 'ask'] as const)
+      for (const rule of set.rules[kind] ?? []) {
+        const name = ruleProgram(rule)
+        if (!name) continue
+        scan ??= new LineScan(line, analysis)
+        if (!scan.lower.includes(name) && !scan.decoded.includes(name)) continue
+        if (nameAppears(scan, name)) return { rule: `${set.origin} ${kind} "${rule}"`, name }
+      }
+  return undefined
 }
 
 const result = (decision: Decision, rule: string, reason: string, parts: PartDecision[], analysis: CommandAnalysis): CommandDecision => ({
@@ -94,11 +118,20 @@ export function decideCommand(line: string, sets: readonly RuleSet[], autoApprov
   const denied = parts.find((part) => part.decision === 'deny')
   if (denied) return result('deny', denied.rule as string, `'${denied.text}' is denied by ${denied.rule}`, parts, analysis)
   if (analysis.error) return result('ask', 'unparsed-command', `The command could not be analysed (${analysis.error}), so it is never auto-approved`, parts, analysis)
+  if (analysis.alwaysAsk.length > 0) return result('ask', 'always-ask', `Never auto-approved: ${analysis.alwaysAsk.join('; ')}`, parts, analysis)
   if (parts.length === 0 && analysis.writes.length === 0)
     return result('ask', 'empty-command', 'The command is empty or only a comment: nothing to auto-approve', parts, analysis)
-  if (analysis.alwaysAsk.length > 0) return result('ask', 'always-ask', `Never auto-approved: ${analysis.alwaysAsk.join('; ')}`, parts, analysis)
   const asked = parts.find((part) => part.decision === 'ask' && part.rule?.includes(' ask "'))
   if (asked) return result('ask', asked.rule as string, `'${asked.text}' needs approval by ${asked.rule}`, parts, analysis)
+  const named = namedElsewhere(line, analysis, sets)
+  if (named)
+    return result(
+      'ask',
+      named.rule,
+      `'${named.name}', which ${named.rule} names, appears in this line where another program may run it (an argument or a string the policy cannot prove is data), so it needs approval`,
+      parts,
+      analysis
+    )
   const redirect = analysis.writes.find((use) => use.redirect)
   if (redirect) return result('ask', 'output-redirection', `Output is redirected into '${redirect.path}'; only /dev/null is never asked about`, parts, analysis)
   const unmatched = parts.find((part) => part.decision === 'ask' && !part.rule)

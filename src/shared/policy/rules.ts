@@ -6,28 +6,83 @@
  * - a trailing ` *` also matches the bare command (`ls *` matches `ls`, never `lsof`);
  * - `X:*` means `X *` (`npm run test:*` does not match `npm run test:e2e`).
  * Only spaces and tabs separate words, in rules as in commands.
+ *
+ * A command given as words keeps its word boundaries: the quoted word `'git status'` is one word,
+ * a program called `git status`, and never matches the rule `git status *` (a rule's space only
+ * matches a boundary between words; `*` matches anything, boundaries included).
+ *
+ * Matching is linear in the command: a rule is cut at its `*`s into literal segments, the first
+ * must start the text, the last must end it, and the others are found left to right with indexOf
+ * (the leftmost fit is always the best one for a `*` glob), so no pattern can make it backtrack.
  */
-interface CompiledRule {
-  source: string
-  /** Case-sensitive: allow rules. */
-  exact: RegExp
-  /** Case-insensitive: deny and ask rules (`RM` runs `rm` on case-insensitive file systems). */
-  folded: RegExp
+
+/** Joins the words of a command for matching: a character no command word can hold (NUL is refused). */
+const SEP = '\u0000'
+
+/** A command as the rules see it: its words, or a text whose spaces and tabs separate words. */
+export type RuleForm = string | readonly string[]
+
+interface Glob {
+  /** Literal pieces between the `*`s; one piece means no `*`. */
+  pieces: string[]
 }
 
-const escape = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
-const ANY = '[\\s\\S]*'
+interface CompiledRule {
+  source: string
+  /** The rule matches when any of these globs matches the whole text. */
+  exact: Glob[]
+  /** The same, case-folded: deny and ask rules (`RM` runs `rm` on case-insensitive file systems). */
+  folded: Glob[]
+}
 
-/** The rule's regex source, anchored at both ends. */
-function rulePattern(rule: string): string {
+/**
+ * Case folding as a case-insensitive JavaScript RegExp (without the u flag) does it, so the answers
+ * stay those of the regex matcher this replaces: each code unit to its upper case when that is one
+ * code unit, and never from beyond ASCII into it.
+ */
+function fold(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toUpperCase()
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    const upper = c.toUpperCase()
+    out += upper.length === 1 && !(c.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128) ? upper : c
+  }
+  return out
+}
+
+const globOf = (pattern: string): Glob => ({ pieces: pattern.split('*') })
+
+/** The globs a rule stands for, on texts whose words are joined by SEP. */
+function ruleGlobs(rule: string): string[] {
   let body = rule.replace(/^[ \t]+|[ \t]+$/g, '').replace(/[ \t]+/g, ' ')
   if (body.endsWith(':*')) body = `${body.slice(0, -2).replace(/ $/, '')} *`
-  if (body === '*' || body === '') return `^${ANY}$`
-  if (!body.includes('*')) return `^${escape(body)}(?: ${ANY})?$`
-  const bareToo = body.endsWith(' *')
-  if (bareToo) body = body.slice(0, -2)
-  const pattern = body.split('*').map(escape).join(ANY)
-  return bareToo ? `^${pattern}(?: ${ANY})?$` : `^${pattern}$`
+  if (body === '*' || body === '') return ['*']
+  const words = (text: string): string => text.split(' ').join(SEP)
+  if (!body.includes('*')) return [words(body), `${words(body)}${SEP}*`]
+  // A trailing ` *` also matches the bare command.
+  if (body.endsWith(' *')) return [words(body.slice(0, -2)), words(body)]
+  return [words(body)]
+}
+
+/** Whether the glob matches all of `text`: anchored at both ends, each middle piece at its leftmost fit. */
+export function globMatches(glob: Glob, text: string): boolean {
+  const { pieces } = glob
+  const first = pieces[0]
+  if (pieces.length === 1) return text === first
+  const last = pieces[pieces.length - 1]
+  if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last)) return false
+  let at = first.length
+  const end = text.length - last.length
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]
+    if (piece === '') continue
+    const found = text.indexOf(piece, at)
+    if (found < 0 || found + piece.length > end) return false
+    at = found + piece.length
+  }
+  return true
 }
 
 const cache = new Map<string, CompiledRule>()
@@ -35,8 +90,8 @@ const cache = new Map<string, CompiledRule>()
 function compiled(rule: string): CompiledRule {
   let hit = cache.get(rule)
   if (!hit) {
-    const source = rulePattern(rule)
-    hit = { source: rule, exact: new RegExp(source), folded: new RegExp(source, 'i') }
+    const globs = ruleGlobs(rule)
+    hit = { source: rule, exact: globs.map(globOf), folded: globs.map((glob) => globOf(fold(glob))) }
     if (cache.size > 5000) cache.clear()
     cache.set(rule, hit)
   }
@@ -46,12 +101,13 @@ function compiled(rule: string): CompiledRule {
 export type RuleCase = 'exact' | 'folded'
 
 /**
- * A rule list compiled once: each rule's regexes and the command word it needs (null when the word
- * is a glob or not plain ASCII, so only the regex can tell). Kept per list, as long as the list lives.
+ * A rule list compiled once: each rule's globs and the command word it needs (null when the word
+ * is a glob or not plain ASCII, so only the glob can tell). Kept per list, as long as the list lives.
  */
 interface CompiledList {
   rules: CompiledRule[]
   words: Array<string | null>
+  foldedWords: Array<string | null>
 }
 
 const lists = new WeakMap<readonly string[], CompiledList>()
@@ -64,35 +120,52 @@ function compiledList(rules: readonly string[]): CompiledList {
       const word = rule.replace(/^[ \t]+/, '').split(/[ \t]/)[0]
       return PLAIN_WORD.test(word) && !word.includes('*') && !word.endsWith(':') ? word : null
     })
-    hit = { rules: rules.map(compiled), words }
+    hit = { rules: rules.map(compiled), words, foldedWords: words.map((word) => (word === null ? null : fold(word))) }
     lists.set(rules, hit)
   }
   return hit
 }
 
-const wordOf = (form: string): string => {
-  const space = form.indexOf(' ')
-  return space < 0 ? form : form.slice(0, space)
+/** The words of a form: given, or a text cut at spaces and tabs. */
+export const formWords = (form: RuleForm): readonly string[] => (typeof form === 'string' ? form.split(/[ \t]/) : form)
+
+/** The text a form is matched as: its words joined by SEP. */
+const formText = (form: RuleForm): string => (typeof form === 'string' ? form.replace(/[ \t]/g, SEP) : form.join(SEP))
+
+/** Whether one rule matches one form (as a deny or ask rule when `matchCase` is folded). */
+export function ruleMatches(rule: string, form: RuleForm, matchCase: RuleCase = 'exact'): boolean {
+  const text = matchCase === 'folded' ? fold(formText(form)) : formText(form)
+  return compiled(rule)[matchCase].some((glob) => globMatches(glob, text))
 }
 
 /** The first rule of the list matching any of the command's forms. */
-export function firstMatch(rules: readonly string[] | undefined, forms: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {
+export function firstMatch(rules: readonly string[] | undefined, forms: readonly RuleForm[], matchCase: RuleCase = 'exact'): string | undefined {
+  if (!rules || rules.length === 0) return undefined
+  return firstMatchOfTexts(rules, matchTexts(forms, matchCase), matchCase)
+}
+
+/** The texts forms are matched as (case-folded for deny and ask rules): compute once, match many lists. */
+export const matchTexts = (forms: readonly RuleForm[], matchCase: RuleCase): string[] =>
+  forms.map((form) => (matchCase === 'folded' ? fold(formText(form)) : formText(form)))
+
+/** firstMatch over texts from matchTexts with the same matchCase. */
+export function firstMatchOfTexts(rules: readonly string[] | undefined, texts: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {
   if (!rules || rules.length === 0) return undefined
   const list = compiledList(rules)
-  // A rule whose command word no form starts with cannot match: skip its regex (ASCII words only,
-  // where lower-casing and the regex's case folding agree).
+  // A rule whose command word no form starts with cannot match: skip its globs (ASCII words only,
+  // where upper-casing and the folding agree).
   const folded = matchCase === 'folded'
-  const formWords = forms.map((form) => {
-    const word = wordOf(form)
-    return PLAIN_WORD.test(word) ? (folded ? word.toLowerCase() : word) : null
+  const formFirstWords = texts.map((text) => {
+    const end = text.indexOf(SEP)
+    const word = end < 0 ? text : text.slice(0, end)
+    return PLAIN_WORD.test(word) ? word : null
   })
-  const anyUnknown = formWords.includes(null)
+  const anyUnknown = formFirstWords.includes(null)
   for (let i = 0; i < list.rules.length; i++) {
-    const word = list.words[i]
-    const key = word === null ? null : folded ? word.toLowerCase() : word
-    if (key !== null && !anyUnknown && !formWords.includes(key)) continue
-    const regex = list.rules[i][matchCase]
-    for (const form of forms) if (regex.test(form)) return list.rules[i].source
+    const key = folded ? list.foldedWords[i] : list.words[i]
+    if (key !== null && !anyUnknown && !formFirstWords.includes(key)) continue
+    const globs = list.rules[i][matchCase]
+    for (const text of texts) if (globs.some((glob) => globMatches(glob, text))) return list.rules[i].source
   }
   return undefined
 }

@@ -92,7 +92,7 @@ function gitGlobalOptions(words: readonly ShellWord[]): GitWords | string {
 
 /** The insertions that run one git invocation without the repository's code-running config. */
 function gitInsertions(line: string, part: CommandPart, dirs: readonly string[]): { insert: Insertion[]; run: GitRun } | string {
-  const words = part.words
+  const words = part.argvWords
   const options = gitGlobalOptions(words)
   if (typeof options === 'string') return options
   const sub = options.subcommand === null ? undefined : words[options.subcommand]
@@ -123,7 +123,7 @@ export function planCommand(line: string, analysis: CommandAnalysis): PlanResult
     for (const name of namesOf(part)) names.add(name)
     const program = commandName(part.program)
     if (CHANGES_DIR.has(program)) {
-      const target = part.words.slice(1).find((word) => !word.value.startsWith('-') || word.value === '-')
+      const target = part.argvWords.slice(1).find((word) => !word.value.startsWith('-') || word.value === '-')
       if (!target || target.expands || target.value === '-' || target.value.startsWith('~') || program === 'popd') dirUnknown ??= part.argv.join(' ')
       else for (const dir of [...dirs]) dirs.add(joinDir(dir, target.value))
       continue

@@ -92,8 +92,13 @@ describe('never auto-approved (audit)', () => {
   it('variables that change what runs, however they are assigned', () => {
     for (const line of ['read PATH <<< /tmp; ls', 'read -r -a PATH < f; ls', 'printf -v PATH /tmp; ls', 'for PATH in /tmp; do ls; done', 'select PATH in /tmp; do ls; done', 'mapfile PATH < f; ls', 'readarray -t LD_PRELOAD < f; ls', 'getopts a: PATH', 'declare -n r=PATH; r=/tmp; ls'])
       expect(verdict(line, everything), line).toBe('ask')
-    for (const line of ['read -r name; echo $name', 'for f in a b; do ls $f; done', 'printf -v x %s 1'])
-      expect(verdict(line, everything), line).toBe('allow')
+    // Issue 25 §2: every variable off the inert list asks, whatever sets it, naming the variable.
+    for (const [line, name] of [['read -r name; echo $name', 'name'], ['for f in a b; do ls $f; done', 'f'], ['printf -v x %s 1', 'x']]) {
+      const decision = decideCommand(line, sets(everything), true)
+      expect(decision.decision, line).toBe('ask')
+      expect(decision.reason, line).toContain(`setting ${name}`)
+    }
+    expect(verdict('for LANG in C en_US.UTF-8; do ls; done', everything)).toBe('allow')
   })
 
   it('awk programs that write files', () => {

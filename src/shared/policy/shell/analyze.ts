@@ -1,10 +1,11 @@
 import { argPaths } from './arg-paths'
-import { assignedName, changesWhatRuns, DECLARING, namesSetBy } from './assignments'
+import { arithmeticProblem, literalArithmetic } from './arithmetic'
+import { assignmentProblem, DECLARING, declared, namesSetBy, splitAssignment } from './assignments'
 import { expandBraces, hasBraceExpansion } from './brace'
 import { codeOf, stringLiterals, type EmbeddedCode } from './code'
 import { dangerousSubstitution } from './dangerous'
 import { parseShell } from './parser'
-import type { ShellCommand, ShellWord } from './types'
+import type { ArithmeticUse, ShellCommand, ShellWord } from './types'
 import { basename, commandName, unwrap } from './wrappers'
 
 export { basename, commandName } from './wrappers'
@@ -15,7 +16,7 @@ export interface CommandPart {
   /** argv after wrappers (sudo, env, nohup, timeout, xargs, …). */
   argv: string[]
   /** The words of argv, with their place in the line (a run plan rewrites the line there). */
-  words: readonly ShellWord[]
+  argvWords: readonly ShellWord[]
   /** The wrappers removed, outermost first. */
   wrappers: string[]
   /** The program as written (argv[0] after wrappers). */
@@ -28,6 +29,12 @@ export interface CommandPart {
   privileged?: string
   /** The part comes from code another command carries (`sh -c`, `trap`, `python -c` strings). */
   fromCode?: boolean
+  /** Every word of the command, wrappers included, as parsed (offsets into the line that holds it). */
+  words: ShellWord[]
+  /** The words rules were matched on as programs: each wrapper's name and the program. */
+  programWords: Set<ShellWord>
+  /** Words the analysis proved are plain data: files a known reader reads, message texts. */
+  dataWords: Set<ShellWord>
 }
 
 export interface PathUse {
@@ -93,7 +100,13 @@ class Analyzer {
     const danger = dangerousSubstitution(line)
     if (danger) this.ask(danger)
     for (const command of parsed.commands) this.command(command, fromCode)
-    for (const variable of parsed.loopVariables ?? []) this.assignment(variable.value)
+    for (const variable of parsed.loopVariables ?? []) this.assignment(variable)
+    for (const use of parsed.arithmetic ?? []) this.arithmetic(use)
+  }
+
+  private arithmetic(use: ArithmeticUse): void {
+    const problem = arithmeticProblem(use)
+    if (problem) this.ask(problem)
   }
 
   private ask(reason: string): void {
@@ -107,14 +120,22 @@ class Analyzer {
       if (redirect.kind === 'write' && !WRITE_OK.has(target.value)) this.analysis.writes.push(pathUse(target, redirect.op, { redirect: true }))
       else if (redirect.kind === 'read') this.analysis.reads.push(pathUse(target, redirect.op))
     }
-    for (const assignment of command.assignments) this.assignment(assignment.value)
+    for (const assignment of command.assignments) this.assignment(assignment)
     const words = this.expandedWords(command)
     if (words.length > 0) this.argv(words, command, fromCode)
   }
 
-  private assignment(word: string): void {
-    const name = assignedName(word)
-    if (name && changesWhatRuns(name)) this.ask(`setting ${name} changes what later commands run`)
+  /** An assignment word (`A=b`, `A[i]=b`, `A+=b`): only inert names with literal values auto-run. */
+  private assignment(word: ShellWord): void {
+    const split = splitAssignment(word.value)
+    if (!split) return
+    if (split.subscript !== undefined) this.arithmetic({ text: split.subscript, kind: 'subscript' })
+    this.setVariable(split.name, split.value, !word.expands)
+  }
+
+  private setVariable(name: string, value: string | undefined, literal: boolean): void {
+    const problem = assignmentProblem(name, value, literal)
+    if (problem) this.ask(problem)
   }
 
   /** Brace expansion done as bash does it, so `{rm,-rf,x}` is seen as `rm -rf x`. */
@@ -159,13 +180,14 @@ class Analyzer {
         wrappers = wrappers.slice(0, -1)
       }
     }
-    for (const assignment of unwrapped.envAssignments) this.assignment(assignment.value)
+    for (const assignment of unwrapped.envAssignments) this.assignment(assignment)
     const levels = [...wrappers.map((wrapper) => values(words.slice(wrapper.at))), values(inner)]
     const privileged = wrappers.findIndex((wrapper) => wrapper.privileged)
     const runner = wrappers.reduce((last, wrapper, i) => (wrapper.runner ? i : last), -1)
     const allowLevels = levels.slice(runner + 1, privileged >= 0 ? privileged + 1 : levels.length)
     const program = inner[0].value
-    const part: CommandPart = { command, argv: values(inner), words: inner, wrappers: wrappers.map((w) => w.name), program, levels, allowLevels }
+    const programWords = new Set([...wrappers.map((wrapper) => words[wrapper.at]), inner[0]])
+    const part: CommandPart = { command, argv: values(inner), wrappers: wrappers.map((w) => w.name), program, levels, allowLevels, argvWords: inner, words: [...words], programWords, dataWords: dataWords(inner, command, fromCode) }
     const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(commandName(program)) ? commandName(program) : undefined
     if (elevated) part.privileged = elevated
     if (fromCode) part.fromCode = true
@@ -175,7 +197,7 @@ class Analyzer {
       if (['time', 'strace', 'ltrace'].includes(wrapper.name))
         for (let i = wrapper.at + 1; i < words.length && words[i].value.startsWith('-'); i++)
           if (words[i].value === '-o' || words[i].value === '--output') words[i + 1] && this.analysis.writes.push(pathUse(words[i + 1], wrapper.name))
-    this.paths(inner)
+    this.paths(inner, part)
     const code = codeOf(inner, command)
     code.alwaysAsk.forEach((reason) => this.ask(reason))
     for (const embedded of code.code) this.embedded(embedded, part.command.text || part.argv.join(' '))
@@ -187,20 +209,60 @@ class Analyzer {
     if (first.expands) this.ask(`the program '${first.value}' is only known at run time`)
     else if (first.glob && /[*?]|\[.*\]/.test(unquotedText(first.raw))) this.ask(`the program '${first.value}' is a file pattern`)
     const name = commandName(first.value)
-    if (DECLARING.has(name)) for (const word of inner.slice(1)) this.assignment(word.value)
-    for (const set of namesSetBy([name, ...values(inner.slice(1))])) {
-      if (set === '?' || set.includes('$')) this.ask(`'${name}' sets a variable known only at run time`)
-      else this.assignment(`${set}=`)
-    }
+    const args = inner.slice(1)
+    if (DECLARING.has(name)) this.declaration(name, args)
+    for (const set of namesSetBy([name, ...values(args)])) this.setVariable(set, undefined, false)
+    this.arithmeticBuiltins(name, args)
+    if (name === 'make' || name === 'gmake')
+      for (const word of args) if (splitAssignment(word.value)) this.assignment(word)
+    if (name === 'launchctl' && /^(setenv|unsetenv|config)$/.test(args[0]?.value ?? '')) this.ask(`launchctl ${args[0].value} sets variables for every program started later`)
     if (command.words.length === 0) return
   }
 
-  private paths(inner: readonly ShellWord[]): void {
+  /** `export`, `declare`, `typeset`, `local`, `readonly`: each name set, and options that change how bash reads it. */
+  private declaration(name: string, args: readonly ShellWord[]): void {
+    const found = declared(args)
+    if (found.printsOnly) return
+    for (const option of found.options) this.ask(`${name} ${option} changes how the shell evaluates the variables it declares`)
+    for (const entry of found.names) {
+      const subscript = /\[(.*)\]$/.exec(entry.name)
+      if (subscript) this.arithmetic({ text: subscript[1], kind: 'subscript' })
+      this.setVariable(entry.name.replace(/\[.*\]$/, ''), entry.value ?? '', entry.literal)
+    }
+  }
+
+  /**
+   * Builtins that evaluate their words as arithmetic or as variable names with a subscript (which
+   * bash evaluates, running any `$(…)` inside): `let`, `[[ … -eq … ]]`, `test -v 'a[…]'`, `unset 'a[…]'`.
+   */
+  private arithmeticBuiltins(name: string, args: readonly ShellWord[]): void {
+    if (name === 'let') {
+      for (const word of args) this.arithmetic({ text: word.expands ? '$' : word.value, kind: 'arithmetic command' })
+      return
+    }
+    const texts = args.map((word) => word.value)
+    if (name === '[[') {
+      texts.forEach((text, i) => {
+        if (!ARITHMETIC_TESTS.has(text)) return
+        for (const operand of [args[i - 1], args[i + 1]])
+          if (operand && !(literalArithmetic(operand.value) && !operand.expands) && !NUMERIC_PARAMETER.test(operand.value))
+            this.ask(`'[[ … ${text} … ]]' evaluates '${operand.value}' as arithmetic, which reads variables and runs subscripts`)
+      })
+    }
+    if (name === '[[' || name === 'test' || name === '[' || name === 'unset') {
+      for (const text of texts) if (text.includes('[') && text !== '[[' && text !== '[') this.ask(`${name} evaluates the subscript in '${text}' as code`)
+    }
+  }
+
+  private paths(inner: readonly ShellWord[], part: CommandPart): void {
     const via = basename(inner[0].value)
     const found = argPaths(inner)
     for (const word of found.writes) this.analysis.writes.push(pathUse(word, via))
     for (const word of found.optionWrites) this.analysis.writes.push(pathUse(word, via, { option: true }))
-    for (const { word, recursive } of found.reads) this.analysis.argReads.push(pathUse(word, via, recursive ? { recursive } : {}))
+    for (const { word, recursive } of found.reads) {
+      this.analysis.argReads.push(pathUse(word, via, recursive ? { recursive } : {}))
+      part.dataWords.add(word)
+    }
     for (const word of found.unknown) this.analysis.named.push(pathUse(word, via))
     for (const word of found.values) this.analysis.named.push(pathUse(word, via, { value: true }))
     found.starts.forEach((reason) => this.ask(reason))
@@ -229,6 +291,30 @@ class Analyzer {
   }
 }
 
+/** `[[ a -eq b ]]` and friends evaluate both sides as arithmetic. */
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge'])
+/** Parameters that are always numbers: `$#`, `$?`, `$$`, `$!`, `${#name}`. */
+const NUMERIC_PARAMETER = /^(\$[#?$!]|\$\{#[A-Za-z_][A-Za-z0-9_]*\})$/
+
+/** Programs whose quoted arguments are message text, and options whose value is a message. */
+const MESSAGE_OPTIONS = new Set(['-m', '--message'])
+
+/**
+ * Words the analysis can prove are plain data: a git message, and echo's quoted text when echo
+ * prints to the terminal (in a substitution or a pipe its output may become a command: `ed`, `$(…)`).
+ */
+function dataWords(argv: readonly ShellWord[], command: ShellCommand, fromCode: boolean): Set<ShellWord> {
+  const data = new Set<ShellWord>()
+  const name = commandName(argv[0].value)
+  if (name === 'echo' && command.origin === 'top' && !fromCode && command.redirects.length === 0)
+    for (const word of argv.slice(1)) if (word.quoted && !word.expands) data.add(word)
+  if (name === 'git' && ['commit', 'tag', 'stash', 'merge', 'notes'].some((sub) => argv.some((word) => word.value === sub)))
+    argv.forEach((word, i) => {
+      if (i > 0 && MESSAGE_OPTIONS.has(argv[i - 1].value) && !word.expands) data.add(word)
+    })
+  return data
+}
+
 /** The options after which find and fd run a command of their own. */
 const EXEC_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   find: ['-exec', '-execdir', '-ok', '-okdir'],
@@ -254,5 +340,9 @@ function findExecBodies(argv: readonly ShellWord[]): ShellWord[][] {
 export function analyzeCommand(line: string): CommandAnalysis {
   const analyzer = new Analyzer(0)
   analyzer.line(line, false)
-  return analyzer.analysis
+  const analysis = analyzer.analysis
+  // echo's text is only proven data when nothing in the line reads it from a pipe.
+  if (analysis.parts.some((part) => part.command.pipedInput))
+    for (const part of analysis.parts) if (commandName(part.program) === 'echo') part.dataWords.clear()
+  return analysis
 }

@@ -1,32 +1,112 @@
 /**
- * Variables that change which program runs or what it loads: an assignment to one of them
- * (`PATH=…`, `LD_PRELOAD=…`, `env NODE_OPTIONS=… node`, `export BASH_ENV=…`) is never
- * auto-approved. Plain ones (`NODE_ENV=test`, `CI=1`) are seen through.
+ * Variables a line may set and still auto-run: an allow-list, never a deny-list. Bash and the
+ * tools it starts read a great many variables as code or as the program to run (`BASH_ALIASES`,
+ * `RANDOM` evaluated as arithmetic, `CARGO_TARGET_*_RUNNER`, `RUSTC_WORKSPACE_WRAPPER`, `PAGER`,
+ * `LD_PRELOAD`…), and new ones keep appearing, so only names known to be inert pass: locale,
+ * time zone, colour and CI flags and log verbosity, each with the values it takes. Every other
+ * assignment, in any form (prefix `A=b cmd`, statement, `export`, `declare`, `read`, `mapfile`,
+ * `printf -v`, `for A in`, `getopts`, `let`, `A[i]=`, `A+=`), asks with the variable's name.
+ *
+ * The values are literal (no `$`, no substitution) and hold no path: an inert name never names a
+ * file, so a value with a slash asks (except `TZ`'s zone names such as `Europe/Paris`).
  */
-const EXACT = new Set([
-  'PATH', 'ENV', 'BASH_ENV', 'CDPATH', 'IFS', 'SHELL', 'SHELLOPTS', 'BASHOPTS', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'PS4',
-  'HOME', 'ZDOTDIR', 'XDG_CONFIG_HOME', 'XDG_CONFIG_DIRS', 'XDG_DATA_DIRS', 'FPATH', 'HISTFILE', 'INPUTRC', 'TMPDIR',
-  'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL',
-  'BROWSER', 'TERMINAL', 'LESSOPEN', 'LESSCLOSE', 'LESSKEY', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'SUDO_EDITOR', 'GCONV_PATH',
-  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'CLASSPATH', 'MAVEN_OPTS', 'GRADLE_OPTS',
-  'GEM_HOME', 'GEM_PATH', 'BUNDLE_GEMFILE', 'CARGO_HOME', 'RUSTC', 'RUSTC_WRAPPER', 'RUSTFLAGS', 'CC', 'CXX', 'LD', 'MAKEFLAGS', 'MAKE',
-  'GOFLAGS', 'GOROOT', 'GOPATH', 'GOTOOLCHAIN', 'DOTNET_ROOT', 'LUA_PATH', 'LUA_CPATH', 'LUA_INIT', 'TCLLIBPATH', 'R_PROFILE', 'R_PROFILE_USER',
-  'PHPRC', 'PHP_INI_SCAN_DIR', 'OPENSSL_CONF', 'CURL_HOME', 'WGETRC', 'KUBECONFIG', 'DOCKER_HOST', 'DOCKER_CONFIG', 'NPM_CONFIG_USERCONFIG',
-  'COMSPEC', 'PATHEXT', 'PSModulePath', 'MALLOC_CONF'
-])
-const FAMILIES = /^(LD_|DYLD_|GIT_|NPM_CONFIG_|YARN_|PNPM_|PYTHON|PERL|RUBY|BASH_FUNC_|BUN_|DENO_|ELECTRON_|PIP_|UV_|POETRY_|COMPOSER|CONDA|VIRTUAL_ENV|LUA_|NODE_)/i
-const PLAIN_FAMILY = new Set(['NODE_ENV', 'NODE_NO_WARNINGS', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED', 'PYTHONIOENCODING', 'PYTHONUTF8', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE', 'GIT_TERMINAL_PROMPT'])
 
-/** The variable an assignment word sets (`A=1`, `A+=x`, `A[0]=x`). */
-export const assignedName = (word: string): string | undefined => /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=/.exec(word)?.[1]
+/** Words: flags, levels, names (`1`, `true`, `en_US.UTF-8`, `xterm-256color`, `mycrate=debug,info`). */
+const WORD = /^[A-Za-z0-9_.,:@+=-]*$/
+/** A number (terminal width, thread count, hash seed). */
+const NUMBER = /^[0-9]*$/
+/** An IANA zone or a POSIX TZ string: never absolute, never `..`, never `:path`. */
+const ZONE = /^(?![/:])(?!.*\.\.)[A-Za-z0-9_.,:+/-]*$/
 
-export function changesWhatRuns(name: string): boolean {
-  if (PLAIN_FAMILY.has(name)) return false
-  return EXACT.has(name) || EXACT.has(name.toUpperCase()) || FAMILIES.test(name)
+const INERT: Readonly<Record<string, RegExp>> = {
+  CI: WORD,
+  NO_COLOR: WORD,
+  FORCE_COLOR: WORD,
+  CLICOLOR: WORD,
+  CLICOLOR_FORCE: WORD,
+  COLORTERM: WORD,
+  TERM: WORD,
+  COLUMNS: NUMBER,
+  TZ: ZONE,
+  LANG: WORD,
+  LANGUAGE: WORD,
+  NODE_ENV: WORD,
+  NODE_NO_WARNINGS: WORD,
+  RUST_BACKTRACE: WORD,
+  RUST_LOG: WORD,
+  RUST_TEST_THREADS: NUMBER,
+  CARGO_TERM_COLOR: WORD,
+  PYTHONUNBUFFERED: WORD,
+  PYTHONDONTWRITEBYTECODE: WORD,
+  PYTHONUTF8: WORD,
+  PYTHONHASHSEED: /^([0-9]*|random)$/,
+  GIT_TERMINAL_PROMPT: NUMBER
 }
 
-/** Builtins that set variables from their arguments. */
-export const DECLARING = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'set', 'setenv', 'launchctl'])
+/** `LC_ALL`, `LC_CTYPE`, `LC_MESSAGES`…: locale categories (not `LOCPATH`, which names a directory). */
+const LOCALE_CATEGORY = /^LC_[A-Z]+$/
+
+/** The names an assignment may set and still auto-run, for messages and the README. */
+export const INERT_VARIABLES: readonly string[] = [...Object.keys(INERT), 'LC_*']
+
+const valuePattern = (name: string): RegExp | undefined =>
+  Object.prototype.hasOwnProperty.call(INERT, name) ? INERT[name] : LOCALE_CATEGORY.test(name) ? WORD : undefined
+
+export const isInertName = (name: string): boolean => valuePattern(name) !== undefined
+
+/**
+ * Why setting `name` to `value` asks, or undefined when it may auto-run. `value` is undefined when
+ * the value is not known (a `read` target, an `export NAME`); `literal` is false when the value
+ * holds an expansion.
+ */
+export function assignmentProblem(name: string, value: string | undefined, literal: boolean): string | undefined {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `'${name}' is not a plain variable name (a subscript is evaluated as code)`
+  const pattern = valuePattern(name)
+  if (!pattern) return `setting ${name}: only inert variables (${INERT_VARIABLES.join(', ')}) auto-run`
+  if (value === undefined) return `setting ${name} to a value known only at run time`
+  if (!literal) return `the value of ${name} is not a literal`
+  if (!pattern.test(value)) return `the value of ${name} ('${value.slice(0, 40)}') is not one it takes plainly (a path or code)`
+  return undefined
+}
+
+/** An assignment word split: `A=1`, `A+=x`, `A[0]=x` (subscript kept apart). */
+export function splitAssignment(word: string): { name: string; subscript?: string; value: string } | undefined {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[([^\]]*)\])?\+?=/.exec(word)
+  if (!match) return undefined
+  return { name: match[1], subscript: match[2], value: word.slice(match[0].length) }
+}
+
+/** The variable an assignment word sets (`A=1`, `A+=x`, `A[0]=x`). */
+export const assignedName = (word: string): string | undefined => splitAssignment(word)?.name
+
+/** Builtins that declare variables from their arguments. */
+export const DECLARING = new Set(['export', 'declare', 'typeset', 'local', 'readonly'])
+
+/** Options of the declaring builtins that only export, make read-only, make global or print. */
+const PLAIN_DECLARE_OPTIONS = /^[-+][xrgp]+$/
+
+/**
+ * What a declaring builtin's words set: `[name, value?, literal]` for each, and the options that
+ * change how the shell reads the variable later (`-i` evaluates every assignment as arithmetic,
+ * `-n` makes a name point at another, `-a`/`-A` make subscripts of later assignments code).
+ */
+export function declared(words: readonly { value: string; expands: boolean }[]): { names: { name: string; value?: string; literal: boolean }[]; options: string[]; printsOnly: boolean } {
+  const names: { name: string; value?: string; literal: boolean }[] = []
+  const options: string[] = []
+  let optionsEnd = false
+  for (const word of words) {
+    if (!optionsEnd && word.value === '--') optionsEnd = true
+    else if (!optionsEnd && /^[-+]/.test(word.value) && word.value.length > 1) {
+      if (!PLAIN_DECLARE_OPTIONS.test(word.value)) options.push(word.value)
+    } else {
+      const eq = word.value.indexOf('=')
+      if (eq < 0) names.push({ name: word.value, literal: !word.expands })
+      else names.push({ name: word.value.slice(0, eq).replace(/\+$/, ''), value: word.value.slice(eq + 1), literal: !word.expands })
+    }
+  }
+  const printsOnly = words.some((word) => /^-[A-Za-z]*[pfF]/.test(word.value)) && names.every((entry) => entry.value === undefined)
+  return { names, options, printsOnly }
+}
 
 /** Options of the variable-setting builtins that take the next word as their value. */
 const VALUED: Readonly<Record<string, readonly string[]>> = {
@@ -34,20 +114,16 @@ const VALUED: Readonly<Record<string, readonly string[]>> = {
   mapfile: ['-d', '-n', '-O', '-s', '-u', '-C', '-c'],
   readarray: ['-d', '-n', '-O', '-s', '-u', '-C', '-c'],
   printf: [],
-  getopts: []
+  getopts: [],
+  wait: []
 }
 
 /**
  * The variables a builtin sets from its words (`read PATH`, `read -a PATH`, `printf -v PATH`,
- * `mapfile PATH`, `getopts o PATH`, and the targets of a `declare -n` nameref). A nameref with no
- * target, or one only known at run time, yields `?`: it can later set any variable.
+ * `mapfile PATH`, `getopts o PATH`, `wait -p PATH`). Their values are only known at run time.
  */
 export function namesSetBy(argv: readonly string[]): string[] {
   const [name, ...args] = argv
-  if (name === 'declare' || name === 'typeset' || name === 'local') {
-    if (!args.some((word) => /^-[A-Za-z]*n/.test(word))) return []
-    return args.filter((word) => !word.startsWith('-')).map((word) => (word.includes('=') ? word.slice(word.indexOf('=') + 1) : '?'))
-  }
   const valued = VALUED[name]
   if (!valued) return []
   const names: string[] = []
@@ -59,11 +135,13 @@ export function namesSetBy(argv: readonly string[]): string[] {
       break
     }
     if (!word.startsWith('-') || word === '-') operands.push(word)
-    else if ((name === 'read' && word.startsWith('-a')) || (name === 'printf' && word.startsWith('-v'))) names.push(word.length > 2 ? word.slice(2) : args[++i] ?? '')
-    else if (valued.includes(word)) i++
+    else if ((name === 'read' && /^-[A-Za-z]*a/.test(word)) || (name === 'printf' && word.startsWith('-v')) || (name === 'wait' && word.startsWith('-p'))) {
+      const at = word.search(/[avp]/)
+      names.push(at < word.length - 1 ? word.slice(at + 1) : args[++i] ?? '')
+    } else if (valued.includes(word)) i++
   }
-  if (name === 'read') names.push(...operands)
+  if (name === 'read') names.push(...(operands.length > 0 ? operands : ['REPLY']))
   else if (name === 'mapfile' || name === 'readarray') names.push(operands[operands.length - 1] ?? 'MAPFILE')
-  else if (name === 'getopts') names.push(operands[1] ?? '')
+  else if (name === 'getopts') names.push(operands[1] ?? '', 'OPTIND', 'OPTARG')
   return names
 }

@@ -1,3 +1,4 @@
+import { sedScript, sedScripts } from './sed-script'
 import type { ShellCommand, ShellWord } from './types'
 import { commandName } from './wrappers'
 
@@ -56,6 +57,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   npm: ['-c', '--call'],
   pnpm: ['-c'],
   su: ['-c', '--command', '--session-command'],
+  sg: ['-c'],
   runuser: ['-c', '--command', '--session-command'],
   script: ['-c', '--command'],
   ssh: [],
@@ -171,10 +173,48 @@ function interpreterCode(name: string, argv: readonly ShellWord[], command: Shel
   return true
 }
 
+/** sed's `e` command and `s///e` run shell commands; `w` writes a file; a script from a file is unknown. */
+function sedCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  const { scripts, fromFile } = sedScripts(argv.slice(1).map((word) => word.value))
+  if (fromFile) found.alwaysAsk.push('sed reads its script from a file, which may run commands (e) or write files (w)')
+  for (const script of scripts) {
+    const sed = sedScript(script)
+    if (sed.runs) found.alwaysAsk.push(`the sed script '${script.slice(0, 60)}' runs a shell command (the e command or the e flag of s)`)
+    if (sed.writes) found.alwaysAsk.push(`the sed script '${script.slice(0, 60)}' writes a file (w)`)
+    if (sed.unreadable && !sed.runs) found.alwaysAsk.push(`the sed script '${script.slice(0, 60)}' could not be read, so what it runs is unknown`)
+  }
+}
+
+/** `git grep -O`/`--open-files-in-pager` runs a pager program named in its value (or the config's). */
+function gitGrepCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  const sub = argv.findIndex((word, i) => i > 0 && word.value === 'grep')
+  if (sub < 0) return
+  for (const word of argv.slice(sub + 1)) {
+    if (word.value === '--') break
+    if (/^--open-files-in-pager(=|$)/.test(word.value) || /^-[A-Za-z]*O/.test(word.value)) {
+      found.alwaysAsk.push('git grep -O opens the files in a program it names')
+      return
+    }
+  }
+}
+
+/** `make --eval`/`-E` adds makefile text, whose recipes and `$(shell …)` run commands. */
+function makeCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  for (const word of argv.slice(1)) {
+    if (word.value === '--') break
+    if (/^--eval(=|$)/.test(word.value) || /^-[A-Za-z]*E/.test(word.value)) {
+      found.alwaysAsk.push('make --eval runs makefile text given on the command line')
+      return
+    }
+  }
+}
+
 /** awk and friends run commands through `system()` and `|` pipes in their program text. */
 function awkCode(argv: readonly ShellWord[], found: CodeFindings): void {
+  if (argv.slice(1).some((word) => /^(-l|--load|-i|--include)(=|$)|^-[li]./.test(word.value)))
+    found.alwaysAsk.push('awk loads an extension or a source file, which can run code')
   const program = argv.slice(1).find((word, i, rest) => !word.value.startsWith('-') && !['-f', '-v', '-F'].includes(rest[i - 1]?.value ?? ''))
-  if (program && /system\s*\(|\|\s*(getline|&)|\|\s*"|print[^;]*\|/.test(program.value)) {
+  if (program && /system\s*\(|\|\s*(getline|&)|\|\s*"|print[^;]*\||@load|@include/.test(program.value)) {
     found.alwaysAsk.push(`the awk program runs commands`)
     found.code.push({ text: program.value, language: 'foreign' })
   }
@@ -276,8 +316,15 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
       found.code.push({ text, language: 'shell' })
     }
   } else if (/^(g|m|n)?awk$/.test(name)) awkCode(argv, found)
+  else if (name === 'sed' || name === 'gsed') sedCode(argv, found)
+  else if (name === 'make' || name === 'gmake') makeCode(argv, found)
+  else if (name === 'find' && args.some((w) => w.value === '-ok' || w.value === '-okdir'))
+    found.alwaysAsk.push('find -ok asks on the terminal before running a command: never auto-approved')
   else if (!interpreterCode(name, argv, command, found)) {
-    if (name === 'git') gitConfigAssignments(argv, found)
+    if (name === 'git') {
+      gitConfigAssignments(argv, found)
+      gitGrepCode(argv, found)
+    }
     if (['go', 'cargo', 'npm', 'pnpm', 'yarn'].includes(name)) programOptions(name, argv, found)
     optionCode(name, argv, found)
   }

@@ -1,4 +1,4 @@
-import type { CommandOrigin, ShellCommand, ShellParse, ShellRedirect, ShellWord } from './types'
+import type { ArithmeticUse, CommandOrigin, ShellCommand, ShellParse, ShellRedirect, ShellWord } from './types'
 
 class ShellSyntaxError extends Error {}
 
@@ -65,6 +65,10 @@ class Parser {
   readonly commands: ShellCommand[] = []
   /** Variables `for` and `select` loops assign, as `NAME=` words. */
   readonly loopVariables: ShellWord[] = []
+  /** Text bash evaluates as arithmetic: `$((…))`, `((…))`, `$[…]`, subscripts and substring offsets. */
+  readonly arithmetic: ArithmeticUse[] = []
+  /** `${NAME:=value}` and `${NAME=value}` assign NAME: recorded as `NAME=value` words. */
+  readonly expansionAssignments: ShellWord[] = []
   private pendingHeredocs: PendingHeredoc[] = []
   private cuts: Cut[] = []
 
@@ -146,6 +150,11 @@ class Parser {
       needCommand = undefined
       if (c === ')') throw new ShellSyntaxError(`unexpected ')' at ${this.pos}`)
       if (c === '}' && this.atWordBoundaryAfter(this.pos + 1)) throw new ShellSyntaxError(`unexpected '}' at ${this.pos}`)
+      if (c === '(' && this.src[this.pos + 1] === '(') {
+        this.readArithmeticCommand(origin, pipedInput)
+        pipedInput = false
+        continue
+      }
       if (c === '(') {
         this.pos++
         this.parseList(origin, ')')
@@ -207,6 +216,7 @@ class Parser {
     // `for NAME in …` / `select NAME in …` assign NAME.
     let expectLoopVariable = false
     let loopVariable: ShellWord | undefined
+    let loopItems: ShellWord[] | undefined
     for (;;) {
       this.skipBlanks()
       if (this.pos >= this.src.length) break
@@ -268,13 +278,22 @@ class Parser {
         assignments.push(word)
         continue
       }
+      if (dataOnly && loopVariable && !expectLoopVariable) {
+        if (loopItems) loopItems.push(word)
+        else if (word.raw === 'in') loopItems = []
+      }
       if (dataOnly && expectLoopVariable && /^[A-Za-z_][A-Za-z0-9_]*$/.test(word.raw))
         loopVariable = { ...word, raw: `${word.raw}=`, value: `${word.value}=` }
       expectLoopVariable = false
       if (!dataOnly) words.push(word)
     }
-    // `for PATH in /tmp/evil; do ls; done` assigns PATH.
-    if (loopVariable) this.loopVariables.push(loopVariable)
+    // `for PATH in /tmp/evil; do ls; done` assigns PATH each item; `for x; do` assigns it each of "$@".
+    if (loopVariable) {
+      const variable = loopVariable
+      if (!loopItems) this.loopVariables.push({ ...variable, raw: `${variable.raw}$@`, value: `${variable.value}$@`, expands: true })
+      else if (loopItems.length === 0) this.loopVariables.push(variable)
+      else for (const item of loopItems) this.loopVariables.push({ ...item, raw: `${variable.raw}${item.raw}`, value: `${variable.value}${item.value}` })
+    }
     if (words.length === 0 && assignments.length === 0 && redirects.length === 0) return
     this.commands.splice(insertAt, 0, {
       words,
@@ -613,6 +632,8 @@ class Parser {
       this.parseNested(origin, ')')
     } else if (this.src[this.pos + 1] === '{') {
       this.readParameterExpansion()
+    } else if (this.src[this.pos + 1] === '[') {
+      this.readOldArithmetic()
     } else {
       const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9?!#$*@-])/.exec(this.src.slice(this.pos, this.pos + 64))
       if (!name) {
@@ -657,12 +678,24 @@ class Parser {
     if (nested.pos < inner.length) throw new ShellSyntaxError('unexpected text in backtick substitution')
     for (const command of nested.commands) this.commands.push({ ...command, origin })
     this.loopVariables.push(...nested.loopVariables)
+    this.arithmetic.push(...nested.arithmetic)
+    this.expansionAssignments.push(...nested.expansionAssignments)
     this.pos = i + 1
     this.cuts.push({ start, end: this.pos })
   }
 
-  private readArithmetic(): void {
+  /** `((…))` as a command: an arithmetic evaluation (`for ((…))` too). */
+  private readArithmeticCommand(origin: CommandOrigin, pipedInput: boolean): void {
+    const start = this.pos
+    this.pos--
+    this.readArithmetic('arithmetic command')
+    this.commands.push({ words: [], assignments: [], redirects: [], text: this.src.slice(start, this.pos), origin, pipedInput })
+    this.readTrailingRedirects(origin, false)
+  }
+
+  private readArithmetic(kind: ArithmeticUse['kind'] = 'arithmetic expansion'): void {
     this.pos += 3
+    const from = this.pos
     let depth = 2
     while (this.pos < this.src.length) {
       const c = this.src[this.pos]
@@ -685,6 +718,7 @@ class Parser {
       else if (c === ')') {
         depth--
         if (depth === 0) {
+          this.arithmetic.push({ text: this.src.slice(from, this.pos - 1), kind })
           this.pos++
           return
         }
@@ -694,8 +728,25 @@ class Parser {
     throw new ShellSyntaxError("missing '))'")
   }
 
+  /** `$[…]`: bash's old arithmetic expansion. */
+  private readOldArithmetic(): void {
+    const from = this.pos + 2
+    let depth = 0
+    for (this.pos += 1; this.pos < this.src.length; this.pos++) {
+      const c = this.src[this.pos]
+      if (c === '[') depth++
+      else if (c === ']' && --depth === 0) {
+        this.arithmetic.push({ text: this.src.slice(from, this.pos), kind: 'arithmetic expansion' })
+        this.pos++
+        return
+      }
+    }
+    throw new ShellSyntaxError("missing ']' of '$['")
+  }
+
   /** `${…}` may nest, quote, and hide `$(…)` in a default value: all of it is scanned. */
   private readParameterExpansion(): void {
+    const from = this.pos + 2
     this.pos += 2
     let depth = 1
     while (this.pos < this.src.length) {
@@ -722,6 +773,13 @@ class Parser {
       }
       if (c === '{') depth++
       else if (c === '}' && --depth === 0) {
+        const body = this.src.slice(from, this.pos)
+        this.arithmetic.push(...parameterArithmetic(body))
+        const assigned = /^([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?):?=([\s\S]*)$/.exec(body)
+        if (assigned) {
+          const raw = `${assigned[1]}=${assigned[2]}`
+          this.expansionAssignments.push({ raw, value: raw, start: from, end: this.pos, quoted: false, expands: /[$`]/.test(assigned[2]), glob: false })
+        }
         this.pos++
         return
       }
@@ -731,15 +789,43 @@ class Parser {
   }
 }
 
+/**
+ * The arithmetic inside `${…}`: a subscript (`${a[i]}`, `${#a[i]}`) and substring offsets
+ * (`${v:off:len}`, `${a[@]:off}`), which bash evaluates, recursively through variables.
+ * `${v:-x}`, `${v:=x}`, `${v:+x}`, `${v:?x}` are defaults, not offsets.
+ */
+function parameterArithmetic(body: string): ArithmeticUse[] {
+  const found: ArithmeticUse[] = []
+  const head = /^[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])/.exec(body)
+  if (!head) return found
+  let at = head[0].length
+  if (body[at] === '[') {
+    let depth = 0
+    let end = at
+    for (; end < body.length; end++) {
+      if (body[end] === '[') depth++
+      else if (body[end] === ']' && --depth === 0) break
+    }
+    const subscript = body.slice(at + 1, end)
+    if (subscript !== '@' && subscript !== '*') found.push({ text: subscript, kind: 'subscript' })
+    at = end + 1
+  }
+  if (body[at] === ':' && !/[-=+?]/.test(body[at + 1] ?? '')) {
+    for (const operand of body.slice(at + 1).split(':')) found.push({ text: operand, kind: 'substring offset' })
+  }
+  return found
+}
+
 /** Parse a command line into every simple command it would run. Never throws. */
 export function parseShell(command: string): ShellParse {
   if (CONTROL_CHARACTER.test(command)) return { ok: false, error: 'the command holds a NUL or another control character', invalid: true, commands: [] }
   const parser = new Parser(command)
   try {
     parser.parseAll()
-    return { ok: true, commands: parser.commands, loopVariables: parser.loopVariables }
+    return { ok: true, commands: parser.commands, loopVariables: [...parser.loopVariables, ...parser.expansionAssignments], arithmetic: parser.arithmetic }
   } catch (error) {
-    if (error instanceof ShellSyntaxError) return { ok: false, error: error.message, commands: parser.commands, loopVariables: parser.loopVariables }
+    if (error instanceof ShellSyntaxError)
+      return { ok: false, error: error.message, commands: parser.commands, loopVariables: [...parser.loopVariables, ...parser.expansionAssignments], arithmetic: parser.arithmetic }
     throw error
   }
 }

@@ -37,8 +37,14 @@ export interface ShellCommand {
   pipedInput: boolean
 }
 
+/** Text bash evaluates as arithmetic, where variables are read recursively and subscripts run `$(…)`. */
+export interface ArithmeticUse {
+  text: string
+  kind: 'arithmetic expansion' | 'arithmetic command' | 'subscript' | 'substring offset'
+}
+
 export type ShellParse =
-  /** `loopVariables`: what `for NAME in …` and `select NAME in …` assign, as `NAME=` words. */
-  | { ok: true; commands: ShellCommand[]; loopVariables?: ShellWord[] }
+  /** `loopVariables`: what `for NAME in …` and `select NAME in …` assign, one `NAME=item` word per item, and `${NAME:=value}` defaults. */
+  | { ok: true; commands: ShellCommand[]; loopVariables?: ShellWord[]; arithmetic?: ArithmeticUse[] }
   /** `invalid`: input no shell should be given (control characters): refused, not asked. */
-  | { ok: false; error: string; invalid?: boolean; commands: ShellCommand[]; loopVariables?: ShellWord[] }
+  | { ok: false; error: string; invalid?: boolean; commands: ShellCommand[]; loopVariables?: ShellWord[]; arithmetic?: ArithmeticUse[] }
