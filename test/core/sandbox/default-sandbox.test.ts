@@ -45,7 +45,7 @@ async function start(options: HarnessOptions & { command: string; mode?: string 
   const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-data-')))
   writeFileSync(join(dataDir, 'secrets.json'), '{"anthropic":"SECRET-FILE-MATERIAL"}\n')
   const turns = [{ toolCalls: [{ name: 'execute_command', input: { command: options.command } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }]
-  harness = await createHarness({ ...options, dataDir, turns, files: { ...options.files, 'steal.sh': STEAL.replace('$MODUS_DATA', dataDir) } })
+  harness = await createHarness({ ...options, home, dataDir, turns, files: { ...options.files, 'steal.sh': STEAL.replace('$MODUS_DATA', dataDir) } })
   const task = await harness.services.tasks.start({ text: 'run the tests', mode: options.mode ?? 'code', workspace: harness.workspace })
   return { h: harness, taskId: task.id }
 }

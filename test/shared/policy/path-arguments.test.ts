@@ -121,7 +121,8 @@ describe('paths in arguments, options and values (§5)', () => {
     ])
       expect(run(line), line).toMatchObject({ decision: 'ask' })
     expect(decisionOf('CI=1 NO_COLOR=1 pytest -q', ctx(code))).toBe('allow')
-    expect(run('X=secrets/key.pem make')).toMatchObject({ decision: 'ask', rule: 'ignored-path' })
+    expect(run('X=secrets/key.pem make')).toMatchObject({ decision: 'ask', rule: 'always-ask' })
+    expect(run('TZ=secrets/key.pem make')).toMatchObject({ decision: 'ask', rule: 'ignored-path' })
   })
 
   it('ignored, protected and outside values ask; an ignored plain argument is still refused', () => {
