@@ -18,6 +18,10 @@ export interface TaskStore {
   list(): TaskSummary[]
   summary(id: string): TaskSummary | undefined
   putSummary(summary: TaskSummary): void
+  /** Reads again what other processes sharing the data dir did to their tasks. */
+  refresh(ids?: readonly string[]): Promise<void>
+  /** The pid of another live process that runs this task, or null. */
+  runningElsewhere(id: string): number | null
   delete(id: string): Promise<boolean>
   logFile(id: string): string
   problems(): string[]
@@ -62,11 +66,12 @@ export async function createTaskStore(tasksDir: string): Promise<TaskStore> {
     list: () => index.list(),
     summary: (id) => index.get(id),
     putSummary: (summary) => index.put(summary),
+    refresh: (ids) => index.refresh(ids?.filter((id) => SAFE_ID.test(id))),
+    runningElsewhere: (id) => index.runningElsewhere(id),
     async delete(id) {
       const existed = index.get(id) !== undefined
-      index.remove(id)
+      await index.remove(id)
       await fs.rm(join(tasksDir, id), { recursive: true, force: true })
-      await index.flush()
       return existed
     },
     logFile,
