@@ -1,7 +1,9 @@
-import { mkdirSync, promises as fs } from 'node:fs'
+import { mkdirSync, promises as fs, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { UserFacingError } from '../../../shared/contract/dispatch'
+import { describeWriteFailure } from '../fs/disk-errors'
 import type { TaskSummary } from '../../../shared/contract/task'
-import { openTaskLogWriter, readTaskLog, setAsideTornTail, type TaskLogWriter } from './task-log'
+import { openTaskLogWriter, readTaskLog, setAsideTornTail, TaskLogWriteError, type TaskLogWriter } from './task-log'
 import { loadTaskIndex, type TaskIndex } from './task-index'
 import type { TaskMeta } from './task-records'
 import { replayRecords, type ReplayedTask } from './task-replay'
@@ -41,11 +43,22 @@ export async function createTaskStore(tasksDir: string): Promise<TaskStore> {
   return {
     tasksDir,
     create(meta) {
-      mkdirSync(join(tasksDir, meta.id), { recursive: true })
-      const writer = openTaskLogWriter(logFile(meta.id))
-      writer.append({ r: 'meta', meta })
-      writer.checkpoint()
-      return writer
+      const folder = join(tasksDir, meta.id)
+      const file = logFile(meta.id)
+      let writer: TaskLogWriter | null = null
+      try {
+        mkdirSync(folder, { recursive: true })
+        writer = openTaskLogWriter(file)
+        writer.append({ r: 'meta', meta })
+        writer.checkpoint()
+        return writer
+      } catch (error) {
+        // A task that could not start leaves nothing behind: no empty folder in the history.
+        writer?.close()
+        rmSync(folder, { recursive: true, force: true })
+        const message = error instanceof TaskLogWriteError ? error.message : describeWriteFailure(error, file, 'data dir')
+        throw new UserFacingError('write_failed', message)
+      }
     },
     reopen: (id) => openTaskLogWriter(logFile(id)),
     setAsideTornTail: (id) =>
