@@ -283,7 +283,7 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
           }
           // A refusal was already shown as the policy's decision or the approval's answer.
           if (event.text.startsWith(REFUSED_PREFIX)) return undefined
-          return event.isError ? note(`  ✗ ${event.text.split('\n')[0]?.slice(0, 200)}`) : undefined
+          return event.isError ? note(`  ✗ ${event.text.split('\n')[0]?.slice(0, 400)}`) : undefined
         }
         case 'tool-decision':
           return event.decision === 'deny' ? note(`  ⛔ denied by policy (${event.rule}): ${event.reason}`) : undefined

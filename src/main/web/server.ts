@@ -23,6 +23,8 @@ export interface WebHostOptions {
   port?: number
   /** Random per launch unless given (tests pass their own). */
   token?: string
+  /** Bytes that may wait to be sent to one client before it is dropped (default 8 MB). */
+  maxQueuedBytesPerClient?: number
 }
 
 export interface WebHost {
@@ -32,6 +34,13 @@ export interface WebHost {
   token: string
   close(): Promise<void>
 }
+
+/**
+ * A tab that stops reading (a frozen or sleeping page, a stalled link) would otherwise make the host
+ * hold every event for it. Past this many queued bytes the client is dropped: the page reconnects
+ * and resyncs from the core, which is the source of truth.
+ */
+const MAX_QUEUED_BYTES_PER_CLIENT = 8 * 1024 * 1024
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
 export const isLoopbackHost = (host: string): boolean => LOOPBACK.has(host)
@@ -97,7 +106,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!hostAllowed(req, allowedHosts)) return refuse(421, 'Misdirected Request')
     if (!originAllowed(req, allowedOrigins)) return refuse(403, 'Forbidden')
     if (!tokenMatches(token, tokenFromHandshake(req))) return refuse(401, 'Unauthorized')
-    sockets.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options.core))
+    sockets.handleUpgrade(req, socket, head, (ws) =>
+      attachClient(ws, options.core, options.maxQueuedBytesPerClient ?? MAX_QUEUED_BYTES_PER_CLIENT)
+    )
   })
 
   await new Promise<void>((resolve, reject) => {
@@ -126,9 +137,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 }
 
-function attachClient(ws: WebSocket, core: Core): void {
+function attachClient(ws: WebSocket, core: Core, maxQueuedBytes: number): void {
   const post = (message: ServerMessage): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
+    if (ws.readyState !== ws.OPEN) return
+    if (ws.bufferedAmount > maxQueuedBytes) {
+      // Terminate, not close: a close frame would wait behind the queue the client is not reading.
+      ws.terminate()
+      return
+    }
+    ws.send(JSON.stringify(message))
   }
   const unsubscribe = core.bus.subscribe((name, payload) => post({ kind: 'event', name, payload }))
   ws.on('close', unsubscribe)

@@ -52,7 +52,10 @@ export const AgentEvent = z.discriminatedUnion('type', [
     messageId: z.string(),
     callId: z.string(),
     name: z.string(),
-    argsText: z.string()
+    /** The arguments' text streamed since the previous partial event: a delta, never the whole text again. */
+    argsDelta: z.string(),
+    /** Length of the arguments' text before this delta; a view that missed earlier deltas (it joined mid-stream) waits for the tool-call. */
+    argsOffset: z.number().int().nonnegative()
   }),
   z.object({
     type: z.literal('tool-call'),

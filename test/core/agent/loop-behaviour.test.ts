@@ -297,12 +297,30 @@ describe('streaming to the UI', () => {
     expect(first('tool-result')).toBeGreaterThan(first('tool-call'))
     const reasoning = harness.eventsOf(task.id).filter((e) => e.type === 'reasoning-delta').map((e) => (e as { text: string }).text).join('')
     expect(reasoning).toBe('I should read the file first.')
-    // The partial arguments grow until they are the whole call.
+    // The partial argument deltas add up to the whole call.
     const partials = harness.eventsOf(task.id)
       .filter((e) => e.type === 'tool-call-partial' && e.name === 'read_file')
-      .map((e) => (e as { argsText: string }).argsText)
+      .map((e) => (e as { argsDelta: string }).argsDelta)
     expect(partials.length).toBeGreaterThan(1)
-    expect(JSON.parse(partials.at(-1)!)).toEqual({ path: 'a.txt' })
+    expect(JSON.parse(partials.join(''))).toEqual({ path: 'a.txt' })
+  })
+
+  it('streams a large argument as deltas: every byte once, in order, never the whole text again', async () => {
+    const content = 'x'.repeat(300_000)
+    harness = await createHarness({
+      modes: [builderMode],
+      turns: [{ toolCalls: [{ name: 'write_to_file', input: { path: 'big.txt', content } }] }, done]
+    })
+    const task = await harness.services.tasks.start({ text: 'write it', mode: 'builder', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'tool-call', 'tool-call')
+    const partials = harness.eventsOf(task.id).filter((e) => e.type === 'tool-call-partial') as Array<{ argsDelta: string; argsOffset: number }>
+    let assembled = ''
+    for (const partial of partials) {
+      expect(partial.argsOffset).toBe(assembled.length)
+      assembled += partial.argsDelta
+    }
+    expect(JSON.parse(assembled)).toEqual({ path: 'big.txt', content })
+    await harness.services.tasks.cancel(task.id)
   })
 
   it('sends the streamed message back as it arrived: thinking with its signature, text, tool use', async () => {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { appendFileSync, mkdtempSync, promises as fs, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -63,7 +64,7 @@ describe('torn tail before appending again', () => {
 })
 
 describe('task store and index', () => {
-  it('lists tasks from the index and rebuilds a damaged index from the logs, saying so', async () => {
+  it('lists tasks from their summaries and rebuilds a damaged summary from the log, saying so', async () => {
     const dir = tempDir()
     const store = await createTaskStore(dir)
     const writer = store.create(meta('a1', 'First task'))
@@ -71,13 +72,47 @@ describe('task store and index', () => {
     writer.close()
     store.putSummary({ id: 'a1', title: 'First task', mode: 'code', status: 'running', createdAt: 1_000, updatedAt: 3_000 })
     await store.flush()
-    expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).tasks).toHaveLength(1)
+    expect(JSON.parse(readFileSync(join(dir, 'a1', 'summary.json'), 'utf8')).summary).toMatchObject({ id: 'a1', status: 'running' })
 
-    writeFileSync(join(dir, 'index.json'), '{"version":1,"tasks":[{"id":')
+    writeFileSync(join(dir, 'a1', 'summary.json'), '{"version":1,"summary":{"id":')
     const reopened = await createTaskStore(dir)
-    expect(reopened.problems()[0]).toContain('was damaged; it was rebuilt from 1 task logs')
+    expect(reopened.problems()[0]).toContain('was damaged; it was rebuilt from the task\'s log')
     // It was running when the process went away: it reloads as interrupted.
     expect(reopened.list()).toEqual([expect.objectContaining({ id: 'a1', title: 'First task', status: 'interrupted' })])
+  })
+
+  it.skipIf(process.platform !== 'linux')('a running task whose process is alive stays running; one whose process is gone shows interrupted', async () => {
+    const dir = tempDir()
+    const store = await createTaskStore(dir)
+    store.create(meta('o1')).close()
+    store.create(meta('o2')).close()
+    const running = { title: 'x', mode: 'code', status: 'running' as const, createdAt: 1, updatedAt: 2 }
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+    try {
+      const started = (pid: number) => `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19]}`
+      const owner = { pid: child.pid!, started: started(child.pid!), instance: 'other' }
+      writeFileSync(join(dir, 'o1', 'summary.json'), JSON.stringify({ version: 1, summary: { id: 'o1', ...running }, owner }))
+      // Same live pid, but another start time: the pid was reused by a different process.
+      writeFileSync(join(dir, 'o2', 'summary.json'), JSON.stringify({ version: 1, summary: { id: 'o2', ...running }, owner: { ...owner, started: 'x:1' } }))
+      const reopened = await createTaskStore(dir)
+      expect(reopened.summary('o1')?.status).toBe('running')
+      expect(reopened.runningElsewhere('o1')).toBe(child.pid)
+      expect(reopened.summary('o2')?.status).toBe('interrupted')
+    } finally {
+      child.kill('SIGKILL')
+    }
+    await new Promise((done) => child.once('exit', done))
+    const afterExit = await createTaskStore(dir)
+    expect(afterExit.summary('o1')?.status).toBe('interrupted')
+    expect(afterExit.runningElsewhere('o1')).toBeNull()
+  })
+
+  it('an index.json left by an older version is read for tasks that have no summary file yet', async () => {
+    const dir = tempDir()
+    const store = await createTaskStore(dir)
+    store.create(meta('l1', 'From the log')).close()
+    writeFileSync(join(dir, 'index.json'), JSON.stringify({ version: 1, tasks: [{ id: 'l1', title: 'Renamed in the index', mode: 'code', status: 'completed', createdAt: 1, updatedAt: 2 }] }))
+    expect((await createTaskStore(dir)).summary('l1')).toMatchObject({ title: 'Renamed in the index', status: 'completed' })
   })
 
   it('an index that still says running after a restart shows the task as interrupted', async () => {

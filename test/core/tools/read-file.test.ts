@@ -31,11 +31,22 @@ describe('read_file', () => {
     expect(text).toContain('offset=2001')
   })
 
-  it('cuts very long lines', async () => {
+  it('cuts very long lines and says which, how long they are, and how to get at the rest', async () => {
     t = await tempWorkspace({ 'min.js': 'x'.repeat(5000) })
     const text = textOf(await run({ path: 'min.js' }))
-    expect(text.length).toBeLessThan(2100)
-    expect(text).toMatch(/x\.\.\.$/)
+    expect(text.length).toBeLessThan(2700)
+    expect(text).toMatch(/\n1 \| x{1997}\.\.\.\n\nNote: /)
+    expect(text).toContain('line 1 has 5,000 characters')
+  })
+
+  it('a 10 MB line is named with its full length and a way to read on, not a bare "..."', async () => {
+    t = await tempWorkspace({ 'data.json': `{"a":1}\n${'y'.repeat(10 * 1024 * 1024)}\n{"b":2}\n` })
+    const text = textOf(await run({ path: 'data.json' }))
+    expect(text).toContain('2 | ' + 'y'.repeat(1997) + '...')
+    expect(text).toContain('3 | {"b":2}')
+    expect(text).toContain('cut here to their first 1,997, ending in "...": line 2 has 10,485,760 characters.')
+    expect(text).toContain('search_files')
+    expect(text).toContain("sed -n '2p' data.json | cut -c 1998-6000")
   })
 
   it('returns the enclosing block in indentation mode', async () => {

@@ -43,11 +43,21 @@ describe('reduceTaskEvents', () => {
     expect(view.items[1]).toMatchObject({ text: 'Half an ans', streaming: false, cutOff: true })
   })
 
+  it('assembles streamed argument deltas; a view that missed the first ones waits for the whole call', () => {
+    const deltas: AgentEvent[] = [
+      { type: 'tool-call-partial', messageId: 'm1', callId: 'c1', name: 'read_file', argsDelta: '{"pa', argsOffset: 0 },
+      { type: 'tool-call-partial', messageId: 'm1', callId: 'c1', name: 'read_file', argsDelta: 'th": "a', argsOffset: 4 }
+    ]
+    expect(toolOf([...turnStart, ...deltas])).toMatchObject({ argsText: '{"path": "a' })
+    // A tab that connected after the first delta cannot place the second: it shows no partial text rather than a wrong one.
+    expect(toolOf([...turnStart, deltas[1]!])).toMatchObject({ argsText: '' })
+  })
+
   it('folds a batch to the same view as one event at a time, without touching the input', () => {
     const events: AgentEvent[] = [
       ...turnStart,
       { type: 'text-delta', messageId: 'm1', text: 'a' },
-      { type: 'tool-call-partial', messageId: 'm1', callId: 'c1', name: 'read_file', argsText: '{"pa' },
+      { type: 'tool-call-partial', messageId: 'm1', callId: 'c1', name: 'read_file', argsDelta: '{"pa', argsOffset: 0 },
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'read_file', args: { path: 'a.ts' } },
       { type: 'usage', at, usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, contextTokens: 15, contextWindow: 100 } }
     ]
@@ -60,7 +70,7 @@ describe('reduceTaskEvents', () => {
   it('follows a tool call from streamed arguments through approval to its result', () => {
     const base: AgentEvent[] = [
       ...turnStart,
-      { type: 'tool-call-partial', messageId: 'm1', callId: 'c1', name: 'execute_command', argsText: '{"comm' }
+      { type: 'tool-call-partial', messageId: 'm1', callId: 'c1', name: 'execute_command', argsDelta: '{"comm', argsOffset: 0 }
     ]
     expect(toolPhase(toolOf(base), 'running')).toBe('streaming')
     const called: AgentEvent[] = [

@@ -80,7 +80,7 @@ describe('the chip of a tool card says what happened', () => {
       { type: 'status', at, status: 'running' },
       { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'write_to_file', args: { path: 'a.ts' } },
-      { type: 'tool-call-partial', messageId: 'm1', callId: 'c2', name: 'read_file', argsText: '{"path": "src/b' }
+      { type: 'tool-call-partial', messageId: 'm1', callId: 'c2', name: 'read_file', argsDelta: '{"path": "src/b', argsOffset: 0 }
     ]
     expect(chip(streaming, 'running', 'c2')).toBe('writing…')
     expect(chip([...streaming, { type: 'assistant-end', at, messageId: 'm1', stopReason: 'tool_use' }], 'running', 'c2')).toBe('queued')

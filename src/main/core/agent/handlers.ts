@@ -25,7 +25,10 @@ export function createTaskHandlers(deps: {
     },
     'task:send': (input) => deps.tasks.send(input),
     'task:cancel': ({ taskId }) => deps.tasks.cancel(taskId),
-    'task:list': async () => deps.tasks.list(),
+    'task:list': async () => {
+      await deps.tasks.refresh()
+      return deps.tasks.list()
+    },
     'task:events': ({ taskId }) => deps.tasks.events(taskId),
     'task:resume': ({ taskId }) => deps.tasks.resume(taskId),
     'task:rewind': ({ taskId, checkpointId }) => deps.tasks.rewind(taskId, checkpointId),

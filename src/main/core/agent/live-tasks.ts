@@ -57,6 +57,10 @@ export function createLiveTasks(deps: LiveTasksDeps): LiveTasks {
     async hydrate(taskId) {
       const existing = live.get(taskId)
       if (existing) return existing
+      await store.refresh([taskId])
+      const elsewhere = store.runningElsewhere(taskId)
+      // Two processes appending to one log would interleave their turns: the live one keeps the task.
+      if (elsewhere !== null) throw new UserFacingError('busy', `This task is running in another Modus process (pid ${elsewhere}); wait for it to finish, or stop it there, before continuing it here.`)
       // A torn last line is cut off before anything is appended, or the next record would be lost with it.
       const setAside = await store.setAsideTornTail(taskId)
       const replayed = await store.load(taskId)

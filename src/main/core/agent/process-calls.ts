@@ -337,18 +337,20 @@ async function runEdit(
     started()
   }
   const texts: string[] = [...proposal.notes]
-  let failed = false
+  // Why a change was not written comes first: a reader of the first line (the CLI) must see the reason, not "Block 1 applied".
+  const failures: string[] = []
   for (const change of proposal.changes) {
     try {
       const accepted = await deps.edits.accept(change.id, decisions.get(change.id) ?? {}, !mustAsk)
       emitChange(accepted.change, !mustAsk, accepted.change.conflict)
-      texts.push(accepted.text)
-      if (!accepted.ok) failed = true
+      if (accepted.ok) texts.push(accepted.text)
+      else failures.push(accepted.text)
     } catch (error) {
-      failed = true
-      texts.push(`${change.path}: not written — ${error instanceof Error ? error.message : String(error)}`)
+      failures.push(`${change.path}: not written — ${error instanceof Error ? error.message : String(error)}`)
     }
   }
+  const failed = failures.length > 0
+  texts.unshift(...failures)
   if (feedback) texts.unshift(resultText.approvedWithFeedback(feedback))
   if (failed) session.counters.mistakes++
   else session.counters.mistakes = 0

@@ -17,7 +17,7 @@ export type TurnOutcome =
   | { kind: 'cancelled'; messageId: string; blocks: AssistantBlock[] }
   | { kind: 'failed'; messageId: string; blocks: AssistantBlock[]; error: unknown; errorKind: string }
 
-/** Partial argument text is re-sent while small, then only when it has grown by a quarter (bounded IPC volume). */
+/** Argument deltas go out with every chunk while the text is small, then once it has grown by a quarter (fewer events; each byte is sent once). */
 const PARTIAL_ALWAYS_BELOW = 4_096
 
 /**
@@ -67,15 +67,18 @@ export async function streamTurn(
           break
         case 'tool-call-start':
           partials.set(event.callId, { name: event.name, args: '', sentLength: 0 })
-          session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: event.name, argsText: '' })
+          session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: event.name, argsDelta: '', argsOffset: 0 })
           break
         case 'tool-call-delta': {
           const partial = partials.get(event.callId)
           if (!partial) break
           partial.args += event.argsDelta
           if (partial.args.length < PARTIAL_ALWAYS_BELOW || partial.args.length >= partial.sentLength * 1.25) {
+            // Only what is new since the last event: resending the whole text made a 3 MB file cost every client ~30 MB.
+            const argsDelta = partial.args.slice(partial.sentLength)
+            const argsOffset = partial.sentLength
             partial.sentLength = partial.args.length
-            session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: partial.name, argsText: partial.args })
+            session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: partial.name, argsDelta, argsOffset })
           }
           break
         }

@@ -35,6 +35,8 @@ export interface TaskManager {
   /** Stops the task if it runs and takes the conversation back to a checkpoint (files untouched). */
   rewind(taskId: string, checkpointId: string): Promise<TaskSummary>
   list(): TaskSummary[]
+  /** Reads again the tasks other processes on the same data dir run or finished (before a list is shown). */
+  refresh(): Promise<void>
   events(taskId: string): Promise<AgentEvent[]>
   delete(taskId: string): Promise<boolean>
   export(taskId: string, format: 'markdown' | 'json'): Promise<{ fileName: string; content: string }>
@@ -157,6 +159,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       return task.session.summary()
     },
     list: () => deps.store.list(),
+    refresh: () => deps.store.refresh(),
     async events(taskId) {
       const task = tasks.get(taskId)
       if (task) return [...task.session.events, ...logProblemEvents(task.logProblems ?? [], now())]
@@ -188,7 +191,9 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       const resumed: string[] = []
       for (const summary of deps.store.list()) {
         if (tasks.has(summary.id)) continue
-        if (summary.status !== 'running' && summary.status !== 'waiting' && summary.status !== 'interrupted') continue
+        // The store shows a task as interrupted only when the process that ran it is gone: a task that
+        // another live process runs (a CLI run beside the app) is left to it.
+        if (summary.status !== 'interrupted') continue
         const replayed = await deps.store.load(summary.id).catch(() => null)
         if (!replayed) continue
         const stoppedMidRun = replayed.lastStatus === 'running' || replayed.lastStatus === 'waiting'

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { TaskSummary } from '../../../shared/contract/task'
+import { TaskLogWriteError } from '../store/task-log'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { TaskMeta } from '../store/task-records'
 import type { TodoItem } from '../store/task-replay'
@@ -78,8 +79,19 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       .loop()
       .run(session, controlFor(task, task.provider, controller.signal), start)
       .catch((error: unknown): RunOutcome => {
-        session.emit({ type: 'error', at: now(), message: `Internal error: ${error instanceof Error ? error.message : String(error)}`, recoverable: true })
-        session.setStatus('failed')
+        // A log the disk cannot take says so in its own words (which file, what to free); the
+        // events below reach the user even though they cannot be written either.
+        const message = error instanceof TaskLogWriteError ? error.message : `Internal error: ${error instanceof Error ? error.message : String(error)}`
+        try {
+          session.emit({ type: 'error', at: now(), message, recoverable: true })
+        } catch {
+          // Shown, not saved: the log already failed.
+        }
+        try {
+          session.setStatus('failed')
+        } catch {
+          // As above.
+        }
         return { status: 'failed' }
       })
       .then((outcome) => {

@@ -88,12 +88,19 @@ export function createTaskSession(
     emit(event) {
       // Partial tool arguments are for the live view only; the complete tool-call event replaces them.
       if (event.type === 'tool-call-partial') return hooks.onEvent(session, event)
-      log.append({ r: 'event', event })
+      let unsaved: unknown = null
+      try {
+        log.append({ r: 'event', event })
+      } catch (error) {
+        unsaved = error
+      }
+      // The user still sees what happened (a log that cannot be written, above all); the run stops on the throw.
       pushEvent(session.events, event)
       if (event.type === 'tool-result') session.startedCalls.delete(event.callId)
       if (event.type === 'tool-started') session.startedCalls.add(event.callId)
       if ('at' in event) updatedAt = event.at
       hooks.onEvent(session, event)
+      if (unsaved) throw unsaved
     },
     addMessage(message, before) {
       const stored: StoredMessage = { id: randomUUID(), message, hidden: false }

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import { sdkLogger } from './sdk-logger'
 import { findModel, type ModelOverride } from '../../../shared/models'
 import { toAnthropicParams } from './anthropic-request'
 import { classifyProviderError, type ErrorContext } from './classify-error'
@@ -47,6 +48,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
           apiKey: options.apiKey,
           baseURL: options.baseUrl,
           maxRetries: 0, // we retry ourselves, with events the UI can show
+          logger: sdkLogger,
           ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
           ...(options.headers ? { defaultHeaders: options.headers } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {})

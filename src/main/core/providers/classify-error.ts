@@ -127,6 +127,14 @@ export function classifyProviderError(error: unknown, context: ErrorContext): Pr
     // A server or proxy closing the stream is transient, like a reset before the answer began.
     return new ProviderError('network', `The connection to ${context.providerLabel} was lost mid-answer (${dropped}).`, { cause: error, retryable: true })
   }
+  if (error instanceof SyntaxError) {
+    // The SDK could not read a server-sent event: a proxy or a server that speaks the protocol wrongly.
+    return new ProviderError(
+      'server',
+      `${context.providerLabel} sent a streamed message that is not valid JSON (${context.baseUrl}); the answer stopped there. A proxy or gateway in between may be rewriting the stream.`,
+      { cause: error, retryable: false }
+    )
+  }
   const message = error instanceof Error ? error.message : String(error)
   return new ProviderError('server', `${context.providerLabel} request failed: ${message}`, { cause: error, retryable: false })
 }

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai'
+import { sdkLogger } from './sdk-logger'
 import type { ModelOverride } from '../../../shared/models'
 import { classifyProviderError, type ErrorContext } from './classify-error'
 import { cancelledError, ProviderError } from './errors'
@@ -59,6 +60,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
           apiKey: options.apiKey || 'no-key',
           baseURL: options.baseUrl,
           maxRetries: 0, // we retry ourselves, with events the UI can show
+          logger: sdkLogger,
           ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
           ...(options.headers ? { defaultHeaders: options.headers } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {})

@@ -1,5 +1,6 @@
-import { closeSync, fsync, fsyncSync, openSync, promises as fs, writeSync } from 'node:fs'
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, promises as fs, writeSync } from 'node:fs'
 import { basename } from 'node:path'
+import { describeWriteFailure } from '../fs/disk-errors'
 import { TaskRecord } from './task-records'
 
 /**
@@ -18,6 +19,11 @@ export interface TaskLogWriter {
 }
 
 const DELTA_FLUSH_MS = 40
+
+/** The log could not be written (disk full, quota): the message names the file and what to do. */
+export class TaskLogWriteError extends Error {
+  override name = 'TaskLogWriteError'
+}
 
 export function openTaskLogWriter(file: string): TaskLogWriter {
   const fd = openSync(file, 'a', 0o600)
@@ -52,9 +58,25 @@ export function openTaskLogWriter(file: string): TaskLogWriter {
     })
   }
 
+  let failure: TaskLogWriteError | null = null
   const writeLine = (record: TaskRecord) => {
-    const line = JSON.stringify(record) + '\n'
-    bytes += writeSync(fd, line)
+    if (failure) throw failure
+    const line = Buffer.from(JSON.stringify(record) + '\n')
+    let written = 0
+    try {
+      // A nearly full disk may take part of a line: write the rest, or fail as one.
+      while (written < line.length) written += writeSync(fd, line, written, line.length - written)
+    } catch (error) {
+      failure = new TaskLogWriteError(describeWriteFailure(error, file, 'data dir'))
+      // Cut the part that landed: the log ends on a whole record, never on a line torn by the disk.
+      try {
+        ftruncateSync(fd, bytes)
+      } catch {
+        // Could not even truncate; the reader sets the torn line aside and names the disk as a possible cause.
+      }
+      throw failure
+    }
+    bytes += written
   }
   const flushDelta = () => {
     if (timer) clearTimeout(timer)
@@ -75,7 +97,13 @@ export function openTaskLogWriter(file: string): TaskLogWriter {
         }
         flushDelta()
         pendingDelta = { r: 'event', event: { ...delta } }
-        timer = setTimeout(flushDelta, DELTA_FLUSH_MS)
+        timer = setTimeout(() => {
+          try {
+            flushDelta()
+          } catch {
+            // Held in `failure`: the next append throws it where the task can report it.
+          }
+        }, DELTA_FLUSH_MS)
         timer.unref?.()
         return
       }
@@ -83,13 +111,14 @@ export function openTaskLogWriter(file: string): TaskLogWriter {
       writeLine(record)
     },
     checkpoint() {
-      if (closed) return
+      if (closed || failure) return
       flushDelta()
       syncInBackground()
     },
     close() {
       if (closed) return
-      flushDelta()
+      // A log that failed to write already said so; closing must still release it.
+      if (!failure) flushDelta()
       closed = true
       // An fsync still running on this descriptor must finish before it is closed.
       if (syncing) closeAfterSync = true
@@ -118,7 +147,7 @@ export async function readTaskLog(file: string): Promise<{ records: TaskRecord[]
     try {
       raw = JSON.parse(line)
     } catch {
-      problems.push(isLast ? `line ${index + 1}: incomplete last line (the app stopped while writing it); ignored` : `line ${index + 1}: not JSON; skipped`)
+      problems.push(isLast ? `line ${index + 1}: incomplete last line (Modus stopped, or its disk filled up, while writing it); ignored` : `line ${index + 1}: not JSON; skipped`)
       return
     }
     const parsed = TaskRecord.safeParse(raw)
@@ -153,7 +182,7 @@ export async function setAsideTornTail(file: string, now: number = Date.now()): 
   }
   // The torn bytes are safe on disk before the log loses them.
   await fs.truncate(file, keep)
-  return `The last line of this task's log was incomplete (Modus stopped while writing it). Its ${tail.length} bytes were set aside in ${basename(sidecar)} beside the log; everything before it is kept.`
+  return `The last line of this task's log was incomplete (Modus stopped, or its disk filled up, while writing it). Its ${tail.length} bytes were set aside in ${basename(sidecar)} beside the log; everything before it is kept.`
 }
 
 const isCompleteRecord = (line: Buffer): boolean => {

@@ -1,7 +1,9 @@
-import { mkdirSync, promises as fs } from 'node:fs'
+import { mkdirSync, promises as fs, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { UserFacingError } from '../../../shared/contract/dispatch'
+import { describeWriteFailure } from '../fs/disk-errors'
 import type { TaskSummary } from '../../../shared/contract/task'
-import { openTaskLogWriter, readTaskLog, setAsideTornTail, type TaskLogWriter } from './task-log'
+import { openTaskLogWriter, readTaskLog, setAsideTornTail, TaskLogWriteError, type TaskLogWriter } from './task-log'
 import { loadTaskIndex, type TaskIndex } from './task-index'
 import type { TaskMeta } from './task-records'
 import { replayRecords, type ReplayedTask } from './task-replay'
@@ -18,6 +20,10 @@ export interface TaskStore {
   list(): TaskSummary[]
   summary(id: string): TaskSummary | undefined
   putSummary(summary: TaskSummary): void
+  /** Reads again what other processes sharing the data dir did to their tasks. */
+  refresh(ids?: readonly string[]): Promise<void>
+  /** The pid of another live process that runs this task, or null. */
+  runningElsewhere(id: string): number | null
   delete(id: string): Promise<boolean>
   logFile(id: string): string
   problems(): string[]
@@ -37,11 +43,22 @@ export async function createTaskStore(tasksDir: string): Promise<TaskStore> {
   return {
     tasksDir,
     create(meta) {
-      mkdirSync(join(tasksDir, meta.id), { recursive: true })
-      const writer = openTaskLogWriter(logFile(meta.id))
-      writer.append({ r: 'meta', meta })
-      writer.checkpoint()
-      return writer
+      const folder = join(tasksDir, meta.id)
+      const file = logFile(meta.id)
+      let writer: TaskLogWriter | null = null
+      try {
+        mkdirSync(folder, { recursive: true })
+        writer = openTaskLogWriter(file)
+        writer.append({ r: 'meta', meta })
+        writer.checkpoint()
+        return writer
+      } catch (error) {
+        // A task that could not start leaves nothing behind: no empty folder in the history.
+        writer?.close()
+        rmSync(folder, { recursive: true, force: true })
+        const message = error instanceof TaskLogWriteError ? error.message : describeWriteFailure(error, file, 'data dir')
+        throw new UserFacingError('write_failed', message)
+      }
     },
     reopen: (id) => openTaskLogWriter(logFile(id)),
     setAsideTornTail: (id) =>
@@ -62,11 +79,12 @@ export async function createTaskStore(tasksDir: string): Promise<TaskStore> {
     list: () => index.list(),
     summary: (id) => index.get(id),
     putSummary: (summary) => index.put(summary),
+    refresh: (ids) => index.refresh(ids?.filter((id) => SAFE_ID.test(id))),
+    runningElsewhere: (id) => index.runningElsewhere(id),
     async delete(id) {
       const existed = index.get(id) !== undefined
-      index.remove(id)
+      await index.remove(id)
       await fs.rm(join(tasksDir, id), { recursive: true, force: true })
-      await index.flush()
       return existed
     },
     logFile,

@@ -69,7 +69,8 @@ export function createCommandArtifacts(deps: CommandArtifactsDeps): CommandArtif
       if (record && record.info.endedAt !== null) await record.settled
       else if (record) await record.capture.sync()
       const page = await readOutputFile(path, request)
-      return { ...page, command: record ? { ...record.info } : null }
+      const saveStopped = record?.capture.preview().saveStopped
+      return { ...page, ...(saveStopped && { saveStopped }), command: record ? { ...record.info } : null }
     }
   }
 }

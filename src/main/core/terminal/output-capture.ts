@@ -1,4 +1,5 @@
-import { createWriteStream, type WriteStream } from 'node:fs'
+import { createWriteStream, promises as fs, type WriteStream } from 'node:fs'
+import { describeWriteFailure } from '../fs/disk-errors'
 import { collapseCarriageReturns, createModelTextFilter } from './ansi'
 import { createTextRing } from './text-ring'
 
@@ -23,6 +24,15 @@ export interface OutputPreview {
   text: string
   truncated: boolean
   totalBytes: number
+  /** The saved file stops short of the output: where and why (disk full, size limit); absent when it is whole. */
+  saveStopped?: SaveStopped
+}
+
+/** The saved output holds only its first `atByte` of the `printedBytes` the command printed (so far). */
+export interface SaveStopped {
+  atByte: number
+  printedBytes: number
+  reason: string
 }
 
 export interface OutputCapture {
@@ -47,8 +57,12 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   const filter = createModelTextFilter()
   const file: WriteStream = createWriteStream(options.filePath, { flags: 'w', mode: 0o600 })
   let fileError: Error | null = null
+  let stopReason: string | null = null
   file.on('error', (error) => {
     fileError = error
+    // The command goes on; what it prints from here is only in the preview. Say so, never "saved".
+    stopReason ??= describeWriteFailure(error, options.filePath, 'data dir')
+    releasePressure()
   })
   let batch: string[] = []
   let batchChars = 0
@@ -88,6 +102,7 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
     if (fileFull || fileError) return
     if (writtenBytes + bytes > options.maxFileBytes) {
       fileFull = true
+      stopReason = `the output file limit of ${options.maxFileBytes.toLocaleString('en-US')} bytes was reached`
       file.write(`\n[Modus: output file limit of ${options.maxFileBytes} bytes reached; later output is not saved]\n`)
       return
     }
@@ -95,12 +110,27 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
     if (!file.write(text) && !paused && file.writableLength > HIGH_WATER) {
       paused = true
       options.onPressure?.(true)
-      file.once('drain', () => {
-        paused = false
-        options.onPressure?.(false)
-      })
+      file.once('drain', releasePressure)
     }
   }
+
+  // A failed file never drains: the shell must not stay paused waiting for it.
+  function releasePressure(): void {
+    if (!paused) return
+    paused = false
+    options.onPressure?.(false)
+  }
+
+  /** What the file really holds (a write cut by a full disk may have landed in part). */
+  let savedBytes: number | null = null
+  const measureSaved = async (): Promise<void> => {
+    if (stopReason === null) return
+    savedBytes = await fs.stat(options.filePath).then((info) => info.size, () => file.bytesWritten)
+  }
+  const saveStopped = (bytes: number): SaveStopped | undefined =>
+    stopReason === null
+      ? undefined
+      : { atByte: fileFull ? writtenBytes : Math.min(savedBytes ?? file.bytesWritten, bytes), printedBytes: bytes, reason: stopReason }
 
   const append = (text: string): void => {
     if (!text) return
@@ -118,12 +148,14 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
     const bytes = totalBytes + pendingBytes
     const tailText = tail.text()
     const omittedChars = tail.dropped()
-    if (omittedChars === 0) return { text: collapseCarriageReturns(head + tailText), truncated: false, totalBytes: bytes }
+    const stopped = saveStopped(bytes)
+    const cut = stopped ? { saveStopped: stopped } : {}
+    if (omittedChars === 0) return { text: collapseCarriageReturns(head + tailText), truncated: false, totalBytes: bytes, ...cut }
     const headPart = cutAtLastNewline(head)
     const tailPart = cutAtFirstNewline(tailText)
     const hidden = omittedChars + (head.length - headPart.length) + (tailText.length - tailPart.length)
     const notice = `\n… [${hidden.toLocaleString('en-US')} characters omitted] …\n`
-    return { text: collapseCarriageReturns(headPart + notice + tailPart), truncated: true, totalBytes: bytes }
+    return { text: collapseCarriageReturns(headPart + notice + tailPart), truncated: true, totalBytes: bytes, ...cut }
   }
 
   return {
@@ -149,11 +181,9 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
       finished ??= (async () => {
         append(filter.end())
         flushBatch()
-        await new Promise<void>((resolve) => file.end(() => resolve()))
-        if (paused) {
-          paused = false
-          options.onPressure?.(false)
-        }
+        await new Promise<void>((resolve) => (file.destroyed ? resolve() : file.end(() => resolve())))
+        releasePressure()
+        await measureSaved()
         return buildPreview()
       })()
       return finished

@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises'
 import { collapseCarriageReturns } from './ansi'
+import type { SaveStopped } from './output-capture'
 
 /** Paging and searching a saved command output (`read_command_output`). Offsets are bytes. */
 export interface OutputReadRequest {
@@ -20,6 +21,8 @@ export interface OutputPage {
   moreMatches?: boolean
   /** Search mode: the pattern was not a valid regex and was matched literally. */
   literal?: boolean
+  /** The file stops short of what the command printed (disk full, size limit): nothing after `atByte` can be read or found. */
+  saveStopped?: SaveStopped
 }
 
 export const DEFAULT_READ_LIMIT = 40_000

@@ -1,5 +1,6 @@
 import type { ExecuteCommandParams } from '../../../shared/tools/execute-command'
 import { ShellNamesChanged } from '../terminal/name-check'
+import type { SaveStopped } from '../terminal/output-capture'
 import type { CommandRunResult } from '../terminal/types'
 import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
 
@@ -53,11 +54,20 @@ function outputBlock(result: CommandRunResult, label: string): string {
   const { output, artifactId } = result
   if (output.totalBytes === 0 && !output.text) return `${label}: (none)`
   const size = `${output.totalBytes.toLocaleString('en-US')} bytes`
-  const saved = output.truncated
-    ? `, truncated here; the full output is saved as artifact_id ${artifactId} (page or search it with read_command_output)`
-    : ''
-  return `${label} (${size}${saved}):\n${output.text}`
+  const stopped = output.saveStopped
+  const saved = stopped
+    ? `${output.truncated ? ', truncated here' : ''}; only the first ${stopped.atByte.toLocaleString('en-US')} bytes are saved as artifact_id ${artifactId}`
+    : output.truncated
+      ? `, truncated here; the full output is saved as artifact_id ${artifactId} (page or search it with read_command_output)`
+      : ''
+  const why = stopped ? `\n\n${savedOutputCut(stopped)}` : ''
+  return `${label} (${size}${saved}):\n${output.text}${why}`
 }
+
+/** Said wherever a cut saved output is shown: what is missing, why, and that no read or search can find it. */
+export const savedOutputCut = (stopped: SaveStopped): string =>
+  `[The saved output stops at byte ${stopped.atByte.toLocaleString('en-US')} of ${stopped.printedBytes.toLocaleString('en-US')} printed: ${stopped.reason} ` +
+  `What came after is not saved: read_command_output cannot show it and a search cannot find it; only the lines shown here are known.]`
 
 function statusLine(result: CommandRunResult): string {
   if (result.exitCode === 0) return `Command exited with code 0 in ${result.cwd}.`

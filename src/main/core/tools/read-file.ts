@@ -1,6 +1,6 @@
 import { extname } from 'node:path'
 import { readFileTool, type ReadFileParams } from '../../../shared/tools/read-file'
-import { DEFAULT_LINE_LIMIT, formatLines, readWithIndentation } from '../../../shared/diff/read-lines'
+import { DEFAULT_LINE_LIMIT, formatLines, MAX_LINE_LENGTH, readWithIndentation } from '../../../shared/diff/read-lines'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
 import { textOutput, type FileToolContext, type ToolExecutor, type ToolOutput } from './types'
 
@@ -68,13 +68,40 @@ async function readSlice(params: ReadFileParams, ctx: FileToolContext): Promise<
     return textOutput(`${header}\nError: offset ${offset} is beyond file end (${range.totalLines} lines)`, true)
   }
   const last = offset + range.lines.length - 1
-  const body = formatLines(range.lines.map((content, i) => ({ lineNumber: offset + i, content })))
+  const numbered = range.lines.map((content, i) => ({ lineNumber: offset + i, content }))
+  const body = formatLines(numbered) + longLinesNote(numbered, resolved.display)
   if (offset === 1 && last >= range.totalLines) return textOutput(`${header}\n${body}`)
   const note =
     `IMPORTANT: File content truncated.\n\tStatus: Showing lines ${offset}-${last} of ${range.totalLines} total lines.` +
     (last < range.totalLines ? `\n\tTo read more: Use the read_file tool with offset=${last + 1} and limit=${limit}.` : '')
   return textOutput(`${header}\n${note}\n\n${body}`)
 }
+
+const LONG_LINES_NAMED = 3
+
+/**
+ * A line longer than read_file shows ends in "..." (the format Roo's vectors fix): say which lines
+ * were cut, how long they really are, and how to get at the rest, so the model does not take the
+ * cut text for the whole line. read_file has no character range; a search or a command does.
+ */
+export function longLinesNote(lines: ReadonlyArray<{ lineNumber: number; content: string }>, display: string): string {
+  const cut = lines.filter((line) => line.content.length > MAX_LINE_LENGTH)
+  if (cut.length === 0) return ''
+  const shown = (MAX_LINE_LENGTH - 3).toLocaleString('en-US')
+  const named = cut
+    .slice(0, LONG_LINES_NAMED)
+    .map((line) => `line ${line.lineNumber} has ${line.content.length.toLocaleString('en-US')} characters`)
+    .join(', ')
+  const more = cut.length > LONG_LINES_NAMED ? ` (and ${cut.length - LONG_LINES_NAMED} more long lines)` : ''
+  const first = cut[0]!
+  return (
+    `\n\nNote: lines longer than ${MAX_LINE_LENGTH.toLocaleString('en-US')} characters are cut here to their first ${shown}, ending in "...": ${named}${more}. ` +
+    `read_file cannot show the rest of a line. search_files with a regex tells whether (and on which line) a text occurs; ` +
+    `to see a stretch of a long line, run a command such as \`sed -n '${first.lineNumber}p' ${shellQuote(display)} | cut -c ${MAX_LINE_LENGTH - 2}-${MAX_LINE_LENGTH * 3}\`.`
+  )
+}
+
+const shellQuote = (text: string): string => (/^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
 
 async function readIndentation(params: ReadFileParams, ctx: FileToolContext): Promise<ToolOutput> {
   const file = await ctx.workspace.readText(params.path)
@@ -94,7 +121,9 @@ async function readIndentation(params: ReadFileParams, ctx: FileToolContext): Pr
   const note = result.wasTruncated
     ? `\n\n(Block truncated at ${result.returnedLines} lines; raise limit/max_lines or read lines ${from}-${to} onward with slice mode.)`
     : ''
-  return textOutput(`${header}\n${result.content}\n\nIncluded ranges: ${from}-${to} (total: ${result.totalLines} lines)${note}`)
+  const shown = text.split('\n').slice(from - 1, to).map((content, i) => ({ lineNumber: from + i, content }))
+  const cut = longLinesNote(shown, file.path.display)
+  return textOutput(`${header}\n${result.content}\n\nIncluded ranges: ${from}-${to} (total: ${result.totalLines} lines)${note}${cut}`)
 }
 
 export const readFileExecutor: ToolExecutor<ReadFileParams, FileToolContext> = {

@@ -22,6 +22,7 @@ import {
   type WriteOptions
 } from './types'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { describeWriteFailure, isOutOfSpace } from '../fs/disk-errors'
 
 export interface CreateWorkspaceOptions {
   /** The opened folder (resolved with realpath). */
@@ -173,7 +174,11 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     const mode = format.mode ?? existing?.mode ?? undefined
     const body = format.eol ? withLineEnding(text, format.eol) : text
     // The final rename replaces the name in the real parent; it never follows a link.
-    await writeFileAtomic(destination, encodeText(body, encoding), { mode })
+    await writeFileAtomic(destination, encodeText(body, encoding), { mode }).catch((error: unknown) => {
+      // The atomic write left the file as it was; say which disk to clean, not a bare ENOSPC.
+      if (isOutOfSpace(error)) throw new WorkspaceError('io', describeWriteFailure(error, destination, 'workspace'), p.display)
+      throw error
+    })
     return destination
   }
 

@@ -165,7 +165,10 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       markMessageEnded(items, event.messageId)
       return updateAssistant(items, event.messageId, (item) => ({ ...item, streaming: false, stopReason: event.stopReason, cutOff: event.cutOff }))
     case 'tool-call-partial':
-      return upsertTool(items, event.callId, event.messageId, event.name, (item) => ({ ...item, argsText: event.argsText }))
+      // Deltas: appended only where they continue the text this view has (a tab that joined mid-stream waits for the tool-call).
+      return upsertTool(items, event.callId, event.messageId, event.name, (item) =>
+        item.argsText.length === event.argsOffset ? { ...item, argsText: item.argsText + event.argsDelta } : item
+      )
     case 'tool-call':
       return upsertTool(items, event.callId, event.messageId, event.name, (item) => ({ ...item, args: event.args }))
     case 'tool-decision':
