@@ -65,7 +65,8 @@ export function createCodebaseSearchExecutor(options: CodebaseSearchOptions): To
           // The first build is still running: a partial index would hide what it has not reached.
           const { filesDone, filesTotal } = outcome.progress
           const { words, hits, skipped: notSearched } = await searchByWords(params.query, pathPrefix ?? '.', maxResults, ctx)
-          const head = `The code index is still being built (${filesDone} of ${filesTotal || '?'} files): these results come from a plain text search of the workspace for the words ${words.join(', ') || '(none usable)'}, files ranked by how many of them they hold, not by meaning.`
+          const progress = filesTotal > 0 ? `${filesDone} of ${filesTotal} files indexed` : 'scanning the workspace'
+          const head = `The code index is still being built (${progress}): these results come from a plain text search of the workspace for the words ${words.join(', ') || '(none usable)'}, files ranked by how many of them they hold, not by meaning.`
           const skipped = describeSkipped(notSearched)
           const body = hits.length === 0 ? 'No file holds any of these words.' : formatTextHits(hits)
           return textOutput([head, ...(skipped ? [skipped] : []), `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''}`, '', body].join('\n'))

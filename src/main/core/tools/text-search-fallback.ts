@@ -18,16 +18,20 @@ export interface TextSearchHit {
   lines: Array<{ line: number; text: string }>
 }
 
-/** The query's words worth looking for, lowercased, longest first (identifier parts included). */
+/** A word's stem for a substring match: "computed" finds computeTotal, "parsing" finds parser. */
+const stem = (word: string): string => (word.length > 5 ? word.replace(/(ing|ed|es|s)$/, '') : word)
+
+/** The query's words worth looking for, lowercased and stemmed, longest first (identifier parts included). */
 export function queryWords(query: string): string[] {
   const words = new Set<string>()
+  const add = (word: string) => {
+    const lower = word.toLowerCase()
+    if (lower.length > 2 && !STOP_WORDS.has(lower)) words.add(stem(lower))
+  }
   for (const match of query.matchAll(/[A-Za-z0-9_$]+/g)) {
-    const word = match[0].toLowerCase()
-    if (word.length > 2 && !STOP_WORDS.has(word)) words.add(word)
-    for (const part of match[0].match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? []) {
-      const lower = part.toLowerCase()
-      if (lower.length > 2 && !STOP_WORDS.has(lower)) words.add(lower)
-    }
+    add(match[0])
+    const parts = match[0].match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? []
+    if (parts.length > 1) for (const part of parts) add(part)
   }
   return [...words].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS)
 }

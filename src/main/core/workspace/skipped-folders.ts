@@ -40,6 +40,11 @@ export function describeSkipped(skipped: readonly SkippedFolder[]): string | nul
   for (const reason of Object.keys(REASON_WORDS) as SkipReason[]) {
     const paths = skipped.filter((s) => s.reason === reason).map((s) => `${s.path}/`)
     if (paths.length === 0) continue
+    // What the ignore files hide stays hidden, its names too: only how many.
+    if (reason === 'ignore-file') {
+      parts.push(`${paths.length} folder${paths.length === 1 ? '' : 's'} ${REASON_WORDS[reason]}`)
+      continue
+    }
     const more = paths.length > SHOWN_PER_REASON ? ` and ${paths.length - SHOWN_PER_REASON} more` : ''
     parts.push(`${paths.slice(0, SHOWN_PER_REASON).join(', ')}${more} (${REASON_WORDS[reason]})`)
   }
