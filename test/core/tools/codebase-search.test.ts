@@ -125,5 +125,18 @@ describe('codebase_search', () => {
     await index.whenIdle()
     expect(textOf(await tool.execute({ query: 'where is the invoice total computed' }, ctxFor(t.workspace)))).toMatch(/^Skipped folders: node_modules\/ .*\nQuery: where is the invoice total computed — semantic \+ lexical ranking/)
   })
-})
 
+  it('starts with the workspace under the size limit; over it, waits and says why', async () => {
+    await setup(files)
+    const over = await service.startWithWorkspace(t.root, { autoStart: true, maxFiles: 2 })
+    expect(over).toMatchObject({ state: 'idle', message: 'Not indexed yet: the workspace holds more than 2 files (settings: codeIndex). It is built on the first codebase_search or on Rebuild.' })
+    expect((await service.status(t.root)).state).toBe('idle')
+    await service.startWithWorkspace(t.root, { autoStart: true, maxFiles: 3 })
+    const index = await service.forWorkspace(t.root)
+    await index.whenIdle()
+    expect(index.status()).toMatchObject({ state: 'ready', filesTotal: 3 })
+    // A kept index opens whatever the limit: it answers from disk at once.
+    await service.dispose()
+    expect((await service.startWithWorkspace(t.root, { autoStart: false, maxFiles: 0 })).state).toBe('ready')
+  })
+})

@@ -21,10 +21,10 @@ export interface ScanResult {
 }
 
 /** Files the index may hold: the ignore files, .gitignore and the built-in exclusions (dependencies, VCS, caches) honoured. */
-export async function scanWorkspace(root: string, dir = root, recursive = true): Promise<ScanResult> {
+export async function scanWorkspace(root: string, dir = root, recursive = true, limit = MAX_INDEXED_FILES * 2): Promise<ScanResult> {
   const rules = await loadIgnoreRules(root)
   const skipped = skippedCollector()
-  const { entries, truncated } = await listDirectory(dir, { recursive, limit: MAX_INDEXED_FILES * 2 }, {
+  const { entries, truncated } = await listDirectory(dir, { recursive, limit }, {
     rootReal: root,
     ignored: (rel, isDir) => rules.ignores(rel, isDir),
     protectedIn: () => () => false,
