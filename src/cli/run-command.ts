@@ -79,9 +79,6 @@ export async function withServices(
     providerOverride: override,
     mcp
   })
-  // The code index starts with the workspace too: a kept one answers at once, a small one is built beside the task.
-  const { autoStart, autoStartMaxFiles } = settings.get().codeIndex
-  void services.codeIndex.startWithWorkspace(workspace, { autoStart, maxFiles: autoStartMaxFiles }).catch(() => undefined)
   const reader = createLineReader(io)
   try {
     return await body(services, workspace, reader)

@@ -322,7 +322,8 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     if (refreshing) notes.push(`The index is being brought up to date (${status.filesDone} of ${status.filesTotal} files checked): files changed since the last run may be missing or stale.`)
     const prefix = opts.pathPrefix
     const pool = Math.max(opts.limit * 5, 50)
-    const lexical: LexicalHit[] = await store.searchText(query, pool, prefix).catch(() => [])
+    // The full-text search runs while the query is embedded.
+    const lexicalSearch: Promise<LexicalHit[]> = store.searchText(query, pool, prefix).catch(() => [])
     let semantic: Array<{ id: string; similarity: number }> = []
     const configured = await options.embedder()
     // Vectors are asked for once a first build is done: before that the query's embedding is wasted.
@@ -338,7 +339,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       notes.push(status.semantic.message ? `Semantic search unavailable (${status.semantic.message}): results are lexical only.` : 'Semantic vectors are not built yet: results are lexical only.')
     }
     if (status.semantic.state === 'failed' && semantic.length > 0) notes.push(`Semantic index incomplete (${status.semantic.message}).`)
-    const fused = fuseRankings(lexical, semantic).slice(0, opts.limit)
+    const fused = fuseRankings(await lexicalSearch, semantic).slice(0, opts.limit)
     const chunks = await store.chunksById(fused.map((h) => h.id))
     const hits = fused.flatMap((h) => {
       const chunk = chunks.get(h.id)
