@@ -46,9 +46,11 @@ describe('modus run', () => {
     // Servers start beside the task: the model reads a file until the server's tool is offered.
     const offered = (request: RecordedRequest) => JSON.stringify(request.body.tools ?? []).includes('mcp--everything--echo')
     let echoed = false
+    let waits = 0
     const turn = async (request: RecordedRequest) => {
       if (echoed) return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Echoed.' } }] }
-      if (!offered(request)) return (await new Promise((r) => setTimeout(r, 200)), { toolCalls: [{ name: 'read_file', input: { path: 'notes.txt' } }] })
+      // Each wait searches for something else: identical calls repeated would trip the repetition check.
+      if (!offered(request)) return (await new Promise((r) => setTimeout(r, 200)), { toolCalls: [{ name: 'search_files', input: { path: '.', regex: `wait${waits++}` } }] })
       echoed = true
       return { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'from the CLI' } }] }
     }
