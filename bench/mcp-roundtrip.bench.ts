@@ -88,3 +88,26 @@ it('MCP tool round trip: Modus beside the bare SDK client', async () => {
   await bare.close()
   rmSync(dir, { recursive: true, force: true })
 })
+
+/**
+ * What a task waits for MCP before its first model request: `hub.open()` (the config read and, with
+ * servers, the SDK loaded; servers start behind it), beside the old wait for every server to connect.
+ */
+it('MCP: time to the first request with 0 and 3 servers', async () => {
+  const rows: string[] = []
+  for (const count of [0, 3]) {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-mcp-first-')))
+    const servers = Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] }]))
+    writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: servers }))
+    const hub = createMcpHub({ dataDir: dir, env: process.env, isTrusted: () => true, watchConfig: false })
+    const t = performance.now()
+    await hub.open(dir)
+    const firstRequestMs = performance.now() - t
+    await hub.settled()
+    const allConnectedMs = performance.now() - t
+    rows.push(`${count} servers: first request may leave after ${firstRequestMs.toFixed(0)} ms; all servers connected after ${allConnectedMs.toFixed(0)} ms (what it waited before)`)
+    await hub.dispose()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  console.log(`${rows.join('\n')}\nload ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
+})

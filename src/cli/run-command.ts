@@ -8,7 +8,7 @@ import type { TaskSummary } from '../shared/contract/task'
 import { UserFacingError } from '../shared/contract/dispatch'
 import { createAgentServices, type AgentServices } from '../main/core/agent/create-agent-services'
 import { REFUSED_PREFIX, withoutRefusedPrefix } from '../main/core/agent/call-results'
-import { createMcpHub } from '../main/core/mcp/hub'
+import { createMcpHub, type McpHub } from '../main/core/mcp/hub'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
@@ -64,11 +64,11 @@ export async function withServices(
     if (!model) throw new UsageError(`--provider ${args.provider} needs --model.`)
     override = { kind: args.provider, model, baseUrl: args.baseUrl }
   }
-  // MCP servers start before the task so their tools are offered from the first request.
+  // MCP servers start in the background, all at once: the task never waits for them. A mode that
+  // uses servers gets the tools of those that are up; search_mcp_tools names the ones still starting.
   const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust, watchConfig: false })
+  const stopWarnings = followMcpWarnings(mcp, io)
   await mcp.open(workspace)
-  await mcp.settled()
-  writeMcpWarnings(mcp.snapshot(), io)
   const services = await createAgentServices({
     dataDir,
     settings,
@@ -84,6 +84,7 @@ export async function withServices(
     return await body(services, workspace, reader)
   } finally {
     reader.close()
+    stopWarnings()
     await services.dispose()
     await mcp.dispose()
   }
@@ -318,8 +319,26 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
 }
 
 /** Problems of the MCP config files and servers that did not start; names and messages quote the files. */
+/** Writes each config problem and each server that fails (or waits for trust) once, as it happens. */
+export function followMcpWarnings(mcp: McpHub, io: CliIo): () => void {
+  const written = new Set<string>()
+  const write = (line: string) => {
+    if (written.has(line)) return
+    written.add(line)
+    io.stderr.write(line)
+  }
+  return mcp.onChange((snapshot) => {
+    for (const line of mcpWarnings(snapshot)) write(line)
+  })
+}
+
 export function writeMcpWarnings(snapshot: McpSnapshot, io: CliIo): void {
-  for (const problem of snapshot.problems) io.stderr.write(`modus: warning: ${visible(`${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}`)}\n`)
+  for (const line of mcpWarnings(snapshot)) io.stderr.write(line)
+}
+
+function mcpWarnings(snapshot: McpSnapshot): string[] {
+  const lines = snapshot.problems.map((problem) => `modus: warning: ${visible(`${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}`)}\n`)
   for (const server of snapshot.servers)
-    if (server.status === 'failed' || server.status === 'untrusted') io.stderr.write(`modus: warning: ${visible(`MCP server ${server.name}: ${server.error ?? server.status}`)}\n`)
+    if (server.status === 'failed' || server.status === 'untrusted') lines.push(`modus: warning: ${visible(`MCP server ${server.name}: ${server.error ?? server.status}`)}\n`)
+  return lines
 }

@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync, readF
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn } from '../support/fake-provider'
+import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn, type RecordedRequest } from '../support/fake-provider'
+
+const GATED_SERVER = join(__dirname, '../support/mcp/gated-server.mjs')
 import { runCli } from '../support/run-cli'
 
 
@@ -40,15 +42,37 @@ describe('modus run', () => {
     expect(toolResultsIn(fake!.requests[1]!)[0]!.text).toContain('hello')
   })
 
-  it("uses the global config's MCP servers: their tools are offered and an always-allowed one runs", async () => {
-    const { dataDir, workspace, provider, env } = await setup([
-      { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'from the CLI' } }] },
-      { toolCalls: [{ name: 'attempt_completion', input: { result: 'Echoed.' } }] }
-    ])
+  it("uses the global config's MCP servers: their tools are offered once up and an always-allowed one runs", { timeout: 120_000 }, async () => {
+    // Servers start beside the task: the model reads a file until the server's tool is offered.
+    const offered = (request: RecordedRequest) => JSON.stringify(request.body.tools ?? []).includes('mcp--everything--echo')
+    let echoed = false
+    let waits = 0
+    const turn = async (request: RecordedRequest) => {
+      if (echoed) return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Echoed.' } }] }
+      // Each wait searches for something else: identical calls repeated would trip the repetition check.
+      if (!offered(request)) return (await new Promise((r) => setTimeout(r, 200)), { toolCalls: [{ name: 'search_files', input: { path: '.', regex: `wait${waits++}` } }] })
+      echoed = true
+      return { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'from the CLI' } }] }
+    }
+    const { dataDir, workspace, provider, env } = await setup(Array(100).fill(turn), { 'notes.txt': 'hello\n' })
     writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio({ alwaysAllow: ['echo'] }) } }))
     const run = await runCli(['run', '--workspace', workspace, ...provider, '--non-interactive', 'echo it'], { env })
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
-    expect(toolResultsIn(fake!.requests[1]!)[0]!.text).toBe('Echo: from the CLI')
+    const echo = fake!.requests.findIndex(offered)
+    expect(toolResultsIn(fake!.requests.at(-1)!)[0]!.text).toBe('Echo: from the CLI')
+    expect(echo).toBeGreaterThanOrEqual(0)
+  })
+
+  it('the first request leaves without waiting for a server that is slow to start, in a mode that uses it', { timeout: 120_000 }, async () => {
+    const { dataDir, workspace, provider, env } = await setup([{ toolCalls: [{ name: 'attempt_completion', input: { result: 'Done without it.' } }] }])
+    const gate = join(dataDir, 'never-opened')
+    writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { slow: { command: process.execPath, args: [GATED_SERVER, gate] } } }))
+    const run = await runCli(['run', '--workspace', workspace, '--mode', 'code', ...provider, '--non-interactive', 'go'], { env })
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
+    // The server never got past its start (its gate was never opened), and the task ran to the end.
+    expect(fake!.requests).toHaveLength(1)
+    expect(JSON.stringify(fake!.requests[0]!.body.tools)).not.toContain('mcp--slow--')
+    expect(run.stdout).toContain('Done without it.')
   })
 
   it('--json --non-interactive streams events as JSON lines and denies what needs approval', async () => {

@@ -88,7 +88,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // The open folder is indexed in the background (codebase_search); the index keeps itself current.
   const stopIndexingOnOpen = bus.subscribe((name, payload) => {
     const root = name === 'workspace:opened' ? (payload as { root?: string } | null)?.root : undefined
-    if (root) void agent.codeIndex.forWorkspace(root).catch(() => undefined)
+    const { autoStart, autoStartMaxFiles } = settings.get().codeIndex
+    if (root) void agent.codeIndex.startWithWorkspace(root, { autoStart, maxFiles: autoStartMaxFiles }).catch(() => undefined)
   })
   // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
   void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { createBm25Index } from '../../../src/main/core/code-index/bm25'
 import { chunkFile } from '../../../src/main/core/code-index/chunker'
 import { fuseRankings } from '../../../src/main/core/code-index/hybrid'
 import { languageFor } from '../../../src/main/core/code-index/languages'
@@ -54,21 +53,9 @@ describe('chunking', () => {
   })
 })
 
-describe('lexical ranking (BM25) and fusion', () => {
+describe('terms and fusion', () => {
   it('splits identifiers so words find camelCase and snake_case names', () => {
     expect(tokenize('parseSourceFile(MAX_RESULTS)')).toEqual(['parsesourcefile', 'parse', 'source', 'file', 'max_results', 'max', 'results'])
-  })
-
-  it('ranks the chunk with the rarer matching terms first and forgets removed files', () => {
-    const index = createBm25Index()
-    index.add('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }')
-    index.add('b#1', 'src/b.ts', 'function loadData(url) { return fetch(url) }')
-    index.add('c#1', 'lib/c.ts', 'const chartColors = ["red"]; function renderLegend() {}')
-    expect(index.search('render chart', 3).map((h) => h.id)).toEqual(['a#1', 'c#1'])
-    expect(index.search('render chart', 3, (p) => p.startsWith('lib/')).map((h) => h.id)).toEqual(['c#1'])
-    index.removePath('src/a.ts')
-    expect(index.search('render chart', 3).map((h) => h.id)).toEqual(['c#1'])
-    expect(index.size).toBe(2)
   })
 
   it('fuses both rankings: a chunk high in both beats one high in only one', () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -183,12 +184,69 @@ describe('code index', () => {
     expect(result.hits[0].chunk.path).toBe('src/geometry/circle.ts')
   })
 
-  it('says the index is not ready and searches lexically before the first run finishes', async () => {
+  it('a kept index answers in a fresh process at once, before any run, and says nothing is missing', async () => {
+    await setup()
+    const first = await open({ embeddings: false })
+    await first.sync()
+    await first.close()
+    opened.length = 0
+    const script = join(__dirname, 'fixtures', 'search-kept-index.ts')
+    const out = execFileSync(process.execPath, [join(__dirname, '../../../node_modules/jiti/lib/jiti-cli.mjs'), script, t.root, join(dataDir, 'idx'), 'find user by email'], { encoding: 'utf8' })
+    const answer = JSON.parse(out.trim().split('\n').pop()!)
+    console.log(`kept index: open to first answer in a fresh process ${answer.answeredMs.toFixed(0)} ms`)
+    expect(answer.complete).toBe(true)
+    expect(answer.notes).toEqual([])
+    expect(answer.paths[0]).toBe('src/db/users.go')
+    // Nothing ran in that process: the answer came from the tables as they were on disk.
+    expect(answer.status).toMatchObject({ state: 'ready', filesDone: 0, message: expect.stringMatching(/^5 files, \d+ chunks indexed\.$/) })
+  })
+
+  it('before a first full run finishes, a search says its hits are incomplete', async () => {
     await setup()
     const index = await open()
     const early = await index.search('area of a circle', { limit: 3 })
-    expect(early.notes[0]).toMatch(/The index is not ready yet .*results are lexical/)
+    expect(early.complete).toBe(false)
     expect(early.mode).toBe('lexical')
+    await index.sync()
+    expect((await index.search('area of a circle', { limit: 3 })).complete).toBe(true)
+  })
+
+  it('a run over an unchanged tree reads no file: the stat decides, the content hash only when the stat changed', async () => {
+    await setup()
+    // A whole second, so that setting it again gives the very same stat.
+    const file = join(t.root, 'src/db/users.go')
+    const mtime = new Date(1_700_000_000_000)
+    utimesSync(file, mtime, mtime)
+    const index = await open({ embeddings: false })
+    await index.sync()
+    // Other content of the same size with the same modification time: a run that read the file would index it.
+    const other = 'package db // SwappedBehindTheStat'.padEnd(statSync(file).size - 1, ' ') + '\n'
+    writeFileSync(file, other)
+    utimesSync(file, mtime, mtime)
+    await index.sync()
+    const swapped = async () => (await index.search('SwappedBehindTheStat', { limit: 3 })).hits.filter((h) => h.chunk.text.includes('SwappedBehindTheStat'))
+    expect(await swapped()).toEqual([])
+    // Once the stat differs the file is read, hashed and indexed again.
+    utimesSync(file, mtime, new Date(mtime.getTime() + 5000))
+    await index.sync()
+    expect((await swapped()).map((h) => h.chunk.path)).toEqual(['src/db/users.go'])
+  })
+
+  it('indexes dist/ when no .gitignore names it, and names the folders it skipped', async () => {
+    await setup({
+      'dist/index.js': 'export class YamlDocumentParser {}\n',
+      'build/gen.ts': 'export function generatedThing() {}\n',
+      '.gitignore': 'build/\n',
+      'node_modules/dep/index.js': 'export class YamlDocumentParser {}\n'
+    })
+    const index = await open({ embeddings: false })
+    await index.sync()
+    const found = await index.search('YamlDocumentParser generatedThing', { limit: 5 })
+    expect(found.hits.map((h) => h.chunk.path)).toEqual(['dist/index.js'])
+    expect(found.skipped).toEqual([
+      { path: 'build', reason: 'gitignore' },
+      { path: 'node_modules', reason: 'built-in' }
+    ])
   })
 
   it('never holds a file that a symlink brings in from outside the workspace', async () => {
@@ -235,7 +293,7 @@ describe('code index', () => {
     const db = await lancedb.connect(join(dataDir, 'idx', 'lance'))
     await db.createTable('chunks', [{ id: 'old#1', body: 'an older layout' }])
     db.close()
-    writeFileSync(join(dataDir, 'idx', 'meta.json'), JSON.stringify({ version: 1, root: t.root, embedding: null, files: {} }))
+    writeFileSync(join(dataDir, 'idx', 'meta.json'), JSON.stringify({ version: 2, root: t.root, embedding: null, complete: true, skipped: [], files: {} }))
     const index = await open()
     await index.sync()
     expect(index.status()).toMatchObject({ state: 'ready', errors: 0 })

@@ -50,3 +50,25 @@ describe('vector store compaction', () => {
     expect(await store.searchVectors(vector(12), 5)).toEqual(before)
   })
 })
+
+describe('lexical search in LanceDB (full-text BM25 index over the terms)', () => {
+  it('ranks the chunk with the rarer matching terms first, keeps to a folder when asked and forgets removed files', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-fts-'))
+    store = await openVectorStore(dir)
+    const row = (id: string, path: string, text: string) => ({ id, path, startLine: 1, endLine: 1, text })
+    await store.addChunks([
+      row('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }'),
+      row('b#1', 'src/b.ts', 'function loadData(url) { return fetch(url) }'),
+      row('c#1', 'lib/c.ts', 'const chartColors = ["red"]; function renderLegend() {}')
+    ])
+    expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['a#1', 'c#1'])
+    expect((await store.searchText('render chart', 3, 'lib')).map((h) => h.id)).toEqual(['c#1'])
+    await store.removePaths(['src/a.ts'])
+    expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['c#1'])
+    expect(await store.chunkCount()).toBe(2)
+    // After the indexes are brought up to date the same answers come from the index itself.
+    await store.compact(-1)
+    expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['c#1'])
+    expect([...(await store.chunksById(['b#1', 'c#1'])).keys()].sort()).toEqual(['b#1', 'c#1'])
+  })
+})

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createCodeIndexService, type CodeIndexService } from '../../../src/main/core/code-index/code-index-service'
-import { createCodeParser } from '../../../src/main/core/code-index/parser'
+import { createCodeParser, type CodeParser } from '../../../src/main/core/code-index/parser'
 import { createCodebaseSearchExecutor } from '../../../src/main/core/tools/codebase-search'
 import { startFakeProvider, type FakeProvider } from '../../support/fake-provider'
 import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
@@ -28,12 +28,12 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-async function setup(files: Record<string, string>, watch = false) {
+async function setup(files: Record<string, string>, watch = false, codeParser: CodeParser = parser) {
   t = await tempWorkspace(files)
   dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cbs-')))
   service = createCodeIndexService({
     dataDir,
-    parser,
+    parser: codeParser,
     watch,
     embeddings: async () => ({ config: { kind: 'openai-compatible', baseUrl: fake.openaiBaseUrl, model: 'fake-embed' } })
   })
@@ -103,5 +103,40 @@ describe('codebase_search', () => {
       await new Promise((r) => setTimeout(r, 200))
     }
     expect(text).toContain('File path: src/billing/refund.ts')
+  })
+
+  it('while the first build runs, answers from a text search of the workspace and says so', async () => {
+    // The real parser, held on its first file: the build cannot finish before the query.
+    let release = () => undefined as void
+    const held = new Promise<void>((r) => (release = r))
+    const slowParser: CodeParser = { definitions: async (text, language) => (await held, parser.definitions(text, language)), dispose: () => undefined }
+    const tool = await setup({ ...files, 'dist/bundle.js': 'function computeInvoiceTotal(lines) { return sum(lines) }\n', 'node_modules/x/i.js': 'computeInvoiceTotal\n' }, false, slowParser)
+    const index = await service.forWorkspace(t.root)
+    void index.sync()
+    const text = textOf(await tool.execute({ query: 'where is the invoice total computed' }, ctxFor(t.workspace)))
+    release()
+    expect(text).toMatch(/^The code index is still being built \((\d+ of \d+ files indexed|scanning the workspace)\): these results come from a plain text search of the workspace for the words invoice, comput, total, files ranked by how many of them they hold, not by meaning\./)
+    expect(text).toContain('Skipped folders: node_modules/ (dependencies / version control, skipped by default).')
+    // Files holding every word come first.
+    expect(text.indexOf('File path: src/billing/invoice.ts')).toBeLessThan(text.indexOf('File path: src/billing/tax.ts'))
+    expect(text).toContain('File path: src/billing/invoice.ts\n1 | export function computeInvoiceTotal(lines: number[]) {')
+    expect(text).toContain('File path: dist/bundle.js')
+    expect(text).not.toContain('No results')
+    await index.whenIdle()
+    expect(textOf(await tool.execute({ query: 'where is the invoice total computed' }, ctxFor(t.workspace)))).toMatch(/^Skipped folders: node_modules\/ .*\nQuery: where is the invoice total computed — semantic \+ lexical ranking/)
+  })
+
+  it('starts with the workspace under the size limit; over it, waits and says why', async () => {
+    await setup(files)
+    const over = await service.startWithWorkspace(t.root, { autoStart: true, maxFiles: 2 })
+    expect(over).toMatchObject({ state: 'idle', message: 'Not indexed yet: the workspace holds more than 2 files (settings: codeIndex). It is built on the first codebase_search or on Rebuild.' })
+    expect((await service.status(t.root)).state).toBe('idle')
+    await service.startWithWorkspace(t.root, { autoStart: true, maxFiles: 3 })
+    const index = await service.forWorkspace(t.root)
+    await index.whenIdle()
+    expect(index.status()).toMatchObject({ state: 'ready', filesTotal: 3 })
+    // A kept index opens whatever the limit: it answers from disk at once.
+    await service.dispose()
+    expect((await service.startWithWorkspace(t.root, { autoStart: false, maxFiles: 0 })).state).toBe('ready')
   })
 })

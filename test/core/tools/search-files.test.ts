@@ -31,12 +31,16 @@ describe('search_files (built-in engine, no ripgrep)', () => {
     const text = textOf(await createSearchFilesExecutor().execute({ path: '.', regex: 'create(Thing|Other)' }, ctxFor(t.workspace)))
     expect(text).toBe(
       [
-        'Found 4 results.',
+        'Found 5 results.',
         '',
         '# README.md',
         '1 | line one',
         '2 | createThing and createOther',
         '3 | line three',
+        '----',
+        '',
+        '# build/out.js',
+        '1 | createThing()',
         '----',
         '',
         '# src/app.ts',
@@ -51,10 +55,25 @@ describe('search_files (built-in engine, no ripgrep)', () => {
         '----',
         '',
         '# src/util/notes.md',
-        '1 | createThing is documented here'
+        '1 | createThing is documented here',
+        '',
+        'Skipped folders: node_modules/ (dependencies / version control, skipped by default); 1 folder excluded by .modusignore / .rooignore. Pass one as the path to search inside it.'
       ].join('\n')
     )
   })
+
+  for (const engine of ['builtin', 'ripgrep'] as const)
+    it.skipIf(engine === 'ripgrep' && !rg)(`searches dist/ when no .gitignore names it, and names a gitignored one as skipped (${engine})`, async () => {
+      t = await tempWorkspace({ 'dist/index.js': 'export class YamlDocument {}\n', 'src/a.ts': 'import { YamlDocument } from "../dist"\n' })
+      const tool = createSearchFilesExecutor({ engine })
+      const open = textOf(await tool.execute({ path: '.', regex: 'class YamlDocument' }, ctxFor(t.workspace)))
+      expect(open).toBe('Found 1 result.\n\n# dist/index.js\n1 | export class YamlDocument {}')
+      t.write('.gitignore', 'dist/\n')
+      const ignored = textOf(await tool.execute({ path: '.', regex: 'class YamlDocument' }, ctxFor(t.workspace)))
+      expect(ignored).toBe('Found 0 results.\n\nSkipped folders: dist/ (named in .gitignore). Pass one as the path to search inside it.')
+      const inside = textOf(await tool.execute({ path: 'dist', regex: 'class YamlDocument' }, ctxFor(t.workspace)))
+      expect(inside).toContain('# dist/index.js')
+    })
 
   it('filters by file glob and searches inside node_modules when pointed there', async () => {
     t = await tempWorkspace(TREE, { ripgrepPath: null })

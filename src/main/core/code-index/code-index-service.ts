@@ -7,6 +7,8 @@ import { idleStatus, openCodeIndex, type CodeIndex } from './code-index'
 import { createEmbedder, OPENAI_BASE_URL, type Embedder } from './embedder'
 import type { CodeParser } from './parser'
 import { watchIndexedDirectories } from './watcher'
+import { scanWorkspace } from './file-scan'
+import { loadMeta } from './index-meta'
 
 export interface CodeIndexServiceDeps {
   dataDir: string
@@ -24,6 +26,18 @@ interface OpenIndex {
   /** Watches the directories of the last scan. */
   refreshWatch: () => void
   stopWatching: () => void
+}
+
+/** Whether a finished index of this workspace is on disk (its bookkeeping says a full scan completed). */
+async function hasKeptIndex(dataDir: string, root: string): Promise<boolean> {
+  const { meta, fresh } = await loadMeta(join(indexDirFor(dataDir, root), 'meta.json'), root)
+  return !fresh && meta.complete
+}
+
+/** Candidate files of a workspace, counted up to one past `limit` (the listing stops there). */
+async function countUpTo(root: string, limit: number): Promise<number> {
+  const { files, truncated } = await scanWorkspace(root, root, true, limit + 1)
+  return truncated ? limit + 1 : files.length
 }
 
 /** Each workspace's index lives in the app data dir under a hash of its root. */
@@ -85,6 +99,19 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
 
   return {
     forWorkspace,
+    /**
+     * When a workspace opens: a kept index opens (answering at once) and checks for changes; a
+     * workspace never indexed is built now if auto-start is on and it holds at most `maxFiles`
+     * files, else on the first search or Rebuild (the status says why).
+     */
+    async startWithWorkspace(root: string, limits: { autoStart: boolean; maxFiles: number }): Promise<CodeIndexStatus> {
+      if (open.has(root) || (await hasKeptIndex(deps.dataDir, root))) return (await forWorkspace(root)).status()
+      const reason = !limits.autoStart ? 'automatic indexing is off' : (await countUpTo(root, limits.maxFiles)) > limits.maxFiles ? `the workspace holds more than ${limits.maxFiles} files` : null
+      if (!reason) return (await forWorkspace(root)).status()
+      const status = { ...idleStatus(root), message: `Not indexed yet: ${reason} (settings: codeIndex). It is built on the first codebase_search or on Rebuild.` }
+      deps.onStatus?.(status)
+      return status
+    },
     /** The status of a workspace's index without opening it. */
     async status(root: string | null): Promise<CodeIndexStatus> {
       if (!root || !open.has(root)) return idleStatus(root)

@@ -2,15 +2,14 @@ import { createHash } from 'node:crypto'
 import { realpath, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CodeIndexStatus } from '../../../shared/contract/code-index'
-import { createBm25Index } from './bm25'
 import { chunkFile, type Chunk } from './chunker'
 import { EmbeddingsError, type Embedder } from './embedder'
-import { isCandidate, readForIndex, scanWorkspace } from './file-scan'
-import { emptyMeta, loadMeta, saveMeta, type IndexMeta } from './index-meta'
+import { isCandidate, readForIndex, scanWorkspace, statForIndex } from './file-scan'
+import { emptyMeta, loadMeta, saveMeta, type IndexMeta, type SkippedFolder } from './index-meta'
 import { languageFor } from './languages'
 import type { CodeParser } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
-import { openVectorStore, type StoredChunk, type VectorStore } from './vector-store'
+import { openVectorStore, type LexicalHit, type StoredChunk, type VectorStore } from './vector-store'
 
 /** The status of a workspace whose index has not run (or of no workspace at all). */
 export const idleStatus = (workspace: string | null): CodeIndexStatus => ({
@@ -41,9 +40,15 @@ export interface CodeIndexOptions {
 
 export interface SearchOutcome {
   hits: SearchHit[]
-  /** Notes for the model: index still building, semantic search unavailable. */
+  /** Notes for the model: index being refreshed, semantic search unavailable. */
   notes: string[]
   mode: 'hybrid' | 'lexical'
+  /** False until a first full scan has finished: the hits cover part of the workspace at most. */
+  complete: boolean
+  /** Files indexed so far of those found, while the first build runs. */
+  progress: { filesDone: number; filesTotal: number }
+  /** Folders the last full scan did not enter, and why. */
+  skipped: SkippedFolder[]
 }
 
 const MAX_CHUNK_CHARS = 8000
@@ -55,9 +60,10 @@ const SMALL_FRAGMENTS_BETWEEN_SYNCS = 64
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex')
 
 /**
- * The index of one workspace: chunks in LanceDB (on disk, surviving restarts), BM25 in memory
- * (rebuilt from the stored chunks on open), vectors from the configured embeddings. Runs are
- * serialised; each is incremental by content hash and cancellable.
+ * The index of one workspace: chunks in LanceDB (on disk, surviving restarts) with LanceDB's own
+ * full-text (BM25) index, vectors from the configured embeddings. A kept index answers as soon as
+ * it is opened; runs bring it up to date behind that. Runs are serialised; each is incremental by
+ * file stat then content hash, and cancellable.
  */
 export async function openCodeIndex(options: CodeIndexOptions) {
   const { root, parser } = options
@@ -79,17 +85,26 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   // No usable bookkeeping (first run, damaged, another version): whatever tables are there go too.
   // Tables that cannot be opened, or hold other columns, are rebuilt rather than failing every run.
   let store: VectorStore = loaded.fresh ? await freshStore() : await openVectorStore(storeDir).catch(freshStore)
-  const bm25 = createBm25Index()
 
-  const status: CodeIndexStatus = idleStatus(root)
-  let lexicalReady = false
+  const countChunks = () => {
+    let total = 0
+    let embedded = 0
+    for (const file of Object.values(meta.files)) {
+      total += file.chunks
+      if (file.embedded) embedded += file.chunks
+    }
+    return { total, embedded }
+  }
+  const readyMessage = () => `${Object.keys(meta.files).length} files, ${countChunks().total} chunks indexed.`
+  // A kept index is ready the moment it is opened: what is on disk answers while a run checks for changes.
+  const status: CodeIndexStatus = meta.complete ? { ...idleStatus(root), state: 'ready', message: readyMessage() } : idleStatus(root)
   let controller: AbortController | null = null
   let running: Promise<void> = Promise.resolve()
   let closed = false
 
   const emit = (patch: Partial<CodeIndexStatus> = {}) => {
     Object.assign(status, patch)
-    status.chunks = bm25.size
+    status.chunks = countChunks().total
     options.onStatus?.(structuredClone(status))
   }
   const noteError = (path: string, message: string) => {
@@ -97,17 +112,17 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     status.recentErrors = [...status.recentErrors, { path, message }].slice(-MAX_RECENT_ERRORS)
   }
 
-  const loadLexical = async () => {
-    emit({ state: 'loading', message: 'Loading the index from disk…' })
-    try {
-      for await (const rows of store.allChunks()) for (const row of rows) bm25.add(row.id, row.path, row.text)
-    } catch {
-      // Data files damaged behind a readable manifest: start over, the run that follows rebuilds.
-      bm25.clear()
-      store.close()
-      store = await freshStore()
-    }
-    lexicalReady = true
+  /** Data files damaged behind a readable manifest: start over (the run that follows rebuilds). */
+  const startOver = async () => {
+    store.close()
+    store = await freshStore()
+  }
+  let checked = false
+  /** Once per process, before the first run writes: every data file of the store can be read. */
+  const checkStore = async () => {
+    if (checked) return
+    checked = true
+    if (!(await store.readable())) await startOver()
   }
 
   /** Chunks and stores the given files (skips unchanged content); returns the paths written. */
@@ -116,8 +131,6 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     const flush = async () => {
       await store.removePaths(pending.removed)
       await store.addChunks(pending.chunks)
-      for (const path of pending.removed) bm25.removePath(path)
-      for (const chunk of pending.chunks) bm25.add(chunk.id, chunk.path, chunk.text)
       pending = { removed: [], chunks: [] }
       await saveMeta(metaFile, meta)
       emit()
@@ -147,13 +160,17 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   /** New chunks when the file's content changed (or it went away: []); null when it is as indexed. */
   const chunkIfChanged = async (path: string): Promise<StoredChunk[] | null> => {
     const known = meta.files[path]
-    const read = await readForIndex(rootReal, root, path)
-    if (read.kind === 'skip') {
+    const gone = (): [] | null => {
       if (!known) return null
       delete meta.files[path]
       return []
     }
-    if (known && known.size === read.size && known.mtimeMs === read.mtimeMs) return null
+    // The stat decides first: an unchanged tree costs a stat per file, not a read.
+    const info = await statForIndex(rootReal, root, path)
+    if (info.kind === 'skip') return gone()
+    if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return null
+    const read = await readForIndex(rootReal, root, path)
+    if (read.kind === 'skip') return gone()
     const hash = sha1(read.text)
     if (known && known.hash === hash) {
       meta.files[path] = { ...known, mtimeMs: read.mtimeMs }
@@ -174,21 +191,8 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     const gone = paths.filter((p) => meta.files[p])
     if (gone.length === 0) return
     await store.removePaths(gone)
-    for (const path of gone) {
-      bm25.removePath(path)
-      delete meta.files[path]
-    }
+    for (const path of gone) delete meta.files[path]
     await saveMeta(metaFile, meta)
-  }
-
-  const countChunks = () => {
-    let total = 0
-    let embedded = 0
-    for (const file of Object.values(meta.files)) {
-      total += file.chunks
-      if (file.embedded) embedded += file.chunks
-    }
-    return { total, embedded }
   }
 
   /** Vectors for every file not embedded with the configured model; a failure leaves lexical search as it is. */
@@ -248,10 +252,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   }
 
   const finish = (signal: AbortSignal) => {
-    const { total } = countChunks()
     if (signal.aborted) return emit({ state: 'cancelled', message: `Indexing cancelled at ${status.filesDone} of ${status.filesTotal} files; search uses what is indexed.` })
     const semantic = status.semantic.state === 'failed' ? ' Semantic search unavailable; lexical search works.' : ''
-    emit({ state: 'ready', message: `${Object.keys(meta.files).length} files, ${total} chunks indexed.${semantic}` })
+    emit({ state: 'ready', message: `${readyMessage()}${semantic}` })
   }
 
   /** Serialises runs: one at a time, in order. */
@@ -261,7 +264,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       controller = new AbortController()
       const { signal } = controller
       try {
-        if (!lexicalReady) await loadLexical()
+        await checkStore()
         await work(signal)
       } catch (err) {
         emit({ state: 'error', message: `Indexing failed: ${(err as Error).message}` })
@@ -281,8 +284,14 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       await removeFiles(Object.keys(meta.files).filter((p) => !present.has(p)))
       status.errors = 0
       status.recentErrors = []
-      emit({ state: 'indexing', filesDone: 0, filesTotal: scan.files.length, message: `Indexing ${scan.files.length} files…` })
+      const verb = meta.complete ? 'Checking' : 'Indexing'
+      emit({ state: 'indexing', filesDone: 0, filesTotal: scan.files.length, message: `${verb} ${scan.files.length} files…` })
       await indexFiles(scan.files, signal)
+      if (!signal.aborted) {
+        meta.complete = true
+        meta.skipped = scan.skipped
+        await saveMeta(metaFile, meta)
+      }
       if (!signal.aborted) await embedMissing(signal)
       if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
       directories = scan.directories
@@ -308,16 +317,17 @@ export async function openCodeIndex(options: CodeIndexOptions) {
 
   const search = async (query: string, opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }): Promise<SearchOutcome> => {
     const notes: string[] = []
-    if (status.state === 'indexing' || status.state === 'loading' || status.state === 'idle') {
-      notes.push(`The index is not ready yet (${status.filesDone} of ${status.filesTotal} files indexed): results are lexical and may be incomplete.`)
-    }
+    const complete = meta.complete
+    const refreshing = complete && status.state === 'indexing'
+    if (refreshing) notes.push(`The index is being brought up to date (${status.filesDone} of ${status.filesTotal} files checked): files changed since the last run may be missing or stale.`)
     const prefix = opts.pathPrefix
-    const accept = prefix ? (path: string) => path === prefix || path.startsWith(`${prefix}/`) : undefined
     const pool = Math.max(opts.limit * 5, 50)
-    const lexical = lexicalReady ? bm25.search(query, pool, accept) : []
+    // The full-text search runs while the query is embedded.
+    const lexicalSearch: Promise<LexicalHit[]> = store.searchText(query, pool, prefix).catch(() => [])
     let semantic: Array<{ id: string; similarity: number }> = []
     const configured = await options.embedder()
-    const indexing = notes.length > 0
+    // Vectors are asked for once a first build is done: before that the query's embedding is wasted.
+    const indexing = !complete
     if (configured && !indexing && meta.embedding && meta.embedding.model === configured.embedder.model && meta.embedding.baseUrl === configured.baseUrl) {
       try {
         const [vector] = await configured.embedder.embed([query], opts.signal)
@@ -329,18 +339,27 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       notes.push(status.semantic.message ? `Semantic search unavailable (${status.semantic.message}): results are lexical only.` : 'Semantic vectors are not built yet: results are lexical only.')
     }
     if (status.semantic.state === 'failed' && semantic.length > 0) notes.push(`Semantic index incomplete (${status.semantic.message}).`)
-    const fused = fuseRankings(lexical, semantic).slice(0, opts.limit)
+    const fused = fuseRankings(await lexicalSearch, semantic).slice(0, opts.limit)
     const chunks = await store.chunksById(fused.map((h) => h.id))
     const hits = fused.flatMap((h) => {
       const chunk = chunks.get(h.id)
       return chunk ? [{ ...h, chunk }] : []
     })
-    return { hits, notes, mode: semantic.length > 0 ? 'hybrid' : 'lexical' }
+    return {
+      hits,
+      notes,
+      mode: semantic.length > 0 ? 'hybrid' : 'lexical',
+      complete,
+      progress: { filesDone: status.filesDone, filesTotal: status.filesTotal },
+      skipped: meta.skipped
+    }
   }
 
   return {
     root,
-    status: (): CodeIndexStatus => structuredClone({ ...status, chunks: bm25.size }),
+    status: (): CodeIndexStatus => structuredClone({ ...status, chunks: countChunks().total }),
+    /** A first full scan has finished (now or in an earlier process): searches answer from the index. */
+    isComplete: () => meta.complete,
     sync,
     update,
     search,
@@ -354,7 +373,6 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       controller?.abort()
       return enqueue(async () => {
         await store.clear()
-        bm25.clear()
         meta = emptyMeta(root)
         await saveMeta(metaFile, meta)
       }).then(sync)

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { listDirectory } from '../workspace/list'
 import { loadIgnoreRules } from '../workspace/ignore-rules'
 import { isWithin } from '../workspace/paths'
+import { skippedCollector, type SkippedFolder } from '../workspace/skipped-folders'
 
 /** Files larger than this are not indexed (generated or data files). */
 export const MAX_INDEXED_BYTES = 1024 * 1024
@@ -15,19 +16,23 @@ export interface ScanResult {
   /** Directories walked (for the watcher), absolute; the root first. */
   directories: string[]
   truncated: boolean
+  /** Folders not entered, and why (built-in exclusions, .gitignore, the ignore files). */
+  skipped: SkippedFolder[]
 }
 
-/** Files the index may hold: ignore files, .gitignore and the usual build/dependency folders honoured. */
-export async function scanWorkspace(root: string, dir = root, recursive = true): Promise<ScanResult> {
+/** Files the index may hold: the ignore files, .gitignore and the built-in exclusions (dependencies, VCS, caches) honoured. */
+export async function scanWorkspace(root: string, dir = root, recursive = true, limit = MAX_INDEXED_FILES * 2): Promise<ScanResult> {
   const rules = await loadIgnoreRules(root)
-  const { entries, truncated } = await listDirectory(dir, { recursive, limit: MAX_INDEXED_FILES * 2 }, {
+  const skipped = skippedCollector()
+  const { entries, truncated } = await listDirectory(dir, { recursive, limit }, {
     rootReal: root,
     ignored: (rel, isDir) => rules.ignores(rel, isDir),
-    protectedIn: () => () => false
+    protectedIn: () => () => false,
+    onSkipped: skipped.add
   })
   const files = entries.filter((e) => !e.isDirectory).map((e) => e.path).slice(0, MAX_INDEXED_FILES)
   const directories = [dir, ...entries.filter((e) => e.isDirectory).map((e) => join(root, e.path))]
-  return { files, directories, truncated: truncated || files.length >= MAX_INDEXED_FILES }
+  return { files, directories, truncated: truncated || files.length >= MAX_INDEXED_FILES, skipped: skipped.list() }
 }
 
 /** Whether one changed file is still a candidate (its folder listed with the same rules). */
@@ -53,8 +58,10 @@ async function linksOutside(rootReal: string, absolute: string): Promise<boolean
   return !isWithin(rootReal, await realpath(absolute))
 }
 
-/** Reads a file for indexing: links out of the workspace, huge files and binary files (a NUL byte in the first 8 kB) are skipped. */
-export async function readForIndex(rootReal: string, root: string, rel: string): Promise<FileRead> {
+export type FileStat = { kind: 'file'; size: number; mtimeMs: number } | { kind: 'skip'; reason: 'too_large' | 'missing' | 'outside' }
+
+/** Size and modification time of a file the index may hold, without reading it (links out of the workspace and huge files: skip). */
+export async function statForIndex(rootReal: string, root: string, rel: string): Promise<FileStat> {
   const absolute = join(root, rel)
   let info
   try {
@@ -65,6 +72,14 @@ export async function readForIndex(rootReal: string, root: string, rel: string):
   }
   if (!info.isFile()) return { kind: 'skip', reason: 'missing' }
   if (info.size > MAX_INDEXED_BYTES) return { kind: 'skip', reason: 'too_large' }
+  return { kind: 'file', size: info.size, mtimeMs: info.mtimeMs }
+}
+
+/** Reads a file for indexing: links out of the workspace, huge files and binary files (a NUL byte in the first 8 kB) are skipped. */
+export async function readForIndex(rootReal: string, root: string, rel: string): Promise<FileRead> {
+  const absolute = join(root, rel)
+  const info = await statForIndex(rootReal, root, rel)
+  if (info.kind === 'skip') return info
   const handle = await open(absolute, 'r')
   try {
     const bytes = await handle.readFile()

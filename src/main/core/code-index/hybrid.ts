@@ -1,5 +1,4 @@
-import type { LexicalHit } from './bm25'
-import type { StoredChunk, VectorHit } from './vector-store'
+import type { LexicalHit, StoredChunk, VectorHit } from './vector-store'
 
 export interface FusedHit {
   id: string
@@ -14,7 +13,7 @@ export type SearchHit = FusedHit & { chunk: StoredChunk }
 /** Rank constant of reciprocal-rank fusion: the usual 60 keeps one ranking's top from dominating. */
 const RRF_K = 60
 
-/** Combines the BM25 and the vector rankings by reciprocal-rank fusion. */
+/** Combines the BM25 (LanceDB full-text) and the vector rankings by reciprocal-rank fusion. */
 export function fuseRankings(lexical: readonly LexicalHit[], semantic: readonly VectorHit[]): FusedHit[] {
   const rankings = (lexical.length > 0 ? 1 : 0) + (semantic.length > 0 ? 1 : 0)
   if (rankings === 0) return []

@@ -16,15 +16,23 @@ export type IndexedFile = z.infer<typeof IndexedFile>
 const EmbeddingIdentity = z.object({ baseUrl: z.string(), model: z.string(), dimension: z.number().int().positive() })
 export type EmbeddingIdentity = z.infer<typeof EmbeddingIdentity>
 
+/** A folder the last full scan did not enter, and why (the tools name them to the model). */
+const SkippedFolder = z.object({ path: z.string(), reason: z.enum(['built-in', 'gitignore', 'ignore-file']) })
+export type SkippedFolder = z.infer<typeof SkippedFolder>
+
 const IndexMeta = z.object({
-  version: z.literal(1),
+  // 2: chunks carry a `terms` column with LanceDB's full-text index (1 kept BM25 postings in memory).
+  version: z.literal(2),
   root: z.string(),
   embedding: EmbeddingIdentity.nullable(),
+  /** A full scan has finished once: the index covers the workspace as of then and answers from disk. */
+  complete: z.boolean(),
+  skipped: z.array(SkippedFolder),
   files: z.record(z.string(), IndexedFile)
 })
 export type IndexMeta = z.infer<typeof IndexMeta>
 
-export const emptyMeta = (root: string): IndexMeta => ({ version: 1, root, embedding: null, files: {} })
+export const emptyMeta = (root: string): IndexMeta => ({ version: 2, root, embedding: null, complete: false, skipped: [], files: {} })
 
 /** The index's bookkeeping (a JSON file beside the LanceDB tables); a damaged or foreign file starts over. */
 export async function loadMeta(file: string, root: string): Promise<{ meta: IndexMeta; fresh: boolean }> {

@@ -30,6 +30,16 @@ export interface McpPort {
   readResource(server: string, uri: string, ctx: McpCallContext): Promise<ToolOutput>
   /** Tools matching a query, with their schemas (for models that get MCP tools on demand). */
   searchTools(mode: string, query: string, limit?: number): McpToolEntry[]
+  /** The mode's servers that are not ready: still starting (their tools come later) or failed, with why. */
+  notReadyFor(mode: string): Array<{ server: string; status: 'starting' | 'failed'; error?: string }>
+}
+
+/** One line naming a mode's servers that are still starting or failed to start; null when all are up. */
+export function describeNotReady(servers: ReturnType<McpPort['notReadyFor']>): string | null {
+  const starting = servers.filter((s) => s.status === 'starting').map((s) => s.server)
+  const failed = servers.filter((s) => s.status === 'failed').map((s) => `${s.server} failed to start (${s.error ?? 'no reason given'})`)
+  const parts = [...(starting.length ? [`still starting: ${starting.join(', ')} (their tools appear once they are up; ask again later)`] : []), ...failed]
+  return parts.length ? `MCP servers not ready: ${parts.join('; ')}.` : null
 }
 
 export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) => 'all' | 'none' | readonly string[] }): McpPort {
@@ -59,7 +69,10 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
 
   const unknownTool = (server: string, tool: string, mode: string): ToolOutput => {
     const names = toolsFor(mode).filter((entry) => entry.server === server).map((entry) => entry.name)
-    if (!serverAllowed(mode, server) || !deps.hub.snapshot().servers.some((view) => view.name === server && view.status === 'connected')) {
+    const view = serverAllowed(mode, server) ? deps.hub.snapshot().servers.find((candidate) => candidate.name === server) : undefined
+    if (view?.status === 'starting') return textOutput(`The MCP server "${server}" is still starting: its tools are not available yet. Continue with other tools and try it again later.`, true)
+    if (view?.status === 'failed') return textOutput(`The MCP server "${server}" failed to start: ${view.error ?? 'no reason given'}.`, true)
+    if (view?.status !== 'connected') {
       const servers = [...new Set(toolsFor(mode).map((entry) => entry.server))]
       return textOutput(`No connected MCP server "${server}" is available in this mode. Servers: ${servers.join(', ') || 'none'}.`, true)
     }
@@ -89,6 +102,12 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
         if (ctx.signal.aborted) throw error
         return textOutput(`The MCP server "${server}" could not read ${uri}: ${describeError(error)}`, true)
       }
+    },
+    notReadyFor(mode) {
+      return deps.hub
+        .snapshot()
+        .servers.filter((view) => serverAllowed(mode, view.name) && (view.status === 'starting' || view.status === 'failed'))
+        .map((view) => ({ server: view.name, status: view.status as 'starting' | 'failed', error: view.error }))
     },
     searchTools(mode, query, limit = 10) {
       const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)

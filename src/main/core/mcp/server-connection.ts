@@ -238,8 +238,8 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
     if (client && status === 'connected') return client
     throw new Error(`The MCP server "${config.name}" is not connected (${status}${error ? `: ${error}` : ''}).`)
   }
-  const requestOptions = (options: McpCallOptions) => ({
-    signal: options.signal,
+  const requestOptions = (options: McpCallOptions, signal: AbortSignal) => ({
+    signal,
     timeout: config.timeoutMs,
     resetTimeoutOnProgress: true,
     onprogress: options.onProgress
@@ -262,10 +262,20 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
       if (!config.disabled) await launch()
     },
     async callTool(tool, args, options = {}) {
-      return (await requireClient().callTool({ name: tool, arguments: args }, undefined, requestOptions(options))) as CallToolResult
+      const own = callSignal(options.signal)
+      try {
+        return (await requireClient().callTool({ name: tool, arguments: args }, undefined, requestOptions(options, own.signal))) as CallToolResult
+      } finally {
+        own.release()
+      }
     },
     async readResource(uri, options = {}) {
-      return requireClient().readResource({ uri }, requestOptions(options))
+      const own = callSignal(options.signal)
+      try {
+        return await requireClient().readResource({ uri }, requestOptions(options, own.signal))
+      } finally {
+        own.release()
+      }
     }
   }
 }
@@ -290,4 +300,21 @@ function describeFailure(failure: unknown): string {
   const code = (failure as NodeJS.ErrnoException | undefined)?.code
   if (code === 'ENOENT') return `The command was not found (${message})`
   return message
+}
+
+/**
+ * A signal of the call's own, aborted with the task's. The SDK adds an abort listener to the signal
+ * it is given and never removes it: given the task's signal, 1,050 calls left 1,050 listeners on it.
+ * This one is dropped with the call; the link to the task's signal is removed when the call ends.
+ */
+export function callSignal(outer: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+  const own = new AbortController()
+  if (!outer) return { signal: own.signal, release: () => undefined }
+  if (outer.aborted) {
+    own.abort(outer.reason)
+    return { signal: own.signal, release: () => undefined }
+  }
+  const forward = () => own.abort(outer.reason)
+  outer.addEventListener('abort', forward, { once: true })
+  return { signal: own.signal, release: () => outer.removeEventListener('abort', forward) }
 }

@@ -68,6 +68,12 @@ export type BrowserSettings = z.infer<typeof BrowserSettings>
 export const McpSettings = z.object({ schemaTokenBudget: z.number().int().min(0).default(2000) }).strict()
 export type McpSettings = z.infer<typeof McpSettings>
 
+/** The code index: built when a workspace opens, unless it holds more files than the limit (then on the first search or Rebuild). */
+export const CodeIndexSettings = z
+  .object({ autoStart: z.boolean().default(true), autoStartMaxFiles: z.number().int().min(0).default(20_000) })
+  .strict()
+export type CodeIndexSettings = z.infer<typeof CodeIndexSettings>
+
 export const SettingsFile = z
   .object({
     version: z.literal(1).default(1),
@@ -78,7 +84,8 @@ export const SettingsFile = z
     embeddings: EmbeddingsConfig.nullable().default(null),
     checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
     browser: BrowserSettings.default(BrowserSettings.parse({})),
-    mcp: McpSettings.default(McpSettings.parse({}))
+    mcp: McpSettings.default(McpSettings.parse({})),
+    codeIndex: CodeIndexSettings.default(CodeIndexSettings.parse({}))
   })
   .strict()
   .superRefine((value, ctx) => {

@@ -1,7 +1,9 @@
 import type { CodebaseSearchParams } from '../../../shared/tools/codebase-search'
 import type { CodeIndex } from '../code-index/code-index'
 import type { SearchHit } from '../code-index/hybrid'
+import { describeSkipped } from '../workspace/skipped-folders'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
+import { formatTextHits, searchByWords } from './text-search-fallback'
 import { textOutput, type FileToolContext, type ToolExecutor } from './types'
 
 export const CODEBASE_SEARCH_MAX_RESULTS = 10
@@ -59,8 +61,19 @@ export function createCodebaseSearchExecutor(options: CodebaseSearchOptions): To
         }
         const index = await options.indexFor(ctx.workspace.root)
         const outcome = await index.search(params.query, { limit: maxResults, pathPrefix, signal: ctx.signal })
+        if (!outcome.complete) {
+          // The first build is still running: a partial index would hide what it has not reached.
+          const { filesDone, filesTotal } = outcome.progress
+          const { words, hits, skipped: notSearched } = await searchByWords(params.query, pathPrefix ?? '.', maxResults, ctx)
+          const progress = filesTotal > 0 ? `${filesDone} of ${filesTotal} files indexed` : 'scanning the workspace'
+          const head = `The code index is still being built (${progress}): these results come from a plain text search of the workspace for the words ${words.join(', ') || '(none usable)'}, files ranked by how many of them they hold, not by meaning.`
+          const skipped = describeSkipped(notSearched)
+          const body = hits.length === 0 ? 'No file holds any of these words.' : formatTextHits(hits)
+          return textOutput([head, ...(skipped ? [skipped] : []), `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''}`, '', body].join('\n'))
+        }
         const visible = outcome.hits.filter((h) => !ctx.workspace.isIgnored(h.chunk.path))
-        const head = [...outcome.notes, `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''} — ${outcome.mode === 'hybrid' ? 'semantic + lexical' : 'lexical'} ranking`]
+        const skipped = describeSkipped(outcome.skipped)
+        const head = [...outcome.notes, ...(skipped ? [skipped] : []), `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''} — ${outcome.mode === 'hybrid' ? 'semantic + lexical' : 'lexical'} ranking`]
         if (visible.length === 0) return textOutput(`${head.join('\n')}\nNo results found.`)
         const { blocks, left } = withinBudget(visible, budgetChars)
         const tail = left > 0 ? `\n\n(${left} more results left out to stay within the result budget; narrow the query or the path.)` : ''

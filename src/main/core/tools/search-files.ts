@@ -1,5 +1,6 @@
 import type { SearchFilesParams } from '../../../shared/tools/search-files'
 import { InvalidRegexError, type SearchResult } from '../workspace/search'
+import { describeSkipped } from '../workspace/skipped-folders'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
 import { textOutput, type FileToolContext, type ToolExecutor } from './types'
 
@@ -52,7 +53,8 @@ export function createSearchFilesExecutor(options: SearchFilesExecutorOptions = 
           signal: ctx.signal
         })
         const note = dir.outsideWorkspace ? `Searched ${dir.display}${outsideNote(true)}.\n` : ''
-        return textOutput(note + formatSearchResult(result, maxResults))
+        const skipped = describeSkipped(result.skipped ?? [])
+        return textOutput(note + formatSearchResult(result, maxResults) + (skipped ? `\n\n${skipped}` : ''))
       } catch (err) {
         if (err instanceof InvalidRegexError) {
           return textOutput(`Error: invalid regular expression /${params.regex}/: ${err.message}\nFix the pattern (Rust regex syntax; escape special characters such as ( [ { . * + ?) and retry.`, true)

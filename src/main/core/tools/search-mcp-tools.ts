@@ -1,5 +1,5 @@
 import type { SearchMcpToolsParams } from '../../../shared/tools/search-mcp-tools'
-import type { McpPort } from '../mcp/mcp-port'
+import { describeNotReady, type McpPort } from '../mcp/mcp-port'
 import { textOutput, type McpToolContext, type ToolExecutor } from './types'
 
 const MAX_RESULTS = 8
@@ -9,12 +9,15 @@ export function createSearchMcpToolsExecutor(mcp: McpPort): ToolExecutor<SearchM
   return {
     async execute(params, ctx) {
       const found = mcp.searchTools(ctx.mode, params.query, MAX_RESULTS)
+      // Servers start in the background: the ones not up yet (or that failed) are named, not hidden.
+      const notReady = describeNotReady(mcp.notReadyFor(ctx.mode))
+      const tail = notReady ? `\n\n${notReady}` : ''
       if (found.length === 0) {
         const servers = [...new Set(mcp.toolsFor(ctx.mode).map((tool) => tool.server))]
         return textOutput(
-          servers.length === 0
+          (servers.length === 0
             ? 'No MCP server with tools is connected in this mode.'
-            : `No MCP tool matches "${params.query}". Servers here: ${servers.join(', ')}; try other words, or an empty query to list every tool.`
+            : `No MCP tool matches "${params.query}". Servers here: ${servers.join(', ')}; try other words, or an empty query to list every tool.`) + tail
         )
       }
       const entries = found.map((tool) =>
@@ -24,7 +27,7 @@ export function createSearchMcpToolsExecutor(mcp: McpPort): ToolExecutor<SearchM
           `Input schema: ${JSON.stringify(tool.inputSchema)}`
         ].join('\n')
       )
-      return textOutput(`${entries.join('\n\n')}\n\nCall one with use_mcp_tool (server_name, tool_name, arguments).`)
+      return textOutput(`${entries.join('\n\n')}\n\nCall one with use_mcp_tool (server_name, tool_name, arguments).${tail}`)
     }
   }
 }

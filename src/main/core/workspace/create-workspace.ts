@@ -8,6 +8,7 @@ import { decodeText, detectEncoding, encodeText } from './encoding'
 import { loadIgnoreRules, type IgnoreRules } from './ignore-rules'
 import { readLineWindow } from './line-reader'
 import { listDirectory } from './list'
+import { SKIP_WALK_LIMIT, skippedCollector } from './skipped-folders'
 import { holdsIgnoredEntries } from './ignored-within'
 import { isWithin, realpathOfNearest, resolveWorkspacePath } from './paths'
 import { findRipgrep, searchFiles } from './search'
@@ -213,7 +214,13 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       const p = resolvePath(path)
       if (p.ignored) throw ignoredError(p)
       if (p.kind === 'missing') throw new WorkspaceError('not_found', `Path not found: ${p.display}`, p.display)
-      return searchFiles(p.real, searchOptions, { rootReal, ignoreFiles: rules.sources, ignored: flags.ignored, ripgrep })
+      const searching = searchFiles(p.real, searchOptions, { rootReal, ignoreFiles: rules.sources, ignored: flags.ignored, ripgrep })
+      if (p.kind !== 'directory') return searching
+      // Beside the search, a walk of the folders names what the search did not enter (one line for the model).
+      const skipped = skippedCollector()
+      const walking = listDirectory(p.real, { recursive: true, limit: SKIP_WALK_LIMIT }, { rootReal, ignored: flags.ignored, protectedIn: () => () => false, onSkipped: skipped.add })
+      const [result] = await Promise.all([searching, walking])
+      return { ...result, skipped: skipped.list() }
     },
     isIgnored: (rel, isDir) => rules.ignores(rel, isDir),
     async ignoredWithin(path) {

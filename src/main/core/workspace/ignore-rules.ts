@@ -5,25 +5,28 @@ import ignore, { type Ignore } from 'ignore'
 /** Files whose patterns hide paths from every tool (gitignore syntax, at the workspace root). */
 export const IGNORE_FILES = ['.modusignore', '.rooignore'] as const
 
-/** Directories skipped by listings and searches unless the listed path is inside them. */
+/**
+ * Directories skipped by listings, searches and the code index unless the listed path is inside
+ * them: installed dependencies, version control and tool caches only. Generated folders (dist,
+ * build, out, vendor…) are skipped only when a .gitignore names them: in many projects (a library
+ * that ships dist/, a Go vendor/ folder) they hold the code, and hiding them made "no results" lie.
+ */
 export const DEFAULT_EXCLUDED_DIRS: ReadonlySet<string> = new Set([
   'node_modules',
   '.git',
-  'dist',
-  'build',
-  'out',
-  'coverage',
-  '.next',
-  '.nuxt',
-  '.turbo',
-  '.cache',
-  'target',
+  '.hg',
+  '.svn',
+  '.bzr',
+  '.jj',
   '__pycache__',
-  '.venv',
-  'venv',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
   '.tox',
-  'vendor',
-  'Pods'
+  '.venv',
+  '.cache',
+  '.turbo',
+  '.gradle'
 ])
 
 export interface IgnoreRules {

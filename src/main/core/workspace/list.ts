@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
 import { isWithin, toPosix } from './paths'
+import type { SkipReason } from './skipped-folders'
 import type { ListEntry, ListOptions, ListResult } from './types'
 
 interface ScopedIgnore {
@@ -17,6 +18,8 @@ export interface WalkDeps {
   ignored(relativePosix: string, isDirectory: boolean): boolean
   /** The protected-path test for the entries of one directory (workspace-relative POSIX). */
   protectedIn(dirRelativePosix: string): (name: string) => boolean
+  /** Told of each folder the walk does not enter, and why (the tools name them to the model). */
+  onSkipped?(relativePosix: string, reason: SkipReason): void
 }
 
 function readGitignore(dir: string): Ignore | null {
@@ -185,9 +188,18 @@ function listChildren({ dir, rel: dirRel, scopes: parentScopes, listed }: Queued
   for (const child of children) {
     const { name } = child
     const isDir = isDirectoryEntry(child, dir)
-    if (state.applyDefaultExcludes && isDir && DEFAULT_EXCLUDED_DIRS.has(name)) continue
-    if (inside && deps.ignored(prefix + name, isDir)) continue
-    if (scopes.length && gitIgnored(scopes, pathIn(dir, name), isDir)) continue
+    const skip: SkipReason | null =
+      state.applyDefaultExcludes && isDir && DEFAULT_EXCLUDED_DIRS.has(name)
+        ? 'built-in'
+        : inside && deps.ignored(prefix + name, isDir)
+          ? 'ignore-file'
+          : scopes.length && gitIgnored(scopes, pathIn(dir, name), isDir)
+            ? 'gitignore'
+            : null
+    if (skip) {
+      if (isDir && inside) deps.onSkipped?.(prefix + name, skip)
+      continue
+    }
     if (count.entries >= options.limit) return true
     count.entries++
     listed.names.push(name)

@@ -5,6 +5,7 @@ import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
 import { isWithin } from './paths'
 import { Collector, compareWalkOrder, displayOf, InvalidRegexError, insideExcluded, pointsIntoGitignored, RG_MAX_BYTES } from './search-common'
 import { searchBuiltin } from './search-builtin'
+import type { SkippedFolder } from './skipped-folders'
 
 export { InvalidRegexError } from './search-common'
 export { compileRegex } from './search-builtin'
@@ -38,6 +39,8 @@ export interface SearchResult {
   matches: number
   /** More matches exist beyond `maxResults`. */
   truncated: boolean
+  /** Folders under the searched one that were not searched, and why (a directory search only). */
+  skipped?: SkippedFolder[]
 }
 
 export interface SearchDeps {
