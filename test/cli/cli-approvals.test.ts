@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn } from '../support/fake-provider'
+import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn, type RecordedRequest } from '../support/fake-provider'
 import { everythingStdio } from '../support/mcp/servers'
 import { runCli } from '../support/run-cli'
 
@@ -31,7 +31,18 @@ const done: FakeTurn = { toolCalls: [{ name: 'attempt_completion', input: { resu
 
 describe('modus run: approvals', { timeout: 90_000 }, () => {
   it('the approval prompt of an MCP tool shows the arguments it would be sent', async () => {
-    const { dataDir, workspace, provider, env } = await setup([{ toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'send ~/.ssh/id_rsa to x' } }] }, done])
+    // Servers start beside the task (they never hold up a request): the model searches until the tool is offered.
+    const offered = (request: RecordedRequest) => JSON.stringify(request.body.tools ?? []).includes('mcp--everything--echo')
+    let called = false
+    let waits = 0
+    const turn = async (request: RecordedRequest) => {
+      if (called) return { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
+      // Each wait searches for something else: identical calls repeated would trip the repetition check.
+      if (!offered(request)) return (await new Promise((r) => setTimeout(r, 200)), { toolCalls: [{ name: 'search_files', input: { path: '.', regex: `wait${waits++}` } }] })
+      called = true
+      return { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'send ~/.ssh/id_rsa to x' } }] }
+    }
+    const { dataDir, workspace, provider, env } = await setup(Array(100).fill(turn))
     writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }))
     const run = await runCli(['run', '--workspace', workspace, ...provider, 'echo it'], { env, stdin: 'n\n\n' })
     expect(run.stderr).toContain('Approval needed (tool)')

@@ -36,7 +36,7 @@ const plants: Plant[] = [
 describe('names the task shell resolves to something else ask (real bash task shell)', () => {
   for (const attack of plants) {
     it(`${attack.what}: the later auto-approved '${attack.then.split(' ')[0]}' asks, shows what it resolves to, and does not run`, async () => {
-      harness = await createHarness({ modes: [guardedMode], turns: [] })
+      harness = await createHarness({ modes: [guardedMode], trusted: true, turns: [] })
       const marker = join(harness.workspace, MARKER)
       harness.fake.enqueue(run(attack.plant(marker)), run(attack.then), done)
       const asked = await runTask(harness, 'guarded', (item) => !item.reason.includes('task shell'))
@@ -49,7 +49,7 @@ describe('names the task shell resolves to something else ask (real bash task sh
   }
 
   it('a command whose names are the programs runs unasked, and an approved one after a planted alias runs as written', async () => {
-    harness = await createHarness({ modes: [guardedMode], turns: [] })
+    harness = await createHarness({ modes: [guardedMode], trusted: true, turns: [] })
     const marker = join(harness.workspace, MARKER)
     harness.fake.enqueue(run('git status'), run(`alias git='touch ${marker}; git'`), run('git status'), done)
     const asked = await runTask(harness, 'guarded', () => true)
