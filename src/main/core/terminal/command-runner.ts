@@ -110,7 +110,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     throw new Error(`The shell (${second.terminal.shell}) did not start.`)
   }
 
-  async function startCommand(terminal: TerminalRecord, taskId: string, command: string, runCwd: string | null, wrap: SandboxWrap | null): Promise<CommandRecord> {
+  async function startCommand(terminal: TerminalRecord, taskId: string, command: string, runCwd: string | null, wrap: SandboxWrap | null, label = command): Promise<CommandRecord> {
     const session = terminal.session
     const { artifactId, capture } = await deps.artifacts.create(taskId, (paused) => (paused ? session.pause() : session.resume()))
     if (wrap) capture.observe((text) => wrap.scan(text))
@@ -125,7 +125,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     const info: TerminalCommandInfo = {
       id: running.nonce.slice(0, 12),
       artifactId,
-      command,
+      command: label,
       cwd: runCwd ?? session.cwd(),
       pid: null,
       state: 'running',
@@ -290,7 +290,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
           if (wrap?.note) notes.push(wrap.note)
           // Every call starts where the tool says (default: the workspace root), whatever an
           // earlier command cd-ed to; variables and functions do persist in the task shell.
-          const record = await startCommand(terminal, taskId, request.command, explicitCwd ?? rootReal, wrap)
+          const record = await startCommand(terminal, taskId, request.command, explicitCwd ?? rootReal, wrap, request.label)
           return { terminal, record }
         } finally {
           terminal.reserved = false

@@ -34,6 +34,8 @@ export interface CommandRunRequest {
    * thrown and nothing runs.
    */
   checkNames?: readonly string[]
+  /** The command as the model wrote it, which the terminal's tab and command list show (`command` may be a run plan's rewrite). */
+  label?: string
   /** Runs the command in a sandbox: given it and the task shell, returns the text the shell runs instead. */
   sandbox?: (command: string, shell: string) => Promise<SandboxWrap>
 }

@@ -20,6 +20,7 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
         const sandbox = (await ctx.sandbox?.({ command: params.command, outsideSandbox: params.outside_sandbox === true })) ?? null
         const result = await ctx.terminal.execute({
           command,
+          label: params.command,
           checkNames: plan?.names,
           cwd: params.cwd,
           timeoutMs: params.timeout !== undefined ? Math.round(params.timeout * 1000) : undefined,

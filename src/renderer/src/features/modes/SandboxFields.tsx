@@ -21,7 +21,7 @@ const NETWORK_LABELS: Record<SandboxNetworkPolicy, string> = {
 const ON_MEANS =
   'On: its commands write only to the writable roots, .git/ and the other protected paths stay read-only, credential stores are unreadable, and each new host (localhost too) follows the network setting.'
 const OFF_MEANS =
-  'Off: its commands run with your full user rights — they can write anywhere you can, read your SSH keys and tokens, and reach any host. In a folder you have not trusted they still run only in a sandbox, or ask.'
+  'Off: its commands run with your full user rights — they can write anywhere you can, read your SSH keys and tokens, and reach any host. In an untrusted folder they still run only in a sandbox, or ask.'
 const UNTIL_THEN_RULES = 'Until then this mode’s commands run unsandboxed as its rules say; in a folder you have not trusted, every command asks.'
 const UNTIL_THEN_ASK = 'Until then every command of this mode asks.'
 
