@@ -27,13 +27,7 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
           signal: ctx.signal,
           sandbox: sandbox && 'wrap' in sandbox ? sandbox.wrap : undefined
         })
-        const unsandboxed = !sandbox
-          ? null
-          : 'unavailable' in sandbox
-            ? `Sandbox: not used. ${sandbox.unavailable} This command ran unsandboxed after approval.`
-            : 'outside' in sandbox
-              ? `Sandbox: not used. ${sandbox.outside}`
-              : null
+        const unsandboxed = sandbox && 'outside' in sandbox ? `Sandbox: not used. ${sandbox.outside}` : null
         const rewritten = command !== params.command ? `Ran as: ${command} (git with the repository's code-running config turned off)` : null
         const note = [unsandboxed, rewritten].filter(Boolean).join('\n') || null
         const output = textOutput(formatCommandResult(result, note), result.outcome === 'cancelled')

@@ -54,10 +54,9 @@ export interface SandboxRequest {
   outsideSandbox: boolean
 }
 
-/** How a command of a sandboxed mode runs: wrapped, or (after the user approved) without, and why. */
+/** How a command of a sandboxed mode runs: wrapped, or (after the user approved) without, and why (the policy's plan says which). */
 export type CommandSandbox =
   | { wrap: (command: string, shell: string) => Promise<SandboxWrap> }
-  | { unavailable: string }
   | { outside: string }
 
 /** Context of the file tools: a workspace is required. */
