@@ -23,7 +23,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 const spawnTime = (file: string, args: string[]): Promise<number> =>
   new Promise((done, fail) => {
     const started = performance.now()
-    execFile(file, args, { timeout: 60_000 }, (error) => (error ? fail(error) : done(performance.now() - started)))
+    execFile(file, args, { timeout: 60_000 }, (error) => (error ? fail(error instanceof Error ? error : new Error(String(error))) : done(performance.now() - started)))
   })
 const BARE_BWRAP = ['--new-session', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--unshare-user', '--proc', '/proc']
 

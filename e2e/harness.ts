@@ -79,6 +79,7 @@ class HostQueue {
 
 export const test = base.extend<{ modus: ModusHarness }, { hosts: HostQueue }>({
   hosts: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       const queue = new HostQueue()
       await use(queue)

@@ -1,9 +1,10 @@
-// `npm test`: type-checks every environment, builds, then runs every suite — vitest (unit, integration, conformance) and Playwright
+// `npm test`: type-checks every environment, lints (ESLint + Prettier), builds, then runs every suite — vitest (unit, integration, conformance) and Playwright
 // (e2e against the built web host in Chromium) — and ends with one line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { loadFindChromium } from './find-chromium.mjs'
+import { lint } from './lint.mjs'
 import { typecheck } from './typecheck.mjs'
 
 const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..')
@@ -20,6 +21,9 @@ if (typecheck() !== 0) {
   console.log('0 passed, 1 failed')
   process.exit(1)
 }
+
+// A lint finding fails the run, but the suites still run so one report shows everything.
+const lintPassed = lint()
 
 if (run(bin('electron-vite'), ['build']) !== 0) {
   console.error('npm test: the build failed')
@@ -63,5 +67,7 @@ console.log(
     ? `playwright: ${e2e.passed} passed, ${e2e.failed} failed, ${e2e.skipped} skipped`
     : `playwright: not run, 1 failed: ${chromium.advice}`
 )
-console.log(`${unit.passed + e2e.passed} passed, ${unit.failed + e2e.failed} failed`)
-process.exit(unit.failed + e2e.failed === 0 ? 0 : 1)
+if (!lintPassed) console.log('lint: 1 failed (ESLint or Prettier, see above)')
+const failed = unit.failed + e2e.failed + (lintPassed ? 0 : 1)
+console.log(`${unit.passed + e2e.passed} passed, ${failed} failed`)
+process.exit(failed === 0 ? 0 : 1)

@@ -18,7 +18,9 @@ function openWindow(activeCore: Core): void {
   forwardEvents(activeCore, window.webContents)
 }
 
-app.whenReady().then(async () => {
+app
+  .whenReady()
+  .then(async () => {
   const dataDir = app.getPath('userData')
   core = await createCore({
     dataDir,
@@ -33,7 +35,12 @@ app.whenReady().then(async () => {
   app.on('activate', () => {
     if (core && BrowserWindow.getAllWindows().length === 0) openWindow(core)
   })
-})
+  })
+  .catch((error: unknown) => {
+    // Without a core there is nothing to show: say why on stderr and leave rather than hang without a window.
+    console.error('Modus could not start:', error)
+    app.exit(1)
+  })
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()

@@ -40,7 +40,7 @@ describe('web host with a client that stops reading', () => {
     let readingGot = 0
     let stalledGot = 0
     reading.on('message', (data) => {
-      if ((JSON.parse(data.toString()) as { kind: string }).kind === 'event') readingGot++
+      if ((JSON.parse((data as Buffer).toString()) as { kind: string }).kind === 'event') readingGot++
     })
     stalled.on('message', () => stalledGot++)
     const stalledClosed = new Promise<void>((done) => stalled.once('close', () => done()))

@@ -43,7 +43,7 @@ function connect(token: string | null, headers: Record<string, string> = {}, pat
 function rawReply(ws: WebSocket, id: number): Promise<string> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
-      const text = data.toString()
+      const text = (data as Buffer).toString()
       if ((JSON.parse(text) as { id?: number }).id !== id) return
       ws.off('message', onMessage)
       resolve(text)
@@ -55,7 +55,7 @@ function rawReply(ws: WebSocket, id: number): Promise<string> {
 function nextMessage(ws: WebSocket, predicate: (m: any) => boolean = () => true): Promise<any> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData): void => {
-      const message = JSON.parse(data.toString())
+      const message = JSON.parse((data as Buffer).toString())
       if (predicate(message)) {
         ws.off('message', onMessage)
         resolve(message)

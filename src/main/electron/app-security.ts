@@ -7,7 +7,7 @@ export function hardenApp(): void {
     contents.on('will-navigate', (navigation) => navigation.preventDefault())
     contents.setWindowOpenHandler(() => ({ action: 'deny' }))
   })
-  app.whenReady().then(() => {
+  void app.whenReady().then(() => {
     const defaultSession = session.defaultSession
     // Modus needs no camera, microphone, geolocation, notifications-by-web-API, etc.
     defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))

@@ -151,7 +151,7 @@ function attachClient(ws: WebSocket, core: Core, maxQueuedBytes: number): void {
   ws.on('close', unsubscribe)
   ws.on('error', unsubscribe)
   ws.on('message', (data, isBinary) => {
-    const parsed = isBinary ? null : parseClientMessage(data.toString())
+    const parsed = isBinary ? null : parseClientMessage(rawText(data))
     if (!parsed) {
       post({ kind: 'protocol-error', message: 'Malformed message: expected {"id", "channel", "payload"} JSON.' })
       return
@@ -164,4 +164,10 @@ function send(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return void res.end()
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
   res.end(text)
+}
+
+/** A text frame's payload as a string, whichever form `ws` delivered it in. */
+function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
+  return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8')
 }

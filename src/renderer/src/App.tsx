@@ -51,7 +51,7 @@ export function App(): ReactNode {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [])
+  }, [setViewId])
 
   if (connection === 'unauthorized') {
     return (

@@ -241,7 +241,7 @@ function crossKind(pairs: Pair[], search: readonly string[], matched: readonly s
   const target: IndentKind = source === 'tab' ? 'space' : 'tab'
   const block = [...search, ...replace]
   // Spaces per level in the block: from the pairs (4 spaces matched one tab), else its own steps.
-  const ratios = pairs.map(([s, f]) => levelOf(f, 'tab', 4).level).map((level, i) => (level > 0 ? pairs[i][0].length / level : 0)).filter((r) => r >= 2 && Number.isInteger(r))
+  const ratios = pairs.map(([, f]) => levelOf(f, 'tab', 4).level).map((level, i) => (level > 0 ? pairs[i][0].length / level : 0)).filter((r) => r >= 2 && Number.isInteger(r))
   const sourceUnit = source === 'space' ? (ratios.length > 0 && ratios.every((r) => r === ratios[0]) ? ratios[0] : spaceStep(block) || blockUnit(block) || 4) : 4
   const targetUnit = target === 'space' ? detectIndentUnit(matched) || file.unit || 4 : 4
   const [firstSearch, firstFile] = pairs[0]

@@ -119,7 +119,7 @@ export function detectModesFormat(text: string): DetectedModesFormat | null {
     return { format: 'roo', reason: "it carries Roo's settings: its command toggle and allowed / denied commands come along" }
   const modes = (read?.raw as { customModes?: unknown } | null)?.customModes
   if (!Array.isArray(modes)) return null
-  const keys = new Set(modes.flatMap((mode) => (mode && typeof mode === 'object' ? Object.keys(mode) : [])))
+  const keys = new Set((modes as unknown[]).flatMap((mode) => (mode && typeof mode === 'object' ? Object.keys(mode) : [])))
   const modusKeys = MODUS_ONLY_KEYS.filter((key) => keys.has(key))
   if (modusKeys.length > 0) return { format: 'modus', reason: `it has Modus settings (${modusKeys.join(', ')})` }
   const rooKeys = ['source', 'rulesFiles'].filter((key) => keys.has(key))

@@ -62,7 +62,11 @@ for (const protocol of ['anthropic', 'openai'] as const) {
       // The replayed calls stay valid on the wire: Anthropic takes only an object as a tool_use input.
       const replayed = replayedArguments(modelRequests(harness)[1]!)
       expect(replayed).toHaveLength(9)
-      if (protocol === 'anthropic') for (const input of replayed) expect(input).toEqual(expect.any(Object)), expect(Array.isArray(input)).toBe(false)
+      if (protocol === 'anthropic')
+        for (const input of replayed) {
+          expect(input).toEqual(expect.any(Object))
+          expect(Array.isArray(input)).toBe(false)
+        }
     })
   })
 }

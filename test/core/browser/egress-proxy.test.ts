@@ -104,7 +104,7 @@ describe('the browser egress proxy', () => {
     const echo = await serve(
       createTcpServer((socket) => {
         connections++
-        socket.on('data', (chunk) => socket.write(`echo:${chunk}`))
+        socket.on('data', (chunk) => socket.write(`echo:${chunk.toString()}`))
       })
     )
     const authority = `127.0.0.1:${portOf(echo)}`

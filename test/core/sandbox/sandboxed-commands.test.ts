@@ -221,7 +221,7 @@ describe('commands in the OS sandbox', () => {
         sandbox: (text, shell) => sandbox.prepare({ taskId: 'other', modeSlug: 'ask', modeName: 'Ask', command: text, workspaceRoot: h.root, sandbox: setting, shell })
       })
     const started = async (): Promise<void> => {
-      await until(async () => (await h.service.forTask('other', h.root).processes()).length === 1, 'the other command to start', 30_000)
+      await until(async () => h.service.forTask('other', h.root).processes().length === 1, 'the other command to start', 30_000)
       await new Promise((resolve) => setTimeout(resolve, 300))
     }
 
@@ -263,7 +263,7 @@ describe('commands in the OS sandbox', () => {
 
     const controller = new AbortController()
     const cancelled = run('echo waiting; sleep 60', offline, { signal: controller.signal })
-    await until(async () => (await task.processes()).length === 1, 'the command to start', 30_000)
+    await until(async () => task.processes().length === 1, 'the command to start', 30_000)
     await new Promise((resolve) => setTimeout(resolve, 500))
     controller.abort()
     expect((await cancelled).outcome).toBe('cancelled')

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,7 +6,7 @@ import { createHarness, until, type Harness } from './harness'
 
 const alive = (pid: number): boolean => {
   try {
-    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     return !/^\d+ \(.*\) [ZX]/.test(stat)
   } catch {
     return false

@@ -2,7 +2,7 @@ import type { Channel, EventName, ModusClient, RequestInput, RequestOutput } fro
 import { createEventFanout } from '../../../src/shared/contract/client-events'
 import type { Result } from '../../../src/shared/result'
 
-type Handler = (input: any) => unknown | Promise<unknown>
+type Handler = (input: any) => unknown
 
 /**
  * An in-memory ModusClient: records every request, answers from handlers, emits events on demand

@@ -86,7 +86,7 @@ describe('edits', () => {
     symlinkSync(outside, join(workspace, 'link'))
     const resolvePath = (path: string): PathFacts => {
       const full = resolve(workspace, path)
-      let real = full
+      let real: string
       try {
         real = realpathSync(full)
       } catch {

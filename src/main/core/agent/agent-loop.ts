@@ -74,7 +74,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
 
   const systemFor = async (session: TaskSession): Promise<string> => {
     let cache = promptCache.get(session)
-    if (!cache) promptCache.set(session, (cache = new Map()))
+    if (!cache) promptCache.set(session, (cache = new Map<string, string>()))
     const cached = cache.get(session.mode)
     if (cached) return cached
     const prompt = await systemPrompt(modeOf(session.mode), session.meta.workspace)

@@ -226,7 +226,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     },
     async dispose() {
       for (const task of tasks.all()) task.controller?.abort()
-      await Promise.all(tasks.all().map((task) => task.run?.catch(() => undefined)))
+      await Promise.all(tasks.all().map((task) => task.run?.catch(() => undefined) ?? Promise.resolve()))
       for (const task of tasks.all()) task.session.close()
       tasks.clear()
       await deps.store.flush()

@@ -88,11 +88,11 @@ export function createTaskSession(
     emit(event) {
       // Partial tool arguments are for the live view only; the complete tool-call event replaces them.
       if (event.type === 'tool-call-partial') return hooks.onEvent(session, event)
-      let unsaved: unknown = null
+      let unsaved: Error | null = null
       try {
         log.append({ r: 'event', event })
       } catch (error) {
-        unsaved = error
+        unsaved = error instanceof Error ? error : new Error(String(error))
       }
       // The user still sees what happened (a log that cannot be written, above all); the run stops on the throw.
       pushEvent(session.events, event)

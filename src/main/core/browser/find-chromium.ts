@@ -113,7 +113,7 @@ function withItsLibraries(binary: string, sparticuz: Sparticuz, o: Probes): { pa
   if (stillMissing.length > 0) return { missing: stillMissing }
   const launcher = join(scratch, WITH_LIBS_NAME)
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
-  const script = `#!/bin/sh\n# Runs ${binary} with the NSS libraries packed in @sparticuz/chromium (this system has none).\nLD_LIBRARY_PATH=${quote(libDir)}\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH} exec ${quote(binary)} "$@"\n`
+  const script = `#!/bin/sh\n# Runs ${binary} with the NSS libraries packed in @sparticuz/chromium (this system has none).\nLD_LIBRARY_PATH=${quote(libDir)}\${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec ${quote(binary)} "$@"\n`
   writeFileSync(`${launcher}.tmp`, script, { mode: 0o755 })
   renameSync(`${launcher}.tmp`, launcher)
   return { path: launcher }

@@ -68,7 +68,7 @@ export function createEmbedder(endpoint: EmbeddingsEndpoint, fetchImpl: typeof f
       if (!response.ok) throw new EmbeddingsError(`The embeddings endpoint answered ${response.status}: ${await errorText(response)}`)
       const parsed = EmbeddingsResponse.safeParse(await response.json().catch(() => null))
       if (!parsed.success) throw new EmbeddingsError(`The embeddings endpoint ${url} sent an answer that is not an embeddings list.`)
-      const vectors: number[][] = new Array(texts.length)
+      const vectors = new Array<number[]>(texts.length)
       for (const item of parsed.data.data) vectors[item.index] = item.embedding
       if (vectors.some((v) => !v) || parsed.data.data.length !== texts.length) {
         throw new EmbeddingsError(`The embeddings endpoint returned ${parsed.data.data.length} vectors for ${texts.length} inputs.`)

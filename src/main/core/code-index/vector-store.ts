@@ -177,7 +177,7 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
       const found = new Map<string, StoredChunk>()
       if (ids.length === 0) return found
       const rows = await chunks.query().where(`id IN (${inList(ids)})`).select(['id', 'path', 'start_line', 'end_line', 'text']).toArray()
-      for (const r of rows) found.set(String(r.id), rowToChunk(r))
+      for (const r of rows as Record<string, unknown>[]) found.set(String(r.id), rowToChunk(r))
       return found
     },
     async chunksOf(paths) {

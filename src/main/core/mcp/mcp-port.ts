@@ -140,7 +140,7 @@ function schemaIssues(error: unknown): string | null {
   if (!issues?.length) return null
   const lines = issues.slice(0, 3).map((issue: { path?: unknown[]; message?: unknown }) => {
     const where = Array.isArray(issue.path) && issue.path.length ? issue.path.join('.') : 'result'
-    return `${where}: ${String(issue.message ?? 'invalid')}`
+    return `${where}: ${typeof issue.message === 'string' ? issue.message : 'invalid'}`
   })
   return `${lines.join('; ')}${issues.length > 3 ? `; ${issues.length - 3} more` : ''}`
 }

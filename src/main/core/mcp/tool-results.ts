@@ -40,18 +40,25 @@ export function resourceResultToOutput(result: unknown, options: { modelSupports
   return { content: limitImages(limitText(parts.length ? parts : [{ type: 'text', text: '(The resource is empty.)' }])), isError: false }
 }
 
+/** A server's text field as text: a string as it is, a number or boolean spelled out, anything else empty. */
+const field = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : ''
+
 function contentPart(item: unknown, options: { modelSupportsImages: boolean }): Part[] {
   if (!item || typeof item !== 'object') return [{ type: 'text', text: `(Unreadable content item: ${safeJson(item)})` }]
   const part = item as Record<string, unknown>
   switch (part.type) {
     case 'text':
-      return [{ type: 'text', text: String(part.text ?? '') }]
+      return [{ type: 'text', text: field(part.text) }]
     case 'image':
-      return image(String(part.mimeType ?? ''), part.data, options)
+      return image(field(part.mimeType), part.data, options)
     case 'audio':
-      return [{ type: 'text', text: `[audio ${String(part.mimeType ?? '')}, ${approxBytes(part.data)} bytes: not passed to the model]` }]
-    case 'resource_link':
-      return [{ type: 'text', text: `Resource link: ${String(part.name ?? part.uri ?? '')} <${String(part.uri ?? '')}>${part.mimeType ? ` (${String(part.mimeType)})` : ''}${part.description ? ` — ${String(part.description)}` : ''}` }]
+      return [{ type: 'text', text: `[audio ${field(part.mimeType)}, ${approxBytes(part.data)} bytes: not passed to the model]` }]
+    case 'resource_link': {
+      const mimeType = field(part.mimeType)
+      const description = field(part.description)
+      return [{ type: 'text', text: `Resource link: ${field(part.name) || field(part.uri)} <${field(part.uri)}>${mimeType ? ` (${mimeType})` : ''}${description ? ` — ${description}` : ''}` }]
+    }
     case 'resource':
       return resourceContents(part.resource, options)
     default:
@@ -62,7 +69,7 @@ function contentPart(item: unknown, options: { modelSupportsImages: boolean }): 
 function resourceContents(item: unknown, options: { modelSupportsImages: boolean }): Part[] {
   if (!item || typeof item !== 'object') return [{ type: 'text', text: `(Unreadable resource: ${safeJson(item)})` }]
   const resource = item as Record<string, unknown>
-  const uri = String(resource.uri ?? '')
+  const uri = field(resource.uri)
   const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : undefined
   if (typeof resource.text === 'string') return [{ type: 'text', text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}:\n${resource.text}` }]
   if (mimeType && IMAGE_TYPES.has(mimeType)) return [{ type: 'text', text: `Resource ${uri}:` }, ...image(mimeType, resource.blob, options)]

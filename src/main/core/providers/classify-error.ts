@@ -39,20 +39,24 @@ export function retryAfterMsFrom(headers: HeaderSource, now: number = Date.now()
 interface ApiErrorLike {
   status?: number
   headers?: HeaderSource
-  error?: any
+  error?: unknown
   type?: string | null
   code?: string | null
   requestID?: string | null
   message?: string
 }
 
+const asRecord = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
+
 function describeApiError(error: ApiErrorLike) {
-  const body = error.error
+  const body = asRecord(error.error)
   // Anthropic puts the whole body in `error` ({type, error: {type, message}}); OpenAI the inner object.
-  const inner = body?.error && typeof body.error === 'object' ? body.error : body
-  const apiMessage: string = typeof inner?.message === 'string' ? inner.message : (error.message ?? 'unknown error')
-  const type: string | undefined = error.type ?? inner?.type ?? undefined
-  const code: string | undefined = error.code ?? inner?.code ?? undefined
+  const inner = asRecord(body?.error) ?? body
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+  const apiMessage = text(inner?.message) ?? error.message ?? 'unknown error'
+  const type = error.type ?? text(inner?.type)
+  const code = error.code ?? text(inner?.code)
   return { apiMessage, type, code }
 }
 

@@ -71,7 +71,7 @@ export async function loadTaskIndex(tasksDir: string): Promise<TaskIndex> {
   }
   const schedule = () => {
     if (timer) return
-    timer = setTimeout(save, SAVE_DELAY_MS)
+    timer = setTimeout(() => void save(), SAVE_DELAY_MS)
     timer.unref?.()
   }
   // A task is shown as running only while the process that runs it is alive.
@@ -167,7 +167,7 @@ async function rebuildFromLog(tasksDir: string, name: string, problems: string[]
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
+  const results = new Array<R>(items.length)
   let next = 0
   const worker = async () => {
     while (next < items.length) {

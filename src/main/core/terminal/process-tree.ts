@@ -16,7 +16,7 @@ export interface ProcessEntry {
 const run = (file: string, args: string[]): Promise<string> =>
   new Promise((resolve, reject) =>
     execFile(file, args, { timeout: 5000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout)
+      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(stdout)
     )
   )
 

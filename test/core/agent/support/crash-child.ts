@@ -27,15 +27,13 @@ async function main() {
     terminal,
     providerOverride: { kind: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: env.CRASH_PROVIDER_URL, apiKey: 'test-key' }
   })
-  let taskId = ''
   services.tasks.subscribe((id, event) => {
     // Logged events only: the kill must come after the log has the line the test relies on.
     if (waitFor === 'tool-started' && event.type === 'tool-started') process.stdout.write(`READY ${id}\n`)
     if (waitFor === 'approval' && event.type === 'approval-requested') process.stdout.write(`READY ${id}\n`)
   })
   const task = await services.tasks.start({ text: env.CRASH_TASK ?? 'crash test', mode: env.CRASH_MODE ?? 'builder', workspace })
-  taskId = task.id
-  process.stdout.write(`STARTED ${taskId}\n`)
+  process.stdout.write(`STARTED ${task.id}\n`)
   // Stay alive until killed.
   setInterval(() => undefined, 1_000)
 }

@@ -40,6 +40,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
     else if (props.requested && isPause) void stop()
     else if (props.requested) setPending(props.requested)
     if (props.requested) props.onRequestedHandled?.()
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- acts once per keyboard request, not on every render's new `stop`
   }, [props.requested, props.onRequestedHandled])
 
   useEffect(() => {

@@ -52,7 +52,7 @@ export function ProviderList(): ReactNode {
                 active={provider.id === settings.activeProviderId}
                 confirming={confirmRemove === provider.id}
                 onEdit={() => setEditing({ kind: 'edit', id: provider.id })}
-                onActivate={() => run('settings:setActiveProvider', provider.id)}
+                onActivate={() => void run('settings:setActiveProvider', provider.id)}
                 onRemove={() => setConfirmRemove(provider.id)}
                 onConfirmRemove={(confirmed) => {
                   setConfirmRemove(null)

@@ -34,7 +34,8 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
 
   const offsets = useMemo(
     () => computeOffsets(items.length, (i) => heights.current.get(getKey(items[i])) ?? estimateHeight(items[i])),
-    // measureVersion: heights changed in the ref.
+    // measureVersion: heights changed in the ref, which the hook cannot see.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [items, getKey, estimateHeight, measureVersion]
   )
   latest.current = { items, offsets, top: viewport.top }
