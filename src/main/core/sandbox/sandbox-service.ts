@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { basename, isAbsolute, join, resolve } from 'node:path'
 import { SANDBOX_PROTECTED } from '../../../shared/policy/paths'
@@ -9,8 +9,13 @@ import { hiddenCredentialPaths } from '../../../shared/sandbox/credentials'
 import { sandboxUnavailableLine, type SandboxStatus } from '../../../shared/sandbox/status'
 import { findOnPath } from '../terminal/shell-integration'
 import { blockedReport, createBlockedWriteScanner } from './blocked-report'
+import { bwrapArgs, SECCOMP_FD, shellWord } from './bwrap-args'
+import { createMountPointJanitor } from './mount-points'
 import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedCommand } from './network-gate'
+import { NETWORK_FAILURE_WORDS, offlineRefusals } from './offline-refusals'
+import { createOfflineSandbox, type OfflineSandbox } from './offline-sandbox'
 import { loadSandboxRuntime, type SandboxRuntime, type SandboxRuntimeConfig } from './sandbox-runtime'
+import { unixSocketFilter } from './seccomp-filter'
 import { carryShellDefinitions, shellStateNote } from './shell-definitions'
 import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } from './unavailable'
 
@@ -78,7 +83,8 @@ export interface SandboxService {
 /**
  * Commands in Anthropic's sandbox runtime (bubblewrap + socat on Linux, Seatbelt on macOS): writes
  * confined to the mode's writable roots, network only through the runtime's proxy, whose
- * unlisted domains the network gate refuses or puts to the user.
+ * unlisted domains the network gate refuses or puts to the user. On Linux a command without
+ * network skips the runtime: Modus's own bubblewrap line (offline-sandbox.ts), kept between commands.
  */
 export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   const platform = deps.platform ?? process.platform
@@ -88,6 +94,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   let definitionsDir: string | null = null
   const definitionsFile = (commandId: string): string => join((definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-'))), `${commandId}.sh`)
   let runtime: SandboxRuntime | null = null
+  let offline: OfflineSandbox | null = null
+  const janitor = createMountPointJanitor()
   let checking: Promise<SandboxStatus> | null = null
   let known: SandboxStatus | null = null
 
@@ -123,7 +131,56 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       return refused(refusedByKernel(trial.stderr))
     }
     runtime = loaded
+    if (tools && 'bwrap' in tools) offline = await startOffline(tools.bwrap)
     return { available: true, platform }
+  }
+
+  /** Modus's own wrap for commands without network, once it has started a sandbox here; else null (the runtime wraps them). */
+  async function startOffline(bwrap: string): Promise<OfflineSandbox | null> {
+    const filter = unixSocketFilter()
+    if (!filter) return null
+    const dir = (definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-')))
+    const filterFile = join(dir, 'seccomp.bpf')
+    writeFileSync(filterFile, filter)
+    const layout = { writable: [tempDir], hidden: [], readOnly: [dir], absent: [] }
+    const trial = await run(`${[bwrap, ...bwrapArgs(layout)].map(shellWord).join(' ')} -- /bin/sh -c true ${SECCOMP_FD}< ${shellWord(filterFile)}`)
+    if (trial.code !== 0) return null
+    return createOfflineSandbox({
+      bwrap,
+      filterFile,
+      readOnly: [dir],
+      protectedAlways: PROTECTED_IN_SANDBOX,
+      protectedWherePresent: PROTECTED_WHERE_PRESENT,
+      path: () => deps.path?.() ?? process.env.PATH
+    })
+  }
+
+  /** A command without network in Modus's own wrap, or null where that does not apply. */
+  function prepareOffline(request: SandboxCommandRequest, commandId: string, roots: string[], hidden: string[]): SandboxedRun | null {
+    if (!offline || request.sandbox.network !== 'none') return null
+    const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
+    const wrap = offline.wrap({ workspaceRoot: request.workspaceRoot, writable: roots, hidden, shell: request.shell, command: definitions?.command ?? request.command })
+    if (!wrap) {
+      if (definitions) rmSync(definitionsFile(commandId), { force: true })
+      return null
+    }
+    janitor.begin(wrap.mountPoints)
+    let finished = false
+    const note = shellStateNote(request.command)
+    const scanner = createBlockedWriteScanner(NETWORK_FAILURE_WORDS)
+    return {
+      text: definitions ? `${definitions.dump}; ${wrap.text}` : wrap.text,
+      ...(note ? { note } : {}),
+      scan: (text) => scanner.push(text),
+      finish(output) {
+        if (finished) return null
+        finished = true
+        if (definitions) rmSync(definitionsFile(commandId), { force: true })
+        janitor.end()
+        const seen = `${scanner.text()}\n${output}`
+        return blockedReport(seen, offlineRefusals(seen), ALL_PROTECTED, hidden)
+      }
+    }
   }
 
   async function status(): Promise<SandboxStatus> {
@@ -145,8 +202,10 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       }
       const commandId = newCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
-      const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
       const hidden = hiddenPaths(request, deps.home?.() ?? homedir())
+      const fast = prepareOffline(request, commandId, roots, hidden)
+      if (fast) return fast
+      const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
       const customConfig: Partial<SandboxRuntimeConfig> = {
         filesystem: {
           denyRead: hidden,
@@ -174,6 +233,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       try {
         const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
         const wrapped = await live.wrapWithSandbox(inner, request.shell, customConfig, undefined, { commandId, commandText: request.command })
+        janitor.begin()
         let finished = false
         const note = shellStateNote(request.command)
         const scanner = createBlockedWriteScanner()
@@ -187,7 +247,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
             if (definitions) rmSync(definitionsFile(commandId), { force: true })
             // bwrap leaves empty files where a protected path did not exist (.modus, .roomodes, even
             // .git): an empty .git breaks git, so they go as soon as no sandboxed command runs.
-            live.cleanupAfterCommand()
+            janitor.end(() => live.cleanupAfterCommand())
             live.unregisterCommandNetworkLists(commandId)
             gate.remove(commandId)
             // The refusals seen anywhere in the output, then the preview (a caller that fed nothing);
@@ -207,6 +267,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       gate.dispose()
       if (runtime) await runtime.reset().catch(() => undefined)
       runtime = null
+      offline = null
       known = null
       if (definitionsDir) rmSync(definitionsDir, { recursive: true, force: true })
       definitionsDir = null
