@@ -46,7 +46,7 @@ export interface OfflineSandbox {
 }
 
 /** Task shells whose syntax the wrap is written in (`3< file` gives bwrap the filter). */
-const POSIX_SHELLS = new Set(['bash', 'zsh', 'sh', 'dash'])
+export const POSIX_SHELLS = new Set(['bash', 'zsh', 'sh', 'dash'])
 const MAX_KEPT = 32
 
 export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
@@ -87,7 +87,7 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
  * bind lands on its target and leaves the link itself replaceable, so the runtime, which
  * resolves such paths, wraps that command.
  */
-function layoutOnDisk(request: OfflineWrapRequest, deps: OfflineSandboxDeps): BwrapLayout | null {
+export function layoutOnDisk(request: Pick<OfflineWrapRequest, 'workspaceRoot' | 'writable' | 'hidden'>, deps: Pick<OfflineSandboxDeps, 'protectedAlways' | 'protectedWherePresent' | 'readOnly'>): BwrapLayout | null {
   const readOnly: string[] = []
   const absent: string[] = []
   for (const name of [...deps.protectedAlways, ...deps.protectedWherePresent]) {

@@ -1,6 +1,8 @@
 import { existsSync, lstatSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { offlineRefusals } from '../../../src/main/core/sandbox/offline-refusals'
@@ -102,6 +104,70 @@ describe('sandboxed commands without network (Modus’s own bubblewrap line)', (
     expect(result.output.text).toContain('slept')
     expect(existsSync(join(h.root, '.git'))).toBe(false)
     await rm(join(h.root, 'go'))
+  }, 60_000)
+})
+
+/**
+ * Commands of a mode with network, in the runtime's wrap kept between commands: each command has
+ * its own proxy identity (its own allow list), the shell's definitions, and what appears on disk
+ * later is covered from the next command on.
+ */
+describe('sandboxed commands with network (the runtime’s wrap, kept)', () => {
+  let h: Harness
+  let sandbox: SandboxService
+  let port = 0
+  const server = createHttpServer((_request, response) => response.end('hello\n'))
+  const listed: EffectiveSandbox = { network: 'allow-list', allowedDomains: ['127.0.0.1'] }
+  const elsewhere: EffectiveSandbox = { network: 'allow-list', allowedDomains: ['example.com'] }
+
+  beforeAll(async () => {
+    h = await createHarness()
+    sandbox = createSandboxService({ tempDir: join(h.root, '..'), home: () => h.home, askNetwork: async () => ({ allow: false }) })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+  }, 60_000)
+  afterAll(async () => {
+    server.close()
+    await sandbox?.dispose()
+    await h?.cleanup()
+  })
+
+  const run = (command: string, setting: EffectiveSandbox) =>
+    h.service.forTask('online', h.root).execute({
+      command,
+      timeoutMs: 30_000,
+      sandbox: (text, shell) => sandbox.prepare({ taskId: 'online', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: h.root, sandbox: setting, shell })
+    })
+  const fetch = () => `curl -fsS --max-time 20 http://127.0.0.1:${port}/`
+
+  it('gives each command its own allow list: the same wrap, one passed and one refused', async () => {
+    expect((await run(fetch(), listed)).output.text).toBe('hello\n')
+    const refused = await run(fetch(), elsewhere)
+    expect(refused.exitCode).not.toBe(0)
+    expect(refused.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
+    expect((await run(fetch(), listed)).output.text).toBe('hello\n')
+  }, 60_000)
+
+  it("sees the task shell's functions and aliases; what it sets is not kept", async () => {
+    const task = h.service.forTask('online', h.root)
+    await task.execute({ command: `greet() { echo "hello $1"; }; alias ll='echo listing'`, timeoutMs: 30_000 })
+    const result = await run("greet kept; ll; echo \"it's quoted\"; export LEFT=1; greet() { echo changed; }", listed)
+    expect(result.output.text).toBe("hello kept\nlisting\nit's quoted\n")
+    expect((await run('greet again; echo "${LEFT:-unset}"', listed)).output.text).toBe('hello again\nunset\n')
+  }, 60_000)
+
+  it('keeps a protected path that appears later read-only, and hides a credential store that appears later', async () => {
+    expect((await run('echo warm', listed)).output.text).toBe('warm\n')
+    await mkdir(join(h.root, '.vscode'))
+    await writeFile(join(h.root, '.vscode', 'settings.json'), '{}\n')
+    await mkdir(join(h.home, '.kube'))
+    await writeFile(join(h.home, '.kube', 'config'), 'KUBE-TOKEN\n')
+    const result = await run('echo evil > .vscode/settings.json; cat ~/.kube/config; echo done', listed)
+    expect(result.output.text).toContain('done')
+    expect(result.output.text).not.toContain('KUBE-TOKEN')
+    expect(await readFile(join(h.root, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n')
+    expect(result.sandboxBlocked).toContain('.vscode')
+    expect(result.sandboxBlocked).toContain(join(h.home, '.kube'))
   }, 60_000)
 })
 
