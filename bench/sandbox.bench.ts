@@ -9,15 +9,17 @@ import { createTerminalService } from '../src/main/core/terminal'
 import type { CommandRunRequest } from '../src/main/core/terminal/types'
 
 /**
- * A command's overhead in the OS sandbox (issue 18): the same command through execute_command's
- * path (the task's persistent shell in node-pty, markers, capture) unsandboxed and sandboxed
- * (bubblewrap + socat via @anthropic-ai/sandbox-runtime, network policy none), rounds interleaved
- * in one run. Commands: `true`, and `npm test` of a small fixture (node's test runner, one test).
- * The wrap alone (the runtime building the bwrap line: ripgrep scan, mounts) is timed too, and,
- * interleaved with the `true` rounds, where the rest goes: the wrapped `true` run outside the pty,
- * and bare bubblewrap with the same namespaces (without, then with a network namespace).
+ * A command's overhead in the OS sandbox (issues 18, 26): the same command through execute_command's
+ * path (the task's persistent shell in node-pty, markers, capture) unsandboxed and sandboxed with
+ * network none (since issue 26 Modus's own bubblewrap line, kept between commands), rounds
+ * interleaved in one run. Commands: `true`, and `npm test` of a small fixture (node's test runner,
+ * one test). The wrap alone (building the line) is timed too, and, interleaved with the `true`
+ * rounds: a mode with network (`ask`: the runtime's wrap, its proxy bridges), the wrapped `true`
+ * run outside the pty, and, spawned bare from Node, `/bin/true` and bubblewrap with the same
+ * namespaces (without, then with a network namespace): bare bwrap minus bare `true` is what one
+ * bubblewrap start costs here, the floor of any sandbox that starts one per command.
  */
-const ROUNDS = { true: 15, 'npm test': 6 }
+const ROUNDS = { true: 20, 'npm test': 6 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const spawnTime = (file: string, args: string[]): Promise<number> =>
@@ -30,6 +32,7 @@ const BARE_BWRAP = ['--new-session', '--die-with-parent', '--ro-bind', '/', '/',
 const span = (values: number[]): string => `${median(values).toFixed(0)} ms (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)}, n=${values.length})`
 
 it('sandboxed vs unsandboxed command overhead', async () => {
+  const loadAtStart = loadavg()
   const base = await realpath(await mkdtemp(join(tmpdir(), 'modus-sandbox-bench-')))
   const root = join(base, 'fixture')
   await mkdir(join(root, 'test'), { recursive: true })
@@ -44,43 +47,49 @@ it('sandboxed vs unsandboxed command overhead', async () => {
   }
   const task = terminal.forTask('bench', root)
   const wrapTimes: number[] = []
-  const sandboxed: CommandRunRequest['sandbox'] = async (command, shell) => {
+  const inSandbox =
+    (network: 'none' | 'ask', times?: number[]): CommandRunRequest['sandbox'] =>
+    async (command, shell) => {
+      const started = performance.now()
+      const wrapped = await sandbox.prepare({ taskId: 'bench', modeSlug: 'code', modeName: 'Code', command, workspaceRoot: root, sandbox: { network, allowedDomains: [] }, shell })
+      times?.push(performance.now() - started)
+      return wrapped
+    }
+  const timed = async (command: string, how: 'plain' | 'none' | 'ask'): Promise<number> => {
     const started = performance.now()
-    const wrapped = await sandbox.prepare({ taskId: 'bench', modeSlug: 'code', modeName: 'Code', command, workspaceRoot: root, sandbox: { network: 'none', allowedDomains: [] }, shell })
-    wrapTimes.push(performance.now() - started)
-    return wrapped
-  }
-  const timed = async (command: string, inSandbox: boolean): Promise<number> => {
-    const started = performance.now()
-    const result = await task.execute({ command, timeoutMs: 120_000, ...(inSandbox ? { sandbox: sandboxed } : {}) })
-    if (result.exitCode !== 0) throw new Error(`${command} (${inSandbox ? 'sandboxed' : 'plain'}) exited ${result.exitCode}: ${result.output.text}`)
+    const result = await task.execute({ command, timeoutMs: 120_000, ...(how !== 'plain' ? { sandbox: inSandbox(how, how === 'none' ? wrapTimes : undefined) } : {}) })
+    if (result.exitCode !== 0) throw new Error(`${command} (${how}) exited ${result.exitCode}: ${result.output.text}`)
     return performance.now() - started
   }
   const lines: string[] = []
   try {
-    await timed('true', false)
-    await timed('true', true)
+    await timed('true', 'plain')
+    await timed('true', 'none')
+    await timed('true', 'ask')
     for (const [command, rounds] of Object.entries(ROUNDS)) {
       const plain: number[] = []
       const boxed: number[] = []
       wrapTimes.length = 0
-      const parts = { direct: [] as number[], bwrap: [] as number[], bwrapNet: [] as number[] }
+      const parts = { ask: [] as number[], direct: [] as number[], bareTrue: [] as number[], bwrap: [] as number[], bwrapNet: [] as number[] }
       for (let round = 0; round < rounds; round++) {
-        plain.push(await timed(command, false))
-        boxed.push(await timed(command, true))
+        plain.push(await timed(command, 'plain'))
+        boxed.push(await timed(command, 'none'))
         if (command !== 'true') continue
+        parts.ask.push(await timed(command, 'ask'))
         const wrapped = await sandbox.prepare({ taskId: 'bench', modeSlug: 'code', modeName: 'Code', command: 'true', workspaceRoot: root, sandbox: { network: 'none', allowedDomains: [] }, shell: '/bin/bash' })
         parts.direct.push(await spawnTime('/bin/bash', ['-c', wrapped.text]))
         wrapped.finish('')
+        parts.bareTrue.push(await spawnTime('/bin/true', []))
         parts.bwrap.push(await spawnTime('bwrap', [...BARE_BWRAP, '--', '/bin/true']))
         parts.bwrapNet.push(await spawnTime('bwrap', [...BARE_BWRAP, '--unshare-net', '--', '/bin/true']))
       }
       lines.push(
-        `${command.padEnd(9)} unsandboxed ${span(plain)} | sandboxed ${span(boxed)} | overhead ${(median(boxed) - median(plain)).toFixed(0)} ms (median), of which the wrap ${span(wrapTimes)}`
+        `${command.padEnd(9)} unsandboxed ${span(plain)} | sandboxed (network none) ${span(boxed)} | overhead ${(median(boxed) - median(plain)).toFixed(0)} ms (median), of which the wrap ${span(wrapTimes)}`
       )
       if (parts.direct.length > 0)
         lines.push(
-          `  where it goes: wrapped \`true\` run outside the pty ${span(parts.direct)}; bare bwrap ${span(parts.bwrap)}; bare bwrap + network namespace ${span(parts.bwrapNet)}`
+          `  sandboxed with network (ask: the runtime's wrap and proxy bridges) ${span(parts.ask)}, overhead ${(median(parts.ask) - median(plain)).toFixed(0)} ms`,
+          `  spawned bare from Node: /bin/true ${span(parts.bareTrue)}; bwrap ${span(parts.bwrap)} (one bwrap start: ${(median(parts.bwrap) - median(parts.bareTrue)).toFixed(0)} ms); bwrap + network namespace ${span(parts.bwrapNet)} (${(median(parts.bwrapNet) - median(parts.bareTrue)).toFixed(0)} ms); the wrapped \`true\` outside the pty ${span(parts.direct)}`
         )
     }
   } finally {
@@ -90,7 +99,7 @@ it('sandboxed vs unsandboxed command overhead', async () => {
   }
   console.log(
     [
-      '[sandbox] execute_command through the task shell, unsandboxed vs sandboxed (network none), rounds interleaved',
+      `[sandbox] execute_command through the task shell, unsandboxed vs sandboxed (network none), rounds interleaved; load average ${loadAtStart.map((n) => n.toFixed(1)).join(' / ')} at the start`,
       ...lines,
       `Machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} at the end.`
     ].join('\n')

@@ -32,7 +32,8 @@ const REFUSAL_WORDS = /read-only file system|Permission denied|Operation not per
 /**
  * Watches a command's whole output as it streams and keeps only the lines that report a refusal,
  * so a blocked write in the middle of long output (which the model's preview omits) still makes
- * the report. Per chunk it costs one search for the refusal words.
+ * the report. Per chunk it costs one search for the refusal words (and `alsoKeep`'s, e.g. failed
+ * connections of a command without network).
  */
 export interface BlockedWriteScanner {
   push(text: string): void
@@ -40,14 +41,15 @@ export interface BlockedWriteScanner {
   text(): string
 }
 
-export function createBlockedWriteScanner(): BlockedWriteScanner {
+export function createBlockedWriteScanner(alsoKeep?: RegExp): BlockedWriteScanner {
+  const words = alsoKeep ? new RegExp(`${REFUSAL_WORDS.source}|${alsoKeep.source}`, 'i') : REFUSAL_WORDS
   const kept: string[] = []
   // The unterminated last line so far, so a message split across chunks is still one line.
   let partial = ''
   const keepMatching = (lines: readonly string[]): void => {
     for (const line of lines) {
       if (kept.length >= MAX_KEPT_LINES) return
-      const at = line.search(REFUSAL_WORDS)
+      const at = line.search(words)
       if (at >= 0) kept.push(around(line, at))
     }
   }
@@ -62,9 +64,9 @@ export function createBlockedWriteScanner(): BlockedWriteScanner {
       }
       const complete = joined.slice(0, lastBreak)
       partial = clip(joined.slice(lastBreak + 1))
-      if (REFUSAL_WORDS.test(complete)) keepMatching(complete.split(/\r?\n|\r/))
+      if (words.test(complete)) keepMatching(complete.split(/\r?\n|\r/))
     },
-    text: () => [...kept, ...(REFUSAL_WORDS.test(partial) ? [partial] : [])].join('\n')
+    text: () => [...kept, ...(words.test(partial) ? [partial] : [])].join('\n')
   }
 }
 

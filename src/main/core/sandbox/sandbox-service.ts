@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { basename, isAbsolute, join, resolve } from 'node:path'
 import { SANDBOX_PROTECTED } from '../../../shared/policy/paths'
@@ -9,9 +9,15 @@ import { hiddenCredentialPaths } from '../../../shared/sandbox/credentials'
 import { sandboxUnavailableLine, type SandboxStatus } from '../../../shared/sandbox/status'
 import { findOnPath } from '../terminal/shell-integration'
 import { blockedReport, createBlockedWriteScanner } from './blocked-report'
+import { bwrapArgs, SECCOMP_FD, shellWord } from './bwrap-args'
+import { createMountPointJanitor } from './mount-points'
 import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedCommand } from './network-gate'
+import { NETWORK_FAILURE_WORDS, offlineRefusals } from './offline-refusals'
+import { createOfflineSandbox, layoutOnDisk, POSIX_SHELLS, type OfflineSandbox } from './offline-sandbox'
+import { fromKeptWrap, keepable, TEMPLATE_INNER, templateCommandId, type KeptWrap } from './runtime-template'
 import { loadSandboxRuntime, type SandboxRuntime, type SandboxRuntimeConfig } from './sandbox-runtime'
-import { carryShellDefinitions, shellStateNote } from './shell-definitions'
+import { unixSocketFilter } from './seccomp-filter'
+import { carryShellDefinitions, shellStateNote, type ShellDefinitions } from './shell-definitions'
 import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } from './unavailable'
 
 export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
@@ -78,7 +84,8 @@ export interface SandboxService {
 /**
  * Commands in Anthropic's sandbox runtime (bubblewrap + socat on Linux, Seatbelt on macOS): writes
  * confined to the mode's writable roots, network only through the runtime's proxy, whose
- * unlisted domains the network gate refuses or puts to the user.
+ * unlisted domains the network gate refuses or puts to the user. On Linux a command without
+ * network skips the runtime: Modus's own bubblewrap line (offline-sandbox.ts), kept between commands.
  */
 export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   const platform = deps.platform ?? process.platform
@@ -88,6 +95,10 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   let definitionsDir: string | null = null
   const definitionsFile = (commandId: string): string => join((definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-'))), `${commandId}.sh`)
   let runtime: SandboxRuntime | null = null
+  let offline: OfflineSandbox | null = null
+  let bwrapPath: string | null = null
+  const keptWraps = new Map<string, { layout: string; wrap: KeptWrap }>()
+  const janitor = createMountPointJanitor()
   let checking: Promise<SandboxStatus> | null = null
   let known: SandboxStatus | null = null
 
@@ -123,7 +134,94 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       return refused(refusedByKernel(trial.stderr))
     }
     runtime = loaded
+    if (tools && 'bwrap' in tools) {
+      bwrapPath = tools.bwrap
+      offline = await startOffline(tools.bwrap)
+    }
     return { available: true, platform }
+  }
+
+  /** Modus's own wrap for commands without network, once it has started a sandbox here; else null (the runtime wraps them). */
+  async function startOffline(bwrap: string): Promise<OfflineSandbox | null> {
+    const filter = unixSocketFilter()
+    if (!filter) return null
+    const dir = (definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-')))
+    const filterFile = join(dir, 'seccomp.bpf')
+    writeFileSync(filterFile, filter)
+    const layout = { writable: [tempDir], hidden: [], readOnly: [dir], absent: [] }
+    const trial = await run(`${[bwrap, ...bwrapArgs(layout)].map(shellWord).join(' ')} -- /bin/sh -c true ${SECCOMP_FD}< ${shellWord(filterFile)}`)
+    if (trial.code !== 0) return null
+    return createOfflineSandbox({
+      bwrap,
+      filterFile,
+      readOnly: [dir],
+      protectedAlways: PROTECTED_IN_SANDBOX,
+      protectedWherePresent: PROTECTED_WHERE_PRESENT,
+      path: () => deps.path?.() ?? process.env.PATH
+    })
+  }
+
+  /**
+   * The runtime's wrap of a command with network: on Linux from a wrap kept per workspace, shell
+   * and settings while the protected and hidden paths on disk stay as they were
+   * (runtime-template.ts); else made for the command. `end` runs once the command has ended.
+   */
+  async function runtimeWrap(live: SandboxRuntime, request: SandboxCommandRequest, commandId: string, config: Partial<SandboxRuntimeConfig>, definitions: ShellDefinitions | null, roots: string[], hidden: string[]): Promise<{ text: string; end: () => void }> {
+    const made = async () => {
+      const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
+      const text = await live.wrapWithSandbox(inner, request.shell, config, undefined, { commandId, commandText: request.command })
+      janitor.begin()
+      return { text, end: () => janitor.end(() => live.cleanupAfterCommand()) }
+    }
+    const shell = request.shell ?? 'bash'
+    const readOnly = definitionsDir ? [definitionsDir] : []
+    const layout = bwrapPath && POSIX_SHELLS.has(basename(shell)) ? layoutOnDisk({ workspaceRoot: request.workspaceRoot, writable: roots, hidden }, { protectedAlways: PROTECTED_IN_SANDBOX, protectedWherePresent: PROTECTED_WHERE_PRESENT, readOnly }) : null
+    if (!bwrapPath || !layout) return made()
+    const key = JSON.stringify([request.workspaceRoot, roots, hidden, shell])
+    const signature = JSON.stringify(layout)
+    let kept = keptWraps.get(key)
+    if (kept?.layout !== signature) {
+      const id = templateCommandId()
+      const text = await live.wrapWithSandbox(TEMPLATE_INNER, request.shell, config, undefined, { commandId: id, commandText: request.command })
+      // The runtime counts every wrap as running until its cleanup: this one never runs by itself.
+      janitor.begin()
+      janitor.end(() => live.cleanupAfterCommand())
+      if (!keepable(text, bwrapPath)) return made()
+      kept = { layout: signature, wrap: { text, id } }
+      if (keptWraps.size >= 32) keptWraps.delete(keptWraps.keys().next().value!)
+      keptWraps.set(key, kept)
+    }
+    const prelude = [withLoopbackThroughProxy('', shell).trim(), definitions?.load ?? ''].filter(Boolean).join('\n')
+    janitor.begin(layout.absent)
+    return { text: fromKeptWrap(kept.wrap, commandId, prelude, request.command), end: () => janitor.end() }
+  }
+
+  /** A command without network in Modus's own wrap, or null where that does not apply. */
+  function prepareOffline(request: SandboxCommandRequest, commandId: string, roots: string[], hidden: string[]): SandboxedRun | null {
+    if (!offline || request.sandbox.network !== 'none') return null
+    const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
+    const wrap = offline.wrap({ workspaceRoot: request.workspaceRoot, writable: roots, hidden, shell: request.shell, command: definitions?.command ?? request.command })
+    if (!wrap) {
+      if (definitions) rmSync(definitionsFile(commandId), { force: true })
+      return null
+    }
+    janitor.begin(wrap.mountPoints)
+    let finished = false
+    const note = shellStateNote(request.command)
+    const scanner = createBlockedWriteScanner(NETWORK_FAILURE_WORDS)
+    return {
+      text: definitions ? `${definitions.dump}; ${wrap.text}` : wrap.text,
+      ...(note ? { note } : {}),
+      scan: (text) => scanner.push(text),
+      finish(output) {
+        if (finished) return null
+        finished = true
+        if (definitions) rmSync(definitionsFile(commandId), { force: true })
+        janitor.end()
+        const seen = `${scanner.text()}\n${output}`
+        return blockedReport(seen, offlineRefusals(seen), ALL_PROTECTED, hidden)
+      }
+    }
   }
 
   async function status(): Promise<SandboxStatus> {
@@ -143,10 +241,12 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       if (!current.available || !runtime) {
         throw new Error(`${current.available ? 'The sandbox is not ready.' : sandboxUnavailableLine(current)} Nothing was run.`)
       }
-      const commandId = newCommandId()
+      const commandId = templateCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
-      const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
       const hidden = hiddenPaths(request, deps.home?.() ?? homedir())
+      const fast = prepareOffline(request, commandId, roots, hidden)
+      if (fast) return fast
+      const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
       const customConfig: Partial<SandboxRuntimeConfig> = {
         filesystem: {
           denyRead: hidden,
@@ -172,13 +272,12 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const live = runtime
       gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
       try {
-        const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
-        const wrapped = await live.wrapWithSandbox(inner, request.shell, customConfig, undefined, { commandId, commandText: request.command })
+        const wrap = await runtimeWrap(live, request, commandId, customConfig, definitions, roots, hidden)
         let finished = false
         const note = shellStateNote(request.command)
         const scanner = createBlockedWriteScanner()
         return {
-          text: definitions ? `${definitions.dump}; ${wrapped}` : wrapped,
+          text: definitions ? `${definitions.dump}; ${wrap.text}` : wrap.text,
           ...(note ? { note } : {}),
           scan: (text) => scanner.push(text),
           finish(output) {
@@ -187,7 +286,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
             if (definitions) rmSync(definitionsFile(commandId), { force: true })
             // bwrap leaves empty files where a protected path did not exist (.modus, .roomodes, even
             // .git): an empty .git breaks git, so they go as soon as no sandboxed command runs.
-            live.cleanupAfterCommand()
+            wrap.end()
             live.unregisterCommandNetworkLists(commandId)
             gate.remove(commandId)
             // The refusals seen anywhere in the output, then the preview (a caller that fed nothing);
@@ -207,6 +306,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       gate.dispose()
       if (runtime) await runtime.reset().catch(() => undefined)
       runtime = null
+      offline = null
+      bwrapPath = null
+      keptWraps.clear()
       known = null
       if (definitionsDir) rmSync(definitionsDir, { recursive: true, force: true })
       definitionsDir = null

@@ -11,6 +11,8 @@ export interface ShellDefinitions {
   dump: string
   /** The command as the inner shell runs it: definitions first. */
   command: string
+  /** The line that loads the definitions alone (a kept wrap runs it before the command). */
+  load: string
 }
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
@@ -22,11 +24,11 @@ export function carryShellDefinitions(shell: string | undefined, file: string, c
   if (name === 'bash') {
     // shopt -p carries expand_aliases (and extglob, which many function bodies need to parse).
     // bash runs a -c string line by line, so the aliases apply to the command on the next line.
-    return { dump: `{ shopt -p; alias -p; declare -f; } >| ${target} 2>/dev/null`, command: `. ${target} 2>/dev/null\n${command}` }
+    return { dump: `{ shopt -p; alias -p; declare -f; } >| ${target} 2>/dev/null`, command: `. ${target} 2>/dev/null\n${command}`, load: `. ${target} 2>/dev/null` }
   }
   if (name === 'zsh') {
     // zsh parses a whole -c string before running it: the command goes through eval to see the aliases.
-    return { dump: `{ alias -L; typeset -f; } >| ${target} 2>/dev/null`, command: `. ${target} 2>/dev/null\neval ${quote(command)}` }
+    return { dump: `{ alias -L; typeset -f; } >| ${target} 2>/dev/null`, command: `. ${target} 2>/dev/null\neval ${quote(command)}`, load: `. ${target} 2>/dev/null` }
   }
   return null
 }
