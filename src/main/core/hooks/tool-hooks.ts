@@ -2,9 +2,10 @@ import type { PolicyVerdict } from '../agent/ports'
 import type { HookPort, HookScope, ToolCallFacts } from './hook-service'
 
 /**
- * The policy's verdict with the PreToolUse hooks applied. Unchanged by them, it keeps everything
- * the policy planned; changed, it keeps only the sandbox placement (`run`): a call a hook allowed,
- * or one it made ask that the user then approves, runs as written, as any approved call does.
+ * The policy's verdict with the PreToolUse hooks applied. The run plan and sandbox placement the
+ * policy decided stay as they are (a call a hook allowed runs as the policy planned it, as an
+ * approved one does); a verdict a hook changed loses the policy's "always allow" suggestion, which
+ * would not answer the hook.
  */
 export async function verdictWithHooks(
   hooks: HookPort | undefined,
@@ -15,5 +16,6 @@ export async function verdictWithHooks(
   if (!hooks) return { verdict, reports: [] }
   const { verdict: answer, reports } = await hooks.preToolUse(scope, call, verdict)
   if (answer.decision === verdict.decision && answer.rule === verdict.rule) return { verdict: { ...verdict, reason: answer.reason }, reports }
-  return { verdict: { ...(verdict.run ? { run: verdict.run } : {}), ...answer }, reports }
+  const { suggestedRule: _notForTheHook, ...planned } = verdict
+  return { verdict: { ...planned, ...answer }, reports }
 }
