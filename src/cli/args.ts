@@ -42,7 +42,36 @@ export interface ResumeArgs extends Omit<RunArgs, 'command' | 'task'> {
   switchMode?: string
 }
 
-export type CliArgs = RunArgs | PromptArgs | TasksArgs | ResumeArgs | { command: 'help' }
+/** `modus hooks list|import`: the hooks in force, and importing Claude Code's. */
+export interface HooksArgs {
+  command: 'hooks'
+  action: 'list' | 'import'
+  workspace: string
+  /** import: the Claude Code settings file (default: the workspace's .claude/settings.json). */
+  from?: string
+  /** import: into the workspace's .modus/hooks.yaml instead of the user's own hooks file. */
+  project: boolean
+  /** list: the project's hooks count as trusted. */
+  trust: boolean
+}
+
+/** `modus checkpoints [TASK]`: a task's checkpoints (default: the workspace's latest task). */
+export interface CheckpointsArgs {
+  command: 'checkpoints'
+  workspace: string
+  task?: string
+  json: boolean
+}
+
+/** `modus restore CHECKPOINT`: the restore proposed as a review, answered on the terminal (or all with --yes). */
+export interface RestoreArgs {
+  command: 'restore'
+  workspace: string
+  checkpoint: string
+  yes: boolean
+}
+
+export type CliArgs = RunArgs | PromptArgs | TasksArgs | ResumeArgs | HooksArgs | CheckpointsArgs | RestoreArgs | { command: 'help' }
 
 export class UsageError extends Error {}
 
@@ -68,19 +97,32 @@ export const USAGE = `Usage:
       Prints the system prompt and tool definitions the mode sends, with their o200k token count,
       and what the MCP servers' tool schemas cost against the budget (over it, they go on demand:
       search_mcp_tools finds them). Project MCP servers start only with --trust.
+  modus checkpoints [TASK] [--workspace DIR] [--json]
+      Lists a task's checkpoints (default: the workspace's latest task): id, time, files changed
+      since, label.
+  modus restore CHECKPOINT [--workspace DIR] [--yes]
+      Proposes restoring the files to that checkpoint (id or its first characters) as a review, as
+      the app does: each file's hunks are shown and answered y (all), n (none) or h (hunk by hunk).
+      --yes accepts every file except those changed by someone else since Modus wrote them.
+  modus hooks list [--workspace DIR] [--trust]
+      Lists the hooks in force: the user's (hooks.yaml in the data dir) and the workspace's own
+      (.modus/hooks.yaml, run only in a trusted workspace or with --trust).
+  modus hooks import [--workspace DIR] [--from FILE] [--project]
+      Imports the hooks of a Claude Code settings file (default: the workspace's
+      .claude/settings.json) into your own hooks.yaml (--project: the workspace's .modus/hooks.yaml).
 
 Exit codes: 0 completed, 1 failed, 2 usage error, 3 stopped (a limit was declined),
   4 ended with calls refused (--non-interactive: what needed approval did not run), 130 cancelled.
 Data dir: MODUS_DATA_DIR, else the app's (~/.config/Modus on Linux).`
 
-const VALUE_FLAGS = new Set(['--workspace', '--mode', '--provider', '--model', '--base-url'])
-const BOOLEAN_FLAGS = new Set(['--json', '--non-interactive', '--trust'])
+const VALUE_FLAGS = new Set(['--workspace', '--mode', '--provider', '--model', '--base-url', '--from'])
+const BOOLEAN_FLAGS = new Set(['--json', '--non-interactive', '--trust', '--project', '--yes'])
 
 /** Parses argv (without node and the script); throws UsageError with a message saying what is wrong. */
 export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const [command, ...rest] = argv
   if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help' }
-  if (!['run', 'prompt', 'tasks', 'resume'].includes(command)) throw new UsageError(`Unknown command "${command}".`)
+  if (!['run', 'prompt', 'tasks', 'resume', 'hooks', 'checkpoints', 'restore'].includes(command)) throw new UsageError(`Unknown command "${command}".`)
   const values = new Map<string, string>()
   const flags = new Set<string>()
   const positional: string[] = []
@@ -105,6 +147,20 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   if (command === 'tasks') {
     if (positional.length > 0) throw new UsageError(`modus tasks takes no arguments (got "${positional[0]}").`)
     return { command: 'tasks', workspace, json: flags.has('--json') }
+  }
+  if (command === 'checkpoints') {
+    if (positional.length > 1) throw new UsageError(`modus checkpoints takes one task id at most (got "${positional[1]}").`)
+    return { command: 'checkpoints', workspace, task: positional[0], json: flags.has('--json') }
+  }
+  if (command === 'restore') {
+    if (positional.length !== 1) throw new UsageError('modus restore needs one checkpoint id (modus checkpoints lists them).')
+    return { command: 'restore', workspace, checkpoint: positional[0]!, yes: flags.has('--yes') }
+  }
+  if (command === 'hooks') {
+    const [action, ...extra] = positional
+    if (action !== 'list' && action !== 'import') throw new UsageError('modus hooks needs "list" or "import".')
+    if (extra.length > 0) throw new UsageError(`modus hooks ${action} takes no further arguments (got "${extra[0]}").`)
+    return { command: 'hooks', action, workspace, from: values.get('--from'), project: flags.has('--project'), trust: flags.has('--trust') }
   }
   const options = runOptions(values, flags, workspace, mode)
   if (command === 'resume') {

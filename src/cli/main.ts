@@ -1,5 +1,7 @@
 import { parseArgs, UsageError, USAGE } from './args'
 import type { CliIo } from './cli-io'
+import { checkpointsCommand, restoreCommand } from './checkpoints-command'
+import { hooksCommand } from './hooks-command'
 import { promptCommand } from './prompt-command'
 import { EXIT, runCommand } from './run-command'
 import { resumeCommand, tasksCommand } from './tasks-command'
@@ -14,6 +16,9 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
     }
     if (args.command === 'prompt') return await promptCommand(args, io)
     if (args.command === 'tasks') return await tasksCommand(args, io)
+    if (args.command === 'checkpoints') return await checkpointsCommand(args, io)
+    if (args.command === 'restore') return await restoreCommand(args, io)
+    if (args.command === 'hooks') return await hooksCommand(args, io)
     if (args.command === 'resume') return await resumeCommand(args, io)
     return await runCommand(args, io)
   } catch (error) {

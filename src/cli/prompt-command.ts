@@ -6,6 +6,7 @@ import { createAgentServices } from '../main/core/agent/create-agent-services'
 import { createMcpHub } from '../main/core/mcp/hub'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { loadRulesReport } from '../main/core/agent/rules-files'
+import { ruleSection } from '../main/core/agent/system-prompt'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import type { PromptArgs } from './args'
@@ -59,7 +60,12 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
     const systemTokens = encoding.encode(system).length
     const toolTokens = encoding.encode(JSON.stringify(wireTools)).length
     const rules = await loadRulesReport(workspace, args.mode)
-    const rulesRead = { read: rules.files.map((f) => f.path), skipped: rules.skipped }
+    // Each file as the model reads it (its heading and "apply only" line included), counted like the prompt.
+    const rulesRead = {
+      read: rules.files.map((f) => f.path),
+      files: rules.files.map((f) => ({ path: f.path, tokens: encoding.encode(ruleSection(f)).length, ...(f.appliesTo ? { appliesTo: f.appliesTo } : {}) })),
+      skipped: rules.skipped
+    }
     const cost = services.gate.mcpSchemaCost?.(args.mode) ?? { tokens: 0, budget: 0, onDemand: false }
     const mcpReport = { schemaTokens: cost.tokens, budget: cost.budget, onDemand: cost.onDemand }
     const report: PromptReport = {
@@ -77,7 +83,7 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
       // The prompt quotes the project's own files (rules, modes, server tools): shown with their controls visible.
       const out = (text: string) => io.stdout.write(visible(text))
       out(`# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
-      out(`# Rule files read: ${rulesRead.read.join(', ') || 'none'}\n`)
+      out(`# Rule files read: ${rulesRead.files.map((f) => `${f.path} (${f.tokens} tokens${f.appliesTo ? `, ${f.appliesTo}` : ''})`).join(', ') || 'none'}\n`)
       for (const skip of rulesRead.skipped) out(`# Rule file not read: ${skip.path} (${skip.reason})\n`)
       io.stdout.write(`# ${describeMcpCost(mcpReport)}\n`)
       io.stdout.write(`# o200k tokens: system ${systemTokens} + tools ${toolTokens} = ${report.totalTokens}\n`)

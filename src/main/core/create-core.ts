@@ -19,6 +19,7 @@ import { asOwnGrants, withOwnGrants, type OwnGrantsDeps } from './workspace-sess
 import { describeProjectGrants, projectGrantItems } from '../../shared/modes/project-grants'
 import { createMcpHub } from './mcp/hub'
 import { createMcpHandlers } from './mcp/mcp-handlers'
+import { projectHookGrants } from './hooks/hook-files'
 
 export interface CoreOptions {
   dataDir: string
@@ -61,7 +62,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const { modes } = await createModeStore({ dataDir: options.dataDir, workspaceRoot: root }).list()
     // A project's MCP servers are programs it chose: each one is a grant the user must see.
     const servers = await mcp.describeProjectServers(root)
-    return { lines: [...describeProjectGrants(modes), ...servers], items: [...projectGrantItems(modes), ...servers].sort() }
+    // So are its hooks: programs that run at each tool call and message.
+    const hooks = await projectHookGrants(root)
+    return { lines: [...describeProjectGrants(modes), ...servers, ...hooks], items: [...projectGrantItems(modes), ...servers, ...hooks].sort() }
   }
   const session = createWorkspaceSession({ recent, bus, trust, describeGrants })
   const ownGrants: OwnGrantsDeps = { trust, session, grantItems: async (root) => (await describeGrants(root)).items }

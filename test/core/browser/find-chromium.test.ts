@@ -9,7 +9,9 @@ import { SPARTICUZ_EXTRACTED_PATH, findChromium, findChromiumSync, installedChro
 // Each candidate is a real file in a temp dir; removing one shows which comes next.
 let dir: string
 const browser = (name: string) => join(dir, name)
-const make = (...names: string[]) => names.forEach((name) => writeFileSync(browser(name), '#!/bin/sh\n', { mode: 0o755 }))
+// A candidate is chosen only if it answers `--version`: each fake browser does, as a real one would.
+const make = (...names: string[]) => names.forEach((name) => writeFileSync(browser(name), '#!/bin/sh\necho "Chromium 143.0.7499.40"\n', { mode: 0o755 }))
+const stub = (name: string, body: string) => writeFileSync(browser(name), `#!/bin/sh\n${body}\n`, { mode: 0o755 })
 const remove = (name: string) => rmSync(browser(name))
 
 beforeEach(() => {
@@ -35,6 +37,21 @@ function probes(extracted: string[] = []) {
 }
 
 describe('browser discovery order', () => {
+  it("passes over a browser that does not run: Ubuntu's chromium-browser snap stub, one that hangs", async () => {
+    stub('usr-bin-chromium-browser', `echo "Command '/usr/bin/chromium-browser' requires the chromium snap to be installed." >&2\necho "Please install it with: snap install chromium" >&2\nexit 1`)
+    stub('hangs', 'sleep 30')
+    stub('silent', 'exit 0')
+    make('google-chrome')
+    const candidates = { ...probes(), env: {}, versionTimeoutMs: 1_000, installedPaths: [browser('usr-bin-chromium-browser'), browser('hangs'), browser('silent'), browser('google-chrome')] }
+    expect(await findChromium(candidates)).toEqual({ path: browser('google-chrome'), source: 'installed' })
+    expect(findChromiumSync(candidates)).toEqual({ path: browser('google-chrome'), source: 'installed' })
+    // With nothing else, the advice names what was found and why it was not used.
+    remove('google-chrome')
+    const none = await findChromium({ ...candidates, playwrightPath: () => null, loadSparticuz: () => null })
+    expect(none.path).toBeNull()
+    expect('advice' in none && none.advice).toContain(`Found but not answering \`--version\`, so not used: ${browser('usr-bin-chromium-browser')}, ${browser('hangs')}, ${browser('silent')}`)
+  })
+
   it('takes CHROMIUM_PATH, then an installed browser, then Playwright’s own, then @sparticuz/chromium', async () => {
     const extracted: string[] = []
     make('from-env', 'usr-bin-chromium', 'google-chrome', 'playwright-chrome')

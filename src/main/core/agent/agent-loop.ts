@@ -184,8 +184,13 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       return { status: 'cancelled' }
     }
     if (outcome.kind === 'completed') {
-      session.setStatus('completed')
-      return { status: 'completed', result: outcome.result }
+      const keepGoing = await stopHooks(session, control, outcome.result)
+      if (!keepGoing) {
+        session.setStatus('completed')
+        return { status: 'completed', result: outcome.result }
+      }
+      // A Stop hook's reason answers the completion: the model goes on with it.
+      session.results.set(outcome.callId, textResult(outcome.callId, keepGoing, true))
     }
     const { results } = closeOpenCalls(session)
     await appendUserTurn(session, control, results, [])
@@ -225,14 +230,18 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     if (how.kind === 'new' || how.kind === 'message') await markTurn(session, how.text)
     if (how.kind === 'new') {
       session.emit({ type: 'user-message', at: now(), text: how.text })
-      await appendUserTurn(session, control, [], [`<task>\n${how.text}\n</task>`], true)
+      const prompt = await promptHooks(session, control, how.text)
+      if (prompt.blocked) return blocked(session)
+      await appendUserTurn(session, control, [], [`<task>\n${how.text}\n</task>`, ...prompt.context], true)
       return null
     }
     if (how.kind === 'message') {
       if (!how.alreadyShown) session.emit({ type: 'user-message', at: now(), text: how.text })
+      const prompt = await promptHooks(session, control, how.text)
+      if (prompt.blocked) return blocked(session)
       const answers = (name: string) => deps.gate.definition(name)?.answeredByUserMessage === true
       const { results, usedUserText } = closeOpenCalls(session, { text: how.text, answers })
-      await appendUserTurn(session, control, results, usedUserText ? [] : [resultText.userMessage(how.text)])
+      await appendUserTurn(session, control, results, [...(usedUserText ? [] : [resultText.userMessage(how.text)]), ...prompt.context])
       return null
     }
     const resumed = await resumeOpenCalls(session, control)
@@ -242,6 +251,38 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       await appendUserTurn(session, control, [], ['[The previous response was interrupted. Continue the task where it stopped.]'])
     }
     return null
+  }
+
+  /** Tasks whose last completion a Stop hook turned back (Claude Code's `stop_hook_active`). */
+  const keptGoing = new WeakSet<TaskSession>()
+  const hookScope = (session: TaskSession, control: RunControl) => ({ taskId: session.id, mode: session.mode, workspace: session.meta.workspace, signal: control.signal })
+  const report = (session: TaskSession, reports: readonly string[]) => {
+    for (const message of reports) session.emit({ type: 'error', at: now(), message, recoverable: true })
+  }
+
+  /** UserPromptSubmit: a hook may stop the message (the model never sees it) or add context to it. */
+  const promptHooks = async (session: TaskSession, control: RunControl, text: string): Promise<{ blocked: boolean; context: string[] }> => {
+    keptGoing.delete(session)
+    if (!deps.hooks) return { blocked: false, context: [] }
+    const outcome = await deps.hooks.userPromptSubmit(hookScope(session, control), text)
+    report(session, outcome.reports)
+    if (outcome.blocked) session.emit({ type: 'error', at: now(), message: outcome.blocked, recoverable: true })
+    return { blocked: outcome.blocked !== undefined, context: outcome.context }
+  }
+  const blocked = (session: TaskSession): RunOutcome => {
+    session.setStatus('idle')
+    return { status: 'idle' }
+  }
+
+  /** Stop: a hook may keep the task going when it would complete; its reason is the model's next instruction. */
+  const stopHooks = async (session: TaskSession, control: RunControl, result: string): Promise<string | null> => {
+    if (!deps.hooks) return null
+    const outcome = await deps.hooks.stop(hookScope(session, control), { result, stopHookActive: keptGoing.has(session) })
+    report(session, outcome.reports)
+    if (!outcome.keepGoing) return null
+    keptGoing.add(session)
+    session.emit({ type: 'error', at: now(), message: outcome.keepGoing, recoverable: true })
+    return outcome.keepGoing
   }
 
   const run = async (session: TaskSession, control: RunControl, how: RunStart): Promise<RunOutcome> => {

@@ -46,6 +46,7 @@ import { createWorkspacePool } from './workspace-pool'
 import { createSandboxService, type SandboxService } from '../sandbox/sandbox-service'
 import { createNetworkApprovals } from '../sandbox/network-approvals'
 import { createCommandSandboxes } from '../sandbox/command-sandbox'
+import { createHookService } from '../hooks/hook-service'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -234,6 +235,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     providerDeps: options.providerDeps
   })
 
+  // Global hooks run as they are; a project's own (.modus/hooks.yaml) only once the folder is trusted with them.
+  const hooks = createHookService({ dataDir: options.dataDir, env, isTrusted: (root, grants) => options.isTrusted?.(root, grants) ?? false })
+
   const tasks = createTaskManager({
     store,
     approvals,
@@ -250,6 +254,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       platform: process.platform,
       shell: process.env.SHELL || safeShell(),
       sleep: options.providerDeps?.retry?.sleep,
+      hooks,
       checkpoints: {
         async beginTurn(taskId, root, label) {
           const workspaceCheckpoints = checkpoints.forWorkspace(root)

@@ -1,3 +1,4 @@
+import type { HookPort } from '../hooks/hook-service'
 import type { TodoItem } from '../store/task-replay'
 import type { ApprovalQueue } from './approval-queue'
 import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolPort } from './ports'
@@ -42,6 +43,8 @@ export interface LoopDeps {
   platform: string
   shell: string
   checkpoints?: TurnCheckpoints
+  /** The user's hooks (PreToolUse, PostToolUse, UserPromptSubmit, Stop); absent → none run. */
+  hooks?: HookPort
   /** Waits before asking again for a turn cut off mid-answer; rejects when `signal` aborts. Default: a timer (tests pass the provider retry's sleep). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }

@@ -10,6 +10,8 @@ import type { TaskSession } from './task-session'
 import { isolateNewTask } from '../../../shared/policy/new-task'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { CommandRunPlan } from '../../../shared/policy/run-plan'
+import type { HookScope, ToolCallFacts } from '../hooks/hook-service'
+import { verdictWithHooks } from '../hooks/tool-hooks'
 import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
 
 /** What the tool card needs beyond the result text: why a call did not run, a command's exit code. */
@@ -120,7 +122,11 @@ async function processCall(
     deps.gate.resetRepetition(session.id)
   }
 
-  const verdict = await deps.gate.decide({ name, params, definition }, { taskId: session.id, mode: session.mode, workspace: session.meta.workspace })
+  const hookScope: HookScope = { taskId: session.id, mode: session.mode, workspace: session.meta.workspace, signal: control.signal }
+  const hookCall = { callId: call.callId, tool: name, params }
+  const decided = await deps.gate.decide({ name, params, definition }, { taskId: session.id, mode: session.mode, workspace: session.meta.workspace })
+  const { verdict, reports } = await verdictWithHooks(deps.hooks, hookScope, hookCall, decided)
+  reportHooks(session, deps, reports)
   session.emit({ type: 'tool-decision', at: now(), callId: call.callId, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason })
   if (verdict.decision === 'deny') return finish(refusedResult(call.callId, resultText.policyDenied(verdict.rule, verdict.reason)))
 
@@ -128,7 +134,8 @@ async function processCall(
 
   if (definition.effect === 'edit') {
     const edit = executor as EditToolExecutor<unknown, FileToolContext>
-    return runEdit(session, call.callId, name, params, edit, verdict, mustAsk, state, deps, control, runContext, finish)
+    const withNotes = (block: ToolResultBlock) => withHookNotes(session, deps, hookScope, hookCall, block)
+    return runEdit(session, call.callId, name, params, edit, verdict, mustAsk, state, deps, control, runContext, finish, withNotes)
   }
 
   let feedback: string | undefined
@@ -186,9 +193,23 @@ async function processCall(
   if (feedback) block = { ...block, content: [{ type: 'text', text: resultText.approvedWithFeedback(feedback) }, ...block.content] }
   if (!block.isError) session.counters.mistakes = 0
   if (control.signal.aborted) facts.outcome = 'cancelled'
+  else block = await withHookNotes(session, deps, hookScope, hookCall, block)
   finish(block, facts)
   session.checkpoint()
   return control.signal.aborted ? { kind: 'cancelled' } : { kind: 'continue' }
+}
+
+/** Hooks that failed, hung or printed what cannot be read are told to the user in the chat. */
+function reportHooks(session: TaskSession, deps: LoopDeps, reports: readonly string[]): void {
+  for (const message of reports) session.emit({ type: 'error', at: deps.now(), message, recoverable: true })
+}
+
+/** PostToolUse: what the hooks say after a call ran (a formatter's, a linter's output) goes to the model with its result. */
+async function withHookNotes(session: TaskSession, deps: LoopDeps, scope: HookScope, call: ToolCallFacts, block: ToolResultBlock): Promise<ToolResultBlock> {
+  if (!deps.hooks) return block
+  const { notes, reports } = await deps.hooks.postToolUse(scope, call, { text: resultAsText(block), isError: block.isError === true })
+  reportHooks(session, deps, reports)
+  return notes.length === 0 ? block : { ...block, content: [...block.content, ...notes.map((text) => ({ type: 'text' as const, text }))] }
 }
 
 /** The plan of a command the user approved: the text as the model wrote it, nothing to check or rewrite. */
@@ -281,7 +302,8 @@ async function runEdit(
   deps: LoopDeps,
   control: RunControl,
   runContext: ToolRunContext,
-  finish: (block: ToolResultBlock, facts?: ResultFacts) => CallsOutcome
+  finish: (block: ToolResultBlock, facts?: ResultFacts) => CallsOutcome,
+  withNotes: (block: ToolResultBlock) => Promise<ToolResultBlock>
 ): Promise<CallsOutcome> {
   const now = deps.now
   // A review is not a start: nothing is written before the answer, so an edit whose review was
@@ -354,7 +376,7 @@ async function runEdit(
   if (feedback) texts.unshift(resultText.approvedWithFeedback(feedback))
   if (failed) session.counters.mistakes++
   else session.counters.mistakes = 0
-  finish(textResult(callId, texts.join('\n\n'), failed))
+  finish(await withNotes(textResult(callId, texts.join('\n\n'), failed)))
   session.checkpoint()
   return { kind: 'continue' }
 }

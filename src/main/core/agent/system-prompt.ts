@@ -35,9 +35,13 @@ ${input.modes.map((m) => `- ${m.slug}: ${oneLine(m.whenToUse ?? m.name)}`).join(
   const instructions = mode.customInstructions?.trim()
   if (instructions) sections.push(`# Mode instructions\n${instructions}`)
   if (input.rules.length > 0) {
-    sections.push(`# Project rules\n${input.rules.map((rule) => `## ${rule.path}\n${rule.content}`).join('\n\n')}`)
+    sections.push(`# Project rules\n${input.rules.map(ruleSection).join('\n\n')}`)
   }
   return sections.join('\n\n')
 }
+
+/** One rule file as the model reads it: where it comes from, and when it applies if not always. */
+export const ruleSection = (rule: RulesFile): string =>
+  `## ${rule.path}\n${rule.appliesTo ? `(Apply this rule only ${rule.appliesTo}.)\n` : ''}${rule.content}`
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim()

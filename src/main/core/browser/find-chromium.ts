@@ -35,6 +35,10 @@ export interface ChromiumProbes {
   missingLibraries?: (binary: string, libDir?: string) => string[]
   /** Where the bundled libraries and the launcher that uses them are written (default: the temp dir). */
   scratchDir?: string
+  /** Whether a found binary runs (`--version` answered with a version in time); default: it is run. */
+  runs?: (binary: string) => boolean
+  /** How long `--version` may take (default 10 s: a cold first start of a real browser is slow). */
+  versionTimeoutMs?: number
 }
 
 /** Where `@sparticuz/chromium` extracts its browser; present once an earlier run extracted it. */
@@ -140,6 +144,25 @@ export function installedChromiumPaths(platform: string = process.platform, env:
   return ['/usr/bin/chromium', '/usr/bin/chromium-browser', ...fromPath, '/snap/bin/chromium']
 }
 
+/** Answers per path for this process: the settings view asks often, and a browser does not stop running. */
+const versionAnswers = new Map<string, boolean>()
+
+/**
+ * Whether `binary --version` prints a version and exits 0 in time. Ubuntu's `/usr/bin/chromium-browser`
+ * is a stub that asks to install the snap (and exits 1); a broken or half-removed install may hang.
+ * Windows is not asked: its chrome.exe opens a window for `--version` instead of printing one.
+ */
+function answersVersion(binary: string, platform: string, timeoutMs: number): boolean {
+  if (platform === 'win32') return true
+  const key = `${binary}\u0000${timeoutMs}`
+  const known = versionAnswers.get(key)
+  if (known !== undefined) return known
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'], killSignal: 'SIGKILL' })
+  const answered = result.status === 0 && /\d+\.\d+/.test(result.stdout ?? '')
+  versionAnswers.set(key, answered)
+  return answered
+}
+
 interface Probes {
   env: Record<string, string | undefined>
   platform: string
@@ -150,6 +173,9 @@ interface Probes {
   loadSparticuz: () => Sparticuz | null
   missingLibraries: (binary: string, libDir?: string) => string[]
   scratchDir?: string
+  runs: (binary: string) => boolean
+  /** Candidates found that did not run, for the advice when nothing else is found. */
+  notRunning: string[]
 }
 
 const withDefaults = (options: ChromiumProbes): Probes => ({
@@ -161,7 +187,9 @@ const withDefaults = (options: ChromiumProbes): Probes => ({
   playwrightPath: options.playwrightPath ?? playwrightOwnChromium,
   loadSparticuz: options.loadSparticuz ?? loadSparticuz,
   missingLibraries: options.missingLibraries ?? lddMissing,
-  scratchDir: options.scratchDir
+  scratchDir: options.scratchDir,
+  runs: options.runs ?? ((binary) => answersVersion(binary, options.platform ?? process.platform, options.versionTimeoutMs ?? 10_000)),
+  notRunning: []
 })
 
 type Candidate = { path: () => string | null | undefined; source: ChromiumSource }
@@ -184,10 +212,20 @@ const sparticuzApplies = (o: Probes) => o.platform === 'linux' && o.arch === 'x6
 const firstExisting = (o: Probes, candidates: Candidate[]): FoundChromium | null => {
   for (const candidate of candidates) {
     const path = candidate.path()
-    if (path && o.exists(path)) return { path, source: candidate.source }
+    if (!path || !o.exists(path)) continue
+    // A browser found is chosen only if it runs; otherwise the next one is tried.
+    if (candidate.source !== '@sparticuz/chromium' && !o.runs(path)) {
+      o.notRunning.push(path)
+      continue
+    }
+    return { path, source: candidate.source }
   }
   return null
 }
+
+/** The advice, naming what was found but did not run (Ubuntu's snap stub among them). */
+const adviceWith = (o: Probes, advice: string): string =>
+  o.notRunning.length === 0 ? advice : `${advice}\n(Found but not answering \`--version\`, so not used: ${o.notRunning.join(', ')}. On Ubuntu, /usr/bin/chromium-browser is a stub that asks to install the snap.)`
 
 /** The browser to launch, extracting `@sparticuz/chromium` when nothing else exists; else how to get one. */
 export async function findChromium(options: ChromiumProbes = {}): Promise<ChromiumLookup> {
@@ -202,14 +240,14 @@ export async function findChromium(options: ChromiumProbes = {}): Promise<Chromi
         if (path && o.exists(path)) {
           const runnable = withItsLibraries(path, sparticuz, o)
           if ('path' in runnable) return { path: runnable.path, source: '@sparticuz/chromium' }
-          return { path: null, advice: `${noBrowserAdvice(o)}\n(@sparticuz/chromium's browser lacks ${runnable.missing.join(', ')} on this system.)` }
+          return { path: null, advice: adviceWith(o, `${noBrowserAdvice(o)}\n(@sparticuz/chromium's browser lacks ${runnable.missing.join(', ')} on this system.)`) }
         }
       } catch (error) {
-        return { path: null, advice: `${noBrowserAdvice(o)}\n(@sparticuz/chromium could not be extracted: ${(error as Error).message})` }
+        return { path: null, advice: adviceWith(o, `${noBrowserAdvice(o)}\n(@sparticuz/chromium could not be extracted: ${(error as Error).message})`) }
       }
     }
   }
-  return { path: null, advice: noBrowserAdvice(o) }
+  return { path: null, advice: adviceWith(o, noBrowserAdvice(o)) }
 }
 
 /**
