@@ -80,14 +80,37 @@ export async function withServices(
     mcp
   })
   const reader = createLineReader(io)
+  const stopIndexStart = startIndexAfterFirstRequest(services, workspace, settings.get().codeIndex)
   try {
     return await body(services, workspace, reader)
   } finally {
+    stopIndexStart()
     reader.close()
     stopWarnings()
     await services.dispose()
     await mcp.dispose()
   }
+}
+
+/** Task events that arrive only once a model request has left (its answer or its failure). */
+const AFTER_A_REQUEST = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-call-partial', 'tool-call', 'assistant-end', 'usage', 'retry', 'error'])
+
+/**
+ * The workspace's index starts as in the app (codeIndex.autoStart, up to autoStartMaxFiles files),
+ * in the background, once the first model request has left: loading LanceDB alone holds the
+ * process for a second or more, which the first request must not wait for. A kept index opens
+ * and checks for changes; the run's end cancels a build cleanly and the next run resumes it.
+ */
+function startIndexAfterFirstRequest(services: AgentServices, workspace: string, settings: { autoStart: boolean; autoStartMaxFiles: number }): () => void {
+  let started = false
+  const stop = services.tasks.subscribe((_taskId, event) => {
+    if (started || !AFTER_A_REQUEST.has(event.type)) return
+    started = true
+    stop()
+    // Not inside the event's dispatch: the stream that emitted it goes on first.
+    setImmediate(() => void services.codeIndex.startWithWorkspace(workspace, { autoStart: settings.autoStart, maxFiles: settings.autoStartMaxFiles }).catch(() => undefined))
+  })
+  return stop
 }
 
 /**

@@ -4,6 +4,7 @@ import { useConnectionStore } from './client/connection-store'
 import { routeEvents } from './client/event-router'
 import { useApprovalsStore } from './features/approvals/approvals-store'
 import { useChatStore } from './features/chat/chat-store'
+import { IndexStatusItem } from './features/code-index/IndexStatusItem'
 import { ProviderSettings } from './features/settings/ProviderSettings'
 import { useSettingsStore } from './features/settings/settings-store'
 import { TrustPrompt } from './features/workspace/TrustPrompt'
@@ -110,6 +111,11 @@ export function App(): ReactNode {
             <active.component />
           </main>
         </div>
+      )}
+      {workspace && (
+        <footer className="status-bar" aria-label="Status bar">
+          <IndexStatusItem workspace={workspace.root} />
+        </footer>
       )}
     </div>
   )

@@ -60,6 +60,7 @@ export const requestChannels = [
   'codeindex:rebuild',
   'codeindex:clear',
   'codeindex:cancel',
+  'codeindex:resume',
   'checkpoints:list',
   'checkpoints:restore',
   'checkpoints:taskChanges',

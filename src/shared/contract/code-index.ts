@@ -41,7 +41,9 @@ export const codeIndexRequests = {
   'codeindex:rebuild': request(none, CodeIndexStatus),
   /** Deletes the workspace's index from disk (it is built again on the next search or rebuild). */
   'codeindex:clear': request(none, CodeIndexStatus),
-  'codeindex:cancel': request(none, CodeIndexStatus)
+  'codeindex:cancel': request(none, CodeIndexStatus),
+  /** Continues a cancelled (or interrupted) build from where it stopped: files already indexed are skipped by stat. */
+  'codeindex:resume': request(none, CodeIndexStatus)
 }
 
 export const codeIndexEvents = {

@@ -335,4 +335,57 @@ describe('code index', () => {
     expect(index.status()).toMatchObject({ state: 'ready', message: '400 files, 400 chunks indexed.' })
     expect((await index.search('moduleStep399', { limit: 1 })).hits[0].chunk.path).toBe('src/m399.ts')
   })
+
+  it('a cancelled build is kept on disk: a new process answers from the part indexed and resumes with the rest only', async () => {
+    const files = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`src/m${String(i).padStart(3, '0')}.ts`, `export function resumeStep${i}() {\n  return ${i}\n}\n`]))
+    await setup(files)
+    const first = await open({ embeddings: false })
+    const run = first.sync()
+    while (first.status().filesDone < 250) await new Promise((r) => setImmediate(r))
+    first.cancel()
+    await run
+    const done = first.status().filesDone
+    expect(first.status().state).toBe('cancelled')
+    expect(done).toBeLessThan(400)
+    await first.close()
+    opened.splice(opened.indexOf(first), 1)
+
+    // The next process: the files indexed before the cancel are searchable before any run.
+    const parsed: string[] = []
+    const counting = { ...parser, definitions: (text: string, language: Parameters<typeof parser.definitions>[1]) => (parsed.push(text), parser.definitions(text, language)) }
+    const second = await openCodeIndex({ root: t.root, dir: join(dataDir, 'idx'), parser: counting, embedder: async () => null })
+    opened.push(second)
+    expect((await second.search('resumeStep0', { limit: 1 })).hits[0].chunk.path).toBe('src/m000.ts')
+    await second.sync()
+    expect(second.status()).toMatchObject({ state: 'ready', message: '400 files, 400 chunks indexed.' })
+    // Only the files the cancelled run had not stored were read and parsed again.
+    expect(parsed.length).toBeLessThanOrEqual(400 - done + 200)
+    expect(parsed.length).toBeLessThan(400)
+    expect((await second.search('resumeStep399', { limit: 1 })).hits[0].chunk.path).toBe('src/m399.ts')
+  })
+
+  it('cancels while embedding: the lexical index is whole, the vectors made are kept and the rest are made on resume', async () => {
+    const files = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`src/e${String(i).padStart(3, '0')}.ts`, `export function embedStep${i}() {\n  return 'marker${i}q'\n}\n`]))
+    await setup(files)
+    const index = await open({ batch: 4 })
+    const run = index.sync()
+    // Past the first group of files (their vectors stored and recorded), inside the second.
+    while (index.status().semantic.chunksEmbedded < 60) await new Promise((r) => setImmediate(r))
+    index.cancel()
+    await run
+    const status = index.status()
+    expect(status.state).toBe('cancelled')
+    expect(status.semantic.state).toBe('pending')
+    expect(status.semantic.chunksEmbedded).toBe(50)
+    expect(status.message).toBe(`Embedding cancelled at ${status.semantic.chunksEmbedded} of 120 chunks; search uses what is indexed.`)
+    // A file with no vector yet is still found by its words.
+    expect((await index.search('marker119q', { limit: 5 })).hits.map((h) => h.chunk.path)).toContain('src/e119.ts')
+    const from = fake.requests.length
+    await index.sync()
+    expect(index.status()).toMatchObject({ state: 'ready', semantic: { state: 'ready', chunksEmbedded: 120, chunksTotal: 120 } })
+    // Files whose vectors were stored before the cancel are not sent again.
+    expect(embeddedTexts(from)).toHaveLength(70)
+    const vectors = await (await lancedb.connect(join(dataDir, 'idx', 'lance'))).openTable('vectors')
+    expect(await vectors.countRows()).toBe(120)
+  })
 })

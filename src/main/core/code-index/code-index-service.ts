@@ -73,8 +73,11 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
     return { index, refreshWatch: () => watcher.refresh(), stopWatching: () => watcher.close() }
   }
 
+  let disposed = false
+
   /** The index of a workspace, opened (and its first sync started) on first use. */
   const forWorkspace = (root: string): Promise<CodeIndex> => {
+    if (disposed) return Promise.reject(new Error('The code index service is closed.'))
     let pending = open.get(root)
     if (!pending) {
       pending = openIndex(root).then((opened) => {
@@ -128,6 +131,14 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
       index.cancel()
       return index.status()
     },
+    /** Continues the build where it stopped (a cancel, or a process that ended mid-build): indexed files are skipped by stat. */
+    async resume(root: string): Promise<CodeIndexStatus> {
+      // Opening an index starts its sync; an index already open syncs unless a run is under way.
+      const wasOpen = open.has(root)
+      const index = await forWorkspace(root)
+      if (wasOpen && index.status().state !== 'indexing') void index.sync()
+      return index.status()
+    },
     /** Deletes the workspace's index from disk; the next search or rebuild starts over. */
     async clear(root: string): Promise<CodeIndexStatus> {
       await close(root)
@@ -142,6 +153,8 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
       for (const pending of open.values()) void pending.then((o) => o.index.sync()).catch(() => undefined)
     },
     async dispose(): Promise<void> {
+      // A start still counting files must not open an index after this.
+      disposed = true
       await Promise.all([...open.keys()].map(close))
     }
   }

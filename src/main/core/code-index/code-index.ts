@@ -56,6 +56,8 @@ const MAX_RECENT_ERRORS = 5
 /** Small table fragments left after a full pass, and piled up by the watcher's updates, before compacting. */
 const SMALL_FRAGMENTS_AFTER_SYNC = 4
 const SMALL_FRAGMENTS_BETWEEN_SYNCS = 64
+/** Files whose vectors are stored (one table add) and recorded together. */
+const EMBED_GROUP_FILES = 50
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex')
 
@@ -118,6 +120,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     store = await freshStore()
   }
   let checked = false
+  let leftoversChecked = false
   /** Once per process, before the first run writes: every data file of the store can be read. */
   const checkStore = async () => {
     if (checked) return
@@ -212,25 +215,38 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       await saveMeta(metaFile, meta)
     }
     const todo = Object.entries(meta.files).filter(([, f]) => !f.embedded && f.chunks > 0).map(([p]) => p)
+    // A process killed between storing a group's vectors and recording it left vectors of files
+    // still listed as not embedded: they go before those files are embedded again (once per process).
+    if (!leftoversChecked && todo.length > 0 && meta.embedding) await store.removeVectorsOf(todo)
+    leftoversChecked = true
     status.semantic = { state: 'embedding', model: embedder.model, dimension: meta.embedding?.dimension, chunksEmbedded: countChunks().embedded, chunksTotal: counts.total }
     emit({ message: `Embedding ${todo.length} files with ${embedder.model}…` })
-    for (let i = 0; i < todo.length && !signal.aborted; i += 50) {
-      const paths = todo.slice(i, i + 50)
+    const stopped = () => {
+      // Vectors embedded but not stored are dropped: the count says what search can use.
+      status.semantic.chunksEmbedded = countChunks().embedded
+    }
+    for (let i = 0; i < todo.length; i += EMBED_GROUP_FILES) {
+      if (signal.aborted) return stopped()
+      const paths = todo.slice(i, i + EMBED_GROUP_FILES)
       const chunks = await store.chunksOf(paths)
+      // A group's vectors are stored in one add (each add is a table fragment), then recorded.
+      const rows: Array<{ id: string; path: string; vector: number[] }> = []
+      let dimension = 0
       for (let j = 0; j < chunks.length; j += embedBatch) {
-        if (signal.aborted) return
+        if (signal.aborted) return stopped()
         const batch = chunks.slice(j, j + embedBatch)
         let vectors: number[][]
         try {
           vectors = await embedder.embed(batch.map((c) => c.text), signal)
         } catch (err) {
-          if (signal.aborted) return
+          if (signal.aborted) return stopped()
           const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
+          stopped()
           status.semantic = { ...status.semantic, state: 'failed', message }
           await saveMeta(metaFile, meta)
           return
         }
-        const dimension = vectors[0].length
+        dimension = vectors[0].length
         if (meta.embedding && meta.embedding.dimension !== dimension) {
           // Same model name, other vector size (the server changed it): start the vectors over.
           await store.dropVectors()
@@ -240,11 +256,13 @@ export async function openCodeIndex(options: CodeIndexOptions) {
           return embedMissing(signal)
         }
         meta.embedding ??= { baseUrl, model: embedder.model, dimension }
-        await store.addVectors(batch.map((c, k) => ({ id: c.id, path: c.path, vector: vectors[k] })), dimension)
+        batch.forEach((c, k) => rows.push({ id: c.id, path: c.path, vector: vectors[k] }))
         status.semantic.chunksEmbedded += batch.length
         status.semantic.dimension = dimension
         emit()
       }
+      if (signal.aborted) return stopped()
+      await store.addVectors(rows, dimension)
       for (const path of paths) if (meta.files[path]) meta.files[path].embedded = true
       await saveMeta(metaFile, meta)
     }
@@ -252,6 +270,11 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   }
 
   const finish = (signal: AbortSignal) => {
+    if (signal.aborted && status.semantic.state === 'embedding') {
+      // The lexical index is whole; the vectors made so far are kept and the rest are made on resume.
+      status.semantic = { ...status.semantic, state: 'pending' }
+      return emit({ state: 'cancelled', message: `Embedding cancelled at ${status.semantic.chunksEmbedded} of ${status.semantic.chunksTotal} chunks; search uses what is indexed.` })
+    }
     if (signal.aborted) return emit({ state: 'cancelled', message: `Indexing cancelled at ${status.filesDone} of ${status.filesTotal} files; search uses what is indexed.` })
     const semantic = status.semantic.state === 'failed' ? ' Semantic search unavailable; lexical search works.' : ''
     emit({ state: 'ready', message: `${readyMessage()}${semantic}` })
@@ -328,17 +351,26 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     const configured = await options.embedder()
     // Vectors are asked for once a first build is done: before that the query's embedding is wasted.
     const indexing = !complete
-    if (configured && !indexing && meta.embedding && meta.embedding.model === configured.embedder.model && meta.embedding.baseUrl === configured.baseUrl) {
+    const sameModel = configured && meta.embedding && meta.embedding.model === configured.embedder.model && meta.embedding.baseUrl === configured.baseUrl
+    const counts = countChunks()
+    // Fused with vectors that cover part of the chunks, a chunk without one ranks below every chunk
+    // with one, however exact its words: until the vectors are whole the ranking is lexical.
+    if (configured && !indexing && sameModel && counts.embedded < counts.total) {
+      notes.push(
+        status.semantic.state === 'failed' && status.semantic.message
+          ? `Semantic search unavailable (${status.semantic.message}): results are lexical only.`
+          : `Semantic vectors cover ${counts.embedded} of ${counts.total} chunks (still being made): results are lexical only until they are done.`
+      )
+    } else if (configured && !indexing && sameModel) {
       try {
         const [vector] = await configured.embedder.embed([query], opts.signal)
-        if (vector.length === meta.embedding.dimension) semantic = await store.searchVectors(vector, pool, prefix)
+        if (vector.length === meta.embedding!.dimension) semantic = await store.searchVectors(vector, pool, prefix)
       } catch (err) {
         notes.push(`Semantic search unavailable (${(err as Error).message}): results are lexical only.`)
       }
     } else if (configured && !indexing) {
       notes.push(status.semantic.message ? `Semantic search unavailable (${status.semantic.message}): results are lexical only.` : 'Semantic vectors are not built yet: results are lexical only.')
     }
-    if (status.semantic.state === 'failed' && semantic.length > 0) notes.push(`Semantic index incomplete (${status.semantic.message}).`)
     const fused = fuseRankings(await lexicalSearch, semantic).slice(0, opts.limit)
     const chunks = await store.chunksById(fused.map((h) => h.id))
     const hits = fused.flatMap((h) => {

@@ -38,6 +38,8 @@ export interface ChunkStore {
   searchText(query: string, limit: number, pathPrefix?: string): Promise<LexicalHit[]>
   addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void>
   dropVectors(): Promise<void>
+  /** Drops the vectors of these files (their chunks stay). */
+  removeVectorsOf(paths: readonly string[]): Promise<void>
   vectorCount(): Promise<number>
   searchVectors(vector: number[], limit: number, pathPrefix?: string): Promise<VectorHit[]>
   /** Folds new rows into the indexes and merges small fragments (after a run). */
@@ -197,6 +199,9 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
       if (rows.length === 0) return
       vectors ??= await db.createEmptyTable(VECTORS, vectorSchema(arrow, dimension), { mode: 'overwrite' })
       await vectors.add(rows.map((r) => ({ id: r.id, path: r.path, vector: r.vector })))
+    },
+    async removeVectorsOf(paths) {
+      if (vectors && paths.length > 0) await deleteIn(vectors, 'path', paths)
     },
     async dropVectors() {
       if (vectors) await db.dropTable(VECTORS)

@@ -3,7 +3,7 @@ import type { ModusClient } from '../../../../shared/contract'
 import type { CodeIndexStatus } from '../../../../shared/contract/code-index'
 
 /** What the user can ask of the open workspace's index. */
-export type CodeIndexAction = 'rebuild' | 'clear' | 'cancel'
+export type CodeIndexAction = 'rebuild' | 'clear' | 'cancel' | 'resume'
 
 interface CodeIndexSlice {
   status: CodeIndexStatus | null
@@ -42,4 +42,28 @@ export function progressLine(status: CodeIndexStatus): string {
   const semantic = status.semantic
   if (semantic.state === 'embedding') parts.push(`embedded ${semantic.chunksEmbedded} / ${semantic.chunksTotal}`)
   return parts.join(' · ')
+}
+
+/** What the status bar shows of the index: a short label, and the one action that fits its state. */
+export interface StatusBarView {
+  label: string
+  /** Files (or chunks, while embedding) done of the total, while a run is under way. */
+  progress: { done: number; total: number } | null
+  /** `name`: what a screen reader announces (the label alone says little out of context). */
+  action: { kind: 'cancel' | 'resume'; label: string; name: string } | null
+}
+
+export function statusBarView(status: CodeIndexStatus): StatusBarView {
+  const { semantic } = status
+  if (status.state === 'indexing' && semantic.state === 'embedding') {
+    return { label: `Embedding ${semantic.chunksEmbedded} / ${semantic.chunksTotal} chunks`, progress: { done: semantic.chunksEmbedded, total: semantic.chunksTotal }, action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' } }
+  }
+  if (status.state === 'indexing' || status.state === 'loading') {
+    return { label: `Indexing ${status.filesDone} / ${status.filesTotal} files`, progress: { done: status.filesDone, total: status.filesTotal }, action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' } }
+  }
+  if (status.state === 'cancelled') return { label: `Index paused at ${status.filesDone} / ${status.filesTotal} files`, progress: null, action: { kind: 'resume', label: 'Resume', name: 'Resume indexing' } }
+  if (status.state === 'ready') return { label: `Index: ${status.chunks} chunks`, progress: null, action: null }
+  if (status.state === 'error') return { label: 'Index failed', progress: null, action: { kind: 'resume', label: 'Retry', name: 'Retry indexing' } }
+  // Idle: never built here (auto-start off, or the workspace is past the size limit).
+  return { label: 'Not indexed', progress: null, action: { kind: 'resume', label: 'Build index', name: 'Build index' } }
 }
