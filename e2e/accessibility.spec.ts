@@ -243,3 +243,29 @@ for (const theme of ['light', 'dark'] as const) {
     expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
   })
 }
+
+// Issue #28: the retry row in the chat, and Changes → Show diff (both diff editors named).
+test('the retry row and the diff of an accepted change have no axe violations', async ({ page, modus }) => {
+  test.setTimeout(180_000)
+  modus.fake.enqueue(
+    { error: { status: 429, message: 'Slow down', retryAfter: 120 } },
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/greet.ts', content: GREET } }] },
+    { toolCalls: [{ name: 'attempt_completion', input: { result: 'Greets twice.' } }] }
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Greet twice')
+  await page.getByLabel('Message').press('Enter')
+  const row = page.getByRole('group', { name: 'Retrying the request' })
+  await expect(row.getByRole('status')).toContainText('Request failed (429)')
+  await settled(page)
+  const found: Record<string, string[]> = { 'Retry row': await violations(page) }
+  await row.getByRole('button', { name: 'Retry now' }).click()
+  await page.getByRole('button', { name: 'Accept all changes' }).click()
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Greets twice.')
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Changes/ }).click()
+  await page.getByRole('button', { name: 'Show diff' }).first().click()
+  await expect(page.locator('.monaco-diff-editor .view-line').first()).toBeVisible({ timeout: 30_000 })
+  await settled(page)
+  found['Changes → Show diff'] = await violations(page)
+  expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
+})

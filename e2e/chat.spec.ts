@@ -102,7 +102,7 @@ test('a rate-limited request shows the retry countdown, then the answer', async 
   await openWorkspaceAndProvider(page, modus)
   await page.getByLabel('Message').fill('Hello')
   await page.getByLabel('Message').press('Enter')
-  await expect(page.locator('.retry')).toContainText(/Retrying (in \d+ s|now) \(attempt 1\)/)
+  await expect(page.locator('.retry')).toContainText(/Request failed \(429\), retrying (in \d+ s|now) \(attempt 1\)/)
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Answered after the retry.')
   await expect(page.locator('.retry')).toHaveCount(0)
 })

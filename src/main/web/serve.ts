@@ -8,9 +8,22 @@ import { isLoopbackHost, startWebHost } from './server'
  * `npm run serve`: the core plus the built UI on 127.0.0.1, for remote boxes and for tests.
  * Binding anything but loopback needs `--host` and prints a warning.
  */
+const USAGE = `Usage: node out/main/serve.js [options]
+
+Serves Modus (the core and the built UI) on this machine; open the printed URL, token included.
+
+Options:
+  --host <name>        address to bind (default 127.0.0.1; anything else is reachable from other machines)
+  --port <number>      port (default 0: any free port)
+  --workspace <path>   open this project folder at start
+  --data-dir <path>    app data directory (default: the desktop app's)
+  --static-dir <path>  built UI to serve (default: out/renderer)
+  -h, --help           print this help`
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      help: { type: 'boolean', short: 'h' },
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: '0' },
       workspace: { type: 'string' },
@@ -18,6 +31,10 @@ async function main(): Promise<void> {
       'static-dir': { type: 'string' }
     }
   })
+  if (values.help) {
+    console.log(USAGE)
+    return
+  }
   const host = values.host ?? '127.0.0.1'
   if (!isLoopbackHost(host)) {
     console.warn(
@@ -38,6 +55,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(`modus serve: ${error instanceof Error ? error.message : String(error)}`)
+  console.error(`modus serve: ${error instanceof Error ? error.message : String(error)}\nRun with --help for the options.`)
   process.exit(1)
 })

@@ -13,6 +13,7 @@ import { useWorkspaceStore } from './features/workspace/workspace-store'
 import { useNavigationStore } from './navigation-store'
 import { appViews, type AppView } from './views'
 import { viewShortcutIndex } from './app-shortcuts'
+import { composerField, focusWhenReady } from './components/focus-after'
 
 export function App(): ReactNode {
   const client = useClient()
@@ -87,7 +88,16 @@ export function App(): ReactNode {
           {connection === 'open' ? '' : connection === 'connecting' ? 'Connecting…' : 'Disconnected — retrying'}
         </span>
       </header>
-      {workspace && switching && <WorkspacePicker variant="switch" onDone={() => setSwitching(false)} />}
+      {workspace && switching && (
+        <WorkspacePicker
+          variant="switch"
+          onDone={(opened) => {
+            setSwitching(false)
+            // Back to the folder button (Esc, Cancel), or on to the chat of the folder just opened.
+            focusWhenReady(() => (opened ? composerField() : null) ?? document.querySelector<HTMLElement>('.workspace-name'))
+          }}
+        />
+      )}
       {workspace && showTrustPrompt && <TrustPrompt workspace={workspace} onClose={() => setTrustReopened(false)} />}
       {!workspace ? (
         <main className="app-main">

@@ -102,7 +102,9 @@ export const AgentEvent = z.discriminatedUnion('type', [
     at,
     attempt: z.number(),
     delayMs: z.number(),
-    reason: z.string()
+    reason: z.string(),
+    /** The HTTP status of the failed request, when there was one (429, 529, 503 …). */
+    status: z.number().int().optional()
   }),
   z.object({
     type: z.literal('error'),

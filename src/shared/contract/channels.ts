@@ -28,6 +28,7 @@ export const requestChannels = [
   'task:list',
   'task:events',
   'task:resume',
+  'task:retryNow',
   'task:rewind',
   'task:delete',
   'task:export',

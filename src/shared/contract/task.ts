@@ -41,6 +41,8 @@ export const taskRequests = {
   'task:events': request(z.object({ taskId: z.string() }).strict(), z.array(AgentEvent)),
   /** Continues a task that was interrupted (app closed or killed) or that failed: pending approvals are asked again. */
   'task:resume': request(z.object({ taskId: z.string() }).strict(), TaskSummary),
+  /** Ends the wait before a retried model request ("Retry now"); `woken` false when nothing was waiting. */
+  'task:retryNow': request(z.object({ taskId: z.string() }).strict(), z.object({ woken: z.boolean() })),
   /** Takes the conversation back to a checkpoint: later messages are no longer sent or shown (files untouched). */
   'task:rewind': request(z.object({ taskId: z.string(), checkpointId: z.string() }).strict(), TaskSummary),
   'task:delete': request(z.object({ taskId: z.string() }).strict(), z.object({ deleted: z.boolean() })),

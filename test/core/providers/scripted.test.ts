@@ -79,7 +79,9 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.error).toBeNull()
     expect(result.text).toBe('after the wait')
-    expect(result.retries).toEqual([{ type: 'retry', attempt: 1, delayMs: 1000, reason: expect.stringContaining('rate limit') }])
+    expect(result.retries).toEqual([
+      { type: 'retry', attempt: 1, delayMs: 1000, reason: expect.stringContaining('rate limit'), status: 429, retryNow: expect.any(Function) }
+    ])
     expect(waits).toEqual([1000])
     expect(fake.requests).toHaveLength(2)
     expect(result.events[0].type).toBe('retry')

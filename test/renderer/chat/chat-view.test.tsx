@@ -98,7 +98,9 @@ describe('ChatView', () => {
     expect(view.container.querySelector('[aria-label="Todo list"]')?.textContent).toContain('Fix it')
     expect(view.container.textContent).toContain('$0.0123')
     expect(view.container.querySelector('[role="meter"]')?.getAttribute('aria-valuenow')).toBe('50000')
-    expect(view.container.querySelector('.retry')?.textContent).toMatch(/Retrying in (59|60) s \(attempt 2\): rate limited/)
+    // The retry is a row of the chat (issue #28 item 10), no longer a line of the task bar.
+    expect(view.container.querySelector('.retry-row .retry')?.textContent).toMatch(/Request failed, retrying in (59|60) s \(attempt 2\)/)
+    expect(view.container.querySelector('.retry-row .retry-reason')?.textContent).toBe('rate limited (429)')
   })
 
   it('shows a browser action’s screenshot (click to enlarge), URL and console on its card', async () => {

@@ -1,5 +1,5 @@
 import type { AssistantBlock, ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
-import { abortableSleep } from '../providers/retry'
+import { wakeableWait } from '../providers/retry'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
 import { resultAsText, resultText, textResult, toResultBlock } from './call-results'
@@ -47,13 +47,6 @@ const isRetryablePartial = (error: unknown): boolean => {
   const e = error as { retryable?: unknown; partial?: unknown } | null
   return e?.retryable === true && e.partial === true
 }
-
-/** Resolves true after `ms`, or false as soon as the task is cancelled. */
-const waitUnlessCancelled = (ms: number, signal: AbortSignal, sleep: LoopDeps['sleep'] = abortableSleep): Promise<boolean> =>
-  sleep(ms, signal).then(
-    () => true,
-    () => false
-  )
 
 export function createAgentLoop(deps: LoopDeps): AgentLoop {
   const now = deps.now
@@ -310,8 +303,12 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       // The cut-off message stays in the UI; the model does not see it.
       for (let retry = 1; turn.kind === 'failed' && isRetryablePartial(turn.error) && retry <= MIDSTREAM_RETRIES; retry++) {
         const delayMs = MIDSTREAM_RETRY_BASE_MS * 2 ** (retry - 1)
+        const wait = wakeableWait(delayMs, signal, deps.sleep)
+        session.retryNow = wait.wake
         session.emit({ type: 'retry', at: now(), attempt: retry, delayMs, reason: `${errorMessage(turn.error)} (after part of the answer)` })
-        if (!(await waitUnlessCancelled(delayMs, signal, deps.sleep))) return cancelled(session)
+        const waited = await wait.done.then(() => true, () => false)
+        session.retryNow = null
+        if (!waited) return cancelled(session)
         turn = await streamTurn(session, control.provider, request, signal, now)
       }
       if (turn.kind !== 'done') {

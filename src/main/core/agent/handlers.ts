@@ -31,6 +31,7 @@ export function createTaskHandlers(deps: {
     },
     'task:events': ({ taskId }) => deps.tasks.events(taskId),
     'task:resume': ({ taskId }) => deps.tasks.resume(taskId),
+    'task:retryNow': async ({ taskId }) => ({ woken: deps.tasks.retryNow(taskId) }),
     'task:rewind': ({ taskId, checkpointId }) => deps.tasks.rewind(taskId, checkpointId),
     'task:delete': async ({ taskId }) => ({ deleted: await deps.tasks.delete(taskId) }),
     'task:export': ({ taskId, format }) => deps.tasks.export(taskId, format)

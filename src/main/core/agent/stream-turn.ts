@@ -58,6 +58,8 @@ export async function streamTurn(
   try {
     for await (const event of port.provider.stream(request, signal)) {
       assembler.push(event)
+      // Only while the provider waits to retry can the wait be cut short.
+      session.retryNow = event.type === 'retry' ? (event.retryNow ?? null) : null
       switch (event.type) {
         case 'text':
           session.emit({ type: 'text-delta', messageId, text: event.text })
@@ -83,11 +85,12 @@ export async function streamTurn(
           break
         }
         case 'retry':
-          session.emit({ type: 'retry', at: now(), attempt: event.attempt, delayMs: event.delayMs, reason: event.reason })
+          session.emit({ type: 'retry', at: now(), attempt: event.attempt, delayMs: event.delayMs, reason: event.reason, status: event.status })
           break
       }
     }
   } catch (error) {
+    session.retryNow = null
     recordUsage()
     const errorKind = classifyError(error, signal)
     const kept = withoutCalls()

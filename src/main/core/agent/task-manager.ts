@@ -31,6 +31,8 @@ export interface TaskManager {
   start(input: StartTaskInput): Promise<TaskSummary>
   send(input: { taskId: string; text: string; mode?: string }): Promise<TaskSummary>
   cancel(taskId: string): Promise<TaskSummary>
+  /** Ends a running task's wait before a retried request; false when it is not waiting to retry. */
+  retryNow(taskId: string): boolean
   resume(taskId: string): Promise<TaskSummary>
   /** Stops the task if it runs and takes the conversation back to a checkpoint (files untouched). */
   rewind(taskId: string, checkpointId: string): Promise<TaskSummary>
@@ -139,6 +141,12 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       return session.summary()
     },
     cancel,
+    retryNow(taskId) {
+      const wake = tasks.get(taskId)?.session.retryNow
+      if (!wake) return false
+      wake()
+      return true
+    },
     async resume(taskId) {
       const task = await tasks.hydrate(taskId)
       // A completed task continues with a message (its answer to the result), not with resume.

@@ -25,6 +25,8 @@ export interface TaskSession {
   counters: SessionCounters
   /** Texts the user sent while the loop was busy; they go into the next user message. */
   queuedUserTexts: string[]
+  /** Ends the wait before a retried request early ("Retry now"); null when nothing waits. */
+  retryNow: (() => void) | null
   emit(event: AgentEvent): void
   addMessage(message: ConversationMessage, before?: string): StoredMessage
   hide(ids: string[], reason: HideReason): void
@@ -85,6 +87,7 @@ export function createTaskSession(
       historyAtLastRequest: replayed?.messages.length ?? 0
     },
     queuedUserTexts: [],
+    retryNow: null,
     emit(event) {
       // Partial tool arguments are for the live view only; the complete tool-call event replaces them.
       if (event.type === 'tool-call-partial') return hooks.onEvent(session, event)

@@ -32,6 +32,23 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
+/**
+ * A wait the user may end early ("Retry now" in the chat): `wake` resolves it at once; aborting
+ * `signal` (Stop) still rejects it.
+ */
+export function wakeableWait(
+  ms: number,
+  signal: AbortSignal,
+  sleep: (ms: number, signal: AbortSignal) => Promise<void> = abortableSleep
+): { done: Promise<void>; wake: () => void } {
+  let wake!: () => void
+  const woken = new Promise<void>((resolve) => (wake = resolve))
+  const slept = sleep(ms, signal)
+  // Woken first, the sleep may still reject later on a cancel: nobody waits for it then.
+  slept.catch(() => undefined)
+  return { done: Promise.race([slept, woken]), wake }
+}
+
 /** Exponential backoff with jitter (half fixed, half random), or exactly what the server asked for. */
 export function retryDelayMs(attempt: number, error: ProviderError, options: RetryOptions = {}): number {
   if (error.retryAfterMs !== undefined) return error.retryAfterMs
@@ -68,8 +85,9 @@ export async function* streamWithRetry(
       if (!error.retryable || attemptNumber > maxRetries) throw error
       const delayMs = retryDelayMs(attemptNumber, error, options)
       if (delayMs > (options.maxRetryAfterMs ?? 600_000)) throw error
-      yield { type: 'retry', attempt: attemptNumber, delayMs, reason: error.message }
-      await sleep(delayMs, signal)
+      const wait = wakeableWait(delayMs, signal, sleep)
+      yield { type: 'retry', attempt: attemptNumber, delayMs, reason: error.message, status: error.status, retryNow: wait.wake }
+      await wait.done
     }
   }
 }

@@ -32,7 +32,8 @@ export type ModelStreamEvent =
   /** A complete call; `input` is parsed JSON, or `parseError` says why it could not be. */
   | { type: 'tool-call'; callId: string; name: string; input: unknown; rawArgs: string; parseError?: string }
   | { type: 'usage'; usage: ModelUsage }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** `retryNow` ends the wait early (the user's "Retry now"); `status` is the HTTP status that failed. */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string; status?: number; retryNow?: () => void }
   /** `rawStopReason` is the provider's own value (e.g. `refusal`, `content_filter`, `pause_turn`). */
   | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'other'; rawStopReason?: string }
 

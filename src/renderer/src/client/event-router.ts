@@ -1,7 +1,7 @@
 import type { ModusClient } from '../../../shared/contract'
 import { showQueueCountInTitle } from '../features/approvals/approval-title'
 import { useApprovalsStore } from '../features/approvals/approvals-store'
-import { useChatStore } from '../features/chat/chat-store'
+import { useChatStore, type LiveEvent } from '../features/chat/chat-store'
 import { createEventBatcher } from '../features/chat/event-batcher'
 import { useCodeIndexStore } from '../features/code-index/code-index-store'
 import { useHistoryStore } from '../features/history/history-store'
@@ -19,11 +19,11 @@ import { useWorkspaceStore } from '../features/workspace/workspace-store'
  * are batched per animation frame so a fast stream renders once per frame.
  */
 export function routeEvents(client: ModusClient): () => void {
-  const batcher = createEventBatcher((taskId, events) => useChatStore.getState().applyEvents(taskId, events))
+  const batcher = createEventBatcher<LiveEvent>((taskId, events) => useChatStore.getState().applyLiveEvents(taskId, events))
   const unsubscribe = client.subscribe((name, payload) => {
     switch (name) {
       case 'task:event':
-        return batcher.push(payload.taskId, payload.event)
+        return batcher.push(payload.taskId, { event: payload.event, replays: useChatStore.getState().replays[payload.taskId] ?? 0 })
       case 'task:updated':
         batcher.flush()
         useChatStore.getState().upsertTask(payload)

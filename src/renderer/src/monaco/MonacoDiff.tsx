@@ -45,6 +45,8 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
       modified.reported(text)
       onChange.current?.(text)
     })
+    nameEditInputs(instance.getOriginalEditor().getDomNode(), `Original ${props.path}`)
+    nameEditInputs(modifiedEditor.getDomNode(), `Proposed ${props.path}${props.readOnly ? '' : ' (editable)'}`)
     for (const side of [instance.getOriginalEditor(), modifiedEditor]) {
       side.addAction({
         id: 'modus.leaveEditor',
@@ -164,4 +166,20 @@ function isDarkTheme(): boolean {
   const chosen = document.documentElement.dataset.theme
   if (chosen === 'dark' || chosen === 'light') return chosen === 'dark'
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches
+}
+
+/**
+ * Monaco names its textarea from `originalAriaLabel`/`modifiedAriaLabel`, but where the browser has
+ * the EditContext API it types into a `.native-edit-context` element that gets no name (axe:
+ * aria-input-field-name). Name it, now and whenever Monaco makes a new one.
+ */
+function nameEditInputs(root: HTMLElement | null, label: string): void {
+  if (!root) return
+  const name = (): void => {
+    for (const input of root.querySelectorAll('.native-edit-context, textarea.inputarea')) {
+      if (!input.getAttribute('aria-label')) input.setAttribute('aria-label', label)
+    }
+  }
+  name()
+  new MutationObserver(name).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label'] })
 }

@@ -18,6 +18,8 @@ interface ApprovalActionsProps {
   onRequestedHandled?: () => void
   /** Shows the diff review inline for edit items (the approval *is* the review). */
   showReview: boolean
+  /** After the core took the answer: where the keyboard goes next (the buttons leave with the item). */
+  onDecided?: () => void
 }
 
 /** Approve, reject with a reason, the whole turn, or "always allow in this mode" — for one item. */
@@ -30,6 +32,14 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const [error, setError] = useState<string | null>(null)
   const [acceptRequest, setAcceptRequest] = useState(0)
   const reasonField = useRef<HTMLTextAreaElement>(null)
+  const actions = useRef<HTMLDivElement>(null)
+  // The button that opened the reject form or the rule preview: "Back" returns the focus to it.
+  const [opener, setOpener] = useState<string | null>(null)
+  const open = (next: Exclude<PendingAction, null>, button: HTMLElement | null): void => {
+    setOpener(button?.dataset.action ?? next)
+    setPending(next)
+  }
+  const back = (): void => setPending(null)
 
   // A paused loop (cost or request cap, repetition, mistakes) is asked whether to go on; stopping needs no reason.
   const isPause = isLoopPause(item)
@@ -38,13 +48,15 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   useEffect(() => {
     if (props.requested === 'accept') setAcceptRequest((count) => count + 1)
     else if (props.requested && isPause) void stop()
-    else if (props.requested) setPending(props.requested)
+    else if (props.requested) open(props.requested, null)
     if (props.requested) props.onRequestedHandled?.()
     // eslint-disable-next-line react-hooks/exhaustive-deps -- acts once per keyboard request, not on every render's new `stop`
   }, [props.requested, props.onRequestedHandled])
 
   useEffect(() => {
     if (pending === 'reject' || pending === 'reject-turn') reasonField.current?.focus()
+    else if (pending === 'always') actions.current?.querySelector<HTMLElement>('[data-action="save-rule"]')?.focus()
+    else if (pending === null && opener) actions.current?.querySelector<HTMLElement>(`[data-action="${opener}"]`)?.focus()
   }, [pending])
 
   const send = async (decision: ApprovalDecision): Promise<void> => {
@@ -52,6 +64,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
     setError(null)
     try {
       await useApprovalsStore.getState().decide(client, decision)
+      props.onDecided?.()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     } finally {
@@ -76,7 +89,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   }
 
   return (
-    <div className="approval-actions">
+    <div className="approval-actions" ref={actions}>
       {isEdit && props.showReview && (
         <LazyChangesetReview
           key={item.id}
@@ -116,7 +129,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
             </button>
           ) : (
             !(isEdit && props.showReview) && (
-              <button type="button" className="danger" disabled={busy} onClick={() => setPending('reject')}>
+              <button type="button" className="danger" data-action="reject" disabled={busy} onClick={(event) => open('reject', event.currentTarget)}>
                 {isNetwork ? 'Deny…' : 'Reject…'}
               </button>
             )
@@ -130,13 +143,13 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               >
                 Approve whole turn
               </button>
-              <button type="button" disabled={busy} onClick={() => setPending('reject-turn')}>
+              <button type="button" data-action="reject-turn" disabled={busy} onClick={(event) => open('reject-turn', event.currentTarget)}>
                 Reject whole turn…
               </button>
             </>
           )}
           {item.suggestedRule && (
-            <button type="button" disabled={busy} onClick={() => setPending('always')}>
+            <button type="button" data-action="always" disabled={busy} onClick={(event) => open('always', event.currentTarget)}>
               {item.suggestedRule.savedIn ? 'Always allow this tool…' : isNetwork ? 'Always in this mode…' : 'Always allow in this mode…'}
             </button>
           )}
@@ -158,7 +171,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               rows={2}
               onChange={(event) => setReason(event.target.value)}
               onKeyDown={(event) => {
-                if (event.key === 'Escape') setPending(null)
+                if (event.key === 'Escape') back()
                 if (event.key === 'Enter' && !event.shiftKey) {
                   event.preventDefault()
                   event.currentTarget.form?.requestSubmit()
@@ -170,7 +183,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
             <button type="submit" className="danger" disabled={busy}>
               {pending === 'reject-turn' ? 'Reject the turn' : 'Reject'}
             </button>
-            <button type="button" onClick={() => setPending(null)}>
+            <button type="button" onClick={back}>
               Back
             </button>
           </div>
@@ -192,12 +205,13 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
             <button
               type="button"
               className="primary"
+              data-action="save-rule"
               disabled={busy}
               onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule })}
             >
               Save rule and approve
             </button>
-            <button type="button" onClick={() => setPending(null)}>
+            <button type="button" onClick={back}>
               Back
             </button>
           </div>

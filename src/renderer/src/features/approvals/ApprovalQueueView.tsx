@@ -41,10 +41,13 @@ export function ApprovalQueueView(): ReactNode {
     if (!useApprovalsStore.getState().selectedId && items.length > 0) useApprovalsStore.getState().select(items[0].id)
   }, [items])
 
-  // An answered item leaves the list and takes the focus with it: give it to the next item.
+  // An answered item leaves the list and takes the focus with it: give it to the next item, and
+  // after the last one back to where the user came from (the Approvals entry of the navigation).
   useEffect(() => {
     const active = document.activeElement
-    if (!active || active === document.body || !active.isConnected) focusSelected()
+    if (active && active !== document.body && active.isConnected) return
+    if (selected) focusSelected()
+    else document.querySelector<HTMLElement>('nav.app-nav [aria-current="page"]')?.focus()
   }, [selected?.id, focusSelected])
 
   // Opened from the navigation: put the keyboard on the queue so j/k/a/r work at once.

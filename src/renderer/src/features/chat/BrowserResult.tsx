@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { browserFacts } from './browser-result'
 import type { ToolItem } from './task-view'
@@ -8,9 +8,15 @@ export function BrowserResult({ result }: { result: NonNullable<ToolItem['result
   const facts = browserFacts(result.text)
   const shot = result.images?.[0]
   const [enlarged, setEnlarged] = useState(false)
+  const thumbnail = useRef<HTMLButtonElement>(null)
+  // Closing the full-size view (Esc, a click, Close) gives the focus back to the thumbnail that opened it.
+  const close = (): void => {
+    setEnlarged(false)
+    requestAnimationFrame(() => thumbnail.current?.focus())
+  }
   useEffect(() => {
     if (!enlarged) return
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setEnlarged(false)
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close()
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [enlarged])
@@ -26,7 +32,7 @@ export function BrowserResult({ result }: { result: NonNullable<ToolItem['result
         </p>
       )}
       {shot && (
-        <button type="button" className="browser-shot" aria-label="Enlarge the screenshot" onClick={() => setEnlarged(true)}>
+        <button ref={thumbnail} type="button" className="browser-shot" aria-label="Enlarge the screenshot" onClick={() => setEnlarged(true)}>
           <img src={src} alt={`Screenshot of ${facts.url ?? 'the page'}`} />
         </button>
       )}
@@ -37,9 +43,9 @@ export function BrowserResult({ result }: { result: NonNullable<ToolItem['result
       )}
       {enlarged &&
         createPortal(
-          <div className="browser-shot-large" role="dialog" aria-modal="true" aria-label="Screenshot" onClick={() => setEnlarged(false)}>
+          <div className="browser-shot-large" role="dialog" aria-modal="true" aria-label="Screenshot" onClick={close}>
             <img src={src} alt={`Screenshot of ${facts.url ?? 'the page'}, full size`} />
-            <button type="button" autoFocus onClick={() => setEnlarged(false)}>
+            <button type="button" autoFocus onClick={close}>
               Close
             </button>
           </div>,

@@ -7,6 +7,7 @@ import type { ChatItem, TaskStatus } from './task-view'
 import { ToolCard, ApprovalNotice } from './ToolCard'
 import { CheckpointMarker } from '../checkpoints/CheckpointMarker'
 import { useNavigationStore } from '../../navigation-store'
+import { focusWhenReady } from '../../components/focus-after'
 
 interface ItemProps {
   item: ChatItem
@@ -196,7 +197,7 @@ function ErrorCard(props: {
               Retry
             </button>
             {SETTINGS_FAILURES.has(item.failure!) && (
-              <button type="button" onClick={() => useNavigationStore.getState().show('settings')}>
+              <button type="button" onClick={openProviderSettings}>
                 Open settings
               </button>
             )}
@@ -206,4 +207,10 @@ function ErrorCard(props: {
       </div>
     </div>
   )
+}
+
+/** Settings for a provider failure: the keyboard lands on the active provider's Edit button, the likely fix. */
+function openProviderSettings(): void {
+  useNavigationStore.getState().show('settings')
+  focusWhenReady(() => document.querySelector<HTMLElement>('.provider-row[data-active] [data-action="edit"]'))
 }

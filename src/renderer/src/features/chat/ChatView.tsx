@@ -2,6 +2,7 @@ import { useCallback, useMemo, type ReactNode } from 'react'
 import { Composer } from './Composer'
 import { ChatItemView } from './ChatItemView'
 import { useActiveTaskView, useChatStore } from './chat-store'
+import { RetryRow } from './RetryRow'
 import { TaskBar } from './TaskBar'
 import { TodoList } from './TodoList'
 import type { ChatItem } from './task-view'
@@ -58,6 +59,8 @@ export function ChatView(): ReactNode {
         />
         {view && view.todos.length > 0 && <TodoList todos={view.todos} />}
       </div>
+      {/* Where the reply would appear: the request that failed and when it is sent again. */}
+      {view?.retry && taskId && <RetryRow taskId={taskId} retry={view.retry} />}
       <Composer />
     </section>
   )

@@ -4,6 +4,7 @@ import { useClient } from '../../client/client-context'
 import { useChatStore } from './chat-store'
 import { ModePicker, useModeOptions } from './ModePicker'
 import { useApprovalsStore } from '../approvals/approvals-store'
+import { composerField, focusWhenReady } from '../../components/focus-after'
 
 /** Starts a task or continues the active one, in the mode picked here; cancels a running task. */
 export function Composer(): ReactNode {
@@ -35,6 +36,8 @@ export function Composer(): ReactNode {
 
   const cancel = async (): Promise<void> => {
     if (!activeTaskId) return
+    // Cancel turns into Send (disabled while the field is empty): the keyboard goes on to the message field.
+    focusWhenReady(composerField)
     const problem = await useChatStore.getState().cancel(client, activeTaskId)
     if (problem) setError(problem)
   }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { retirementDate } from '../../../../shared/models'
 import { listedModels, useProviderModelsStore } from '../settings/provider-models-store'
 import { useChatStore } from './chat-store'
@@ -15,7 +15,7 @@ const STATUS_LABEL: Record<TaskStatus, string> = {
   interrupted: 'Interrupted'
 }
 
-/** Task title, status, token/cost/context meters and the retry countdown. */
+/** Task title, status and token/cost/context meters (a retry's countdown is a row of the chat). */
 export function TaskBar({ view }: { view: TaskView }): ReactNode {
   const title = useChatStore((state) => (state.activeTaskId ? state.tasks[state.activeTaskId]?.title : undefined))
   return (
@@ -28,7 +28,6 @@ export function TaskBar({ view }: { view: TaskView }): ReactNode {
       </span>
       {view.mode && <span className="note">mode: {view.mode}</span>}
       {view.model && <ModelNote model={view.model} />}
-      {view.retry && <RetryCountdown retry={view.retry} />}
       {view.usage && <Meters usage={view.usage} />}
     </div>
   )
@@ -93,16 +92,3 @@ function Meters({ usage }: { usage: UsageTotals }): ReactNode {
   )
 }
 
-export function RetryCountdown({ retry }: { retry: NonNullable<TaskView['retry']> }): ReactNode {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 250)
-    return () => clearInterval(timer)
-  }, [retry.until])
-  const seconds = Math.max(0, Math.ceil((retry.until - now) / 1000))
-  return (
-    <span className="retry" role="status">
-      {seconds > 0 ? `Retrying in ${seconds} s` : 'Retrying now'} (attempt {retry.attempt}): {retry.reason}
-    </span>
-  )
-}

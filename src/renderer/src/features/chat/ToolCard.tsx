@@ -7,6 +7,7 @@ import { useApprovalsStore } from '../approvals/approvals-store'
 import { BrowserResult } from './BrowserResult'
 import { NetworkAsks } from './NetworkAsks'
 import { parsePartialJson } from './partial-json'
+import { composerField, focusWhenReady } from '../../components/focus-after'
 import { changeLabel, decisionLabel, phaseLabel, sentence, toolPhase, type ApprovalState, type TaskStatus, type ToolItem } from './task-view'
 
 /** One tool call: what it is, how it was decided, and its result. */
@@ -94,9 +95,14 @@ function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
           {reviewing ? 'Hide review' : `Review ${item.changes!.length} file change${item.changes!.length === 1 ? '' : 's'}`}
         </button>
       )}
-      <ApprovalActions item={item} showReview={reviewing} />
+      <ApprovalActions item={item} showReview={reviewing} onDecided={focusNextInChat} />
     </div>
   )
+}
+
+/** After an answer in the chat: the next call still waiting there, else the message field. */
+function focusNextInChat(): void {
+  focusWhenReady(() => document.querySelector<HTMLElement>('.chat .inline-approval .approval-buttons button:not([disabled])') ?? composerField())
 }
 
 const PAUSE_ANSWERS: Record<NonNullable<ApprovalState['outcome']>, string> = {

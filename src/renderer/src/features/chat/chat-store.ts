@@ -25,6 +25,12 @@ const choicesOf = (modes: readonly ModeOption[], defaultSlug: string): ModeChoic
   defaultSlug
 })
 
+/** A live event and the number of replays its task had when it arrived. */
+export interface LiveEvent {
+  event: AgentEvent
+  replays: number
+}
+
 interface ChatSlice {
   activeTaskId: string | null
   tasks: Record<string, TaskSummary>
@@ -42,8 +48,16 @@ interface ChatSlice {
   applyEvent(taskId: string, event: AgentEvent): void
   /** Several events of one task at once (one render for a frame's worth of streaming). */
   applyEvents(taskId: string, events: readonly AgentEvent[]): void
+  /**
+   * Live events that waited for a frame, each stamped with `replays[taskId]` when it arrived: one
+   * that arrived before the task's latest replay is already in it (the core sent it before the
+   * replay's answer), so it is dropped instead of being added a second time at the seam.
+   */
+  applyLiveEvents(taskId: string, events: readonly LiveEvent[]): void
   /** Replaces a task's view with a full replay (after a reconnect or when opening from history). */
   replay(taskId: string, events: readonly AgentEvent[]): void
+  /** How many replays each task's view has had (the stamp of live events, see applyLiveEvents). */
+  replays: Record<string, number>
   acceptCompletion(itemId: string): void
   setComposerMode(mode: string | null): void
   /** The modes the core knows (built-in, global, project); the built-ins until it answers. */
@@ -94,8 +108,17 @@ export const useChatStore = create<ChatSlice>((set, get) => ({
     set((state) => ({
       views: { ...state.views, [taskId]: reduceTaskEvents(state.views[taskId] ?? emptyTaskView(), events) }
     })),
+  applyLiveEvents: (taskId, live) => {
+    const replays = get().replays[taskId] ?? 0
+    const fresh = live.filter((entry) => entry.replays === replays).map((entry) => entry.event)
+    if (fresh.length > 0) get().applyEvents(taskId, fresh)
+  },
+  replays: {},
   replay: (taskId, events) =>
-    set((state) => ({ views: { ...state.views, [taskId]: reduceTaskEvents(emptyTaskView(), events) } })),
+    set((state) => ({
+      views: { ...state.views, [taskId]: reduceTaskEvents(emptyTaskView(), events) },
+      replays: { ...state.replays, [taskId]: (state.replays[taskId] ?? 0) + 1 }
+    })),
   acceptCompletion: (itemId) => set((state) => ({ accepted: { ...state.accepted, [itemId]: true } })),
   setComposerMode: (mode) => set({ composerMode: mode }),
   modes: choicesOf(BUILT_IN_MODES, DEFAULT_MODE_SLUG),

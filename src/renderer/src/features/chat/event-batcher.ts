@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../../../shared/agent/events'
 
-export interface EventBatcher {
-  push(taskId: string, event: AgentEvent): void
+export interface EventBatcher<T = AgentEvent> {
+  push(taskId: string, event: T): void
   /** Applies everything queued now (before a task summary update, or on dispose). */
   flush(): void
   dispose(): void
@@ -16,11 +16,11 @@ const defaultSchedule: Schedule = (run) => {
 }
 
 /** Collects streamed events and hands them over once per frame, in order, grouped by task. */
-export function createEventBatcher(
-  apply: (taskId: string, events: AgentEvent[]) => void,
+export function createEventBatcher<T = AgentEvent>(
+  apply: (taskId: string, events: T[]) => void,
   schedule: Schedule = defaultSchedule
-): EventBatcher {
-  let queue: Array<{ taskId: string; event: AgentEvent }> = []
+): EventBatcher<T> {
+  let queue: Array<{ taskId: string; event: T }> = []
   let scheduled = false
   let disposed = false
   const flush = (): void => {

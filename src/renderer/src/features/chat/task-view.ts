@@ -107,7 +107,7 @@ export interface TaskView {
   status: TaskStatus
   usage: UsageTotals | null
   todos: TodoItem[]
-  retry: { attempt: number; until: number; reason: string } | null
+  retry: { attempt: number; until: number; reason: string; status?: number } | null
   mode: string | null
   /** The model of the latest reply. */
   model: string | null
@@ -240,7 +240,7 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       draft.usage = addUsage(draft.usage, event.usage)
       return
     case 'retry':
-      draft.retry = { attempt: event.attempt, until: event.at + event.delayMs, reason: event.reason }
+      draft.retry = { attempt: event.attempt, until: event.at + event.delayMs, reason: event.reason, status: event.status }
       return
     case 'error':
       draft.retry = null

@@ -1,11 +1,12 @@
 import { FormError } from '../../components/FormError'
-import { useState, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import type { ProviderCheck, ProviderView } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
 import { describeModel } from './model-facts'
 import { shortKindLabel } from './provider-form-model'
 import { ProviderSettings } from './ProviderSettings'
 import { useSettingsStore } from './settings-store'
+import { firstFocusable, focusWhenReady } from '../../components/focus-after'
 
 type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; id: string }
 
@@ -18,8 +19,21 @@ export function ProviderList(): ReactNode {
   const [confirmRemove, setConfirmRemove] = useState<string | null>(null)
   // What the last save found out (the form closes on save): "Connected …", or saved despite a failed check.
   const [saved, setSaved] = useState<string | null>(null)
-  const closeAfterSave = (provider: ProviderView, check: ProviderCheck | null) => {
+  const list = useRef<HTMLDivElement>(null)
+  // Focus follows the form: into its first field when it opens, back to the button that opened it when it closes.
+  const openForm = (next: Exclude<Editing, { kind: 'none' }>): void => {
+    setEditing(next)
+    const where = next.kind === 'edit' ? `[data-provider="${CSS.escape(next.id)}"]` : '[data-form="new-provider"]'
+    focusWhenReady(() => firstFocusable(list.current?.querySelector(where)))
+  }
+  const closeForm = (): void => {
+    const from = editing
     setEditing({ kind: 'none' })
+    const opener = from.kind === 'edit' ? `[data-provider="${CSS.escape(from.id)}"] [data-action="edit"]` : '[data-action="add-provider"]'
+    focusWhenReady(() => list.current?.querySelector<HTMLElement>(opener))
+  }
+  const closeAfterSave = (provider: ProviderView, check: ProviderCheck | null) => {
+    closeForm()
     setSaved(
       check?.ok
         ? `Saved ${provider.label}. ${check.message}`
@@ -34,24 +48,24 @@ export function ProviderList(): ReactNode {
   }
 
   return (
-    <div className="provider-list">
+    <div className="provider-list" ref={list}>
       {settings.providers.length === 0 && <p className="note">No provider yet.</p>}
       <ul aria-label="Providers">
         {settings.providers.map((provider) => (
-          <li key={provider.id} className="provider-row">
+          <li key={provider.id} className="provider-row" data-provider={provider.id} data-active={provider.id === settings.activeProviderId || undefined}>
             {editing.kind === 'edit' && editing.id === provider.id ? (
               <ProviderSettings
                 provider={provider}
                 activate={false}
                 onSaved={closeAfterSave}
-                onCancel={() => setEditing({ kind: 'none' })}
+                onCancel={closeForm}
               />
             ) : (
               <ProviderSummary
                 provider={provider}
                 active={provider.id === settings.activeProviderId}
                 confirming={confirmRemove === provider.id}
-                onEdit={() => setEditing({ kind: 'edit', id: provider.id })}
+                onEdit={() => openForm({ kind: 'edit', id: provider.id })}
                 onActivate={() => void run('settings:setActiveProvider', provider.id)}
                 onRemove={() => setConfirmRemove(provider.id)}
                 onConfirmRemove={(confirmed) => {
@@ -64,20 +78,21 @@ export function ProviderList(): ReactNode {
         ))}
       </ul>
       {editing.kind === 'new' ? (
-        <section aria-label="New provider" className="card">
+        <section aria-label="New provider" className="card" data-form="new-provider">
           <h3>New provider</h3>
           <ProviderSettings
             activate={false}
             onSaved={closeAfterSave}
-            onCancel={() => setEditing({ kind: 'none' })}
+            onCancel={closeForm}
           />
         </section>
       ) : (
         <button
           type="button"
+          data-action="add-provider"
           onClick={() => {
             setSaved(null)
-            setEditing({ kind: 'new' })
+            openForm({ kind: 'new' })
           }}
         >
           Add provider
@@ -138,7 +153,7 @@ function ProviderSummary({ provider, active, confirming, ...on }: SummaryProps):
               Make active
             </button>
           )}
-          <button type="button" onClick={on.onEdit} aria-label={`Edit ${provider.label}`}>
+          <button type="button" data-action="edit" onClick={on.onEdit} aria-label={`Edit ${provider.label}`}>
             Edit
           </button>
           <button type="button" onClick={on.onRemove} aria-label={`Remove ${provider.label}`}>

@@ -15,6 +15,7 @@ import {
   type ProviderDraft
 } from './provider-form-model'
 import { useSettingsStore } from './settings-store'
+import { composerField, focusWhenReady } from '../../components/focus-after'
 
 export interface ProviderSettingsProps {
   /** The provider being edited; absent: a new one is added. */
@@ -70,6 +71,8 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
       setDraft((current) => ({ ...current, apiKey: '' }))
       const stored = useSettingsStore.getState().settings?.providers.find((p) => p.id === id)
       if (stored) onSaved?.(stored, found)
+      // The first provider: the form gives way to the chat, where the next step is the message field.
+      if (!onSaved) focusWhenReady(composerField)
     } finally {
       setBusy(false)
     }

@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react'
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
 import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from './workspace-store'
+import { composerField, firstFocusable, focusWhenReady } from '../../components/focus-after'
 
 /**
  * Asked once per workspace whose own files grant permissions: a cloned repository is untrusted
@@ -16,6 +17,8 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
     const problem = await useWorkspaceStore.getState().trust(client, trusted, workspace.grantsHash)
     if (problem) return setError(problem)
     onClose?.()
+    // The prompt leaves with its buttons: the next thing to do is the task (or the provider form before it).
+    focusWhenReady(() => composerField() ?? firstFocusable(document.querySelector('.app-main')))
   }
 
   return (

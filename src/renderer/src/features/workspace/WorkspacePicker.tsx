@@ -6,8 +6,8 @@ import { useWorkspaceStore } from './workspace-store'
 export interface WorkspacePickerProps {
   /** The first folder (a page of its own) or a switch from the header (a dialog). */
   variant?: 'first' | 'switch'
-  /** Called once a folder is open (the core checked it), or when the user cancels a switch. */
-  onDone?: () => void
+  /** Called once a folder is open (the core checked it; `opened` true), or when the user cancels a switch. */
+  onDone?: (opened: boolean) => void
 }
 
 /**
@@ -50,7 +50,7 @@ export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerPr
 
   const opened = (): void => {
     setPath('')
-    onDone?.()
+    onDone?.(true)
   }
 
   const open = async (folder: string): Promise<void> => {
@@ -73,7 +73,7 @@ export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerPr
       aria-labelledby={`${ids}-title`}
       role={variant === 'switch' ? 'dialog' : undefined}
       onKeyDown={(event) => {
-        if (variant === 'switch' && event.key === 'Escape') onDone?.()
+        if (variant === 'switch' && event.key === 'Escape') onDone?.(false)
       }}
     >
       <Heading id={`${ids}-title`}>{variant === 'first' ? 'Open a project folder' : 'Switch folder'}</Heading>
@@ -105,7 +105,7 @@ export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerPr
             Open
           </button>
           {variant === 'switch' && (
-            <button type="button" onClick={() => onDone?.()}>
+            <button type="button" onClick={() => onDone?.(false)}>
               Cancel
             </button>
           )}
