@@ -46,6 +46,7 @@ import { createWorkspacePool } from './workspace-pool'
 import { createSandboxService, type SandboxService } from '../sandbox/sandbox-service'
 import { createNetworkApprovals } from '../sandbox/network-approvals'
 import { createCommandSandboxes } from '../sandbox/command-sandbox'
+import { fixedTrust, type TrustService } from '../trust/trust-service'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -56,10 +57,10 @@ export interface AgentServicesOptions {
   /** The open workspace (project modes come from it); the CLI passes its --workspace. */
   currentWorkspace: () => string | null
   /**
-   * Whether the user trusts a workspace with the grants its modes make now: project allow rules and
-   * auto-approve wait for it, and a grant the user has not seen suspends it.
+   * Which project grants are in force: project allow rules and auto-approve wait for the user to
+   * trust the workspace, and a grant the user has not seen suspends it. Absent → nothing is trusted.
    */
-  isTrusted?: (workspaceRoot: string, currentGrants: readonly string[]) => boolean
+  trust?: TrustService
   /**
    * Runs a change the user makes to a mode from an approval ("always allow"): what it grants is the
    * user's own, so it joins the grants they have seen. Absent → the change runs as it is.
@@ -107,6 +108,7 @@ export interface AgentServices {
  */
 export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
   const now = options.now ?? Date.now
+  const trust = options.trust ?? fixedTrust(false)
   const env = options.env ?? process.env
   const files = appFiles(options.dataDir)
   const store = await createTaskStore(files.tasksDir)
@@ -168,7 +170,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     runtimeTools: () => tools.runtimeDefinitions(),
     modes: () => modes.list(),
     policy: () => options.settings.get().policy,
-    isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
+    isTrusted: (root) => trust.inForce('modes', root, projectGrantItems(modes.list())),
     workspace: (root) => workspace(root).catch(() => undefined),
     sandboxStatus: () => sandbox.status(),
     addAllowRules: (slug, rules) => ownGrants(() => modes.addAllowRules(slug, rules)),

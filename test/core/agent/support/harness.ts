@@ -12,6 +12,7 @@ import type { GlobalPolicy } from '../../../../src/main/core/settings/settings-s
 import { createTerminalService } from '../../../../src/main/core/terminal'
 import type { ModelOverride } from '../../../../src/shared/models'
 import type { McpHub } from '../../../../src/main/core/mcp/hub'
+import { fixedTrust } from '../../../../src/main/core/trust/trust-service'
 import { startFakeProvider, type FakeProvider, type FakeTurn } from '../../../support/fake-provider'
 
 export type Protocol = 'anthropic' | 'openai'
@@ -92,7 +93,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     mcp: options.mcp,
     sandbox: options.sandbox,
     checkpoints: options.checkpoints,
-    ...(options.trusted ? { isTrusted: () => true } : {}),
+    ...(options.trusted ? { trust: fixedTrust(true) } : {}),
     providerOverride: {
       kind: protocol,
       model: options.model ?? MODEL[protocol],
