@@ -1,16 +1,16 @@
 import type { ToolResultBlock } from '../../../shared/agent/messages'
 import type { ApprovalKind } from '../../../shared/agent/events'
 import type { ChangeView } from '../../../shared/contract/approvals'
-import { refusedResult, resultText, textResult, toResultBlock, resultAsText, resultImages } from './call-results'
-import type { ApprovalAnswer } from './approval-queue'
-import type { LoopDeps, RunControl } from './loop-deps'
-import type { PolicyVerdict, ToolRunContext } from './ports'
+import { refusedResult, resultText, textResult, toResultBlock, resultAsText, resultImages } from '../ports/call-results'
+import type { ApprovalAnswer } from '../approvals/approval-queue'
+import type { LoopDeps, RunControl } from '../ports/loop-deps'
+import type { PolicyVerdict, ToolRunContext } from '../ports/loop-ports'
 import type { CompleteCall } from './stream-turn'
-import type { TaskSession } from './task-session'
+import type { TaskSession } from '../ports/task-session'
 import { isolateNewTask } from '../../../shared/policy/new-task'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { CommandRunPlan } from '../../../shared/policy/run-plan'
-import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../tools/types'
+import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../ports/tool-types'
 
 /** What the tool card needs beyond the result text: why a call did not run, a command's exit code. */
 type ResultFacts = { outcome?: 'skipped' | 'cancelled' | 'interrupted'; exitCode?: number }
