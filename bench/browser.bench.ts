@@ -6,7 +6,7 @@ import { it } from 'vitest'
 import { createBrowserSessions } from '../src/main/core/browser/browser-sessions'
 import { findChromium } from '../src/main/core/browser/find-chromium'
 import { createBrowserActionExecutor } from '../src/main/core/tools/browser-action'
-import type { ToolContext, ToolOutput } from '../src/main/core/tools/types'
+import type { ToolContext, ToolOutput } from '../src/main/core/ports/tool-types'
 import { browserActionTool } from '../src/shared/tools/browser-action'
 
 /**

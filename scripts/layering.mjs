@@ -47,9 +47,134 @@ export function hostGlobalsIn(source) {
   return [...used].filter((name) => !declares(code, name))
 }
 
-/** files: { 'src/…/x.ts': source }. Returns human-readable violations. */
-export function findLayeringViolations(files) {
+const CORE = 'src/main/core/'
+const FEATURES = 'src/renderer/src/features/'
+/** The core's folders that sit below the tools, checkpoints and sandbox (ARCHITECTURE.md, "Layers"). */
+const CORE_BELOW = {
+  approvals: ['ports', 'tools', 'checkpoints', 'sandbox', 'mcp', 'loop', 'tasks'],
+  ports: ['tools', 'checkpoints', 'sandbox', 'mcp', 'loop', 'tasks'],
+  tools: ['loop', 'tasks'],
+  checkpoints: ['tools', 'loop', 'tasks'],
+  sandbox: ['tools', 'loop', 'tasks'],
+  mcp: ['tools', 'loop', 'tasks'],
+  loop: ['tasks']
+}
+/** The composition root: it builds every service; nothing below it imports it. */
+const COMPOSITION_ROOT = new Set([`${CORE}create-core.ts`, `${CORE}create-agent-services.ts`])
+
+/**
+ * Imports from one renderer feature into another's files that predate the rule (issue #27). Fail
+ * closed: any other one is a violation, and an entry no longer in the code must leave the list.
+ * Shared UI belongs in src/renderer/src/common (or components) instead.
+ */
+export const KNOWN_CROSS_FEATURE_IMPORTS = [
+  'approvals/ApprovalActions.tsx -> review/LazyChangesetReview',
+  'approvals/ApprovalActions.tsx -> review/review-model',
+  'approvals/ApprovalActions.tsx -> review/review-store',
+  'approvals/ApprovalActions.tsx -> review/use-review-draft',
+  'approvals/ApprovalQueueView.tsx -> chat/chat-store',
+  'approvals/ApprovalQueueView.tsx -> review/review-store',
+  'chat/ChatItemView.tsx -> checkpoints/CheckpointMarker',
+  'chat/Composer.tsx -> approvals/approvals-store',
+  'chat/NetworkAsks.tsx -> approvals/ApprovalActions',
+  'chat/NetworkAsks.tsx -> approvals/approvals-store',
+  'chat/TaskBar.tsx -> settings/provider-models-store',
+  'chat/ToolCard.tsx -> approvals/ApprovalActions',
+  'chat/ToolCard.tsx -> approvals/ArgumentList',
+  'chat/ToolCard.tsx -> approvals/BrowserPageField',
+  'chat/ToolCard.tsx -> approvals/approval-model',
+  'chat/ToolCard.tsx -> approvals/approvals-store',
+  'checkpoints/SinceTaskStart.tsx -> review/LazyChangesetReview',
+  'code-index/CodeIndexSettings.tsx -> settings/settings-store',
+  'history/history-store.ts -> chat/chat-store',
+  'mcp/McpSettings.tsx -> settings/settings-store',
+  'modes/ExportButtons.tsx -> history/history-model',
+  'modes/ModeEditor.tsx -> workspace/workspace-store',
+  'modes/ModesView.tsx -> workspace/workspace-store',
+  'review/ChangesView.tsx -> chat/chat-store',
+  'review/ChangesView.tsx -> chat/task-view',
+  'review/ChangesView.tsx -> checkpoints/SinceTaskStart',
+  'review/ChangesetReview.tsx -> approvals/approvals-store',
+  'settings/CommandRulesForm.tsx -> modes/CommandRulesFields',
+  'settings/SettingsView.tsx -> checkpoints/CheckpointSettings',
+  'settings/SettingsView.tsx -> code-index/CodeIndexSettings',
+  'settings/SettingsView.tsx -> mcp/McpSettings'
+]
+
+const folderUnder = (base, path) => {
+  if (!path?.startsWith(base)) return null
+  const rest = path.slice(base.length)
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : null
+}
+const withoutExtension = (path) => path.replace(/\.(ts|tsx|mts|cts|js|mjs)$/, '').replace(/\/index$/, '')
+
+/** Every relative import, as [file, spec, target path] (target without extension). */
+function relativeImports(files) {
+  const found = []
+  for (const [file, source] of Object.entries(files)) {
+    for (const spec of importsOf(source)) {
+      if (!spec.startsWith('.')) continue
+      const target = relative('.', join(dirname(file), spec)).replaceAll('\\', '/')
+      // A folder import ('../checkpoints') is its index file.
+      const isFolder = ['ts', 'tsx', 'js', 'mjs'].some((ext) => `${target}/index.${ext}` in files)
+      found.push([file, spec, isFolder ? `${target}/index` : target])
+    }
+  }
+  return found
+}
+
+/** Folders of one area that import each other both ways: the layers inside the core say there are none. */
+function twoWayFolderImports(imports, base, say) {
+  const edges = new Map()
+  for (const [file, spec, target] of imports) {
+    const from = folderUnder(base, file)
+    const to = folderUnder(base, target)
+    if (from && to && from !== to) edges.set(`${from}>${to}`, [...(edges.get(`${from}>${to}`) ?? []), [file, spec]])
+  }
+  for (const [edge, uses] of edges) {
+    const [from, to] = edge.split('>')
+    if (!edges.has(`${to}>${from}`)) continue
+    for (const [file, spec] of uses) say(file, spec, `${base}${from} and ${base}${to} import each other both ways (one layer must sit below the other)`)
+  }
+}
+
+function coreLayerViolations(imports, say) {
+  for (const [file, spec, target] of imports) {
+    const from = folderUnder(CORE, file)
+    if (!from) continue
+    const to = folderUnder(CORE, target)
+    if (to && CORE_BELOW[from]?.includes(to)) say(file, spec, `src/main/core/${from} sits below src/main/core/${to} and must not import it`)
+    if ([...COMPOSITION_ROOT].some((root) => withoutExtension(root) === withoutExtension(target))) {
+      say(file, spec, 'only the composition root (create-core.ts, the CLI, the hosts) builds the services')
+    }
+  }
+}
+
+function crossFeatureViolations(imports, say, known) {
+  const seen = new Set()
+  for (const [file, spec, target] of imports) {
+    const from = folderUnder(FEATURES, file)
+    const to = folderUnder(FEATURES, target)
+    if (!from || !to || from === to) continue
+    const entry = `${file.slice(FEATURES.length)} -> ${withoutExtension(target).slice(FEATURES.length)}`
+    if (known.includes(entry)) seen.add(entry)
+    else say(file, spec, `a renderer feature imports another feature's internals (move what both need to src/renderer/src/common)`)
+  }
+  return known.filter((entry) => !seen.has(entry))
+}
+
+/**
+ * files: { 'src/…/x.ts': source }. Returns human-readable violations. `knownCrossFeature` is the
+ * allow-list of renderer cross-feature imports (the tree's own by default; tests pass their own).
+ */
+export function findLayeringViolations(files, { knownCrossFeature = KNOWN_CROSS_FEATURE_IMPORTS, checkStale = false } = {}) {
   const violations = []
+  const imports = relativeImports(files)
+  const say = (file, spec, rule) => violations.push(`${file}: imports '${spec}' — ${rule}`)
+  twoWayFolderImports(imports, CORE, say)
+  coreLayerViolations(imports, say)
+  const stale = crossFeatureViolations(imports, say, knownCrossFeature)
+  if (checkStale) for (const entry of stale) violations.push(`KNOWN_CROSS_FEATURE_IMPORTS lists '${entry}', which the code no longer has: remove it`)
   for (const [file, source] of Object.entries(files)) {
     if (file.startsWith('src/shared/')) {
       for (const name of hostGlobalsIn(source)) {
@@ -100,7 +225,7 @@ export function readSourceTree(root) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
-  const violations = findLayeringViolations(readSourceTree(process.cwd()))
+  const violations = findLayeringViolations(readSourceTree(process.cwd()), { checkStale: true })
   for (const violation of violations) console.error(violation)
   console.log(violations.length === 0 ? 'layering: ok' : `layering: ${violations.length} violation(s)`)
   process.exit(violations.length === 0 ? 0 : 1)

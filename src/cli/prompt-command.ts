@@ -2,11 +2,12 @@ import { promises as fs } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { getEncoding } from 'js-tiktoken'
-import { createAgentServices } from '../main/core/agent/create-agent-services'
+import { createAgentServices } from '../main/core/create-agent-services'
 import { createMcpHub } from '../main/core/mcp/hub'
+import { fixedTrust } from '../main/core/trust/trust-service'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
-import { loadRulesReport } from '../main/core/agent/rules-files'
-import { ruleSection } from '../main/core/agent/system-prompt'
+import { loadRulesReport } from '../main/core/loop/rules-files'
+import { ruleSection } from '../main/core/loop/system-prompt'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import type { PromptArgs } from './args'
@@ -35,7 +36,9 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
   const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
   const files = appFiles(dataDir)
   // The servers' tools are part of what the mode sends: they are started to be counted.
-  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust, watchConfig: false })
+  // --trust is the user's answer for the folder's every grant.
+  const trust = fixedTrust(args.trust)
+  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants), watchConfig: false })
   await mcp.open(workspace)
   await mcp.settled()
   writeMcpWarnings(mcp.snapshot(), io)
@@ -45,7 +48,7 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
     secrets: createFileSecretStore(files.secrets),
     env: io.env,
     currentWorkspace: () => workspace,
-    isTrusted: () => args.trust,
+    trust,
     mcp
   })
   try {

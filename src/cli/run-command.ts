@@ -6,9 +6,10 @@ import type { ApprovalItem } from '../shared/contract/approvals'
 import type { McpSnapshot } from '../shared/contract/mcp'
 import type { TaskSummary } from '../shared/contract/task'
 import { UserFacingError } from '../shared/contract/dispatch'
-import { createAgentServices, type AgentServices } from '../main/core/agent/create-agent-services'
-import { REFUSED_PREFIX, withoutRefusedPrefix } from '../main/core/agent/call-results'
+import { createAgentServices, type AgentServices } from '../main/core/create-agent-services'
+import { REFUSED_PREFIX, withoutRefusedPrefix } from '../main/core/ports/call-results'
 import { createMcpHub, type McpHub } from '../main/core/mcp/hub'
+import { fixedTrust } from '../main/core/trust/trust-service'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
@@ -66,7 +67,9 @@ export async function withServices(
   }
   // MCP servers start in the background, all at once: the task never waits for them. A mode that
   // uses servers gets the tools of those that are up; search_mcp_tools names the ones still starting.
-  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: () => args.trust, watchConfig: false })
+  // --trust is the user's answer for the folder's every grant.
+  const trust = fixedTrust(args.trust)
+  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants), watchConfig: false })
   const stopWarnings = followMcpWarnings(mcp, io)
   await mcp.open(workspace)
   const services = await createAgentServices({
@@ -75,7 +78,7 @@ export async function withServices(
     secrets: createFileSecretStore(files.secrets),
     env: io.env,
     currentWorkspace: () => workspace,
-    isTrusted: () => args.trust,
+    trust,
     providerOverride: override,
     mcp
   })

@@ -4,7 +4,7 @@ import { dispatch } from '../../shared/contract/dispatch'
 import type { Result } from '../../shared/result'
 import { appFiles } from './app-paths'
 import { createEventBus, type EventBus } from './event-bus'
-import { createAgentServices, type AgentServices } from './agent/create-agent-services'
+import { createAgentServices, type AgentServices } from './create-agent-services'
 import { createModeHandlers } from './modes/mode-handlers'
 import { createModeStore, type ModeStore } from './modes/mode-store'
 import { createTerminalHandlers } from './terminal/handlers'
@@ -14,6 +14,7 @@ import { createSettingsHandlers } from './settings/settings-handlers'
 import { createSettingsStore } from './settings/settings-store'
 import { createRecentFolders } from './workspace-session/recent-folders'
 import { createTrustStore } from './workspace-session/trust-store'
+import { createTrustService } from './trust/trust-service'
 import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-session/workspace-handlers'
 import { asOwnGrants, withOwnGrants, type OwnGrantsDeps } from './workspace-session/own-grants'
 import { describeProjectGrants, projectGrantItems } from '../../shared/modes/project-grants'
@@ -49,12 +50,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const env = options.env ?? process.env
   const recent = createRecentFolders(options.dataDir)
   const trust = createTrustStore(options.dataDir)
-  // Trusted = the user trusted the folder having seen every grant it makes now, its servers included.
+  // Every "is this project grant in force?" is answered here (modes, servers, hooks, rule files).
+  const trustService = createTrustService({ store: trust, openFolder: () => session.current() ?? null })
   const mcp = createMcpHub({
     dataDir: options.dataDir,
     env,
-    // The open folder is trusted and the record includes these servers as they are configured now.
-    isTrusted: (root, serverGrants) => session.current()?.root === root && session.current()?.trusted === true && trust.isTrusted(root, serverGrants),
+    isTrusted: (root, serverGrants) => trustService.inForce('mcp-servers', root, serverGrants),
     clientVersion: options.version
   })
   mcp.onChange((snapshot) => bus.emit('mcp:changed', snapshot))
@@ -79,8 +80,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus,
     env,
     currentWorkspace: () => session.current()?.root ?? null,
-    // The open folder's trust is one answer for all it grants: a server the user has not seen suspends its modes' grants too.
-    isTrusted: (root, grants) => trust.isTrusted(root, grants) && (session.current()?.root !== root || session.current()?.trusted === true),
+    trust: trustService,
     asOwnGrants: (change) => asOwnGrants(ownGrants, change),
     mcp
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PROVIDER_KINDS } from '../providers/descriptors'
+import { PROVIDER_KINDS, PROVIDERS } from '../providers/descriptors'
 import { request } from './define'
 
 /** The providers of `shared/providers/descriptors.ts`. */
@@ -82,7 +82,7 @@ export const EmbeddingsInput = z
     apiKey: z.string().max(500).optional()
   })
   .strict()
-  .refine((e) => e.kind === 'openai' || !!e.baseUrl, { message: 'An OpenAI-compatible endpoint needs its base URL', path: ['baseUrl'] })
+  .refine((e) => PROVIDERS[e.kind].defaultBaseUrl !== null || !!e.baseUrl, { message: 'An OpenAI-compatible endpoint needs its base URL', path: ['baseUrl'] })
 export type EmbeddingsInput = z.infer<typeof EmbeddingsInput>
 
 export const EmbeddingsView = z.object({

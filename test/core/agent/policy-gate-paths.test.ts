@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPolicyGate } from '../../../src/main/core/agent/policy-gate'
+import { createPolicyGate } from '../../../src/main/core/loop/policy-gate'
 import { GlobalPolicy } from '../../../src/main/core/settings/settings-schema'
 import type { ResolvedMode } from '../../../src/shared/modes/schema'
 import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'

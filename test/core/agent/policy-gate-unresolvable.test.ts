@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPolicyGate } from '../../../src/main/core/agent/policy-gate'
+import { createPolicyGate } from '../../../src/main/core/loop/policy-gate'
 import { GlobalPolicy } from '../../../src/main/core/settings/settings-schema'
 import type { ResolvedMode } from '../../../src/shared/modes/schema'
 import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'

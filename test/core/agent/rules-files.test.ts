@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/main/core/create-core'
-import { loadRulesReport } from '../../../src/main/core/agent/rules-files'
+import { loadRulesReport } from '../../../src/main/core/loop/rules-files'
 import { startFakeProvider, systemPromptOf, type FakeProvider } from '../../support/fake-provider'
 
 const SECRET = 'BEGIN OPENSSH PRIVATE KEY stolen-by-the-repo'

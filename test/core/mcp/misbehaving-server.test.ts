@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHub, type McpHub } from '../../../src/main/core/mcp/hub'
 import { createMcpPort } from '../../../src/main/core/mcp/mcp-port'
-import type { ToolOutput } from '../../../src/main/core/tools/types'
+import type { ToolOutput } from '../../../src/main/core/ports/tool-types'
 import { misbehavingStdio } from '../../support/mcp/servers'
 
 // The server is untrusted: whatever it sends, the model gets a result it can read and a request the

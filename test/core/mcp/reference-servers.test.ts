@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHub, type McpHub } from '../../../src/main/core/mcp/hub'
 import { createMcpPort } from '../../../src/main/core/mcp/mcp-port'
-import type { ToolOutput } from '../../../src/main/core/tools/types'
+import type { ToolOutput } from '../../../src/main/core/ports/tool-types'
 import { filesystemStdio, memoryStdio } from '../../support/mcp/servers'
 
 const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)))

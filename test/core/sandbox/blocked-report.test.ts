@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandboxService, type SandboxService } from '../../../src/main/core/sandbox/sandbox-service'
 import { createExecuteCommandExecutor } from '../../../src/main/core/tools/execute-command'
-import type { CommandToolContext } from '../../../src/main/core/tools/types'
+import type { CommandToolContext } from '../../../src/main/core/ports/tool-types'
 import type { EffectiveSandbox } from '../../../src/shared/policy/sandbox'
 import { createHarness, type Harness } from '../terminal/harness'
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commandOutputDir } from '../../../src/main/core/terminal/paths'
 import { createExecuteCommandExecutor } from '../../../src/main/core/tools/execute-command'
 import { createReadCommandOutputExecutor } from '../../../src/main/core/tools/read-command-output'
-import type { CommandToolContext } from '../../../src/main/core/tools/types'
+import type { CommandToolContext } from '../../../src/main/core/ports/tool-types'
 import { createHarness, type Harness } from './harness'
 
 // The task's output store sits on a 2 MB tmpfs; the command prints about 4 MB. Mounting needs

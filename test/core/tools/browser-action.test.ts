@@ -7,7 +7,7 @@ import { browserActionTool } from '../../../src/shared/tools/browser-action'
 import { createBrowserSessions } from '../../../src/main/core/browser/browser-sessions'
 import { findChromiumSync } from '../../../src/main/core/browser/find-chromium'
 import { createBrowserActionExecutor } from '../../../src/main/core/tools/browser-action'
-import type { ToolContext, ToolOutput } from '../../../src/main/core/tools/types'
+import type { ToolContext, ToolOutput } from '../../../src/main/core/ports/tool-types'
 import type { ResolvedMode } from '../../../src/shared/modes/schema'
 import { decide } from '../../../src/shared/policy/decide'
 

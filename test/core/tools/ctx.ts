@@ -1,4 +1,4 @@
-import type { FileToolContext } from '../../../src/main/core/tools/types'
+import type { FileToolContext } from '../../../src/main/core/ports/tool-types'
 import type { Workspace } from '../../../src/main/core/workspace'
 
 export const ctxFor = (workspace: Workspace, modelSupportsImages = false): FileToolContext => ({

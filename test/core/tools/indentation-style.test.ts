@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { applyDiffExecutor } from '../../../src/main/core/tools/apply-diff'
 import { applyPatchExecutor } from '../../../src/main/core/tools/apply-patch'
 import { editExecutor } from '../../../src/main/core/tools/edit'
-import type { ProposalResult } from '../../../src/main/core/tools/types'
+import type { ProposalResult } from '../../../src/main/core/ports/tool-types'
 import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
 import { ctxFor, textOf } from './ctx'
 

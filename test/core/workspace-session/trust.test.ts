@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createCore, type Core } from '../../../src/main/core/create-core'
 import { describeProjectGrants } from '../../../src/shared/modes/project-grants'
 
@@ -30,8 +30,13 @@ const start = async (dataDir: string): Promise<Core> => {
   cores.push(core)
   return core
 }
+// Its tasks run commands in real shells (and resolve the login env): a HOME of their own, never the user's.
+beforeEach(() => {
+  vi.stubEnv('HOME', mkdtempSync(join(tmpdir(), 'modus-trust-home-')))
+})
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.dispose()))
+  vi.unstubAllEnvs()
 })
 
 describe('workspace trust', () => {

@@ -1,5 +1,5 @@
 import { workspaceErrorOutput } from '../../../src/main/core/tools/file-tool-errors'
-import { textOutput, type FileToolContext, type ToolExecutor } from '../../../src/main/core/tools/types'
+import { textOutput, type FileToolContext, type ToolExecutor } from '../../../src/main/core/ports/tool-types'
 import type { CountLinesParams } from './count-lines'
 
 /** The executor of count_lines (what `src/main/core/tools/<tool>.ts` holds). */

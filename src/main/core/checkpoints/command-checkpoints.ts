@@ -1,6 +1,6 @@
-import type { ToolPort } from '../agent/ports'
+import type { ToolPort } from '../ports/loop-ports'
 import type { ToolDefinition } from '../../../shared/tools/types'
-import type { AnyToolExecutor, FullToolContext, ToolExecutor } from '../tools/types'
+import type { AnyToolExecutor, FullToolContext, ToolExecutor } from '../ports/tool-types'
 import type { CheckpointService } from './checkpoint-service'
 import type { CommandCapture } from './workspace-checkpoints'
 

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import type { CodeIndexStatus } from '../../../shared/contract/code-index'
 import type { EmbeddingsConfig } from '../settings/settings-schema'
 import { idleStatus, openCodeIndex, type CodeIndex } from './code-index'
-import { createEmbedder, OPENAI_BASE_URL, type Embedder } from './embedder'
+import { createEmbedder, type Embedder } from './embedder'
+import { PROVIDERS } from '../../../shared/providers/descriptors'
 import type { CodeParser } from './parser'
 import { watchIndexedDirectories } from './watcher'
 import { scanWorkspace } from './file-scan'
@@ -52,7 +53,8 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
   const embedder = async () => {
     const settings = await deps.embeddings()
     if (!settings) return null
-    const baseUrl = settings.config.baseUrl ?? OPENAI_BASE_URL
+    // The settings contract requires a base URL for a kind with no official endpoint.
+    const baseUrl = settings.config.baseUrl ?? PROVIDERS[settings.config.kind].defaultBaseUrl ?? ''
     const key = JSON.stringify([baseUrl, settings.config.model, settings.config.dimensions, settings.apiKey])
     if (embedderCache?.key !== key) {
       const value = createEmbedder({ baseUrl, model: settings.config.model, apiKey: settings.apiKey, dimensions: settings.config.dimensions }, deps.fetch)

@@ -23,7 +23,6 @@ const EmbeddingsResponse = z.object({
   data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })).min(1)
 })
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
 const REQUEST_TIMEOUT_MS = 60_000
 /** Longest text sent for one chunk (the model's context is the limit; this keeps requests small). */
 const MAX_INPUT_CHARS = 8000

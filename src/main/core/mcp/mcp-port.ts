@@ -1,5 +1,5 @@
-import type { ToolOutput } from '../tools/types'
-import { textOutput } from '../tools/types'
+import type { ToolOutput } from '../ports/tool-types'
+import { textOutput } from '../ports/tool-types'
 import type { ArgumentCheck } from './argument-check'
 import type { McpHub, McpToolEntry } from './hub'
 import { resourceResultToOutput, toolResultToOutput } from './tool-results'

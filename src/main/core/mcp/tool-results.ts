@@ -1,5 +1,5 @@
 import type { ImageBlock, TextBlock } from '../../../shared/agent/messages'
-import type { ToolOutput } from '../tools/types'
+import type { ToolOutput } from '../ports/tool-types'
 
 /** Above this a result is cut: one chatty server must not fill the context window. */
 const MAX_TEXT_CHARS = 100_000

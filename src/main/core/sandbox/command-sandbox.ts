@@ -1,6 +1,6 @@
 import type { ResolvedMode } from '../../../shared/modes/schema'
 import type { SandboxPlan } from '../../../shared/policy/sandbox'
-import type { CommandSandbox, SandboxRequest } from '../tools/types'
+import type { CommandSandbox, SandboxRequest } from '../ports/tool-types'
 import type { SandboxService } from './sandbox-service'
 
 export interface CommandSandboxDeps {

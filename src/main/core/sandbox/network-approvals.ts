@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../../shared/agent/events'
-import type { ApprovalQueue } from '../agent/approval-queue'
+import type { ApprovalQueue } from '../approvals/approval-queue'
 import { ASK_WITHDRAWN, isLoopback, type NetworkAnswer, type NetworkAsk } from './network-gate'
 import { gaveUpLine, programOf } from './network-ask-text'
 

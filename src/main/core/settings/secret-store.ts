@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs'
 import { z } from 'zod'
 import { PROVIDERS, type ProviderKind } from '../../../shared/providers/descriptors'
+import type { EmbeddingsKind } from '../../../shared/contract/settings'
 import { writeFileAtomic } from '../fs/atomic-write'
 
 /** Where API keys live. The desktop app backs it with safeStorage; the web host and CLI with a 0600 file. */
@@ -106,15 +107,19 @@ export async function resolveApiKey(
 
 export const EMBEDDINGS_SECRET = 'embeddings:key'
 
-/** The embeddings key: the stored one, else OPENAI_API_KEY, and that only for OpenAI's own endpoint. */
+/**
+ * The embeddings key: the stored one, else the provider's own key variable (OPENAI_API_KEY), and
+ * that only for the provider's official endpoint (the descriptor says which; a compatible server has none).
+ */
 export async function resolveEmbeddingsKey(
   secrets: SecretStore,
-  endpoint: { kind: string; baseUrl?: string },
+  endpoint: { kind: EmbeddingsKind; baseUrl?: string },
   env: Record<string, string | undefined> = process.env
 ): Promise<string | undefined> {
   const stored = await secrets.get(EMBEDDINGS_SECRET)
   if (stored) return stored
-  if (endpoint.kind !== 'openai') return undefined
-  const official = envKeyMayReach({ id: 'embeddings', kind: 'openai', baseUrl: endpoint.baseUrl ?? 'https://api.openai.com/v1' }, env)
-  return official ? env.OPENAI_API_KEY || undefined : undefined
+  const { envKey, defaultBaseUrl } = PROVIDERS[endpoint.kind]
+  if (!envKey || !defaultBaseUrl) return undefined
+  const official = envKeyMayReach({ id: 'embeddings', kind: endpoint.kind, baseUrl: endpoint.baseUrl ?? defaultBaseUrl }, env)
+  return official ? env[envKey] || undefined : undefined
 }

@@ -1,6 +1,6 @@
 import type { AccessMcpResourceParams } from '../../../shared/tools/access-mcp-resource'
 import type { McpPort } from '../mcp/mcp-port'
-import type { McpToolContext, ToolExecutor } from './types'
+import type { McpToolContext, ToolExecutor } from '../ports/tool-types'
 
 /** access_mcp_resource: reads one resource of a connected server. */
 export function createAccessMcpResourceExecutor(mcp: McpPort): ToolExecutor<AccessMcpResourceParams, McpToolContext> {

@@ -1,7 +1,7 @@
 import type { ApplyDiffParams } from '../../../shared/tools/apply-diff'
 import { applySearchReplace, type BlockResult } from '../../../shared/diff/search-replace'
 import { failed, isFile, modification, readExistingForEdit } from './edit-support'
-import type { EditToolExecutor, FileToolContext } from './types'
+import type { EditToolExecutor, FileToolContext } from '../ports/tool-types'
 
 function describe(block: BlockResult, total: number): string {
   const name = `Block ${block.index + 1} of ${total}`

@@ -4,7 +4,7 @@ import { parsePatch } from '../../../shared/diff/patch-parse'
 import { withLineEnding } from '../../../shared/diff/text'
 import type { ProposedChange, TextFile } from '../workspace/types'
 import { failed, failedFrom, modification } from './edit-support'
-import type { EditToolExecutor, FileToolContext } from './types'
+import type { EditToolExecutor, FileToolContext } from '../ports/tool-types'
 
 export const applyPatchExecutor: EditToolExecutor<ApplyPatchParams, FileToolContext> = {
   async propose(params, ctx) {

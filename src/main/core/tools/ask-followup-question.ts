@@ -1,6 +1,6 @@
 import type { AskFollowupQuestionParams } from '../../../shared/tools/ask-followup-question'
-import { resultText } from '../agent/call-results'
-import { textOutput, type TaskToolContext, type TaskToolExecutor } from './types'
+import { resultText } from '../ports/call-results'
+import { textOutput, type TaskToolContext, type TaskToolExecutor } from '../ports/tool-types'
 
 type Answer = { text: string; mode?: string; auto?: true }
 

@@ -1,5 +1,5 @@
 import type { AttemptCompletionParams } from '../../../shared/tools/attempt-completion'
-import type { TaskToolExecutor } from './types'
+import type { TaskToolExecutor } from '../ports/tool-types'
 
 /** Ends the turn: the result waits for the user to accept it or answer (their answer becomes the tool result). */
 export const attemptCompletionExecutor: TaskToolExecutor<AttemptCompletionParams> = {

@@ -1,6 +1,6 @@
 import type { BrowserActionParams } from '../../../shared/tools/browser-action'
 import type { BlockedNavigation, BrowserSession, BrowserSessions } from '../browser/browser-sessions'
-import { textOutput, type ToolContext, type ToolExecutor, type ToolOutput } from './types'
+import { textOutput, type ToolContext, type ToolExecutor, type ToolOutput } from '../ports/tool-types'
 
 /** How long a navigation may take before it is reported as failed. */
 const NAVIGATION_TIMEOUT_MS = 15_000

@@ -4,7 +4,7 @@ import type { SearchHit } from '../code-index/hybrid'
 import { describeSkipped } from '../workspace/skipped-folders'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
 import { formatTextHits, searchByWords } from './text-search-fallback'
-import { textOutput, type FileToolContext, type ToolExecutor } from './types'
+import { textOutput, type FileToolContext, type ToolExecutor } from '../ports/tool-types'
 
 export const CODEBASE_SEARCH_MAX_RESULTS = 10
 /** Result text handed back at most (≈ 4 characters a token). */

@@ -1,5 +1,5 @@
 import { WorkspaceError, type ProposedChange, type TextFile } from '../workspace/types'
-import { textOutput, type FileToolContext, type ProposalResult } from './types'
+import { textOutput, type FileToolContext, type ProposalResult } from '../ports/tool-types'
 
 /** The file an edit starts from; a missing file is an error that tells the model what to use. */
 export async function readExistingForEdit(ctx: FileToolContext, path: string, tool: string): Promise<TextFile | ProposalResult> {

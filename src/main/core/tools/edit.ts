@@ -3,7 +3,7 @@ import { toLf, withLineEnding } from '../../../shared/diff/text'
 import { replaceLinesLoosely } from '../../../shared/diff/loose-replace'
 import { crossesIndentKind, detectIndentStyle } from '../../../shared/diff/reindent'
 import { failed, isFile, modification, readExistingForEdit } from './edit-support'
-import type { EditToolExecutor, FileToolContext } from './types'
+import type { EditToolExecutor, FileToolContext } from '../ports/tool-types'
 
 function countOccurrences(haystack: string, needle: string): number {
   let n = 0

@@ -2,7 +2,7 @@ import type { ExecuteCommandParams } from '../../../shared/tools/execute-command
 import { ShellNamesChanged } from '../terminal/name-check'
 import type { SaveStopped } from '../terminal/output-capture'
 import type { CommandRunResult } from '../terminal/types'
-import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
+import { textOutput, type CommandToolContext, type ToolExecutor } from '../ports/tool-types'
 
 /**
  * execute_command: runs the command in the task's persistent shell (a real pty), then tells the

@@ -1,5 +1,5 @@
 import { WorkspaceError } from '../workspace/types'
-import { textOutput, type ToolOutput } from './types'
+import { textOutput, type ToolOutput } from '../ports/tool-types'
 
 /** Turns workspace failures into tool results the model can act on; anything else is rethrown. */
 export function workspaceErrorOutput(err: unknown): ToolOutput {

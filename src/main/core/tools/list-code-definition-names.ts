@@ -4,7 +4,7 @@ import { languageFor } from '../code-index/languages'
 import type { CodeParser } from '../code-index/parser'
 import { WorkspaceError } from '../workspace/types'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
-import { textOutput, type FileToolContext, type ToolExecutor } from './types'
+import { textOutput, type FileToolContext, type ToolExecutor } from '../ports/tool-types'
 
 /** Files of a directory listed at most (Roo's limit); the rest is named as left out. */
 export const DEFINITION_FILES_LIMIT = 50

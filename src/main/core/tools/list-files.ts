@@ -1,6 +1,6 @@
 import type { ListFilesParams } from '../../../shared/tools/list-files'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
-import { textOutput, type FileToolContext, type ToolExecutor } from './types'
+import { textOutput, type FileToolContext, type ToolExecutor } from '../ports/tool-types'
 
 export const LIST_FILES_LIMIT = 200
 

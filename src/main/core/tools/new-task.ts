@@ -1,10 +1,10 @@
 import type { NewTaskParams } from '../../../shared/tools/new-task'
-import { resultText } from '../agent/call-results'
-import type { SubtaskOutcome } from '../agent/loop-deps'
-import { parseTodoChecklist } from '../agent/todos'
+import { resultText } from '../ports/call-results'
+import type { SubtaskOutcome } from '../ports/loop-deps'
+import { parseTodoChecklist } from '../ports/todos'
 import type { TodoItem } from '../store/task-replay'
 import { invalidModeText } from './switch-mode'
-import { textOutput, type TaskToolExecutor } from './types'
+import { textOutput, type TaskToolExecutor } from '../ports/tool-types'
 
 /** Starts a child task in another mode and waits for it; its result becomes this call's result. */
 export const newTaskExecutor: TaskToolExecutor<NewTaskParams> = {

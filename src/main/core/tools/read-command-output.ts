@@ -1,6 +1,6 @@
 import type { ReadCommandOutputParams } from '../../../shared/tools/read-command-output'
 import { savedOutputCut } from './execute-command'
-import { textOutput, type CommandToolContext, type ToolExecutor } from './types'
+import { textOutput, type CommandToolContext, type ToolExecutor } from '../ports/tool-types'
 
 /**
  * read_command_output: pages (byte offset + limit) or searches (case-insensitive regex, literal if

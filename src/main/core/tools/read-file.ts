@@ -2,7 +2,7 @@ import { extname } from 'node:path'
 import { readFileTool, type ReadFileParams } from '../../../shared/tools/read-file'
 import { DEFAULT_LINE_LIMIT, formatLines, MAX_LINE_LENGTH, readWithIndentation } from '../../../shared/diff/read-lines'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
-import { textOutput, type FileToolContext, type ToolExecutor, type ToolOutput } from './types'
+import { textOutput, type FileToolContext, type ToolExecutor, type ToolOutput } from '../ports/tool-types'
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',

@@ -1,7 +1,7 @@
 import { resolveToolAlias } from '../../../shared/tools/catalog'
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { BuiltInExecutors } from './executors'
-import type { AnyToolExecutor } from './types'
+import type { AnyToolExecutor } from '../ports/tool-types'
 
 /** A tool known only at run time (an MCP server's tool, a custom tool): its definition and executor. */
 export interface RuntimeTool {

@@ -2,7 +2,7 @@ import type { SearchFilesParams } from '../../../shared/tools/search-files'
 import { InvalidRegexError, type SearchResult } from '../workspace/search'
 import { describeSkipped } from '../workspace/skipped-folders'
 import { outsideNote, workspaceErrorOutput } from './file-tool-errors'
-import { textOutput, type FileToolContext, type ToolExecutor } from './types'
+import { textOutput, type FileToolContext, type ToolExecutor } from '../ports/tool-types'
 
 export const SEARCH_MAX_RESULTS = 300
 export const SEARCH_MAX_LINE_LENGTH = 500

@@ -1,6 +1,6 @@
 import type { SearchMcpToolsParams } from '../../../shared/tools/search-mcp-tools'
 import { describeNotReady, type McpPort } from '../mcp/mcp-port'
-import { textOutput, type McpToolContext, type ToolExecutor } from './types'
+import { textOutput, type McpToolContext, type ToolExecutor } from '../ports/tool-types'
 
 const MAX_RESULTS = 8
 

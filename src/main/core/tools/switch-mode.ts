@@ -1,5 +1,5 @@
 import type { SwitchModeParams } from '../../../shared/tools/switch-mode'
-import { textOutput, type TaskToolContext, type TaskToolExecutor } from './types'
+import { textOutput, type TaskToolContext, type TaskToolExecutor } from '../ports/tool-types'
 
 export const invalidModeText = (slug: string, ctx: TaskToolContext): string =>
   `Invalid mode: ${slug}. Available modes: ${ctx.loop.gate.modes().map((m) => m.slug).join(', ')}.`

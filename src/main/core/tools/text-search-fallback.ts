@@ -1,6 +1,6 @@
 import type { SearchFileResult } from '../workspace/search'
 import type { SkippedFolder } from '../workspace/skipped-folders'
-import type { FileToolContext } from './types'
+import type { FileToolContext } from '../ports/tool-types'
 
 /** Words that say nothing about code: a query in plain English would match every file with them. */
 const STOP_WORDS = new Set(

@@ -1,6 +1,6 @@
 import type { UpdateTodoListParams } from '../../../shared/tools/update-todo-list'
-import { parseTodoChecklist } from '../agent/todos'
-import { textOutput, type TaskToolExecutor } from './types'
+import { parseTodoChecklist } from '../ports/todos'
+import { textOutput, type TaskToolExecutor } from '../ports/tool-types'
 
 /** Replaces the task's todo list; a malformed checklist counts as a mistake and says what is wrong. */
 export const updateTodoListExecutor: TaskToolExecutor<UpdateTodoListParams> = {

@@ -1,6 +1,6 @@
 import type { UseMcpToolParams } from '../../../shared/tools/use-mcp-tool'
 import type { McpPort } from '../mcp/mcp-port'
-import type { McpToolContext, ToolExecutor } from './types'
+import type { McpToolContext, ToolExecutor } from '../ports/tool-types'
 
 /** use_mcp_tool: a server tool named by server and tool (the way to call tools found by search). */
 export function createUseMcpToolExecutor(mcp: McpPort): ToolExecutor<UseMcpToolParams, McpToolContext> {

@@ -1,7 +1,7 @@
 import type { WriteToFileParams } from '../../../shared/tools/write-to-file'
 import { withLineEnding } from '../../../shared/diff/text'
 import { failed, failedFrom, modification } from './edit-support'
-import { textOutput, type EditToolExecutor, type FileToolContext } from './types'
+import { textOutput, type EditToolExecutor, type FileToolContext } from '../ports/tool-types'
 
 const FENCE = /^```[\w-]*\s*$/
 const NUMBERED = /^\s*\d+ \| ?/

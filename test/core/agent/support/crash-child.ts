@@ -4,7 +4,7 @@
  */
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
-import { createAgentServices } from '../../../../src/main/core/agent/create-agent-services'
+import { createAgentServices } from '../../../../src/main/core/create-agent-services'
 import { createFileSecretStore } from '../../../../src/main/core/settings/secret-store'
 import { createSettingsStore } from '../../../../src/main/core/settings/settings-store'
 import { createTerminalService } from '../../../../src/main/core/terminal'

@@ -5,13 +5,14 @@ import { stringify } from 'yaml'
 import type { AgentEvent } from '../../../../src/shared/agent/events'
 import type { ApprovalItem } from '../../../../src/shared/contract/approvals'
 import type { ModeConfigInput } from '../../../../src/shared/modes/schema'
-import { createAgentServices, type AgentServices, type AgentServicesOptions } from '../../../../src/main/core/agent/create-agent-services'
+import { createAgentServices, type AgentServices, type AgentServicesOptions } from '../../../../src/main/core/create-agent-services'
 import { createFileSecretStore } from '../../../../src/main/core/settings/secret-store'
 import { createSettingsStore, type SettingsStore } from '../../../../src/main/core/settings/settings-store'
 import type { GlobalPolicy } from '../../../../src/main/core/settings/settings-schema'
 import { createTerminalService } from '../../../../src/main/core/terminal'
 import type { ModelOverride } from '../../../../src/shared/models'
 import type { McpHub } from '../../../../src/main/core/mcp/hub'
+import { fixedTrust } from '../../../../src/main/core/trust/trust-service'
 import { startFakeProvider, type FakeProvider, type FakeTurn } from '../../../support/fake-provider'
 
 export type Protocol = 'anthropic' | 'openai'
@@ -92,7 +93,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     mcp: options.mcp,
     sandbox: options.sandbox,
     checkpoints: options.checkpoints,
-    ...(options.trusted ? { isTrusted: () => true } : {}),
+    ...(options.trusted ? { trust: fixedTrust(true) } : {}),
     providerOverride: {
       kind: protocol,
       model: options.model ?? MODEL[protocol],

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import type { EmbeddingsKind } from '../../../../shared/contract/settings'
+import { PROVIDERS } from '../../../../shared/providers/descriptors'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
 import { useSettingsStore } from '../settings/settings-store'
@@ -43,8 +44,8 @@ export function EmbeddingsForm(): ReactNode {
         </select>
       </label>
       <label>
-        Base URL{kind === 'openai' ? ' (optional)' : ''}
-        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={kind === 'openai' ? 'https://api.openai.com/v1' : 'http://localhost:11434/v1'} />
+        Base URL{PROVIDERS[kind].defaultBaseUrl ? ' (optional)' : ''}
+        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={PROVIDERS[kind].defaultBaseUrl ?? PROVIDERS[kind].baseUrlExample} />
       </label>
       <label>
         Model

@@ -2,7 +2,7 @@ import { estimateCost, findModel, type ModelOverride } from '../../../shared/mod
 import { createProvider, type ProviderDeps } from '../providers/create-provider'
 import type { ModelProvider } from '../providers/types'
 import type { ProviderKind } from '../../../shared/contract/settings'
-import type { ModelInfo, ProviderPort } from './ports'
+import type { ModelInfo, ProviderPort } from '../ports/loop-ports'
 
 export interface ProviderChoice {
   kind: ProviderKind

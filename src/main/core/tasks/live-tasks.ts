@@ -3,11 +3,11 @@ import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { TaskMeta } from '../store/task-records'
 import type { ReplayedTask } from '../store/task-replay'
 import type { TaskStore } from '../store/task-store'
-import type { RunOutcome } from './agent-loop'
-import { textResult } from './call-results'
-import { openToolUses } from './open-calls'
-import type { ProviderPort } from './ports'
-import { createTaskSession, type SessionHooks, type TaskSession } from './task-session'
+import type { RunOutcome } from '../loop/agent-loop'
+import { textResult } from '../ports/call-results'
+import { openToolUses } from '../loop/open-calls'
+import type { ProviderPort } from '../ports/loop-ports'
+import { createTaskSession, type SessionHooks, type TaskSession } from '../ports/task-session'
 
 /** A task held in memory: its session and, while it runs, the run and how to stop or answer it. */
 export interface LiveTask {

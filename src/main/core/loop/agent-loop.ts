@@ -2,7 +2,7 @@ import type { AssistantBlock, ToolResultBlock, UserBlock } from '../../../shared
 import { wakeableWait } from '../providers/retry'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
-import { resultAsText, resultText, textResult, toResultBlock } from './call-results'
+import { resultAsText, resultText, textResult, toResultBlock } from '../ports/call-results'
 import {
   condenseHistory,
   currentContextTokens,
@@ -11,14 +11,14 @@ import {
   slideWindow
 } from './context-window'
 import { buildEnvironmentDetails } from './environment-details'
-import type { LoopDeps, RunControl } from './loop-deps'
+import type { LoopDeps, RunControl } from '../ports/loop-deps'
 import { closeOpenCalls, openToolUses } from './open-calls'
-import type { LoopMode } from './ports'
+import type { LoopMode } from '../ports/loop-ports'
 import { askUser, processCalls, reattachCall, type CallsOutcome } from './process-calls'
 import { loadRulesFiles } from './rules-files'
 import { errorMessage, isContextTooLong, streamTurn } from './stream-turn'
 import { buildSystemPrompt } from './system-prompt'
-import type { TaskSession } from './task-session'
+import type { TaskSession } from '../ports/task-session'
 
 export type RunStart =
   | { kind: 'new'; text: string }

@@ -1,6 +1,6 @@
 import type { TodoItem } from '../store/task-replay'
-import { formatTodos } from './todos'
-import type { LoopMode } from './ports'
+import { formatTodos } from '../ports/todos'
+import type { LoopMode } from '../ports/loop-ports'
 
 export interface EnvironmentInput {
   now: Date

@@ -1,8 +1,8 @@
 import type { ConversationMessage, TextBlock } from '../../../shared/agent/messages'
 import type { ModelProvider } from '../providers/types'
 import type { StoredMessage } from '../store/task-replay'
-import type { ModelInfo } from './ports'
-import { visibleMessages, type TaskSession } from './task-session'
+import type { ModelInfo } from '../ports/loop-ports'
+import { visibleMessages, type TaskSession } from '../ports/task-session'
 
 const CHARS_PER_TOKEN = 3.5
 const IMAGE_TOKENS = 1_000

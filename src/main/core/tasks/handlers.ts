@@ -4,8 +4,8 @@ import type { reviewRequests } from '../../../shared/contract/review'
 import type { taskRequests } from '../../../shared/contract/task'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { EventBus } from '../event-bus'
-import type { ApprovalQueue } from './approval-queue'
-import type { EditPort } from './ports'
+import type { ApprovalQueue } from '../approvals/approval-queue'
+import type { EditPort } from '../ports/loop-ports'
 import type { TaskManager } from './task-manager'
 
 export type TaskChannels = keyof typeof taskRequests

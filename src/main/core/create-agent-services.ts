@@ -1,33 +1,33 @@
-import { createBrowserSessions } from '../browser/browser-sessions'
+import { createBrowserSessions } from './browser/browser-sessions'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import type { Handlers } from '../../../shared/contract'
-import { DEFAULT_MODE_SLUG } from '../../../shared/modes/builtin'
-import { projectGrantItems } from '../../../shared/modes/project-grants'
-import { isReadOnlyCommand } from '../../../shared/policy/read-only-command'
-import { appFiles } from '../app-paths'
-import { createCheckpointService, withCommandCheckpoints, type CheckpointService } from '../checkpoints'
-import { createCheckpointHandlers, type CheckpointChannels } from '../checkpoints/checkpoint-handlers'
-import { gitAvailable } from '../checkpoints/git-cli'
-import type { EventBus } from '../event-bus'
-import type { ModeStore } from '../modes'
-import type { ProviderDeps } from '../providers/create-provider'
-import type { SecretStore } from '../settings/secret-store'
-import type { SettingsStore } from '../settings/settings-store'
-import { createTaskStore, type TaskStore } from '../store/task-store'
-import { createTerminalService, type TerminalService } from '../terminal'
-import { createCodeParser } from '../code-index/parser'
-import { createBuiltInExecutors } from '../tools/executors'
-import { createToolRegistry, type ToolRegistry } from '../tools/registry'
-import type { McpHub } from '../mcp/hub'
-import { createMcpPort } from '../mcp/mcp-port'
-import { registerMcpTools } from '../mcp/register-tools'
-import { createCodeIndexService, type CodeIndexService } from '../code-index/code-index-service'
-import { resolveEmbeddingsKey } from '../settings/secret-store'
-import type { Workspace } from '../workspace'
-import { createApprovalQueue, type ApprovalQueue } from './approval-queue'
-import { createEditPort } from './edit-port'
-import { createEnvironmentPort } from './environment-port'
+import type { Handlers } from '../../shared/contract'
+import { DEFAULT_MODE_SLUG } from '../../shared/modes/builtin'
+import { projectGrantItems } from '../../shared/modes/project-grants'
+import { isReadOnlyCommand } from '../../shared/policy/read-only-command'
+import { appFiles } from './app-paths'
+import { createCheckpointService, withCommandCheckpoints, type CheckpointService } from './checkpoints'
+import { createCheckpointHandlers, type CheckpointChannels } from './checkpoints/checkpoint-handlers'
+import { gitAvailable } from './checkpoints/git-cli'
+import type { EventBus } from './event-bus'
+import type { ModeStore } from './modes'
+import type { ProviderDeps } from './providers/create-provider'
+import type { SecretStore } from './settings/secret-store'
+import type { SettingsStore } from './settings/settings-store'
+import { createTaskStore, type TaskStore } from './store/task-store'
+import { createTerminalService, type TerminalService } from './terminal'
+import { createCodeParser } from './code-index/parser'
+import { createBuiltInExecutors } from './tools/executors'
+import { createToolRegistry, type ToolRegistry } from './tools/registry'
+import type { McpHub } from './mcp/hub'
+import { createMcpPort } from './mcp/mcp-port'
+import { registerMcpTools } from './tools/register-mcp-tools'
+import { createCodeIndexService, type CodeIndexService } from './code-index/code-index-service'
+import { resolveEmbeddingsKey } from './settings/secret-store'
+import type { Workspace } from './workspace'
+import { createApprovalQueue, type ApprovalQueue } from './approvals/approval-queue'
+import { createEditPort } from './ports/edit-port'
+import { createEnvironmentPort } from './tasks/environment-port'
 import {
   createApprovalHandlers,
   createReviewHandlers,
@@ -35,18 +35,19 @@ import {
   type ApprovalChannels,
   type ReviewChannels,
   type TaskChannels
-} from './handlers'
-import { createPolicyGate } from './policy-gate'
-import type { EditPort, ToolGate, ToolPort } from './ports'
-import type { ProviderChoice } from './provider-port'
-import { createTaskManager, type TaskManager } from './task-manager'
-import { createActiveModes } from './active-modes'
-import { createProviderChoice } from './provider-choice'
-import { createWorkspacePool } from './workspace-pool'
-import { createSandboxService, type SandboxService } from '../sandbox/sandbox-service'
-import { createNetworkApprovals } from '../sandbox/network-approvals'
-import { createCommandSandboxes } from '../sandbox/command-sandbox'
-import { createHookService } from '../hooks/hook-service'
+} from './tasks/handlers'
+import { createPolicyGate } from './loop/policy-gate'
+import type { EditPort, ToolGate, ToolPort } from './ports/loop-ports'
+import type { ProviderChoice } from './loop/provider-port'
+import { createTaskManager, type TaskManager } from './tasks/task-manager'
+import { createActiveModes } from './tasks/active-modes'
+import { createProviderChoice } from './loop/provider-choice'
+import { createWorkspacePool } from './tasks/workspace-pool'
+import { createSandboxService, type SandboxService } from './sandbox/sandbox-service'
+import { createNetworkApprovals } from './sandbox/network-approvals'
+import { createCommandSandboxes } from './sandbox/command-sandbox'
+import { fixedTrust, type TrustService } from './trust/trust-service'
+import { createHookService } from './hooks/hook-service'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -57,10 +58,10 @@ export interface AgentServicesOptions {
   /** The open workspace (project modes come from it); the CLI passes its --workspace. */
   currentWorkspace: () => string | null
   /**
-   * Whether the user trusts a workspace with the grants its modes make now: project allow rules and
-   * auto-approve wait for it, and a grant the user has not seen suspends it.
+   * Which project grants are in force: project allow rules and auto-approve wait for the user to
+   * trust the workspace, and a grant the user has not seen suspends it. Absent → nothing is trusted.
    */
-  isTrusted?: (workspaceRoot: string, currentGrants: readonly string[]) => boolean
+  trust?: TrustService
   /**
    * Runs a change the user makes to a mode from an approval ("always allow"): what it grants is the
    * user's own, so it joins the grants they have seen. Absent → the change runs as it is.
@@ -108,6 +109,7 @@ export interface AgentServices {
  */
 export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
   const now = options.now ?? Date.now
+  const trust = options.trust ?? fixedTrust(false)
   const env = options.env ?? process.env
   const files = appFiles(options.dataDir)
   const store = await createTaskStore(files.tasksDir)
@@ -169,7 +171,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     runtimeTools: () => tools.runtimeDefinitions(),
     modes: () => modes.list(),
     policy: () => options.settings.get().policy,
-    isTrusted: (root) => options.isTrusted?.(root, projectGrantItems(modes.list())) ?? false,
+    isTrusted: (root) => trust.inForce('modes', root, projectGrantItems(modes.list())),
     workspace: (root) => workspace(root).catch(() => undefined),
     sandboxStatus: () => sandbox.status(),
     addAllowRules: (slug, rules) => ownGrants(() => modes.addAllowRules(slug, rules)),
@@ -236,7 +238,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   })
 
   // Global hooks run as they are; a project's own (.modus/hooks.yaml) only once the folder is trusted with them.
-  const hooks = createHookService({ dataDir: options.dataDir, env, isTrusted: (root, grants) => options.isTrusted?.(root, grants) ?? false })
+  const hooks = createHookService({ dataDir: options.dataDir, env, isTrusted: (root, grants) => trust.inForce('hooks', root, grants) })
 
   const tasks = createTaskManager({
     store,

@@ -1,5 +1,5 @@
 import { UserFacingError } from '../../../shared/contract/dispatch'
-import type { TaskSession } from './task-session'
+import type { TaskSession } from '../ports/task-session'
 
 /**
  * "Rewind the conversation to here": the messages the model received after the checkpoint are no

@@ -1,4 +1,4 @@
-import type { LoopMode } from './ports'
+import type { LoopMode } from '../ports/loop-ports'
 import type { RulesFile } from './rules-files'
 
 export interface SystemPromptInput {

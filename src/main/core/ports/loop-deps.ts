@@ -1,7 +1,7 @@
 import type { HookPort } from '../hooks/hook-service'
 import type { TodoItem } from '../store/task-replay'
-import type { ApprovalQueue } from './approval-queue'
-import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolPort } from './ports'
+import type { ApprovalQueue } from '../approvals/approval-queue'
+import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolPort } from './loop-ports'
 import type { TaskSession } from './task-session'
 
 export interface SubtaskRequest {

@@ -1,5 +1,5 @@
 import type { Workspace } from '../workspace/types'
-import type { EnvironmentPort } from './ports'
+import type { EnvironmentPort } from '../ports/loop-ports'
 
 const FIRST_TURN_LISTING_LIMIT = 200
 

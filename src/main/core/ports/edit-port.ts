@@ -1,6 +1,6 @@
 import type { ChangeView } from '../../../shared/contract/approvals'
 import type { ChangeStore, StagedChange, Workspace } from '../workspace/types'
-import type { EditPort } from './ports'
+import type { EditPort } from './loop-ports'
 
 export interface EditPortDeps {
   workspace: (root: string) => Promise<Workspace>

@@ -30,7 +30,7 @@ import { mcpSchemaTokens } from '../mcp/schema-budget'
 import type { SandboxStatus } from '../../../shared/sandbox/status'
 import { modelToolPreferences, type ModelToolPreferences } from './model-tools'
 import { findRepositoryCodeKey } from './repository-git-config'
-import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from './ports'
+import type { LoopLimits, LoopMode, PolicyVerdict, ToolGate, ValidatedCall } from '../ports/loop-ports'
 
 export interface PolicyGateDeps {
   /** Every mode in force (built-in, global, project), resolved by the mode store. */

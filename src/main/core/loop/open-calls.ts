@@ -1,6 +1,6 @@
 import type { ToolResultBlock, ToolUseBlock } from '../../../shared/agent/messages'
-import { resultText, textResult } from './call-results'
-import { visibleMessages, type TaskSession } from './task-session'
+import { resultText, textResult } from '../ports/call-results'
+import { visibleMessages, type TaskSession } from '../ports/task-session'
 
 /** Tool calls of the last assistant message that no user message has answered yet. */
 export function openToolUses(session: TaskSession): ToolUseBlock[] {

@@ -4,7 +4,7 @@ import type { ModelProvider, ModelToolSpec, ModelUsage } from '../providers/type
 import type { ToolDefinition } from '../../../shared/tools/types'
 import type { CommandRunPlan } from '../../../shared/policy/run-plan'
 import type { ProposedChange } from '../workspace/types'
-import type { AnyToolExecutor, FullToolContext } from '../tools/types'
+import type { AnyToolExecutor, FullToolContext } from './tool-types'
 import type { SandboxPlan } from '../../../shared/policy/sandbox'
 
 /**

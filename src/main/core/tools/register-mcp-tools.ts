@@ -1,9 +1,9 @@
 import { mcpToolDefinition } from '../../../shared/tools/mcp'
-import { createMcpServerToolExecutor } from '../tools/mcp-server-tool'
-import type { ToolRegistry } from '../tools/registry'
-import type { AnyToolExecutor } from '../tools/types'
-import type { McpHub } from './hub'
-import type { McpPort } from './mcp-port'
+import { createMcpServerToolExecutor } from './mcp-server-tool'
+import type { ToolRegistry } from './registry'
+import type { AnyToolExecutor } from '../ports/tool-types'
+import type { McpHub } from '../mcp/hub'
+import type { McpPort } from '../mcp/mcp-port'
 
 /**
  * Keeps the registry's `mcp--<server>--<tool>` tools equal to the enabled tools of the connected

@@ -4,11 +4,11 @@ import { TaskLogWriteError } from '../store/task-log'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { TaskMeta } from '../store/task-records'
 import type { TodoItem } from '../store/task-replay'
-import type { AgentLoop, RunOutcome, RunStart } from './agent-loop'
-import type { ApprovalQueue } from './approval-queue'
+import type { AgentLoop, RunOutcome, RunStart } from '../loop/agent-loop'
+import type { ApprovalQueue } from '../approvals/approval-queue'
 import type { LiveTask, LiveTasks } from './live-tasks'
-import type { LoopDeps, RunControl } from './loop-deps'
-import type { ProviderPort } from './ports'
+import type { LoopDeps, RunControl } from '../ports/loop-deps'
+import type { ProviderPort } from '../ports/loop-ports'
 
 export interface StartTaskInput {
   text: string

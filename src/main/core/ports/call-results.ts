@@ -1,5 +1,5 @@
 import type { ToolResultBlock } from '../../../shared/agent/messages'
-import type { ToolOutput } from '../tools/types'
+import type { ToolOutput } from './tool-types'
 
 /**
  * Every result of a call that was refused (by the user, the policy or a limit) starts with this and

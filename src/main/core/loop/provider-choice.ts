@@ -4,7 +4,7 @@ import { chooseBaseUrl } from '../providers/base-url'
 import type { ProviderDeps } from '../providers/create-provider'
 import { resolveApiKey, type KeyTarget, type SecretStore } from '../settings/secret-store'
 import type { SettingsStore } from '../settings/settings-store'
-import type { ProviderPort } from './ports'
+import type { ProviderPort } from '../ports/loop-ports'
 import { createProviderPort, type ProviderChoice } from './provider-port'
 
 export interface ProviderChoiceDeps {

@@ -3,8 +3,8 @@ import type { ProposedChange, Workspace } from '../workspace/types'
 import type { SandboxWrap, TaskTerminal } from '../terminal/types'
 import type { ToolEffect } from '../../../shared/tools/types'
 import type { CommandRunPlan } from '../../../shared/policy/run-plan'
-import type { LoopDeps, RunControl } from '../agent/loop-deps'
-import type { TaskSession } from '../agent/task-session'
+import type { LoopDeps, RunControl } from './loop-deps'
+import type { TaskSession } from './task-session'
 
 /** What a tool hands back to the model. */
 export interface ToolOutput {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { AssistantBlock } from '../../../shared/agent/messages'
 import { createTurnAssembler } from '../providers/assemble-turn'
 import type { ModelRequest } from '../providers/types'
-import type { ProviderPort } from './ports'
-import type { TaskSession } from './task-session'
+import type { ProviderPort } from '../ports/loop-ports'
+import type { TaskSession } from '../ports/task-session'
 
 export interface CompleteCall {
   callId: string

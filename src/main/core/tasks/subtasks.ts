@@ -1,10 +1,10 @@
 import type { TaskSummary } from '../../../shared/contract/task'
-import type { RunOutcome } from './agent-loop'
+import type { RunOutcome } from '../loop/agent-loop'
 import type { LiveTask, LiveTasks } from './live-tasks'
-import type { SubtaskOutcome, SubtaskPort } from './loop-deps'
-import type { ProviderPort } from './ports'
+import type { SubtaskOutcome, SubtaskPort } from '../ports/loop-deps'
+import type { ProviderPort } from '../ports/loop-ports'
 import type { StartTaskInput } from './task-runs'
-import type { TaskSession } from './task-session'
+import type { TaskSession } from '../ports/task-session'
 
 export interface SubtasksDeps {
   tasks: LiveTasks
