@@ -2,7 +2,7 @@ import type { ApprovalDecision, ApprovalItem, ChangeDecision, ChangeView } from 
 import type { CheckpointView } from '../shared/contract/checkpoints'
 import type { TaskSummary } from '../shared/contract/task'
 import { displayCounts, displayRows } from '../shared/diff/hunks'
-import type { AgentServices } from '../main/core/agent/create-agent-services'
+import type { AgentServices } from '../main/core/create-agent-services'
 import type { CheckpointsArgs, RestoreArgs } from './args'
 import type { CliIo, LineReader } from './cli-io'
 import { EXIT, withServices } from './run-command'

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadRulesReport } from '../../../src/main/core/agent/rules-files'
+import { loadRulesReport } from '../../../src/main/core/loop/rules-files'
 import { runCli } from '../../support/run-cli'
 
 const SECRET = 'BEGIN OPENSSH PRIVATE KEY from-the-home-dir'

@@ -1,4 +1,4 @@
-import type { PolicyVerdict } from '../agent/ports'
+import type { PolicyVerdict } from '../ports/loop-ports'
 import type { HookPort, HookScope, ToolCallFacts } from './hook-service'
 
 /**

@@ -1,4 +1,4 @@
-import type { HookPort } from '../hooks/hook-service'
+import type { HookPort } from './hook-port'
 import type { TodoItem } from '../store/task-replay'
 import type { ApprovalQueue } from '../approvals/approval-queue'
 import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolPort } from './loop-ports'
