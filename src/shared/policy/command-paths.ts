@@ -75,6 +75,8 @@ const homeSpelled = (path: string): string => path.replace(/^\$(?:HOME|\{HOME\})
  * names the directory before it.
  */
 export function pathSpelled(path: string): string {
+  // Only a path that starts with `$` or `~`, or ends in `...`, is spelled differently.
+  if (path[0] !== '$' && path[0] !== '~' && !path.endsWith('...')) return path
   const spelled = homeSpelled(path)
     .replace(/^(?:\$(?:PWD|\{PWD\})|~\+)(?=\/|$)/, '.')
     .replace(/^\$(?:OLDPWD|\{OLDPWD\})(?=\/|$)/, '~-')
@@ -84,6 +86,7 @@ export function pathSpelled(path: string): string {
 
 /** `file:///x/y` is the file `/x/y`: a URL that reads a local file names its path. */
 function fileUrlPath(path: string): string {
+  if (path[0] !== 'f' && path[0] !== 'F') return path
   const match = /^file:\/\/[^/]*(\/.*)?$/i.exec(path)
   if (!match) return path
   try {

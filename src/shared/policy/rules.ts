@@ -17,7 +17,8 @@
  */
 
 /** Joins the words of a command for matching: a character no command word can hold (NUL is refused). */
-const SEP = '\u0000'
+export const FORM_SEPARATOR = '\u0000'
+const SEP = FORM_SEPARATOR
 
 /** A command as the rules see it: its words, or a text whose spaces and tabs separate words. */
 export type RuleForm = string | readonly string[]
@@ -147,6 +148,9 @@ export function firstMatch(rules: readonly string[] | undefined, forms: readonly
 /** The texts forms are matched as (case-folded for deny and ask rules): compute once, match many lists. */
 export const matchTexts = (forms: readonly RuleForm[], matchCase: RuleCase): string[] =>
   forms.map((form) => (matchCase === 'folded' ? fold(formText(form)) : formText(form)))
+
+/** Texts already joined by FORM_SEPARATOR, case-folded as deny and ask rules match them. */
+export const foldedTexts = (texts: Iterable<string>): string[] => Array.from(texts, fold)
 
 /** firstMatch over texts from matchTexts with the same matchCase. */
 export function firstMatchOfTexts(rules: readonly string[] | undefined, texts: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {
