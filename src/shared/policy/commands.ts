@@ -1,9 +1,9 @@
 import type { CommandRules } from '../modes/schema'
 import { analyzeCommand, basename, commandName, programForAllow, type CommandAnalysis, type CommandPart } from './shell/analyze'
 import { withoutGlobalOptions } from './shell/global-options'
-import { firstFlagMatch } from './flag-rules'
+import { firstFlagMatch, flagRulesMayMatch } from './flag-rules'
 import { LineScan, nameAppears, ruleProgram } from './named-programs'
-import { FORM_SEPARATOR, firstMatchOfTexts, foldedTexts } from './rules'
+import { FORM_SEPARATOR, firstMatchOfTexts, foldedFirstWordsMayMatch, foldedTexts } from './rules'
 
 export type Decision = 'allow' | 'ask' | 'deny'
 
@@ -56,12 +56,27 @@ function strictForms(part: CommandPart): Map<string, readonly string[]> {
 const allowTexts = (part: CommandPart): string[] =>
   part.allowLevels.map((level) => programForAllow(level[0]) + (level.length > 1 ? FORM_SEPARATOR + level.slice(1).join(FORM_SEPARATOR) : ''))
 
+/**
+ * Whether any deny or ask rule may match the part: the first words of its strict forms (each
+ * level's program as written, as a base name and as a command name) are checked against the
+ * rules' command words first, so a part no such rule names skips building and matching its forms.
+ */
+function strictRulesMayMatch(part: CommandPart, sets: readonly RuleSet[]): boolean {
+  const firstWords: string[] = []
+  for (const level of part.levels) firstWords.push(level[0], basename(level[0]), commandName(level[0]))
+  // The forms without global options start with the program's command name.
+  firstWords.push(commandName(part.program))
+  return sets.some(({ rules }) =>
+    [rules.deny, rules.ask].some((list) => foldedFirstWordsMayMatch(list, firstWords) || flagRulesMayMatch(list, firstWords))
+  )
+}
+
 const partText = (part: CommandPart): string => part.command.text || join(part.argv)
 const firstWord = (rule: string): string => basename(rule.trim().split(/[ \t]/)[0])
 
 function decidePart(part: CommandPart, sets: readonly RuleSet[], autoApprove: boolean, hasStrictRules: boolean): PartDecision {
   const text = partText(part)
-  if (hasStrictRules) {
+  if (hasStrictRules && strictRulesMayMatch(part, sets)) {
     const strict = strictForms(part)
     const strictTexts = foldedTexts(strict.keys())
     const strictWords = [...strict.values()]
