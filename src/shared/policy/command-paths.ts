@@ -226,18 +226,23 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
     return undefined
   }
 
-  const uses: Array<[PathUse, 'write' | 'read' | 'named']> = [
-    ...analysis.writes.map((use): [PathUse, 'write'] => [use, 'write']),
-    ...analysis.reads.map((use): [PathUse, 'read'] => [use, 'read']),
-    ...analysis.argReads.map((use): [PathUse, 'read'] => [use, 'read']),
-    ...[...analysis.named, ...assignedValues(analysis)].flatMap(embeddedPaths).map((use): [PathUse, 'named'] => [use, 'named'])
-  ]
   // xargs hands its command words read at run time: they may name any path.
   const fed = analysis.parts.find((part) => part.wrappers.includes('xargs'))
   if (fed) ask ??= verdict('ask', 'path-unknown', `xargs gives '${fed.argv.join(' ')}' arguments read at run time, which may name any path`)
-  for (const [use, role] of uses) {
-    const denied = check(use, role)
-    if (denied) return denied
+  // In this order: writes, reads, the arguments' reads, then named paths and assigned values.
+  const checkAll = (uses: readonly PathUse[], role: 'write' | 'read' | 'named'): PathVerdict | undefined => {
+    for (const use of uses) {
+      const denied = check(use, role)
+      if (denied) return denied
+    }
+    return undefined
   }
-  return ask
+  return (
+    checkAll(analysis.writes, 'write') ??
+    checkAll(analysis.reads, 'read') ??
+    checkAll(analysis.argReads, 'read') ??
+    checkAll(analysis.named.flatMap(embeddedPaths), 'named') ??
+    checkAll(assignedValues(analysis).flatMap(embeddedPaths), 'named') ??
+    ask
+  )
 }
