@@ -75,6 +75,8 @@ const homeSpelled = (path: string): string => path.replace(/^\$(?:HOME|\{HOME\})
  * names the directory before it.
  */
 export function pathSpelled(path: string): string {
+  // Only a path that starts with `$` or `~`, or ends in `...`, is spelled differently.
+  if (path[0] !== '$' && path[0] !== '~' && !path.endsWith('...')) return path
   const spelled = homeSpelled(path)
     .replace(/^(?:\$(?:PWD|\{PWD\})|~\+)(?=\/|$)/, '.')
     .replace(/^\$(?:OLDPWD|\{OLDPWD\})(?=\/|$)/, '~-')
@@ -84,6 +86,7 @@ export function pathSpelled(path: string): string {
 
 /** `file:///x/y` is the file `/x/y`: a URL that reads a local file names its path. */
 function fileUrlPath(path: string): string {
+  if (path[0] !== 'f' && path[0] !== 'F') return path
   const match = /^file:\/\/[^/]*(\/.*)?$/i.exec(path)
   if (!match) return path
   try {
@@ -223,18 +226,23 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
     return undefined
   }
 
-  const uses: Array<[PathUse, 'write' | 'read' | 'named']> = [
-    ...analysis.writes.map((use): [PathUse, 'write'] => [use, 'write']),
-    ...analysis.reads.map((use): [PathUse, 'read'] => [use, 'read']),
-    ...analysis.argReads.map((use): [PathUse, 'read'] => [use, 'read']),
-    ...[...analysis.named, ...assignedValues(analysis)].flatMap(embeddedPaths).map((use): [PathUse, 'named'] => [use, 'named'])
-  ]
   // xargs hands its command words read at run time: they may name any path.
   const fed = analysis.parts.find((part) => part.wrappers.includes('xargs'))
   if (fed) ask ??= verdict('ask', 'path-unknown', `xargs gives '${fed.argv.join(' ')}' arguments read at run time, which may name any path`)
-  for (const [use, role] of uses) {
-    const denied = check(use, role)
-    if (denied) return denied
+  // In this order: writes, reads, the arguments' reads, then named paths and assigned values.
+  const checkAll = (uses: readonly PathUse[], role: 'write' | 'read' | 'named'): PathVerdict | undefined => {
+    for (const use of uses) {
+      const denied = check(use, role)
+      if (denied) return denied
+    }
+    return undefined
   }
-  return ask
+  return (
+    checkAll(analysis.writes, 'write') ??
+    checkAll(analysis.reads, 'read') ??
+    checkAll(analysis.argReads, 'read') ??
+    checkAll(analysis.named.flatMap(embeddedPaths), 'named') ??
+    checkAll(assignedValues(analysis).flatMap(embeddedPaths), 'named') ??
+    ask
+  )
 }

@@ -1,9 +1,9 @@
 import type { CommandRules } from '../modes/schema'
 import { analyzeCommand, basename, commandName, programForAllow, type CommandAnalysis, type CommandPart } from './shell/analyze'
 import { withoutGlobalOptions } from './shell/global-options'
-import { firstFlagMatch } from './flag-rules'
+import { firstFlagMatch, flagRulesMayMatch } from './flag-rules'
 import { LineScan, nameAppears, ruleProgram } from './named-programs'
-import { firstMatch, firstMatchOfTexts, matchTexts } from './rules'
+import { FORM_SEPARATOR, firstMatchOfTexts, foldedFirstWordsMayMatch, foldedTexts } from './rules'
 
 export type Decision = 'allow' | 'ask' | 'deny'
 
@@ -34,40 +34,62 @@ const join = (argv: readonly string[]): string => argv.join(' ')
 /**
  * The word lists deny and ask rules are matched against: every wrapper level, binary paths reduced
  * to their name, and global options before a subcommand removed (`git -C dir push` is `git push`).
+ * Keyed by their match text (the words joined by FORM_SEPARATOR), so a form is listed once.
  */
-function strictForms(part: CommandPart): string[][] {
-  const forms = new Map<string, string[]>()
-  // Keyed by the words joined with a character no word holds, so a form is listed once.
-  const add = (words: string[]): void => void forms.set(words.join('\u0000'), words)
+function strictForms(part: CommandPart): Map<string, readonly string[]> {
+  const forms = new Map<string, readonly string[]>()
   for (const level of part.levels) {
-    add(level)
-    add([basename(level[0]), ...level.slice(1)])
-    add([commandName(level[0]), ...level.slice(1)])
+    const first = level[0]
+    const tail = level.length > 1 ? FORM_SEPARATOR + level.slice(1).join(FORM_SEPARATOR) : ''
+    forms.set(first + tail, level)
+    // The reduced names only add a form when they differ from the word as written.
+    const base = basename(first)
+    if (base !== first) forms.set(base + tail, [base, ...level.slice(1)])
+    const name = commandName(first)
+    if (name !== base) forms.set(name + tail, [name, ...level.slice(1)])
   }
-  for (const bare of withoutGlobalOptions(commandName(part.program), part.argv.slice(1))) add(bare)
-  return [...forms.values()]
+  for (const bare of withoutGlobalOptions(commandName(part.program), part.argv.slice(1))) forms.set(bare.join(FORM_SEPARATOR), bare)
+  return forms
 }
 
-/** The word lists allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is; `sudo` must be named. */
-const allowForms = (part: CommandPart): string[][] => part.allowLevels.map((level) => [programForAllow(level[0]), ...level.slice(1)])
+/** The texts allow rules are matched against: `./git` is not `git`, `/usr/bin/git` is; `sudo` must be named. */
+const allowTexts = (part: CommandPart): string[] =>
+  part.allowLevels.map((level) => programForAllow(level[0]) + (level.length > 1 ? FORM_SEPARATOR + level.slice(1).join(FORM_SEPARATOR) : ''))
+
+/**
+ * Whether any deny or ask rule may match the part: the first words of its strict forms (each
+ * level's program as written, as a base name and as a command name) are checked against the
+ * rules' command words first, so a part no such rule names skips building and matching its forms.
+ */
+function strictRulesMayMatch(part: CommandPart, sets: readonly RuleSet[]): boolean {
+  const firstWords: string[] = []
+  for (const level of part.levels) firstWords.push(level[0], basename(level[0]), commandName(level[0]))
+  // The forms without global options start with the program's command name.
+  firstWords.push(commandName(part.program))
+  return sets.some(({ rules }) =>
+    [rules.deny, rules.ask].some((list) => foldedFirstWordsMayMatch(list, firstWords) || flagRulesMayMatch(list, firstWords))
+  )
+}
 
 const partText = (part: CommandPart): string => part.command.text || join(part.argv)
 const firstWord = (rule: string): string => basename(rule.trim().split(/[ \t]/)[0])
 
-function decidePart(part: CommandPart, sets: readonly RuleSet[], autoApprove: boolean): PartDecision {
+function decidePart(part: CommandPart, sets: readonly RuleSet[], autoApprove: boolean, hasStrictRules: boolean): PartDecision {
   const text = partText(part)
-  const strict = strictForms(part)
-  const hasStrictRules = sets.some((set) => (set.rules.deny?.length ?? 0) + (set.rules.ask?.length ?? 0) > 0)
-  const strictTexts = hasStrictRules ? matchTexts(strict, 'folded') : []
-  for (const set of sets) {
-    const rule = firstMatchOfTexts(set.rules.deny, strictTexts, 'folded') ?? firstFlagMatch(set.rules.deny, strict)
-    if (rule) return { text, decision: 'deny', rule: `${set.origin} deny "${rule}"` }
+  if (hasStrictRules && strictRulesMayMatch(part, sets)) {
+    const strict = strictForms(part)
+    const strictTexts = foldedTexts(strict.keys())
+    const strictWords = [...strict.values()]
+    for (const set of sets) {
+      const rule = firstMatchOfTexts(set.rules.deny, strictTexts, 'folded') ?? firstFlagMatch(set.rules.deny, strictWords)
+      if (rule) return { text, decision: 'deny', rule: `${set.origin} deny "${rule}"` }
+    }
+    for (const set of sets) {
+      const rule = firstMatchOfTexts(set.rules.ask, strictTexts, 'folded') ?? firstFlagMatch(set.rules.ask, strictWords)
+      if (rule) return { text, decision: 'ask', rule: `${set.origin} ask "${rule}"` }
+    }
   }
-  for (const set of sets) {
-    const rule = firstMatchOfTexts(set.rules.ask, strictTexts, 'folded') ?? firstFlagMatch(set.rules.ask, strict)
-    if (rule) return { text, decision: 'ask', rule: `${set.origin} ask "${rule}"` }
-  }
-  const forms = matchTexts(allowForms(part), 'exact')
+  const forms = allowTexts(part)
   for (const set of sets) {
     if (!set.allowApplies) continue
     // A `sudo` part needs a rule that says `sudo`: `*` or `ls` do not cover `sudo ls`.
@@ -114,7 +136,9 @@ const result = (decision: Decision, rule: string, reason: string, parts: PartDec
 export function decideCommand(line: string, sets: readonly RuleSet[], autoApprove = false, analysis: CommandAnalysis = analyzeCommand(line)): CommandDecision {
   if (analysis.invalid)
     return result('deny', 'invalid-command', 'Invalid argument: the command holds a NUL or another control character; nothing was run', [], analysis)
-  const parts = analysis.parts.map((part) => decidePart(part, sets, autoApprove))
+  // Without a deny or an ask rule, the strict forms are not built at all.
+  const hasStrictRules = sets.some((set) => (set.rules.deny?.length ?? 0) + (set.rules.ask?.length ?? 0) > 0)
+  const parts = analysis.parts.map((part) => decidePart(part, sets, autoApprove, hasStrictRules))
   const denied = parts.find((part) => part.decision === 'deny')
   if (denied) return result('deny', denied.rule as string, `'${denied.text}' is denied by ${denied.rule}`, parts, analysis)
   if (analysis.error) return result('ask', 'unparsed-command', `The command could not be analysed (${analysis.error}), so it is never auto-approved`, parts, analysis)
@@ -151,7 +175,7 @@ export function firstPartMatch(line: string, rules: readonly string[]): string |
   // No rule, nothing to match: the line is not parsed again for nothing.
   if (rules.length === 0) return undefined
   for (const part of analyzeCommand(line).parts) {
-    const rule = firstMatch(rules, strictForms(part), 'folded')
+    const rule = firstMatchOfTexts(rules, foldedTexts(strictForms(part).keys()), 'folded')
     if (rule) return rule
   }
   return undefined

@@ -77,6 +77,24 @@ function flagRules(rules: readonly string[]): FlagRule[] {
   return hit
 }
 
+const programLists = new WeakMap<readonly string[], ReadonlySet<string>>()
+
+/**
+ * Whether a flag rule of the list may match a form whose first word is one of `firstWords`: a
+ * rule matches only words whose first one, lower-cased, is its own first word.
+ */
+export function flagRulesMayMatch(rules: readonly string[] | undefined, firstWords: readonly string[]): boolean {
+  if (!rules || rules.length === 0) return false
+  let programs = programLists.get(rules)
+  if (!programs) {
+    programs = new Set(flagRules(rules).map((rule) => rule.prefix[0]))
+    programLists.set(rules, programs)
+  }
+  if (programs.size === 0) return false
+  for (const word of firstWords) if (programs.has(word.toLowerCase())) return true
+  return false
+}
+
 /** Whether every item of `wanted` appears in `have` in the same order. */
 function inOrder(wanted: readonly string[], have: readonly string[]): boolean {
   let at = 0

@@ -83,8 +83,7 @@ function wordNames(line: string, word: ShellWord, name: string, spans: () => Arr
 /** What every rule's search in one line shares, computed once. */
 export class LineScan {
   readonly lower: string
-  /** The values of the words that differ from their text in the line (decoded quotes, escapes, braces). */
-  readonly decoded: string
+  private decodedText: string | undefined
   private spanList: Array<[number, number]> | undefined
 
   constructor(
@@ -92,11 +91,18 @@ export class LineScan {
     readonly analysis: CommandAnalysis
   ) {
     this.lower = line.toLowerCase()
-    let decoded = ''
-    // Brace expansion makes words whose text is not the line's at their offsets (`tou{ch,}`).
-    for (const part of analysis.parts)
-      for (const word of part.words) if (word.value !== word.raw || line.slice(word.start, word.end) !== word.raw) decoded += ` ${word.value}`
-    this.decoded = decoded.toLowerCase()
+  }
+
+  /** The values of the words that differ from their text in the line (decoded quotes, escapes, braces); built when first read. */
+  get decoded(): string {
+    if (this.decodedText === undefined) {
+      let decoded = ''
+      // Brace expansion makes words whose text is not the line's at their offsets (`tou{ch,}`).
+      for (const part of this.analysis.parts)
+        for (const word of part.words) if (word.value !== word.raw || this.line.slice(word.start, word.end) !== word.raw) decoded += ` ${word.value}`
+      this.decodedText = decoded.toLowerCase()
+    }
+    return this.decodedText
   }
 
   get spans(): Array<[number, number]> {

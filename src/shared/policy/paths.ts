@@ -1,5 +1,7 @@
 /** Pure POSIX path helpers; the core supplies realpath-based facts where symlinks matter. */
 export function normalizePosix(path: string): string {
+  // Most paths are already normal (no `\\`, `//`, `.` or `..` segment, no trailing `/`): returned as they are.
+  if (!NEEDS_NORMALISING.test(path)) return path
   const absolute = path.startsWith('/')
   const out: string[] = []
   for (const segment of path.replace(/\\/g, '/').split('/')) {
@@ -11,6 +13,13 @@ export function normalizePosix(path: string): string {
   }
   return (absolute ? '/' : '') + out.join('/')
 }
+
+/** What normalizePosix would change: a backslash, an empty, `.` or `..` segment, a trailing slash (`/` alone stays). */
+const NEEDS_NORMALISING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|[\s\S]\/$|^$/
+
+/** The last workspace root normalised: every path of a line is checked against the same one. */
+let lastRoot = { given: '', normal: '' }
+const normalRoot = (root: string): string => (lastRoot.given === root && root !== '' ? lastRoot.normal : (lastRoot = { given: root, normal: normalizePosix(root) }).normal)
 
 export interface PathFacts {
   /** Workspace-relative POSIX path; undefined when the path is outside the workspace. */
@@ -24,7 +33,7 @@ export interface PathFacts {
  */
 export function lexicalPathFacts(path: string, workspaceRoot: string): PathFacts {
   if (path.startsWith('~')) return { outsideWorkspace: true }
-  const root = normalizePosix(workspaceRoot)
+  const root = normalRoot(workspaceRoot)
   const full = path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? normalizePosix(path) : normalizePosix(`${root}/${path}`)
   if (full === root) return { relPath: '.', outsideWorkspace: false }
   if (full.startsWith(root === '/' ? '/' : `${root}/`)) return { relPath: full.slice(root === '/' ? 1 : root.length + 1), outsideWorkspace: false }

@@ -17,7 +17,8 @@
  */
 
 /** Joins the words of a command for matching: a character no command word can hold (NUL is refused). */
-const SEP = '\u0000'
+export const FORM_SEPARATOR = '\u0000'
+const SEP = FORM_SEPARATOR
 
 /** A command as the rules see it: its words, or a text whose spaces and tabs separate words. */
 export type RuleForm = string | readonly string[]
@@ -108,6 +109,9 @@ interface CompiledList {
   rules: CompiledRule[]
   words: Array<string | null>
   foldedWords: Array<string | null>
+  /** The folded command words, and whether some rule has none (a glob or a word that is not plain ASCII). */
+  foldedWordSet: ReadonlySet<string>
+  someWordUnknown: boolean
 }
 
 const lists = new WeakMap<readonly string[], CompiledList>()
@@ -120,7 +124,9 @@ function compiledList(rules: readonly string[]): CompiledList {
       const word = rule.replace(/^[ \t]+/, '').split(/[ \t]/)[0]
       return PLAIN_WORD.test(word) && !word.includes('*') && !word.endsWith(':') ? word : null
     })
-    hit = { rules: rules.map(compiled), words, foldedWords: words.map((word) => (word === null ? null : fold(word))) }
+    const foldedWords = words.map((word) => (word === null ? null : fold(word)))
+    const known = foldedWords.filter((word): word is string => word !== null)
+    hit = { rules: rules.map(compiled), words, foldedWords, foldedWordSet: new Set(known), someWordUnknown: known.length < foldedWords.length }
     lists.set(rules, hit)
   }
   return hit
@@ -147,6 +153,22 @@ export function firstMatch(rules: readonly string[] | undefined, forms: readonly
 /** The texts forms are matched as (case-folded for deny and ask rules): compute once, match many lists. */
 export const matchTexts = (forms: readonly RuleForm[], matchCase: RuleCase): string[] =>
   forms.map((form) => (matchCase === 'folded' ? fold(formText(form)) : formText(form)))
+
+/**
+ * Whether a rule of the list may match, as a deny or ask rule, a form whose first word is one of
+ * `firstWords`. False only where firstMatchOfTexts would skip every rule of the list: each rule
+ * names a plain command word, every first word is plain, and none of them is a rule's word.
+ */
+export function foldedFirstWordsMayMatch(rules: readonly string[] | undefined, firstWords: readonly string[]): boolean {
+  if (!rules || rules.length === 0) return false
+  const list = compiledList(rules)
+  if (list.someWordUnknown) return true
+  for (const word of firstWords) if (!PLAIN_WORD.test(word) || list.foldedWordSet.has(fold(word))) return true
+  return false
+}
+
+/** Texts already joined by FORM_SEPARATOR, case-folded as deny and ask rules match them. */
+export const foldedTexts = (texts: Iterable<string>): string[] => Array.from(texts, fold)
 
 /** firstMatch over texts from matchTexts with the same matchCase. */
 export function firstMatchOfTexts(rules: readonly string[] | undefined, texts: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {

@@ -42,6 +42,9 @@ const GIT_ELSEWHERE = /^(?:--git-dir|--work-tree|--exec-path|--super-prefix|--ba
 /** `cd`-like commands: the folder git runs in changes. */
 const CHANGES_DIR = new Set(['cd', 'pushd', 'popd'])
 
+/** What every rewritten git invocation is given before its subcommand (the same text each time). */
+const GIT_SETTINGS = ['--no-pager', ...gitNeutralSettings().flatMap((setting) => ['-c', setting])].join(' ')
+
 interface Insertion {
   at: number
   text: string
@@ -100,8 +103,7 @@ function gitInsertions(line: string, part: CommandPart, dirs: readonly string[])
   const rest = options.subcommand === null ? [] : words.slice(options.subcommand + 1)
   const reenabled = rest.find((word) => reenablesDriver(word.value))
   if (reenabled) return `'git ${sub?.value} ${reenabled.value}' turns the repository's diff drivers back on`
-  const settings = ['--no-pager', ...gitNeutralSettings().flatMap((setting) => ['-c', setting])].join(' ')
-  const insert: Insertion[] = sub ? [{ at: sub.start, text: `${settings} ` }] : [{ at: words[0].end, text: ` ${settings}` }]
+  const insert: Insertion[] = sub ? [{ at: sub.start, text: `${GIT_SETTINGS} ` }] : [{ at: words[0].end, text: ` ${GIT_SETTINGS}` }]
   const flags = gitSubcommandFlags(sub?.value)
   if (sub && flags.length > 0) insert.push({ at: sub.end, text: ` ${flags.join(' ')}` })
   const where = options.folders.reduce<string[]>((acc, folder) => acc.map((dir) => joinDir(dir, folder)), [...dirs])

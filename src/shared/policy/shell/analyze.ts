@@ -1,6 +1,6 @@
 import { argPaths } from './arg-paths'
 import { arithmeticProblem, literalArithmetic } from './arithmetic'
-import { assignmentProblem, DECLARING, declared, namesSetBy, splitAssignment } from './assignments'
+import { assignmentProblem, DECLARING, declared, namesSetBy, setsNames, splitAssignment } from './assignments'
 import { expandBraces, hasBraceExpansion } from './brace'
 import { codeOf, stringLiterals, type EmbeddedCode } from './code'
 import { dangerousSubstitution } from './dangerous'
@@ -181,13 +181,14 @@ class Analyzer {
       }
     }
     for (const assignment of unwrapped.envAssignments) this.assignment(assignment)
-    const levels = [...wrappers.map((wrapper) => values(words.slice(wrapper.at))), values(inner)]
+    const argv = values(inner)
+    const levels = [...wrappers.map((wrapper) => values(words.slice(wrapper.at))), argv]
     const privileged = wrappers.findIndex((wrapper) => wrapper.privileged)
     const runner = wrappers.reduce((last, wrapper, i) => (wrapper.runner ? i : last), -1)
     const allowLevels = levels.slice(runner + 1, privileged >= 0 ? privileged + 1 : levels.length)
     const program = inner[0].value
     const programWords = new Set([...wrappers.map((wrapper) => words[wrapper.at]), inner[0]])
-    const part: CommandPart = { command, argv: values(inner), wrappers: wrappers.map((w) => w.name), program, levels, allowLevels, argvWords: inner, words: [...words], programWords, dataWords: dataWords(inner, command, fromCode) }
+    const part: CommandPart = { command, argv, wrappers: wrappers.map((w) => w.name), program, levels, allowLevels, argvWords: inner, words: [...words], programWords, dataWords: dataWords(inner, command, fromCode) }
     const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(commandName(program)) ? commandName(program) : undefined
     if (elevated) part.privileged = elevated
     if (fromCode) part.fromCode = true
@@ -211,7 +212,7 @@ class Analyzer {
     const name = commandName(first.value)
     const args = inner.slice(1)
     if (DECLARING.has(name)) this.declaration(name, args)
-    for (const set of namesSetBy([name, ...values(args)])) this.setVariable(set, undefined, false)
+    if (setsNames(name)) for (const set of namesSetBy([name, ...values(args)])) this.setVariable(set, undefined, false)
     this.arithmeticBuiltins(name, args)
     if (name === 'make' || name === 'gmake')
       for (const word of args) if (splitAssignment(word.value)) this.assignment(word)
@@ -240,6 +241,7 @@ class Analyzer {
       for (const word of args) this.arithmetic({ text: word.expands ? '$' : word.value, kind: 'arithmetic command' })
       return
     }
+    if (name !== '[[' && name !== 'test' && name !== '[' && name !== 'unset') return
     const texts = args.map((word) => word.value)
     if (name === '[[') {
       texts.forEach((text, i) => {

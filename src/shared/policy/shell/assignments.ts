@@ -118,6 +118,9 @@ const VALUED: Readonly<Record<string, readonly string[]>> = {
   wait: []
 }
 
+/** Whether namesSetBy may find a name for this command (only the variable-setting builtins set any). */
+export const setsNames = (name: string): boolean => Boolean(VALUED[name])
+
 /**
  * The variables a builtin sets from its words (`read PATH`, `read -a PATH`, `printf -v PATH`,
  * `mapfile PATH`, `getopts o PATH`, `wait -p PATH`). Their values are only known at run time.

@@ -132,10 +132,22 @@ function shellCode(name: string, argv: readonly ShellWord[], command: ShellComma
   else found.alwaysAsk.push(`${name} without a script runs commands from its input`)
 }
 
+/** The interpreter spec of each command name seen, so the patterns run once per name (kept small). */
+const interpreterOf = new Map<string, InterpreterSpec | null>()
+
+function interpreterSpec(name: string): InterpreterSpec | null {
+  let spec = interpreterOf.get(name)
+  if (spec === undefined) {
+    spec = INTERPRETERS.find(([pattern]) => pattern.test(name))?.[1] ?? null
+    if (interpreterOf.size > 2000) interpreterOf.clear()
+    interpreterOf.set(name, spec)
+  }
+  return spec
+}
+
 function interpreterCode(name: string, argv: readonly ShellWord[], command: ShellCommand, found: CodeFindings): boolean {
-  const entry = INTERPRETERS.find(([pattern]) => pattern.test(name))
-  if (!entry) return false
-  const spec = entry[1]
+  const spec = interpreterSpec(name)
+  if (!spec) return false
   if (spec.subcommand) {
     if (argv.slice(1).some((word) => word.value === spec.subcommand)) {
       found.alwaysAsk.push(`${name} ${spec.subcommand} runs a string as code`)
@@ -233,8 +245,9 @@ function optionCode(name: string, argv: readonly ShellWord[], found: CodeFinding
       if (command) found.code.push({ text: command[2], language: 'shell' })
     }
     for (const option of options) {
+      if (word !== option && !word.startsWith(option)) continue
       const { text } = valueOf(argv, i, option)
-      if (text !== undefined && (word === option || word.startsWith(option))) found.code.push({ text: text.replace(/^exec=/, ''), language: 'shell' })
+      if (text !== undefined) found.code.push({ text: text.replace(/^exec=/, ''), language: 'shell' })
     }
     if (name === 'tar' && word.startsWith('--checkpoint-action=exec=')) found.code.push({ text: word.slice('--checkpoint-action=exec='.length), language: 'shell' })
   }

@@ -5,12 +5,17 @@ export const basename = (program: string): string => {
   return slash >= 0 ? program.slice(slash + 1) : program
 }
 
+/** A name commandName leaves as it is: lower-case ASCII letters, digits, `_`, `+`, `-` (no `/`, no `.`, no upper case). */
+const PLAIN_NAME = /^[a-z0-9_+-]*$/
+
 /**
  * The command a program word runs on a case-insensitive file system (macOS, Windows), where
  * `SUDO`, `Bash` and `rm.exe` run sudo, bash and rm: how wrappers, shells and the tables are
  * recognised, and one more form deny and ask rules see. Allow matching stays exact.
  */
-export const commandName = (program: string): string => basename(program).toLowerCase().replace(/\.(exe|com)$/, '')
+export const commandName = (program: string): string =>
+  // Most names are already plain lower-case ASCII without a path or a `.exe`: the common case returns at once.
+  PLAIN_NAME.test(program) ? program : basename(program).toLowerCase().replace(/\.(exe|com)$/, '')
 
 /**
  * Commands that run the rest of their words as a command. `argOptions` take a separate value;
