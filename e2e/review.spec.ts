@@ -95,8 +95,12 @@ test('the proposed side is edited before accepting, inline view, and the change 
   await expect(row.locator('.status-chip')).toContainText('applied')
   await row.getByRole('button', { name: 'Show diff' }).click()
   await expect(row.locator('.monaco-diff-editor')).toBeVisible()
-  await row.getByRole('button', { name: 'Revert' }).click()
+  // Reverting is reviewed like any change: nothing is written until the review is accepted.
+  await row.getByRole('button', { name: 'Revert…' }).click()
+  const revert = page.getByRole('region', { name: 'Approvals' }).getByRole('group', { name: 'Changeset review' })
+  await revert.getByRole('button', { name: 'Accept all changes' }).click()
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL)
+  await nav(page).getByRole('button', { name: 'Changes', exact: true }).click()
   await expect(row.locator('.status-chip')).toContainText('reverted')
 })
 
