@@ -95,9 +95,15 @@ test('the proposed side is edited before accepting, inline view, and the change 
   await expect(row.locator('.status-chip')).toContainText('applied')
   await row.getByRole('button', { name: 'Show diff' }).click()
   await expect(row.locator('.monaco-diff-editor')).toBeVisible()
-  await row.getByRole('button', { name: 'Revert' }).click()
+  // Reverting is reviewed like any change: nothing is written until the review is accepted.
+  await row.getByRole('button', { name: 'Revert…' }).click()
+  const revert = page.getByRole('region', { name: 'Approvals' }).getByRole('group', { name: 'Changeset review' })
+  await revert.getByRole('button', { name: 'Accept all changes' }).click()
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL)
-  await expect(row.locator('.status-chip')).toContainText('reverted')
+  await nav(page).getByRole('button', { name: 'Changes', exact: true }).click()
+  // The revert is listed after it, as a change of its own.
+  await expect(row.first().locator('.status-chip')).toContainText('reverted')
+  await expect(row.nth(1)).toContainText('Revert')
 })
 
 test('rejecting the changeset with a reason leaves the file alone and tells the model', async ({ page, modus }) => {

@@ -7,7 +7,7 @@ import { projectGrantItems } from '../../shared/modes/project-grants'
 import { isReadOnlyCommand } from '../../shared/policy/read-only-command'
 import { appFiles } from './app-paths'
 import { createCheckpointService, withCommandCheckpoints, type CheckpointService } from './checkpoints'
-import { createCheckpointHandlers, type CheckpointChannels } from './checkpoints/checkpoint-handlers'
+import { commandChangeViews, createCheckpointHandlers, type CheckpointChannels } from './checkpoints/checkpoint-handlers'
 import { gitAvailable } from './checkpoints/git-cli'
 import type { EventBus } from './event-bus'
 import type { ModeStore } from './modes'
@@ -289,7 +289,17 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       'approvals:list': approvalHandlers['approvals:list'],
       'approvals:decide': approvalHandlers['approvals:decide'],
       'sandbox:status': () => sandbox.status(),
-      ...createReviewHandlers({ edits, bus: options.bus }),
+      ...createReviewHandlers({
+        edits,
+        approvals,
+        task: (taskId) => store.list().find((task) => task.id === taskId),
+        record: (taskId, event) => tasks.record(taskId, event),
+        commandChanges: async (taskId) => {
+          const workspaceRoot = store.list().find((task) => task.id === taskId)?.workspace
+          return workspaceRoot ? commandChangeViews(checkpoints, workspaceRoot, taskId) : []
+        },
+        bus: options.bus
+      }),
       ...createCheckpointHandlers({
         checkpoints,
         task: (taskId) => store.list().find((task) => task.id === taskId),
@@ -301,6 +311,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
           get: () => options.settings.get().checkpoints,
           save: (input) => options.settings.update((current) => ({ ...current, checkpoints: input })).then(() => undefined)
         },
+        record: (taskId, event) => tasks.record(taskId, event),
         bus: options.bus
       })
     },

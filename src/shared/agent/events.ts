@@ -33,6 +33,19 @@ export const AgentEvent = z.discriminatedUnion('type', [
     /** How many messages the model's history held here: "rewind the conversation" goes back to it. */
     messageCount: z.number().optional()
   }),
+  /**
+   * Files put back by the user outside the model's turn (a checkpoint restore, or reverting one
+   * change), once the review was accepted: a row in the chat, and a note to the model on its next turn.
+   */
+  z.object({
+    type: z.literal('files-restored'),
+    at,
+    how: z.enum(['restore', 'revert']),
+    /** restore: the turn's label (files are as before it); revert: the reverted change's path. */
+    label: z.string(),
+    /** The paths written, as the user accepted them. */
+    files: z.array(z.string())
+  }),
   /** The conversation was rewound to this checkpoint: what came after it is no longer sent or shown. */
   z.object({ type: z.literal('rewound'), at, checkpointId: z.string() }),
   z.object({ type: z.literal('assistant-start'), at, messageId: z.string(), model: z.string() }),

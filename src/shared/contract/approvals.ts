@@ -35,6 +35,12 @@ export const ChangeView = z.object({
   /** Once written: how many of the hunks the review accepted, and whether the user edited the text. */
   acceptedHunks: z.number().int().optional(),
   editedByUser: z.boolean().optional(),
+  /** Once written: exactly what reached the disk (after rejected hunks and the user's edits; null: deleted). */
+  written: z.string().nullable().optional(),
+  /** The tool that proposed it (`write_to_file`, `restore_checkpoint`, `revert_change`, or a command). */
+  tool: z.string().optional(),
+  /** Changes a command made (seen by the checkpoints' snapshots), listed beside the edits; never staged. */
+  byCommand: z.string().optional(),
   createdAt: z.number()
 })
 export type ChangeView = z.infer<typeof ChangeView>

@@ -17,10 +17,37 @@ export interface Hunk {
 /** Line arrays compared for review: LF-normalised; a trailing newline shows as a final empty line. */
 const linesOf = (text: string): string[] => (text === '' ? [] : toLf(text).split('\n'))
 
+/**
+ * One hunk per run of changed lines, so that two changes with even one unchanged line between them
+ * (two blocks of one model edit) are decided apart. Each hunk carries up to `context` unchanged lines
+ * on each side; where two changes sit closer than 2×context, the lines between them are shared out
+ * (the earlier hunk takes its half first), so hunks never overlap and can be applied one by one.
+ */
 export function computeHunks(original: string, proposed: string, context = 3): Hunk[] {
-  const oldLines = linesOf(original)
-  const newLines = linesOf(proposed)
-  const rows: Array<{ op: ' ' | '-' | '+'; text: string; oldNo: number; newNo: number }> = []
+  const rows = diffRows(linesOf(original), linesOf(proposed))
+  const runs: Array<{ start: number; end: number }> = []
+  for (let i = 0; i < rows.length; i++) {
+    if (rows[i].op === ' ') continue
+    const last = runs[runs.length - 1]
+    if (last && last.end === i) last.end = i + 1
+    else runs.push({ start: i, end: i + 1 })
+  }
+  // The unchanged lines after run n that it keeps as context; the next run may take what is left.
+  const trailingOf = (n: number): number => {
+    const gap = (n + 1 < runs.length ? runs[n + 1].start : rows.length) - runs[n].end
+    return n + 1 < runs.length ? Math.min(context, Math.ceil(gap / 2)) : Math.min(context, gap)
+  }
+  return runs.map((run, n) => {
+    const gapBefore = run.start - (n > 0 ? runs[n - 1].end : 0)
+    const leading = n === 0 ? Math.min(context, gapBefore) : Math.min(context, gapBefore - trailingOf(n - 1))
+    return toHunk(rows.slice(run.start - leading, run.end + trailingOf(n)), n + 1)
+  })
+}
+
+type Row = { op: ' ' | '-' | '+'; text: string; oldNo: number; newNo: number }
+
+function diffRows(oldLines: string[], newLines: string[]): Row[] {
+  const rows: Row[] = []
   let oldNo = 1
   let newNo = 1
   for (const change of diffArrays(oldLines, newLines)) {
@@ -30,32 +57,10 @@ export function computeHunks(original: string, proposed: string, context = 3): H
       else rows.push({ op: ' ', text, oldNo: oldNo++, newNo: newNo++ })
     }
   }
-  const hunks: Hunk[] = []
-  let i = 0
-  while (i < rows.length) {
-    if (rows[i].op === ' ') {
-      i++
-      continue
-    }
-    let start = Math.max(0, i - context)
-    while (start < i && rows[start].op !== ' ') start++
-    let end = i
-    // Extend while the next change is within 2×context unchanged rows (hunks would overlap).
-    for (;;) {
-      while (end < rows.length && rows[end].op !== ' ') end++
-      let gap = end
-      while (gap < rows.length && rows[gap].op === ' ') gap++
-      if (gap < rows.length && gap - end <= 2 * context) end = gap
-      else break
-    }
-    const stop = Math.min(rows.length, end + context)
-    hunks.push(toHunk(rows.slice(start, stop), hunks.length + 1))
-    i = stop
-  }
-  return hunks
+  return rows
 }
 
-function toHunk(rows: Array<{ op: ' ' | '-' | '+'; text: string; oldNo: number; newNo: number }>, n: number): Hunk {
+function toHunk(rows: Row[], n: number): Hunk {
   const oldRows = rows.filter((r) => r.op !== '+')
   const newRows = rows.filter((r) => r.op !== '-')
   return {
@@ -166,3 +171,35 @@ export function invertHunks(hunks: readonly Hunk[]): Hunk[] {
     lines: h.lines.map((l) => (l[0] === '+' ? '-' + l.slice(1) : l[0] === '-' ? '+' + l.slice(1) : l))
   }))
 }
+
+/**
+ * The ids of `hunks` (from `computeHunks(original, …)`) whose change shows in `written`: the file
+ * differs from `original` where the hunk changes it. A hunk the user rejected left the original
+ * lines there; one they accepted, or accepted and then edited, did not. So the counts a log records
+ * come from what reached the disk, not from what the reviewer was sent.
+ */
+export function hunksReachingDisk(original: string, hunks: readonly Hunk[], written: string | null): string[] {
+  if (written === null) return hunks.map((hunk) => hunk.id)
+  const changedSpans = computeHunks(original, written, 0).map(changedSpan)
+  return hunks.filter((hunk) => changedSpans.some((span) => spansOverlap(span, changedSpan(hunk)))).map((hunk) => hunk.id)
+}
+
+/** The original lines a hunk removes ([first, last]), or the point between two lines where it inserts (x.5). */
+function changedSpan(hunk: Hunk): [number, number] {
+  let oldNo = hunk.oldLines === 0 ? hunk.oldStart + 1 : hunk.oldStart
+  let first = -1
+  let last = -1
+  let insertAt = -1
+  for (const line of hunk.lines) {
+    if (line[0] === '-') {
+      if (first < 0) first = oldNo
+      last = oldNo
+      oldNo++
+    } else if (line[0] === '+') {
+      if (insertAt < 0) insertAt = oldNo - 0.5
+    } else oldNo++
+  }
+  return first >= 0 ? [first, last] : [insertAt, insertAt]
+}
+
+const spansOverlap = ([aStart, aEnd]: [number, number], [bStart, bEnd]: [number, number]): boolean => aStart <= bEnd && bStart <= aEnd

@@ -99,9 +99,16 @@ describe('handlers', () => {
     const [change] = (listed as { value: Array<{ id: string; status: string; auto: boolean; hunks: Array<{ lines: string[] }> }> }).value
     expect(change).toMatchObject({ status: 'applied', auto: true })
     expect(change!.hunks[0]!.lines).toEqual(expect.arrayContaining(['-const a = 1', '+const a = 2']))
-    const reverted = await call(harness, 'changes:revert', { taskId: task.id, changeId: change!.id })
-    expect(reverted).toMatchObject({ ok: true, value: { status: 'reverted' } })
+    // Reverting opens a review; nothing is written until it is accepted.
+    const opened = await call(harness, 'changes:revert', { taskId: task.id, changeId: change!.id })
+    expect(opened).toMatchObject({ ok: true, value: { approvalId: expect.any(String) } })
+    expect(await harness.read('src/a.ts')).toBe('const a = 2\n')
+    const approvalId = (opened as { value: { approvalId: string } }).value.approvalId
+    expect(await call(harness, 'approvals:decide', { approvalId, outcome: 'approve' })).toMatchObject({ ok: true, value: { resolved: true } })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'files-restored')
     expect(await harness.read('src/a.ts')).toBe('const a = 1\n')
+    const after = (await call(harness, 'changes:list', { taskId: task.id })) as { value: Array<{ id: string; status: string }> }
+    expect(after.value.find((listed) => listed.id === change!.id)?.status).toBe('reverted')
   })
 
   it('task:list, task:events, task:export and task:delete', async () => {

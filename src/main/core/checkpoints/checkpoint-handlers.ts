@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../../../shared/agent/events'
 import type { Handlers } from '../../../shared/contract'
 import type { ChangeView } from '../../../shared/contract/approvals'
 import type { CheckpointSettingsInput, checkpointsRequests } from '../../../shared/contract/checkpoints'
@@ -24,6 +25,8 @@ export interface CheckpointHandlerDeps {
   gitAvailable: () => Promise<boolean>
   settings: { get(): CheckpointSettingsInput; save(input: CheckpointSettingsInput): Promise<void> }
   bus?: EventBus
+  /** Adds an event to a task (the row a restore leaves in the chat). */
+  record?: (taskId: string, event: AgentEvent) => Promise<void>
 }
 
 export function createCheckpointHandlers(deps: CheckpointHandlerDeps): Pick<Handlers, CheckpointChannels> {
@@ -46,6 +49,7 @@ export function createCheckpointHandlers(deps: CheckpointHandlerDeps): Pick<Hand
           workspace: await deps.workspace(task.workspace),
           edits: deps.edits,
           approvals: deps.approvals,
+          record: deps.record,
           onApplied: () => deps.bus?.emit('checkpoints:changed', { taskId })
         },
         { taskId, taskTitle: task.title, mode: task.mode, checkpointId, label: marker.label }
@@ -91,4 +95,33 @@ function sinceStartView(taskId: string, file: FileVersionPair): ChangeView {
     auto: false,
     createdAt: 0
   }
+}
+
+/**
+ * The files a task's commands changed (a `sed -i`, a generator), as changes in the task's list: what
+ * each command run did to each file, seen by the snapshots around it. They were never staged, so
+ * they cannot be reverted one by one (a checkpoint restore puts them back).
+ */
+export async function commandChangeViews(checkpoints: CheckpointService, workspace: string, taskId: string): Promise<ChangeView[]> {
+  const found = await checkpoints.forWorkspace(workspace).commandChanges(taskId)
+  return found.map((file) => {
+    const original = asText(file.before)
+    const written = asText(file.after)
+    return {
+      id: `command:${file.action}:${file.path}`,
+      taskId,
+      callId: file.callId ?? '',
+      path: file.path,
+      operation: original === null ? 'create' : written === null ? 'delete' : 'modify',
+      original,
+      proposed: written,
+      written,
+      hunks: computeHunks(original ?? '', written ?? ''),
+      status: 'applied',
+      auto: true,
+      tool: 'execute_command',
+      byCommand: file.command ?? 'a command',
+      createdAt: file.at
+    } satisfies ChangeView
+  })
 }

@@ -18,7 +18,8 @@ export interface CommandCheckpointDeps {
  */
 export function withCommandCheckpoints(port: ToolPort, deps: CommandCheckpointDeps): ToolPort {
   return {
-    context: (run) => port.context(run),
+    // The call's id goes along, so the files a command changed can be listed under it.
+    context: async (run) => ({ ...(await port.context(run)), callId: run.callId }),
     executor(name) {
       const inner = port.executor(name)
       const commandLine = deps.definition(name)?.commandLine
@@ -30,7 +31,10 @@ export function withCommandCheckpoints(port: ToolPort, deps: CommandCheckpointDe
           // The run plan already says whether it only reads (the line was parsed once, by the policy).
           const readOnly = ctx.plan ? ctx.plan.readOnly : deps.isReadOnly(commandLine(params).command)
           if (readOnly) return command.execute(params, ctx)
-          const { result, capture } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx))
+          const { result, capture } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx), {
+            command: commandLine(params).command,
+            callId: ctx.callId
+          })
           const note = captureNote(capture)
           return note ? { ...result, content: [...result.content, { type: 'text', text: `\n${note}` }] } : result
         }

@@ -22,6 +22,9 @@ export type JournalEntry =
       before: string | null
       after: string | null
       executable?: boolean
+      /** For a command's changes: the command line and the call that ran it (the Changes list names them). */
+      command?: string
+      callId?: string
     }
   | { kind: 'skipped'; taskId: string; at: number; action: string; files: SkippedFile[] }
   | { kind: 'failure'; taskId: string; at: number; message: string }

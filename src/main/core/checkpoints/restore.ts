@@ -2,21 +2,16 @@ import { mkdir, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ChangeView } from '../../../shared/contract/approvals'
 import { detectLineEnding } from '../../../shared/diff/text'
-import type { ApprovalQueue } from '../approvals/approval-queue'
 import { toChangeView } from '../ports/edit-port'
-import type { EditPort } from '../ports/loop-ports'
+import { putBackThroughReview, type PutBackDeps } from './put-back-review'
 import { writeFileAtomic } from '../fs/atomic-write'
 import { decodeText, detectEncoding } from '../workspace/encoding'
 import type { ProposedChange, Workspace } from '../workspace/types'
 import type { FileVersionPair, WorkspaceCheckpoints } from './workspace-checkpoints'
 
-export interface RestoreDeps {
+export interface RestoreDeps extends PutBackDeps {
   checkpoints: WorkspaceCheckpoints
   workspace: Workspace
-  edits: Pick<EditPort, 'accept' | 'reject'>
-  approvals: Pick<ApprovalQueue, 'ask'>
-  /** After the review is answered: each file's final state (applied, rejected, conflict). */
-  onApplied?: (changes: ChangeView[]) => void
 }
 
 export interface RestoreRequest {
@@ -76,34 +71,21 @@ export async function restoreToCheckpoint(deps: RestoreDeps, request: RestoreReq
   }
   if (staged.length === 0) return summary
 
-  const { item, answer } = deps.approvals.ask({
+  const { approvalId } = putBackThroughReview(deps, {
     taskId: request.taskId,
     taskTitle: request.taskTitle,
-    kind: 'edit',
     mode: request.mode,
-    tool: 'restore_checkpoint',
-    summary: `Restore ${staged.length} file${staged.length === 1 ? '' : 's'} to “${request.label}”`,
-    rule: 'checkpoint restore',
+    how: 'restore',
+    label: request.label,
+    // The files go back to how they were *before* the turn the checkpoint precedes.
+    summary: `Restore ${staged.length} file${staged.length === 1 ? '' : 's'} to before “${request.label}”`,
     reason:
       summary.conflicts > 0
         ? `You asked to restore files. ${summary.conflicts} changed after Modus wrote them and are unticked: tick them only to overwrite those changes.`
         : 'You asked to restore files: accept what to put back.',
-    changes: staged
+    staged
   })
-  summary.approvalId = item.id
-  void answer.then(async (decision) => {
-    const results: ChangeView[] = []
-    const choices = new Map(decision.outcome === 'approve' ? (decision.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]) : [])
-    for (const change of staged) {
-      try {
-        if (decision.outcome !== 'approve') results.push(await deps.edits.reject(change.id))
-        else results.push((await deps.edits.accept(change.id, choices.get(change.id) ?? {})).change)
-      } catch {
-        // A change that can no longer be decided (already answered elsewhere) keeps its state.
-      }
-    }
-    deps.onApplied?.(results)
-  })
+  summary.approvalId = approvalId
   return summary
 }
 

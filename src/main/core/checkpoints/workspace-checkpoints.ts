@@ -57,13 +57,32 @@ export interface FileVersionPair {
   conflict?: string
 }
 
+/** Which command a snapshot pair was taken around. */
+export interface CommandSource {
+  command: string
+  callId?: string
+}
+
+export interface CommandFileChange {
+  path: string
+  at: number
+  command?: string
+  callId?: string
+  /** Groups the files of one command run. */
+  action: string
+  before: Buffer | null
+  after: Buffer | null
+}
+
 export interface WorkspaceCheckpoints {
   readonly root: string
   mark(taskId: string, label: string): Promise<CheckpointMarker>
   /** Runs a write of one file, recording its content before and after. */
   recordWrite<T>(taskId: string, absolutePath: string, write: () => Promise<T>): Promise<T>
   /** Snapshots before and after `run`; what the command created, changed or deleted is recorded. */
-  aroundCommand<T>(taskId: string, run: () => Promise<T>): Promise<{ result: T; capture: CommandCapture }>
+  aroundCommand<T>(taskId: string, run: () => Promise<T>, source?: CommandSource): Promise<{ result: T; capture: CommandCapture }>
+  /** Each file a command of the task changed, per command run, with its content before and after. */
+  commandChanges(taskId: string): Promise<CommandFileChange[]>
   markers(taskId: string): Promise<CheckpointMarker[]>
   /** Files to write to bring the task's changes after `markerId` back. */
   planRestore(taskId: string, markerId: string): Promise<FileVersionPair[]>
@@ -195,7 +214,7 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
       return result
     },
 
-    async aroundCommand(taskId, run) {
+    async aroundCommand(taskId, run, source) {
       let before: Snapshot | null = null
       let failed: string | undefined
       try {
@@ -215,7 +234,7 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
         for (const change of found.changes) {
           const beforeHash = change.before ? await blobs.put(change.before) : null
           const afterHash = change.after ? await blobs.put(change.after) : null
-          entries.push({ kind: 'change', taskId, at: now(), source: 'command', action, path: change.path, before: beforeHash, after: afterHash, executable: change.executable })
+          entries.push({ kind: 'change', taskId, at: now(), source: 'command', action, path: change.path, before: beforeHash, after: afterHash, executable: change.executable, ...(source && { command: source.command, callId: source.callId }) })
         }
         const skipped = uniqueSkipped(found.skipped)
         if (skipped.length > 0) entries.push({ kind: 'skipped', taskId, at: now(), action, files: skipped })
@@ -248,6 +267,16 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
       const index = entries.findIndex((e) => e.kind === 'marker' && e.id === markerId && e.taskId === taskId)
       if (index < 0) throw new Error(`Task ${taskId} has no checkpoint ${markerId}`)
       return versions(foldChanges(entries, taskId, index), true)
+    },
+
+    async commandChanges(taskId) {
+      const found: CommandFileChange[] = []
+      for (const entry of await journal.read()) {
+        if (entry.kind !== 'change' || entry.source !== 'command' || entry.taskId !== taskId) continue
+        const read = (hash: string | null) => (hash ? blobs.get(hash).catch(() => null) : Promise.resolve(null))
+        found.push({ path: entry.path, at: entry.at, command: entry.command, callId: entry.callId, action: entry.action, before: await read(entry.before), after: await read(entry.after) })
+      }
+      return found
     },
 
     async taskChanges(taskId) {

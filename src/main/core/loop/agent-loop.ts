@@ -1,3 +1,4 @@
+import { restoredFilesNote } from './restored-files-note'
 import type { AssistantBlock, ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
 import { wakeableWait } from '../providers/retry'
 import type { ModelRequest } from '../providers/types'
@@ -94,9 +95,10 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     withListing = false
   ) => {
     const queued = session.queuedUserTexts.splice(0).map((text) => resultText.userMessage(text))
+    const restored = restoredFilesNote(session.events)
     const content: UserBlock[] = [
       ...results,
-      ...[...texts, ...queued].map((text) => ({ type: 'text' as const, text })),
+      ...[...(restored ? [restored] : []), ...texts, ...queued].map((text) => ({ type: 'text' as const, text })),
       { type: 'text', text: await environment(session, control, withListing) }
     ]
     session.addMessage({ role: 'user', content })

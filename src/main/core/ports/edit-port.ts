@@ -61,13 +61,15 @@ export function createEditPort(deps: EditPortDeps): EditPort & { view(change: St
         .map(view)
     },
     drift: (changeId) => findStore(changeId).drift(changeId),
-    async revert(taskId, changeId) {
+    async stageRevert(taskId, changeId) {
       const store = findStore(changeId)
       const change = store.get(changeId)
       if (!change || change.taskId !== taskId) throw new Error(`Task ${taskId} has no change ${changeId}`)
-      const outcome = await store.revert(changeId)
-      if (outcome.status === 'conflict') throw new Error(outcome.message)
-      return view(outcome.change)
+      const planned = await store.planRevert(changeId)
+      if (!planned.ok) throw new Error(`Not reverted: ${planned.reason}. Nothing was overwritten.`)
+      const staged = await store.stage({ taskId, toolName: 'revert_change', change: planned.proposal, revertOf: changeId })
+      storeOf.set(staged.id, store)
+      return view(staged)
     }
   }
 }
@@ -88,8 +90,11 @@ export function toChangeView(change: StagedChange): ChangeView {
     conflict: change.conflict,
     ...(change.status === 'accepted' && {
       acceptedHunks: change.acceptedHunkIds?.length ?? change.hunks.length,
-      editedByUser: Boolean(change.userEdits)
+      editedByUser: Boolean(change.userEdits),
+      written: change.written ?? null
     }),
+    ...(change.status === 'reverted' && change.written !== undefined && { written: change.written }),
+    tool: change.toolName,
     createdAt: change.createdAt
   }
 }
@@ -99,7 +104,7 @@ function statusOf(change: StagedChange): ChangeView['status'] {
     case 'pending':
       return 'proposed'
     case 'accepted':
-      return change.acceptedHunkIds && change.acceptedHunkIds.length < change.hunks.length && !change.userEdits
+      return change.acceptedHunkIds && change.acceptedHunkIds.length < change.hunks.length
         ? 'partially-applied'
         : 'applied'
     case 'rejected':

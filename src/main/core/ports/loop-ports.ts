@@ -120,7 +120,8 @@ export interface EditPort {
   ): Promise<{ change: ChangeView; text: string; ok: boolean }>
   reject(changeId: string): Promise<ChangeView>
   list(taskId: string): ChangeView[]
-  revert(taskId: string, changeId: string): Promise<ChangeView>
+  /** Stages the undoing of an accepted change as a proposal to review (throws when it cannot be undone). */
+  stageRevert(taskId: string, changeId: string): Promise<ChangeView>
   /** Whether a pending change's file changed on disk since the proposal (null: unchanged). */
   drift(changeId: string): Promise<{ conflict: boolean; message: string } | null>
 }

@@ -27,6 +27,8 @@ export const textOutput = (text: string, isError = false): ToolOutput => ({
  */
 export interface ToolContext {
   taskId: string
+  /** The call being run, when known (a command's checkpoint names it). */
+  callId?: string
   signal: AbortSignal
   modelSupportsImages: boolean
   /** The opened folder; every file tool goes through it (see workspace/types.ts). */

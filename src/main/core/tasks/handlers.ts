@@ -1,8 +1,10 @@
+import type { AgentEvent } from '../../../shared/agent/events'
 import type { Handlers } from '../../../shared/contract'
-import type { approvalsRequests } from '../../../shared/contract/approvals'
+import type { approvalsRequests, ChangeView } from '../../../shared/contract/approvals'
 import type { reviewRequests } from '../../../shared/contract/review'
-import type { taskRequests } from '../../../shared/contract/task'
+import type { TaskSummary, taskRequests } from '../../../shared/contract/task'
 import { UserFacingError } from '../../../shared/contract/dispatch'
+import { putBackThroughReview } from '../checkpoints/put-back-review'
 import type { EventBus } from '../event-bus'
 import type { ApprovalQueue } from '../approvals/approval-queue'
 import type { EditPort } from '../ports/loop-ports'
@@ -68,9 +70,24 @@ export function createApprovalHandlers(deps: {
   }
 }
 
-export function createReviewHandlers(deps: { edits: EditPort; bus?: EventBus }): Pick<Handlers, ReviewChannels> {
+export interface ReviewHandlerDeps {
+  edits: EditPort
+  approvals: Pick<ApprovalQueue, 'ask'>
+  /** The task's title and mode, for the review item. */
+  task: (taskId: string) => Pick<TaskSummary, 'title' | 'mode'> | undefined
+  /** Adds the row a revert leaves in the chat (and the note to the model). */
+  record?: (taskId: string, event: AgentEvent) => Promise<void>
+  bus?: EventBus
+  /** Files the task's commands changed, listed beside the edits. */
+  commandChanges?: (taskId: string) => Promise<ChangeView[]>
+}
+
+export function createReviewHandlers(deps: ReviewHandlerDeps): Pick<Handlers, ReviewChannels> {
   return {
-    'changes:list': async ({ taskId }) => deps.edits.list(taskId),
+    'changes:list': async ({ taskId }) => {
+      const byCommands = (await deps.commandChanges?.(taskId).catch(() => [])) ?? []
+      return [...deps.edits.list(taskId), ...byCommands].sort((a, b) => a.createdAt - b.createdAt)
+    },
     'changes:check': async ({ changeIds }) => {
       const checked = await Promise.all(
         changeIds.map(async (changeId) => {
@@ -85,13 +102,36 @@ export function createReviewHandlers(deps: { edits: EditPort; bus?: EventBus }):
       return checked.filter((entry) => entry !== null)
     },
     'changes:revert': async ({ taskId, changeId }) => {
+      const task = deps.task(taskId)
+      if (!task) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
+      let staged: ChangeView
       try {
-        const change = await deps.edits.revert(taskId, changeId)
-        deps.bus?.emit('changes:updated', { taskId, change })
-        return change
+        staged = await deps.edits.stageRevert(taskId, changeId)
       } catch (error) {
         throw new UserFacingError('revert_failed', error instanceof Error ? error.message : String(error))
       }
+      // Undoing a change is a change like any other: reviewed first, then a row in the chat.
+      const { approvalId } = putBackThroughReview(
+        {
+          edits: deps.edits,
+          approvals: deps.approvals,
+          record: deps.record,
+          onApplied: () => {
+            for (const change of deps.edits.list(taskId)) deps.bus?.emit('changes:updated', { taskId, change })
+          }
+        },
+        {
+          taskId,
+          taskTitle: task.title,
+          mode: task.mode,
+          how: 'revert',
+          label: staged.path,
+          summary: `Revert the change to ${staged.path}`,
+          reason: 'You asked to revert this change: accept what to put back.',
+          staged: [staged]
+        }
+      )
+      return { approvalId }
     }
   }
 }

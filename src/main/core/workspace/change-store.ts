@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { applySelectedHunks, computeHunks, invertHunks, rebaseHunks, unifiedDiff } from '../../../shared/diff/hunks'
+import { applySelectedHunks, computeHunks, hunksReachingDisk, invertHunks, rebaseHunks, unifiedDiff } from '../../../shared/diff/hunks'
 import { detectLineEnding, toLf, withLineEnding, type LineEnding } from '../../../shared/diff/text'
 import {
   WorkspaceError,
   type AcceptOptions,
   type AcceptOutcome,
   type ChangeStore,
+  type ProposedChange,
   type RevertOutcome,
   type StagedChange,
   type TextFormat,
@@ -97,7 +98,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
   /** What to write given the review decision, relative to the proposal's original. */
   function reviewedTarget(change: StagedChange, options: AcceptOptions): { target: DiskState; hunkIds: string[] } | null {
     const allIds = change.hunks.map((h) => h.id)
-    if (options.editedContent !== undefined) return { target: inFileEol(options.editedContent, change), hunkIds: allIds }
+    if (options.editedContent !== undefined) {
+      // The reviewer sends an edited text with its rejected hunks already left out: count from the text.
+      const hunkIds = change.original === null ? allIds : hunksReachingDisk(toLf(change.original), change.hunks, toLf(options.editedContent))
+      return { target: inFileEol(options.editedContent, change), hunkIds }
+    }
     // An explicit empty selection declines the change whatever its kind (a created or deleted file too).
     if (options.hunkIds !== undefined && options.hunkIds.length === 0) return null
     if (change.proposed === null || change.original === null || options.hunkIds === undefined) {
@@ -158,7 +163,8 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         protected: source.protected || Boolean(dest?.protected),
         hunks: computeHunks(input.change.original ?? '', input.change.proposed ?? ''),
         status: 'pending',
-        conflict: input.conflict
+        conflict: input.conflict,
+        ...(input.revertOf && { revertOf: input.revertOf })
       }
       changes.set(change.id, change)
       emit(change)
@@ -211,6 +217,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         change.userEdits = unifiedDiff(change.displayPath, change.proposed, options.editedContent)
       }
       emit(change)
+      const undone = change.revertOf ? changes.get(change.revertOf) : undefined
+      if (undone?.status === 'accepted') {
+        undone.status = 'reverted'
+        emit(undone)
+      }
       return { status: merged.rebased ? 'reapplied' : 'applied', change: structuredClone(change), message: acceptMessage(change, merged.rebased, writtenTo) }
     },
 
@@ -236,21 +247,30 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         : { conflict: true, message: merged.reason }
     },
 
+    async planRevert(id) {
+      const change = mustGet(id)
+      if (change.status !== 'accepted') throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)
+      const planned = await revertTarget(change)
+      if (!planned.ok) return planned
+      const proposal: ProposedChange =
+        change.kind === 'move'
+          ? { path: change.moveTo!, moveTo: change.path, kind: 'move', original: planned.current, proposed: planned.restored, format: change.format }
+          : {
+              path: change.path,
+              kind: planned.current === null ? 'create' : planned.restored === null ? 'delete' : 'modify',
+              original: planned.current,
+              proposed: planned.restored,
+              format: change.format
+            }
+      return { ok: true, proposal }
+    },
+
     async revert(id): Promise<RevertOutcome> {
       const change = mustGet(id)
       if (change.status !== 'accepted') throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)
-      const written = change.written ?? null
-      const where = change.kind === 'move' ? change.moveTo! : change.path
-      const current = await currentText(where)
-      let restored: DiskState = change.original
-      if (current !== written) {
-        if (current === null || written === null || change.original === null) {
-          return revertConflict(change, `${change.displayPath} changed since the change was accepted`)
-        }
-        const result = rebaseHunks(current, invertHunks(computeHunks(change.original, written)))
-        if (!result.ok) return revertConflict(change, `${change.displayPath} changed since the change was accepted and hunks ${result.conflicts.join(', ')} cannot be undone`)
-        restored = inFileEol(result.content, change)
-      }
+      const planned = await revertTarget(change)
+      if (!planned.ok) return revertConflict(change, planned.reason)
+      const restored = planned.restored
       if (change.kind === 'move') {
         if (restored !== null) await writeFile(change, change.path, restored)
         await deleteFile(change, change.moveTo!)
@@ -268,6 +288,19 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       listeners.add(listener)
       return () => listeners.delete(listener)
     }
+  }
+
+  /** What the file holds now and what undoing the change would leave: the change's hunks inverted onto it. */
+  async function revertTarget(change: StagedChange): Promise<{ ok: true; current: DiskState; restored: DiskState } | { ok: false; reason: string }> {
+    const written = change.written ?? null
+    const current = await currentText(change.kind === 'move' ? change.moveTo! : change.path)
+    if (current === written) return { ok: true, current, restored: change.original }
+    if (current === null || written === null || change.original === null) {
+      return { ok: false, reason: `${change.displayPath} changed since the change was accepted` }
+    }
+    const result = rebaseHunks(current, invertHunks(computeHunks(change.original, written)))
+    if (!result.ok) return { ok: false, reason: `${change.displayPath} changed since the change was accepted and hunks ${result.conflicts.join(', ')} cannot be undone` }
+    return { ok: true, current, restored: inFileEol(result.content, change) }
   }
 
   function revertConflict(change: StagedChange, reason: string): RevertOutcome {

@@ -182,6 +182,8 @@ export interface StagedChange extends ProposedChange {
   rejectReason?: string
   /** Why accepting (or reverting) could not proceed. */
   conflict?: string
+  /** This proposal undoes that accepted change: accepting it marks that one reverted. */
+  revertOf?: string
 }
 
 export interface AcceptOptions {
@@ -214,6 +216,8 @@ export interface StageInput {
   conflict?: string
   /** The id of the same proposal made before the app stopped, so its review carries on under one id. */
   id?: string
+  /** The accepted change this proposal undoes (see `planRevert`). */
+  revertOf?: string
 }
 
 export interface ChangeStore {
@@ -224,6 +228,11 @@ export interface ChangeStore {
   reject(id: string, reason?: string): StagedChange
   /** Restores what the file was before an accepted change (never overwrites later edits silently). */
   revert(id: string): Promise<RevertOutcome>
+  /**
+   * What reverting an accepted change would write, as a proposal to review (original: the file now;
+   * proposed: as before the change, with later edits of others kept), or why it cannot be undone.
+   */
+  planRevert(id: string): Promise<{ ok: true; proposal: ProposedChange } | { ok: false; reason: string }>
   /**
    * For a pending change whose file changed on disk since it was proposed: whether accepting it now
    * would conflict (else it would be merged onto the new text), and why. null when the file is as proposed against.

@@ -15,6 +15,8 @@ export interface MonacoDiffProps {
   readOnly?: boolean
   /** Scrolls the modified side to this 1-based line when it changes. */
   revealLine?: number | null
+  /** Bumped to reveal `revealLine` again (the same hunk chosen twice). */
+  revealRequest?: number
   /** Modified-side line ranges to mark as rejected. */
   rejectedRanges?: Array<{ start: number; end: number }>
   height?: number
@@ -36,6 +38,12 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
     diffEditor.current = instance
     const modifiedEditor = instance.getModifiedEditor()
     decorations.current = modifiedEditor.createDecorationsCollection()
+    // Open at the first change, not at line 1 (a change at line 251 of 300 would be off screen).
+    const firstDiff = instance.onDidUpdateDiff(() => {
+      if ((instance.getLineChanges() ?? []).length === 0) return
+      firstDiff.dispose()
+      instance.revealFirstDiff()
+    })
     modifiedEditor.onDidChangeModelContent(() => {
       if (modifiedEditor.hasTextFocus() && tabMovesFocus.current) {
         tabMovesFocus.current = false
@@ -79,13 +87,19 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
     if (props.revealLine && diffEditor.current) {
       diffEditor.current.getModifiedEditor().revealLineInCenter(props.revealLine)
     }
-  }, [props.revealLine])
+  }, [props.revealLine, props.revealRequest])
 
   useEffect(() => {
     decorations.current?.set(
       (props.rejectedRanges ?? []).map((range) => ({
         range: { startLineNumber: range.start, startColumn: 1, endLineNumber: range.end, endColumn: 1 },
-        options: { isWholeLine: true, className: 'hunk-rejected-line', linesDecorationsClassName: 'hunk-rejected-gutter' }
+        // The CSS takes Monaco's own "inserted" colours off these lines: a rejected hunk is not applied.
+        options: {
+          isWholeLine: true,
+          className: 'hunk-rejected-line',
+          linesDecorationsClassName: 'hunk-rejected-gutter',
+          hoverMessage: { value: 'Rejected: this line will not be written' }
+        }
       }))
     )
   }, [props.rejectedRanges])
@@ -112,6 +126,11 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
         scrollBeyondLastLine: false,
         renderOverviewRuler: true,
         useInlineViewWhenSpaceIsLimited: false,
+        // Unchanged code folds away (a click on the fold shows it); the changes stay in view.
+        hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 3, revealLineCount: 20 },
+        // The review's hunk buttons are the one way to reject: no competing revert arrows or gutter menu.
+        renderMarginRevertIcon: false,
+        renderGutterMenu: false,
         tabFocusMode: tabMovesFocus.current,
         fontSize: 12
       }}

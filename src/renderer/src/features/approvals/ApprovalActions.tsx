@@ -1,4 +1,5 @@
 import { useApprovalsStore } from './approvals-store'
+import './approvals.css'
 import { FormError } from '../../components/FormError'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ApprovalDecision, ApprovalItem } from '../../../../shared/contract/approvals'
@@ -7,7 +8,7 @@ import { LazyChangesetReview } from '../review/LazyChangesetReview'
 import { countAccepted } from '../review/review-model'
 import { reviewedDecision } from '../review/review-store'
 import { useReviewDraft } from '../review/use-review-draft'
-import { hasLaterCallsInTurn, isLoopPause } from './approval-model'
+import { hasLaterCallsInTurn, isLoopPause, isRiskyAsk, whyAsked } from './approval-model'
 
 export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
 
@@ -20,6 +21,8 @@ interface ApprovalActionsProps {
   showReview: boolean
   /** After the core took the answer: where the keyboard goes next (the buttons leave with the item). */
   onDecided?: () => void
+  /** The card already shows a risky ask's reason first (the queue): not repeated here. */
+  riskShown?: boolean
 }
 
 /** Approve, reject with a reason, the whole turn, or "always allow in this mode" — for one item. */
@@ -45,9 +48,12 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const isPause = isLoopPause(item)
   const stop = (): Promise<void> => send({ approvalId: item.id, outcome: 'reject', scope: 'call' })
 
+  const reviewed = item.kind === 'edit' && (item.changes?.length ?? 0) > 0 && props.showReview
   useEffect(() => {
     if (props.requested === 'accept') setAcceptRequest((count) => count + 1)
     else if (props.requested && isPause) void stop()
+    // A review has its own reason box and Reject: `r` goes there rather than opening a second pair.
+    else if (props.requested === 'reject' && reviewed) actions.current?.querySelector<HTMLTextAreaElement>('.changeset-actions textarea')?.focus()
     else if (props.requested) open(props.requested, null)
     if (props.requested) props.onRequestedHandled?.()
     // eslint-disable-next-line react-hooks/exhaustive-deps -- acts once per keyboard request, not on every render's new `stop`
@@ -88,8 +94,11 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
     }
   }
 
+  // A dangerous ask looks dangerous: its reason first, and no filled primary Approve to hit by habit.
+  const risky = isRiskyAsk(item)
   return (
     <div className="approval-actions" ref={actions}>
+      {risky && !props.riskShown && <RiskNote item={item} />}
       {isEdit && props.showReview && (
         <LazyChangesetReview
           key={item.id}
@@ -111,7 +120,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           {!isEdit && (
             <button
               type="button"
-              className="primary"
+              className={risky ? 'risky-approve' : 'primary'}
               disabled={busy}
               onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', reason: guidanceOf(item, reason) })}
             >
@@ -225,3 +234,13 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
 /** Only the mistake-limit pause takes guidance with "Continue"; other approvals send no text. */
 const guidanceOf = (item: ApprovalItem, text: string): string | undefined =>
   item.kind === 'mistake-limit' ? text.trim() || undefined : undefined
+
+/** The reason a risky command asks, shown before anything else of the approval. */
+export function RiskNote({ item }: { item: ApprovalItem }): ReactNode {
+  return (
+    <p className="approval-risk" title={item.rule ? `Policy rule: ${item.rule}` : undefined}>
+      <strong>Risky command: </strong>
+      {whyAsked(item) ?? item.reason}
+    </p>
+  )
+}

@@ -5,13 +5,14 @@ import type { ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { useNavigationStore } from '../../navigation-store'
 import { useChatStore } from '../chat/chat-store'
-import { ApprovalActions, type PendingAction } from './ApprovalActions'
+import { ApprovalActions, RiskNote, type PendingAction } from './ApprovalActions'
 import { BrowserPageField } from './BrowserPageField'
 import {
   browserPageOf,
   groupByTask,
   hasLaterCallsInTurn,
   isLoopPause,
+  isRiskyAsk,
   keyArguments,
   KIND_LABELS,
   shortcutHint,
@@ -137,7 +138,8 @@ function ApprovalCard(props: {
   const page = browserPageOf(item)
   // A launch's page is shown with its origin below; the argument list would only repeat it.
   const args = keyArguments(item.args).filter((arg) => !(page && arg.name === 'url'))
-  const why = whyAsked(item)
+  const risky = isRiskyAsk(item)
+  const why = risky ? null : whyAsked(item)
   return (
     <article
       ref={props.cardRef}
@@ -156,6 +158,7 @@ function ApprovalCard(props: {
         </span>
         <OpenInChat taskId={item.taskId} />
       </div>
+      {risky && <RiskNote item={item} />}
       <p className="approval-summary">{item.summary}</p>
       {page && <BrowserPageField page={page} className="approval-args" />}
       {args.length > 0 && <ArgumentList args={args} className="approval-args" />}
@@ -175,6 +178,7 @@ function ApprovalCard(props: {
         <ApprovalActions
           item={item}
           showReview
+          riskShown={risky}
           requested={props.requested}
           onRequestedHandled={props.onRequestedHandled}
         />

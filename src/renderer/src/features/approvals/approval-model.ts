@@ -130,3 +130,16 @@ export function browserPageOf(item: Pick<ApprovalItem, 'tool' | 'args'>): Browse
     return { url, origin: 'none (not a valid URL)' }
   }
 }
+
+/**
+ * Command asks that say only "nothing pre-approved this" (no allow rule matched, the mode does not
+ * auto-approve, nothing to run). Every other reason names a risk (a pipe into a shell, `eval`, a
+ * write outside the workspace, code of an untrusted folder outside a sandbox…): a list of what is
+ * routine, so a new kind of ask looks dangerous until it is listed here.
+ */
+const ROUTINE_COMMAND_ASKS = new Set(['no-matching-rule', 'auto-approve-off', 'empty-command'])
+
+/** A command ask whose reason names a risk: its reason comes first and Approve is not the filled primary button. */
+export function isRiskyAsk(item: Pick<ApprovalItem, 'kind' | 'tool' | 'rule'>): boolean {
+  return item.kind === 'tool' && item.tool === 'execute_command' && !ROUTINE_COMMAND_ASKS.has(item.rule)
+}

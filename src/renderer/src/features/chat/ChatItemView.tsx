@@ -6,6 +6,7 @@ import { Markdown } from './markdown/Markdown'
 import type { ChatItem, TaskStatus } from './task-view'
 import { ToolCard, ApprovalNotice } from './ToolCard'
 import { CheckpointMarker } from '../checkpoints/CheckpointMarker'
+import { RestoredRow } from '../checkpoints/RestoredRow'
 import { useNavigationStore } from '../../navigation-store'
 import { focusWhenReady } from '../../components/focus-after'
 
@@ -46,6 +47,8 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
       )
     case 'checkpoint':
       return <CheckpointMarker taskId={taskId} checkpointId={item.checkpointId} label={item.label} />
+    case 'restored':
+      return <RestoredRow how={item.how} label={item.label} files={item.files} />
     case 'tool':
       return <ToolCard item={item} status={status} />
     case 'approval':

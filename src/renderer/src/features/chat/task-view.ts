@@ -72,6 +72,8 @@ export type ChatItem =
   | { kind: 'completion'; id: string; result: string }
   | { kind: 'followup'; id: string; question: string; suggestions: Array<{ answer: string; mode?: string }> }
   | { kind: 'mode'; id: string; mode: string; reason?: string }
+  /** Files the user put back (a checkpoint restore or a revert), after the review. */
+  | { kind: 'restored'; id: string; how: 'restore' | 'revert'; label: string; files: string[] }
   /** An approval that is not about one tool call: a cost/request cap, repetition or the mistake limit. */
   | { kind: 'approval'; id: string; approval: ApprovalState }
   | { kind: 'condensed'; id: string; summary: string; hiddenMessages: number; tokensBefore: number }
@@ -145,6 +147,9 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       return
     case 'checkpoint':
       items.push({ kind: 'checkpoint', id: `cp:${event.checkpointId}`, checkpointId: event.checkpointId, label: event.label })
+      return
+    case 'files-restored':
+      items.push({ kind: 'restored', id: `restored${items.length}`, how: event.how, label: event.label, files: event.files })
       return
     case 'rewound': {
       // Everything after the checkpoint is gone from the conversation; the marker stays.

@@ -14,3 +14,9 @@ export function describeRestore(summary: RestoreSummary): string {
   for (const file of summary.notRestored) parts.push(`Not restored: ${file.path} (${file.reason}).`)
   return parts.join(' ')
 }
+
+/** "Restored 2 files to before “Build it”" / "Reverted the change to src/a.ts". */
+export function restoredTitle(how: 'restore' | 'revert', label: string, files: number): string {
+  if (how === 'revert') return `Reverted the change to ${label}`
+  return `Restored ${files} file${files === 1 ? '' : 's'} to before “${label}”`
+}

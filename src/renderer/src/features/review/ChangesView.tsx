@@ -1,11 +1,12 @@
 import { FormError } from '../../components/FormError'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { ChangeView } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { useChatStore } from '../chat/chat-store'
 import type { ChatItem } from '../chat/task-view'
 import { LazyChangesetReview } from './LazyChangesetReview'
 import { conflictOf } from './review-model'
+import { asWritten, provenanceOf, timeOf, turnsOfCalls } from './change-provenance'
 import { useReviewStore } from './review-store'
 import { SinceTaskStart } from '../checkpoints/SinceTaskStart'
 import './review.css'
@@ -23,6 +24,8 @@ export function ChangesView(): ReactNode {
   const [open, setOpen] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
   const [scope, setScope] = useState<'changes' | 'since-start'>('changes')
+  const chatItems = useChatStore((state) => (taskId ? state.views[taskId]?.items : undefined))
+  const turns = useMemo(() => turnsOfCalls(chatItems), [chatItems])
 
   // Reload when the task reports a change event (proposed, applied, rejected…): the list follows the agent.
   const changeSignature = useChatStore((state) => (taskId ? changeSignatureOf(state.views[taskId]?.items) : ''))
@@ -56,32 +59,47 @@ export function ChangesView(): ReactNode {
       {taskId && scope === 'since-start' && <SinceTaskStart taskId={taskId} refreshKey={changeSignature} />}
       {scope === 'changes' && taskId && changes.length === 0 && !error && <p className="note">This task has not changed any file.</p>}
       <FormError message={error} />
-      {scope === 'changes' && changes.map((change) => (
-        <article key={change.id} className="change-row" aria-label={`Change to ${change.path}`}>
-          <div className="change-row-head">
-            <span className={`op op-${change.operation}`}>{change.operation}</span>
-            <span className="path">{change.path}</span>
-            <span className={`status-chip status-${change.status}`}>
-              {change.status}
-              {change.auto ? ' · auto' : ''}
-            </span>
-            <button type="button" aria-expanded={open === change.id} onClick={() => setOpen(open === change.id ? null : change.id)}>
-              {open === change.id ? 'Hide diff' : 'Show diff'}
-            </button>
-            {REVERTIBLE.has(change.status) && (
-              <button type="button" disabled={busy === change.id} onClick={() => void revert(change)}>
-                Revert
-              </button>
-            )}
-          </div>
-          {conflictOf(change) && (
-            <p className="conflict" role="alert">
-              Conflict: {conflictOf(change)}
-            </p>
-          )}
-          {open === change.id && <LazyChangesetReview changes={[change]} />}
-        </article>
-      ))}
+      {scope === 'changes' &&
+        changes.map((change) => {
+          const from = provenanceOf(change, turns)
+          return (
+            <article key={change.id} className="change-row" aria-label={`Change to ${change.path}`}>
+              <div className="change-row-head">
+                <span className={`op op-${change.operation}`}>{change.operation}</span>
+                <span className="path">{change.path}</span>
+                <span className={`status-chip status-${change.status}`}>
+                  {change.status}
+                  {change.auto ? ' · auto' : ''}
+                </span>
+                <button type="button" aria-expanded={open === change.id} onClick={() => setOpen(open === change.id ? null : change.id)}>
+                  {open === change.id ? 'Hide diff' : 'Show diff'}
+                </button>
+                {REVERTIBLE.has(change.status) && change.byCommand === undefined && (
+                  <button type="button" disabled={busy === change.id} onClick={() => void revert(change)}>
+                    Revert…
+                  </button>
+                )}
+              </div>
+              <p className="change-row-meta">
+                {from.putBack && <span className="putback-chip">{from.source}</span>}
+                {from.turn && <span>{from.turn}</span>}
+                <time dateTime={new Date(change.createdAt).toISOString()}>{timeOf(change.createdAt)}</time>
+                {!from.putBack && <code>{from.source}</code>}
+                {change.written !== undefined && change.acceptedHunks !== undefined && (
+                  <span>
+                    {change.acceptedHunks} of {change.hunks.length} hunks written{change.editedByUser ? ', edited by you' : ''}
+                  </span>
+                )}
+              </p>
+              {conflictOf(change) && (
+                <p className="conflict" role="alert">
+                  Conflict: {conflictOf(change)}
+                </p>
+              )}
+              {open === change.id && <LazyChangesetReview changes={[asWritten(change)]} />}
+            </article>
+          )
+        })}
     </section>
   )
 }
@@ -91,6 +109,8 @@ function changeSignatureOf(items: readonly ChatItem[] | undefined): string {
   let signature = ''
   for (const item of items) {
     if (item.kind === 'tool') for (const change of item.changes) signature += `${change.changeId}:${change.status};`
+    // A restore or a revert writes outside any tool call: its row in the chat says the list changed.
+    else if (item.kind === 'restored') signature += `${item.id};`
   }
   return signature
 }

@@ -1,5 +1,5 @@
 import { FormError } from '../../components/FormError'
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
 import { displayCounts, displayRows } from '../../../../shared/diff/hunks'
 import {
@@ -48,7 +48,8 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
   const [chosenFilesShown, setChosenFilesShown] = useState<boolean | null>(null)
   const filesShown = chosenFilesShown ?? !(narrow && changes.length === 1)
   const filesId = useId()
-  const [reveal, setReveal] = useState<number | null>(null)
+  const [reveal, setReveal] = useState<{ line: number; request: number } | null>(null)
+  const revealLine = (line: number): void => setReveal((previous) => ({ line, request: (previous?.request ?? 0) + 1 }))
   const [reason, setReason] = useState('')
   const [error, setError] = useState<string | null>(null)
   const selected = changes.find((change) => change.id === selectedId) ?? changes[0]
@@ -89,7 +90,13 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
   if (!selected) return <p className="note">No file changes.</p>
   const file = review[selected.id]
   return (
-    <div className="changeset" aria-label="Changeset review" role="group">
+    <div
+      className="changeset"
+      aria-label="Changeset review"
+      role="group"
+      aria-keyshortcuts="n p"
+      onKeyDown={(event) => moveByKey(event, file?.hunks ?? selected.hunks, revealLine)}
+    >
       <div className="changeset-toolbar">
         <span>
           {changes.length} file{changes.length === 1 ? '' : 's'}
@@ -139,7 +146,7 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
             interactive={interactive}
             edited={file?.edited !== null && file?.edited !== undefined}
             onToggle={(index, value) => setReview((state) => setHunk(state, selected.id, index, value))}
-            onReveal={setReveal}
+            onReveal={revealLine}
             onAll={(value) => setReview((state) => setFile(state, selected.id, value))}
           />
           <Suspense fallback={<p className="note">Loading the diff editor…</p>}>
@@ -150,7 +157,8 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
               modified={file?.edited ?? selected.proposed ?? ''}
               sideBySide={sideBySide}
               readOnly={!interactive || selected.proposed === null}
-              revealLine={reveal}
+              revealLine={reveal?.line ?? null}
+              revealRequest={reveal?.request}
               rejectedRanges={file ? rejectedRanges(file.hunks, file.accepted) : []}
               onModifiedChange={interactive ? (text) => setReview((state) => setEdited(state, selected, text)) : undefined}
             />
@@ -215,16 +223,16 @@ function HunkList(props: {
           const asking = props.interactive && (props.asking[index] ?? false)
           const label = `hunk ${index + 1}`
           return (
-            <li key={hunk.id} className={`hunk ${props.interactive ? (accepted ? 'hunk-accepted' : 'hunk-rejected') : ''}`}>
-              <button type="button" className="link" onClick={() => props.onReveal(Math.max(1, hunk.newStart))}>
+            <li key={hunk.id} data-hunk={index} className={`hunk ${props.interactive ? (accepted ? 'hunk-accepted' : 'hunk-rejected') : ''}`}>
+              <button type="button" className="link hunk-reveal" onClick={() => props.onReveal(Math.max(1, hunk.newStart))}>
                 Hunk {index + 1} · lines {hunk.newStart}–{hunk.newStart + Math.max(0, displayCounts(hunk).newLines - 1)} · +{sides.added} −{sides.removed}
               </button>
               {props.interactive && (
                 <span className="hunk-actions" role="group" aria-label={`Decision for ${label}`}>
-                  <button type="button" aria-pressed={accepted} aria-label={`Accept ${label}`} onClick={() => props.onToggle(index, true)}>
+                  <button type="button" className="hunk-accept" aria-pressed={accepted} aria-label={`Accept ${label}`} onClick={() => props.onToggle(index, true)}>
                     Accept
                   </button>
-                  <button type="button" aria-pressed={!accepted} aria-label={`Reject ${label}`} onClick={() => props.onToggle(index, false)}>
+                  <button type="button" className="hunk-reject" aria-pressed={!accepted} aria-label={`Reject ${label}`} onClick={() => props.onToggle(index, false)}>
                     Reject
                   </button>
                 </span>
@@ -305,4 +313,25 @@ function FileButton(props: FileButtonProps): ReactNode {
       ))}
     </button>
   )
+}
+
+/**
+ * n / p: the next or previous hunk of the file shown (its row takes the focus, the diff scrolls to it).
+ * Only outside text fields and the editor, where the letters are typed; Esc leaves the editor first.
+ */
+function moveByKey(event: KeyboardEvent<HTMLElement>, hunks: readonly HunkView[], reveal: (line: number) => void): void {
+  if (event.key !== 'n' && event.key !== 'p') return
+  if (event.ctrlKey || event.metaKey || event.altKey || hunks.length === 0) return
+  const target = event.target as HTMLElement
+  if (target.closest('textarea, input, select, [contenteditable="true"], .monaco-editor')) return
+  const rows = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('.hunk-list > li[data-hunk]'))
+  const current = rows.findIndex((row) => row.contains(target))
+  const next = event.key === 'n' ? (current < 0 ? 0 : Math.min(rows.length - 1, current + 1)) : current < 0 ? rows.length - 1 : Math.max(0, current - 1)
+  const row = rows[next]
+  if (!row) return
+  event.preventDefault()
+  event.stopPropagation()
+  // The decision buttons when there are some (the next thing to do), else the row's "show" button.
+  ;(row.querySelector<HTMLElement>('.hunk-accept') ?? row.querySelector<HTMLElement>('.hunk-reveal'))?.focus()
+  reveal(Math.max(1, hunks[next]?.newStart ?? 1))
 }

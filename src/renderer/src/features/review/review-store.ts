@@ -3,6 +3,8 @@ import type { ModusClient } from '../../../../shared/contract'
 import type { ApprovalDecision, ChangeView } from '../../../../shared/contract/approvals'
 import { buildEditDecision, initialReview, openQuestions, restoreReview, reviewFits, unansweredMessage, type ChangesetReview } from './review-model'
 import { loadSavedReviews, saveReviews } from './saved-reviews'
+import { useApprovalsStore } from '../approvals/approvals-store'
+import { useNavigationStore } from '../../navigation-store'
 
 /** A file of a waiting change that differs on disk from what the proposal was made against. */
 export interface Drift {
@@ -19,7 +21,7 @@ interface ReviewSlice {
   load(client: ModusClient, taskId: string): Promise<string | null>
   /** Whether the files of waiting changes changed on disk since the proposal; null when the core refused. */
   checkDrift(client: ModusClient, changeIds: string[]): Promise<Record<string, Drift> | null>
-  /** Puts back what an applied change replaced; the error text when the core refused. */
+  /** Opens the review of putting back what an applied change replaced; the error text when the core refused. */
   revert(client: ModusClient, change: ChangeView): Promise<string | null>
   /**
    * Reviews in progress per approval id (hunk decisions, the edited proposed side). They outlive the
@@ -90,7 +92,9 @@ export const useReviewStore = create<ReviewSlice>((set, get) => ({
   async revert(client, change) {
     const result = await client.request('changes:revert', { taskId: change.taskId, changeId: change.id })
     if (!result.ok) return result.error.message
-    get().upsertChange(result.value)
+    // Nothing is written yet: the undoing waits in the queue as a review, like a checkpoint restore.
+    useApprovalsStore.getState().select(result.value.approvalId)
+    useNavigationStore.getState().show('approvals')
     return null
   }
 }))
