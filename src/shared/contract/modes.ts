@@ -8,7 +8,9 @@ export const ModesFileFormat = z.enum(['modus', 'roo'])
 export const ModeView = z.object({
   ...ModeConfig.shape,
   origin: ModeSource,
-  overridesBuiltIn: z.boolean()
+  overridesBuiltIn: z.boolean(),
+  /** A project mode the user saved in the app, unchanged since: their own grant (see ResolvedMode). */
+  savedByUser: z.boolean().optional()
 })
 export type ModeView = z.infer<typeof ModeView>
 

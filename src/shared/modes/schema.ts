@@ -174,7 +174,16 @@ export interface ResolvedMode extends ModeConfig {
   origin: ModeSource
   /** True when a global or project mode replaces a built-in with the same slug. */
   overridesBuiltIn: boolean
+  /**
+   * A project mode the user saved or imported in the app, and the file still holds exactly that:
+   * the user's own grant, in force without the folder's trust and not listed as the project's.
+   */
+  savedByUser?: boolean
 }
+
+/** A mode whose auto-approve, allow rules and sandbox widening wait for the folder's trust. */
+export const grantsNeedTrust = (mode: { origin: string; savedByUser?: boolean }): boolean =>
+  mode.origin === 'project' && mode.savedByUser !== true
 
 const formatPath = (path: readonly PropertyKey[]): string =>
   path

@@ -52,9 +52,10 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
   async function update(slug: string, change: (config: ModeConfig) => ModeConfig): Promise<void> {
     const mode = modes.find((m) => m.slug === slug)
     if (!mode) throw new Error(`The mode ${slug} no longer exists.`)
-    const { origin, overridesBuiltIn: _o, ...config } = mode
+    const { origin, overridesBuiltIn: _o, savedByUser, ...config } = mode
     const scope = origin === 'project' ? 'project' : 'global'
-    modes = (await storeFor(deps.currentWorkspace()).save(change(config), scope, slug)).modes
+    // A rule added to the project's own mode stays the project's (it asks for trust like the rest of it).
+    modes = (await storeFor(deps.currentWorkspace()).save(change(config), scope, slug, { own: origin !== 'project' || savedByUser === true })).modes
   }
 
   return {

@@ -1,7 +1,7 @@
 import { useWorkspaceStore } from '../workspace/workspace-store'
 import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
-import { TOOL_GROUPS } from '../../../../shared/modes/schema'
+import { grantsNeedTrust, TOOL_GROUPS } from '../../../../shared/modes/schema'
 import { AutoApproveFields } from './AutoApproveFields'
 import { BrowserRulesFields } from './BrowserRulesFields'
 import { CommandRulesFields } from './CommandRulesFields'
@@ -138,7 +138,7 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
     </div>
   )
 
-  const untrusted = entry?.origin === 'project' && !projectTrusted
+  const untrusted = entry !== undefined && grantsNeedTrust(entry) && !projectTrusted
   return (
     <form
       className="mode-editor"
@@ -152,6 +152,11 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
         <h2>{entry ? entry.name : 'New mode'}</h2>
         {entry && <span className="pill">{ORIGIN_LABELS[entry.origin]}</span>}
         {entry?.overridesBuiltIn && <span className="pill">overrides built-in</span>}
+        {entry?.savedByUser && (
+          <span className="pill" title="You saved this mode in Modus: its toggles are your own grant. A change to it by anyone else makes it the project's again.">
+            saved by you
+          </span>
+        )}
         {untrusted && (
           <span className="pill warn" title="Its auto-approve toggles and allow rules take effect once you trust this workspace.">
             not trusted

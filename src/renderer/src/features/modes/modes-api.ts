@@ -10,6 +10,8 @@ export interface ModeEntry extends ModeConfig {
   origin: ModeSource
   /** A global or project mode that replaces the built-in with the same slug. */
   overridesBuiltIn: boolean
+  /** A project mode the user saved in the app, unchanged since: their own grant, no trust needed. */
+  savedByUser?: boolean
 }
 
 export interface ModesProblem {
