@@ -87,3 +87,28 @@ test('a mode the user saves to the project of an untrusted folder is their own g
   // The record of the user's saves lives in their data dir, never in the project.
   expect(existsSync(join(modus.dataDir, 'own-project-modes.json'))).toBe(true)
 })
+
+test('Settings shows this folder’s trust and every folder answered for, and revoking asks again', async ({ page, modus }) => {
+  mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
+  writeFileSync(join(modus.workspace, '.modus', 'modes.yaml'), FAST)
+  await openFolder(page, modus, 'Trust this workspace')
+  const trustFile = join(modus.dataDir, 'trusted-workspaces.json')
+  expect(Object.keys(JSON.parse(readFileSync(trustFile, 'utf8')).workspaces)).toHaveLength(1)
+
+  await nav(page).getByRole('button', { name: 'Settings' }).click()
+  const settings = page.getByRole('region', { name: 'Settings' })
+  await expect(settings.getByRole('heading', { name: 'Trust' })).toBeVisible()
+  await expect(settings).toContainText('Trusted: its project modes')
+  const folders = settings.getByRole('list', { name: 'Folders you answered for' })
+  await expect(folders.getByRole('listitem')).toHaveCount(1)
+  await expect(folders).toContainText('trusted since')
+  await expect(folders).toContainText('1 grant')
+
+  await folders.getByRole('button', { name: /^Revoke trust for / }).click()
+  await expect(settings.getByRole('status').filter({ hasText: 'Trust revoked' })).toBeFocused()
+  await expect(folders).toBeHidden()
+  await expect(settings).toContainText('Not answered yet')
+  // The answer is gone from disk, and the folder asks again at once.
+  expect(JSON.parse(readFileSync(trustFile, 'utf8')).workspaces).toEqual({})
+  await expect(page.getByRole('dialog', { name: /Trust/ })).toBeVisible()
+})

@@ -10,7 +10,11 @@ export const ModeView = z.object({
   origin: ModeSource,
   overridesBuiltIn: z.boolean(),
   /** A project mode the user saved in the app, unchanged since: their own grant (see ResolvedMode). */
-  savedByUser: z.boolean().optional()
+  savedByUser: z.boolean().optional(),
+  /** A built-in mode: rules the user added to it ("always allow"), kept apart from the definition. */
+  additions: z
+    .object({ commandAllow: z.array(z.string()).optional(), sandboxDomains: z.array(z.string()).optional(), browserAllow: z.array(z.string()).optional() })
+    .optional()
 })
 export type ModeView = z.infer<typeof ModeView>
 

@@ -1,3 +1,4 @@
+import type { BuiltInAdditions } from './builtin-additions'
 import { z } from 'zod'
 import type { ToolGroupName } from '../tools/types'
 import { fileRegexProblem } from './file-regex'
@@ -179,6 +180,8 @@ export interface ResolvedMode extends ModeConfig {
    * the user's own grant, in force without the folder's trust and not listed as the project's.
    */
   savedByUser?: boolean
+  /** A built-in mode: what the user added to it, kept apart from the built-in's definition. */
+  additions?: BuiltInAdditions
 }
 
 /** A mode whose auto-approve, allow rules and sandbox widening wait for the folder's trust. */

@@ -1,6 +1,7 @@
 import { BUILT_IN_MODES } from '../../../shared/modes/builtin'
 import { resolveModes } from '../../../shared/modes/resolve'
 import type { ModeConfig, ResolvedMode } from '../../../shared/modes/schema'
+import type { BuiltInAdditions } from '../../../shared/modes/builtin-additions'
 import type { EventBus } from '../event-bus'
 import { createModeStore, type ModeStore } from '../modes'
 
@@ -58,11 +59,22 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
     modes = (await storeFor(deps.currentWorkspace()).save(change(config), scope, slug, { own: origin !== 'project' || savedByUser === true })).modes
   }
 
+  /** A built-in mode keeps its definition: what the user adds is stored apart (undefined for other modes). */
+  function addToBuiltIn(slug: string, added: BuiltInAdditions): Promise<void> | undefined {
+    if (modes.find((m) => m.slug === slug)?.origin !== 'builtin') return undefined
+    return storeFor(deps.currentWorkspace())
+      .addToBuiltIn(slug, added)
+      .then((snapshot) => {
+        modes = snapshot.modes
+      })
+  }
+
   return {
     list: () => modes,
     refresh,
     store: () => storeFor(deps.currentWorkspace()),
     addAllowRules: (slug, rules) =>
+      addToBuiltIn(slug, { commandAllow: [...rules] }) ??
       update(slug, (config) => {
         const allow = [...new Set([...(config.commandRules?.allow ?? []), ...rules])]
         // Allow rules only approve with the mode's command toggle on (Roo's meaning): saving one turns it on.
@@ -70,11 +82,13 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
         return { ...config, autoApprove, commandRules: { ...config.commandRules, allow } }
       }),
     addSandboxDomain: (slug, domain) =>
+      addToBuiltIn(slug, { sandboxDomains: [domain] }) ??
       update(slug, (config) => {
         const sandbox = config.sandbox ?? { enabled: true, network: 'ask' as const }
         return { ...config, sandbox: { ...sandbox, allowedDomains: [...new Set([...(sandbox.allowedDomains ?? []), domain])] } }
       }),
     addBrowserOrigin: (slug, origin) =>
+      addToBuiltIn(slug, { browserAllow: [origin] }) ??
       update(slug, (config) => {
         const allow = [...new Set([...(config.browserRules?.allow ?? []), origin])]
         return { ...config, browserRules: { ...config.browserRules, allow } }

@@ -9,6 +9,8 @@ import { formatIssues, ModeConfig, type ResolvedMode } from '../../../shared/mod
 import { detectModesFormat, modesToYaml, parseModesText, type ModesFileFormat } from '../../../shared/modes/yaml'
 import { fileRegexProblem, matchesFileRegex } from '../../../shared/modes/file-regex'
 import { createOwnSaves } from './own-saves'
+import { createBuiltInAdditionsFile } from './builtin-additions-file'
+import { withAdditions, type BuiltInAdditions } from '../../../shared/modes/builtin-additions'
 import {
   globalModesPath,
   loadModeFile,
@@ -62,6 +64,8 @@ export interface ModeStore {
   export(slug: string | undefined, format: ModesFileFormat): Promise<{ yaml: string; fileName: string }>
   /** Drop a scope's override of a built-in mode, so the built-in applies again. */
   resetBuiltIn(slug: string, scope?: ModeScope): Promise<ModesSnapshot>
+  /** Adds to a built-in mode apart from its definition (so the app's updates of it keep reaching the user). */
+  addToBuiltIn(slug: string, added: BuiltInAdditions): Promise<ModesSnapshot>
   testRegex(fileRegex: string, limit?: number): Promise<RegexTestResult>
   onChange(listener: (snapshot: ModesSnapshot) => void): () => void
   /**
@@ -88,6 +92,7 @@ interface OwnChange {
 
 export function createModeStore(deps: ModeStoreDeps): ModeStore {
   const ownSaves = createOwnSaves(deps.dataDir)
+  const additionsFile = createBuiltInAdditionsFile(deps.dataDir)
   const listeners = new Set<(snapshot: ModesSnapshot) => void>()
   const globalLocation: ModeFileLocation = { path: globalModesPath(deps.dataDir), format: 'modus', scope: 'global', writable: true }
   const projectLocation = (): ModeFileLocation | undefined =>
@@ -106,14 +111,22 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     return { globalFile, projectFile, rooFile }
   }
 
-  const snapshotOf = (files: Awaited<ReturnType<typeof loadAll>>, ownSlugs: ReadonlySet<string>): ModesSnapshot => {
+  const snapshotOf = (
+    files: Awaited<ReturnType<typeof loadAll>>,
+    ownSlugs: ReadonlySet<string>,
+    additions: Record<string, BuiltInAdditions>
+  ): ModesSnapshot => {
     const { globalFile, projectFile, rooFile } = files
     const projectModes = [...(projectFile?.modes ?? [])]
     for (const mode of rooFile?.modes ?? []) if (!projectModes.some((m) => m.slug === mode.slug)) projectModes.push(mode)
     const loaded = [globalFile, projectFile, rooFile].filter((file): file is LoadedModeFile => Boolean(file))
     return {
       modes: resolveModes({ builtIns: BUILT_IN_MODES, global: globalFile.modes, project: projectModes }).map((mode) =>
-        mode.origin === 'project' && ownSlugs.has(mode.slug) ? { ...mode, savedByUser: true } : mode
+        mode.origin === 'project' && ownSlugs.has(mode.slug)
+          ? { ...mode, savedByUser: true }
+          : mode.origin === 'builtin' && additions[mode.slug]
+            ? { ...withAdditions(mode, additions[mode.slug]), additions: additions[mode.slug] }
+            : mode
       ),
       defaultSlug: DEFAULT_MODE_SLUG,
       problems: loaded.flatMap((file) => file.problems.map((problem) => ({ file: file.location.path, ...problem }))),
@@ -125,7 +138,7 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
   const list = async () => {
     const files = await loadAll()
     const own = deps.workspaceRoot && files.projectFile ? await ownSaves.ownSlugs(deps.workspaceRoot, files.projectFile.modes) : new Set<string>()
-    return snapshotOf(files, own)
+    return snapshotOf(files, own, await additionsFile.read())
   }
 
   const locationFor = (scope: ModeScope): ModeFileLocation => {
@@ -200,7 +213,7 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
       const chosen = slug === undefined ? modes.filter((m) => m.origin !== 'builtin') : modes.filter((m) => m.slug === slug)
       if (chosen.length === 0)
         throw new ModeStoreError('not_found', slug === undefined ? 'There are no modes of your own to export yet' : `No mode '${slug}'`)
-      const configs = chosen.map(({ origin: _origin, overridesBuiltIn: _override, savedByUser: _own, ...config }) => config)
+      const configs = chosen.map(({ origin: _origin, overridesBuiltIn: _override, savedByUser: _own, additions: _added, ...config }) => config)
       const base = slug ?? 'all-modes'
       const fileName = format === 'roo' ? `${base}.roomodes` : `${base}.modes.yaml`
       return { yaml: modesToYaml(configs, format), fileName }
@@ -208,12 +221,20 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     resetBuiltIn: async (slug, scope) => {
       if (!isBuiltInSlug(slug)) throw new ModeStoreError('not_found', `'${slug}' is not a built-in mode`)
       const scopes: ModeScope[] = scope ? [scope] : deps.workspaceRoot ? ['project', 'global'] : ['global']
+      await additionsFile.clear(slug)
       let snapshot = await list()
       for (const each of scopes) {
         const file = await loadModeFile(locationFor(each))
         if (file.modes.some((mode) => mode.slug === slug))
           snapshot = await update(each, (modes) => modes.filter((mode) => mode.slug !== slug), { saved: [], forget: [slug] })
       }
+      return snapshot
+    },
+    async addToBuiltIn(slug, added) {
+      if (!isBuiltInSlug(slug)) throw new ModeStoreError('not_found', `'${slug}' is not a built-in mode`)
+      await additionsFile.add(slug, added)
+      const snapshot = await list()
+      for (const listener of listeners) listener(snapshot)
       return snapshot
     },
     testRegex: (fileRegex, limit = 200) => testFileRegex(deps, fileRegex, limit),
