@@ -112,3 +112,32 @@ test('Settings shows this folder’s trust and every folder answered for, and re
   expect(JSON.parse(readFileSync(trustFile, 'utf8')).workspaces).toEqual({})
   await expect(page.getByRole('dialog', { name: /Trust/ })).toBeVisible()
 })
+
+test('"always allow" on a built-in mode saves a widened rule apart from the built-in, shown as the user\'s addition', async ({ page, modus }) => {
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'execute_command', input: { command: 'go version' } }] },
+    { toolCalls: [{ name: 'execute_command', input: { command: 'go env' } }] },
+    completion('Checked.')
+  )
+  await openFolder(page, modus)
+  await page.getByLabel('Message').fill('Check go')
+  await page.getByLabel('Message').press('Enter')
+  const cards = page.getByRole('group', { name: 'Tool call execute_command' })
+  await cards.nth(0).getByRole('button', { name: 'Always allow in this mode…' }).click()
+  const widen = cards.nth(0).getByRole('group', { name: /Rule to save/ })
+  await expect(widen.getByRole('radio', { name: 'go version' })).toBeChecked()
+  await widen.getByRole('radio', { name: 'go *' }).check()
+  await cards.nth(0).getByRole('button', { name: 'Save rule and approve' }).click()
+  // The widened rule lets the next go command run unasked.
+  await expect(cards.nth(1).locator('.tool-decision')).toContainText('Every part matches an allow rule')
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Checked.')
+
+  // Stored apart: no copy of the built-in in the global modes file.
+  expect(existsSync(join(modus.dataDir, 'modes.yaml'))).toBe(false)
+  expect(JSON.parse(readFileSync(join(modus.dataDir, 'builtin-additions.json'), 'utf8')).modes.code.commandAllow).toEqual(['go *'])
+  await nav(page).getByRole('button', { name: 'Modes' }).click()
+  await page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ }).click()
+  const additions = page.getByRole('region', { name: 'Your additions' })
+  await expect(additions).toContainText('go *')
+  await expect(page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ })).not.toContainText('override')
+})
