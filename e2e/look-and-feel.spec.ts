@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 import { completion, nav, ORIGINAL, reviewProposal } from './review-fixtures'
 
@@ -69,6 +70,9 @@ test('the mode picker is a menu that says what each mode is, where it runs comma
   await expect(fast).toContainText('Runs scripts quickly')
   await expect(fast).toContainText('Sandbox off')
   await expect(fast).toContainText('not trusted')
+
+  // The open menu passes axe (both the menu and what it states).
+  expect((await new AxeBuilder({ page }).include('.mode-menu').analyze()).violations).toEqual([])
 
   // Escape closes and gives the keyboard back to the button; End + Enter picks the last mode.
   await page.keyboard.press('Escape')
