@@ -86,7 +86,8 @@ test('a follow-up question is answered with a suggestion button', async ({ page,
 test('the mode picker starts the task in the chosen mode', async ({ page, modus }) => {
   modus.fake.enqueue({ toolCalls: [{ name: 'attempt_completion', input: { result: 'Here is the plan.' } }] })
   await openWorkspaceAndProvider(page, modus)
-  await page.getByLabel('Mode', { exact: true }).selectOption('architect')
+  await page.getByRole('button', { name: /^Mode:/ }).click()
+  await page.getByRole('menu', { name: 'Modes' }).getByRole('menuitemradio', { name: /^Architect/ }).click()
   await page.getByLabel('Message').fill('Plan a greeting feature')
   await page.getByLabel('Message').press('Enter')
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Here is the plan.')

@@ -19,6 +19,7 @@ import { createWorkspaceHandlers, createWorkspaceSession } from './workspace-ses
 import { asOwnGrants, withOwnGrants, type OwnGrantsDeps } from './workspace-session/own-grants'
 import { describeProjectGrants, projectGrantItems } from '../../shared/modes/project-grants'
 import { createMcpHub } from './mcp/hub'
+import { createOwnSaves } from './modes/own-saves'
 import { createMcpHandlers } from './mcp/mcp-handlers'
 import { projectHookGrants } from './hooks/hook-files'
 
@@ -67,7 +68,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const hooks = await projectHookGrants(root)
     return { lines: [...describeProjectGrants(modes), ...servers, ...hooks], items: [...projectGrantItems(modes), ...servers, ...hooks].sort() }
   }
-  const session = createWorkspaceSession({ recent, bus, trust, describeGrants })
+  const ownSaves = createOwnSaves(options.dataDir)
+  const session = createWorkspaceSession({ recent, bus, trust, describeGrants, forgetOwnSaves })
+  // Revoking takes back the modes the user saved there too; the windows see them as the project's again.
+  async function forgetOwnSaves(root: string): Promise<void> {
+    await ownSaves.forgetFolder(root)
+    await agent.refreshModes()
+    bus.emit('modes:changed', await agent.modeStore().list())
+  }
   const ownGrants: OwnGrantsDeps = { trust, session, grantItems: async (root) => (await describeGrants(root)).items }
   // Servers follow the open folder and its trust (answering the prompt re-announces the folder).
   bus.subscribe((name, payload) => {

@@ -102,6 +102,8 @@ export const ApprovalDecision = z
     changes: z.array(ChangeDecision).optional(),
     /** Confirmed "always allow in this mode": the suggested rule, saved to the mode. */
     alwaysAllow: z.unknown().optional(),
+    /** With `alwaysAllow` on a single command rule: one of its widenings (`ruleWidenings`) to save instead. */
+    widenTo: z.string().max(4000).optional(),
     /** Reject: nobody was asked (a non-interactive run); the model is told it was not approved, not that someone denied it. */
     unattended: z.literal(true).optional()
   })

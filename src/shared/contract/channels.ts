@@ -10,6 +10,8 @@ export const requestChannels = [
   'workspace:recent',
   'workspace:complete',
   'workspace:trust',
+  'workspace:trustedFolders',
+  'workspace:revokeTrust',
   'settings:get',
   'settings:saveProvider',
   'settings:testProvider',

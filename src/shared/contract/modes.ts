@@ -8,7 +8,13 @@ export const ModesFileFormat = z.enum(['modus', 'roo'])
 export const ModeView = z.object({
   ...ModeConfig.shape,
   origin: ModeSource,
-  overridesBuiltIn: z.boolean()
+  overridesBuiltIn: z.boolean(),
+  /** A project mode the user saved in the app, unchanged since: their own grant (see ResolvedMode). */
+  savedByUser: z.boolean().optional(),
+  /** A built-in mode: rules the user added to it ("always allow"), kept apart from the definition. */
+  additions: z
+    .object({ commandAllow: z.array(z.string()).optional(), sandboxDomains: z.array(z.string()).optional(), browserAllow: z.array(z.string()).optional() })
+    .optional()
 })
 export type ModeView = z.infer<typeof ModeView>
 

@@ -20,6 +20,20 @@ export const WorkspaceInfo = z.object({
 })
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>
 
+/** One folder the user answered the trust prompt for (Settings → Trust). */
+export const TrustedFolder = z.object({
+  root: z.string(),
+  trusted: z.boolean(),
+  /** When the user answered (ms since the epoch). */
+  at: z.number(),
+  /** The grants the user saw (and made themselves) when trusting, one item each. */
+  grants: z.array(z.string())
+})
+export type TrustedFolder = z.infer<typeof TrustedFolder>
+
+export const TrustedFolders = z.object({ folders: z.array(TrustedFolder), problems: z.array(z.string()) })
+export type TrustedFolders = z.infer<typeof TrustedFolders>
+
 export const workspaceRequests = {
   /** Opens a folder by path (the browser surface types it; Electron gets it from `workspace:pick`). */
   'workspace:open': request(z.object({ path: z.string().min(1).max(4096) }).strict(), WorkspaceInfo),
@@ -33,7 +47,14 @@ export const workspaceRequests = {
   'workspace:trust': request(
     z.object({ trusted: z.boolean(), grantsHash: z.string().max(128).optional() }).strict(),
     WorkspaceInfo
-  )
+  ),
+  /** Every folder the user answered for, trusted or not, newest answer first. */
+  'workspace:trustedFolders': request(z.object({}).strict(), TrustedFolders),
+  /**
+   * Forgets the answer for a folder and the modes the user saved there: its project grants are off
+   * again and the prompt asks on the next open (at once, for the open folder).
+   */
+  'workspace:revokeTrust': request(z.object({ root: z.string().min(1).max(4096) }).strict(), TrustedFolders)
 }
 
 export const workspaceEvents = {

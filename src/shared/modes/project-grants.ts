@@ -1,9 +1,11 @@
-import type { AutoApprove, BrowserRules, CommandRules, ModeSandbox } from './schema'
+import { grantsNeedTrust, type AutoApprove, type BrowserRules, type CommandRules, type ModeSandbox } from './schema'
 import { credentialStorePaths } from '../sandbox/credentials'
 
 interface ModeGrantSource {
   slug: string
   origin: string
+  /** The user's own save (see ResolvedMode): not the project's grant. */
+  savedByUser?: boolean
   autoApprove?: AutoApprove
   commandRules?: CommandRules
   browserRules?: BrowserRules
@@ -79,7 +81,7 @@ function capsSet(name: string, autoApprove: AutoApprove | undefined): string[] {
 export function describeProjectGrants(modes: readonly ModeGrantSource[]): string[] {
   const lines: string[] = []
   for (const mode of modes) {
-    if (mode.origin !== 'project') continue
+    if (!grantsNeedTrust(mode)) continue
     const toggles = togglesOn(mode.autoApprove)
     const allow = mode.commandRules?.allow ?? []
     const pages = mode.browserRules?.allow ?? []
@@ -102,7 +104,7 @@ export function describeProjectGrants(modes: readonly ModeGrantSource[]): string
 export function projectGrantItems(modes: readonly ModeGrantSource[]): string[] {
   const items: string[] = []
   for (const mode of modes) {
-    if (mode.origin !== 'project') continue
+    if (!grantsNeedTrust(mode)) continue
     const name = `Mode '${mode.slug}'`
     for (const toggle of togglesOn(mode.autoApprove)) items.push(`${name} auto-approves ${toggle}`)
     for (const rule of mode.commandRules?.allow ?? []) items.push(`${name} allows commands \`${rule}\``)

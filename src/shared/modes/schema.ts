@@ -1,3 +1,4 @@
+import type { BuiltInAdditions } from './builtin-additions'
 import { z } from 'zod'
 import type { ToolGroupName } from '../tools/types'
 import { fileRegexProblem } from './file-regex'
@@ -174,7 +175,18 @@ export interface ResolvedMode extends ModeConfig {
   origin: ModeSource
   /** True when a global or project mode replaces a built-in with the same slug. */
   overridesBuiltIn: boolean
+  /**
+   * A project mode the user saved or imported in the app, and the file still holds exactly that:
+   * the user's own grant, in force without the folder's trust and not listed as the project's.
+   */
+  savedByUser?: boolean
+  /** A built-in mode: what the user added to it, kept apart from the built-in's definition. */
+  additions?: BuiltInAdditions
 }
+
+/** A mode whose auto-approve, allow rules and sandbox widening wait for the folder's trust. */
+export const grantsNeedTrust = (mode: { origin: string; savedByUser?: boolean }): boolean =>
+  mode.origin === 'project' && mode.savedByUser !== true
 
 const formatPath = (path: readonly PropertyKey[]): string =>
   path

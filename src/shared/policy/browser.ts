@@ -1,4 +1,4 @@
-import type { AutoApprove, ResolvedMode } from '../modes/schema'
+import { grantsNeedTrust, type AutoApprove, type ResolvedMode } from '../modes/schema'
 import type { PathFacts } from './paths'
 
 type Verdict = { decision: 'allow' | 'ask'; rule: string; reason: string }
@@ -77,7 +77,7 @@ export function decideBrowser(
       : { decision: 'ask', rule: 'default-ask', reason: `Opening ${what} needs approval in this mode` }
   }
   // A project file's rules count only in a trusted workspace, as for command rules.
-  const rules = ctx.mode.origin === 'project' && !ctx.trusted ? [] : (ctx.mode.browserRules?.allow ?? [])
+  const rules = grantsNeedTrust(ctx.mode) && !ctx.trusted ? [] : (ctx.mode.browserRules?.allow ?? [])
   const rule = rules.find((candidate) => matchesRule(parsed, candidate))
   if (rule) return { decision: 'allow', rule: `browser-allow:${rule}`, reason: `The mode's URL allow rule ${rule} matches ${what}` }
   if (local)

@@ -3,7 +3,7 @@ import { mcpToolDefinition, parseMcpToolName } from '../tools/mcp'
 import { getBuiltInTool } from '../tools/catalog'
 import type { ToolDefinition } from '../tools/types'
 import type { AutoApprove, CommandRules, ResolvedMode } from '../modes/schema'
-import { groupName, groupOptions } from '../modes/schema'
+import { grantsNeedTrust, groupName, groupOptions } from '../modes/schema'
 import { decideCommand, type Decision, type RuleSet } from './commands'
 import { decideCommandPaths } from './command-paths'
 import { matchesFileRegex } from '../modes/file-regex'
@@ -71,7 +71,7 @@ const DEFAULT_FOLLOWUP_TIMEOUT_MS = 60_000
 
 /** A project mode's auto-approve counts only in a trusted workspace. */
 export function effectiveAutoApprove(mode: ResolvedMode, trusted: boolean): AutoApprove {
-  if (mode.origin === 'project' && !trusted) return {}
+  if (grantsNeedTrust(mode) && !trusted) return {}
   return mode.autoApprove ?? {}
 }
 
@@ -144,7 +144,7 @@ function commandRuleSets(ctx: PolicyContext): RuleSet[] {
     sets.push({
       origin: `${ctx.mode.origin} mode '${ctx.mode.slug}'`,
       rules: ctx.mode.commandRules,
-      allowApplies: ctx.mode.origin !== 'project' || ctx.trusted
+      allowApplies: !grantsNeedTrust(ctx.mode) || ctx.trusted
     })
   if (ctx.globalCommandRules) sets.push({ origin: 'global', rules: ctx.globalCommandRules, allowApplies: true })
   return sets

@@ -1,4 +1,4 @@
-import type { ModeSandbox, ResolvedMode, SandboxNetworkPolicy } from '../modes/schema'
+import { grantsNeedTrust, type ModeSandbox, type ResolvedMode, type SandboxNetworkPolicy } from '../modes/schema'
 import type { SandboxStatus } from '../sandbox/status'
 import type { CredentialStoreId } from '../sandbox/credentials'
 import { firstPartMatch } from './commands'
@@ -25,10 +25,10 @@ export const UNTRUSTED_DEFAULT_SANDBOX: EffectiveSandbox = { network: 'none', al
  * sandbox but not what widens it: its own writable roots, allowed domains and readable credential
  * stores wait for trust.
  */
-export function effectiveSandbox(mode: Pick<ResolvedMode, 'origin' | 'sandbox'>, trusted: boolean): EffectiveSandbox | null {
+export function effectiveSandbox(mode: Pick<ResolvedMode, 'origin' | 'sandbox' | 'savedByUser'>, trusted: boolean): EffectiveSandbox | null {
   const sandbox: ModeSandbox | undefined = mode.sandbox
   if (!sandbox?.enabled) return null
-  const widens = mode.origin !== 'project' || trusted
+  const widens = !grantsNeedTrust(mode) || trusted
   const readable = widens ? (sandbox.readableCredentials ?? []) : []
   return {
     writableRoots: widens ? sandbox.writableRoots : undefined,

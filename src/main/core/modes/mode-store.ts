@@ -8,6 +8,9 @@ import { resolveModes } from '../../../shared/modes/resolve'
 import { formatIssues, ModeConfig, type ResolvedMode } from '../../../shared/modes/schema'
 import { detectModesFormat, modesToYaml, parseModesText, type ModesFileFormat } from '../../../shared/modes/yaml'
 import { fileRegexProblem, matchesFileRegex } from '../../../shared/modes/file-regex'
+import { createOwnSaves } from './own-saves'
+import { createBuiltInAdditionsFile } from './builtin-additions-file'
+import { withAdditions, type BuiltInAdditions } from '../../../shared/modes/builtin-additions'
 import {
   globalModesPath,
   loadModeFile,
@@ -51,7 +54,8 @@ export interface RegexTestResult {
 export interface ModeStore {
   list(): Promise<ModesSnapshot>
   /** Create or replace a mode in a scope; `previousSlug` renames. */
-  save(input: unknown, scope: ModeScope, previousSlug?: string): Promise<ModesSnapshot>
+  /** `own: false` when the change is not the user's own save (a rule added to a project's mode). */
+  save(input: unknown, scope: ModeScope, previousSlug?: string, options?: { own?: boolean }): Promise<ModesSnapshot>
   delete(slug: string, scope: ModeScope): Promise<ModesSnapshot>
   /** Import modes from YAML/JSON text (Modus or Roo format) into a scope, replacing same slugs. */
   /** Without a format, the text's content says whether it is Modus's or Roo's (see `detectModesFormat`). */
@@ -60,6 +64,8 @@ export interface ModeStore {
   export(slug: string | undefined, format: ModesFileFormat): Promise<{ yaml: string; fileName: string }>
   /** Drop a scope's override of a built-in mode, so the built-in applies again. */
   resetBuiltIn(slug: string, scope?: ModeScope): Promise<ModesSnapshot>
+  /** Adds to a built-in mode apart from its definition (so the app's updates of it keep reaching the user). */
+  addToBuiltIn(slug: string, added: BuiltInAdditions): Promise<ModesSnapshot>
   testRegex(fileRegex: string, limit?: number): Promise<RegexTestResult>
   onChange(listener: (snapshot: ModesSnapshot) => void): () => void
   /**
@@ -78,7 +84,15 @@ export interface ModeStoreDeps {
 
 const execFileAsync = promisify(execFile)
 
+/** Which project modes the user saves (written and read back) and which records to drop. */
+interface OwnChange {
+  saved: readonly string[]
+  forget?: readonly string[]
+}
+
 export function createModeStore(deps: ModeStoreDeps): ModeStore {
+  const ownSaves = createOwnSaves(deps.dataDir)
+  const additionsFile = createBuiltInAdditionsFile(deps.dataDir)
   const listeners = new Set<(snapshot: ModesSnapshot) => void>()
   const globalLocation: ModeFileLocation = { path: globalModesPath(deps.dataDir), format: 'modus', scope: 'global', writable: true }
   const projectLocation = (): ModeFileLocation | undefined =>
@@ -97,13 +111,23 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     return { globalFile, projectFile, rooFile }
   }
 
-  const snapshotOf = (files: Awaited<ReturnType<typeof loadAll>>): ModesSnapshot => {
+  const snapshotOf = (
+    files: Awaited<ReturnType<typeof loadAll>>,
+    ownSlugs: ReadonlySet<string>,
+    additions: Record<string, BuiltInAdditions>
+  ): ModesSnapshot => {
     const { globalFile, projectFile, rooFile } = files
     const projectModes = [...(projectFile?.modes ?? [])]
     for (const mode of rooFile?.modes ?? []) if (!projectModes.some((m) => m.slug === mode.slug)) projectModes.push(mode)
     const loaded = [globalFile, projectFile, rooFile].filter((file): file is LoadedModeFile => Boolean(file))
     return {
-      modes: resolveModes({ builtIns: BUILT_IN_MODES, global: globalFile.modes, project: projectModes }),
+      modes: resolveModes({ builtIns: BUILT_IN_MODES, global: globalFile.modes, project: projectModes }).map((mode) =>
+        mode.origin === 'project' && ownSlugs.has(mode.slug)
+          ? { ...mode, savedByUser: true }
+          : mode.origin === 'builtin' && additions[mode.slug]
+            ? { ...withAdditions(mode, additions[mode.slug]), additions: additions[mode.slug] }
+            : mode
+      ),
       defaultSlug: DEFAULT_MODE_SLUG,
       problems: loaded.flatMap((file) => file.problems.map((problem) => ({ file: file.location.path, ...problem }))),
       warnings: loaded.flatMap((file) => file.warnings.map((warning) => `${file.location.path}: ${warning}`)),
@@ -111,7 +135,11 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     }
   }
 
-  const list = async () => snapshotOf(await loadAll())
+  const list = async () => {
+    const files = await loadAll()
+    const own = deps.workspaceRoot && files.projectFile ? await ownSaves.ownSlugs(deps.workspaceRoot, files.projectFile.modes) : new Set<string>()
+    return snapshotOf(files, own, await additionsFile.read())
+  }
 
   const locationFor = (scope: ModeScope): ModeFileLocation => {
     if (scope === 'global') return globalLocation
@@ -121,7 +149,7 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
   }
 
   /** Read-modify-write of one Modus modes file; a file that does not parse is never overwritten. */
-  const update = async (scope: ModeScope, change: (modes: ModeConfig[]) => ModeConfig[]): Promise<ModesSnapshot> => {
+  const update = async (scope: ModeScope, change: (modes: ModeConfig[]) => ModeConfig[], own?: OwnChange): Promise<ModesSnapshot> => {
     const location = locationFor(scope)
     const current = await loadModeFile(location)
     if (current.problems.length > 0) {
@@ -133,6 +161,11 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     }
     const next = change(current.modes)
     await writeFileAtomic(location.path, modesToYaml(next, 'modus'))
+    if (scope === 'project' && own && deps.workspaceRoot) {
+      // What the file holds now, read back: the record names exactly the bytes' meaning, not the input's.
+      const written = (await loadModeFile(location)).modes.filter((mode) => own.saved.includes(mode.slug))
+      await ownSaves.record(deps.workspaceRoot, written, own.forget)
+    }
     const snapshot = await list()
     for (const listener of listeners) listener(snapshot)
     return snapshot
@@ -154,30 +187,33 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
 
   return {
     list,
-    save: async (input, scope, previousSlug) => {
+    save: async (input, scope, previousSlug, options) => {
       const mode = parseMode(input)
-      return update(scope, (modes) => replaceBySlug(modes, mode, previousSlug))
+      const renamed = previousSlug && previousSlug !== mode.slug ? [previousSlug] : []
+      const own = options?.own === false ? { saved: [], forget: renamed } : { saved: [mode.slug], forget: renamed }
+      return update(scope, (modes) => replaceBySlug(modes, mode, previousSlug), own)
     },
     delete: async (slug, scope) => {
       const current = await loadModeFile(locationFor(scope))
       if (current.problems.length === 0 && !current.modes.some((mode) => mode.slug === slug))
         throw new ModeStoreError('not_found', `No ${scope} mode '${slug}'`)
-      return update(scope, (modes) => modes.filter((mode) => mode.slug !== slug))
+      return update(scope, (modes) => modes.filter((mode) => mode.slug !== slug), { saved: [], forget: [slug] })
     },
     import: async (text, scope, format) => {
       const parsed = parseModesText(text, format ?? detectModesFormat(text)?.format ?? 'roo')
       if (!parsed.ok)
         throw new ModeStoreError('invalid_mode', parsed.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n'))
       if (parsed.modes.length === 0) throw new ModeStoreError('invalid_mode', 'The text holds no modes (expected customModes: [...])')
-      const snapshot = await update(scope, (modes) => parsed.modes.reduce((acc, mode) => replaceBySlug(acc, mode), modes))
-      return { snapshot, imported: parsed.modes.map((mode) => mode.slug), warnings: parsed.warnings }
+      const imported = parsed.modes.map((mode) => mode.slug)
+      const snapshot = await update(scope, (modes) => parsed.modes.reduce((acc, mode) => replaceBySlug(acc, mode), modes), { saved: imported })
+      return { snapshot, imported, warnings: parsed.warnings }
     },
     export: async (slug, format) => {
       const { modes } = await list()
       const chosen = slug === undefined ? modes.filter((m) => m.origin !== 'builtin') : modes.filter((m) => m.slug === slug)
       if (chosen.length === 0)
         throw new ModeStoreError('not_found', slug === undefined ? 'There are no modes of your own to export yet' : `No mode '${slug}'`)
-      const configs = chosen.map(({ origin: _origin, overridesBuiltIn: _override, ...config }) => config)
+      const configs = chosen.map(({ origin: _origin, overridesBuiltIn: _override, savedByUser: _own, additions: _added, ...config }) => config)
       const base = slug ?? 'all-modes'
       const fileName = format === 'roo' ? `${base}.roomodes` : `${base}.modes.yaml`
       return { yaml: modesToYaml(configs, format), fileName }
@@ -185,11 +221,20 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     resetBuiltIn: async (slug, scope) => {
       if (!isBuiltInSlug(slug)) throw new ModeStoreError('not_found', `'${slug}' is not a built-in mode`)
       const scopes: ModeScope[] = scope ? [scope] : deps.workspaceRoot ? ['project', 'global'] : ['global']
+      await additionsFile.clear(slug)
       let snapshot = await list()
       for (const each of scopes) {
         const file = await loadModeFile(locationFor(each))
-        if (file.modes.some((mode) => mode.slug === slug)) snapshot = await update(each, (modes) => modes.filter((mode) => mode.slug !== slug))
+        if (file.modes.some((mode) => mode.slug === slug))
+          snapshot = await update(each, (modes) => modes.filter((mode) => mode.slug !== slug), { saved: [], forget: [slug] })
       }
+      return snapshot
+    },
+    async addToBuiltIn(slug, added) {
+      if (!isBuiltInSlug(slug)) throw new ModeStoreError('not_found', `'${slug}' is not a built-in mode`)
+      await additionsFile.add(slug, added)
+      const snapshot = await list()
+      for (const listener of listeners) listener(snapshot)
       return snapshot
     },
     testRegex: (fileRegex, limit = 200) => testFileRegex(deps, fileRegex, limit),

@@ -1,6 +1,7 @@
 import { BUILT_IN_MODES } from '../../../shared/modes/builtin'
 import { resolveModes } from '../../../shared/modes/resolve'
 import type { ModeConfig, ResolvedMode } from '../../../shared/modes/schema'
+import type { BuiltInAdditions } from '../../../shared/modes/builtin-additions'
 import type { EventBus } from '../event-bus'
 import { createModeStore, type ModeStore } from '../modes'
 
@@ -52,9 +53,20 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
   async function update(slug: string, change: (config: ModeConfig) => ModeConfig): Promise<void> {
     const mode = modes.find((m) => m.slug === slug)
     if (!mode) throw new Error(`The mode ${slug} no longer exists.`)
-    const { origin, overridesBuiltIn: _o, ...config } = mode
+    const { origin, overridesBuiltIn: _o, savedByUser, ...config } = mode
     const scope = origin === 'project' ? 'project' : 'global'
-    modes = (await storeFor(deps.currentWorkspace()).save(change(config), scope, slug)).modes
+    // A rule added to the project's own mode stays the project's (it asks for trust like the rest of it).
+    modes = (await storeFor(deps.currentWorkspace()).save(change(config), scope, slug, { own: origin !== 'project' || savedByUser === true })).modes
+  }
+
+  /** A built-in mode keeps its definition: what the user adds is stored apart (undefined for other modes). */
+  function addToBuiltIn(slug: string, added: BuiltInAdditions): Promise<void> | undefined {
+    if (modes.find((m) => m.slug === slug)?.origin !== 'builtin') return undefined
+    return storeFor(deps.currentWorkspace())
+      .addToBuiltIn(slug, added)
+      .then((snapshot) => {
+        modes = snapshot.modes
+      })
   }
 
   return {
@@ -62,6 +74,7 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
     refresh,
     store: () => storeFor(deps.currentWorkspace()),
     addAllowRules: (slug, rules) =>
+      addToBuiltIn(slug, { commandAllow: [...rules] }) ??
       update(slug, (config) => {
         const allow = [...new Set([...(config.commandRules?.allow ?? []), ...rules])]
         // Allow rules only approve with the mode's command toggle on (Roo's meaning): saving one turns it on.
@@ -69,11 +82,13 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
         return { ...config, autoApprove, commandRules: { ...config.commandRules, allow } }
       }),
     addSandboxDomain: (slug, domain) =>
+      addToBuiltIn(slug, { sandboxDomains: [domain] }) ??
       update(slug, (config) => {
         const sandbox = config.sandbox ?? { enabled: true, network: 'ask' as const }
         return { ...config, sandbox: { ...sandbox, allowedDomains: [...new Set([...(sandbox.allowedDomains ?? []), domain])] } }
       }),
     addBrowserOrigin: (slug, origin) =>
+      addToBuiltIn(slug, { browserAllow: [origin] }) ??
       update(slug, (config) => {
         const allow = [...new Set([...(config.browserRules?.allow ?? []), origin])]
         return { ...config, browserRules: { ...config.browserRules, allow } }

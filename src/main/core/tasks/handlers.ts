@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../../shared/agent/events'
+import { ruleWidenings, singleCommandRule } from '../../../shared/policy/widen-rule'
 import type { Handlers } from '../../../shared/contract'
 import type { approvalsRequests, ChangeView } from '../../../shared/contract/approvals'
 import type { reviewRequests } from '../../../shared/contract/review'
@@ -41,6 +42,16 @@ export function createTaskHandlers(deps: {
 }
 
 /** Approvals across all tasks; `approvals:changed` carries the whole pending list so every tab resyncs. */
+/** The suggested rule, or the widening of it the user picked; anything else is refused. */
+function widened(rule: unknown, widenTo: string | undefined): unknown {
+  if (widenTo === undefined) return rule
+  const single = singleCommandRule(rule)
+  if (!single || !ruleWidenings(single).includes(widenTo)) {
+    throw new UserFacingError('invalid_decision', 'The rule can only be widened to a prefix of the one suggested.')
+  }
+  return { commandAllow: [widenTo] }
+}
+
 export function createApprovalHandlers(deps: {
   approvals: ApprovalQueue
   bus?: EventBus
@@ -63,8 +74,9 @@ export function createApprovalHandlers(deps: {
         throw new UserFacingError('invalid_decision', 'No "always allow" rule was offered for this item.')
       }
       // The renderer only confirms; the rule saved is the one the policy suggested, never one it sends.
-      const alwaysAllow = decision.alwaysAllow ? item.suggestedRule?.rule : undefined
-      return { resolved: deps.approvals.decide({ ...decision, alwaysAllow }) }
+      const alwaysAllow = decision.alwaysAllow ? widened(item.suggestedRule?.rule, decision.widenTo) : undefined
+      const { widenTo: _widenTo, ...answer } = decision
+      return { resolved: deps.approvals.decide({ ...answer, alwaysAllow }) }
     },
     dispose: unsubscribe
   }

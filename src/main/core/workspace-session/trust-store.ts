@@ -39,6 +39,10 @@ export interface TrustStore {
   addSeenGrants(root: string, grants: readonly string[]): Promise<void>
   /** Why the trust file could not be used; empty when it is valid or absent. */
   problems(): string[]
+  /** Every recorded answer, newest first. */
+  list(): Array<{ root: string } & TrustRecord>
+  /** Drops the answer for a folder: it is asked about again. */
+  forget(root: string): Promise<void>
 }
 
 export const hashGrants = (grants: readonly string[]): string =>
@@ -77,7 +81,16 @@ export function createTrustStore(dataDir: string): TrustStore {
       if (!record?.trusted) return
       await write(root, { ...record, grants: [...record.grants, ...grants] })
     },
-    problems: () => [...problems]
+    problems: () => [...problems],
+    list: () => Object.entries(state.workspaces).map(([root, record]) => ({ root, ...record })).sort((a, b) => b.at - a.at),
+    async forget(root) {
+      if (problems.length > 0) throw new UserFacingError('trust_file_broken', `Nothing was changed: ${problems.join(' ')}`)
+      if (!(root in state.workspaces)) return
+      const { [root]: _dropped, ...rest } = state.workspaces
+      const next = { workspaces: rest }
+      await writeFileAtomic(file, JSON.stringify(next, null, 2))
+      state = next
+    }
   }
 }
 

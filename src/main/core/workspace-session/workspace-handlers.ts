@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
-import type { WorkspaceInfo } from '../../../shared/contract/workspace'
+import type { TrustedFolders, WorkspaceInfo } from '../../../shared/contract/workspace'
 import type { EventBus } from '../event-bus'
 import type { RecentFolders } from './recent-folders'
 import { hashGrants, type TrustStore } from './trust-store'
@@ -14,6 +14,8 @@ type WorkspaceChannels =
   | 'workspace:recent'
   | 'workspace:complete'
   | 'workspace:trust'
+  | 'workspace:trustedFolders'
+  | 'workspace:revokeTrust'
 
 /** Holds which folder is open; other services read it through `current()`. */
 export interface WorkspaceSession {
@@ -23,6 +25,10 @@ export interface WorkspaceSession {
   setTrust(trusted: boolean, grantsHash?: string): Promise<WorkspaceInfo>
   /** Describes the open folder again (its modes changed); tells the windows when anything differs. */
   refresh(): Promise<void>
+  /** Every folder the user answered for. */
+  trustedFolders(): TrustedFolders
+  /** Forgets a folder's answer and the user's own mode saves there; the open folder asks again. */
+  revokeTrust(root: string): Promise<TrustedFolders>
 }
 
 export function createWorkspaceSession(deps: {
@@ -31,6 +37,8 @@ export function createWorkspaceSession(deps: {
   trust: TrustStore
   /** What the project's files grant (read from its modes files): one line per mode, and item by item. */
   describeGrants: (root: string) => Promise<{ lines: string[]; items: string[] }>
+  /** Drops the record of the modes the user saved in a folder (revoking trust takes them back too). */
+  forgetOwnSaves?: (root: string) => Promise<void>
 }): WorkspaceSession {
   let current: WorkspaceInfo | null = null
   const describe = async (root: string): Promise<WorkspaceInfo> => {
@@ -64,6 +72,19 @@ export function createWorkspaceSession(deps: {
         current = next
         deps.bus.emit('workspace:opened', current)
       }
+    },
+    trustedFolders: () => ({
+      folders: deps.trust.list().map(({ root, trusted, at, grants }) => ({ root, trusted, at, grants })),
+      problems: deps.trust.problems()
+    }),
+    async revokeTrust(root) {
+      await deps.trust.forget(root)
+      await deps.forgetOwnSaves?.(root)
+      if (current?.root === root) {
+        current = await describe(root)
+        deps.bus.emit('workspace:opened', current)
+      }
+      return this.trustedFolders()
     },
     async setTrust(trusted, grantsHash) {
       if (!current) throw new UserFacingError('no_workspace', 'Open a workspace first.')
@@ -141,6 +162,8 @@ export function createWorkspaceHandlers(deps: {
     },
     'workspace:recent': () => deps.recent.list(),
     'workspace:complete': async ({ path }) => ({ folders: await completeFolderPath(path) }),
-    'workspace:trust': ({ trusted, grantsHash }) => deps.session.setTrust(trusted, grantsHash)
+    'workspace:trust': ({ trusted, grantsHash }) => deps.session.setTrust(trusted, grantsHash),
+    'workspace:trustedFolders': async () => deps.session.trustedFolders(),
+    'workspace:revokeTrust': ({ root }) => deps.session.revokeTrust(root)
   }
 }

@@ -9,6 +9,7 @@ import { countAccepted } from '../review/review-model'
 import { reviewedDecision } from '../review/review-store'
 import { useReviewDraft } from '../review/use-review-draft'
 import { hasLaterCallsInTurn, isLoopPause, isRiskyAsk, whyAsked } from './approval-model'
+import { ruleWidenings, singleCommandRule } from '../../../../shared/policy/widen-rule'
 
 export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
 
@@ -34,6 +35,8 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [acceptRequest, setAcceptRequest] = useState(0)
+  const singleRule = singleCommandRule(props.item.suggestedRule?.rule)
+  const [widenTo, setWidenTo] = useState<string | undefined>(undefined)
   const reasonField = useRef<HTMLTextAreaElement>(null)
   const actions = useRef<HTMLDivElement>(null)
   // The button that opened the reject form or the rule preview: "Back" returns the focus to it.
@@ -209,14 +212,26 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               This rule will be saved to the <strong>{item.mode}</strong> mode:
             </p>
           )}
-          <p className="proposed-rule">{item.suggestedRule.label}</p>
+          {singleRule && ruleWidenings(singleRule).length > 1 ? (
+            <fieldset className="widen-rule">
+              <legend>Rule to save (widen it to a prefix if you like)</legend>
+              {ruleWidenings(singleRule).map((rule) => (
+                <label key={rule} className="inline">
+                  <input type="radio" name={`widen-${item.id}`} checked={(widenTo ?? singleRule) === rule} onChange={() => setWidenTo(rule === singleRule ? undefined : rule)} />
+                  <code>{rule}</code>
+                </label>
+              ))}
+            </fieldset>
+          ) : (
+            <p className="proposed-rule">{item.suggestedRule.label}</p>
+          )}
           <div className="row">
             <button
               type="button"
               className="primary"
               data-action="save-rule"
               disabled={busy}
-              onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule })}
+              onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule, widenTo })}
             >
               Save rule and approve
             </button>

@@ -8,6 +8,8 @@ import { BrowserResult } from './BrowserResult'
 import { NetworkAsks } from './NetworkAsks'
 import { parsePartialJson } from './partial-json'
 import { composerField, focusWhenReady } from '../../components/focus-after'
+import { Icon } from '../../components/icons'
+import { toolTitle, type ToolTitle } from './tool-words'
 import { changeLabel, decisionLabel, phaseLabel, sentence, toolPhase, type ApprovalState, type TaskStatus, type ToolItem } from './task-view'
 
 /** One tool call: what it is, how it was decided, and its result. */
@@ -15,12 +17,14 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
   const phase = toolPhase(item, status)
   const decision = decisionLabel(item)
   // Arguments still streaming are read as far as they go; raw JSON is never shown.
-  const args = keyArguments(item.args !== undefined ? item.args : parsePartialJson(item.argsText), 3, 120)
+  const raw = item.args !== undefined ? item.args : parsePartialJson(item.argsText)
+  const args = keyArguments(raw, 3, 120)
+  const title = toolTitle(item, phase, raw)
   return (
     <div className="chat-row">
       <div className={`tool-card tool-${phase}`} role="group" aria-label={`Tool call ${item.name}`}>
         <div className="tool-head">
-          <code className="tool-name">{item.name}</code>
+          <ToolHeading title={title} toolName={item.name} />
           <span className={`phase phase-${phase}`}>{phaseLabel(item, phase)}</span>
         </div>
         {args.length > 0 ? (
@@ -51,6 +55,20 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
         {item.result && <ToolResult result={item.result} />}
       </div>
     </div>
+  )
+}
+
+/** What the call did in words; the raw tool name is on hover for those who know it. */
+function ToolHeading({ title, toolName }: { title: ToolTitle; toolName: string }): ReactNode {
+  return (
+    <span className="tool-title" title={`Tool: ${toolName}`}>
+      <Icon name={title.icon} />
+      <span>
+        {title.verb}
+        {title.target && (title.plainTarget ? ` ${title.target}` : <> <code className="tool-target">{title.target}</code></>)}
+        {title.outcome && <span className="tool-outcome"> — {title.outcome}</span>}
+      </span>
+    </span>
   )
 }
 

@@ -12,6 +12,11 @@ export interface ModeOption {
   slug: string
   name: string
   description?: string
+  /** Where the mode is defined; a project mode's grants wait for the folder's trust. */
+  origin?: 'builtin' | 'global' | 'project'
+  /** A project mode the user saved in the app (their own grant). */
+  savedByUser?: boolean
+  sandbox?: { enabled: boolean; network: string }
 }
 
 /** The modes the composer offers and the one it starts in. */
@@ -21,7 +26,14 @@ export interface ModeChoices {
 }
 
 const choicesOf = (modes: readonly ModeOption[], defaultSlug: string): ModeChoices => ({
-  options: modes.map((mode) => ({ slug: mode.slug, name: mode.name, description: mode.description })),
+  options: modes.map((mode) => ({
+    slug: mode.slug,
+    name: mode.name,
+    description: mode.description,
+    origin: mode.origin,
+    savedByUser: mode.savedByUser,
+    sandbox: mode.sandbox ? { enabled: mode.sandbox.enabled, network: mode.sandbox.network } : undefined
+  })),
   defaultSlug
 })
 

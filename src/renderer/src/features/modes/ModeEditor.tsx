@@ -1,7 +1,7 @@
 import { useWorkspaceStore } from '../workspace/workspace-store'
 import { FormError } from '../../components/FormError'
 import { useId, useState, type ReactNode } from 'react'
-import { TOOL_GROUPS } from '../../../../shared/modes/schema'
+import { grantsNeedTrust, TOOL_GROUPS } from '../../../../shared/modes/schema'
 import { AutoApproveFields } from './AutoApproveFields'
 import { BrowserRulesFields } from './BrowserRulesFields'
 import { CommandRulesFields } from './CommandRulesFields'
@@ -138,7 +138,7 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
     </div>
   )
 
-  const untrusted = entry?.origin === 'project' && !projectTrusted
+  const untrusted = entry !== undefined && grantsNeedTrust(entry) && !projectTrusted
   return (
     <form
       className="mode-editor"
@@ -152,6 +152,11 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
         <h2>{entry ? entry.name : 'New mode'}</h2>
         {entry && <span className="pill">{ORIGIN_LABELS[entry.origin]}</span>}
         {entry?.overridesBuiltIn && <span className="pill">overrides built-in</span>}
+        {entry?.savedByUser && (
+          <span className="pill" title="You saved this mode in Modus: its toggles are your own grant. A change to it by anyone else makes it the project's again.">
+            saved by you
+          </span>
+        )}
         {untrusted && (
           <span className="pill warn" title="Its auto-approve toggles and allow rules take effect once you trust this workspace.">
             not trusted
@@ -172,6 +177,7 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
       {entry?.origin === 'builtin' && (
         <p className="note">Built-in mode. Saving stores an override with the same slug; you can reset it later.</p>
       )}
+      {entry?.origin === 'builtin' && entry.additions && <BuiltInAdditionsList additions={entry.additions} />}
       <div className="two-columns">
         {field('name', 'Name')}
         {field('slug', 'Slug', 'letters, digits and dashes')}
@@ -298,4 +304,33 @@ function duplicateDraft(template: ModeEntry, modes: readonly ModeEntry[]): ModeD
   let slug = `${template.slug}-copy`
   for (let n = 2; taken.has(slug); n++) slug = `${template.slug}-copy-${n}`
   return { ...draftFromMode(template), slug, name: `${template.name} (copy)` }
+}
+
+/** What the user added to a built-in ("always allow"), shown apart from the built-in's own rules. */
+function BuiltInAdditionsList({ additions }: { additions: NonNullable<ModeEntry['additions']> }): ReactNode {
+  const groups: Array<[string, string[] | undefined]> = [
+    ['Commands you allowed', additions.commandAllow],
+    ['Domains you allowed for sandboxed commands', additions.sandboxDomains],
+    ['Pages you allowed', additions.browserAllow]
+  ]
+  return (
+    <section className="builtin-additions" aria-label="Your additions">
+      <h3>Your additions</h3>
+      <p className="note">Kept apart from the built-in, so its updates keep reaching you. Reset to built-in drops them.</p>
+      {groups.map(([label, items]) =>
+        items?.length ? (
+          <div key={label}>
+            <p className="note">{label}</p>
+            <ul>
+              {items.map((item) => (
+                <li key={item}>
+                  <code>{item}</code>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null
+      )}
+    </section>
+  )
 }

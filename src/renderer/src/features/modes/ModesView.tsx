@@ -8,6 +8,7 @@ import { ExportAllPanel } from './ExportButtons'
 import { ModeEditor } from './ModeEditor'
 import type { ModeEntry, ModesApi } from './modes-api'
 import { ORIGIN_LABELS, useModesStore } from './modes-store'
+import { grantsNeedTrust } from '../../../../shared/modes/schema'
 import './modes.css'
 
 /** The mode editor: built-in, global and project modes; create, duplicate, edit, delete, import, export. */
@@ -120,7 +121,7 @@ function ModeList({ modes, trusted, selectedSlug }: { modes: ModeEntry[]; truste
                   <span>{mode.name}</span>
                   <span className="note mono">{mode.slug}</span>
                   {mode.overridesBuiltIn && <span className="pill">override</span>}
-                  {mode.origin === 'project' && !trusted && <span className="pill warn">not trusted</span>}
+                  {grantsNeedTrust(mode) && !trusted && <span className="pill warn">not trusted</span>}
                 </button>
               </li>
             ))}

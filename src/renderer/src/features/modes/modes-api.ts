@@ -1,6 +1,7 @@
 import type { ModesView } from '../../../../shared/contract/modes'
 import type { ModeConfig, ModeSource } from '../../../../shared/modes/schema'
 import type { SandboxStatus } from '../../../../shared/sandbox/status'
+import type { BuiltInAdditions } from '../../../../shared/modes/builtin-additions'
 
 export type ModeScope = 'global' | 'project'
 export type ModesFormat = 'modus' | 'roo'
@@ -10,6 +11,10 @@ export interface ModeEntry extends ModeConfig {
   origin: ModeSource
   /** A global or project mode that replaces the built-in with the same slug. */
   overridesBuiltIn: boolean
+  /** A project mode the user saved in the app, unchanged since: their own grant, no trust needed. */
+  savedByUser?: boolean
+  /** A built-in mode: what the user added to it, kept apart from the built-in's definition. */
+  additions?: BuiltInAdditions
 }
 
 export interface ModesProblem {

@@ -8,6 +8,7 @@ import { McpSettings } from '../mcp/McpSettings'
 import { ProviderList } from './ProviderList'
 import { useSettingsStore } from './settings-store'
 import { ThemePicker } from './ThemePicker'
+import { TrustSettings } from './TrustSettings'
 import './settings.css'
 
 /** The Settings view: providers and models, global limits, appearance. */
@@ -25,6 +26,9 @@ export function SettingsView(): ReactNode {
       )}
       <h2>Providers</h2>
       <ProviderList />
+      <h2>Trust</h2>
+      <p className="note">A folder’s own files (project modes, rules, hooks, MCP servers) grant permissions only once you trust it.</p>
+      <TrustSettings />
       <h2>Limits</h2>
       <LimitsForm />
       <h2>Command rules</h2>
