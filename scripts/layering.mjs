@@ -75,7 +75,9 @@ export const KNOWN_CROSS_FEATURE_IMPORTS = [
   'approvals/ApprovalQueueView.tsx -> chat/chat-store',
   'approvals/ApprovalQueueView.tsx -> review/review-store',
   'chat/ChatItemView.tsx -> checkpoints/CheckpointMarker',
+  'chat/ChatItemView.tsx -> checkpoints/RestoredRow',
   'chat/Composer.tsx -> approvals/approvals-store',
+  'chat/ModePicker.tsx -> workspace/workspace-store',
   'chat/NetworkAsks.tsx -> approvals/ApprovalActions',
   'chat/NetworkAsks.tsx -> approvals/approvals-store',
   'chat/TaskBar.tsx -> settings/provider-models-store',
@@ -95,10 +97,13 @@ export const KNOWN_CROSS_FEATURE_IMPORTS = [
   'review/ChangesView.tsx -> chat/task-view',
   'review/ChangesView.tsx -> checkpoints/SinceTaskStart',
   'review/ChangesetReview.tsx -> approvals/approvals-store',
+  'review/change-provenance.ts -> chat/task-view',
+  'review/review-store.ts -> approvals/approvals-store',
   'settings/CommandRulesForm.tsx -> modes/CommandRulesFields',
   'settings/SettingsView.tsx -> checkpoints/CheckpointSettings',
   'settings/SettingsView.tsx -> code-index/CodeIndexSettings',
-  'settings/SettingsView.tsx -> mcp/McpSettings'
+  'settings/SettingsView.tsx -> mcp/McpSettings',
+  'settings/TrustSettings.tsx -> workspace/workspace-store'
 ]
 
 const folderUnder = (base, path) => {
