@@ -7,7 +7,18 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['src/shared/universal-globals.d.ts', 'out/**', 'dist/**', 'node_modules/**', 'resources/**', 'coverage/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      'src/shared/universal-globals.d.ts',
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'resources/**',
+      'coverage/**',
+      'test-results/**',
+      'playwright-report/**'
+    ]
+  },
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     extends: [js.configs.recommended],
@@ -38,7 +49,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'off'
     }
   },
   {
@@ -53,7 +64,10 @@ export default tseslint.config(
       // their callers handle.
       '@typescript-eslint/require-await': 'off',
       // `_`-prefixed names mark parameters an interface requires but this implementation does not use.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }]
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }
+      ]
     }
   },
   {

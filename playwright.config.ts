@@ -13,9 +13,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.MODUS_PW_JSON
-    ? [['list'], ['json', { outputFile: process.env.MODUS_PW_JSON }]]
-    : [['list']],
+  reporter: process.env.MODUS_PW_JSON ? [['list'], ['json', { outputFile: process.env.MODUS_PW_JSON }]] : [['list']],
   use: {
     headless: true,
     viewport: { width: 1280, height: 800 },

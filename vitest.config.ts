@@ -3,7 +3,12 @@ import react from '@vitejs/plugin-react'
 
 // Suites of pure code (no processes, servers, mocks or Node state) share one worker process: starting
 // a fresh one per file cost more than their tests. Every other file still gets a process of its own.
-const SHARED_PROCESS = ['test/shared/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/architecture/**/*.test.ts', 'test/contract/**/*.test.ts']
+const SHARED_PROCESS = [
+  'test/shared/**/*.test.ts',
+  'test/conformance/**/*.test.ts',
+  'test/architecture/**/*.test.ts',
+  'test/contract/**/*.test.ts'
+]
 
 export default defineConfig({
   plugins: [react()],
@@ -15,7 +20,14 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'pure', include: SHARED_PROCESS, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.{ts,tsx}'], exclude: [...configDefaults.exclude, ...SHARED_PROCESS] } }
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...SHARED_PROCESS]
+        }
+      }
     ]
   }
 })

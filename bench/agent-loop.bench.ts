@@ -42,7 +42,10 @@ it('agent loop: 1,000 read_file turns vs the bare SDK round trip', async () => {
     if (REPLAY_POINTS.includes(index)) sampledBodies.set(index, request.body)
     harnessRef.fake?.requests.splice(0) // the fake keeps every request; the bench must not measure that
     if (index === TURNS) return { toolCalls: [{ name: 'attempt_completion', input: { result: 'read them all' } }] }
-    return { toolCalls: [{ name: 'read_file', input: { path: `f${index % FILES}.txt` } }], usage: { inputTokens: 100, outputTokens: 20 } }
+    return {
+      toolCalls: [{ name: 'read_file', input: { path: `f${index % FILES}.txt` } }],
+      usage: { inputTokens: 100, outputTokens: 20 }
+    }
   }
   const harnessRef: { fake?: { requests: RecordedRequest[] } } = {}
   const harness = await createHarness({ modes: [builderMode], files })
@@ -52,11 +55,20 @@ it('agent loop: 1,000 read_file turns vs the bare SDK round trip', async () => {
 
   // Bare SDK, constant one-message request answered with the same kind of tool_use turn.
   const sdk = new Anthropic({ apiKey: 'bench', baseURL: url, maxRetries: 0 })
-  harness.fake.enqueue(...Array.from({ length: BARE_REQUESTS }, () => ({ toolCalls: [{ name: 'read_file', input: { path: 'f0.txt' } }] })))
+  harness.fake.enqueue(
+    ...Array.from({ length: BARE_REQUESTS }, () => ({ toolCalls: [{ name: 'read_file', input: { path: 'f0.txt' } }] }))
+  )
   const bare: number[] = []
   for (let i = 0; i < BARE_REQUESTS; i++) {
     const start = performance.now()
-    await drain(await sdk.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], stream: true }))
+    await drain(
+      await sdk.messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true
+      })
+    )
     bare.push(performance.now() - start)
     harness.fake.requests.splice(0)
   }
@@ -78,25 +90,36 @@ it('agent loop: 1,000 read_file turns vs the bare SDK round trip', async () => {
     }
   })
   const started = performance.now()
-  const task = await services.tasks.start({ text: 'Read the files one by one.', mode: 'builder', workspace: harness.workspace })
+  const task = await services.tasks.start({
+    text: 'Read the files one by one.',
+    mode: 'builder',
+    workspace: harness.workspace
+  })
   const outcome = await services.tasks.whenSettled(task.id)
   const total = performance.now() - started
   unsubscribe()
-  if (outcome?.status !== 'completed') throw new Error(`the task ended ${outcome?.status}: ${harness.fake.failures.join('; ')}`)
-  const perTurn = turnStarts.slice(1).map((t, i) => t - (turnStarts[i] as number))
+  if (outcome?.status !== 'completed')
+    throw new Error(`the task ended ${outcome?.status}: ${harness.fake.failures.join('; ')}`)
+  const perTurn = turnStarts.slice(1).map((t, i) => t - turnStarts[i])
   // Streaming (request sent → answer assembled) vs between turns (tool run, log, policy, next request built).
-  const streaming = turnEnds.map((end, i) => end - (turnStarts[i] as number))
-  const between = turnStarts.slice(1).map((start, i) => start - (turnEnds[i] as number))
+  const streaming = turnEnds.map((end, i) => end - turnStarts[i])
+  const between = turnStarts.slice(1).map((start, i) => start - turnEnds[i])
   const logBytes = statSync(join(harness.dataDir, 'tasks', task.id, 'log.jsonl')).size
 
   // Bare SDK replaying the loop's own requests at a few history sizes.
   const replay: Array<{ index: number; bytes: number; median: number }> = []
   for (const [index, body] of [...sampledBodies.entries()].sort((a, b) => a[0] - b[0])) {
-    harness.fake.enqueue(...Array.from({ length: REPLAY_REPEATS }, () => ({ toolCalls: [{ name: 'read_file', input: { path: 'f0.txt' } }] })))
+    harness.fake.enqueue(
+      ...Array.from({ length: REPLAY_REPEATS }, () => ({
+        toolCalls: [{ name: 'read_file', input: { path: 'f0.txt' } }]
+      }))
+    )
     const times: number[] = []
     for (let i = 0; i < REPLAY_REPEATS; i++) {
       const start = performance.now()
-      await drain((await sdk.messages.create({ ...(body as object), stream: true } as never)) as unknown as AsyncIterable<unknown>)
+      await drain(
+        (await sdk.messages.create({ ...(body as object), stream: true } as never)) as unknown as AsyncIterable<unknown>
+      )
       times.push(performance.now() - start)
       harness.fake.requests.splice(0)
     }
@@ -106,15 +129,29 @@ it('agent loop: 1,000 read_file turns vs the bare SDK round trip', async () => {
 
   const loopMedian = median(perTurn)
   console.log(`agent loop, ${TURNS} read_file turns (zero-latency fake model, in-process server):`)
-  console.log(`  first turn (task start → first answer started): ${ms(turnStarts[0]! - started)}`)
-  console.log(`  per turn: median ${ms(loopMedian)}, p95 ${ms(percentile(perTurn, 0.95))}, total ${(total / 1000).toFixed(2)} s`)
-  console.log(`    of which streaming (provider + SDK + server): median ${ms(median(streaming))}; between turns (tool, policy, log, next request): median ${ms(median(between))}`)
-  console.log(`  bare SDK round trip, one-message request: median ${ms(median(bare))}, p95 ${ms(percentile(bare, 0.95))}`)
+  console.log(`  first turn (task start → first answer started): ${ms(turnStarts[0] - started)}`)
+  console.log(
+    `  per turn: median ${ms(loopMedian)}, p95 ${ms(percentile(perTurn, 0.95))}, total ${(total / 1000).toFixed(2)} s`
+  )
+  console.log(
+    `    of which streaming (provider + SDK + server): median ${ms(median(streaming))}; between turns (tool, policy, log, next request): median ${ms(median(between))}`
+  )
+  console.log(
+    `  bare SDK round trip, one-message request: median ${ms(median(bare))}, p95 ${ms(percentile(bare, 0.95))}`
+  )
   for (const point of replay) {
-    console.log(`  bare SDK replaying the loop's request #${point.index} (${(point.bytes / 1024).toFixed(0)} KB body): median ${ms(point.median)}`)
+    console.log(
+      `  bare SDK replaying the loop's request #${point.index} (${(point.bytes / 1024).toFixed(0)} KB body): median ${ms(point.median)}`
+    )
   }
-  console.log(`  loop's own work between turns (tool run, validation, policy, approvals bookkeeping, log, next request built): median ${ms(median(between))} (target: overhead ≤ 5 ms)`)
-  console.log(`  per-turn total minus the bare one-message round trip: ${ms(loopMedian - median(bare))} (includes sending the growing history, which the bare SDK pays too at that size)`)
-  console.log(`  peak memory: rss ${mb(peakRss)} (+${mb(peakRss - memoryBefore.rss)}), heap ${mb(peakHeap)} (+${mb(peakHeap - memoryBefore.heapUsed)})`)
+  console.log(
+    `  loop's own work between turns (tool run, validation, policy, approvals bookkeeping, log, next request built): median ${ms(median(between))} (target: overhead ≤ 5 ms)`
+  )
+  console.log(
+    `  per-turn total minus the bare one-message round trip: ${ms(loopMedian - median(bare))} (includes sending the growing history, which the bare SDK pays too at that size)`
+  )
+  console.log(
+    `  peak memory: rss ${mb(peakRss)} (+${mb(peakRss - memoryBefore.rss)}), heap ${mb(peakHeap)} (+${mb(peakHeap - memoryBefore.heapUsed)})`
+  )
   console.log(`  task log: ${(logBytes / 1024).toFixed(0)} KB, ${(logBytes / TURNS).toFixed(0)} bytes per turn`)
 }, 600_000)

@@ -24,7 +24,8 @@ const PAGE = `<!doctype html><html><body style="margin:0">
 <ul>${Array.from({ length: 60 }, (_, i) => `<li>Row ${i} with some text to paint</li>`).join('')}</ul>
 </body></html>`
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 const summary = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b)
   return `median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms (n=${samples.length})`
@@ -50,7 +51,12 @@ it('browser_action beside bare Playwright: launch, click + screenshot, screensho
 
   const sessions = createBrowserSessions({ args, findBrowser: async () => lookup })
   const executor = createBrowserActionExecutor(sessions)
-  const ctx: ToolContext = { taskId: 'bench', signal: new AbortController().signal, modelSupportsImages: true, checkPage: async () => ({ allowed: true, reason: 'bench' }) }
+  const ctx: ToolContext = {
+    taskId: 'bench',
+    signal: new AbortController().signal,
+    modelSupportsImages: true,
+    checkPage: async () => ({ allowed: true, reason: 'bench' })
+  }
   const call = async (input: unknown): Promise<ToolOutput> => {
     const output = await executor.execute(browserActionTool.params.parse(input), ctx)
     if (output.isError) throw new Error(JSON.stringify(output.content[0]))
@@ -104,11 +110,15 @@ it('browser_action beside bare Playwright: launch, click + screenshot, screensho
     await new Promise((resolve) => server.close(resolve))
   }
 
-  console.log(`browser_action on ${lookup.path} (${lookup.source}), viewport 900x600, screenshot ${Math.round(shotBytes / 1024)} kB PNG:`)
+  console.log(
+    `browser_action on ${lookup.path} (${lookup.source}), viewport 900x600, screenshot ${Math.round(shotBytes / 1024)} kB PNG:`
+  )
   console.log(`  launch (browser + page + goto + screenshot)  bare ${summary(times.bareLaunch)}`)
   console.log(`                                               Modus ${summary(times.modusLaunch)}`)
   console.log(`  click + screenshot                           bare ${summary(times.bareClick)}`)
-  console.log(`                                               Modus ${summary(times.modusClick)}  (includes the 300 ms settle)`)
+  console.log(
+    `                                               Modus ${summary(times.modusClick)}  (includes the 300 ms settle)`
+  )
   console.log(`  screenshot                                   bare ${summary(times.bareShot)}`)
   console.log(`                                               Modus ${summary(times.modusShot)}`)
   console.log(`  close                                        bare ${summary(times.bareClose)}`)

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'vitest'
@@ -13,20 +22,36 @@ const SIZES = (process.env.CHECKPOINT_BENCH_SIZES ?? '10000,50000').split(',').m
 const ROUNDS = 3
 const TURNS = 100
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const fmt = (xs: number[]): string => `${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const fmt = (xs: number[]): string =>
+  `${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
-const quietGit = { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' }
+const quietGit = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@x',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@x'
+}
 const git = (cwd: string, args: string[], env: Record<string, string> = {}) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...quietGit, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 })
+  execFileSync('git', args, {
+    cwd,
+    env: { ...process.env, ...quietGit, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 28
+  })
 
 function generateTree(files: number): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `modus-cp-bench-${files}-`)))
   for (let i = 0; i < files; i++) {
     const dir = join(root, `pkg${Math.floor(i / 1000)}`, `mod${Math.floor(i / 100) % 10}`)
     if (i % 100 === 0) mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, `file${i}.ts`), `// file ${i}\nexport const value${i} = ${i}\n${'const filler = "lorem ipsum dolor sit amet";\n'.repeat(20)}`)
+    writeFileSync(
+      join(dir, `file${i}.ts`),
+      `// file ${i}\nexport const value${i} = ${i}\n${'const filler = "lorem ipsum dolor sit amet";\n'.repeat(20)}`
+    )
   }
   git(root, ['init', '-q'])
   git(root, ['add', '-A'])
@@ -58,7 +83,14 @@ function createShadowBaseline(root: string) {
     git(root, ['clean', '-f', '-d', '-q'], env)
     git(root, ['reset', '-q', '--hard', commitId], env)
   }
-  return { gitDir, commit, head, restore, bytes: () => duBytes(gitDir), dispose: () => rmSync(gitDir, { recursive: true, force: true }) }
+  return {
+    gitDir,
+    commit,
+    head,
+    restore,
+    bytes: () => duBytes(gitDir),
+    dispose: () => rmSync(gitDir, { recursive: true, force: true })
+  }
 }
 
 async function time<T>(work: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
@@ -93,7 +125,9 @@ describe('checkpoints vs a plain shadow repository', () => {
       const edit: number[] = []
       const editBaseline: number[] = []
       for (let r = 0; r < ROUNDS; r++) {
-        edit.push((await time(() => checkpoints.recordWrite('bench', file(r), async () => touch(r, `// edit ${r}\n`)()))).ms)
+        edit.push(
+          (await time(() => checkpoints.recordWrite('bench', file(r), async () => touch(r, `// edit ${r}\n`)()))).ms
+        )
         touch(r + 10, `// edit ${r}\n`)()
         editBaseline.push((await time(() => baseline.commit())).ms)
       }
@@ -104,7 +138,10 @@ describe('checkpoints vs a plain shadow repository', () => {
       const commandBaseline: number[] = []
       for (let r = 0; r < ROUNDS; r++) {
         const bare = await time(touch(r + 20, '// command\n'))
-        command.push((await time(() => checkpoints.aroundCommand('bench', async () => touch(r + 30, '// command\n')()))).ms - bare.ms)
+        command.push(
+          (await time(() => checkpoints.aroundCommand('bench', async () => touch(r + 30, '// command\n')()))).ms -
+            bare.ms
+        )
         commandBaseline.push(
           (
             await time(() => {
@@ -125,13 +162,18 @@ describe('checkpoints vs a plain shadow repository', () => {
       })
       const restore = await time(async () => {
         const plan = await checkpoints.planRestore('bench', marker.id)
-        for (const entry of plan) await checkpoints.recordWrite('bench', join(root, entry.path), async () => writeFileSync(join(root, entry.path), entry.target!))
+        for (const entry of plan)
+          await checkpoints.recordWrite('bench', join(root, entry.path), async () =>
+            writeFileSync(join(root, entry.path), entry.target!)
+          )
         return plan.length
       })
       for (let i = 0; i < 100; i++) touch(1000 + i, '// changed by a command\n')()
       baseline.commit()
       const restoreBaseline = await time(() => baseline.restore(baseCommit))
-      rows.push(`| restore 100 files changed by a command | ${restore.ms.toFixed(0)} ms (${restore.value} files) | ${restoreBaseline.ms.toFixed(0)} ms |`)
+      rows.push(
+        `| restore 100 files changed by a command | ${restore.ms.toFixed(0)} ms (${restore.value} files) | ${restoreBaseline.ms.toFixed(0)} ms |`
+      )
 
       // Disk after 100 turns, each with one edit and one command changing one file.
       const before = await checkpoints.usage()

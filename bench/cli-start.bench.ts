@@ -14,9 +14,17 @@ import { it } from 'vitest'
 const ROUNDS = 9
 const root = resolve(__dirname, '..')
 const cli = join(root, 'bin/modus.mjs')
-const HEAVY = ['playwright-core', '@lancedb/lancedb', 'apache-arrow', '@modelcontextprotocol/sdk', '@anthropic-ai/sdk', 'openai', 'node-pty']
+const HEAVY = [
+  'playwright-core',
+  '@lancedb/lancedb',
+  'apache-arrow',
+  '@modelcontextprotocol/sdk',
+  '@anthropic-ai/sdk',
+  'openai',
+  'node-pty'
+]
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 it.skipIf(!existsSync(join(root, 'out/main/cli.js')))('CLI start beside bare Node', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'modus-cli-start-'))
@@ -57,7 +65,10 @@ it.skipIf(!existsSync(join(root, 'out/main/cli.js')))('CLI start beside bare Nod
       `CLI start, ${ROUNDS} rounds interleaved, load ${loadavg()[0].toFixed(1)}`,
       '| run | median ms | × bare node | heavy packages loaded |',
       '|---|---|---|---|',
-      ...Object.keys(runs).map((k) => `| ${k} | ${median(times[k]).toFixed(0)} | ${(median(times[k]) / base).toFixed(1)} | ${loaded[k] ?? '–'} |`)
+      ...Object.keys(runs).map(
+        (k) =>
+          `| ${k} | ${median(times[k]).toFixed(0)} | ${(median(times[k]) / base).toFixed(1)} | ${loaded[k] ?? '–'} |`
+      )
     ].join('\n')
   )
 })

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, appendFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  appendFileSync
+} from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { it } from 'vitest'
@@ -23,7 +32,8 @@ function jsFiles(dir: string, out: string[]): void {
 /** Flat names under src/ (one folder, whatever the packages' layout). */
 const flat = (source: string, file: string) => join('src', relative(source, file).replace(/[\\/]/g, '__'))
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]
 
 it('code index over node_modules JavaScript, beside rg', async () => {
   const loadAtStart = loadavg()[0]
@@ -40,7 +50,12 @@ it('code index over node_modules JavaScript, beside rg', async () => {
   const fake = await startFakeProvider({ name: 'bench' })
   const parser = createCodeParser()
   const embedder = createEmbedder({ baseUrl: fake.openaiBaseUrl, model: 'fake' })
-  const options = { root: ws, dir: join(root, 'idx'), parser, embedder: async () => ({ embedder, baseUrl: fake.openaiBaseUrl }) }
+  const options = {
+    root: ws,
+    dir: join(root, 'idx'),
+    parser,
+    embedder: async () => ({ embedder, baseUrl: fake.openaiBaseUrl })
+  }
   const rssMb = () => (process.memoryUsage().rss / 1e6).toFixed(0)
   const rssBefore = rssMb()
   let index = await openCodeIndex(options)
@@ -70,7 +85,18 @@ it('code index over node_modules JavaScript, beside rg', async () => {
   await index.sync()
   const reindexMs = performance.now() - t
 
-  const queries = ['createElement', 'readFileSync', 'addEventListener', 'JSON.parse', 'prototype', 'Buffer.from', 'setTimeout', 'hasOwnProperty', 'Promise.resolve', 'module.exports']
+  const queries = [
+    'createElement',
+    'readFileSync',
+    'addEventListener',
+    'JSON.parse',
+    'prototype',
+    'Buffer.from',
+    'setTimeout',
+    'hasOwnProperty',
+    'Promise.resolve',
+    'module.exports'
+  ]
   // The anchor: LanceDB used directly on the same table (its FTS index, limit 10, text returned), and a BTree fetch by id.
   const lancedb = await import('@lancedb/lancedb')
   const db = await lancedb.connect(join(root, 'idx', 'lance'))
@@ -85,9 +111,34 @@ it('code index over node_modules JavaScript, beside rg', async () => {
   const annDirect: number[] = []
   const measures: Array<[number[], (q: string) => Promise<unknown>]> = [
     [ours, (q) => index.search(q, { limit: 10 })],
-    [fts, (q) => table.query().fullTextSearch(q.toLowerCase().replace(/[^a-z0-9_$]+/g, ' '), { columns: 'terms' }).select(['id', 'text', '_score']).limit(10).toArray()],
-    [byId, () => table.query().where(`id IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ')})`).toArray()],
-    [annDirect, () => vectorTable.vectorSearch(Array.from(probeVector as Iterable<number>)).distanceType('cosine').select(['id', '_distance']).limit(50).toArray()],
+    [
+      fts,
+      (q) =>
+        table
+          .query()
+          .fullTextSearch(q.toLowerCase().replace(/[^a-z0-9_$]+/g, ' '), { columns: 'terms' })
+          .select(['id', 'text', '_score'])
+          .limit(10)
+          .toArray()
+    ],
+    [
+      byId,
+      () =>
+        table
+          .query()
+          .where(`id IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ')})`)
+          .toArray()
+    ],
+    [
+      annDirect,
+      () =>
+        vectorTable
+          .vectorSearch(Array.from(probeVector as Iterable<number>))
+          .distanceType('cosine')
+          .select(['id', '_distance'])
+          .limit(50)
+          .toArray()
+    ],
     [
       rg,
       async (q) => {
@@ -114,8 +165,19 @@ it('code index over node_modules JavaScript, beside rg', async () => {
   const rows = await table.query().select(['id', 'path', 'start_line', 'end_line', 'text', 'terms']).toArray()
   const anchorDb = await lancedb.connect(join(root, 'anchor'))
   t = performance.now()
-  const anchorTable = await anchorDb.createTable('chunks', rows.map((r) => ({ ...r })))
-  await anchorTable.createIndex('terms', { config: lancedb.Index.fts({ baseTokenizer: 'whitespace', lowercase: false, stem: false, removeStopWords: false, withPosition: false }) })
+  const anchorTable = await anchorDb.createTable(
+    'chunks',
+    rows.map((r) => ({ ...r }))
+  )
+  await anchorTable.createIndex('terms', {
+    config: lancedb.Index.fts({
+      baseTokenizer: 'whitespace',
+      lowercase: false,
+      stem: false,
+      removeStopWords: false,
+      withPosition: false
+    })
+  })
   const anchorBuildMs = performance.now() - t
   anchorTable.close()
   anchorDb.close()
@@ -128,7 +190,8 @@ it('code index over node_modules JavaScript, beside rg', async () => {
     lexicalOnly.push(performance.now() - t)
   }
   await lexicalIndex.close()
-  const ms = (values: number[]) => `p50 ${percentile(values, 0.5).toFixed(1)} ms, p95 ${percentile(values, 0.95).toFixed(1)} ms`
+  const ms = (values: number[]) =>
+    `p50 ${percentile(values, 0.5).toFixed(1)} ms, p95 ${percentile(values, 0.95).toFixed(1)} ms`
   console.log(
     [
       `files ${status.filesTotal}, chunks ${status.chunks}, vectors ${status.semantic.chunksEmbedded} (${status.semantic.state}); load ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at the end`,

@@ -26,61 +26,85 @@ const rssKb = (pid: number): number => {
   }
 }
 
-it.skipIf(!existsSync(join(root, 'out/main/cli.js')) || process.platform !== 'linux')(`${TASKS} CLI tasks on one data dir`, async () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'modus-concurrent-'))
-  const workspace = join(scratch, 'ws')
-  mkdirSync(workspace)
-  const env = { ...process.env, MODUS_DATA_DIR: join(scratch, 'data'), ANTHROPIC_API_KEY: 'bench-key', NODE_OPTIONS: '' }
-  const fake = await startFakeProvider({
-    name: 'concurrent tasks',
-    turns: Array.from({ length: TASKS }, () => ({ toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] }))
-  })
-  const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
-  const loadBefore = loadavg()[0]
-  const peakPerProcess = new Map<number, number>()
-  let peakSum = 0
-  try {
-    const started = performance.now()
-    const exits = Array.from({ length: TASKS }, (_, i) => {
-      const child = spawn(process.execPath, [cli, 'run', '--workspace', workspace, ...provider, `Task ${i + 1}`], { cwd: root, env, stdio: 'ignore' })
-      return { pid: child.pid!, exit: new Promise<number | null>((done) => child.once('exit', (code) => done(code))) }
+it.skipIf(!existsSync(join(root, 'out/main/cli.js')) || process.platform !== 'linux')(
+  `${TASKS} CLI tasks on one data dir`,
+  async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'modus-concurrent-'))
+    const workspace = join(scratch, 'ws')
+    mkdirSync(workspace)
+    const env = {
+      ...process.env,
+      MODUS_DATA_DIR: join(scratch, 'data'),
+      ANTHROPIC_API_KEY: 'bench-key',
+      NODE_OPTIONS: ''
+    }
+    const fake = await startFakeProvider({
+      name: 'concurrent tasks',
+      turns: Array.from({ length: TASKS }, () => ({
+        toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }]
+      }))
     })
-    let running = true
-    const sampler = (async () => {
-      while (running) {
-        let sum = 0
-        for (const { pid } of exits) {
-          const kb = rssKb(pid)
-          sum += kb
-          peakPerProcess.set(pid, Math.max(peakPerProcess.get(pid) ?? 0, kb))
+    const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+    const loadBefore = loadavg()[0]
+    const peakPerProcess = new Map<number, number>()
+    let peakSum = 0
+    try {
+      const started = performance.now()
+      const exits = Array.from({ length: TASKS }, (_, i) => {
+        const child = spawn(process.execPath, [cli, 'run', '--workspace', workspace, ...provider, `Task ${i + 1}`], {
+          cwd: root,
+          env,
+          stdio: 'ignore'
+        })
+        return { pid: child.pid!, exit: new Promise<number | null>((done) => child.once('exit', (code) => done(code))) }
+      })
+      let running = true
+      const sampler = (async () => {
+        while (running) {
+          let sum = 0
+          for (const { pid } of exits) {
+            const kb = rssKb(pid)
+            sum += kb
+            peakPerProcess.set(pid, Math.max(peakPerProcess.get(pid) ?? 0, kb))
+          }
+          peakSum = Math.max(peakSum, sum)
+          await new Promise((done) => setTimeout(done, SAMPLE_MS))
         }
-        peakSum = Math.max(peakSum, sum)
-        await new Promise((done) => setTimeout(done, SAMPLE_MS))
-      }
-    })()
-    const codes = await Promise.all(exits.map((e) => e.exit))
-    const wallMs = performance.now() - started
-    running = false
-    await sampler
-    const listed = spawnSync(process.execPath, [cli, 'tasks', '--json', '--workspace', workspace], { cwd: root, env, encoding: 'utf8' })
-    const statuses = listed.stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { status: string }).status)
-    const counts = statuses.reduce<Record<string, number>>((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {})
-    const mb = (kb: number) => (kb / 1024).toFixed(0)
-    console.log(
-      [
-        '',
-        `${TASKS} \`modus run\` processes at once on one data dir (built CLI, fake provider), load ${loadBefore.toFixed(1)} before / ${loadavg()[0].toFixed(1)} after`,
-        '| figure | value |',
-        '|---|---|',
-        `| wall time, first spawn to last exit | ${(wallMs / 1000).toFixed(1)} s |`,
-        `| peak RSS, all ${TASKS} processes summed | ${mb(peakSum)} MB |`,
-        `| peak RSS, largest single process | ${mb(Math.max(...peakPerProcess.values()))} MB |`,
-        `| exit codes | ${[...new Set(codes)].join(', ')} |`,
-        `| \`modus tasks\` afterwards (of ${TASKS}; the list shows the latest 20) | ${Object.entries(counts).map(([s, n]) => `${n} ${s}`).join(', ')} |`
-      ].join('\n')
-    )
-  } finally {
-    await fake.close()
-    rmSync(scratch, { recursive: true, force: true })
+      })()
+      const codes = await Promise.all(exits.map((e) => e.exit))
+      const wallMs = performance.now() - started
+      running = false
+      await sampler
+      const listed = spawnSync(process.execPath, [cli, 'tasks', '--json', '--workspace', workspace], {
+        cwd: root,
+        env,
+        encoding: 'utf8'
+      })
+      const statuses = listed.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { status: string }).status)
+      const counts = statuses.reduce<Record<string, number>>((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {})
+      const mb = (kb: number) => (kb / 1024).toFixed(0)
+      console.log(
+        [
+          '',
+          `${TASKS} \`modus run\` processes at once on one data dir (built CLI, fake provider), load ${loadBefore.toFixed(1)} before / ${loadavg()[0].toFixed(1)} after`,
+          '| figure | value |',
+          '|---|---|',
+          `| wall time, first spawn to last exit | ${(wallMs / 1000).toFixed(1)} s |`,
+          `| peak RSS, all ${TASKS} processes summed | ${mb(peakSum)} MB |`,
+          `| peak RSS, largest single process | ${mb(Math.max(...peakPerProcess.values()))} MB |`,
+          `| exit codes | ${[...new Set(codes)].join(', ')} |`,
+          `| \`modus tasks\` afterwards (of ${TASKS}; the list shows the latest 20) | ${Object.entries(counts)
+            .map(([s, n]) => `${n} ${s}`)
+            .join(', ')} |`
+        ].join('\n')
+      )
+    } finally {
+      await fake.close()
+      rmSync(scratch, { recursive: true, force: true })
+    }
   }
-})
+)

@@ -44,9 +44,15 @@ function correctness(actual: string | null, expected: string | null): string {
   if (expected === null) return actual === null ? 'fails (correct)' : 'APPLIED (wrong)'
   if (actual === null) return 'FAILED'
   if (actual === expected) return 'exact'
-  const trim = (s: string) => s.split('\n').map((l) => l.trim()).join('\n')
+  const trim = (s: string) =>
+    s
+      .split('\n')
+      .map((l) => l.trim())
+      .join('\n')
   const differing = actual.split('\n').filter((l, i) => l !== expected.split('\n')[i]).length
-  return trim(actual) === trim(expected) ? `content-equal (${differing} lines differ)` : `WRONG (${differing} lines differ)`
+  return trim(actual) === trim(expected)
+    ? `content-equal (${differing} lines differ)`
+    : `WRONG (${differing} lines differ)`
 }
 
 const rows: string[] = []
@@ -60,12 +66,21 @@ function readAsAWriterWould(text: string): void {
   sink += text.indexOf('\u0000')
 }
 function report(name: keyof typeof ROO, t: ReturnType<typeof time>, verdict: string, extra = ''): void {
-  rows.push(`| ${name} | ${fmt(t.warm)} (${fmt(t.min)}–${fmt(t.max)}) | ${fmt(t.cold)} | ${verdict}${extra} | ${ROO[name]} |`)
+  rows.push(
+    `| ${name} | ${fmt(t.warm)} (${fmt(t.min)}–${fmt(t.max)}) | ${fmt(t.cold)} | ${verdict}${extra} | ${ROO[name]} |`
+  )
 }
 
 describe.skipIf(!sharedPresent)('edit engine benchmark', () => {
   afterAll(() => {
-    console.log(['', '| case | Modus warm ms median (min–max) | first call ms | Modus result | Roo (perf-anchors.md) |', '|---|---|---|---|---|', ...rows].join('\n'))
+    console.log(
+      [
+        '',
+        '| case | Modus warm ms median (min–max) | first call ms | Modus result | Roo (perf-anchors.md) |',
+        '|---|---|---|---|---|',
+        ...rows
+      ].join('\n')
+    )
     if (dir) rmSync(dir, { recursive: true, force: true })
     if (sink > 0) console.log('(a result held a NUL character)')
   })
@@ -93,7 +108,10 @@ describe.skipIf(!sharedPresent)('edit engine benchmark', () => {
       const ok = t.result.failed === 0 && t.result.applied > 0
       const verdict = correctness(ok ? t.result.content : null, expectedFile ? read(expectedFile) : null)
       const failed = t.result.blocks.find((b) => b.status === 'failed')
-      const closest = failed && failed.status === 'failed' && failed.closest ? `; closest candidate lines ${failed.closest.startLine}-${failed.closest.endLine}, ${Math.round(failed.closest.similarity * 100)}%` : ''
+      const closest =
+        failed && failed.status === 'failed' && failed.closest
+          ? `; closest candidate lines ${failed.closest.startLine}-${failed.closest.endLine}, ${Math.round(failed.closest.similarity * 100)}%`
+          : ''
       report(name, t, `${t.result.applied}/${t.result.blocks.length} applied, ${verdict}`, closest)
     }
   })
@@ -101,19 +119,33 @@ describe.skipIf(!sharedPresent)('edit engine benchmark', () => {
   it('apply_diff 1a per block (each block alone, as in perf-anchors)', () => {
     const original = read('ts-10k.ts')
     const expected = read('expected-1a.ts').split('\n')
-    const blocks = JSON.parse(read('blocks-1a.json')) as Array<{ trueStartLine: number; searchLines: number; replaceLines: number; indentUnit: number }>
+    const blocks = JSON.parse(read('blocks-1a.json')) as Array<{
+      trueStartLine: number
+      searchLines: number
+      replaceLines: number
+      indentUnit: number
+    }>
     const parts = read('sr-1a.diff').split(/(?=<<<<<<< SEARCH)/)
     const lines = original.split('\n')
-    const tally = { 2: { exact: 0, other: 0 }, 4: { exact: 0, other: 0 } } as Record<number, { exact: number; other: number }>
+    const tally = { 2: { exact: 0, other: 0 }, 4: { exact: 0, other: 0 } } as Record<
+      number,
+      { exact: number; other: number }
+    >
     let delta = 0
     blocks.forEach((b, i) => {
       const start = b.trueStartLine - 1
-      const intended = [...lines.slice(0, start), ...expected.slice(start + delta, start + delta + b.replaceLines), ...lines.slice(start + b.searchLines)].join('\n')
+      const intended = [
+        ...lines.slice(0, start),
+        ...expected.slice(start + delta, start + delta + b.replaceLines),
+        ...lines.slice(start + b.searchLines)
+      ].join('\n')
       delta += b.replaceLines - b.searchLines
       const r = applySearchReplace(original, parts[i])
       tally[b.indentUnit][r.content === intended && r.failed === 0 ? 'exact' : 'other']++
     })
-    rows.push(`| 1a per block | – | – | 2-space blocks: ${tally[2].exact} exact, ${tally[2].other} not; 4-space blocks: ${tally[4].exact} exact, ${tally[4].other} not | Roo: 25/25 and 5/25 exact |`)
+    rows.push(
+      `| 1a per block | – | – | 2-space blocks: ${tally[2].exact} exact, ${tally[2].other} not; 4-space blocks: ${tally[4].exact} exact, ${tally[4].other} not | Roo: 25/25 and 5/25 exact |`
+    )
   })
 
   it('apply_patch 2/2b/2c', () => {
@@ -141,11 +173,18 @@ describe.skipIf(!sharedPresent)('edit engine benchmark', () => {
       const t = time(run(true), 40)
       // The result is a rope of slices of the file until it is read: unread, only the engine is timed.
       const engine = time(run(false), 40)
-      report(name, t, correctness(t.result, exp), `${failure ? `; ${failure.toLowerCase()}` : ''}; engine alone (result not read) ${fmt(engine.warm)} ms`)
+      report(
+        name,
+        t,
+        correctness(t.result, exp),
+        `${failure ? `; ${failure.toLowerCase()}` : ''}; engine alone (result not read) ${fmt(engine.warm)} ms`
+      )
     }
     // The floor under 2 and 2b: a fresh flat copy of the 391 KB result. Strings that large get pages
     // of their own, and on this VM touching new pages is most of the cost.
     const copy = time(() => readAsAWriterWould(expected.slice(1) + expected[0]), 40)
-    rows.push(`| result string alone | ${fmt(copy.warm)} (${fmt(copy.min)}–${fmt(copy.max)}) | ${fmt(copy.cold)} | a fresh flat copy of expected-2.ts (391 KB), which 2 and 2b both make | – |`)
+    rows.push(
+      `| result string alone | ${fmt(copy.warm)} (${fmt(copy.min)}–${fmt(copy.max)}) | ${fmt(copy.cold)} | a fresh flat copy of expected-2.ts (391 KB), which 2 and 2b both make | – |`
+    )
   })
 })

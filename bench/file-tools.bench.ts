@@ -18,7 +18,8 @@ const PATTERN = 'createElement'
 const rg = findRipgrep()
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const fmt = (xs: number[]): string => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`
+const fmt = (xs: number[]): string =>
+  `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`
 
 /** Runs a command as an agent would: spawn, count stdout lines, time until close. */
 function runCommand(cmd: string, args: string[]): Promise<{ ms: number; lines: number; bytes: number }> {
@@ -55,7 +56,12 @@ async function interleave(variants: Variant[], rounds: number): Promise<string[]
   return variants.map((v) => `| ${v.name} | ${fmt(times.get(v.name)!)} | ${results.get(v.name)} |`)
 }
 
-const ctxFor = (workspace: Workspace) => ({ taskId: 'bench', signal: new AbortController().signal, modelSupportsImages: false, workspace })
+const ctxFor = (workspace: Workspace) => ({
+  taskId: 'bench',
+  signal: new AbortController().signal,
+  modelSupportsImages: false,
+  workspace
+})
 
 describe.skipIf(!existsSync(join(ROOT, TREE)))('file tools over node_modules', () => {
   it('list and search', async () => {
@@ -79,7 +85,8 @@ describe.skipIf(!existsSync(join(ROOT, TREE)))('file tools over node_modules', (
       },
       {
         name: 'Node readdirSync(recursive) floor',
-        run: async () => `${readdirSync(join(ROOT, TREE), { recursive: true, withFileTypes: true }).filter((d) => !d.isDirectory()).length} files+links`
+        run: async () =>
+          `${readdirSync(join(ROOT, TREE), { recursive: true, withFileTypes: true }).filter((d) => !d.isDirectory()).length} files+links`
       },
       {
         name: 'git ls-files --others node_modules',
@@ -92,7 +99,12 @@ describe.skipIf(!existsSync(join(ROOT, TREE)))('file tools over node_modules', (
         run: async () => `${(await runCommand(rg, ['--files', '--no-ignore', '--hidden', TREE])).lines} files`
       })
     }
-    rows.push('', '| listing | ms median (min–max) | result |', '|---|---|---|', ...(await interleave(listVariants, LIST_ROUNDS)))
+    rows.push(
+      '',
+      '| listing | ms median (min–max) | result |',
+      '|---|---|---|',
+      ...(await interleave(listVariants, LIST_ROUNDS))
+    )
 
     const search = (engine: 'ripgrep' | 'builtin', maxResults: number) => async () => {
       const r = await workspace.search(TREE, { regex: PATTERN, contextLines: 1, maxResults, engine })
@@ -102,7 +114,10 @@ describe.skipIf(!existsSync(join(ROOT, TREE)))('file tools over node_modules', (
       {
         name: `Modus search_files tool (rg, cap 300)`,
         run: async () => {
-          const out = await createSearchFilesExecutor({ engine: rg ? 'ripgrep' : 'builtin' }).execute({ path: TREE, regex: PATTERN }, ctxFor(workspace))
+          const out = await createSearchFilesExecutor({ engine: rg ? 'ripgrep' : 'builtin' }).execute(
+            { path: TREE, regex: PATTERN },
+            ctxFor(workspace)
+          )
           const text = (out.content[0] as { text: string }).text
           return `${text.split('\n')[0].slice(0, 60)} (${text.length} chars)`
         }
@@ -116,7 +131,16 @@ describe.skipIf(!existsSync(join(ROOT, TREE)))('file tools over node_modules', (
         {
           name: `rg --json -e ${PATTERN} --context 1 (Roo's arguments, raw)`,
           run: async () => {
-            const r = await runCommand(rg, ['--json', '-e', PATTERN, '--context', '1', '--no-messages', '--no-ignore', TREE])
+            const r = await runCommand(rg, [
+              '--json',
+              '-e',
+              PATTERN,
+              '--context',
+              '1',
+              '--no-messages',
+              '--no-ignore',
+              TREE
+            ])
             return `${r.lines} JSON lines, ${(r.bytes / 1e6).toFixed(1)} MB`
           }
         },
@@ -126,18 +150,38 @@ describe.skipIf(!existsSync(join(ROOT, TREE)))('file tools over node_modules', (
         }
       )
     }
-    rows.push('', `| search /${PATTERN}/ in ${TREE} | ms median (min–max) | result |`, '|---|---|---|', ...(await interleave(searchVariants, SEARCH_ROUNDS)))
+    rows.push(
+      '',
+      `| search /${PATTERN}/ in ${TREE} | ms median (min–max) | result |`,
+      '|---|---|---|',
+      ...(await interleave(searchVariants, SEARCH_ROUNDS))
+    )
 
     // Parity over the whole tree: both engines, uncapped, one run each.
     let t = performance.now()
-    const builtinAll = await workspace.search(TREE, { regex: PATTERN, contextLines: 1, maxResults: Number.MAX_SAFE_INTEGER, engine: 'builtin' })
+    const builtinAll = await workspace.search(TREE, {
+      regex: PATTERN,
+      contextLines: 1,
+      maxResults: Number.MAX_SAFE_INTEGER,
+      engine: 'builtin'
+    })
     const builtinMs = performance.now() - t
-    rows.push('', `Built-in engine uncapped: ${builtinAll.matches} matching lines in ${builtinAll.files.length} files, ${builtinMs.toFixed(0)} ms (one run).`)
+    rows.push(
+      '',
+      `Built-in engine uncapped: ${builtinAll.matches} matching lines in ${builtinAll.files.length} files, ${builtinMs.toFixed(0)} ms (one run).`
+    )
     if (rg) {
       t = performance.now()
-      const rgAll = await workspace.search(TREE, { regex: PATTERN, contextLines: 1, maxResults: Number.MAX_SAFE_INTEGER, engine: 'ripgrep' })
+      const rgAll = await workspace.search(TREE, {
+        regex: PATTERN,
+        contextLines: 1,
+        maxResults: Number.MAX_SAFE_INTEGER,
+        engine: 'ripgrep'
+      })
       const same = JSON.stringify(rgAll.files) === JSON.stringify(builtinAll.files)
-      rows.push(`rg engine uncapped: ${rgAll.matches} matching lines in ${rgAll.files.length} files, ${(performance.now() - t).toFixed(0)} ms; identical results to the built-in engine: ${same}.`)
+      rows.push(
+        `rg engine uncapped: ${rgAll.matches} matching lines in ${rgAll.files.length} files, ${(performance.now() - t).toFixed(0)} ms; identical results to the built-in engine: ${same}.`
+      )
     }
     console.log(rows.join('\n'))
   })

@@ -31,7 +31,8 @@ import { EVERYTHING_ENTRY } from '../test/support/mcp/servers'
 const CALLS = 500
 const WARMUP = 50
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 const summary = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b)
   return `median ${percentile(sorted, 50).toFixed(3)} ms, p95 ${percentile(sorted, 95).toFixed(3)} ms`
@@ -39,9 +40,18 @@ const summary = (samples: number[]) => {
 
 it('MCP tool round trip: Modus beside the bare SDK client', async () => {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-mcp-bench-')))
-  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], alwaysAllow: ['echo'] } } }))
+  writeFileSync(
+    join(dir, 'mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], alwaysAllow: ['echo'] }
+      }
+    })
+  )
   const bare = new Client({ name: 'bench', version: '1' })
-  await bare.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], stderr: 'ignore' }))
+  await bare.connect(
+    new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], stderr: 'ignore' })
+  )
 
   const hub = createMcpHub({ dataDir: dir, env: process.env, isTrusted: () => true })
   await hub.open(dir)
@@ -49,9 +59,17 @@ it('MCP tool round trip: Modus beside the bare SDK client', async () => {
   const modes = resolveModes({ builtIns: BUILT_IN_MODES })
   const port = createMcpPort({ hub, modeServers: () => 'all' })
   const codeParser = createCodeParser()
-  const registry = createToolRegistry(createBuiltInExecutors({ codeParser, mcp: port, browsers: createBrowserSessions() }))
+  const registry = createToolRegistry(
+    createBuiltInExecutors({ codeParser, mcp: port, browsers: createBrowserSessions() })
+  )
   const stop = registerMcpTools(hub, port, registry)
-  const gate = createPolicyGate({ modes: () => modes, policy: () => defaultSettings().policy, isTrusted: () => true, runtimeTools: () => registry.runtimeDefinitions(), mcp: port })
+  const gate = createPolicyGate({
+    modes: () => modes,
+    policy: () => defaultSettings().policy,
+    isTrusted: () => true,
+    runtimeTools: () => registry.runtimeDefinitions(),
+    mcp: port
+  })
   const log = join(dir, 'log.jsonl')
   const signal = new AbortController().signal
 
@@ -63,17 +81,35 @@ it('MCP tool round trip: Modus beside the bare SDK client', async () => {
     const input = { message: `m${i}` }
     const validated = gate.validate('mcp--everything--echo', input, 'code')
     if (!validated.ok) throw new Error(validated.error)
-    const verdict = await gate.decide({ name: validated.name, params: validated.params, definition: validated.definition }, { taskId: 'bench', mode: 'code', workspace: dir })
+    const verdict = await gate.decide(
+      { name: validated.name, params: validated.params, definition: validated.definition },
+      { taskId: 'bench', mode: 'code', workspace: dir }
+    )
     if (verdict.decision !== 'allow') throw new Error(`asked: ${verdict.reason}`)
     const callId = `c${i}`
-    if (logWith === 'writer') taskLog.append({ r: 'event', event: { type: 'tool-call', at: Date.now(), messageId: 'm', callId, name: validated.name, args: input } })
+    if (logWith === 'writer')
+      taskLog.append({
+        r: 'event',
+        event: { type: 'tool-call', at: Date.now(), messageId: 'm', callId, name: validated.name, args: input }
+      })
     else await fs.appendFile(log, `${JSON.stringify({ type: 'tool-call', name: validated.name, args: input })}\n`)
-    const output = await port.callExposed(validated.name, validated.params as Record<string, unknown>, { mode: 'code', signal, modelSupportsImages: true })
+    const output = await port.callExposed(validated.name, validated.params as Record<string, unknown>, {
+      mode: 'code',
+      signal,
+      modelSupportsImages: true
+    })
     if (logWith === 'writer') {
       const text = output.content.map((c) => ('text' in c ? c.text : '')).join('')
-      taskLog.append({ r: 'event', event: { type: 'tool-result', at: Date.now(), callId, isError: output.isError, text } })
+      taskLog.append({
+        r: 'event',
+        event: { type: 'tool-result', at: Date.now(), callId, isError: output.isError, text }
+      })
       taskLog.checkpoint()
-    } else await fs.appendFile(log, `${JSON.stringify({ type: 'tool-result', isError: output.isError, content: output.content })}\n`)
+    } else
+      await fs.appendFile(
+        log,
+        `${JSON.stringify({ type: 'tool-result', isError: output.isError, content: output.content })}\n`
+      )
   }
 
   for (let i = 0; i < WARMUP; i++) {
@@ -94,7 +130,9 @@ it('MCP tool round trip: Modus beside the bare SDK client', async () => {
     await modusCall(i, 'appendFile')
     times.appendFile.push(performance.now() - start)
   }
-  console.log(`MCP echo over stdio, ${CALLS} calls each (after ${WARMUP} warm-up), load ${(await import('node:os')).loadavg()[0].toFixed(1)}:`)
+  console.log(
+    `MCP echo over stdio, ${CALLS} calls each (after ${WARMUP} warm-up), load ${(await import('node:os')).loadavg()[0].toFixed(1)}:`
+  )
   console.log(`  bare SDK client.callTool:                                       ${summary(times.bare)}`)
   console.log(`  Modus (validate + policy + call + convert + task log writer):   ${summary(times.writer)}`)
   console.log(`  the same with two fs.appendFile calls as the log (the old bench): ${summary(times.appendFile)}`)
@@ -114,7 +152,12 @@ it('MCP: time to the first request with 0 and 3 servers', async () => {
   const rows: string[] = []
   for (const count of [0, 3]) {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-mcp-first-')))
-    const servers = Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] }]))
+    const servers = Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [
+        `s${i}`,
+        { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] }
+      ])
+    )
     writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: servers }))
     const hub = createMcpHub({ dataDir: dir, env: process.env, isTrusted: () => true, watchConfig: false })
     const t = performance.now()
@@ -122,7 +165,9 @@ it('MCP: time to the first request with 0 and 3 servers', async () => {
     const firstRequestMs = performance.now() - t
     await hub.settled()
     const allConnectedMs = performance.now() - t
-    rows.push(`${count} servers: first request may leave after ${firstRequestMs.toFixed(0)} ms; all servers connected after ${allConnectedMs.toFixed(0)} ms (what it waited before)`)
+    rows.push(
+      `${count} servers: first request may leave after ${firstRequestMs.toFixed(0)} ms; all servers connected after ${allConnectedMs.toFixed(0)} ms (what it waited before)`
+    )
     await hub.dispose()
     rmSync(dir, { recursive: true, force: true })
   }

@@ -45,7 +45,12 @@ interface Lists {
   rooDefaultAllowed: string[]
 }
 
-function timed<T>(commands: readonly string[], run: (command: string) => T, perCommand?: number[], onResult?: (result: T) => void) {
+function timed<T>(
+  commands: readonly string[],
+  run: (command: string) => T,
+  perCommand?: number[],
+  onResult?: (result: T) => void
+) {
   const start = performance.now()
   for (let i = 0; i < commands.length; i++) {
     const t0 = performance.now()
@@ -66,12 +71,28 @@ function timed<T>(commands: readonly string[], run: (command: string) => T, perC
  * their passes interleaved (cold passes first, then warm pass 1 of each, pass 2 of each, …), so a
  * change in the machine's load during the run weighs on both alike instead of on whichever runs last.
  */
-function measure<T>(label: string, commands: readonly string[], run: (command: string) => T, count?: (result: T) => string) {
+function measure<T>(
+  label: string,
+  commands: readonly string[],
+  run: (command: string) => T,
+  count?: (result: T) => string
+) {
   measureTogether(commands, [[label, run]], count)
 }
 
-function measureTogether<T>(commands: readonly string[], runs: ReadonlyArray<[string, (command: string) => T]>, count?: (result: T) => string) {
-  const stats = runs.map(([label, run]) => ({ label, run, cold: timed(commands, run), warm: [] as number[], best: [] as number[], worstRaw: [] as number[] }))
+function measureTogether<T>(
+  commands: readonly string[],
+  runs: ReadonlyArray<[string, (command: string) => T]>,
+  count?: (result: T) => string
+) {
+  const stats = runs.map(([label, run]) => ({
+    label,
+    run,
+    cold: timed(commands, run),
+    warm: [] as number[],
+    best: [] as number[],
+    worstRaw: [] as number[]
+  }))
   for (let pass = 0; pass < WARM_PASSES; pass++)
     for (const stat of stats) {
       const raw: number[] = []
@@ -84,7 +105,8 @@ function measureTogether<T>(commands: readonly string[], runs: ReadonlyArray<[st
   for (const { label, run, cold, warm, best, worstRaw } of stats) {
     const slowestIndex = best.reduce((worst, took, i) => (took > best[worst] ? i : worst), 0)
     const counts = new Map<string, number>()
-    if (count) timed(commands, run, undefined, (result) => counts.set(count(result), (counts.get(count(result)) ?? 0) + 1))
+    if (count)
+      timed(commands, run, undefined, (result) => counts.set(count(result), (counts.get(count(result)) ?? 0) + 1))
     warm.sort((a, b) => a - b)
     const median = warm[Math.floor(warm.length / 2)]
     const fmt = (n: number) => Math.round(n).toLocaleString('en')
@@ -100,7 +122,10 @@ function measureTogether<T>(commands: readonly string[], runs: ReadonlyArray<[st
 
 /** What a prefix-matching agent without a shell grammar does: the baseline, not a policy. */
 function naiveDecision(command: string, allowed: readonly string[], denied: readonly string[]): string {
-  const parts = command.split(/&&|\|\||[;|&\n]/).map((part) => part.trim()).filter(Boolean)
+  const parts = command
+    .split(/&&|\|\||[;|&\n]/)
+    .map((part) => part.trim())
+    .filter(Boolean)
   let verdict = 'allow'
   for (const part of parts) {
     const matches = (rule: string) => part === rule || part.startsWith(`${rule} `)
@@ -113,19 +138,30 @@ function naiveDecision(command: string, allowed: readonly string[], denied: read
 it.skipIf(!existsSync(workloads))(
   existsSync(workloads) ? 'policy: parse + decide over workload 3' : 'policy bench (../shared not present, skipped)',
   async () => {
-    const { generate } = (await import(pathToFileURL(workloads).href)) as { generate: () => { files: Record<string, string> } }
+    const { generate } = (await import(pathToFileURL(workloads).href)) as {
+      generate: () => { files: Record<string, string> }
+    }
     const { files } = generate()
     const commands = JSON.parse(files['commands.json']) as string[]
     const lists = JSON.parse(files['command-lists.json']) as Lists
-    console.log(`[policy bench] ${commands.length} commands; allow ${lists.allowed.length} / deny ${lists.denied.length}`)
+    console.log(
+      `[policy bench] ${commands.length} commands; allow ${lists.allowed.length} / deny ${lists.denied.length}`
+    )
     const parsed = commands.map(parseShell)
     console.log(
       `[policy bench] parse: ${parsed.filter((p) => p.ok).length} parsed, ${parsed.filter((p) => !p.ok).length} unparsable (ask), ` +
         `${parsed.reduce((n, p) => n + p.commands.length, 0)} simple commands, ${parsed.filter((p) => p.commands.length > 1).length} compound`
     )
 
-    const sets = (allow: string[], deny: string[]): RuleSet[] => [{ origin: 'bench', rules: { allow, deny }, allowApplies: true }]
-    measure('baseline naive split + prefix (no grammar)', commands, (c) => naiveDecision(c, lists.allowed, lists.denied), (r) => r)
+    const sets = (allow: string[], deny: string[]): RuleSet[] => [
+      { origin: 'bench', rules: { allow, deny }, allowApplies: true }
+    ]
+    measure(
+      'baseline naive split + prefix (no grammar)',
+      commands,
+      (c) => naiveDecision(c, lists.allowed, lists.denied),
+      (r) => r
+    )
     measure('parseShell', commands, parseShell)
     const baselineRef = process.env.POLICY_BENCH_BASELINE
     const baseline = baselineRef ? await baselinePolicy(baselineRef) : undefined
@@ -143,7 +179,10 @@ it.skipIf(!existsSync(workloads))(
       const ruleSets = sets(allow, deny)
       measureTogether(
         commands,
-        policies.map(([tag, decideLine]) => [`decideCommand, ${name}${tag}`, (c: string) => decideLine(c, ruleSets, true)]),
+        policies.map(([tag, decideLine]) => [
+          `decideCommand, ${name}${tag}`,
+          (c: string) => decideLine(c, ruleSets, true)
+        ]),
         (r) => r.decision
       )
     }

@@ -22,12 +22,18 @@ import { contentChunks, planTurn } from '../test/support/fake-provider/script'
 const TURNS = 1_000
 const WARMUP = 50
 // 14 text chunks → 20 Anthropic events (as in the anchor) and 17 OpenAI chunks + [DONE].
-const TURN: ScriptedTurn = { text: Array.from({ length: 14 }, (_, i) => `word${i} `), usage: { inputTokens: 20, outputTokens: 14 } }
+const TURN: ScriptedTurn = {
+  text: Array.from({ length: 14 }, (_, i) => `word${i} `),
+  usage: { inputTokens: 20, outputTokens: 14 }
+}
 const MODEL = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-4o' }
 
 function renderFrames(protocol: 'anthropic' | 'openai'): string[] {
   const plan = planTurn(TURN, { protocol, requestIndex: 0, requestModel: MODEL[protocol], requestBytes: 100 })
-  const renderer = protocol === 'anthropic' ? createAnthropicRenderer(plan, 'msg_bench') : createOpenAIRenderer(plan, 'chatcmpl-bench', { includeUsage: true, reasoningField: 'reasoning_content' })
+  const renderer =
+    protocol === 'anthropic'
+      ? createAnthropicRenderer(plan, 'msg_bench')
+      : createOpenAIRenderer(plan, 'chatcmpl-bench', { includeUsage: true, reasoningField: 'reasoning_content' })
   return [...renderer.head(), ...contentChunks(plan).flatMap((c) => renderer.chunk(c)), ...renderer.tail()]
 }
 
@@ -45,7 +51,9 @@ async function startChildServer(dir: string): Promise<{ url: string; child: Chil
   writeFileSync(join(dir, 'anthropic.json'), JSON.stringify(renderFrames('anthropic')))
   writeFileSync(join(dir, 'openai.json'), JSON.stringify(renderFrames('openai')))
   const child = spawn(process.execPath, ['-e', CHILD_SERVER, dir], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim())))
+  const port = await new Promise<string>((resolve) =>
+    child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim()))
+  )
   return { url: `http://127.0.0.1:${port}`, child }
 }
 
@@ -56,15 +64,48 @@ function variantsFor(url: string): Variant[] {
   const openai = new OpenAI({ apiKey: 'bench', baseURL: `${url}/v1`, maxRetries: 0 })
   const modusAnthropic = createProvider({ kind: 'anthropic', baseUrl: url, apiKey: 'bench', model: MODEL.anthropic })
   const modusOpenAI = createProvider({ kind: 'openai', baseUrl: `${url}/v1`, apiKey: 'bench', model: MODEL.openai })
-  const request = (model: string): ModelRequest => ({ model, system: 'bench', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] })
+  const request = (model: string): ModelRequest => ({
+    model,
+    system: 'bench',
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    tools: []
+  })
   const drain = async (events: AsyncIterable<unknown>) => {
     for await (const _ of events) void _
   }
   return [
-    { name: 'anthropic bare SDK (create stream + for await)', turn: async () => drain(await anthropic.messages.create({ model: MODEL.anthropic, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] })) },
-    { name: 'anthropic via Modus provider', turn: () => drain(modusAnthropic.stream(request(MODEL.anthropic), new AbortController().signal)) },
-    { name: 'openai bare SDK (create stream + for await)', turn: async () => drain(await openai.chat.completions.create({ model: MODEL.openai, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] })) },
-    { name: 'openai via Modus provider', turn: () => drain(modusOpenAI.stream(request(MODEL.openai), new AbortController().signal)) }
+    {
+      name: 'anthropic bare SDK (create stream + for await)',
+      turn: async () =>
+        drain(
+          await anthropic.messages.create({
+            model: MODEL.anthropic,
+            max_tokens: 64,
+            stream: true,
+            messages: [{ role: 'user', content: 'hi' }]
+          })
+        )
+    },
+    {
+      name: 'anthropic via Modus provider',
+      turn: () => drain(modusAnthropic.stream(request(MODEL.anthropic), new AbortController().signal))
+    },
+    {
+      name: 'openai bare SDK (create stream + for await)',
+      turn: async () =>
+        drain(
+          await openai.chat.completions.create({
+            model: MODEL.openai,
+            stream: true,
+            stream_options: { include_usage: true },
+            messages: [{ role: 'user', content: 'hi' }]
+          })
+        )
+    },
+    {
+      name: 'openai via Modus provider',
+      turn: () => drain(modusOpenAI.stream(request(MODEL.openai), new AbortController().signal))
+    }
   ]
 }
 
@@ -92,10 +133,14 @@ function report(title: string, samples: Map<string, number[]>): void {
   console.log(`\n${title} — ${TURNS} turns per variant`)
   for (const [name, xs] of samples) {
     const total = xs.reduce((a, b) => a + b, 0)
-    console.log(`  ${name.padEnd(48)} median ${median(xs).toFixed(3)} ms  p95 ${p95(xs).toFixed(3)} ms  total ${total.toFixed(0)} ms`)
+    console.log(
+      `  ${name.padEnd(48)} median ${median(xs).toFixed(3)} ms  p95 ${p95(xs).toFixed(3)} ms  total ${total.toFixed(0)} ms`
+    )
   }
   const [aBare, aModus, oBare, oModus] = [...samples.values()].map(median)
-  console.log(`  provider-layer overhead (median): anthropic ${(aModus - aBare).toFixed(3)} ms, openai ${(oModus - oBare).toFixed(3)} ms`)
+  console.log(
+    `  provider-layer overhead (median): anthropic ${(aModus - aBare).toFixed(3)} ms, openai ${(oModus - oBare).toFixed(3)} ms`
+  )
 }
 
 it('provider round trip: bare SDK vs Modus provider layer', async () => {
@@ -109,7 +154,10 @@ it('provider round trip: bare SDK vs Modus provider layer', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'modus-bench-'))
   const { url, child } = await startChildServer(dir)
   try {
-    report('separate-process server, same bytes, one write per event (anchor setup, ≈1.2 ms bare SDK)', await measure(variantsFor(url)))
+    report(
+      'separate-process server, same bytes, one write per event (anchor setup, ≈1.2 ms bare SDK)',
+      await measure(variantsFor(url))
+    )
   } finally {
     child.kill()
     rmSync(dir, { recursive: true, force: true })

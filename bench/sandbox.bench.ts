@@ -21,24 +21,51 @@ import type { CommandRunRequest } from '../src/main/core/terminal/types'
  */
 const ROUNDS = { true: 20, 'npm test': 6 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const spawnTime = (file: string, args: string[]): Promise<number> =>
   new Promise((done, fail) => {
     const started = performance.now()
-    execFile(file, args, { timeout: 60_000 }, (error) => (error ? fail(error instanceof Error ? error : new Error(String(error))) : done(performance.now() - started)))
+    execFile(file, args, { timeout: 60_000 }, (error) =>
+      error ? fail(Object.assign(new Error(error.message), { cause: error })) : done(performance.now() - started)
+    )
   })
-const BARE_BWRAP = ['--new-session', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--unshare-user', '--proc', '/proc']
+const BARE_BWRAP = [
+  '--new-session',
+  '--die-with-parent',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--unshare-pid',
+  '--unshare-user',
+  '--proc',
+  '/proc'
+]
 
-const span = (values: number[]): string => `${median(values).toFixed(0)} ms (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)}, n=${values.length})`
+const span = (values: number[]): string =>
+  `${median(values).toFixed(0)} ms (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)}, n=${values.length})`
 
 it('sandboxed vs unsandboxed command overhead', async () => {
   const loadAtStart = loadavg()
   const base = await realpath(await mkdtemp(join(tmpdir(), 'modus-sandbox-bench-')))
   const root = join(base, 'fixture')
   await mkdir(join(root, 'test'), { recursive: true })
-  await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.0', private: true, scripts: { test: 'node --test test/' } }))
-  await writeFile(join(root, 'test', 'sum.test.js'), "const test = require('node:test'); const assert = require('node:assert'); test('sum', () => assert.equal(1 + 1, 2))\n")
-  const terminal = createTerminalService({ dataDir: join(base, 'data'), shell: '/bin/bash', loadUserRc: false, resolveEnv: async () => ({ ...(process.env as Record<string, string>), SHELL: '/bin/bash' }), emit: () => undefined })
+  await writeFile(
+    join(root, 'package.json'),
+    JSON.stringify({ name: 'fixture', version: '1.0.0', private: true, scripts: { test: 'node --test test/' } })
+  )
+  await writeFile(
+    join(root, 'test', 'sum.test.js'),
+    "const test = require('node:test'); const assert = require('node:assert'); test('sum', () => assert.equal(1 + 1, 2))\n"
+  )
+  const terminal = createTerminalService({
+    dataDir: join(base, 'data'),
+    shell: '/bin/bash',
+    loadUserRc: false,
+    resolveEnv: async () => ({ ...(process.env as Record<string, string>), SHELL: '/bin/bash' }),
+    emit: () => undefined
+  })
   const sandbox = createSandboxService({ askNetwork: async () => ({ allow: false }) })
   const status = await sandbox.status()
   if (!status.available) {
@@ -51,13 +78,25 @@ it('sandboxed vs unsandboxed command overhead', async () => {
     (network: 'none' | 'ask', times?: number[]): CommandRunRequest['sandbox'] =>
     async (command, shell) => {
       const started = performance.now()
-      const wrapped = await sandbox.prepare({ taskId: 'bench', modeSlug: 'code', modeName: 'Code', command, workspaceRoot: root, sandbox: { network, allowedDomains: [] }, shell })
+      const wrapped = await sandbox.prepare({
+        taskId: 'bench',
+        modeSlug: 'code',
+        modeName: 'Code',
+        command,
+        workspaceRoot: root,
+        sandbox: { network, allowedDomains: [] },
+        shell
+      })
       times?.push(performance.now() - started)
       return wrapped
     }
   const timed = async (command: string, how: 'plain' | 'none' | 'ask'): Promise<number> => {
     const started = performance.now()
-    const result = await task.execute({ command, timeoutMs: 120_000, ...(how !== 'plain' ? { sandbox: inSandbox(how, how === 'none' ? wrapTimes : undefined) } : {}) })
+    const result = await task.execute({
+      command,
+      timeoutMs: 120_000,
+      ...(how !== 'plain' ? { sandbox: inSandbox(how, how === 'none' ? wrapTimes : undefined) } : {})
+    })
     if (result.exitCode !== 0) throw new Error(`${command} (${how}) exited ${result.exitCode}: ${result.output.text}`)
     return performance.now() - started
   }
@@ -70,13 +109,27 @@ it('sandboxed vs unsandboxed command overhead', async () => {
       const plain: number[] = []
       const boxed: number[] = []
       wrapTimes.length = 0
-      const parts = { ask: [] as number[], direct: [] as number[], bareTrue: [] as number[], bwrap: [] as number[], bwrapNet: [] as number[] }
+      const parts = {
+        ask: [] as number[],
+        direct: [] as number[],
+        bareTrue: [] as number[],
+        bwrap: [] as number[],
+        bwrapNet: [] as number[]
+      }
       for (let round = 0; round < rounds; round++) {
         plain.push(await timed(command, 'plain'))
         boxed.push(await timed(command, 'none'))
         if (command !== 'true') continue
         parts.ask.push(await timed(command, 'ask'))
-        const wrapped = await sandbox.prepare({ taskId: 'bench', modeSlug: 'code', modeName: 'Code', command: 'true', workspaceRoot: root, sandbox: { network: 'none', allowedDomains: [] }, shell: '/bin/bash' })
+        const wrapped = await sandbox.prepare({
+          taskId: 'bench',
+          modeSlug: 'code',
+          modeName: 'Code',
+          command: 'true',
+          workspaceRoot: root,
+          sandbox: { network: 'none', allowedDomains: [] },
+          shell: '/bin/bash'
+        })
         parts.direct.push(await spawnTime('/bin/bash', ['-c', wrapped.text]))
         wrapped.finish('')
         parts.bareTrue.push(await spawnTime('/bin/true', []))
@@ -101,7 +154,9 @@ it('sandboxed vs unsandboxed command overhead', async () => {
     [
       `[sandbox] execute_command through the task shell, unsandboxed vs sandboxed (network none), rounds interleaved; load average ${loadAtStart.map((n) => n.toFixed(1)).join(' / ')} at the start`,
       ...lines,
-      `Machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} at the end.`
+      `Machine: ${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' / ')} at the end.`
     ].join('\n')
   )
 })

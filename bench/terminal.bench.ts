@@ -30,7 +30,7 @@ interface Sample {
 }
 
 const mbps = (s: Sample): number => s.bytes / 1e6 / s.seconds
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
 async function makePayload(path: string): Promise<void> {
   const out = createWriteStream(path)
@@ -57,7 +57,12 @@ async function makePayload(path: string): Promise<void> {
 
 function rawPty(command: string, cwd: string): Promise<Sample> {
   return new Promise((resolve) => {
-    const shell = pty.spawn('bash', ['--norc', '--noprofile', '-i'], { cols: 120, rows: 40, cwd, env: { ...process.env, PS1: '$ ' } as Record<string, string> })
+    const shell = pty.spawn('bash', ['--norc', '--noprofile', '-i'], {
+      cols: 120,
+      rows: 40,
+      cwd,
+      env: { ...process.env, PS1: '$ ' }
+    })
     let bytes = 0
     let started = 0
     let tail = ''
@@ -94,7 +99,7 @@ function childProcess(command: string, cwd: string): Promise<Sample> {
 
 function rawPtyOnExit(command: string, cwd: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = pty.spawn('bash', ['-c', command], { cols: 120, rows: 40, cwd, env: process.env as Record<string, string> })
+    const child = pty.spawn('bash', ['-c', command], { cols: 120, rows: 40, cwd, env: process.env })
     let text = ''
     child.onData((chunk) => (text += chunk))
     child.onExit(() => setTimeout(() => resolve(text.replace(/\r\n/g, '\n').length), 300))
@@ -143,7 +148,11 @@ it('terminal capture throughput and loss', async () => {
 
   const variants = [
     { name: 'cat 50 MB file', command: `cat ${payload}`, lines: FILE_BYTES / LINE },
-    { name: 'head|base64 ≈50 MB', command: 'head -c 37500000 /dev/urandom | base64', lines: Math.ceil((37_500_000 * 4) / 3 / 76) }
+    {
+      name: 'head|base64 ≈50 MB',
+      command: 'head -c 37500000 /dev/urandom | base64',
+      lines: Math.ceil((37_500_000 * 4) / 3 / 76)
+    }
   ]
   const rows: string[] = []
   for (const variant of variants) {
@@ -160,7 +169,7 @@ it('terminal capture throughput and loss', async () => {
     for (const [path, samples] of Object.entries(results)) {
       const rates = samples.map(mbps)
       rows.push(
-        `| ${variant.name} | ${path} | ${median(rates).toFixed(1)} (${Math.min(...rates).toFixed(1)}–${Math.max(...rates).toFixed(1)}) | ${median(samples.map((s) => s.seconds)).toFixed(2)} | ${samples[0]!.bytes.toLocaleString('en-US')} |`
+        `| ${variant.name} | ${path} | ${median(rates).toFixed(1)} (${Math.min(...rates).toFixed(1)}–${Math.max(...rates).toFixed(1)}) | ${median(samples.map((s) => s.seconds)).toFixed(2)} | ${samples[0].bytes.toLocaleString('en-US')} |`
       )
     }
     rows.push(`| ${variant.name} | modus bytes exact in every round | ${modusComplete ? 'yes' : 'NO'} | | |`)
@@ -179,12 +188,16 @@ it('terminal capture throughput and loss', async () => {
   console.log(
     [
       '',
-      '## terminal.bench: 50 MB through the pty (MB/s = bytes of output / wall time; median (min–max) of ' + ROUNDS + ' rounds)',
+      '## terminal.bench: 50 MB through the pty (MB/s = bytes of output / wall time; median (min–max) of ' +
+        ROUNDS +
+        ' rounds)',
       '| payload | path | MB/s | seconds | bytes |',
       '|---|---|---|---|---|',
       ...rows,
       '',
-      `Machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} at the end (other work on the machine skews the pty figures).`,
+      `Machine: ${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' / ')} at the end (other work on the machine skews the pty figures).`,
       `UI bridge: ${uiEvents.toLocaleString('en-US')} terminal:data events in all; peak chars held in memory by captures + scrollback: ${peakRetained.toLocaleString('en-US')}`,
       `Loss over ${LOSS_RUNS} runs of \`${quick}\` (40,527 bytes): Modus ${modusShort}/${LOSS_RUNS} short; raw pty \`bash -c\` ended on onExit (+300 ms) ${ptyExitShort}/${LOSS_RUNS} short`,
       ''

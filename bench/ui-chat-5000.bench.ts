@@ -55,7 +55,10 @@ function writeBigTask(dataDir: string, workspace: string): void {
     )
   }
   records.push({ r: 'event', event: { type: 'status', at: Date.now(), status: 'idle' } })
-  writeFileSync(join(dir, 'log.jsonl'), records.map((record) => JSON.stringify(TaskRecord.parse(record))).join('\n') + '\n')
+  writeFileSync(
+    join(dir, 'log.jsonl'),
+    records.map((record) => JSON.stringify(TaskRecord.parse(record))).join('\n') + '\n'
+  )
 }
 
 let bench: UiBench
@@ -89,7 +92,9 @@ describe('chat with 5,000 messages', () => {
     }, MESSAGES)
     await startFrameRecorder(page)
     await row.getByRole('button', { name: /Open|Resume/ }).click()
-    await page.waitForFunction(() => (window as unknown as { __shown?: number }).__shown !== undefined, null, { timeout: 120_000 })
+    await page.waitForFunction(() => (window as unknown as { __shown?: number }).__shown !== undefined, null, {
+      timeout: 120_000
+    })
     const openRecording = await stopFrameRecorderWithTimes(page)
     const openFrames = frameStats(openRecording.frames)
     const opened = await page.evaluate(() => {
@@ -109,7 +114,9 @@ describe('chat with 5,000 messages', () => {
         nodesInScroller: scroller?.querySelectorAll('*').length ?? 0,
         rows: scroller?.querySelectorAll('.virtual-row').length ?? 0,
         // What the windowed list asks for (its spacer's height) against what the scroller can reach.
-        declaredHeight: Number.parseFloat(document.querySelector<HTMLElement>('.virtual-row')?.parentElement?.style.height ?? '') || 0,
+        declaredHeight:
+          Number.parseFloat(document.querySelector<HTMLElement>('.virtual-row')?.parentElement?.style.height ?? '') ||
+          0,
         nodesInPage: document.querySelectorAll('*').length,
         heapMb: memory ? memory.usedJSHeapSize / 1e6 : Number.NaN
       }
@@ -161,8 +168,12 @@ describe('chat with 5,000 messages', () => {
     const wheelRecording = await stopFrameRecorderWithTimes(page)
     const wheelFrames = frameStats(wheelRecording.frames)
 
-    console.log(`\n[ui chat 5,000 messages] ${MESSAGES} messages (${MESSAGES / 2} user, ${MESSAGES / 2} assistant with Markdown/code)`)
-    console.log(`  History → Open until its messages are painted: ${fmtMs(opened)} ms (includes the task:events replay over the socket)`)
+    console.log(
+      `\n[ui chat 5,000 messages] ${MESSAGES} messages (${MESSAGES / 2} user, ${MESSAGES / 2} assistant with Markdown/code)`
+    )
+    console.log(
+      `  History → Open until its messages are painted: ${fmtMs(opened)} ms (includes the task:events replay over the socket)`
+    )
     console.log(
       `  jump to the end until the last answer is painted: ${Number.isNaN(toEnd) ? 'NOT REACHED within 10 s' : `${fmtMs(toEnd)} ms`}`
     )
@@ -175,8 +186,12 @@ describe('chat with 5,000 messages', () => {
         `  WARNING: the list's spacer asks for ${Math.round(dom.declaredHeight)} px but the scroller reaches only ${dom.scrollHeight} px: ` +
           'the spacer is being shrunk (a flex container?), so most messages cannot be scrolled to'
       )
-    console.log(`  scripted scroll, ${steps} steps of 1,200 px + 4 jumps: ${describeFrames(scrollFrames)}; ${describeLongTasks(scrollRecording.longTasks)}`)
-    console.log(`  wheel scroll, 150 × 600 px: ${describeFrames(wheelFrames)}; ${describeLongTasks(wheelRecording.longTasks)}`)
+    console.log(
+      `  scripted scroll, ${steps} steps of 1,200 px + 4 jumps: ${describeFrames(scrollFrames)}; ${describeLongTasks(scrollRecording.longTasks)}`
+    )
+    console.log(
+      `  wheel scroll, 150 × 600 px: ${describeFrames(wheelFrames)}; ${describeLongTasks(wheelRecording.longTasks)}`
+    )
     await page.close()
   }, 600_000)
 })

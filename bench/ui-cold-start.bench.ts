@@ -16,7 +16,7 @@ const RUNS = Number(process.env.MODUS_BENCH_RUNS ?? 15)
 const INTERACTIVE_PROBE = (selector: string) => {
   const w = window as unknown as { __interactive?: number }
   const check = () => {
-    const control = document.querySelector(selector) as HTMLInputElement | null
+    const control = document.querySelector<HTMLInputElement>(selector)
     if (!control || control.disabled) return false
     requestAnimationFrame(() => requestAnimationFrame(() => (w.__interactive ??= performance.now())))
     return true
@@ -65,7 +65,12 @@ async function coldRun(browser: Browser, url: string, selector: string): Promise
     pending.push(
       response.body().then(
         (body) => {
-          scripts.push({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length, text: body.toString('utf8') })
+          scripts.push({
+            url: response.url(),
+            raw: body.length,
+            gzip: gzipSync(body, { level: 9 }).length,
+            text: body.toString('utf8')
+          })
         },
         () => {}
       )
@@ -73,7 +78,11 @@ async function coldRun(browser: Browser, url: string, selector: string): Promise
   })
   await page.addInitScript(INTERACTIVE_PROBE, selector)
   await page.goto(url)
-  await page.waitForFunction(() => (window as unknown as { __interactive?: number }).__interactive !== undefined, null, { timeout: 30_000 })
+  await page.waitForFunction(
+    () => (window as unknown as { __interactive?: number }).__interactive !== undefined,
+    null,
+    { timeout: 30_000 }
+  )
   usable = true
   const interactive = await page.evaluate(() => (window as unknown as { __interactive: number }).__interactive)
   const fcp = await page.evaluate(firstContentfulPaint)
@@ -150,18 +159,33 @@ describe('renderer cold start', () => {
 
     console.log('\n[ui cold start] Chromium headless, fresh context per run, built web host on 127.0.0.1')
     console.log(`  static page, one input (floor):          interactive paint ${summary(floor)}`)
-    console.log(`  Modus first run (workspace picker):      interactive paint ${summary(firstRun.map((r) => r.interactive))}`)
-    console.log(`                                           first contentful paint ${summary(firstRun.map((r) => r.fcp))}`)
-    console.log(`  Modus returning user (chat, composer):   interactive paint ${summary(returning.map((r) => r.interactive))}`)
+    console.log(
+      `  Modus first run (workspace picker):      interactive paint ${summary(firstRun.map((r) => r.interactive))}`
+    )
+    console.log(
+      `                                           first contentful paint ${summary(firstRun.map((r) => r.fcp))}`
+    )
+    console.log(
+      `  Modus returning user (chat, composer):   interactive paint ${summary(returning.map((r) => r.interactive))}`
+    )
     console.log(`  Modes view (lazy chunk + modes:list), click to painted: ${summary(lazyModes)}`)
-    console.log(`  initial JS: ${initial.length} file(s), ${(raw / 1000).toFixed(1)} kB raw, ${(gzip / 1000).toFixed(1)} kB gzip (target ≤ 400 kB gzip)`)
-    for (const s of initial) console.log(`    ${s.url.split('/').pop()}: ${(s.raw / 1000).toFixed(1)} kB raw, ${(s.gzip / 1000).toFixed(1)} kB gzip`)
+    console.log(
+      `  initial JS: ${initial.length} file(s), ${(raw / 1000).toFixed(1)} kB raw, ${(gzip / 1000).toFixed(1)} kB gzip (target ≤ 400 kB gzip)`
+    )
+    for (const s of initial)
+      console.log(
+        `    ${s.url.split('/').pop()}: ${(s.raw / 1000).toFixed(1)} kB raw, ${(s.gzip / 1000).toFixed(1)} kB gzip`
+      )
     // Code markers, not class names: the app shell may name `.monaco-editor` in a CSS selector.
     const MONACO = /MonacoEnvironment|editor\.action\.|vs\/editor\//
     const XTERM = /xterm-helper-textarea|xterm-accessibility/
-    console.log(`  Monaco in the initial JS: ${heavy(MONACO).join(', ') || 'no'}` +
-      ` (lazy chunks in the build that contain it: ${chunkWith(MONACO)})`)
-    console.log(`  xterm in the initial JS: ${heavy(XTERM).join(', ') || 'no'}` +
-      ` (lazy chunks in the build that contain it: ${chunkWith(XTERM)})`)
+    console.log(
+      `  Monaco in the initial JS: ${heavy(MONACO).join(', ') || 'no'}` +
+        ` (lazy chunks in the build that contain it: ${chunkWith(MONACO)})`
+    )
+    console.log(
+      `  xterm in the initial JS: ${heavy(XTERM).join(', ') || 'no'}` +
+        ` (lazy chunks in the build that contain it: ${chunkWith(XTERM)})`
+    )
   }, 600_000)
 })

@@ -26,7 +26,6 @@ export function requireBuild(): void {
   }
 }
 
-
 /** `prepare` runs on the fresh data dir before the web host starts (e.g. to write a task log). */
 export async function startUiBench(prepare?: (dataDir: string, workspace: string) => Promise<void>): Promise<UiBench> {
   requireBuild()

@@ -78,7 +78,12 @@ describe('streaming at 200 events/s', () => {
     }> = []
     for (const [index, label] of ['new task', 'same task, second reply'].entries()) {
       const before = arrivals.length
-      const { frames, ends, longTasks } = await streamOnce(page, bench, index === 0 ? 'Stream a long answer' : 'Once more', `END-OF-STREAM-${index}`)
+      const { frames, ends, longTasks } = await streamOnce(
+        page,
+        bench,
+        index === 0 ? 'Stream a long answer' : 'Once more',
+        `END-OF-STREAM-${index}`
+      )
       const mine = arrivals.slice(before)
       const first = mine[0] ?? Number.NaN
       const last = mine[mine.length - 1] ?? Number.NaN
@@ -108,11 +113,17 @@ describe('streaming at 200 events/s', () => {
     const idleRecording = await stopFrameRecorderWithTimes(page)
     const idle = frameStats(idleRecording.frames)
 
-    console.log(`\n[ui streaming] ${CHUNKS} text chunks, one every ${INTERVAL_MS} ms from the fake provider, through SDK → loop → socket → chat`)
-    console.log(`  idle page, 5 s (noise floor of this machine): ${describeFrames(idle)}; ${describeLongTasks(idleRecording.longTasks)}`)
+    console.log(
+      `\n[ui streaming] ${CHUNKS} text chunks, one every ${INTERVAL_MS} ms from the fake provider, through SDK → loop → socket → chat`
+    )
+    console.log(
+      `  idle page, 5 s (noise floor of this machine): ${describeFrames(idle)}; ${describeLongTasks(idleRecording.longTasks)}`
+    )
     for (const run of runs) {
       const rate = run.events / run.seconds
-      console.log(`  ${run.label}: ${run.events} text-delta events in ${fmtMs(run.seconds)} s (${rate.toFixed(0)} events/s at the page)`)
+      console.log(
+        `  ${run.label}: ${run.events} text-delta events in ${fmtMs(run.seconds)} s (${rate.toFixed(0)} events/s at the page)`
+      )
       console.log(`    while events arrive: ${describeFrames(run.during)}`)
       console.log(`    from Send to the last chunk painted: ${describeFrames(run.all)}`)
       console.log(`    frames > 50 ms (time from the first event): ${run.long || 'none'}`)

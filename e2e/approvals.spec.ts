@@ -4,9 +4,15 @@ import { saveScreenshot } from './screenshots'
 
 const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] })
 
-test('a command waits in the queue with why it was asked; approving with the keyboard runs it', async ({ page, modus }) => {
+test('a command waits in the queue with why it was asked; approving with the keyboard runs it', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
-    { text: 'Running the check.', toolCalls: [{ name: 'execute_command', input: { command: 'echo modus-approved-$((20+22))' } }] },
+    {
+      text: 'Running the check.',
+      toolCalls: [{ name: 'execute_command', input: { command: 'echo modus-approved-$((20+22))' } }]
+    },
     completion('The command printed 42.')
   )
   await openWorkspaceAndProvider(page, modus)
@@ -50,7 +56,10 @@ test('rejecting with a reason sends the reason to the model and nothing runs', a
   await openWorkspaceAndProvider(page, modus)
   await page.getByLabel('Message').fill('Clean up')
   await page.getByLabel('Message').press('Enter')
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Approvals/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const queue = page.getByRole('region', { name: 'Approvals' })
   const card = queue.locator('.approval-card[aria-current="true"]')
   await expect(card).toContainText('rm -rf src')
@@ -64,7 +73,9 @@ test('rejecting with a reason sends the reason to the model and nothing runs', a
 
   await expect.poll(() => modus.fake.requests.filter((r) => r.protocol === 'anthropic').length).toBe(2)
   const next = modus.fake.requests.filter((r) => r.protocol === 'anthropic')[1]
-  expect(JSON.stringify(toolResultsIn(next)) + lastUserText(next)).toContain('Never delete the sources; list them instead')
+  expect(JSON.stringify(toolResultsIn(next)) + lastUserText(next)).toContain(
+    'Never delete the sources; list them instead'
+  )
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click()
   await expect(page.getByRole('group', { name: 'Tool call execute_command' })).toContainText(
     'Rejected by you: Never delete the sources; list them instead'
@@ -98,12 +109,17 @@ test('approving from the chat card, and "always allow" shows the rule before sav
 
   // The same command again is now auto-approved by the saved rule.
   const third = cards.nth(2)
-  await expect(third.locator('.tool-decision')).toContainText('Every part matches an allow rule and the mode auto-approves commands')
+  await expect(third.locator('.tool-decision')).toContainText(
+    'Every part matches an allow rule and the mode auto-approves commands'
+  )
   await expect(third.locator('.tool-result-text')).toContainText('second')
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('All ran.')
 })
 
-test('approving the whole turn runs the later calls of the same message without asking again', async ({ page, modus }) => {
+test('approving the whole turn runs the later calls of the same message without asking again', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
     {
       toolCalls: [
@@ -116,7 +132,10 @@ test('approving the whole turn runs the later calls of the same message without 
   await openWorkspaceAndProvider(page, modus)
   await page.getByLabel('Message').fill('Run both')
   await page.getByLabel('Message').press('Enter')
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Approvals/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const queue = page.getByRole('region', { name: 'Approvals' })
   const card = queue.locator('.approval-card[aria-current="true"]')
   await expect(card).toContainText('echo turn-one')
@@ -149,7 +168,10 @@ test('items from several tasks wait in one queue, grouped by task', async ({ pag
   await page.getByLabel('Message').press('Enter')
   await expect(page).toHaveTitle('(2) Modus')
 
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Approvals/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const queue = page.getByRole('region', { name: 'Approvals' })
   await expect(queue.getByRole('heading', { level: 2 })).toHaveText(['Task alpha', 'Task beta'])
   await expect(queue.locator('.approval-card')).toHaveCount(2)

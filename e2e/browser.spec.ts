@@ -41,7 +41,10 @@ async function send(page: Page, text: string): Promise<void> {
 const answered = (requests: readonly RecordedRequest[], protocol: RecordedRequest['protocol']) =>
   requests.filter((request) => request.protocol === protocol && toolResultsIn(request).length > 0)
 
-test('the model launches a local page after approval, clicks, types, reads screenshot and console, closes; a foreign origin asks', async ({ page, modus }) => {
+test('the model launches a local page after approval, clicks, types, reads screenshot and console, closes; a foreign origin asks', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
     browser({ action: 'launch', url: `${app}/app` }),
     browser({ action: 'click', coordinate: '100,50' }),
@@ -102,7 +105,11 @@ test('the model launches a local page after approval, clicks, types, reads scree
     const last = request.body.messages[request.body.messages.length - 1]
     return last.content.find((block: { type: string }) => block.type === 'tool_result')
   }
-  for (const [index, line] of [[0, '[log] page ready'], [1, '[log] button clicked'], [2, '[log] typed Ada']] as const) {
+  for (const [index, line] of [
+    [0, '[log] page ready'],
+    [1, '[log] button clicked'],
+    [2, '[log] typed Ada']
+  ] as const) {
     const block = resultBlock(sent[index])
     expect(block.is_error).toBeFalsy()
     const image = block.content.find((part: { type: string }) => part.type === 'image')
@@ -116,7 +123,10 @@ test('the model launches a local page after approval, clicks, types, reads scree
   expect(modus.fake.failures).toEqual([])
 })
 
-test('over the OpenAI protocol the screenshot reaches the model as an image after the tool message', async ({ page, modus }) => {
+test('over the OpenAI protocol the screenshot reaches the model as an image after the tool message', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(browser({ action: 'launch', url: `${app}/` }), browser({ action: 'close' }), completion('Seen.'))
   await openWorkspaceAndProvider(page, modus, 'openai')
   await send(page, 'Look at the app')
@@ -132,6 +142,8 @@ test('over the OpenAI protocol the screenshot reaches the model as an image afte
   expect(String(messages[tool].content)).toContain('1 image(s) attached in the next message')
   const images = messages[tool + 1].content as Array<{ type: string; image_url?: { url: string } }>
   expect(messages[tool + 1].role).toBe('user')
-  expect(images.find((part) => part.type === 'image_url')?.image_url?.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/)
+  expect(images.find((part) => part.type === 'image_url')?.image_url?.url).toMatch(
+    /^data:image\/png;base64,iVBORw0KGgo/
+  )
   expect(modus.fake.failures).toEqual([])
 })

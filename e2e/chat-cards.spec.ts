@@ -25,10 +25,17 @@ async function openWithUnknownModel(page: Page, modus: ModusHarness): Promise<vo
   await expect(page.getByLabel('Message')).toBeVisible()
 }
 
-test('a rejected key: the error card offers Retry and Open settings; an unknown price is "cost unknown", never $0.00', async ({ page, modus }) => {
+test('a rejected key: the error card offers Retry and Open settings; an unknown price is "cost unknown", never $0.00', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
     { error: { status: 401, message: 'invalid x-api-key' } },
-    { text: 'Fine now.', toolCalls: [{ name: 'attempt_completion', input: { result: 'Answered after the retry.' } }], usage: { inputTokens: 900, outputTokens: 40 } }
+    {
+      text: 'Fine now.',
+      toolCalls: [{ name: 'attempt_completion', input: { result: 'Answered after the retry.' } }],
+      usage: { inputTokens: 900, outputTokens: 40 }
+    }
   )
   await openWithUnknownModel(page, modus)
   await send(page, 'Summarise the README')
@@ -52,7 +59,10 @@ test('a rejected key: the error card offers Retry and Open settings; an unknown 
   await expect(page.locator('.meters .cost')).toHaveText('cost unknown')
 })
 
-test('the mistake-limit card says its sentence once and stops the task without asking for a reason', async ({ page, modus }) => {
+test('the mistake-limit card says its sentence once and stops the task without asking for a reason', async ({
+  page,
+  modus
+}) => {
   const invalidRead = { toolCalls: [{ name: 'read_file', input: {} }] }
   modus.fake.enqueue(invalidRead, invalidRead, invalidRead)
   await openWorkspaceAndProvider(page, modus)
@@ -73,7 +83,9 @@ test('the mistake-limit card says its sentence once and stops the task without a
   await page.getByRole('button', { name: 'New task' }).click()
   await send(page, 'Read something else')
   await expect(page.getByRole('group', { name: 'Mistake limit reached' }).last()).toBeVisible()
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const queued = page.locator('.approval-card[aria-current="true"]')
   await expect(queued.getByText(/The model made 3 mistakes in a row/)).toHaveCount(1)
 })
@@ -82,20 +94,31 @@ test('"New task" while a task waits says the old one keeps waiting, and goes bac
   modus.fake.enqueue({ toolCalls: [{ name: 'execute_command', input: { command: 'rm -rf build' } }] })
   await openWorkspaceAndProvider(page, modus)
   await send(page, 'Clean the build folder')
-  await expect(page.getByRole('group', { name: 'Tool call execute_command' }).locator('.phase')).toHaveText('waiting for approval')
+  await expect(page.getByRole('group', { name: 'Tool call execute_command' }).locator('.phase')).toHaveText(
+    'waiting for approval'
+  )
   await page.getByRole('button', { name: 'New task' }).click()
   const notice = page.locator('.left-task')
-  await expect(notice).toHaveText('“Clean the build folder” keeps waiting for you: its approval stays in Approvals. Back to it')
+  await expect(notice).toHaveText(
+    '“Clean the build folder” keeps waiting for you: its approval stays in Approvals. Back to it'
+  )
   await notice.getByRole('button', { name: 'Back to it' }).click()
   await expect(page.locator('.task-title')).toHaveText('Clean the build folder')
-  await expect(page.getByRole('group', { name: 'Tool call execute_command' }).locator('.phase')).toHaveText('waiting for approval')
+  await expect(page.getByRole('group', { name: 'Tool call execute_command' }).locator('.phase')).toHaveText(
+    'waiting for approval'
+  )
 })
 
 test('a task terminal is named by its task and command, never by a task id', async ({ page, modus }) => {
-  modus.fake.enqueue({ toolCalls: [{ name: 'execute_command', input: { command: 'git status --short' } }] }, completion('Checked.'))
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'execute_command', input: { command: 'git status --short' } }] },
+    completion('Checked.')
+  )
   await openWorkspaceAndProvider(page, modus)
   await send(page, 'Check the repository state')
-  await expect(page.getByRole('group', { name: 'Tool call execute_command' }).locator('.phase')).toHaveText(/running|failed|done/)
+  await expect(page.getByRole('group', { name: 'Tool call execute_command' }).locator('.phase')).toHaveText(
+    /running|failed|done/
+  )
   await nav(page).getByRole('button', { name: 'Terminal', exact: true }).click()
   const tab = page.getByRole('tab').first()
   // The shell may take a while to start on a loaded machine.

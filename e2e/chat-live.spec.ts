@@ -24,7 +24,10 @@ test('reloads in the middle of a streamed reply show each word once', async ({ p
   await expect(text).toHaveText(reply)
 })
 
-test('a rate-limited request is a row of the chat, announced once, with Retry now and Stop', async ({ page, modus }) => {
+test('a rate-limited request is a row of the chat, announced once, with Retry now and Stop', async ({
+  page,
+  modus
+}) => {
   // The server asks for two minutes: only "Retry now" brings the answer within the test.
   modus.fake.enqueue(
     { error: { status: 429, message: 'Slow down', retryAfter: 120 } },

@@ -2,7 +2,10 @@ import { systemPromptOf, toolResultsIn } from '../test/support/fake-provider'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 import { saveScreenshot } from './screenshots'
 
-test('streams reasoning and Markdown, shows tool cards with their decisions, the todo list and meters', async ({ page, modus }) => {
+test('streams reasoning and Markdown, shows tool cards with their decisions, the todo list and meters', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
     {
       reasoning: 'The user wants greet fixed. I should read it first.',
@@ -65,7 +68,10 @@ test('a follow-up question is answered with a suggestion button', async ({ page,
       toolCalls: [
         {
           name: 'ask_followup_question',
-          input: { question: 'Which greeting should it use?', follow_up: [{ text: 'Use "Hi"' }, { text: 'Keep "Hello"' }] }
+          input: {
+            question: 'Which greeting should it use?',
+            follow_up: [{ text: 'Use "Hi"' }, { text: 'Keep "Hello"' }]
+          }
         }
       ]
     },
@@ -87,7 +93,10 @@ test('the mode picker starts the task in the chosen mode', async ({ page, modus 
   modus.fake.enqueue({ toolCalls: [{ name: 'attempt_completion', input: { result: 'Here is the plan.' } }] })
   await openWorkspaceAndProvider(page, modus)
   await page.getByRole('button', { name: /^Mode:/ }).click()
-  await page.getByRole('menu', { name: 'Modes' }).getByRole('menuitemradio', { name: /^Architect/ }).click()
+  await page
+    .getByRole('menu', { name: 'Modes' })
+    .getByRole('menuitemradio', { name: /^Architect/ })
+    .click()
   await page.getByLabel('Message').fill('Plan a greeting feature')
   await page.getByLabel('Message').press('Enter')
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Here is the plan.')

@@ -8,10 +8,17 @@ const GREET = 'export const greet = (name: string) => `Hello ${name}`\n'
 // Two turns, a command, an edit and a restore on a machine that may be busy.
 test.setTimeout(180_000)
 
-test('checkpoints: since task start, restore files through the review, rewind the conversation, space in Settings', async ({ page, modus }) => {
+test('checkpoints: since task start, restore files through the review, rewind the conversation, space in Settings', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
     { toolCalls: [{ name: 'execute_command', input: { command: "printf 'generated\\n' > gen.txt && rm README.md" } }] },
-    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/greet.ts', content: 'export const greet = () => "hi"\n' } }] },
+    {
+      toolCalls: [
+        { name: 'write_to_file', input: { path: 'src/greet.ts', content: 'export const greet = () => "hi"\n' } }
+      ]
+    },
     completion('Built.'),
     completion('Polished.')
   )
@@ -21,7 +28,10 @@ test('checkpoints: since task start, restore files through the review, rewind th
   const command = page.getByRole('group', { name: 'Tool call execute_command' })
   await command.getByRole('button', { name: 'Approve', exact: true }).click()
   const edit = page.getByRole('group', { name: 'Tool call write_to_file' })
-  await edit.getByRole('group', { name: 'Changeset review' }).getByRole('button', { name: 'Accept all changes' }).click()
+  await edit
+    .getByRole('group', { name: 'Changeset review' })
+    .getByRole('button', { name: 'Accept all changes' })
+    .click()
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Built.')
   await page.getByLabel('Message').fill('Now polish')
   await page.getByLabel('Message').press('Enter')

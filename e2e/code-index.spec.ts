@@ -2,7 +2,10 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 
-test('Settings → Codebase index: lexical with no setup, semantic through an OpenAI-compatible endpoint, a failing endpoint, rebuild and clear', async ({ page, modus }) => {
+test('Settings → Codebase index: lexical with no setup, semantic through an OpenAI-compatible endpoint, a failing endpoint, rebuild and clear', async ({
+  page,
+  modus
+}) => {
   await openWorkspaceAndProvider(page, modus)
   await page.getByRole('button', { name: 'Settings' }).click()
   const panel = page.getByLabel('Workspace index')
@@ -15,14 +18,18 @@ test('Settings → Codebase index: lexical with no setup, semantic through an Op
   await form.getByLabel(/Base URL/).fill(modus.fake.openaiBaseUrl)
   await form.getByLabel('Model').fill('fake-embed')
   await form.getByRole('button', { name: 'Save embeddings' }).click()
-  await expect(form.getByRole('status')).toHaveText('Saved. The index embeds its chunks with this model in the background.')
+  await expect(form.getByRole('status')).toHaveText(
+    'Saved. The index embeds its chunks with this model in the background.'
+  )
   await expect(panel).toContainText('Semantic search: ready · fake-embed (64 dimensions)')
   expect(modus.fake.embeddings.served).toBeGreaterThan(0)
 
   // The endpoint starts failing: a rebuild keeps a usable lexical index and says why semantic search is off.
   modus.fake.embeddings.failAfter = modus.fake.embeddings.served
   await panel.getByRole('button', { name: 'Rebuild index' }).click()
-  await expect(panel.getByRole('status')).toHaveText(/^2 files, \d+ chunks indexed\. Semantic search unavailable; lexical search works\.$/)
+  await expect(panel.getByRole('status')).toHaveText(
+    /^2 files, \d+ chunks indexed\. Semantic search unavailable; lexical search works\.$/
+  )
   await expect(panel).toContainText(/Semantic search: failed · fake-embed/)
 
   await panel.getByRole('button', { name: 'Clear index' }).click()
@@ -35,12 +42,18 @@ test('Settings → Codebase index: lexical with no setup, semantic through an Op
   await expect(panel.getByRole('status')).toHaveText(/^2 files, \d+ chunks indexed\.$/)
 })
 
-test('status bar: the build shows files done / total with Cancel; a cancelled build keeps its part and Resume finishes it', async ({ page, modus }) => {
+test('status bar: the build shows files done / total with Cancel; a cancelled build keeps its part and Resume finishes it', async ({
+  page,
+  modus
+}) => {
   test.setTimeout(300_000)
   // Enough files that the build is still running when Cancel is pressed.
   const total = 3000 + 2
   for (let i = 0; i < 3000; i++) {
-    const body = Array.from({ length: 12 }, (_, k) => `export function step${i}x${k}(value: number): number {\n  return value * ${k} + ${i}\n}\n`).join('\n')
+    const body = Array.from(
+      { length: 12 },
+      (_, k) => `export function step${i}x${k}(value: number): number {\n  return value * ${k} + ${i}\n}\n`
+    ).join('\n')
     writeFileSync(join(modus.workspace, 'src', `module${i}.ts`), body)
   }
   await page.goto(modus.url)

@@ -22,7 +22,10 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByLabel('Message').press('Enter')
 }
 
-test('trust prompt and the first provider: Keep asking, Save provider and Trust move the keyboard on', async ({ page, modus }) => {
+test('trust prompt and the first provider: Keep asking, Save provider and Trust move the keyboard on', async ({
+  page,
+  modus
+}) => {
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
   writeFileSync(
     join(modus.workspace, '.modus', 'modes.yaml'),
@@ -51,7 +54,10 @@ test('trust prompt and the first provider: Keep asking, Save provider and Trust 
   await expect(page.getByLabel('Message')).toBeFocused()
 })
 
-test('a chat card: Always allow shows the rule, Back returns, Approve and Cancel go on to the message field', async ({ page, modus }) => {
+test('a chat card: Always allow shows the rule, Back returns, Approve and Cancel go on to the message field', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(command('echo focus-one'), { text: 'Thinking about it. '.repeat(400), chunkDelayMs: 50 })
   await openWorkspaceAndProvider(page, modus)
   await send(page, 'Run it')
@@ -137,7 +143,9 @@ test.describe('the screenshot lightbox', () => {
   let server: Server
   let app = ''
   test.beforeAll(async () => {
-    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Shot</title><h1>Shot</h1>'))
+    server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Shot</title><h1>Shot</h1>')
+    )
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     app = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })

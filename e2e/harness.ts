@@ -16,7 +16,6 @@ export interface ModusHarness {
   dataDir: string
 }
 
-
 /** A web host on its own temp root: the sample workspace and an empty data dir beside it. */
 interface StartedHost {
   root: string
@@ -44,7 +43,9 @@ async function startHost(): Promise<StartedHost> {
 
 async function stopHost(host: StartedHost): Promise<void> {
   // Wait for the host to exit: it may still be appending task logs that rmSync would race.
-  const exited = new Promise((resolveExit) => (host.child.exitCode !== null ? resolveExit(null) : host.child.once('exit', resolveExit)))
+  const exited = new Promise((resolveExit) =>
+    host.child.exitCode !== null ? resolveExit(null) : host.child.once('exit', resolveExit)
+  )
   host.child.kill('SIGTERM')
   await exited
   rmSync(host.root, { recursive: true, force: true })
@@ -121,9 +122,7 @@ export async function openWorkspaceAndProvider(
   await page.getByLabel('Folder path').fill(modus.workspace)
   await page.getByRole('button', { name: 'Open', exact: true }).click()
   await page.getByLabel('Provider', { exact: true }).selectOption(kind)
-  await page
-    .getByLabel(/Base URL/)
-    .fill(kind === 'anthropic' ? modus.fake.anthropicBaseUrl : modus.fake.openaiBaseUrl)
+  await page.getByLabel(/Base URL/).fill(kind === 'anthropic' ? modus.fake.anthropicBaseUrl : modus.fake.openaiBaseUrl)
   await page.getByLabel('Model').fill(kind === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-5')
   await page.getByLabel('API key').fill('sk-test-key-1234')
   await page.getByRole('button', { name: 'Save provider' }).click()

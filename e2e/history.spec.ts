@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { expect, openWorkspaceAndProvider, test } from './harness'
 
-test('a finished task is in the history: search finds it, export downloads Markdown, delete asks first', async ({ page, modus }) => {
+test('a finished task is in the history: search finds it, export downloads Markdown, delete asks first', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue({
     text: 'The project has one helper, greet.',
     toolCalls: [{ name: 'attempt_completion', input: { result: 'The greeting helper is documented in the README.' } }]
@@ -9,7 +12,9 @@ test('a finished task is in the history: search finds it, export downloads Markd
   await openWorkspaceAndProvider(page, modus)
   await page.getByLabel('Message').fill('Document the greeting helper')
   await page.getByLabel('Message').press('Enter')
-  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('The greeting helper is documented in the README.')
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText(
+    'The greeting helper is documented in the README.'
+  )
 
   await page.getByRole('button', { name: 'History' }).click()
   const row = page.getByRole('listitem', { name: 'Document the greeting helper' })
@@ -26,13 +31,19 @@ test('a finished task is in the history: search finds it, export downloads Markd
   await search.fill('document')
   await expect(row).toBeVisible()
 
-  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export Markdown' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByRole('button', { name: 'Export Markdown' }).click()
+  ])
   expect(download.suggestedFilename()).toMatch(/\.md$/)
   const markdown = readFileSync(await download.path(), 'utf8')
   expect(markdown).toContain('Document the greeting helper')
   expect(markdown).toContain('The greeting helper is documented in the README.')
 
-  const [json] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export JSON' }).click()])
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByRole('button', { name: 'Export JSON' }).click()
+  ])
   expect(json.suggestedFilename()).toMatch(/\.json$/)
   const exported = JSON.parse(readFileSync(await json.path(), 'utf8')) as unknown
   expect(JSON.stringify(exported)).toContain('Document the greeting helper')
@@ -43,7 +54,10 @@ test('a finished task is in the history: search finds it, export downloads Markd
   await confirm.getByRole('button', { name: 'Keep' }).click()
   await expect(row).toBeVisible()
   await row.getByRole('button', { name: 'Delete' }).click()
-  await page.getByRole('alertdialog', { name: /Delete task/ }).getByRole('button', { name: 'Delete' }).click()
+  await page
+    .getByRole('alertdialog', { name: /Delete task/ })
+    .getByRole('button', { name: 'Delete' })
+    .click()
   await expect(row).toHaveCount(0)
 
   // Gone for good: a reload does not bring it back.
@@ -95,7 +109,10 @@ test('a failed task is resumed from the history and finishes', async ({ page, mo
   await expect(page.getByRole('listitem', { name: 'Do something that fails first' })).toContainText('completed')
 })
 
-test('a task resumed from the history shows its whole conversation in the chat, after a new task and after a reload', async ({ page, modus }) => {
+test('a task resumed from the history shows its whole conversation in the chat, after a new task and after a reload', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
     { error: { status: 400, message: 'The fake model refuses this once' } },
     { text: 'Recovered.', toolCalls: [{ name: 'attempt_completion', input: { result: 'Finished after resuming.' } }] }

@@ -4,7 +4,8 @@ import { expect, openWorkspaceAndProvider, test } from './harness'
 test('starting the app and opening the chat loads neither Monaco nor xterm', async ({ page, modus }) => {
   const scripts: Array<{ url: string; body: string }> = []
   page.on('response', async (response) => {
-    if (response.request().resourceType() === 'script') scripts.push({ url: response.url(), body: await response.text() })
+    if (response.request().resourceType() === 'script')
+      scripts.push({ url: response.url(), body: await response.text() })
   })
   await openWorkspaceAndProvider(page, modus)
   await expect(page.getByLabel('Message')).toBeVisible()

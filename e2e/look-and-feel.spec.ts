@@ -38,7 +38,10 @@ test('an edit card counts the hunks that reached the disk', async ({ page, modus
   await expect(card.locator('.tool-title')).toHaveText('Wrote src/values.ts — 1 of 2 hunks')
 })
 
-test('the mode picker is a menu that says what each mode is, where it runs commands and whether the folder trusts it', async ({ page, modus }) => {
+test('the mode picker is a menu that says what each mode is, where it runs commands and whether the folder trusts it', async ({
+  page,
+  modus
+}) => {
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
   writeFileSync(
     join(modus.workspace, '.modus', 'modes.yaml'),

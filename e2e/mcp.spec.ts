@@ -6,11 +6,20 @@ import { expect, openWorkspaceAndProvider, test } from './harness'
 const EVERYTHING = resolve(__dirname, '../node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] })
 
-test('a scripted model calls an MCP tool: the approval names server and tool, the result reaches the model; an untrusted project server does not start', async ({ page, modus }) => {
+test('a scripted model calls an MCP tool: the approval names server and tool, the result reaches the model; an untrusted project server does not start', async ({
+  page,
+  modus
+}) => {
   mkdirSync(modus.dataDir, { recursive: true })
-  writeFileSync(join(modus.dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }))
+  writeFileSync(
+    join(modus.dataDir, 'mcp.json'),
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } })
+  )
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
-  writeFileSync(join(modus.workspace, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: { 'repo-tool': { command: 'node', args: ['tools/mcp.js'], alwaysAllow: ['*'] } } }))
+  writeFileSync(
+    join(modus.workspace, '.modus', 'mcp.json'),
+    JSON.stringify({ mcpServers: { 'repo-tool': { command: 'node', args: ['tools/mcp.js'], alwaysAllow: ['*'] } } })
+  )
   modus.fake.enqueue(
     { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'hello over MCP' } }] },
     { toolCalls: [{ name: 'mcp--everything--get-tiny-image', input: {} }] },
@@ -28,7 +37,9 @@ test('a scripted model calls an MCP tool: the approval names server and tool, th
   const everything = page.getByRole('article', { name: 'MCP server everything' })
   await expect(everything.getByRole('status')).toHaveText('connected', { timeout: 20_000 })
   await expect(everything.getByRole('table', { name: 'Tools of everything' })).toContainText('echo')
-  await expect(page.getByRole('article', { name: 'MCP server repo-tool' }).getByRole('status')).toHaveText('not started (workspace not trusted)')
+  await expect(page.getByRole('article', { name: 'MCP server repo-tool' }).getByRole('status')).toHaveText(
+    'not started (workspace not trusted)'
+  )
 
   await nav.getByRole('button', { name: 'Chat' }).click()
   await page.getByLabel('Message').fill('Echo something through MCP')
@@ -48,5 +59,7 @@ test('a scripted model calls an MCP tool: the approval names server and tool, th
 
   const requests = modus.fake.requests.filter((r) => r.protocol === 'anthropic')
   expect(toolResultsIn(requests[1])[0].text).toBe('Echo: hello over MCP')
-  expect(JSON.parse(readFileSync(join(modus.dataDir, 'mcp.json'), 'utf8')).mcpServers.everything.alwaysAllow).toEqual(['echo'])
+  expect(JSON.parse(readFileSync(join(modus.dataDir, 'mcp.json'), 'utf8')).mcpServers.everything.alwaysAllow).toEqual([
+    'echo'
+  ])
 })

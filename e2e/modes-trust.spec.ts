@@ -5,10 +5,15 @@ import { expect, test, type ModusHarness } from './harness'
 
 // Issue #28 items 15–17: what the user grants in the app is theirs, and they can see and take back trust.
 
-const FAST = 'customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    autoApprove: { command: true }\n'
+const FAST =
+  'customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    autoApprove: { command: true }\n'
 const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] })
 
-async function openFolder(page: Page, modus: ModusHarness, answer?: 'Trust this workspace' | 'Keep asking'): Promise<void> {
+async function openFolder(
+  page: Page,
+  modus: ModusHarness,
+  answer?: 'Trust this workspace' | 'Keep asking'
+): Promise<void> {
   await page.goto(modus.url)
   await page.getByLabel('Folder path').fill(modus.workspace)
   await page.getByRole('button', { name: 'Open', exact: true }).click()
@@ -30,11 +35,17 @@ const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
 /** Picks a mode in the composer's mode menu, as a keyboard user would. */
 export async function chooseMode(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: /^Mode:/ }).click()
-  await page.getByRole('menu', { name: 'Modes' }).getByRole('menuitemradio', { name: new RegExp(`^${name}\\b`) }).click()
+  await page
+    .getByRole('menu', { name: 'Modes' })
+    .getByRole('menuitemradio', { name: new RegExp(`^${name}\\b`) })
+    .click()
   await expect(page.getByRole('button', { name: /^Mode:/ })).toContainText(name)
 }
 
-test('a mode the user saves to the project of an untrusted folder is their own grant until someone else changes it', async ({ page, modus }) => {
+test('a mode the user saves to the project of an untrusted folder is their own grant until someone else changes it', async ({
+  page,
+  modus
+}) => {
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
   const modesFile = join(modus.workspace, '.modus', 'modes.yaml')
   writeFileSync(modesFile, FAST)
@@ -78,17 +89,27 @@ test('a mode the user saves to the project of an untrusted folder is their own g
   await expect(page.getByRole('group', { name: 'Tool call write_to_file' })).toContainText('auto-approved')
 
   // Someone else changes the mode in the file: it is the project's again, and the prompt lists it.
-  writeFileSync(modesFile, readFileSync(modesFile, 'utf8').replace('Writes the docs.', 'Writes the docs and runs scripts.'))
+  writeFileSync(
+    modesFile,
+    readFileSync(modesFile, 'utf8').replace('Writes the docs.', 'Writes the docs and runs scripts.')
+  )
   await page.reload()
   await nav(page).getByRole('button', { name: 'Modes' }).click()
-  await expect(page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /Docs Writer/ })).toContainText('not trusted')
+  await expect(
+    page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /Docs Writer/ })
+  ).toContainText('not trusted')
   await page.getByRole('button', { name: /Restricted/ }).click()
-  await expect(page.getByRole('dialog', { name: /Trust/ })).toContainText("Mode 'docs-writer' auto-approves reads, edits")
+  await expect(page.getByRole('dialog', { name: /Trust/ })).toContainText(
+    "Mode 'docs-writer' auto-approves reads, edits"
+  )
   // The record of the user's saves lives in their data dir, never in the project.
   expect(existsSync(join(modus.dataDir, 'own-project-modes.json'))).toBe(true)
 })
 
-test('Settings shows this folder’s trust and every folder answered for, and revoking asks again', async ({ page, modus }) => {
+test('Settings shows this folder’s trust and every folder answered for, and revoking asks again', async ({
+  page,
+  modus
+}) => {
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
   writeFileSync(join(modus.workspace, '.modus', 'modes.yaml'), FAST)
   await openFolder(page, modus, 'Trust this workspace')
@@ -113,7 +134,10 @@ test('Settings shows this folder’s trust and every folder answered for, and re
   await expect(page.getByRole('dialog', { name: /Trust/ })).toBeVisible()
 })
 
-test('"always allow" on a built-in mode saves a widened rule apart from the built-in, shown as the user\'s addition', async ({ page, modus }) => {
+test('"always allow" on a built-in mode saves a widened rule apart from the built-in, shown as the user\'s addition', async ({
+  page,
+  modus
+}) => {
   modus.fake.enqueue(
     { toolCalls: [{ name: 'execute_command', input: { command: 'go version' } }] },
     { toolCalls: [{ name: 'execute_command', input: { command: 'go env' } }] },
@@ -134,10 +158,14 @@ test('"always allow" on a built-in mode saves a widened rule apart from the buil
 
   // Stored apart: no copy of the built-in in the global modes file.
   expect(existsSync(join(modus.dataDir, 'modes.yaml'))).toBe(false)
-  expect(JSON.parse(readFileSync(join(modus.dataDir, 'builtin-additions.json'), 'utf8')).modes.code.commandAllow).toEqual(['go *'])
+  expect(
+    JSON.parse(readFileSync(join(modus.dataDir, 'builtin-additions.json'), 'utf8')).modes.code.commandAllow
+  ).toEqual(['go *'])
   await nav(page).getByRole('button', { name: 'Modes' }).click()
   await page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ }).click()
   const additions = page.getByRole('region', { name: 'Your additions' })
   await expect(additions).toContainText('go *')
-  await expect(page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ })).not.toContainText('override')
+  await expect(
+    page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ })
+  ).not.toContainText('override')
 })

@@ -32,7 +32,9 @@ test('creates a custom mode whose file pattern lists the workspace files it matc
   if (process.env.MODUS_SCREENSHOTS) {
     // A taller window, scrolled to the tool groups, so the picture shows the pattern and its matches.
     await page.setViewportSize({ width: 1280, height: 960 })
-    await page.getByRole('group', { name: 'Tool groups' }).evaluate((element) => element.scrollIntoView({ block: 'start' }))
+    await page
+      .getByRole('group', { name: 'Tool groups' })
+      .evaluate((element) => element.scrollIntoView({ block: 'start' }))
     await saveScreenshot(page, 'modes')
     await page.setViewportSize({ width: 1280, height: 800 })
   }
@@ -105,7 +107,9 @@ test('imports a Roo .roomodes file and exports a mode as YAML', async ({ page, m
   await page.getByRole('button', { name: 'Modes' }).click()
   await page.getByRole('button', { name: 'Import…' }).click()
   const panel = page.getByRole('form', { name: 'Import modes' })
-  await panel.getByLabel(/Modes file/).setInputFiles({ name: '.roomodes', mimeType: 'text/yaml', buffer: Buffer.from(ROOMODES) })
+  await panel
+    .getByLabel(/Modes file/)
+    .setInputFiles({ name: '.roomodes', mimeType: 'text/yaml', buffer: Buffer.from(ROOMODES) })
   await expect(panel.getByLabel('Format')).toHaveValue('roo')
   await panel.getByLabel('Import into').selectOption('global')
   await panel.getByRole('button', { name: 'Import', exact: true }).click()
@@ -118,20 +122,31 @@ test('imports a Roo .roomodes file and exports a mode as YAML', async ({ page, m
   // Roo modes start with no auto-approve at all.
   for (const toggle of await editor.getByRole('switch').all()) await expect(toggle).not.toBeChecked()
 
-  const [download] = await Promise.all([page.waitForEvent('download'), editor.getByRole('button', { name: 'Export YAML' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    editor.getByRole('button', { name: 'Export YAML' }).click()
+  ])
   expect(download.suggestedFilename()).toBe('translator.modes.yaml')
   const exported = readFileSync(await download.path(), 'utf8')
   expect(exported).toContain('slug: translator')
   expect(exported).toContain('Locale files')
 
   // A broken paste is refused with its line, and nothing is imported.
-  await panel.getByLabel('Or paste YAML or JSON').fill('customModes:\n  - slug: "bad slug"\n    name: X\n    roleDefinition: Y\n    groups: [read]\n')
+  await panel
+    .getByLabel('Or paste YAML or JSON')
+    .fill('customModes:\n  - slug: "bad slug"\n    name: X\n    roleDefinition: Y\n    groups: [read]\n')
   await panel.getByRole('button', { name: 'Import', exact: true }).click()
   await expect(panel.getByRole('alert')).toContainText('Slug must contain only letters, numbers and dashes')
 })
 
-test("a project's own modes are marked untrusted, and a broken modes file is reported with its line and kept", async ({ page, modus }) => {
-  writeFileSync(join(modus.workspace, '.roomodes'), ROOMODES.replace('translator', 'project-translator').replace('Translator', 'Project Translator'))
+test("a project's own modes are marked untrusted, and a broken modes file is reported with its line and kept", async ({
+  page,
+  modus
+}) => {
+  writeFileSync(
+    join(modus.workspace, '.roomodes'),
+    ROOMODES.replace('translator', 'project-translator').replace('Translator', 'Project Translator')
+  )
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
   const broken = 'customModes:\n  - slug: ok\n    name: OK\n    roleDefinition: Fine\n    groups: [read, read]\n'
   writeFileSync(join(modus.workspace, '.modus', 'modes.yaml'), broken)
@@ -142,7 +157,9 @@ test("a project's own modes are marked untrusted, and a broken modes file is rep
   const projectMode = list.getByRole('button', { name: /Project Translator/ })
   await expect(projectMode).toContainText('not trusted')
   await projectMode.click()
-  await expect(page.getByText(/Until you trust this workspace, its auto-approve toggles and allow rules are off/)).toBeVisible()
+  await expect(
+    page.getByText(/Until you trust this workspace, its auto-approve toggles and allow rules are off/)
+  ).toBeVisible()
 
   const problem = page.getByRole('alert').filter({ hasText: 'modes.yaml' })
   await expect(problem).toContainText('Duplicate groups are not allowed: read')
@@ -178,7 +195,11 @@ test('the mode editor works from the keyboard, with labelled controls and a visi
     controls
       .filter((control) => {
         const element = control as HTMLInputElement
-        return element.labels?.length === 0 && !element.getAttribute('aria-label') && !element.getAttribute('aria-labelledby')
+        return (
+          element.labels?.length === 0 &&
+          !element.getAttribute('aria-label') &&
+          !element.getAttribute('aria-labelledby')
+        )
       })
       .map((control) => control.outerHTML.slice(0, 80))
   )
@@ -197,7 +218,9 @@ test('the mode editor works from the keyboard, with labelled controls and a visi
   await editor.getByLabel('Slug').focus()
   await page.keyboard.press('Enter')
   await expect(page.getByRole('form', { name: 'Edit mode Keyboard Mode' })).toBeVisible()
-  await expect(page.getByRole('form', { name: 'Edit mode Keyboard Mode' }).getByRole('switch', { name: 'Start subtasks' })).toBeChecked()
+  await expect(
+    page.getByRole('form', { name: 'Edit mode Keyboard Mode' }).getByRole('switch', { name: 'Start subtasks' })
+  ).toBeChecked()
 })
 
 test('trusting the workspace lifts the untrusted mark from its modes', async ({ page, modus }) => {
@@ -234,13 +257,18 @@ const ROO_EXPORT = `customModes:
         content: Be kind.
 `
 
-test('import reads the format from the content, reports a group Modus lacks, and exports all modes', async ({ page, modus }) => {
+test('import reads the format from the content, reports a group Modus lacks, and exports all modes', async ({
+  page,
+  modus
+}) => {
   await openWorkspaceAndProvider(page, modus)
   await page.getByRole('button', { name: 'Modes' }).click()
   await page.getByRole('button', { name: 'Import…' }).click()
   const panel = page.getByRole('form', { name: 'Import modes' })
   // Called like a Modus file, but Roo's content: read as Roo's.
-  await panel.getByLabel(/Modes file/).setInputFiles({ name: 'roomodes.yaml', mimeType: 'text/yaml', buffer: Buffer.from(ROO_EXPORT) })
+  await panel
+    .getByLabel(/Modes file/)
+    .setInputFiles({ name: 'roomodes.yaml', mimeType: 'text/yaml', buffer: Buffer.from(ROO_EXPORT) })
   await expect(panel.getByLabel('Format')).toHaveValue('roo')
   await expect(panel.getByText(/Read as a Roo Code file: it has Roo's fields/)).toBeVisible()
   await panel.getByLabel('Import into').selectOption('global')
@@ -251,8 +279,11 @@ test('import reads the format from the content, reports a group Modus lacks, and
   await expect(warnings).toContainText('Mode "reviewer": its rule files were not imported')
 
   // Called like Roo's file, but Modus's content (auto-approve settings): read as Modus's.
-  const modusText = 'customModes:\n  - slug: tidy\n    name: Tidy\n    roleDefinition: Tidies.\n    groups: [read, edit]\n    autoApprove:\n      edit: true\n'
-  await panel.getByLabel(/Modes file/).setInputFiles({ name: '.roomodes', mimeType: 'text/yaml', buffer: Buffer.from(modusText) })
+  const modusText =
+    'customModes:\n  - slug: tidy\n    name: Tidy\n    roleDefinition: Tidies.\n    groups: [read, edit]\n    autoApprove:\n      edit: true\n'
+  await panel
+    .getByLabel(/Modes file/)
+    .setInputFiles({ name: '.roomodes', mimeType: 'text/yaml', buffer: Buffer.from(modusText) })
   await expect(panel.getByLabel('Format')).toHaveValue('modus')
   await expect(panel.getByText(/Read as a Modus file: it has Modus settings \(autoApprove\)/)).toBeVisible()
   await panel.getByRole('button', { name: 'Import', exact: true }).click()

@@ -5,7 +5,8 @@ import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './har
 
 // What the user saves through the app is the user's own grant: it never makes the folder untrusted.
 
-const FAST = 'customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    autoApprove: { command: true }\n'
+const FAST =
+  'customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    autoApprove: { command: true }\n'
 
 async function saveProjectModeThatAutoApprovesEdits(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Modes' }).click()
@@ -37,7 +38,11 @@ test('a project mode saved in a folder that granted nothing is trusted at once',
   await expect(page.getByRole('button', { name: /Restricted/ })).toBeHidden()
 })
 
-async function openWithFastMode(page: Page, modus: ModusHarness, answer: 'Trust this workspace' | 'Keep asking'): Promise<void> {
+async function openWithFastMode(
+  page: Page,
+  modus: ModusHarness,
+  answer: 'Trust this workspace' | 'Keep asking'
+): Promise<void> {
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
   writeFileSync(join(modus.workspace, '.modus', 'modes.yaml'), FAST)
   await page.goto(modus.url)

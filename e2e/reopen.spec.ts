@@ -9,7 +9,10 @@ const completion = (result: string) => ({ toolCalls: [{ name: 'attempt_completio
 test('a reload and a second tab reopen the task that waits, not an empty chat', async ({ page, context, modus }) => {
   test.setTimeout(120_000) // two pages and two reloads
   modus.fake.enqueue(
-    { text: 'Writing the notes first.', toolCalls: [{ name: 'write_to_file', input: { path: 'NOTES.md', content: 'still here\n' } }] },
+    {
+      text: 'Writing the notes first.',
+      toolCalls: [{ name: 'write_to_file', input: { path: 'NOTES.md', content: 'still here\n' } }]
+    },
     completion('Ran it.')
   )
   await openWorkspaceAndProvider(page, modus)

@@ -6,8 +6,6 @@ import { nav, ORIGINAL, PROPOSED, reviewProposal, startEditAndCommandTasks } fro
 // Hunk decisions survive edits of the proposed side, the keyboard never writes into a review by
 // accident, and what lands on disk is exactly what the review showed.
 
-
-
 /** Replaces the end of the proposed line containing `line` with `typed`, as a user types it. */
 async function editLineEnd(page: Page, review: Locator, line: string, erase: number, typed: string): Promise<void> {
   await review.locator('.monaco-diff-editor .editor.modified .view-lines').getByText(line).click()
@@ -16,9 +14,13 @@ async function editLineEnd(page: Page, review: Locator, line: string, erase: num
   await page.keyboard.type(typed)
 }
 
-const focusIsInEditor = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-diff-editor')))
+const focusIsInEditor = (page: Page) =>
+  page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-diff-editor')))
 
-test('a rejected hunk stays rejected when the user edits another hunk, and the disk gets exactly that', async ({ page, modus }) => {
+test('a rejected hunk stays rejected when the user edits another hunk, and the disk gets exactly that', async ({
+  page,
+  modus
+}) => {
   const { file, review } = await reviewProposal(page, modus)
   await review.getByRole('button', { name: 'Reject hunk 2' }).click()
   await expect(review).toContainText('1 of 2 hunks accepted')
@@ -30,7 +32,10 @@ test('a rejected hunk stays rejected when the user edits another hunk, and the d
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL.replace('value2 = 2', 'value2 = 2001'))
 })
 
-test('typing inside a rejected hunk asks which wins; keeping it rejected writes the original lines', async ({ page, modus }) => {
+test('typing inside a rejected hunk asks which wins; keeping it rejected writes the original lines', async ({
+  page,
+  modus
+}) => {
   const { file, review } = await reviewProposal(page, modus)
   await review.getByRole('button', { name: 'Reject hunk 2' }).click()
   await editLineEnd(page, review, 'value18 = 1800', 0, '1')
@@ -45,7 +50,7 @@ test('typing inside a rejected hunk asks which wins; keeping it rejected writes 
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL.replace('value2 = 2', 'value2 = 200'))
 })
 
-test('typing inside a rejected hunk and then accepting it writes the user\'s edit', async ({ page, modus }) => {
+test("typing inside a rejected hunk and then accepting it writes the user's edit", async ({ page, modus }) => {
   const { file, review } = await reviewProposal(page, modus)
   await review.getByRole('button', { name: 'Reject hunk 2' }).click()
   await editLineEnd(page, review, 'value18 = 1800', 2, '99')
@@ -84,7 +89,9 @@ test('Tab leaves the review editor without touching the file; after typing, Esc 
 test('`a` accepts an edit as its review stands and the keyboard moves on to the next item', async ({ page, modus }) => {
   const file = await startEditAndCommandTasks(page, modus)
 
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const queue = page.getByRole('region', { name: 'Approvals' })
   const selected = queue.locator('.approval-card[aria-current="true"]')
   await expect(selected).toContainText('src/values.ts')

@@ -9,7 +9,6 @@ import { completion, nav, ORIGINAL, PROPOSED, reviewProposal, startEditAndComman
 
 const REVIEWED = ORIGINAL.replace('value2 = 2', 'value2 = 2005')
 
-
 async function editLineEnd(page: Page, review: Locator, line: string, typed: string): Promise<void> {
   await review.locator('.monaco-diff-editor .editor.modified .view-lines').getByText(line).click()
   await page.keyboard.press('End')
@@ -28,7 +27,9 @@ test('hunk decisions and edits survive moving to another item, another view and 
   test.setTimeout(120_000)
   const file = await startEditAndCommandTasks(page, modus)
 
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const queue = page.getByRole('region', { name: 'Approvals' })
   const selected = queue.locator('.approval-card[aria-current="true"]')
   const review = selected.getByRole('group', { name: 'Changeset review' })
@@ -47,12 +48,16 @@ test('hunk decisions and edits survive moving to another item, another view and 
 
   // The chat shows the same review, not a fresh one.
   await selected.getByRole('button', { name: 'Open in chat' }).click()
-  const inChat = page.getByRole('group', { name: 'Tool call write_to_file' }).getByRole('group', { name: 'Changeset review' })
+  const inChat = page
+    .getByRole('group', { name: 'Tool call write_to_file' })
+    .getByRole('group', { name: 'Changeset review' })
   await expectReviewKept(inChat)
 
   // A reload keeps it too.
   await page.reload()
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   await expect(selected).toContainText('src/values.ts')
   await expectReviewKept(review)
   await review.getByRole('button', { name: 'Accept selected hunks' }).click()
@@ -79,7 +84,10 @@ async function editThenCommand(page: Page, modus: ModusHarness): Promise<string>
   return file
 }
 
-test('"Approve whole turn" on an edit writes it as reviewed, and a folded review still answers with its decisions', async ({ page, modus }) => {
+test('"Approve whole turn" on an edit writes it as reviewed, and a folded review still answers with its decisions', async ({
+  page,
+  modus
+}) => {
   const file = await editThenCommand(page, modus)
   const card = page.getByRole('group', { name: 'Tool call write_to_file' })
   const review = card.getByRole('group', { name: 'Changeset review' })
@@ -98,7 +106,9 @@ test('"Approve whole turn" on an edit writes it as reviewed, and a folded review
 
 test('Shift+A on an edit in the queue approves the turn with the review as it stands', async ({ page, modus }) => {
   const file = await editThenCommand(page, modus)
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const selected = page.getByRole('region', { name: 'Approvals' }).locator('.approval-card[aria-current="true"]')
   const review = selected.getByRole('group', { name: 'Changeset review' })
   await review.getByRole('button', { name: 'Reject hunk 1' }).click()
@@ -112,7 +122,10 @@ test('Shift+A on an edit in the queue approves the turn with the review as it st
   expect(modus.fake.failures).toEqual([])
 })
 
-test('a CRLF file edited in the review keeps CRLF, and the disk gets exactly the reviewed lines', async ({ page, modus }) => {
+test('a CRLF file edited in the review keeps CRLF, and the disk gets exactly the reviewed lines', async ({
+  page,
+  modus
+}) => {
   const crlf = (text: string) => text.replace(/\n/g, '\r\n')
   const { file, review } = await reviewProposal(page, modus, crlf(ORIGINAL))
   await review.getByRole('button', { name: 'Reject hunk 2' }).click()

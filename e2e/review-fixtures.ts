@@ -34,14 +34,23 @@ export async function startEditAndCommandTasks(page: Page, modus: ModusHarness):
 }
 
 /** A task proposing PROPOSED for src/values.ts (holding `original`), reviewed in the Approvals view. */
-export async function reviewProposal(page: Page, modus: ModusHarness, original = ORIGINAL): Promise<{ file: string; review: Locator }> {
+export async function reviewProposal(
+  page: Page,
+  modus: ModusHarness,
+  original = ORIGINAL
+): Promise<{ file: string; review: Locator }> {
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, original)
-  modus.fake.enqueue({ toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] }, completion('Done.'))
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    completion('Done.')
+  )
   await openWorkspaceAndProvider(page, modus)
   await page.getByLabel('Message').fill('Update the values')
   await page.getByLabel('Message').press('Enter')
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const review = page.getByRole('group', { name: 'Changeset review' })
   await expect(review.locator('.hunk')).toHaveCount(2)
   return { file, review }

@@ -36,11 +36,16 @@ test('accepting one hunk and rejecting another writes exactly the accepted hunk'
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, ORIGINAL)
   modus.fake.enqueue(
-    { text: 'Updating two values.', toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    {
+      text: 'Updating two values.',
+      toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }]
+    },
     completion('Updated value2.')
   )
   await startEditTask(page, modus, 'Update the values')
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const review = page.getByRole('group', { name: 'Changeset review' })
   await expect(review.getByRole('list', { name: 'Changed files' })).toContainText('src/values.ts')
   // Monaco's diff editor, loaded on demand from the app's own bundle.
@@ -61,7 +66,10 @@ test('accepting one hunk and rejecting another writes exactly the accepted hunk'
   expect(modus.fake.failures).toEqual([])
 })
 
-test('the proposed side is edited before accepting, inline view, and the change can be reverted', async ({ page, modus }) => {
+test('the proposed side is edited before accepting, inline view, and the change can be reverted', async ({
+  page,
+  modus
+}) => {
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, ORIGINAL)
   modus.fake.enqueue(
@@ -111,14 +119,14 @@ test('rejecting the changeset with a reason leaves the file alone and tells the 
   writeFileSync(file, ORIGINAL)
   modus.fake.enqueue(
     {
-      toolCalls: [
-        { name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }
-      ]
+      toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }]
     },
     completion('Left as is.')
   )
   await startEditTask(page, modus, 'Update the values')
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const review = page.getByRole('group', { name: 'Changeset review' })
   await review.getByLabel(/Reason or guidance for the model/).fill('Values must stay below 100')
   await review.getByRole('button', { name: 'Reject all changes' }).click()
@@ -128,7 +136,10 @@ test('rejecting the changeset with a reason leaves the file alone and tells the 
   expect(readFileSync(file, 'utf8')).toBe(ORIGINAL)
 })
 
-test('a file changed on disk while the review waits is shown as a conflict before and after accepting', async ({ page, modus }) => {
+test('a file changed on disk while the review waits is shown as a conflict before and after accepting', async ({
+  page,
+  modus
+}) => {
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, ORIGINAL)
   modus.fake.enqueue(
@@ -136,14 +147,18 @@ test('a file changed on disk while the review waits is shown as a conflict befor
     completion('Noted the conflict.')
   )
   await startEditTask(page, modus, 'Update the values')
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const review = page.getByRole('group', { name: 'Changeset review' })
   await expect(review.locator('.hunk')).toHaveCount(2)
   // Someone edits the same lines meanwhile.
   const theirs = ORIGINAL.replace('value2 = 2', 'value2 = 7').replace('value18 = 18', 'value18 = 9')
   writeFileSync(file, theirs)
   // The waiting review notices it before the user accepts.
-  await expect(review.locator('.conflict')).toContainText('Conflict: src/values.ts changed on disk since the change was proposed')
+  await expect(review.locator('.conflict')).toContainText(
+    'Conflict: src/values.ts changed on disk since the change was proposed'
+  )
   await expect(review.getByRole('button', { name: 'src/values.ts, modify, conflict' })).toBeVisible()
   await review.getByRole('button', { name: 'Accept all changes' }).click()
   await nav(page).getByRole('button', { name: 'Changes', exact: true }).click()
@@ -153,7 +168,9 @@ test('a file changed on disk while the review waits is shown as a conflict befor
   expect(readFileSync(file, 'utf8')).toBe(theirs)
   // The chat's tool card says why the file was not written.
   await nav(page).getByRole('button', { name: 'Chat' }).click()
-  await expect(page.getByRole('list', { name: 'Files changed' })).toContainText(/src\/values\.ts — failed .*changed on disk/)
+  await expect(page.getByRole('list', { name: 'Files changed' })).toContainText(
+    /src\/values\.ts — failed .*changed on disk/
+  )
 })
 
 test('one call editing two files is reviewed as one changeset with a file list', async ({ page, modus }) => {
@@ -175,7 +192,9 @@ test('one call editing two files is reviewed as one changeset with a file list',
   await openWorkspaceAndProvider(page, modus, 'openai')
   await page.getByLabel('Message').fill('Say hi, and add a farewell')
   await page.getByLabel('Message').press('Enter')
-  await nav(page).getByRole('button', { name: /Approvals/ }).click()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .click()
   const review = page.getByRole('group', { name: 'Changeset review' })
   const files = review.getByRole('list', { name: 'Changed files' })
   await expect(files.getByRole('button')).toHaveText([/src\/greet\.ts/, /src\/farewell\.ts/])
@@ -201,7 +220,9 @@ test('the review works from the keyboard alone, with a visible focus and named c
     completion('Updated value18.')
   )
   await startEditTask(page, modus, 'Update the values')
-  await nav(page).getByRole('button', { name: /Approvals/ }).focus()
+  await nav(page)
+    .getByRole('button', { name: /Approvals/ })
+    .focus()
   await page.keyboard.press('Enter')
   const review = page.getByRole('group', { name: 'Changeset review' })
   await expect(review.locator('.monaco-diff-editor')).toBeVisible()
@@ -211,7 +232,10 @@ test('the review works from the keyboard alone, with a visible focus and named c
     elements
       .filter((element) => !element.closest('.monaco-editor, .monaco-diff-editor'))
       .filter((element) => {
-        const labelled = element.getAttribute('aria-label') || element.textContent?.trim() || (element as HTMLInputElement).labels?.[0]?.textContent?.trim()
+        const labelled =
+          element.getAttribute('aria-label') ||
+          element.textContent?.trim() ||
+          (element as HTMLInputElement).labels?.[0]?.textContent?.trim()
         return !labelled
       })
       .map((element) => element.outerHTML.slice(0, 120))
@@ -238,10 +262,16 @@ test('the review works from the keyboard alone, with a visible focus and named c
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL.replace('value18 = 18', 'value18 = 1800'))
 })
 
-test('a review in the chat uses the full width; narrow windows get the inline view and a folded file list', async ({ page, modus }) => {
+test('a review in the chat uses the full width; narrow windows get the inline view and a folded file list', async ({
+  page,
+  modus
+}) => {
   await page.setViewportSize({ width: 1400, height: 900 })
   writeFileSync(join(modus.workspace, 'src', 'values.ts'), ORIGINAL)
-  modus.fake.enqueue({ toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] }, completion('Done.'))
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    completion('Done.')
+  )
   await startEditTask(page, modus, 'Update the values')
   const card = page.getByRole('group', { name: 'Tool call write_to_file' })
   const review = card.getByRole('group', { name: 'Changeset review' })
@@ -262,7 +292,9 @@ test('a review in the chat uses the full width; narrow windows get the inline vi
   // At 1024 px: inline by itself, a single file's list folded; the user may still choose.
   await page.setViewportSize({ width: 1024, height: 700 })
   await page.reload()
-  const narrow = page.getByRole('group', { name: 'Tool call write_to_file' }).getByRole('group', { name: 'Changeset review' })
+  const narrow = page
+    .getByRole('group', { name: 'Tool call write_to_file' })
+    .getByRole('group', { name: 'Changeset review' })
   await expect(narrow.locator('.monaco-diff-editor')).toBeVisible()
   await expect(narrow.getByRole('button', { name: 'Side by side' })).toHaveAttribute('aria-pressed', 'true')
   await expect(narrow.getByRole('list', { name: 'Changed files' })).toBeHidden()

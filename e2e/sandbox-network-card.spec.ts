@@ -38,7 +38,10 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByLabel('Message').press('Enter')
 }
 
-test('the network ask shows on the command card with host and port, and answered there the command connects', async ({ page, modus }) => {
+test('the network ask shows on the command card with host and port, and answered there the command connects', async ({
+  page,
+  modus
+}) => {
   const { server, port } = await loopbackServer()
   const command = `curl -fsS --max-time 45 --noproxy '' http://127.0.0.1:${port}/`
   try {
@@ -51,7 +54,9 @@ test('the network ask shows on the command card with host and port, and answered
 
     const toolCard = page.getByRole('group', { name: 'Tool call execute_command' })
     const ask = toolCard.getByRole('listitem', { name: `Network request to 127.0.0.1:${port}` })
-    await expect(ask).toContainText(`Network request from the sandbox: host 127.0.0.1, port ${port}`, { timeout: 30_000 })
+    await expect(ask).toContainText(`Network request from the sandbox: host 127.0.0.1, port ${port}`, {
+      timeout: 30_000
+    })
     await expect(toolCard.locator('.phase')).toHaveText('waiting for approval')
     await expect(ask.getByRole('button', { name: 'Allow once' })).toBeVisible()
     await expect(ask.getByRole('button', { name: 'Always in this mode…' })).toBeVisible()
@@ -77,7 +82,10 @@ test('the network ask shows on the command card with host and port, and answered
   }
 })
 
-test('a command that gives up while its ask waits leaves the card saying so, and the queue empty', async ({ page, modus }) => {
+test('a command that gives up while its ask waits leaves the card saying so, and the queue empty', async ({
+  page,
+  modus
+}) => {
   const { server, port } = await loopbackServer()
   const command = `curl -fsS --max-time 4 --noproxy '' http://127.0.0.1:${port}/`
   try {
@@ -92,21 +100,30 @@ test('a command that gives up while its ask waits leaves the card saying so, and
     const ask = toolCard.getByRole('listitem', { name: `Network request to 127.0.0.1:${port}` })
     await expect(ask.getByRole('button', { name: 'Allow once' })).toBeVisible({ timeout: 30_000 })
     // Nobody answers: curl's own time limit ends the command, and the ask with it.
-    const gaveUp = new RegExp(`^curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after (\\d+ s|less than a second)\\.$`)
+    const gaveUp = new RegExp(
+      `^curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after (\\d+ s|less than a second)\\.$`
+    )
     await expect(ask.locator('[aria-live="polite"]')).toHaveText(gaveUp, { timeout: 30_000 })
     await expect(ask.getByRole('button')).toHaveCount(0)
     await expect(toolCard.locator('.phase')).toHaveText('failed (exit 28)')
     await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Could not fetch.')
 
     const sent = toolResultsIn(modus.fake.requests.filter((r) => r.protocol === 'anthropic')[1])
-    expect(sent[0].text).toMatch(new RegExp(`^Sandbox: curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after .+; the connection was refused\\.$`, 'm'))
+    expect(sent[0].text).toMatch(
+      new RegExp(
+        `^Sandbox: curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after .+; the connection was refused\\.$`,
+        'm'
+      )
+    )
     const nav = page.getByRole('navigation', { name: 'Views' })
     await nav.getByRole('button', { name: /Approvals/ }).click()
     await expect(page.getByRole('region', { name: 'Approvals' })).toContainText('Nothing is waiting for you.')
 
     // The card keeps it after a reload (from the task's log).
     await page.reload()
-    const reloaded = page.getByRole('group', { name: 'Tool call execute_command' }).getByRole('listitem', { name: `Network request to 127.0.0.1:${port}` })
+    const reloaded = page
+      .getByRole('group', { name: 'Tool call execute_command' })
+      .getByRole('listitem', { name: `Network request to 127.0.0.1:${port}` })
     await expect(reloaded.locator('[aria-live="polite"]')).toHaveText(gaveUp)
   } finally {
     server.close()

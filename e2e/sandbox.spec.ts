@@ -10,7 +10,10 @@ import { expect, openWorkspaceAndProvider, test } from './harness'
  * The "unlisted domain" is a loopback HTTP server: loopback is a host like any other for the
  * sandbox (a plain curl goes through its proxy and asks). The sandbox is on by default in Code mode.
  */
-test('shows the sandbox on in Code mode and edits it; a command reaching an unlisted host asks, and allowed once it completes', async ({ page, modus }) => {
+test('shows the sandbox on in Code mode and edits it; a command reaching an unlisted host asks, and allowed once it completes', async ({
+  page,
+  modus
+}) => {
   const server = createServer((_request, response) => response.end('hello from the loopback host\n'))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
@@ -49,7 +52,9 @@ test('shows the sandbox on in Code mode and edits it; a command reaching an unli
     await expect(reloaded.getByLabel('Network', { exact: true })).toHaveValue('ask')
     await expect(reloaded.getByLabel(/^Allowed domains/)).toHaveValue('registry.npmjs.org')
     await expect(reloaded.getByLabel(/^Commands that run outside the sandbox/)).toHaveValue('docker *')
-    await expect(reloaded.getByRole('switch', { name: /Run commands no rule matches when they run in the sandbox/ })).toBeChecked()
+    await expect(
+      reloaded.getByRole('switch', { name: /Run commands no rule matches when they run in the sandbox/ })
+    ).toBeChecked()
     const saved = readFileSync(join(modus.dataDir, 'modes.yaml'), 'utf8')
     expect(saved).toContain('network: ask')
     expect(saved).toContain('build-output')

@@ -9,13 +9,20 @@ async function unlabelledControls(scope: Locator): Promise<string[]> {
     controls
       .filter((control) => {
         const element = control as HTMLInputElement
-        return element.labels?.length === 0 && !element.getAttribute('aria-label') && !element.getAttribute('aria-labelledby')
+        return (
+          element.labels?.length === 0 &&
+          !element.getAttribute('aria-label') &&
+          !element.getAttribute('aria-labelledby')
+        )
       })
       .map((control) => control.outerHTML.slice(0, 80))
   )
 }
 
-test('adds an OpenAI-compatible provider; after a reload its key shows only as a masked hint', async ({ page, modus }) => {
+test('adds an OpenAI-compatible provider; after a reload its key shows only as a masked hint', async ({
+  page,
+  modus
+}) => {
   await openWorkspaceAndProvider(page, modus)
   await page.getByRole('button', { name: 'Settings' }).click()
   await page.getByRole('button', { name: 'Add provider' }).click()
@@ -94,7 +101,9 @@ test('limits, global command rules and the theme override are saved and survive 
   await expect(reloaded.getByLabel('Consecutive mistakes before asking for guidance')).toHaveValue('5')
   await expect(reloaded.getByLabel('Model requests per task before asking')).toHaveValue('40')
   await expect(reloaded.getByLabel('Cost per task before asking (USD)')).toHaveValue('2.5')
-  await expect(page.getByRole('form', { name: 'Command rules for every mode' }).getByLabel('Deny')).toHaveValue('git push *\nrm -rf *')
+  await expect(page.getByRole('form', { name: 'Command rules for every mode' }).getByLabel('Deny')).toHaveValue(
+    'git push *\nrm -rf *'
+  )
 
   // Back to following the OS: the attribute goes and the media query decides.
   await page.getByRole('radio', { name: 'Follow the system' }).check()
@@ -104,7 +113,10 @@ test('limits, global command rules and the theme override are saved and survive 
   expect(background).toBe('rgb(23, 25, 29)')
 })
 
-test('saving a provider tests the connection and says what is wrong before anything is saved', async ({ page, modus }) => {
+test('saving a provider tests the connection and says what is wrong before anything is saved', async ({
+  page,
+  modus
+}) => {
   const guarded = await startFakeProvider({ name: 'provider check', requireApiKey: 'sk-right-key-4321' })
   try {
     await page.goto(modus.url)
@@ -129,7 +141,9 @@ test('saving a provider tests the connection and says what is wrong before anyth
     await form.getByLabel('API key').fill('sk-right-key-4321')
     await form.getByLabel('Model').fill('claude-sonnet-9')
     await form.getByRole('button', { name: 'Save provider' }).click()
-    await expect(form.getByRole('alert')).toContainText('Anthropic has no model "claude-sonnet-9". It lists 6: claude-sonnet-4-6, claude-sonnet-4-5-20250929')
+    await expect(form.getByRole('alert')).toContainText(
+      'Anthropic has no model "claude-sonnet-9". It lists 6: claude-sonnet-4-6, claude-sonnet-4-5-20250929'
+    )
     await expect(form.getByLabel('Model')).toHaveAttribute('aria-invalid', 'true')
     await page.reload()
     await expect(page.getByRole('heading', { name: 'Choose a provider' })).toBeVisible() // nothing was saved
@@ -157,14 +171,22 @@ test('saving a provider tests the connection and says what is wrong before anyth
 
     // A working one says so.
     await page.getByRole('button', { name: 'Edit Anthropic' }).click()
-    await page.getByRole('form', { name: 'Edit provider Anthropic' }).getByRole('button', { name: 'Save provider' }).click()
-    await expect(page.getByText('Saved Anthropic. Connected to Anthropic: "claude-sonnet-4-5" is available (6 models listed).')).toBeVisible()
+    await page
+      .getByRole('form', { name: 'Edit provider Anthropic' })
+      .getByRole('button', { name: 'Save provider' })
+      .click()
+    await expect(
+      page.getByText('Saved Anthropic. Connected to Anthropic: "claude-sonnet-4-5" is available (6 models listed).')
+    ).toBeVisible()
   } finally {
     await guarded.close()
   }
 })
 
-test('the model field lists the provider’s own models with retirement dates; the task bar shows a retiring model’s date', async ({ page, modus }) => {
+test('the model field lists the provider’s own models with retirement dates; the task bar shows a retiring model’s date', async ({
+  page,
+  modus
+}) => {
   await openWorkspaceAndProvider(page, modus) // claude-sonnet-4-5, which the table says retires 2026-11-30
   modus.fake.enqueue({ text: 'Hello there.' })
   await page.getByLabel('Message').fill('Say hello')
@@ -176,7 +198,9 @@ test('the model field lists the provider’s own models with retirement dates; t
   await page.getByRole('button', { name: 'Edit Anthropic' }).click()
   const form = page.getByRole('form', { name: 'Edit provider Anthropic' })
   // The stored key asks the fake's GET /v1/models through the Anthropic SDK (two pages).
-  await expect(form.getByRole('status').filter({ hasText: 'models from the provider' })).toHaveText('6 models from the provider, 1 with a retirement date.')
+  await expect(form.getByRole('status').filter({ hasText: 'models from the provider' })).toHaveText(
+    '6 models from the provider, 1 with a retirement date.'
+  )
   await expect(form.locator('datalist option[value="claude-sonnet-4-5-20250929"]')).toHaveAttribute(
     'label',
     'Claude Sonnet 4.5 · deprecated · retires 2026-11-30'
@@ -194,13 +218,18 @@ test('the model field lists the provider’s own models with retirement dates; t
   expect([...new Set(listed.map((r) => apiKeyOf(r) ?? 'no key'))]).toEqual(['sk-test-key-1234'])
 })
 
-test('a provider that refuses the key: the model field says why and keeps the built-in suggestions', async ({ page, modus }) => {
+test('a provider that refuses the key: the model field says why and keeps the built-in suggestions', async ({
+  page,
+  modus
+}) => {
   await openWorkspaceAndProvider(page, modus)
   await page.getByRole('button', { name: 'Settings' }).click()
   await page.getByRole('button', { name: 'Add provider' }).click()
   const form = page.getByRole('form', { name: 'Provider settings' })
   await form.getByLabel(/Base URL/).fill(`${modus.fake.url}/nowhere`)
   await form.getByLabel('API key').fill('sk-other')
-  await expect(form.getByRole('status').filter({ hasText: 'Could not list' })).toContainText('suggestions from the built-in table')
+  await expect(form.getByRole('status').filter({ hasText: 'Could not list' })).toContainText(
+    'suggestions from the built-in table'
+  )
   await expect(form.locator('option[value="claude-opus-4-6"]')).toHaveCount(1)
 })

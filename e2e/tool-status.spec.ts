@@ -16,7 +16,10 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByLabel('Message').press('Enter')
 }
 
-test('a failed command shows its exit code, a partly accepted edit its hunks, a call after a rejection "skipped"', async ({ page, modus }) => {
+test('a failed command shows its exit code, a partly accepted edit its hunks, a call after a rejection "skipped"', async ({
+  page,
+  modus
+}) => {
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, ORIGINAL)
   modus.fake.enqueue(
@@ -41,9 +44,15 @@ test('a failed command shows its exit code, a partly accepted edit its hunks, a 
   // A single command: approve, reject or always allow — no turn-wide buttons with nothing behind it.
   const command = cards(page, 'execute_command').first()
   await expect(command.locator('.phase')).toHaveText('waiting for approval')
-  await expect(command.locator('.approval-buttons button')).toHaveText(['Approve', 'Reject…', 'Always allow in this mode…'])
+  await expect(command.locator('.approval-buttons button')).toHaveText([
+    'Approve',
+    'Reject…',
+    'Always allow in this mode…'
+  ])
   // Why it asks, as a sentence; the rule id only on hover.
-  await expect(command.locator('.tool-decision')).toHaveText("Waiting for your approval: No allow rule matches 'ls no-such-file'.")
+  await expect(command.locator('.tool-decision')).toHaveText(
+    "Waiting for your approval: No allow rule matches 'ls no-such-file'."
+  )
   await expect(command.locator('.tool-decision')).toHaveAttribute('title', 'Policy rule: no-matching-rule')
   await command.getByRole('button', { name: 'Approve', exact: true }).click()
   await expect(command.locator('.phase')).toHaveText('failed (exit 2)')
@@ -79,7 +88,10 @@ test('a failed command shows its exit code, a partly accepted edit its hunks, a 
   expect(modus.fake.failures).toEqual([])
 })
 
-test('an edit the user changed says "edited by you"; a write left waiting when the task is cancelled says "cancelled"', async ({ page, modus }) => {
+test('an edit the user changed says "edited by you"; a write left waiting when the task is cancelled says "cancelled"', async ({
+  page,
+  modus
+}) => {
   const file = join(modus.workspace, 'src', 'values.ts')
   writeFileSync(file, ORIGINAL)
   modus.fake.enqueue(
@@ -99,14 +111,18 @@ test('an edit the user changed says "edited by you"; a write left waiting when t
   await page.keyboard.press('Escape')
   await review.getByRole('button', { name: 'Accept all changes' }).click()
   await expect(first.locator('.phase')).toHaveText('edited by you')
-  await expect(first.getByRole('list', { name: 'Files changed' })).toContainText('src/values.ts — applied with your edits')
+  await expect(first.getByRole('list', { name: 'Files changed' })).toContainText(
+    'src/values.ts — applied with your edits'
+  )
   expect(readFileSync(file, 'utf8')).toBe(PROPOSED.replace('value2 = 200', 'value2 = 2001'))
 
   const second = cards(page, 'write_to_file').nth(1)
   await expect(second.locator('.phase')).toHaveText('waiting for approval')
   await page.getByRole('button', { name: 'Cancel', exact: true }).click()
   await expect(second.locator('.phase')).toHaveText('cancelled')
-  await expect(second.getByRole('list', { name: 'Files changed' })).toContainText('src/other.ts — not written (cancelled)')
+  await expect(second.getByRole('list', { name: 'Files changed' })).toContainText(
+    'src/other.ts — not written (cancelled)'
+  )
   await expect(second.locator('.tool-decision')).toHaveText('The task was stopped before you answered')
   await expect(second.locator('.phase')).not.toHaveText(/done|rejected/)
 })

@@ -30,7 +30,8 @@ test('a project that grants permissions is asked about once, and the answer stic
 test('trusting, then a widened modes file, asks again listing only what is new', async ({ page, modus }) => {
   const modes = join(modus.workspace, '.modus', 'modes.yaml')
   mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
-  const fast = 'customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    autoApprove: { command: true }\n'
+  const fast =
+    'customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    autoApprove: { command: true }\n'
   writeFileSync(modes, fast)
   await page.goto(modus.url)
   await page.getByLabel('Folder path').fill(modus.workspace)

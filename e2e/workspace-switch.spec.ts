@@ -4,7 +4,10 @@ import { expect, openWorkspaceAndProvider, test } from './harness'
 
 // The browser surface has no native dialog: after the first folder, the header opens and switches folders.
 
-test('the web host switches folders: typed path with completion, checked by the core, and recent folders', async ({ page, modus }) => {
+test('the web host switches folders: typed path with completion, checked by the core, and recent folders', async ({
+  page,
+  modus
+}) => {
   const other = join(dirname(modus.workspace), 'other-project')
   mkdirSync(other)
   writeFileSync(join(other, 'OTHER.md'), '# Other\n')
@@ -46,7 +49,11 @@ test('the web host switches folders: typed path with completion, checked by the 
   await page.keyboard.press('Escape')
   await expect(page.getByRole('dialog', { name: 'Switch folder' })).toBeHidden()
   await header.getByRole('button', { name: /switch folder/ }).click()
-  await page.getByRole('dialog', { name: 'Switch folder' }).getByRole('list', { name: 'Recent folders' }).getByRole('button', { name: modus.workspace }).click()
+  await page
+    .getByRole('dialog', { name: 'Switch folder' })
+    .getByRole('list', { name: 'Recent folders' })
+    .getByRole('button', { name: modus.workspace })
+    .click()
   await expect(header.getByRole('button', { name: 'Folder sample-project: switch folder' })).toBeVisible()
   await page.reload()
   await expect(header.getByRole('button', { name: 'Folder sample-project: switch folder' })).toBeVisible()

@@ -4,13 +4,42 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, dirname } from 'node:path'
 
 const NODE_BUILTINS = new Set([
-  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises',
-  'http', 'http2', 'https', 'module', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream',
-  'string_decoder', 'timers', 'tls', 'tty', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib'
+  'assert',
+  'buffer',
+  'child_process',
+  'cluster',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'module',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'readline',
+  'stream',
+  'string_decoder',
+  'timers',
+  'tls',
+  'tty',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'worker_threads',
+  'zlib'
 ])
 const ELECTRON_ALLOWED = [/^src\/main\/electron\//, /^src\/main\/index\.ts$/, /^src\/preload\//]
 
-const IMPORT_PATTERN = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g
+const IMPORT_PATTERN =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g
 
 export function importsOf(source) {
   const found = []
@@ -22,9 +51,22 @@ const isNodeBuiltin = (spec) => spec.startsWith('node:') || NODE_BUILTINS.has(sp
 
 // Globals only a host provides (Node or the browser); src/shared runs in both, so it uses none.
 const HOST_GLOBALS = [
-  'process', 'Buffer', 'require', '__dirname', '__filename', 'setImmediate',
-  'window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'HTMLElement',
-  'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'
+  'process',
+  'Buffer',
+  'require',
+  '__dirname',
+  '__filename',
+  'setImmediate',
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'HTMLElement',
+  'setTimeout',
+  'setInterval',
+  'clearTimeout',
+  'clearInterval'
 ]
 const HOST_GLOBAL_USE = new RegExp(`(?<![.\\w$'"])(${HOST_GLOBALS.join('|')})(?![\\w$])(?!\\s*[:?]?\\s*:)`, 'g')
 
@@ -139,7 +181,12 @@ function twoWayFolderImports(imports, base, say) {
   for (const [edge, uses] of edges) {
     const [from, to] = edge.split('>')
     if (!edges.has(`${to}>${from}`)) continue
-    for (const [file, spec] of uses) say(file, spec, `${base}${from} and ${base}${to} import each other both ways (one layer must sit below the other)`)
+    for (const [file, spec] of uses)
+      say(
+        file,
+        spec,
+        `${base}${from} and ${base}${to} import each other both ways (one layer must sit below the other)`
+      )
   }
 }
 
@@ -148,7 +195,8 @@ function coreLayerViolations(imports, say) {
     const from = folderUnder(CORE, file)
     if (!from) continue
     const to = folderUnder(CORE, target)
-    if (to && CORE_BELOW[from]?.includes(to)) say(file, spec, `src/main/core/${from} sits below src/main/core/${to} and must not import it`)
+    if (to && CORE_BELOW[from]?.includes(to))
+      say(file, spec, `src/main/core/${from} sits below src/main/core/${to} and must not import it`)
     if ([...COMPOSITION_ROOT].some((root) => withoutExtension(root) === withoutExtension(target))) {
       say(file, spec, 'only the composition root (create-core.ts, the CLI, the hosts) builds the services')
     }
@@ -163,7 +211,12 @@ function crossFeatureViolations(imports, say, known) {
     if (!from || !to || from === to) continue
     const entry = `${file.slice(FEATURES.length)} -> ${withoutExtension(target).slice(FEATURES.length)}`
     if (known.includes(entry)) seen.add(entry)
-    else say(file, spec, `a renderer feature imports another feature's internals (move what both need to src/renderer/src/common)`)
+    else
+      say(
+        file,
+        spec,
+        `a renderer feature imports another feature's internals (move what both need to src/renderer/src/common)`
+      )
   }
   return known.filter((entry) => !seen.has(entry))
 }
@@ -172,18 +225,25 @@ function crossFeatureViolations(imports, say, known) {
  * files: { 'src/…/x.ts': source }. Returns human-readable violations. `knownCrossFeature` is the
  * allow-list of renderer cross-feature imports (the tree's own by default; tests pass their own).
  */
-export function findLayeringViolations(files, { knownCrossFeature = KNOWN_CROSS_FEATURE_IMPORTS, checkStale = false } = {}) {
+export function findLayeringViolations(
+  files,
+  { knownCrossFeature = KNOWN_CROSS_FEATURE_IMPORTS, checkStale = false } = {}
+) {
   const violations = []
   const imports = relativeImports(files)
   const say = (file, spec, rule) => violations.push(`${file}: imports '${spec}' — ${rule}`)
   twoWayFolderImports(imports, CORE, say)
   coreLayerViolations(imports, say)
   const stale = crossFeatureViolations(imports, say, knownCrossFeature)
-  if (checkStale) for (const entry of stale) violations.push(`KNOWN_CROSS_FEATURE_IMPORTS lists '${entry}', which the code no longer has: remove it`)
+  if (checkStale)
+    for (const entry of stale)
+      violations.push(`KNOWN_CROSS_FEATURE_IMPORTS lists '${entry}', which the code no longer has: remove it`)
   for (const [file, source] of Object.entries(files)) {
     if (file.startsWith('src/shared/')) {
       for (const name of hostGlobalsIn(source)) {
-        violations.push(`${file}: uses the global '${name}' — src/shared runs in Node and the browser alike (no host globals)`)
+        violations.push(
+          `${file}: uses the global '${name}' — src/shared runs in Node and the browser alike (no host globals)`
+        )
       }
     }
     for (const spec of importsOf(source)) {
@@ -196,9 +256,13 @@ export function findLayeringViolations(files, { knownCrossFeature = KNOWN_CROSS_
         if (isNodeBuiltin(spec)) say('src/shared must stay pure (no Node built-ins)')
         if (target && !target.startsWith('src/shared')) say('src/shared may import only src/shared')
       }
-      const adapters = [['src/main/electron/', 'src/main/web'], ['src/main/web/', 'src/main/electron']]
+      const adapters = [
+        ['src/main/electron/', 'src/main/web'],
+        ['src/main/web/', 'src/main/electron']
+      ]
       for (const [from, to] of adapters) {
-        if (file.startsWith(from) && target?.startsWith(to)) say('the Electron adapter and the web host share only src/shared and the core')
+        if (file.startsWith(from) && target?.startsWith(to))
+          say('the Electron adapter and the web host share only src/shared and the core')
       }
       if (file.startsWith('src/main/core/') && target?.startsWith('src/main/electron')) {
         say('the core must not depend on the Electron adapter')

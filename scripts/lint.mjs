@@ -9,12 +9,24 @@ const fix = process.argv.includes('--fix')
 export function lint({ fix: applyFixes = false } = {}) {
   const eslint = spawnSync(
     process.execPath,
-    ['--require', resolve(root, 'scripts/lint/typescript-api.cjs'), resolve(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', ...(applyFixes ? ['--fix'] : []), '.'],
+    [
+      '--require',
+      resolve(root, 'scripts/lint/typescript-api.cjs'),
+      resolve(root, 'node_modules/eslint/bin/eslint.js'),
+      '--max-warnings=0',
+      ...(applyFixes ? ['--fix'] : []),
+      '.'
+    ],
     { cwd: root, stdio: 'inherit' }
   ).status
   const prettier = spawnSync(
     process.execPath,
-    [resolve(root, 'node_modules/prettier/bin/prettier.cjs'), applyFixes ? '--write' : '--check', '--log-level=warn', '.'],
+    [
+      resolve(root, 'node_modules/prettier/bin/prettier.cjs'),
+      applyFixes ? '--write' : '--check',
+      '--log-level=warn',
+      '.'
+    ],
     { cwd: root, stdio: 'inherit' }
   ).status
   if (eslint !== 0) console.error('lint: ESLint found problems')

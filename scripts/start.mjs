@@ -16,7 +16,9 @@ const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(require('
 })
 const electronBinary = probe.status === 0 ? probe.stdout.trim() : null
 if (!electronBinary) {
-  console.error('No Electron runtime is available on this machine (download blocked or failed): run `npm run serve` to use Modus in your browser.')
+  console.error(
+    'No Electron runtime is available on this machine (download blocked or failed): run `npm run serve` to use Modus in your browser.'
+  )
   process.exit(1)
 }
 

@@ -14,7 +14,8 @@ const run = (command, args, env = {}) =>
 
 // Without a browser the unit suites still run; only the e2e part fails, with its own line.
 const chromium = await (await loadFindChromium()).findChromium()
-if (chromium.path && chromium.source !== 'CHROMIUM_PATH') console.log(`npm test: Chromium from ${chromium.source}: ${chromium.path}`)
+if (chromium.path && chromium.source !== 'CHROMIUM_PATH')
+  console.log(`npm test: Chromium from ${chromium.source}: ${chromium.path}`)
 
 if (typecheck() !== 0) {
   console.error('npm test: the typecheck failed')
@@ -36,7 +37,12 @@ const playwrightJson = resolve(root, '.playwright-results.json')
 rmSync(vitestJson, { force: true })
 rmSync(playwrightJson, { force: true })
 
-const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
+const vitestStatus = run(bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`
+])
 const playwrightStatus = chromium.path
   ? run(bin('playwright'), ['test'], { CHROMIUM_PATH: chromium.path, MODUS_PW_JSON: playwrightJson })
   : 1
@@ -46,17 +52,21 @@ const vitest = readJson(vitestJson)
 const playwright = readJson(playwrightJson)
 
 const unit = vitest
-  ? { passed: vitest.numPassedTests, failed: vitest.numFailedTests, skipped: vitest.numPendingTests + vitest.numTodoTests }
+  ? {
+      passed: vitest.numPassedTests,
+      failed: vitest.numFailedTests,
+      skipped: vitest.numPendingTests + vitest.numTodoTests
+    }
   : { passed: 0, failed: 1, skipped: 0 } // the runner itself crashed
 const e2e = !chromium.path
   ? { passed: 0, failed: 1, skipped: 0 }
   : playwright
-  ? {
-      passed: playwright.stats.expected + playwright.stats.flaky,
-      failed: playwright.stats.unexpected + (playwright.errors?.length ?? 0),
-      skipped: playwright.stats.skipped
-    }
-  : { passed: 0, failed: 1, skipped: 0 }
+    ? {
+        passed: playwright.stats.expected + playwright.stats.flaky,
+        failed: playwright.stats.unexpected + (playwright.errors?.length ?? 0),
+        skipped: playwright.stats.skipped
+      }
+    : { passed: 0, failed: 1, skipped: 0 }
 // A runner that failed without a failing test (e.g. a suite that could not load) still fails the run.
 if (vitestStatus !== 0 && unit.failed === 0) unit.failed = 1
 if (playwrightStatus !== 0 && e2e.failed === 0) e2e.failed = 1

@@ -1,4 +1,10 @@
-import { needsBaseUrl, PROVIDER_ENV_KEYS, PROVIDER_KINDS, PROVIDERS, type ProviderKind } from '../shared/providers/descriptors'
+import {
+  needsBaseUrl,
+  PROVIDER_ENV_KEYS,
+  PROVIDER_KINDS,
+  PROVIDERS,
+  type ProviderKind
+} from '../shared/providers/descriptors'
 
 export interface RunArgs {
   command: 'run'
@@ -71,7 +77,8 @@ export interface RestoreArgs {
   yes: boolean
 }
 
-export type CliArgs = RunArgs | PromptArgs | TasksArgs | ResumeArgs | HooksArgs | CheckpointsArgs | RestoreArgs | { command: 'help' }
+export type CliArgs =
+  RunArgs | PromptArgs | TasksArgs | ResumeArgs | HooksArgs | CheckpointsArgs | RestoreArgs | { command: 'help' }
 
 export class UsageError extends Error {}
 
@@ -122,16 +129,21 @@ const BOOLEAN_FLAGS = new Set(['--json', '--non-interactive', '--trust', '--proj
 export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const [command, ...rest] = argv
   if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help' }
-  if (!['run', 'prompt', 'tasks', 'resume', 'hooks', 'checkpoints', 'restore'].includes(command)) throw new UsageError(`Unknown command "${command}".`)
+  if (!['run', 'prompt', 'tasks', 'resume', 'hooks', 'checkpoints', 'restore'].includes(command))
+    throw new UsageError(`Unknown command "${command}".`)
   const values = new Map<string, string>()
   const flags = new Set<string>()
   const positional: string[] = []
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const arg = rest[i]
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined]
     if (VALUE_FLAGS.has(name)) {
       const value = inline ?? rest[++i]
-      if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${name} needs a value.`)
+      if (value === undefined || (inline === undefined && value.startsWith('--')))
+        throw new UsageError(`${name} needs a value.`)
       values.set(name, value)
     } else if (BOOLEAN_FLAGS.has(name)) flags.add(name)
     else if (name === '--help' || name === '-h') return { command: 'help' }
@@ -142,25 +154,41 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const workspace = values.get('--workspace') ?? cwd
   if (command === 'prompt') {
     if (positional.length > 0) throw new UsageError(`modus prompt takes no task text (got "${positional[0]}").`)
-    return { command: 'prompt', mode, workspace, json: flags.has('--json'), model: values.get('--model'), trust: flags.has('--trust') }
+    return {
+      command: 'prompt',
+      mode,
+      workspace,
+      json: flags.has('--json'),
+      model: values.get('--model'),
+      trust: flags.has('--trust')
+    }
   }
   if (command === 'tasks') {
     if (positional.length > 0) throw new UsageError(`modus tasks takes no arguments (got "${positional[0]}").`)
     return { command: 'tasks', workspace, json: flags.has('--json') }
   }
   if (command === 'checkpoints') {
-    if (positional.length > 1) throw new UsageError(`modus checkpoints takes one task id at most (got "${positional[1]}").`)
+    if (positional.length > 1)
+      throw new UsageError(`modus checkpoints takes one task id at most (got "${positional[1]}").`)
     return { command: 'checkpoints', workspace, task: positional[0], json: flags.has('--json') }
   }
   if (command === 'restore') {
-    if (positional.length !== 1) throw new UsageError('modus restore needs one checkpoint id (modus checkpoints lists them).')
-    return { command: 'restore', workspace, checkpoint: positional[0]!, yes: flags.has('--yes') }
+    if (positional.length !== 1)
+      throw new UsageError('modus restore needs one checkpoint id (modus checkpoints lists them).')
+    return { command: 'restore', workspace, checkpoint: positional[0], yes: flags.has('--yes') }
   }
   if (command === 'hooks') {
     const [action, ...extra] = positional
     if (action !== 'list' && action !== 'import') throw new UsageError('modus hooks needs "list" or "import".')
     if (extra.length > 0) throw new UsageError(`modus hooks ${action} takes no further arguments (got "${extra[0]}").`)
-    return { command: 'hooks', action, workspace, from: values.get('--from'), project: flags.has('--project'), trust: flags.has('--trust') }
+    return {
+      command: 'hooks',
+      action,
+      workspace,
+      from: values.get('--from'),
+      project: flags.has('--project'),
+      trust: flags.has('--trust')
+    }
   }
   const options = runOptions(values, flags, workspace, mode)
   if (command === 'resume') {
@@ -172,14 +200,22 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   return { command: 'run', task, ...options }
 }
 
-function runOptions(values: Map<string, string>, flags: Set<string>, workspace: string, mode: string): Omit<RunArgs, 'command' | 'task'> {
+function runOptions(
+  values: Map<string, string>,
+  flags: Set<string>,
+  workspace: string,
+  mode: string
+): Omit<RunArgs, 'command' | 'task'> {
   const provider = values.get('--provider')
   if (provider !== undefined && !isProviderKind(provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')} (got "${provider}").`)
   }
-  if (provider !== undefined && needsBaseUrl(provider) && !values.has('--base-url')) throw new UsageError(`--provider ${provider} needs --base-url.`)
+  if (provider !== undefined && needsBaseUrl(provider) && !values.has('--base-url'))
+    throw new UsageError(`--provider ${provider} needs --base-url.`)
   if ((values.has('--model') || values.has('--base-url')) && !provider) {
-    throw new UsageError('--model and --base-url need --provider (otherwise the active provider from settings is used).')
+    throw new UsageError(
+      '--model and --base-url need --provider (otherwise the active provider from settings is used).'
+    )
   }
   return {
     workspace,

@@ -4,7 +4,13 @@ import { join, resolve } from 'node:path'
 import { importClaudeHooks } from '../shared/hooks/claude-import'
 import { hookGrant, hookName } from '../shared/hooks/schema'
 import { resolveDataDir } from '../main/core/app-paths'
-import { appendHooks, globalHooksFile, projectHookGrants, projectHooksFile, readHooksFile } from '../main/core/hooks/hook-files'
+import {
+  appendHooks,
+  globalHooksFile,
+  projectHookGrants,
+  projectHooksFile,
+  readHooksFile
+} from '../main/core/hooks/hook-files'
 import { createTrustStore } from '../main/core/workspace-session/trust-store'
 import type { HooksArgs } from './args'
 import type { CliIo } from './cli-io'
@@ -25,13 +31,17 @@ async function listHooks(args: HooksArgs, io: CliIo, dataDir: string, workspace:
   const global = await readHooksFile(globalHooksFile(dataDir), 'global')
   const project = await readHooksFile(projectHooksFile(workspace), 'project')
   const projectRuns = args.trust || trust.isTrusted(workspace, await projectHookGrants(workspace))
-  for (const problem of [...global.problems, ...project.problems]) io.stderr.write(visible(`modus: warning: ${problem}\n`))
+  for (const problem of [...global.problems, ...project.problems])
+    io.stderr.write(visible(`modus: warning: ${problem}\n`))
   if (global.hooks.length + project.hooks.length === 0) {
     out('No hooks.\n')
     return 0
   }
   for (const hook of global.hooks) out(`global   ${hook.event}: ${hookName(hook)} — ${hookGrant(hook)}\n`)
-  for (const hook of project.hooks) out(`project  ${hook.event}: ${hookName(hook)} — ${hookGrant(hook)}${projectRuns ? '' : ' (not run: the workspace is not trusted)'}\n`)
+  for (const hook of project.hooks)
+    out(
+      `project  ${hook.event}: ${hookName(hook)} — ${hookGrant(hook)}${projectRuns ? '' : ' (not run: the workspace is not trusted)'}\n`
+    )
   return 0
 }
 

@@ -33,11 +33,15 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
 
 // Run when loaded as the entry (bin/modus.mjs requires the built file; tests import `cli` instead).
 if (process.env.MODUS_CLI_NO_AUTORUN !== '1') {
-  void cli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }).then(
-    (code) => {
-      process.exitCode = code
-      // The terminal service and stdin may hold the loop open; the run is over.
-      setTimeout(() => process.exit(code), 50).unref()
-    }
-  )
+  void cli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd()
+  }).then((code) => {
+    process.exitCode = code
+    // The terminal service and stdin may hold the loop open; the run is over.
+    setTimeout(() => process.exit(code), 50).unref()
+  })
 }

@@ -38,7 +38,12 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
   // The servers' tools are part of what the mode sends: they are started to be counted.
   // --trust is the user's answer for the folder's every grant.
   const trust = fixedTrust(args.trust)
-  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants), watchConfig: false })
+  const mcp = createMcpHub({
+    dataDir,
+    env: io.env,
+    isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants),
+    watchConfig: false
+  })
   await mcp.open(workspace)
   await mcp.settled()
   writeMcpWarnings(mcp.snapshot(), io)
@@ -53,12 +58,21 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
   })
   try {
     if (!services.gate.mode(args.mode)) {
-      io.stderr.write(`modus: unknown mode "${args.mode}". Modes: ${services.gate.modes().map((m) => m.slug).join(', ')}\n`)
+      io.stderr.write(
+        `modus: unknown mode "${args.mode}". Modes: ${services.gate
+          .modes()
+          .map((m) => m.slug)
+          .join(', ')}\n`
+      )
       return 2
     }
     const { system, tools } = await services.tasks.agentLoop.requestPreview(args.mode, workspace, args.model)
     // Counted in the Anthropic wire form, as the model receives them.
-    const wireTools = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }))
+    const wireTools = tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema
+    }))
     const encoding = getEncoding('o200k_base')
     const systemTokens = encoding.encode(system).length
     const toolTokens = encoding.encode(JSON.stringify(wireTools)).length
@@ -66,7 +80,11 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
     // Each file as the model reads it (its heading and "apply only" line included), counted like the prompt.
     const rulesRead = {
       read: rules.files.map((f) => f.path),
-      files: rules.files.map((f) => ({ path: f.path, tokens: encoding.encode(ruleSection(f)).length, ...(f.appliesTo ? { appliesTo: f.appliesTo } : {}) })),
+      files: rules.files.map((f) => ({
+        path: f.path,
+        tokens: encoding.encode(ruleSection(f)).length,
+        ...(f.appliesTo ? { appliesTo: f.appliesTo } : {})
+      })),
       skipped: rules.skipped
     }
     const cost = services.gate.mcpSchemaCost?.(args.mode) ?? { tokens: 0, budget: 0, onDemand: false }
@@ -85,8 +103,12 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
     } else {
       // The prompt quotes the project's own files (rules, modes, server tools): shown with their controls visible.
       const out = (text: string) => io.stdout.write(visible(text))
-      out(`# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`)
-      out(`# Rule files read: ${rulesRead.files.map((f) => `${f.path} (${f.tokens} tokens${f.appliesTo ? `, ${f.appliesTo}` : ''})`).join(', ') || 'none'}\n`)
+      out(
+        `# System prompt (${args.mode} mode${args.model ? `, ${args.model}` : ''})\n\n${system}\n\n# Tool definitions (${tools.length})\n\n${JSON.stringify(wireTools, null, 2)}\n\n`
+      )
+      out(
+        `# Rule files read: ${rulesRead.files.map((f) => `${f.path} (${f.tokens} tokens${f.appliesTo ? `, ${f.appliesTo}` : ''})`).join(', ') || 'none'}\n`
+      )
       for (const skip of rulesRead.skipped) out(`# Rule file not read: ${skip.path} (${skip.reason})\n`)
       io.stdout.write(`# ${describeMcpCost(mcpReport)}\n`)
       io.stdout.write(`# o200k tokens: system ${systemTokens} + tools ${toolTokens} = ${report.totalTokens}\n`)

@@ -20,7 +20,8 @@ import { createLineReader, type CliIo, type LineReader } from './cli-io'
 
 export const EXIT = { completed: 0, failed: 1, usage: 2, stopped: 3, refused: 4, cancelled: 130 } as const
 
-const NON_INTERACTIVE_REFUSAL = 'Denied: Modus runs non-interactively (--non-interactive), so nothing that needs approval can run.'
+const NON_INTERACTIVE_REFUSAL =
+  'Denied: Modus runs non-interactively (--non-interactive), so nothing that needs approval can run.'
 
 const UNTRUSTED_NOTICE =
   'modus: this workspace is not trusted: the permissions its own modes grant (.modus/modes.yaml, .roomodes) are off, so their calls ask and are refused here, and its commands (its tests, scripts and build files are its code) run only inside the OS sandbox, or ask where none can start. Pass --trust to apply them.'
@@ -31,7 +32,9 @@ const NON_INTERACTIVE_ANSWER =
 /** `modus run`: one task on the real core, streamed to the terminal (or as JSON lines). */
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   return withServices(args, io, (services, workspace, reader) =>
-    followTask(services, args, workspace, io, reader, () => services.tasks.start({ text: args.task, mode: args.mode, workspace }))
+    followTask(services, args, workspace, io, reader, () =>
+      services.tasks.start({ text: args.task, mode: args.mode, workspace })
+    )
   )
 }
 
@@ -69,7 +72,12 @@ export async function withServices(
   // uses servers gets the tools of those that are up; search_mcp_tools names the ones still starting.
   // --trust is the user's answer for the folder's every grant.
   const trust = fixedTrust(args.trust)
-  const mcp = createMcpHub({ dataDir, env: io.env, isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants), watchConfig: false })
+  const mcp = createMcpHub({
+    dataDir,
+    env: io.env,
+    isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants),
+    watchConfig: false
+  })
   const stopWarnings = followMcpWarnings(mcp, io)
   await mcp.open(workspace)
   const services = await createAgentServices({
@@ -96,7 +104,16 @@ export async function withServices(
 }
 
 /** Task events that arrive only once a model request has left (its answer or its failure). */
-const AFTER_A_REQUEST = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-call-partial', 'tool-call', 'assistant-end', 'usage', 'retry', 'error'])
+const AFTER_A_REQUEST = new Set<AgentEvent['type']>([
+  'text-delta',
+  'reasoning-delta',
+  'tool-call-partial',
+  'tool-call',
+  'assistant-end',
+  'usage',
+  'retry',
+  'error'
+])
 
 /**
  * The workspace's index starts as in the app (codeIndex.autoStart, up to autoStartMaxFiles files),
@@ -104,14 +121,23 @@ const AFTER_A_REQUEST = new Set<AgentEvent['type']>(['text-delta', 'reasoning-de
  * process for a second or more, which the first request must not wait for. A kept index opens
  * and checks for changes; the run's end cancels a build cleanly and the next run resumes it.
  */
-function startIndexAfterFirstRequest(services: AgentServices, workspace: string, settings: { autoStart: boolean; autoStartMaxFiles: number }): () => void {
+function startIndexAfterFirstRequest(
+  services: AgentServices,
+  workspace: string,
+  settings: { autoStart: boolean; autoStartMaxFiles: number }
+): () => void {
   let started = false
   const stop = services.tasks.subscribe((_taskId, event) => {
     if (started || !AFTER_A_REQUEST.has(event.type)) return
     started = true
     stop()
     // Not inside the event's dispatch: the stream that emitted it goes on first.
-    setImmediate(() => void services.codeIndex.startWithWorkspace(workspace, { autoStart: settings.autoStart, maxFiles: settings.autoStartMaxFiles }).catch(() => undefined))
+    setImmediate(
+      () =>
+        void services.codeIndex
+          .startWithWorkspace(workspace, { autoStart: settings.autoStart, maxFiles: settings.autoStartMaxFiles })
+          .catch(() => undefined)
+    )
   })
   return stop
 }
@@ -160,7 +186,13 @@ export async function followTask(
       render.approval(item, args.nonInteractive)
       if (args.nonInteractive) refusedCalls++
       const decision = args.nonInteractive
-        ? { approvalId: item.id, outcome: 'reject' as const, scope: 'call' as const, reason: NON_INTERACTIVE_REFUSAL, unattended: true as const }
+        ? {
+            approvalId: item.id,
+            outcome: 'reject' as const,
+            scope: 'call' as const,
+            reason: NON_INTERACTIVE_REFUSAL,
+            unattended: true as const
+          }
         : await askOnTerminal(item, reader, io.stderr)
       services.approvals.decide(decision)
     }
@@ -240,7 +272,11 @@ async function answerFollowup(
     await services.tasks.send({ taskId, text: NON_INTERACTIVE_ANSWER })
     return
   }
-  const line = await reader.ask(visible(`\n${event.question}\n${event.suggestions.map((s, i) => `  ${i + 1}. ${s.answer}${s.mode ? ` (→ ${s.mode} mode)` : ''}`).join('\n')}\nAnswer (number or text): `))
+  const line = await reader.ask(
+    visible(
+      `\n${event.question}\n${event.suggestions.map((s, i) => `  ${i + 1}. ${s.answer}${s.mode ? ` (→ ${s.mode} mode)` : ''}`).join('\n')}\nAnswer (number or text): `
+    )
+  )
   if (line === null) {
     await services.tasks.send({ taskId, text: NON_INTERACTIVE_ANSWER })
     return
@@ -295,7 +331,9 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
           return out(event.text)
         case 'assistant-end':
           if (event.cutOff) return note('… [cut off: the answer stopped mid-stream]')
-          return event.stopReason === 'max_tokens' ? note('… [cut off: the answer reached the model’s output limit]') : undefined
+          return event.stopReason === 'max_tokens'
+            ? note('… [cut off: the answer reached the model’s output limit]')
+            : undefined
         case 'tool-call': {
           const summary = services.gate.summarize?.(event.name, event.args) ?? event.name
           summaries.set(event.callId, summary)
@@ -306,7 +344,9 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
         case 'tool-result': {
           const text = withoutRefusedPrefix(event.text)
           if (event.isError && text.startsWith(SKIPPED_PREFIX)) {
-            return note(`  ⏭ skipped: ${summaries.get(event.callId) ?? 'a call'}: ${text.slice(SKIPPED_PREFIX.length).trim()}`)
+            return note(
+              `  ⏭ skipped: ${summaries.get(event.callId) ?? 'a call'}: ${text.slice(SKIPPED_PREFIX.length).trim()}`
+            )
           }
           // A refusal was already shown as the policy's decision or the approval's answer.
           if (event.text.startsWith(REFUSED_PREFIX)) return undefined
@@ -319,7 +359,9 @@ function textRenderer(io: CliIo, services: AgentServices): Renderer {
         case 'error':
           return note(`! ${event.message}`)
         case 'subtask':
-          return note(event.status === 'started' ? `── subtask in ${event.mode} mode ──` : `── subtask ${event.status} ──`)
+          return note(
+            event.status === 'started' ? `── subtask in ${event.mode} mode ──` : `── subtask ${event.status} ──`
+          )
         case 'mode-changed':
           return note(`── now in ${event.mode} mode ──`)
         case 'context-condensed':
@@ -363,8 +405,12 @@ export function writeMcpWarnings(snapshot: McpSnapshot, io: CliIo): void {
 }
 
 function mcpWarnings(snapshot: McpSnapshot): string[] {
-  const lines = snapshot.problems.map((problem) => `modus: warning: ${visible(`${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}`)}\n`)
+  const lines = snapshot.problems.map(
+    (problem) =>
+      `modus: warning: ${visible(`${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}`)}\n`
+  )
   for (const server of snapshot.servers)
-    if (server.status === 'failed' || server.status === 'untrusted') lines.push(`modus: warning: ${visible(`MCP server ${server.name}: ${server.error ?? server.status}`)}\n`)
+    if (server.status === 'failed' || server.status === 'untrusted')
+      lines.push(`modus: warning: ${visible(`MCP server ${server.name}: ${server.error ?? server.status}`)}\n`)
   return lines
 }

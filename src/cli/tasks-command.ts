@@ -28,7 +28,9 @@ export function tasksCommand(args: TasksArgs, io: CliIo): Promise<number> {
       return EXIT.completed
     }
     for (const task of tasks) {
-      io.stdout.write(`${task.id.slice(0, 8)}  ${task.status.padEnd(11)} ${task.mode.padEnd(10)} ${when(task.updatedAt)}  ${visible(task.title)}\n`)
+      io.stdout.write(
+        `${task.id.slice(0, 8)}  ${task.status.padEnd(11)} ${task.mode.padEnd(10)} ${when(task.updatedAt)}  ${visible(task.title)}\n`
+      )
     }
     return EXIT.completed
   })
@@ -52,16 +54,22 @@ export function resumeCommand(args: ResumeArgs, io: CliIo): Promise<number> {
     const message = (named[0] ? rest : args.words).join(' ').trim()
     if (args.switchMode && !message) {
       // The mode changes with a message the model reads; a bare resume goes on where it stopped.
-      io.stderr.write(`modus: --mode switches the task's mode with a message: modus resume ${task.id.slice(0, 8)} --mode ${args.switchMode} "…"\n`)
+      io.stderr.write(
+        `modus: --mode switches the task's mode with a message: modus resume ${task.id.slice(0, 8)} --mode ${args.switchMode} "…"\n`
+      )
       return EXIT.usage
     }
     if (!message && !RESUMABLE.has(task.status)) {
-      io.stderr.write(`modus: task ${task.id.slice(0, 8)} is ${task.status}; add a message to continue it: modus resume ${task.id.slice(0, 8)} "…"\n`)
+      io.stderr.write(
+        `modus: task ${task.id.slice(0, 8)} is ${task.status}; add a message to continue it: modus resume ${task.id.slice(0, 8)} "…"\n`
+      )
       return EXIT.usage
     }
     io.stderr.write(`modus: resuming ${task.id.slice(0, 8)} (${task.status}): ${visible(task.title)}\n`)
     return followTask(services, args, workspace, io, reader, () =>
-      message ? services.tasks.send({ taskId: task.id, text: message, mode: args.switchMode }) : services.tasks.resume(task.id)
+      message
+        ? services.tasks.send({ taskId: task.id, text: message, mode: args.switchMode })
+        : services.tasks.resume(task.id)
     )
   })
 }

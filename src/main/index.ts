@@ -21,20 +21,20 @@ function openWindow(activeCore: Core): void {
 app
   .whenReady()
   .then(async () => {
-  const dataDir = app.getPath('userData')
-  core = await createCore({
-    dataDir,
-    transport: 'electron',
-    version: app.getVersion(),
-    pickFolder,
-    secrets: createSafeStorageSecretStore(dataDir)
-  })
-  bindIpc(core, isTrustedSender)
-  notifyApprovals(core)
-  openWindow(core)
-  app.on('activate', () => {
-    if (core && BrowserWindow.getAllWindows().length === 0) openWindow(core)
-  })
+    const dataDir = app.getPath('userData')
+    core = await createCore({
+      dataDir,
+      transport: 'electron',
+      version: app.getVersion(),
+      pickFolder,
+      secrets: createSafeStorageSecretStore(dataDir)
+    })
+    bindIpc(core, isTrustedSender)
+    notifyApprovals(core)
+    openWindow(core)
+    app.on('activate', () => {
+      if (core && BrowserWindow.getAllWindows().length === 0) openWindow(core)
+    })
   })
   .catch((error: unknown) => {
     // Without a core there is nothing to show: say why on stderr and leave rather than hang without a window.

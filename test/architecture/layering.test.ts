@@ -8,7 +8,7 @@ import { findLayeringViolations, readSourceTree, KNOWN_CROSS_FEATURE_IMPORTS } f
 
 type Options = { knownCrossFeature?: string[]; checkStale?: boolean }
 const check = findLayeringViolations as (files: Record<string, string>, options?: Options) => string[]
-const knownCrossFeature = KNOWN_CROSS_FEATURE_IMPORTS as string[]
+const knownCrossFeature = KNOWN_CROSS_FEATURE_IMPORTS
 
 describe('layering', () => {
   it('the source tree follows the layer rules, and the known cross-feature imports are all still there', () => {
@@ -39,7 +39,8 @@ describe('layering', () => {
   it('fails when approvals or ports reach up to the tools, checkpoints, sandbox, the loop or the tasks', () => {
     const violations = check({
       'src/main/core/approvals/q.ts': "import type { ToolPort } from '../ports/loop-ports'\n",
-      'src/main/core/ports/p.ts': "import { run } from '../sandbox/command-sandbox'\nimport { x } from '../checkpoints'\n",
+      'src/main/core/ports/p.ts':
+        "import { run } from '../sandbox/command-sandbox'\nimport { x } from '../checkpoints'\n",
       'src/main/core/tools/t.ts': "import { loop } from '../loop/agent-loop'\n",
       'src/main/core/loop/l.ts': "import { tasks } from '../tasks/task-manager'\n",
       'src/main/core/checkpoints/index.ts': ''
@@ -49,22 +50,32 @@ describe('layering', () => {
   })
 
   it('fails when a core folder imports the composition root', () => {
-    const violations = check({ 'src/main/core/tasks/t.ts': "import { createAgentServices } from '../create-agent-services'\n" })
+    const violations = check({
+      'src/main/core/tasks/t.ts': "import { createAgentServices } from '../create-agent-services'\n"
+    })
     expect(violations).toEqual([expect.stringContaining('only the composition root')])
   })
 
   it("fails when a renderer feature imports another feature's file, unless it is a known exception", () => {
     const files = {
       'src/renderer/src/features/chat/ToolCard.tsx': "import { useApprovals } from '../approvals/approvals-store'\n",
-      'src/renderer/src/features/mcp/McpView.tsx': "import { useChat } from '../chat/chat-store'\nimport { FormError } from '../../components/FormError'\n"
+      'src/renderer/src/features/mcp/McpView.tsx':
+        "import { useChat } from '../chat/chat-store'\nimport { FormError } from '../../components/FormError'\n"
     }
     const violations = check(files, { knownCrossFeature: ['chat/ToolCard.tsx -> approvals/approvals-store'] })
-    expect(violations).toEqual([expect.stringContaining("src/renderer/src/features/mcp/McpView.tsx: imports '../chat/chat-store' — a renderer feature imports another feature's internals")])
+    expect(violations).toEqual([
+      expect.stringContaining(
+        "src/renderer/src/features/mcp/McpView.tsx: imports '../chat/chat-store' — a renderer feature imports another feature's internals"
+      )
+    ])
     expect(check(files, { knownCrossFeature: [] })).toHaveLength(2)
   })
 
   it('fails when a known cross-feature import is gone but still listed', () => {
-    const violations = check({}, { knownCrossFeature: ['chat/ToolCard.tsx -> approvals/approvals-store'], checkStale: true })
+    const violations = check(
+      {},
+      { knownCrossFeature: ['chat/ToolCard.tsx -> approvals/approvals-store'], checkStale: true }
+    )
     expect(violations).toEqual([expect.stringContaining('no longer has: remove it')])
   })
 
@@ -88,20 +99,23 @@ describe('layering', () => {
 
   it('allows electron in the adapter, the composition root and the preload', () => {
     const ok = "import { app } from 'electron'\n"
-    expect(
-      check({ 'src/main/electron/window.ts': ok, 'src/main/index.ts': ok, 'src/preload/index.ts': ok })
-    ).toEqual([])
+    expect(check({ 'src/main/electron/window.ts': ok, 'src/main/index.ts': ok, 'src/preload/index.ts': ok })).toEqual(
+      []
+    )
   })
 
   it('fails when the Electron adapter imports from the web host', () => {
-    const violations = check({ 'src/main/electron/app-security.ts': "import { CONTENT_SECURITY_POLICY } from '../web/security'\n" })
+    const violations = check({
+      'src/main/electron/app-security.ts': "import { CONTENT_SECURITY_POLICY } from '../web/security'\n"
+    })
     expect(violations[0]).toContain('share only src/shared and the core')
   })
 
   it('fails when a shared file uses a Node or DOM global', () => {
     const violations = check({
       'src/shared/policy/x.ts': 'export const home = process.env.HOME\nexport const title = () => document.title\n',
-      'src/shared/modes/y.ts': "// window in a comment, 'navigator' in a string\nconst document = { title: '' }\nexport const t = document.title\n"
+      'src/shared/modes/y.ts':
+        "// window in a comment, 'navigator' in a string\nconst document = { title: '' }\nexport const t = document.title\n"
     })
     expect(violations).toHaveLength(2)
     expect(violations[0]).toContain("'process'")
@@ -113,14 +127,19 @@ describe('per-environment tsconfigs', () => {
   const root = resolve(__dirname, '../..')
   const compileAsShared = (source: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'modus-layer-'))
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(root, 'tsconfig.shared.json'), include: ['x.ts'] }))
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: join(root, 'tsconfig.shared.json'), include: ['x.ts'] })
+    )
     writeFileSync(join(dir, 'x.ts'), source)
     const tsc = spawnSync(join(root, 'node_modules/.bin/tsc'), ['--noEmit', '-p', dir], { encoding: 'utf8' })
     return { status: tsc.status, output: `${tsc.stdout}${tsc.stderr}` }
   }
 
   it('the shared project knows neither Node nor DOM types', { timeout: 120_000 }, () => {
-    const bad = compileAsShared('export const home = process.env.HOME\nexport const title = (): string => document.title\n')
+    const bad = compileAsShared(
+      'export const home = process.env.HOME\nexport const title = (): string => document.title\n'
+    )
     expect(bad.status).not.toBe(0)
     expect(bad.output).toContain("'process'")
     expect(bad.output).toContain("'document'")

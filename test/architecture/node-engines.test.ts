@@ -7,9 +7,15 @@ import { describe, expect, it } from 'vitest'
  * kept true against package.json and the installed dependencies' own `engines`.
  */
 const root = resolve(__dirname, '../..')
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string }; dependencies: Record<string, string> }
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string }
+  dependencies: Record<string, string>
+}
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
-const whichNode = readme.slice(readme.indexOf('**Which Node.**'), readme.indexOf('`npm start` needs an Electron runtime'))
+const whichNode = readme.slice(
+  readme.indexOf('**Which Node.**'),
+  readme.indexOf('`npm start` needs an Electron runtime')
+)
 
 /** The lowest major.minor a `>=x.y` range admits (enough for the ranges dependencies write). */
 const lowest = (range: string): [number, number] | null => {
@@ -26,7 +32,11 @@ describe('the Node the CLI and web host need', () => {
   it('the README names every runtime dependency whose engines ask for more, and that is where the tests run', () => {
     const ours = lowest(pkg.engines.node)!
     const higher = Object.keys(pkg.dependencies).filter((name) => {
-      const engines = (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { engines?: { node?: string } }).engines
+      const engines = (
+        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+          engines?: { node?: string }
+        }
+      ).engines
       const theirs = engines?.node ? lowest(engines.node) : null
       return theirs !== null && (theirs[0] > ours[0] || (theirs[0] === ours[0] && theirs[1] > ours[1]))
     })

@@ -29,8 +29,30 @@ describe('the terminal approval prompt', () => {
 
   it('shows a new file’s hunk with as many lines in its header as it shows, and no phantom row for the final newline', async () => {
     const item: ApprovalItem = {
-      id: 'a2', taskId: 't1', taskTitle: 'add a file', kind: 'edit', mode: 'code', summary: 'Create notes.md', rule: 'ask', reason: 'edits ask', createdAt: 0,
-      changes: [{ id: 'c1', taskId: 't1', callId: 'k1', path: 'notes.md', operation: 'create', original: '', proposed: 'one\ntwo\n', hunks: computeHunks('', 'one\ntwo\n'), status: 'proposed', auto: false, createdAt: 0 }]
+      id: 'a2',
+      taskId: 't1',
+      taskTitle: 'add a file',
+      kind: 'edit',
+      mode: 'code',
+      summary: 'Create notes.md',
+      rule: 'ask',
+      reason: 'edits ask',
+      createdAt: 0,
+      changes: [
+        {
+          id: 'c1',
+          taskId: 't1',
+          callId: 'k1',
+          path: 'notes.md',
+          operation: 'create',
+          original: '',
+          proposed: 'one\ntwo\n',
+          hunks: computeHunks('', 'one\ntwo\n'),
+          status: 'proposed',
+          auto: false,
+          createdAt: 0
+        }
+      ]
     }
     const screen = new PassThrough()
     let shown = ''
@@ -42,7 +64,17 @@ describe('the terminal approval prompt', () => {
 
   it('says a mistake-limit pause once, with its rule, and takes guidance text', async () => {
     const text = 'The model made 3 mistakes in a row (limit 3). Give it guidance or stop here.'
-    const item: ApprovalItem = { id: 'a3', taskId: 't1', taskTitle: 'x', kind: 'mistake-limit', mode: 'code', summary: text, rule: 'mistake-limit', reason: text, createdAt: 0 }
+    const item: ApprovalItem = {
+      id: 'a3',
+      taskId: 't1',
+      taskTitle: 'x',
+      kind: 'mistake-limit',
+      mode: 'code',
+      summary: text,
+      rule: 'mistake-limit',
+      reason: text,
+      createdAt: 0
+    }
     const screen = new PassThrough()
     let shown = ''
     screen.on('data', (chunk: Buffer) => (shown += chunk.toString()))

@@ -3,7 +3,26 @@ import { parseArgs, UsageError } from '../../src/cli/args'
 
 describe('modus command line', () => {
   it('parses a run with a provider chosen on the command line', () => {
-    expect(parseArgs(['run', '--workspace', 'proj', '--mode', 'debug', '--provider', 'openai-compatible', '--model', 'llama3', '--base-url=http://127.0.0.1:11434/v1', '--json', 'fix', 'it'], '/home')).toEqual({
+    expect(
+      parseArgs(
+        [
+          'run',
+          '--workspace',
+          'proj',
+          '--mode',
+          'debug',
+          '--provider',
+          'openai-compatible',
+          '--model',
+          'llama3',
+          '--base-url=http://127.0.0.1:11434/v1',
+          '--json',
+          'fix',
+          'it'
+        ],
+        '/home'
+      )
+    ).toEqual({
       command: 'run',
       workspace: 'proj',
       mode: 'debug',
@@ -19,7 +38,14 @@ describe('modus command line', () => {
 
   it('defaults: code mode; prompt uses the current folder', () => {
     expect(parseArgs(['run', '--workspace', '.', 'task'], '/x')).toMatchObject({ mode: 'code', provider: undefined })
-    expect(parseArgs(['prompt'], '/x')).toEqual({ command: 'prompt', mode: 'code', workspace: '/x', json: false, model: undefined, trust: false })
+    expect(parseArgs(['prompt'], '/x')).toEqual({
+      command: 'prompt',
+      mode: 'code',
+      workspace: '/x',
+      json: false,
+      model: undefined,
+      trust: false
+    })
     expect(parseArgs([], '/x')).toEqual({ command: 'help' })
   })
 

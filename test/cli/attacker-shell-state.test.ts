@@ -61,15 +61,33 @@ function setup(modeConfig: ReturnType<typeof mode>) {
 async function attack(modeConfig: ReturnType<typeof mode>, attacks: Attack[], after: string[] = []) {
   const { dataDir, home, workspace } = setup(modeConfig)
   const calls = [...attacks.map((a) => a.command), ...after]
-  const turns: FakeTurn[] = calls.map((command, i) => ({ toolCalls: [{ id: `call-${i}`, name: 'execute_command', input: { command } }] }))
+  const turns: FakeTurn[] = calls.map((command, i) => ({
+    toolCalls: [{ id: `call-${i}`, name: 'execute_command', input: { command } }]
+  }))
   turns.push({ toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] })
   fake = await startFakeProvider({ name: `attack ${modeConfig.slug}`, turns })
   const run = await runCli(
-    ['run', '--workspace', workspace, '--mode', modeConfig.slug, '--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl, '--non-interactive', '--trust', 'check the repo'],
+    [
+      'run',
+      '--workspace',
+      workspace,
+      '--mode',
+      modeConfig.slug,
+      '--provider',
+      'anthropic',
+      '--model',
+      'claude-sonnet-4-6',
+      '--base-url',
+      fake.anthropicBaseUrl,
+      '--non-interactive',
+      '--trust',
+      'check the repo'
+    ],
     { env: { MODUS_DATA_DIR: dataDir, HOME: home } }
   )
   const results = new Map<string, string>()
-  for (const request of fake.requests) for (const result of toolResultsIn(request)) results.set(result.toolUseId, result.text)
+  for (const request of fake.requests)
+    for (const result of toolResultsIn(request)) results.set(result.toolUseId, result.text)
   return { run, workspace, results, resultOf: (i: number) => results.get(`call-${i}`) ?? '' }
 }
 
@@ -78,13 +96,16 @@ function expectRefusedWithoutPayload(outcome: Awaited<ReturnType<typeof attack>>
   const refusedLines = outcome.run.stderr.split('\n').filter((line) => line.includes('⛔'))
   attacks.forEach((a, i) => {
     expect(outcome.resultOf(i), a.command).toMatch(/^\[REFUSED/)
-    const names = (line: string) => line.includes(a.command.slice(0, 30)) || a.markers.some((marker) => line.includes(marker))
+    const names = (line: string) =>
+      line.includes(a.command.slice(0, 30)) || a.markers.some((marker) => line.includes(marker))
     expect(
       refusedLines.some((line) => names(line) && line.includes(a.names)),
       `${a.command}: a refusal naming ${a.names} in\n${refusedLines.join('\n')}`
     ).toBe(true)
   })
-  for (const a of attacks) for (const marker of a.markers) expect(existsSync(join(outcome.workspace, marker)), `${a.command} created ${marker}`).toBe(false)
+  for (const a of attacks)
+    for (const marker of a.markers)
+      expect(existsSync(join(outcome.workspace, marker)), `${a.command} created ${marker}`).toBe(false)
 }
 
 describe('modus run: shell state an allowed command cannot carry (issue 25 §2)', { timeout: 240_000 }, () => {
@@ -98,7 +119,11 @@ describe('modus run: shell state an allowed command cannot carry (issue 25 §2)'
       { command: "SRANDOM='a[$(touch m-srandom)]'; git status", markers: ['m-srandom'], names: 'SRANDOM' },
       { command: "x='a[$(touch m-arith)]'; git log --max-count=$((x+1))", markers: ['m-arith'], names: 'arithmetic' },
       { command: 'git log --max-count=$((x+1))', markers: ['m-arith'], names: 'arithmetic' },
-      { command: "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='sh -c \"touch m-runner\"' cargo test", markers: ['m-runner'], names: 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER' },
+      {
+        command: 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=\'sh -c "touch m-runner"\' cargo test',
+        markers: ['m-runner'],
+        names: 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER'
+      },
       { command: 'RUSTUP_TOOLCHAIN=$TMPDIR/evil cargo test', markers: [], names: 'RUSTUP_TOOLCHAIN' },
       { command: 'RUSTC_WORKSPACE_WRAPPER=./w.sh cargo test', markers: [], names: 'RUSTC_WORKSPACE_WRAPPER' }
     ]

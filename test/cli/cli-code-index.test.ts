@@ -27,7 +27,10 @@ async function setup(turns: FakeTurn[], settings?: object) {
   fake = await startFakeProvider({ name: 'cli index', turns })
   const dataDir = mkdtempSync(join(tmpdir(), 'modus-cli-data-'))
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cli-ws-')))
-  writeFileSync(join(workspace, 'billing.ts'), 'export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0)\n}\n')
+  writeFileSync(
+    join(workspace, 'billing.ts'),
+    'export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0)\n}\n'
+  )
   writeFileSync(join(workspace, 'notes.md'), '# Notes\n')
   if (settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(settings))
   const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
@@ -40,58 +43,93 @@ const until = async (check: () => boolean, what: string) => {
 }
 
 describe('modus run and the code index', () => {
-  it('starts indexing the workspace in the background once the first answer arrives, with no codebase_search call', { timeout: 120_000 }, async () => {
-    let indexAtFirstRequest: unknown = 'unset'
-    let dataDir = ''
-    const first: FakeTurn = async () => {
-      indexAtFirstRequest = indexMeta(dataDir)
-      return { toolCalls: [{ name: 'list_files', input: { path: '.' } }] }
-    }
-    // The model's second answer is slow; meanwhile the index is built beside it.
-    const second: FakeTurn = async () => {
-      await until(() => indexMeta(dataDir)?.complete === true, 'the index build')
-      return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] }
-    }
-    const env = await setup([first, second])
-    dataDir = env.dataDir
-    const run = await runCli(['run', '--workspace', env.workspace, '--mode', 'code', ...env.provider, '--non-interactive', 'go'], { env: env.env })
-    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
-    // The first request was not held back for the index: none existed when it arrived.
-    expect(indexAtFirstRequest).toBeNull()
-    expect(Object.keys(indexMeta(dataDir)!.files).sort()).toEqual(['billing.ts', 'notes.md'])
-  })
-
-  it('a kept index built by one run answers codebase_search in the next one from disk', { timeout: 120_000 }, async () => {
-    let dataDir = ''
-    const build: FakeTurn = async () => {
-      await until(() => indexMeta(dataDir)?.complete === true, 'the index build')
-      return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Built.' } }] }
-    }
-    const first = await setup([{ toolCalls: [{ name: 'list_files', input: { path: '.' } }] }, build])
-    dataDir = first.dataDir
-    expect((await runCli(['run', '--workspace', first.workspace, ...first.provider, '--non-interactive', 'go'], { env: first.env })).code).toBe(0)
-    await fake!.close()
-    fake = await startFakeProvider({
-      name: 'cli index 2',
-      turns: [{ toolCalls: [{ name: 'codebase_search', input: { query: 'invoice total' } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'Found.' } }] }]
-    })
-    const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
-    const second = await runCli(['run', '--workspace', first.workspace, ...provider, '--non-interactive', 'find it'], { env: first.env })
-    expect({ code: second.code, stderr: second.stderr }).toMatchObject({ code: 0 })
-    const result = JSON.stringify(fake.requests[1]!.body.messages)
-    expect(result).toContain('billing.ts')
-    expect(result).not.toContain('not ready')
-  })
-
-  it('with codeIndex.autoStart off, or a workspace past autoStartMaxFiles, no index is built', { timeout: 120_000 }, async () => {
-    for (const codeIndex of [{ autoStart: false }, { autoStart: true, autoStartMaxFiles: 1 }]) {
-      // A second request after the first answer: the index would have started by then.
-      const env = await setup([{ toolCalls: [{ name: 'list_files', input: { path: '.' } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] }], { codeIndex })
-      const run = await runCli(['run', '--workspace', env.workspace, ...env.provider, '--non-interactive', 'go'], { env: env.env })
+  it(
+    'starts indexing the workspace in the background once the first answer arrives, with no codebase_search call',
+    { timeout: 120_000 },
+    async () => {
+      let indexAtFirstRequest: unknown = 'unset'
+      let dataDir = ''
+      const first: FakeTurn = async () => {
+        indexAtFirstRequest = indexMeta(dataDir)
+        return { toolCalls: [{ name: 'list_files', input: { path: '.' } }] }
+      }
+      // The model's second answer is slow; meanwhile the index is built beside it.
+      const second: FakeTurn = async () => {
+        await until(() => indexMeta(dataDir)?.complete === true, 'the index build')
+        return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] }
+      }
+      const env = await setup([first, second])
+      dataDir = env.dataDir
+      const run = await runCli(
+        ['run', '--workspace', env.workspace, '--mode', 'code', ...env.provider, '--non-interactive', 'go'],
+        { env: env.env }
+      )
       expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
-      expect(indexMeta(env.dataDir)).toBeNull()
-      await fake!.close()
-      fake = undefined
+      // The first request was not held back for the index: none existed when it arrived.
+      expect(indexAtFirstRequest).toBeNull()
+      expect(Object.keys(indexMeta(dataDir)!.files).sort()).toEqual(['billing.ts', 'notes.md'])
     }
-  })
+  )
+
+  it(
+    'a kept index built by one run answers codebase_search in the next one from disk',
+    { timeout: 120_000 },
+    async () => {
+      let dataDir = ''
+      const build: FakeTurn = async () => {
+        await until(() => indexMeta(dataDir)?.complete === true, 'the index build')
+        return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Built.' } }] }
+      }
+      const first = await setup([{ toolCalls: [{ name: 'list_files', input: { path: '.' } }] }, build])
+      dataDir = first.dataDir
+      expect(
+        (
+          await runCli(['run', '--workspace', first.workspace, ...first.provider, '--non-interactive', 'go'], {
+            env: first.env
+          })
+        ).code
+      ).toBe(0)
+      await fake!.close()
+      fake = await startFakeProvider({
+        name: 'cli index 2',
+        turns: [
+          { toolCalls: [{ name: 'codebase_search', input: { query: 'invoice total' } }] },
+          { toolCalls: [{ name: 'attempt_completion', input: { result: 'Found.' } }] }
+        ]
+      })
+      const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+      const second = await runCli(
+        ['run', '--workspace', first.workspace, ...provider, '--non-interactive', 'find it'],
+        { env: first.env }
+      )
+      expect({ code: second.code, stderr: second.stderr }).toMatchObject({ code: 0 })
+      const result = JSON.stringify(fake.requests[1].body.messages)
+      expect(result).toContain('billing.ts')
+      expect(result).not.toContain('not ready')
+    }
+  )
+
+  it(
+    'with codeIndex.autoStart off, or a workspace past autoStartMaxFiles, no index is built',
+    { timeout: 120_000 },
+    async () => {
+      for (const codeIndex of [{ autoStart: false }, { autoStart: true, autoStartMaxFiles: 1 }]) {
+        // A second request after the first answer: the index would have started by then.
+        const env = await setup(
+          [
+            { toolCalls: [{ name: 'list_files', input: { path: '.' } }] },
+            { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] }
+          ],
+          { codeIndex }
+        )
+        const run = await runCli(['run', '--workspace', env.workspace, ...env.provider, '--non-interactive', 'go'], {
+          env: env.env
+        })
+        expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
+        expect(indexMeta(env.dataDir)).toBeNull()
+        await fake!.close()
+        fake = undefined
+      }
+    }
+  )
 })

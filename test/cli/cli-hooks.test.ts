@@ -43,11 +43,13 @@ const lines = (stdout: string): any[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line))
 const approvals = (stdout: string) => lines(stdout).flatMap((line) => (line.approval ? [line.approval] : []))
-const errors = (stdout: string): string[] => lines(stdout).flatMap((line) => (line.event?.type === 'error' ? [line.event.message as string] : []))
-const resultOf = (index: number) => toolResultsIn(fake!.requests[index]!)[0]!.text
+const errors = (stdout: string): string[] =>
+  lines(stdout).flatMap((line) => (line.event?.type === 'error' ? [line.event.message as string] : []))
+const resultOf = (index: number) => toolResultsIn(fake!.requests[index])[0].text
 
 /** A node hook printing this JSON (node is the interpreter the user already has with Modus). */
-const printJson = (value: unknown) => `#!/usr/bin/env node\nprocess.stdin.resume();process.stdin.on('end',()=>process.stdout.write(${JSON.stringify(JSON.stringify(value))}))\n`
+const printJson = (value: unknown) =>
+  `#!/usr/bin/env node\nprocess.stdin.resume();process.stdin.on('end',()=>process.stdout.write(${JSON.stringify(JSON.stringify(value))}))\n`
 
 describe('hooks in modus run', { timeout: 240_000 }, () => {
   it('PreToolUse: deny (exit 2, JSON), ask, allow only what the policy asks, and a hook that fails, hangs or prints no JSON asks', async () => {
@@ -107,7 +109,10 @@ process.stdin.on('end', () => {
       command: ${notJson}
 `
     )
-    const run = await runCli(['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', '--trust', 'do things'], { env })
+    const run = await runCli(
+      ['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', '--trust', 'do things'],
+      { env }
+    )
     // exit 2: denied with stderr as the reason, naming the hook.
     expect(resultOf(1)).toContain("The global PreToolUse hook 'command-guard' denied it: no touching that file")
     expect(existsSync(join(workspace, 'denied-by-exit.txt'))).toBe(false)
@@ -119,13 +124,17 @@ process.stdin.on('end', () => {
     // An always-ask construct: the hook's allow cannot lift it; it asks (refused, non-interactive).
     expect(existsSync(join(workspace, 'lifted.txt'))).toBe(false)
     const all = approvals(run.stdout)
-    expect(all.find((item) => String(item.args?.command).includes('lifted'))?.reason).toContain("PreToolUse hook 'command-guard' allowed it, but a hook cannot lift this ask")
+    expect(all.find((item) => String(item.args?.command).includes('lifted'))?.reason).toContain(
+      "PreToolUse hook 'command-guard' allowed it, but a hook cannot lift this ask"
+    )
     // JSON deny (Claude Code's hookSpecificOutput).
     expect(resultOf(5)).toContain("hook 'command-guard' denied it: json says no")
     // ask on a read the policy allows: the approval's why names the hook.
     const review = all.find((item) => item.tool === 'read_file')
     expect(review?.rule).toBe('hook:notes-review')
-    expect(review?.reason).toContain("The global PreToolUse hook 'notes-review' asks for approval: reads of notes are reviewed")
+    expect(review?.reason).toContain(
+      "The global PreToolUse hook 'notes-review' asks for approval: reads of notes are reviewed"
+    )
     // Failed, hung, not JSON: reported, and the call asks.
     for (const [tool, hook, problem] of [
       ['list_files', 'crashing-lint', 'failed with exit code 1: lint crashed'],
@@ -136,29 +145,49 @@ process.stdin.on('end', () => {
       expect(errors(run.stdout).some((message) => message.includes(`'${hook}' ${problem}`))).toBe(true)
     }
     // What a hook reads on stdin.
-    const first = JSON.parse(readFileSync(seen, 'utf8').split('\n')[0]!)
-    expect(first).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'execute_command', cwd: workspace, mode: 'code', tool_input: { command: 'touch denied-by-exit.txt' } })
+    const first = JSON.parse(readFileSync(seen, 'utf8').split('\n')[0])
+    expect(first).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'execute_command',
+      cwd: workspace,
+      mode: 'code',
+      tool_input: { command: 'touch denied-by-exit.txt' }
+    })
     expect(typeof first.session_id).toBe('string')
     expect(run.code).toBe(4)
   })
 
   it('PostToolUse adds a note to the result; UserPromptSubmit adds context; Stop keeps the task going once', async () => {
-    const { dataDir, workspace, provider, script, env } = await setup([call('read_file', { path: 'notes.txt' }), done, done])
-    const lint = script('lint.js', printJson({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint: 0 problems' } }))
+    const { dataDir, workspace, provider, script, env } = await setup([
+      call('read_file', { path: 'notes.txt' }),
+      done,
+      done
+    ])
+    const lint = script(
+      'lint.js',
+      printJson({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint: 0 problems' } })
+    )
     const context = script('context.sh', '#!/bin/sh\ncat > /dev/null\necho "Branch: feature/x"\n')
     const stopFlag = join(dataDir, 'stopped-once')
-    const stop = script('stop.sh', `#!/bin/sh\ncat > /dev/null\nif [ -e ${stopFlag} ]; then exit 0; fi\ntouch ${stopFlag}\necho "run the tests before finishing" >&2\nexit 2\n`)
+    const stop = script(
+      'stop.sh',
+      `#!/bin/sh\ncat > /dev/null\nif [ -e ${stopFlag} ]; then exit 0; fi\ntouch ${stopFlag}\necho "run the tests before finishing" >&2\nexit 2\n`
+    )
     writeFileSync(
       join(dataDir, 'hooks.yaml'),
       `hooks:\n  PostToolUse:\n    - command: ${lint}\n      matcher: Read\n  UserPromptSubmit:\n    - command: ${context}\n  Stop:\n    - name: tests-first\n      command: ${stop}\n`
     )
-    const run = await runCli(['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', 'read it'], { env })
-    expect(JSON.stringify(fake!.requests[0]!.body.messages)).toContain('Branch: feature/x')
+    const run = await runCli(['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', 'read it'], {
+      env
+    })
+    expect(JSON.stringify(fake!.requests[0].body.messages)).toContain('Branch: feature/x')
     expect(resultOf(1)).toContain('hello')
     expect(resultOf(1)).toContain("[PostToolUse hook '")
     expect(resultOf(1)).toContain('lint: 0 problems')
     // The first completion was turned back with the hook's reason; the second one ended the task.
-    expect(resultOf(2)).toContain("The Stop hook 'tests-first' did not let the task finish: run the tests before finishing")
+    expect(resultOf(2)).toContain(
+      "The Stop hook 'tests-first' did not let the task finish: run the tests before finishing"
+    )
     expect(fake!.requests).toHaveLength(3)
     expect(run.code).toBe(0)
   })
@@ -166,32 +195,59 @@ process.stdin.on('end', () => {
   it('UserPromptSubmit can block a message: the model is never asked', async () => {
     const { dataDir, workspace, provider, script, env } = await setup([])
     const block = script('block.js', printJson({ decision: 'block', reason: 'no secrets in prompts' }))
-    writeFileSync(join(dataDir, 'hooks.yaml'), `hooks:\n  UserPromptSubmit:\n    - name: secret-scan\n      command: ${block}\n`)
-    const run = await runCli(['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', 'my key is sk-123'], { env })
-    expect(errors(run.stdout)).toContain("The global UserPromptSubmit hook 'secret-scan' blocked this message: no secrets in prompts")
+    writeFileSync(
+      join(dataDir, 'hooks.yaml'),
+      `hooks:\n  UserPromptSubmit:\n    - name: secret-scan\n      command: ${block}\n`
+    )
+    const run = await runCli(
+      ['run', '--workspace', workspace, ...provider, '--json', '--non-interactive', 'my key is sk-123'],
+      { env }
+    )
+    expect(errors(run.stdout)).toContain(
+      "The global UserPromptSubmit hook 'secret-scan' blocked this message: no secrets in prompts"
+    )
     expect(fake!.requests).toHaveLength(0)
   })
 
   it("a project's hooks run only in a trusted workspace", async () => {
-    const { workspace, provider, script, env } = await setup([call('read_file', { path: 'notes.txt' }), done, call('read_file', { path: 'notes.txt' }), done])
+    const { workspace, provider, script, env } = await setup([
+      call('read_file', { path: 'notes.txt' }),
+      done,
+      call('read_file', { path: 'notes.txt' }),
+      done
+    ])
     const deny = script('deny.sh', '#!/bin/sh\necho "project says no" >&2\nexit 2\n')
     mkdirSync(join(workspace, '.modus'))
-    writeFileSync(join(workspace, '.modus', 'hooks.yaml'), `hooks:\n  PreToolUse:\n    - name: project-guard\n      command: ${deny}\n`)
+    writeFileSync(
+      join(workspace, '.modus', 'hooks.yaml'),
+      `hooks:\n  PreToolUse:\n    - name: project-guard\n      command: ${deny}\n`
+    )
     const untrusted = await runCli(['run', '--workspace', workspace, ...provider, '--non-interactive', 'read'], { env })
     expect(untrusted.code).toBe(0)
     expect(resultOf(1)).toContain('hello')
-    const trusted = await runCli(['run', '--workspace', workspace, ...provider, '--non-interactive', '--trust', 'read'], { env })
+    const trusted = await runCli(
+      ['run', '--workspace', workspace, ...provider, '--non-interactive', '--trust', 'read'],
+      { env }
+    )
     expect(trusted.code).toBe(0)
     expect(resultOf(3)).toContain("The project PreToolUse hook 'project-guard' denied it: project says no")
   })
 
   it("modus hooks import: a project's .claude/settings.json hooks become the user's own, then run", async () => {
-    const { dataDir, workspace, provider, script, env } = await setup([call('execute_command', { command: 'touch x.txt' }), done])
+    const { dataDir, workspace, provider, script, env } = await setup([
+      call('execute_command', { command: 'touch x.txt' }),
+      done
+    ])
     const guard = script('guard.sh', '#!/bin/sh\necho "blocked by claude hook" >&2\nexit 2\n')
     mkdirSync(join(workspace, '.claude'))
     writeFileSync(
       join(workspace, '.claude', 'settings.json'),
-      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard, timeout: 5 }] }], Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }] } })
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard, timeout: 5 }] }],
+          Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }]
+        }
+      })
     )
     // Nothing runs before the import: a project's Claude Code file is never applied by itself.
     const listed = await runCli(['hooks', 'list', '--workspace', workspace], { env })

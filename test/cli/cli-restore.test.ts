@@ -28,7 +28,10 @@ const EDITED = ORIGINAL.replace('line 1\n', 'LINE ONE\n').replace('line 14\n', '
 async function editedWorkspace() {
   fake = await startFakeProvider({
     name: 'cli restore',
-    turns: [{ toolCalls: [{ name: 'write_to_file', input: { path: 'a.txt', content: EDITED } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }]
+    turns: [
+      { toolCalls: [{ name: 'write_to_file', input: { path: 'a.txt', content: EDITED } }] },
+      { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
+    ]
   })
   const dataDir = mkdtempSync(join(tmpdir(), 'modus-restore-data-'))
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-restore-ws-')))
@@ -44,15 +47,24 @@ async function editedWorkspace() {
   expect(listed.stdout).toContain('edit a.txt')
   expect(listed.stdout).toContain('1 file changed since')
   const json = await runCli(['checkpoints', '--workspace', workspace, '--json'], { env })
-  const checkpoint = JSON.parse(json.stdout.trim().split('\n')[0]!) as { id: string; label: string }
+  const checkpoint = JSON.parse(json.stdout.trim().split('\n')[0]) as { id: string; label: string }
   expect(checkpoint.label).toBe('edit a.txt')
   return { workspace, env, checkpoint: checkpoint.id }
 }
 
 /** Runs the CLI on a pty and answers each prompt as it appears. */
-function onTerminal(args: string[], env: Record<string, string>, answers: Array<[prompt: string, answer: string]>): Promise<{ code: number; output: string }> {
+function onTerminal(
+  args: string[],
+  env: Record<string, string>,
+  answers: Array<[prompt: string, answer: string]>
+): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    const term = pty.spawn(process.execPath, [jiti, entry, ...args], { cols: 200, rows: 50, cwd: root, env: { ...process.env, ...env } as Record<string, string> })
+    const term = pty.spawn(process.execPath, [jiti, entry, ...args], {
+      cols: 200,
+      rows: 50,
+      cwd: root,
+      env: { ...process.env, ...env }
+    })
     let output = ''
     let next = 0
     let answeredAt = 0

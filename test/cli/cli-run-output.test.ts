@@ -30,9 +30,12 @@ async function setup(turns: FakeTurn[], settings?: (fake: FakeProvider) => unkno
 describe('modus run: base URL precedence', { timeout: 90_000 }, () => {
   it('uses ANTHROPIC_BASE_URL when neither --base-url nor the settings give one', async () => {
     const { fake, workspace, env } = await setup([done])
-    const run = await runCli(['run', '--workspace', workspace, '--provider', 'anthropic', '--model', 'claude-sonnet-4-6', 'hi'], {
-      env: { ...env, ANTHROPIC_BASE_URL: fake.anthropicBaseUrl }
-    })
+    const run = await runCli(
+      ['run', '--workspace', workspace, '--provider', 'anthropic', '--model', 'claude-sonnet-4-6', 'hi'],
+      {
+        env: { ...env, ANTHROPIC_BASE_URL: fake.anthropicBaseUrl }
+      }
+    )
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
     expect(fake.requests).toHaveLength(1)
   })
@@ -49,7 +52,18 @@ describe('modus run: base URL precedence', { timeout: 90_000 }, () => {
   it('--base-url wins over the environment variable', async () => {
     const { fake, workspace, env } = await setup([done])
     const run = await runCli(
-      ['run', '--workspace', workspace, '--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl, 'hi'],
+      [
+        'run',
+        '--workspace',
+        workspace,
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sonnet-4-6',
+        '--base-url',
+        fake.anthropicBaseUrl,
+        'hi'
+      ],
       { env: { ...env, ANTHROPIC_BASE_URL: DEAD_URL } }
     )
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
@@ -58,11 +72,21 @@ describe('modus run: base URL precedence', { timeout: 90_000 }, () => {
 
   it('the base URL in settings wins over the environment variable', async () => {
     const { fake, workspace, env } = await setup([done], (fake) => ({
-      providers: [{ id: 'gateway', kind: 'anthropic', label: 'Gateway', model: 'claude-sonnet-4-6', baseUrl: fake.anthropicBaseUrl }],
+      providers: [
+        {
+          id: 'gateway',
+          kind: 'anthropic',
+          label: 'Gateway',
+          model: 'claude-sonnet-4-6',
+          baseUrl: fake.anthropicBaseUrl
+        }
+      ],
       activeProviderId: 'gateway'
     }))
     // A gateway named in settings uses the key configured for it: environment keys go only to the official endpoint.
-    writeFileSync(join(env.MODUS_DATA_DIR, 'secrets.json'), JSON.stringify({ 'provider:gateway': 'gateway-key' }), { mode: 0o600 })
+    writeFileSync(join(env.MODUS_DATA_DIR, 'secrets.json'), JSON.stringify({ 'provider:gateway': 'gateway-key' }), {
+      mode: 0o600
+    })
     const run = await runCli(['run', '--workspace', workspace, 'hi'], { env: { ...env, ANTHROPIC_BASE_URL: DEAD_URL } })
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
     expect(fake.requests).toHaveLength(1)
@@ -73,14 +97,23 @@ describe('modus run: base URL precedence', { timeout: 90_000 }, () => {
       providers: [{ id: 'plain', kind: 'anthropic', label: 'Plain', model: 'claude-sonnet-4-6' }],
       activeProviderId: 'plain'
     }))
-    const run = await runCli(['run', '--workspace', workspace, 'hi'], { env: { ...env, ANTHROPIC_BASE_URL: fake.anthropicBaseUrl } })
+    const run = await runCli(['run', '--workspace', workspace, 'hi'], {
+      env: { ...env, ANTHROPIC_BASE_URL: fake.anthropicBaseUrl }
+    })
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
     expect(fake.requests).toHaveLength(1)
   })
 })
 
 describe('modus run --non-interactive', { timeout: 90_000 }, () => {
-  const provider = (fake: FakeProvider) => ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+  const provider = (fake: FakeProvider) => [
+    '--provider',
+    'anthropic',
+    '--model',
+    'claude-sonnet-4-6',
+    '--base-url',
+    fake.anthropicBaseUrl
+  ]
 
   it('prints each refused call with its rule and reason, each skipped call, and once that the workspace is untrusted', async () => {
     const { fake, workspace, env } = await setup([
@@ -93,7 +126,9 @@ describe('modus run --non-interactive', { timeout: 90_000 }, () => {
       { toolCalls: [{ name: 'execute_command', input: { command: 'touch three' } }] },
       done
     ])
-    const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--non-interactive', 'make files'], { env })
+    const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--non-interactive', 'make files'], {
+      env
+    })
     // Every action refused: the run says so in its exit code too.
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 4 })
     const lines = run.stderr.split('\n')
@@ -111,7 +146,10 @@ describe('modus run --non-interactive', { timeout: 90_000 }, () => {
   it('prints a refused mistake-limit pause once, with its rule', async () => {
     const invalid: FakeTurn = { toolCalls: [{ name: 'read_file', input: {} }] }
     const { fake, workspace, env } = await setup([invalid, invalid, invalid])
-    const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--non-interactive', '--trust', 'read'], { env })
+    const run = await runCli(
+      ['run', '--workspace', workspace, ...provider(fake), '--non-interactive', '--trust', 'read'],
+      { env }
+    )
     expect(run.code).toBe(3)
     const refused = run.stderr.split('\n').filter((line) => line.includes('⛔ refused:'))
     expect(refused).toHaveLength(1)
@@ -121,23 +159,43 @@ describe('modus run --non-interactive', { timeout: 90_000 }, () => {
 
   it('says nothing about trust when the run trusts the workspace', async () => {
     const { fake, workspace, env } = await setup([done])
-    const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--non-interactive', '--trust', 'hi'], { env })
+    const run = await runCli(
+      ['run', '--workspace', workspace, ...provider(fake), '--non-interactive', '--trust', 'hi'],
+      { env }
+    )
     expect(run.code).toBe(0)
     expect(run.stderr).not.toContain('not trusted')
   })
 })
 
 describe('modus run output', { timeout: 90_000 }, () => {
-  const provider = (fake: FakeProvider) => ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+  const provider = (fake: FakeProvider) => [
+    '--provider',
+    'anthropic',
+    '--model',
+    'claude-sonnet-4-6',
+    '--base-url',
+    fake.anthropicBaseUrl
+  ]
 
   it('--json starts with the task’s first events', async () => {
     const { fake, workspace, env } = await setup([done])
     const run = await runCli(['run', '--workspace', workspace, ...provider(fake), '--json', 'say hi'], { env })
     expect(run.code).toBe(0)
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.event).map((line) => line.event)
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.event)
+      .map((line) => line.event)
     // The turn's checkpoint marker may come first; the task's own first events must not be dropped.
     const taskEvents = events.filter((e) => e.type !== 'checkpoint')
-    expect(taskEvents.slice(0, 2).map((e) => e.type).sort()).toEqual(['status', 'user-message'])
+    expect(
+      taskEvents
+        .slice(0, 2)
+        .map((e) => e.type)
+        .sort()
+    ).toEqual(['status', 'user-message'])
     expect(events.find((e) => e.type === 'status')).toMatchObject({ status: 'running' })
     expect(events.find((e) => e.type === 'user-message')).toMatchObject({ text: 'say hi' })
   })

@@ -33,13 +33,21 @@ async function heldProvider(name: string) {
   const asked = async () => {
     while (fake.requests.length === 0) await new Promise((done) => setTimeout(done, 50))
   }
-  return { fake, release, asked, args: ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl] }
+  return {
+    fake,
+    release,
+    asked,
+    args: ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+  }
 }
 
 const statuses = async (workspace: string, env: Record<string, string>) => {
   const listed = await runCli(['tasks', '--json', '--workspace', workspace], { env })
   expect(listed.code).toBe(0)
-  const tasks = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { title: string; status: string })
+  const tasks = listed.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { title: string; status: string })
   return Object.fromEntries(tasks.map((task) => [task.title, task.status]))
 }
 

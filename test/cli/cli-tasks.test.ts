@@ -29,13 +29,23 @@ function runUntilApprovalThenKill(args: string[], env: Record<string, string>): 
 }
 
 /** Starts `modus run` and sends it `signal` once `seen` is on the given stream; resolves with that stream's text. */
-function runUntil(args: string[], env: Record<string, string>, stream: 'stdout' | 'stderr', seen: string, signal: NodeJS.Signals): Promise<string> {
+function runUntil(
+  args: string[],
+  env: Record<string, string>,
+  stream: 'stdout' | 'stderr',
+  seen: string,
+  signal: NodeJS.Signals
+): Promise<string> {
   const root = resolve(__dirname, '../..')
-  const child = spawn(process.execPath, [join(root, 'node_modules/jiti/lib/jiti-cli.mjs'), join(root, 'src/cli/main.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ...env },
-    stdio: ['pipe', 'pipe', 'pipe']
-  })
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/jiti/lib/jiti-cli.mjs'), join(root, 'src/cli/main.ts'), ...args],
+    {
+      cwd: root,
+      env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ...env },
+      stdio: ['pipe', 'pipe', 'pipe']
+    }
+  )
   let text = ''
   let sent = false
   return new Promise((done) => {
@@ -50,7 +60,9 @@ function runUntil(args: string[], env: Record<string, string>, stream: 'stdout' 
 
 describe('modus tasks / modus resume', { timeout: 240_000 }, () => {
   it('lists the workspace’s tasks and resumes the latest failed one where it stopped', async () => {
-    const { fake, workspace, provider, env } = await setup([{ error: { status: 400, message: 'The fake model refuses this once' } }])
+    const { fake, workspace, provider, env } = await setup([
+      { error: { status: 400, message: 'The fake model refuses this once' } }
+    ])
     const first = await runCli(['run', '--workspace', workspace, ...provider, 'Summarise the notes'], { env })
     expect(first.code).toBe(1)
 
@@ -60,7 +72,10 @@ describe('modus tasks / modus resume', { timeout: 240_000 }, () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^[0-9a-z-]{8} {2}failed +code +\d{4}-\d\d-\d\d \d\d:\d\d {2}Summarise the notes$/)
 
-    fake.enqueue({ text: 'Picking up again.', toolCalls: [{ name: 'attempt_completion', input: { result: 'The notes are summarised.' } }] })
+    fake.enqueue({
+      text: 'Picking up again.',
+      toolCalls: [{ name: 'attempt_completion', input: { result: 'The notes are summarised.' } }]
+    })
     const resumed = await runCli(['resume', '--workspace', workspace, ...provider], { env })
     expect({ code: resumed.code, stderr: resumed.stderr }).toMatchObject({ code: 0 })
     expect(resumed.stderr).toContain('resuming')
@@ -74,16 +89,26 @@ describe('modus tasks / modus resume', { timeout: 240_000 }, () => {
     expect(refused.stderr).toContain('add a message')
     // --mode takes effect with a message; without one it is refused, not silently dropped.
     const bareSwitch = await runCli(['resume', id, '--mode', 'ask', '--workspace', workspace, ...provider], { env })
-    expect({ code: bareSwitch.code, stderr: bareSwitch.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining('--mode switches the task') })
-    fake.enqueue({ toolCalls: [{ name: 'attempt_completion', input: { result: 'Added the summary to the README too.' } }] })
-    const more = await runCli(['resume', id, '--workspace', workspace, ...provider, 'also', 'update', 'the', 'README'], { env })
+    expect({ code: bareSwitch.code, stderr: bareSwitch.stderr }).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--mode switches the task')
+    })
+    fake.enqueue({
+      toolCalls: [{ name: 'attempt_completion', input: { result: 'Added the summary to the README too.' } }]
+    })
+    const more = await runCli(
+      ['resume', id, '--workspace', workspace, ...provider, 'also', 'update', 'the', 'README'],
+      { env }
+    )
     expect(more.code).toBe(0)
     expect(more.stdout).toContain('Added the summary to the README too.')
     expect(JSON.stringify(fake.requests.at(-1))).toContain('also update the README')
   })
 
   it('asks a pending approval again after the run was killed while waiting for it', async () => {
-    const { fake, workspace, provider, env } = await setup([{ toolCalls: [{ name: 'execute_command', input: { command: 'echo resumed > out.txt' } }] }])
+    const { fake, workspace, provider, env } = await setup([
+      { toolCalls: [{ name: 'execute_command', input: { command: 'echo resumed > out.txt' } }] }
+    ])
     const killed = await runUntilApprovalThenKill(['run', '--workspace', workspace, ...provider, 'write out.txt'], env)
     expect(killed).toContain('Approval needed')
 
@@ -97,11 +122,20 @@ describe('modus tasks / modus resume', { timeout: 240_000 }, () => {
   it('picks up a task stopped with Ctrl-C mid-answer without a message', async () => {
     const words = Array.from({ length: 40 }, (_, i) => `word${i} `)
     const { fake, workspace, provider, env } = await setup([{ text: words, chunkDelayMs: 150 }])
-    const stopped = await runUntil(['run', '--workspace', workspace, ...provider, 'Count slowly'], env, 'stdout', 'word1 ', 'SIGINT')
+    const stopped = await runUntil(
+      ['run', '--workspace', workspace, ...provider, 'Count slowly'],
+      env,
+      'stdout',
+      'word1 ',
+      'SIGINT'
+    )
     expect(stopped).toContain('word1')
     expect((await runCli(['tasks', '--workspace', workspace], { env })).stdout).toMatch(/cancelled/)
 
-    fake.enqueue({ text: 'Carrying on.', toolCalls: [{ name: 'attempt_completion', input: { result: 'Counted to forty.' } }] })
+    fake.enqueue({
+      text: 'Carrying on.',
+      toolCalls: [{ name: 'attempt_completion', input: { result: 'Counted to forty.' } }]
+    })
     const resumed = await runCli(['resume', '--workspace', workspace, ...provider], { env })
     expect({ code: resumed.code, stderr: resumed.stderr }).toMatchObject({ code: 0 })
     expect(resumed.stdout).toContain('Counted to forty.')

@@ -1,5 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { applyChunksToContent, applyPatch, parsePatch, patchDisplayPath, seekSequence, type PatchChunk } from '../../src/shared/diff'
+import {
+  applyChunksToContent,
+  applyPatch,
+  parsePatch,
+  patchDisplayPath,
+  seekSequence,
+  type PatchChunk
+} from '../../src/shared/diff'
 import { readSharedJson, sharedPresent, sharedSuiteName } from '../support/shared-dir'
 
 type Vector = { id: string; kind: string } & Record<string, any>

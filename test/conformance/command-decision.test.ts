@@ -8,7 +8,15 @@ import { containsDangerousSubstitution } from '../../src/shared/policy/shell/dan
 
 interface Vector {
   id: string
-  kind: 'decision' | 'single_decision' | 'auto_approved_single' | 'auto_denied_single' | 'longest_prefix' | 'dangerous_substitution' | 'parse' | 'suggest_patterns'
+  kind:
+    | 'decision'
+    | 'single_decision'
+    | 'auto_approved_single'
+    | 'auto_denied_single'
+    | 'longest_prefix'
+    | 'dangerous_substitution'
+    | 'parse'
+    | 'suggest_patterns'
   command: string | null
   allowed?: string[] | null
   denied?: string[] | null
@@ -25,9 +33,11 @@ const ROO_NAMES: Record<Decision, string> = { allow: 'auto_approve', deny: 'auto
 const KINDS_WITHOUT_COUNTERPART = new Set<Vector['kind']>(['longest_prefix', 'suggest_patterns'])
 
 function modusDecision(vector: Vector) {
-  return decideCommand(vector.command ?? '', [
-    { origin: 'vector', rules: { allow: vector.allowed ?? [], deny: vector.denied ?? [] }, allowApplies: true }
-  ], true)
+  return decideCommand(
+    vector.command ?? '',
+    [{ origin: 'vector', rules: { allow: vector.allowed ?? [], deny: vector.denied ?? [] }, allowApplies: true }],
+    true
+  )
 }
 
 function expectedOf(vector: Vector): { equal?: string; not?: string[] } {
@@ -43,7 +53,8 @@ function expectedOf(vector: Vector): { equal?: string; not?: string[] } {
 
 /** Whether Modus agrees with the vector (parse and decision kinds). */
 function agreesWith(vector: Vector): boolean {
-  if (vector.kind === 'dangerous_substitution') return containsDangerousSubstitution(vector.command ?? '') === vector.expect
+  if (vector.kind === 'dangerous_substitution')
+    return containsDangerousSubstitution(vector.command ?? '') === vector.expect
   if (vector.kind === 'parse') {
     const parsed = parseShell(vector.command ?? '')
     const texts = parsed.commands.map((command) => command.text).filter((text) => text !== '')

@@ -4,7 +4,9 @@ import { afterAll } from 'vitest'
 export function createCounter(file: string) {
   const counts = { passed: 0, skipped: 0, total: 0 }
   afterAll(() => {
-    console.log(`[conformance] ${file}: ${counts.passed} passed, ${counts.skipped} skipped (differs on purpose), ${counts.total - counts.passed - counts.skipped} failed, of ${counts.total}`)
+    console.log(
+      `[conformance] ${file}: ${counts.passed} passed, ${counts.skipped} skipped (differs on purpose), ${counts.total - counts.passed - counts.skipped} failed, of ${counts.total}`
+    )
   })
   return {
     counts,

@@ -12,16 +12,27 @@ interface Vector {
   promptComponent?: PromptOverride | null
   customModes?: ModeConfig[] | null
   customModePrompts?: Record<string, PromptOverride> | null
-  expect?: { roleDefinition?: string; baseInstructions?: string; baseInstructionsIncludes?: string[]; customInstructions?: string; matchObject?: Record<string, unknown> }
+  expect?: {
+    roleDefinition?: string
+    baseInstructions?: string
+    baseInstructionsIncludes?: string[]
+    customInstructions?: string
+    matchObject?: Record<string, unknown>
+  }
 }
 
-const rooModes: ModeConfig[] = sharedPresent ? readSharedJson<{ modes: ModeConfig[] }>('conformance/roo/modes.json').modes : []
+const rooModes: ModeConfig[] = sharedPresent
+  ? readSharedJson<{ modes: ModeConfig[] }>('conformance/roo/modes.json').modes
+  : []
 const vectors: Vector[] = sharedPresent ? readSharedJson<Vector[]>('conformance/roo/mode-selection.json') : []
 
 /** The resolution rules are Modus's; the mode texts under test are Roo's, fed in from modes.json. */
 function skipReason(vector: Vector): string | undefined {
-  if (vector.kind === 'builtin_mode') return "checks Roo's own built-in debug mode text; Modus writes its own role definitions"
-  const known = rooModes.some((mode) => mode.slug === vector.modeSlug) || (vector.customModes ?? []).some((mode) => mode.slug === vector.modeSlug)
+  if (vector.kind === 'builtin_mode')
+    return "checks Roo's own built-in debug mode text; Modus writes its own role definitions"
+  const known =
+    rooModes.some((mode) => mode.slug === vector.modeSlug) ||
+    (vector.customModes ?? []).some((mode) => mode.slug === vector.modeSlug)
   if (!known) return `falls back to Roo's default mode 'architect'; Modus's default mode is '${DEFAULT_MODE_SLUG}'`
   return undefined
 }
@@ -46,7 +57,8 @@ describe.skipIf(!sharedPresent)(sharedSuiteName('conformance: mode-selection.jso
         })
         if (expected.roleDefinition !== undefined) expect(selected.roleDefinition).toBe(expected.roleDefinition)
         if (expected.baseInstructions !== undefined) expect(selected.baseInstructions).toBe(expected.baseInstructions)
-        for (const fragment of expected.baseInstructionsIncludes ?? []) expect(selected.baseInstructions).toContain(fragment)
+        for (const fragment of expected.baseInstructionsIncludes ?? [])
+          expect(selected.baseInstructions).toContain(fragment)
       } else {
         const details = resolveModeDetails(vector.modeSlug, {
           builtIns: rooModes,
@@ -55,7 +67,8 @@ describe.skipIf(!sharedPresent)(sharedSuiteName('conformance: mode-selection.jso
         })
         if (expected.matchObject) expect(details).toMatchObject(expected.matchObject)
         if (expected.roleDefinition !== undefined) expect(details.roleDefinition).toBe(expected.roleDefinition)
-        if (expected.customInstructions !== undefined) expect(details.customInstructions).toBe(expected.customInstructions)
+        if (expected.customInstructions !== undefined)
+          expect(details.customInstructions).toBe(expected.customInstructions)
       }
       counter.pass()
     })

@@ -81,7 +81,11 @@ function check(subject: any, c: Check): void {
 function readFileFunctionTool() {
   return {
     type: 'function',
-    function: { name: readFileTool.name, description: readFileTool.description, parameters: z.toJSONSchema(readFileTool.params) }
+    function: {
+      name: readFileTool.name,
+      description: readFileTool.description,
+      parameters: z.toJSONSchema(readFileTool.params)
+    }
   }
 }
 
@@ -114,7 +118,9 @@ function subjectOf(v: Vector): any {
 
 describe.skipIf(!sharedPresent)(sharedSuiteName('conformance: read-indentation.json'), () => {
   const skipped = vectors.filter((v) => skipReason(v)).length
-  afterAll(() => console.log(`read-indentation.json: ${passed} passed, ${skipped} skipped on purpose, of ${vectors.length}`))
+  afterAll(() =>
+    console.log(`read-indentation.json: ${passed} passed, ${skipped} skipped on purpose, of ${vectors.length}`)
+  )
   for (const v of vectors) {
     const reason = skipReason(v)
     if (reason) {

@@ -21,7 +21,10 @@ describe.skipIf(!sharedPresent)(sharedSuiteName('conformance: repetition.json'),
       const detector = vector.limit === null ? new RepetitionDetector() : new RepetitionDetector(vector.limit)
       vector.calls.forEach((call, index) => {
         // Roo compares nativeArgs too when present: Modus's params are the native args.
-        const params = call.nativeArgs && Object.keys(call.nativeArgs).length > 0 ? { params: call.params, nativeArgs: call.nativeArgs } : call.params
+        const params =
+          call.nativeArgs && Object.keys(call.nativeArgs).length > 0
+            ? { params: call.params, nativeArgs: call.nativeArgs }
+            : call.params
         const result = detector.check({ name: call.name, params })
         const expected = vector.expect[index]
         expect(result.allowExecution).toBe(!vector.blockedAtCalls.includes(index + 1))

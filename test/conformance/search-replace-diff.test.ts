@@ -28,7 +28,11 @@ const vectors: Vector[] = sharedPresent ? readSharedJson<Vector[]>('conformance/
 let passed = 0
 
 describe.skipIf(!sharedPresent)(sharedSuiteName('conformance: search-replace-diff.json'), () => {
-  afterAll(() => console.log(`search-replace-diff.json: ${passed} passed, ${Object.keys(DIFFERENT_ON_PURPOSE).length} skipped on purpose, of ${vectors.length}`))
+  afterAll(() =>
+    console.log(
+      `search-replace-diff.json: ${passed} passed, ${Object.keys(DIFFERENT_ON_PURPOSE).length} skipped on purpose, of ${vectors.length}`
+    )
+  )
   for (const v of vectors) {
     const reason = DIFFERENT_ON_PURPOSE[v.id]
     if (reason) {

@@ -14,7 +14,9 @@ describe('dispatch hands the handler the parsed payload', () => {
 
   it('applies the schema default (an approval decided without a scope covers that call only)', async () => {
     received.length = 0
-    expect(await dispatch(handlers, 'approvals:decide', { approvalId: 'a1', outcome: 'approve' })).toMatchObject({ ok: true })
+    expect(await dispatch(handlers, 'approvals:decide', { approvalId: 'a1', outcome: 'approve' })).toMatchObject({
+      ok: true
+    })
     expect(received).toEqual([{ approvalId: 'a1', outcome: 'approve', scope: 'call' }])
   })
 

@@ -96,7 +96,10 @@ describe('Electron adapter', () => {
     expect(await recorded.handlers.get('app:info')!(trusted, {})).toEqual({ ok: true, value: 1 })
 
     const subframe = { sender: contents, senderFrame: { url: contents.mainFrame.url } }
-    expect(await recorded.handlers.get('app:info')!(subframe, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect(await recorded.handlers.get('app:info')!(subframe, {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' }
+    })
     const foreignPage = { sender: contents, senderFrame: contents.mainFrame }
     contents.mainFrame = { url: 'https://evil.example/index.html' }
     foreignPage.senderFrame = contents.mainFrame

@@ -14,7 +14,13 @@ import { findChromium } from '../../src/main/core/browser/find-chromium'
 const root = resolve(__dirname, '../..')
 const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8'))
 const { getNodeModuleFileMatcher } = createRequire(import.meta.url)('app-builder-lib/out/fileMatcher') as {
-  getNodeModuleFileMatcher(appDir: string, destination: string, expand: (s: string) => string, platform: object, packager: object): {
+  getNodeModuleFileMatcher(
+    appDir: string,
+    destination: string,
+    expand: (s: string) => string,
+    platform: object,
+    packager: object
+  ): {
     createFilter(): (file: string, stat: Stats) => boolean
   }
 }
@@ -24,11 +30,18 @@ const dirStat = { isDirectory: () => true } as Stats
 
 /** Whether the package for `platform` copies the node_modules file or folder at `rel`. */
 function packs(platform: 'linux' | 'mac' | 'win', rel: string, stat = fileStat): boolean {
-  const matcher = getNodeModuleFileMatcher(root, '/packaged/app', (s) => s, config[platform] ?? {}, { config, debugLogger: { isEnabled: false } })
+  const matcher = getNodeModuleFileMatcher(root, '/packaged/app', (s) => s, config[platform] ?? {}, {
+    config,
+    debugLogger: { isEnabled: false }
+  })
   return matcher.createFilter()(join(root, rel), stat)
 }
 
-const SPARTICUZ_FILES = ['node_modules/@sparticuz/chromium/package.json', 'node_modules/@sparticuz/chromium/bin/chromium.br', 'node_modules/@sparticuz/chromium/bin/al2023.tar.br']
+const SPARTICUZ_FILES = [
+  'node_modules/@sparticuz/chromium/package.json',
+  'node_modules/@sparticuz/chromium/bin/chromium.br',
+  'node_modules/@sparticuz/chromium/bin/al2023.tar.br'
+]
 
 describe('@sparticuz/chromium in the packages', () => {
   it('is left out of the macOS and Windows packages, folder and files', () => {
@@ -48,14 +61,22 @@ describe('@sparticuz/chromium in the packages', () => {
 
   it('leaves every other dependency in all three packages', () => {
     for (const platform of ['linux', 'mac', 'win'] as const) {
-      for (const file of ['node_modules/node-pty/package.json', 'node_modules/openai/package.json', 'node_modules/@anthropic-ai/sdk/package.json']) {
+      for (const file of [
+        'node_modules/node-pty/package.json',
+        'node_modules/openai/package.json',
+        'node_modules/@anthropic-ai/sdk/package.json'
+      ]) {
         expect(packs(platform, file), `${platform} ${file}`).toBe(true)
       }
     }
   })
 
   it('the app does not look for it on macOS, Windows or Linux arm64, and says how to get a browser', async () => {
-    for (const [platform, arch] of [['darwin', 'arm64'], ['win32', 'x64'], ['linux', 'arm64']]) {
+    for (const [platform, arch] of [
+      ['darwin', 'arm64'],
+      ['win32', 'x64'],
+      ['linux', 'arm64']
+    ]) {
       const lookup = await findChromium({
         platform,
         arch,

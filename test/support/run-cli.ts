@@ -14,12 +14,20 @@ export interface CliRun {
 }
 
 /** Runs the CLI source in its own Node process, as a user would run `modus`. */
-export function runCli(args: string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}
+): Promise<CliRun> {
   return new Promise((resolveRun) => {
     const child = spawn(process.execPath, [jiti, entry, ...args], {
       cwd: options.cwd ?? root,
       // A HOME of its own unless the test names one: no run reads or writes the user's.
-      env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'modus-cli-home-')), ANTHROPIC_API_KEY: 'test-key', ...options.env },
+      env: {
+        ...process.env,
+        HOME: mkdtempSync(join(tmpdir(), 'modus-cli-home-')),
+        ANTHROPIC_API_KEY: 'test-key',
+        ...options.env
+      },
       stdio: ['pipe', 'pipe', 'pipe']
     })
     let stdout = ''

@@ -27,8 +27,8 @@ export async function startServeProcess(dataDir: string): Promise<{ child: Child
         resolveUrl(match[1])
       }
     }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)))
   })
   return { child, url }

@@ -6,7 +6,9 @@ import { resolve } from 'node:path'
  * `describe.skipIf(!sharedPresent)` with a name that says "not present, skipped". MODUS_SHARED_DIR
  * points elsewhere (a worktree whose parent holds no `shared`).
  */
-export const sharedDir = process.env.MODUS_SHARED_DIR ? resolve(process.env.MODUS_SHARED_DIR) : resolve(__dirname, '../../../shared')
+export const sharedDir = process.env.MODUS_SHARED_DIR
+  ? resolve(process.env.MODUS_SHARED_DIR)
+  : resolve(__dirname, '../../../shared')
 export const sharedPresent = existsSync(resolve(sharedDir, 'README.md'))
 export const sharedSuiteName = (name: string): string =>
   sharedPresent ? name : `${name} (../shared not present, skipped)`

@@ -27,7 +27,9 @@ afterAll(() => host.close())
 
 function connect(): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws`, ['modus', `modus-token.${host.token}`], { origin: `http://127.0.0.1:${host.port}` })
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws`, ['modus', `modus-token.${host.token}`], {
+      origin: `http://127.0.0.1:${host.port}`
+    })
     ws.once('open', () => resolve(ws))
     ws.once('error', reject)
   })
@@ -61,7 +63,8 @@ describe('web host with a client that stops reading', () => {
     stalled.resume()
     await stalledClosed
     expect(stalledGot).toBeLessThan(EVENTS)
-    while (readingGot < EVENTS && reading.readyState === WebSocket.OPEN) await new Promise((done) => setTimeout(done, 20))
+    while (readingGot < EVENTS && reading.readyState === WebSocket.OPEN)
+      await new Promise((done) => setTimeout(done, 20))
     expect(readingGot).toBe(EVENTS)
     reading.close()
   }, 180_000)

@@ -132,7 +132,11 @@ describe('web host over WebSocket', () => {
   it('carries requests and events of the contract', async () => {
     const ws = await connect(host.token, { origin })
     ws.send(JSON.stringify({ id: 1, channel: 'app:info', payload: {} }))
-    expect(await nextMessage(ws)).toMatchObject({ kind: 'response', id: 1, result: { ok: true, value: { transport: 'web' } } })
+    expect(await nextMessage(ws)).toMatchObject({
+      kind: 'response',
+      id: 1,
+      result: { ok: true, value: { transport: 'web' } }
+    })
 
     const opened = nextMessage(ws, (m) => m.kind === 'event')
     ws.send(JSON.stringify({ id: 2, channel: 'workspace:open', payload: { path: workspace } }))
@@ -178,7 +182,9 @@ describe('web host bounds and addresses', () => {
       const { request } = await import('node:http')
       const status = (address: string, hostHeader: string) =>
         new Promise<number>((resolve) => {
-          request({ host: address, port: wide.port, path: '/', headers: { host: hostHeader } }, (res) => resolve(res.statusCode ?? 0)).end()
+          request({ host: address, port: wide.port, path: '/', headers: { host: hostHeader } }, (res) =>
+            resolve(res.statusCode ?? 0)
+          ).end()
         })
       expect(await status('127.0.0.1', `localhost:${wide.port}`)).toBe(200)
       expect(await status('127.0.0.1', `127.0.0.1:${wide.port}`)).toBe(200)
@@ -196,9 +202,15 @@ describe('web host bounds and addresses', () => {
   it('refuses a provider base URL that is not http(s)', async () => {
     const ws = await connect(host.token, { origin })
     const provider = { id: 'x', kind: 'openai-compatible', label: 'X', model: 'm' }
-    for (const [id, baseUrl] of [[20, 'javascript:alert(document.domain)'], [21, 'file:///etc/passwd'], [22, 'data:text/html,hi']] as const) {
+    for (const [id, baseUrl] of [
+      [20, 'javascript:alert(document.domain)'],
+      [21, 'file:///etc/passwd'],
+      [22, 'data:text/html,hi']
+    ] as const) {
       ws.send(JSON.stringify({ id, channel: 'settings:saveProvider', payload: { ...provider, baseUrl } }))
-      expect(await nextMessage(ws, (m) => m.id === id)).toMatchObject({ result: { ok: false, error: { code: 'invalid_payload' } } })
+      expect(await nextMessage(ws, (m) => m.id === id)).toMatchObject({
+        result: { ok: false, error: { code: 'invalid_payload' } }
+      })
     }
     ws.close()
   })

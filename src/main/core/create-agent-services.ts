@@ -7,7 +7,11 @@ import { projectGrantItems } from '../../shared/modes/project-grants'
 import { isReadOnlyCommand } from '../../shared/policy/read-only-command'
 import { appFiles } from './app-paths'
 import { createCheckpointService, withCommandCheckpoints, type CheckpointService } from './checkpoints'
-import { commandChangeViews, createCheckpointHandlers, type CheckpointChannels } from './checkpoints/checkpoint-handlers'
+import {
+  commandChangeViews,
+  createCheckpointHandlers,
+  type CheckpointChannels
+} from './checkpoints/checkpoint-handlers'
 import { gitAvailable } from './checkpoints/git-cli'
 import type { EventBus } from './event-bus'
 import type { ModeStore } from './modes'
@@ -144,7 +148,11 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     onChange: (change) => options.bus?.emit('changes:updated', { taskId: change.taskId, change: edits.view(change) })
   })
   const workspace = pool.get
-  const modes = await createActiveModes({ dataDir: options.dataDir, bus: options.bus, currentWorkspace: options.currentWorkspace })
+  const modes = await createActiveModes({
+    dataDir: options.dataDir,
+    bus: options.bus,
+    currentWorkspace: options.currentWorkspace
+  })
 
   const codeParser = createCodeParser()
   const codeIndex = createCodeIndexService({
@@ -157,16 +165,24 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     onStatus: (status) => options.bus?.emit('codeindex:progress', status)
   })
   const mcp = options.mcp
-    ? createMcpPort({ hub: options.mcp, modeServers: (slug) => modes.list().find((mode) => mode.slug === slug)?.mcpServers ?? 'all' })
+    ? createMcpPort({
+        hub: options.mcp,
+        modeServers: (slug) => modes.list().find((mode) => mode.slug === slug)?.mcpServers ?? 'all'
+      })
     : undefined
   const browsers = createBrowserSessions({ viewport: () => options.settings.get().browser.viewport })
-  const tools = createToolRegistry(createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp, browsers }))
+  const tools = createToolRegistry(
+    createBuiltInExecutors({ codeParser, codeIndex: codeIndex.forWorkspace, mcp, browsers })
+  )
   // Each server tool becomes a runtime definition + executor, re-registered when the servers change.
   const stopMcpTools = options.mcp && mcp ? registerMcpTools(options.mcp, mcp, tools) : () => undefined
-  const ownGrants = <T>(change: () => Promise<T>): Promise<T> => (options.asOwnGrants ? options.asOwnGrants(change) : change())
+  const ownGrants = <T>(change: () => Promise<T>): Promise<T> =>
+    options.asOwnGrants ? options.asOwnGrants(change) : change()
   const gate = createPolicyGate({
     mcp,
-    allowMcpTool: options.mcp ? (server, tool) => ownGrants(() => options.mcp!.setTool(server, tool, { alwaysAllow: true })) : undefined,
+    allowMcpTool: options.mcp
+      ? (server, tool) => ownGrants(() => options.mcp!.setTool(server, tool, { alwaysAllow: true }))
+      : undefined,
     mcpSchemaBudget: () => options.settings.get().mcp.schemaTokenBudget,
     runtimeTools: () => tools.runtimeDefinitions(),
     modes: () => modes.list(),
@@ -207,7 +223,10 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         // A page the browser opens by itself (a clicked link) is judged as a launch of it would be.
         async checkPage(url, from) {
           const params = { action: 'launch', url, ...(from === undefined ? {} : { openedFrom: from }) }
-          const verdict = await gate.decide({ name: 'browser_action', params }, { taskId: run.taskId, mode: run.mode, workspace: run.workspace })
+          const verdict = await gate.decide(
+            { name: 'browser_action', params },
+            { taskId: run.taskId, mode: run.mode, workspace: run.workspace }
+          )
           return { allowed: verdict.decision === 'allow', reason: verdict.reason }
         },
         workspace: await workspace(run.workspace),
@@ -238,7 +257,11 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   })
 
   // Global hooks run as they are; a project's own (.modus/hooks.yaml) only once the folder is trusted with them.
-  const hooks = createHookService({ dataDir: options.dataDir, env, isTrusted: (root, grants) => trust.inForce('hooks', root, grants) })
+  const hooks = createHookService({
+    dataDir: options.dataDir,
+    env,
+    isTrusted: (root, grants) => trust.inForce('hooks', root, grants)
+  })
 
   const tasks = createTaskManager({
     store,
@@ -309,7 +332,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         gitAvailable,
         settings: {
           get: () => options.settings.get().checkpoints,
-          save: (input) => options.settings.update((current) => ({ ...current, checkpoints: input })).then(() => undefined)
+          save: (input) =>
+            options.settings.update((current) => ({ ...current, checkpoints: input })).then(() => undefined)
         },
         record: (taskId, event) => tasks.record(taskId, event),
         bus: options.bus

@@ -66,7 +66,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const servers = await mcp.describeProjectServers(root)
     // So are its hooks: programs that run at each tool call and message.
     const hooks = await projectHookGrants(root)
-    return { lines: [...describeProjectGrants(modes), ...servers, ...hooks], items: [...projectGrantItems(modes), ...servers, ...hooks].sort() }
+    return {
+      lines: [...describeProjectGrants(modes), ...servers, ...hooks],
+      items: [...projectGrantItems(modes), ...servers, ...hooks].sort()
+    }
   }
   const ownSaves = createOwnSaves(options.dataDir)
   const session = createWorkspaceSession({ recent, bus, trust, describeGrants, forgetOwnSaves })
@@ -100,7 +103,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const stopIndexingOnOpen = bus.subscribe((name, payload) => {
     const root = name === 'workspace:opened' ? (payload as { root?: string } | null)?.root : undefined
     const { autoStart, autoStartMaxFiles } = settings.get().codeIndex
-    if (root) void agent.codeIndex.startWithWorkspace(root, { autoStart, maxFiles: autoStartMaxFiles }).catch(() => undefined)
+    if (root)
+      void agent.codeIndex.startWithWorkspace(root, { autoStart, maxFiles: autoStartMaxFiles }).catch(() => undefined)
   })
   // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
   void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)
@@ -113,7 +117,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       dataDir: options.dataDir
     }),
     ...createWorkspaceHandlers({ session, recent, pickFolder: options.pickFolder }),
-    ...createSettingsHandlers({ settings, secrets, bus, env, onEmbeddingsChanged: () => agent.codeIndex.embeddingsChanged() }),
+    ...createSettingsHandlers({
+      settings,
+      secrets,
+      bus,
+      env,
+      onEmbeddingsChanged: () => agent.codeIndex.embeddingsChanged()
+    }),
     ...createCodeIndexHandlers({ service: agent.codeIndex, currentWorkspace: () => session.current()?.root ?? null }),
     ...agent.handlers,
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
@@ -152,7 +162,10 @@ function currentModeHandlers(store: () => ModeStore, ownGrants: OwnGrantsDeps): 
 type ModeHandlers = ReturnType<typeof createModeHandlers>
 
 /** Servers and tool settings the user changes in the MCP view are their own grants, like saved modes. */
-function ownMcpChanges(handlers: ReturnType<typeof createMcpHandlers>, ownGrants: OwnGrantsDeps): ReturnType<typeof createMcpHandlers> {
+function ownMcpChanges(
+  handlers: ReturnType<typeof createMcpHandlers>,
+  ownGrants: OwnGrantsDeps
+): ReturnType<typeof createMcpHandlers> {
   return {
     ...handlers,
     'mcp:saveServer': withOwnGrants(ownGrants, handlers['mcp:saveServer']),

@@ -55,6 +55,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(`modus serve: ${error instanceof Error ? error.message : String(error)}\nRun with --help for the options.`)
+  console.error(
+    `modus serve: ${error instanceof Error ? error.message : String(error)}\nRun with --help for the options.`
+  )
   process.exit(1)
 })

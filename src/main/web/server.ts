@@ -5,13 +5,7 @@ import { networkInterfaces } from 'node:os'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../core/create-core'
 import { readStaticFile } from './static-files'
-import {
-  hostAllowed,
-  originAllowed,
-  tokenFromHandshake,
-  tokenFromHeader,
-  tokenMatches
-} from './security'
+import { hostAllowed, originAllowed, tokenFromHandshake, tokenFromHeader, tokenMatches } from './security'
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy'
 import { parseClientMessage, WS_PROTOCOL, type ServerMessage } from '../../shared/contract/ws-wire'
 

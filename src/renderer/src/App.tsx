@@ -29,7 +29,8 @@ export function App(): ReactNode {
   const setTrustReopened = useWorkspaceStore((state) => state.requestTrustPrompt)
   const grantsPending = Boolean(workspace && !workspace.trusted && workspace.projectGrants.length > 0)
   // Asked unprompted when the project grants something unanswered; on request whenever untrusted.
-  const showTrustPrompt = Boolean(workspace && !workspace.trusted) && ((grantsPending && !workspace!.trustAnswered) || trustReopened)
+  const showTrustPrompt =
+    Boolean(workspace && !workspace.trusted) && ((grantsPending && !workspace!.trustAnswered) || trustReopened)
 
   useEffect(() => routeEvents(client), [client])
 
@@ -94,7 +95,9 @@ export function App(): ReactNode {
           onDone={(opened) => {
             setSwitching(false)
             // Back to the folder button (Esc, Cancel), or on to the chat of the folder just opened.
-            focusWhenReady(() => (opened ? composerField() : null) ?? document.querySelector<HTMLElement>('.workspace-name'))
+            focusWhenReady(
+              () => (opened ? composerField() : null) ?? document.querySelector<HTMLElement>('.workspace-name')
+            )
           }}
         />
       )}

@@ -19,7 +19,15 @@ export const Usage = z.object({
 export type Usage = z.infer<typeof Usage>
 
 /** What an approval item is about: a tool call, a staged edit (the diff review), or a paused loop. */
-export const ApprovalKind = z.enum(['tool', 'edit', 'network', 'request-limit', 'cost-limit', 'repetition', 'mistake-limit'])
+export const ApprovalKind = z.enum([
+  'tool',
+  'edit',
+  'network',
+  'request-limit',
+  'cost-limit',
+  'repetition',
+  'mistake-limit'
+])
 export type ApprovalKind = z.infer<typeof ApprovalKind>
 
 export const AgentEvent = z.discriminatedUnion('type', [

@@ -17,5 +17,4 @@ export type UserBlock = TextBlock | ImageBlock | ToolResultBlock
 export type AssistantBlock = TextBlock | ReasoningBlock | ToolUseBlock
 
 export type ConversationMessage =
-  | { role: 'user'; content: UserBlock[] }
-  | { role: 'assistant'; content: AssistantBlock[] }
+  { role: 'user'; content: UserBlock[] } | { role: 'assistant'; content: AssistantBlock[] }

@@ -8,7 +8,10 @@ export function parseEvent(name: string, payload: unknown): ParsedEvent {
   const parsed = events[name as EventName].safeParse(payload)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return { ok: false, error: `Invalid "${name}" event: ${issue ? `${issue.path.join('.') || '(payload)'}: ${issue.message}` : 'bad payload'}` }
+    return {
+      ok: false,
+      error: `Invalid "${name}" event: ${issue ? `${issue.path.join('.') || '(payload)'}: ${issue.message}` : 'bad payload'}`
+    }
   }
   return { ok: true, args: [name, parsed.data] as EventArgs }
 }

@@ -26,10 +26,17 @@ export const McpServerEntry = z
   })
   .passthrough()
   .superRefine((entry, ctx) => {
-    if (entry.command && entry.url) ctx.addIssue({ code: 'custom', message: 'has both "command" and "url": a server is either a program (stdio) or a URL' })
-    else if (!entry.command && !entry.url) ctx.addIssue({ code: 'custom', message: 'needs a "command" (stdio) or a "url"' })
-    else if (entry.type === 'stdio' && !entry.command) ctx.addIssue({ code: 'custom', message: 'type "stdio" needs a "command"' })
-    else if (entry.type && entry.type !== 'stdio' && !entry.url) ctx.addIssue({ code: 'custom', message: `type "${entry.type}" needs a "url"` })
+    if (entry.command && entry.url)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'has both "command" and "url": a server is either a program (stdio) or a URL'
+      })
+    else if (!entry.command && !entry.url)
+      ctx.addIssue({ code: 'custom', message: 'needs a "command" (stdio) or a "url"' })
+    else if (entry.type === 'stdio' && !entry.command)
+      ctx.addIssue({ code: 'custom', message: 'type "stdio" needs a "command"' })
+    else if (entry.type && entry.type !== 'stdio' && !entry.url)
+      ctx.addIssue({ code: 'custom', message: `type "${entry.type}" needs a "url"` })
   })
 export type McpServerEntry = z.infer<typeof McpServerEntry>
 
@@ -79,20 +86,34 @@ export const McpSnapshot = z.object({
 })
 export type McpSnapshot = z.infer<typeof McpSnapshot>
 
-const serverName = z.string().trim().min(1).max(64).regex(/^[^\s/\\]+$/, 'no spaces or slashes')
+const serverName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[^\s/\\]+$/, 'no spaces or slashes')
 
 export const mcpRequests = {
   'mcp:list': request(z.object({}).strict(), McpSnapshot),
   'mcp:restart': request(z.object({ server: z.string().min(1) }).strict(), McpSnapshot),
   /** Adds or replaces a server in the scope's config file (the file is never rewritten if broken). */
   'mcp:saveServer': request(
-    z.object({ scope: McpScope, name: serverName, previousName: z.string().optional(), entry: McpServerEntry }).strict(),
+    z
+      .object({ scope: McpScope, name: serverName, previousName: z.string().optional(), entry: McpServerEntry })
+      .strict(),
     McpSnapshot
   ),
   'mcp:removeServer': request(z.object({ scope: McpScope, name: z.string().min(1) }).strict(), McpSnapshot),
   /** Enables/disables a tool for the model, or marks it always allowed, in the server's own file. */
   'mcp:setTool': request(
-    z.object({ server: z.string().min(1), tool: z.string().min(1), enabled: z.boolean().optional(), alwaysAllow: z.boolean().optional() }).strict(),
+    z
+      .object({
+        server: z.string().min(1),
+        tool: z.string().min(1),
+        enabled: z.boolean().optional(),
+        alwaysAllow: z.boolean().optional()
+      })
+      .strict(),
     McpSnapshot
   )
 }

@@ -13,7 +13,11 @@ export const ModeView = z.object({
   savedByUser: z.boolean().optional(),
   /** A built-in mode: rules the user added to it ("always allow"), kept apart from the definition. */
   additions: z
-    .object({ commandAllow: z.array(z.string()).optional(), sandboxDomains: z.array(z.string()).optional(), browserAllow: z.array(z.string()).optional() })
+    .object({
+      commandAllow: z.array(z.string()).optional(),
+      sandboxDomains: z.array(z.string()).optional(),
+      browserAllow: z.array(z.string()).optional()
+    })
     .optional()
 })
 export type ModeView = z.infer<typeof ModeView>
@@ -32,7 +36,9 @@ export const modesRequests = {
   'modes:list': request(z.object({}).strict(), ModesView),
   /** The mode is validated by the core (precise messages); the input shape is left open here. */
   'modes:save': request(
-    z.object({ mode: z.record(z.string(), z.unknown()), scope: ModeScope, previousSlug: z.string().optional() }).strict(),
+    z
+      .object({ mode: z.record(z.string(), z.unknown()), scope: ModeScope, previousSlug: z.string().optional() })
+      .strict(),
     ModesView
   ),
   'modes:delete': request(z.object({ slug: z.string().min(1), scope: ModeScope }).strict(), ModesView),

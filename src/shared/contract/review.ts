@@ -6,7 +6,10 @@ import { request } from './define'
 export const reviewRequests = {
   'changes:list': request(z.object({ taskId: z.string() }).strict(), z.array(ChangeView)),
   /** Opens the review of undoing an accepted change (nothing is written until accepted there). */
-  'changes:revert': request(z.object({ taskId: z.string(), changeId: z.string() }).strict(), z.object({ approvalId: z.string() })),
+  'changes:revert': request(
+    z.object({ taskId: z.string(), changeId: z.string() }).strict(),
+    z.object({ approvalId: z.string() })
+  ),
   /** Pending changes whose file changed on disk since the proposal, checked now (the review warns before accepting). */
   'changes:check': request(
     z.object({ changeIds: z.array(z.string()).max(1000) }).strict(),

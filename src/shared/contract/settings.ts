@@ -82,7 +82,10 @@ export const EmbeddingsInput = z
     apiKey: z.string().max(500).optional()
   })
   .strict()
-  .refine((e) => PROVIDERS[e.kind].defaultBaseUrl !== null || !!e.baseUrl, { message: 'An OpenAI-compatible endpoint needs its base URL', path: ['baseUrl'] })
+  .refine((e) => PROVIDERS[e.kind].defaultBaseUrl !== null || !!e.baseUrl, {
+    message: 'An OpenAI-compatible endpoint needs its base URL',
+    path: ['baseUrl']
+  })
 export type EmbeddingsInput = z.infer<typeof EmbeddingsInput>
 
 export const EmbeddingsView = z.object({

@@ -42,7 +42,10 @@ export const workspaceRequests = {
   'workspace:current': request(z.object({}).strict(), WorkspaceInfo.nullable()),
   'workspace:recent': request(z.object({}).strict(), z.array(z.string())),
   /** Folders whose path continues what the user typed (`/home/me/pro` → `/home/me/projects`…). */
-  'workspace:complete': request(z.object({ path: z.string().max(4096) }).strict(), z.object({ folders: z.array(z.string()) })),
+  'workspace:complete': request(
+    z.object({ path: z.string().max(4096) }).strict(),
+    z.object({ folders: z.array(z.string()) })
+  ),
   /** The user's answer to the trust prompt for the open workspace. */
   'workspace:trust': request(
     z.object({ trusted: z.boolean(), grantsHash: z.string().max(128).optional() }).strict(),

@@ -117,7 +117,10 @@ function addTokenVotes(file: LineIndex, searchKeys: readonly string[], maxStart:
     }
   })
   // The longest identifiers are the most telling; a handful is enough to find look-alikes.
-  const telling = [...linesOfToken].filter(([t]) => t.length >= 4).sort((a, b) => b[0].length - a[0].length).slice(0, 8)
+  const telling = [...linesOfToken]
+    .filter(([t]) => t.length >= 4)
+    .sort((a, b) => b[0].length - a[0].length)
+    .slice(0, 8)
   // Identifiers are ASCII word characters, which keys keep as the text has them: a line's key holds
   // a token exactly when the line does, so one pass over the text per token finds them all.
   // Shortest first: once a word is missing, the longer ones holding it are known missing unsearched.

@@ -85,9 +85,15 @@ export function displayRows(hunk: Pick<Hunk, 'oldLines' | 'newLines' | 'lines'>)
 }
 
 /** How many old-side and new-side lines the shown rows hold: a header or range that matches what is shown. */
-export function displayCounts(hunk: Pick<Hunk, 'oldLines' | 'newLines' | 'lines'>): { oldLines: number; newLines: number } {
+export function displayCounts(hunk: Pick<Hunk, 'oldLines' | 'newLines' | 'lines'>): {
+  oldLines: number
+  newLines: number
+} {
   const rows = displayRows(hunk)
-  return { oldLines: rows.filter((row) => row[0] !== '+').length, newLines: rows.filter((row) => row[0] !== '-').length }
+  return {
+    oldLines: rows.filter((row) => row[0] !== '+').length,
+    newLines: rows.filter((row) => row[0] !== '-').length
+  }
 }
 
 const oldSide = (h: Hunk): string[] => h.lines.filter((l) => l[0] !== '+').map((l) => l.slice(1))
@@ -181,7 +187,9 @@ export function invertHunks(hunks: readonly Hunk[]): Hunk[] {
 export function hunksReachingDisk(original: string, hunks: readonly Hunk[], written: string | null): string[] {
   if (written === null) return hunks.map((hunk) => hunk.id)
   const changedSpans = computeHunks(original, written, 0).map(changedSpan)
-  return hunks.filter((hunk) => changedSpans.some((span) => spansOverlap(span, changedSpan(hunk)))).map((hunk) => hunk.id)
+  return hunks
+    .filter((hunk) => changedSpans.some((span) => spansOverlap(span, changedSpan(hunk))))
+    .map((hunk) => hunk.id)
 }
 
 /** The original lines a hunk removes ([first, last]), or the point between two lines where it inserts (x.5). */
@@ -202,4 +210,5 @@ function changedSpan(hunk: Hunk): [number, number] {
   return first >= 0 ? [first, last] : [insertAt, insertAt]
 }
 
-const spansOverlap = ([aStart, aEnd]: [number, number], [bStart, bEnd]: [number, number]): boolean => aStart <= bEnd && bStart <= aEnd
+const spansOverlap = ([aStart, aEnd]: [number, number], [bStart, bEnd]: [number, number]): boolean =>
+  aStart <= bEnd && bStart <= aEnd

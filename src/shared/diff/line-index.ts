@@ -50,7 +50,12 @@ export class LineIndex {
     const from = Math.max(0, fromLine)
     const until = this.absentAfter(needle)
     const found: number[] = []
-    for (let line = this.nextHolding(needle, from, until); line !== -1; line = this.nextHolding(needle, line + 1, until)) found.push(line)
+    for (
+      let line = this.nextHolding(needle, from, until);
+      line !== -1;
+      line = this.nextHolding(needle, line + 1, until)
+    )
+      found.push(line)
     return this.noteIfAbsent(needle, from, found)
   }
 
@@ -86,7 +91,8 @@ export class LineIndex {
   }
 
   private noteIfAbsent(needle: string, from: number, found: number[]): number[] {
-    if (found.length === 0 && this.absentFrom.size < MAX_ABSENT_NOTED) this.absentFrom.set(needle, Math.min(from, this.absentFrom.get(needle) ?? from))
+    if (found.length === 0 && this.absentFrom.size < MAX_ABSENT_NOTED)
+      this.absentFrom.set(needle, Math.min(from, this.absentFrom.get(needle) ?? from))
     return found
   }
 

@@ -25,7 +25,10 @@ class ViewedLines {
   private readonly viewed: Array<Array<string | undefined>> = VIEWS.map(() => [])
   readonly index: LineIndex
 
-  constructor(text: string, readonly lines: readonly string[]) {
+  constructor(
+    text: string,
+    readonly lines: readonly string[]
+  ) {
     this.index = new LineIndex(text, lines, this.viewed[KEY_VIEW])
   }
 
@@ -41,11 +44,21 @@ class ViewedLines {
  * ignoring trailing whitespace, then surrounding whitespace, then Unicode punctuation, then inner
  * whitespace runs. With `eof` the search starts where the pattern would end the file.
  */
-export function seekSequence(lines: readonly string[], pattern: readonly string[], start: number, eof: boolean): number | null {
+export function seekSequence(
+  lines: readonly string[],
+  pattern: readonly string[],
+  start: number,
+  eof: boolean
+): number | null {
   return seekWithViews(new ViewedLines(lines.join('\n'), lines), pattern, start, eof)?.index ?? null
 }
 
-function seekWithViews(file: ViewedLines, pattern: readonly string[], start: number, eof: boolean): { index: number; exact: boolean } | null {
+function seekWithViews(
+  file: ViewedLines,
+  pattern: readonly string[],
+  start: number,
+  eof: boolean
+): { index: number; exact: boolean } | null {
   if (pattern.length === 0) return { index: start, exact: true }
   const { lines, index } = file
   if (pattern.length > lines.length) return null
@@ -57,7 +70,13 @@ function seekWithViews(file: ViewedLines, pattern: readonly string[], start: num
   const trimmed = pattern.map(VIEWS[TRIM_VIEW])
   const offset = longestAt(trimmed)
   const met: number[] = []
-  for (const i of mergedStarts(holdingOrEvery(index, trimmed[offset], from + offset, last + offset), [], offset, from, last)) {
+  for (const i of mergedStarts(
+    holdingOrEvery(index, trimmed[offset], from + offset, last + offset),
+    [],
+    offset,
+    from,
+    last
+  )) {
     if (matchesUnder(file, 0, pattern, i)) return { index: i, exact: true }
     met.push(i)
   }
@@ -67,13 +86,17 @@ function seekWithViews(file: ViewedLines, pattern: readonly string[], start: num
   }
   // Normalising punctuation changes only non-ASCII lines: the ASCII ones hold the normalised line.
   const normalised = pattern.map(VIEWS[PUNCTUATION_VIEW])
-  const holding = normalised[offset] === trimmed[offset] ? met.map((i) => i + offset).values() : holdingOrEvery(index, normalised[offset], from + offset, last + offset)
+  const holding =
+    normalised[offset] === trimmed[offset]
+      ? met.map((i) => i + offset).values()
+      : holdingOrEvery(index, normalised[offset], from + offset, last + offset)
   for (const i of mergedStarts(holding, index.nonAsciiLines(), offset, from, last)) {
     if (matchesUnder(file, PUNCTUATION_VIEW, normalised, i)) return { index: i, exact: false }
   }
   // Keys collapse inner whitespace: only lines holding the key's longest run are tried.
   const target = pattern.map(VIEWS[KEY_VIEW])
-  for (const i of candidateStarts(index, pattern, from, last)) if (matchesUnder(file, KEY_VIEW, target, i)) return { index: i, exact: false }
+  for (const i of candidateStarts(index, pattern, from, last))
+    if (matchesUnder(file, KEY_VIEW, target, i)) return { index: i, exact: false }
   return null
 }
 
@@ -108,7 +131,13 @@ function matchesUnder(file: ViewedLines, pass: number, target: readonly string[]
  * Starts (line − offset) from two ascending line lists, in range, ascending, each once. The holding
  * lines are searched for as they are needed: the next one is looked for only after a start failed.
  */
-function* mergedStarts(holding: Iterator<number>, other: readonly number[], offset: number, from: number, last: number): Generator<number> {
+function* mergedStarts(
+  holding: Iterator<number>,
+  other: readonly number[],
+  offset: number,
+  from: number,
+  last: number
+): Generator<number> {
   let b = 0
   let previous = -1
   let next = holding.next()
@@ -170,7 +199,10 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
   chunks.forEach((chunk, chunkIndex) => {
     if (chunk.changeContext !== null) {
       const found = seekWithViews(file, [chunk.changeContext], cursor, false)
-      if (!found) throw new ApplyPatchError(`Failed to find context '${chunk.changeContext}' in ${path} (chunk ${chunkIndex + 1})`)
+      if (!found)
+        throw new ApplyPatchError(
+          `Failed to find context '${chunk.changeContext}' in ${path} (chunk ${chunkIndex + 1})`
+        )
       cursor = found.index + 1
     }
     if (chunk.oldLines.length === 0) {
@@ -189,7 +221,10 @@ export function applyChunksToContent(original: string, path: string, chunks: rea
     const matched = lines.slice(found.index, found.index + oldLines.length)
     const styleOf = (): IndentStyle => (style ??= detectIndentStyle(lines))
     // An exact match keeps the added lines as written, unless they indent with the other kind (tabs/spaces).
-    const insert = found.exact && !crossesIndentKind(oldLines, matched, newLines, styleOf) ? [...newLines] : fitToFile(oldLines, matched, newLines, styleOf())
+    const insert =
+      found.exact && !crossesIndentKind(oldLines, matched, newLines, styleOf)
+        ? [...newLines]
+        : fitToFile(oldLines, matched, newLines, styleOf())
     replacements.push({ at: found.index, remove: oldLines.length, insert })
     cursor = found.index + oldLines.length
   })
@@ -213,7 +248,12 @@ function spliceLines(index: LineIndex, replacements: readonly Replacement[]): st
  * The chunk matched loosely (other indentation or punctuation): context lines keep the file's own
  * text, added lines are re-indented to the file's style.
  */
-function fitToFile(oldLines: readonly string[], matched: readonly string[], newLines: readonly string[], style: IndentStyle): string[] {
+function fitToFile(
+  oldLines: readonly string[],
+  matched: readonly string[],
+  newLines: readonly string[],
+  style: IndentStyle
+): string[] {
   const { lines: reindented } = reindentReplacement(oldLines, matched, newLines, style)
   const contextOf = alignContext(oldLines, newLines)
   return reindented.map((line, i) => (contextOf[i] >= 0 ? matched[contextOf[i]] : line))
@@ -240,7 +280,13 @@ function alignContext(oldLines: readonly string[], newLines: readonly string[]):
   return out
 }
 
-function notFoundMessage(file: ViewedLines, path: string, chunk: PatchChunk, chunkIndex: number, cursor: number): string {
+function notFoundMessage(
+  file: ViewedLines,
+  path: string,
+  chunk: PatchChunk,
+  chunkIndex: number,
+  cursor: number
+): string {
   const { lines } = file
   const head = `Failed to find expected lines in ${path} (chunk ${chunkIndex + 1}${chunk.changeContext ? `, after '${chunk.changeContext}'` : ''}):\n${chunk.oldLines.join('\n')}`
   // The failed seek's keys are the index's: reused.
@@ -281,7 +327,8 @@ export function applyPatch(text: string, read: (path: string) => string | null):
       current.set(hunk.path, hunk.contents)
       changes.push({ type: 'add', path: hunk.path, content: hunk.contents, overwrites })
     } else if (hunk.type === 'DeleteFile') {
-      if (contentOf(hunk.path) === null) throw new ApplyPatchError(`Failed to delete ${hunk.path}: the file does not exist`)
+      if (contentOf(hunk.path) === null)
+        throw new ApplyPatchError(`Failed to delete ${hunk.path}: the file does not exist`)
       current.set(hunk.path, null)
       changes.push({ type: 'delete', path: hunk.path })
     } else {

@@ -75,9 +75,15 @@ export function parsePatch(text: string): PatchHunk[] {
   return hunks
 }
 
-const isHunkHeader = (line: string): boolean => line.startsWith(ADD) || line.startsWith(DELETE) || line.startsWith(UPDATE)
+const isHunkHeader = (line: string): boolean =>
+  line.startsWith(ADD) || line.startsWith(DELETE) || line.startsWith(UPDATE)
 
-function parseChunks(body: string[], start: number, path: string, headerLineNo: number): { chunks: PatchChunk[]; next: number } {
+function parseChunks(
+  body: string[],
+  start: number,
+  path: string,
+  headerLineNo: number
+): { chunks: PatchChunk[]; next: number } {
   const chunks: PatchChunk[] = []
   let current: PatchChunk | null = null
   let i = start

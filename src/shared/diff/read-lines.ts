@@ -53,7 +53,10 @@ export function effectiveIndents(lines: readonly ParsedLine[]): number[] {
   return lines.map((l) => (l.isBlank ? last : (last = l.indentLevel)))
 }
 
-export function formatLines(lines: ReadonlyArray<Pick<ParsedLine, 'lineNumber' | 'content'>>, maxLineLength = MAX_LINE_LENGTH): string {
+export function formatLines(
+  lines: ReadonlyArray<Pick<ParsedLine, 'lineNumber' | 'content'>>,
+  maxLineLength = MAX_LINE_LENGTH
+): string {
   if (lines.length === 0) return ''
   const width = String(Math.max(...lines.map((l) => l.lineNumber))).length
   return lines

@@ -61,7 +61,12 @@ function blockUnit(lines: readonly string[]): number {
   return unit
 }
 
-function mapByUnit(pairs: Pair[], search: readonly string[], replace: readonly string[], fileUnit: number): string[] | null {
+function mapByUnit(
+  pairs: Pair[],
+  search: readonly string[],
+  replace: readonly string[],
+  fileUnit: number
+): string[] | null {
   if (fileUnit <= 0) return null
   if (!pairs.every(([s, f]) => spacesOnly(s) && spacesOnly(f))) return null
   const unit = blockUnit([...search, ...replace])
@@ -188,7 +193,8 @@ function spaceStep(lines: readonly string[]): number {
     prev = width
   }
   let best = 0
-  for (const [step, count] of counts) if (count > (counts.get(best) ?? 0) || (count === counts.get(best) && step < best)) best = step
+  for (const [step, count] of counts)
+    if (count > (counts.get(best) ?? 0) || (count === counts.get(best) && step < best)) best = step
   return best
 }
 
@@ -226,7 +232,8 @@ export function crossesIndentKind(
   const target = kindOf(matched)
   // The whole file's style is measured only when the matched lines do not tell (a caller may defer it).
   const style = (): IndentStyle => (typeof file === 'function' ? file() : file)
-  const targetKind = target === 'tab' || target === 'space' ? target : style().tabs ? 'tab' : style().unit > 0 ? 'space' : undefined
+  const targetKind =
+    target === 'tab' || target === 'space' ? target : style().tabs ? 'tab' : style().unit > 0 ? 'space' : undefined
   return targetKind !== undefined && source !== targetKind
 }
 
@@ -235,14 +242,28 @@ export function crossesIndentKind(
  * level relative to the search (and its alignment spaces); a line whose indentation a search line
  * had takes that line's indentation from the file as it is.
  */
-function crossKind(pairs: Pair[], search: readonly string[], matched: readonly string[], replace: readonly string[], file: IndentStyle): string[] | null {
+function crossKind(
+  pairs: Pair[],
+  search: readonly string[],
+  matched: readonly string[],
+  replace: readonly string[],
+  file: IndentStyle
+): string[] | null {
   if (!crossesIndentKind(search, matched, replace, file)) return null
   const source = blockKind(search, replace) as IndentKind
   const target: IndentKind = source === 'tab' ? 'space' : 'tab'
   const block = [...search, ...replace]
   // Spaces per level in the block: from the pairs (4 spaces matched one tab), else its own steps.
-  const ratios = pairs.map(([, f]) => levelOf(f, 'tab', 4).level).map((level, i) => (level > 0 ? pairs[i][0].length / level : 0)).filter((r) => r >= 2 && Number.isInteger(r))
-  const sourceUnit = source === 'space' ? (ratios.length > 0 && ratios.every((r) => r === ratios[0]) ? ratios[0] : spaceStep(block) || blockUnit(block) || 4) : 4
+  const ratios = pairs
+    .map(([, f]) => levelOf(f, 'tab', 4).level)
+    .map((level, i) => (level > 0 ? pairs[i][0].length / level : 0))
+    .filter((r) => r >= 2 && Number.isInteger(r))
+  const sourceUnit =
+    source === 'space'
+      ? ratios.length > 0 && ratios.every((r) => r === ratios[0])
+        ? ratios[0]
+        : spaceStep(block) || blockUnit(block) || 4
+      : 4
   const targetUnit = target === 'space' ? detectIndentUnit(matched) || file.unit || 4 : 4
   const [firstSearch, firstFile] = pairs[0]
   const offset = levelOf(firstFile, target, targetUnit).level - levelOf(firstSearch, source, sourceUnit).level
@@ -255,6 +276,8 @@ function crossKind(pairs: Pair[], search: readonly string[], matched: readonly s
     if (same !== undefined && same !== null) return same + line.slice(ws.length)
     const { level, rem } = levelOf(ws, source, sourceUnit)
     const at = Math.max(0, level + offset)
-    return (target === 'tab' ? '\t'.repeat(at) + ' '.repeat(rem) : ' '.repeat(at * targetUnit + rem)) + line.slice(ws.length)
+    return (
+      (target === 'tab' ? '\t'.repeat(at) + ' '.repeat(rem) : ' '.repeat(at * targetUnit + rem)) + line.slice(ws.length)
+    )
   })
 }

@@ -150,7 +150,10 @@ export function parseSearchReplace(diff: string): ParseResult {
     }
   }
   if (state !== 'outside') {
-    return { ok: false, error: `ERROR: Unexpected end of sequence: Expected ${expectedAfter[state]} was not found.\n\n${FORMAT_HELP}` }
+    return {
+      ok: false,
+      error: `ERROR: Unexpected end of sequence: Expected ${expectedAfter[state]} was not found.\n\n${FORMAT_HELP}`
+    }
   }
   if (blocks.length === 0) {
     return {
@@ -163,7 +166,8 @@ export function parseSearchReplace(diff: string): ParseResult {
 
 function finishBlock(index: number, draft: Draft): SearchReplaceBlock {
   let { search, replace, startLine } = draft
-  const numbered = (ls: string[]): boolean => ls.some((l) => l !== '') && ls.every((l) => l === '' || NUMBERED_RE.test(l))
+  const numbered = (ls: string[]): boolean =>
+    ls.some((l) => l !== '') && ls.every((l) => l === '' || NUMBERED_RE.test(l))
   if (numbered(search)) {
     const first = search.find((l) => l !== '')!
     startLine ??= Number(/\d+/.exec(first)![0])

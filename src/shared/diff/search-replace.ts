@@ -54,7 +54,11 @@ interface FileState {
 }
 
 /** Applies every block it can, in order; each block gets its own result. */
-export function applySearchReplace(original: string, diff: string, options: SearchReplaceOptions = {}): SearchReplaceResult {
+export function applySearchReplace(
+  original: string,
+  diff: string,
+  options: SearchReplaceOptions = {}
+): SearchReplaceResult {
   const parsed = parseSearchReplace(diff)
   if (!parsed.ok) return { content: null, formatError: parsed.error, blocks: [], applied: 0, failed: 0 }
   const eol = detectLineEnding(original)
@@ -78,14 +82,25 @@ function applyBlock(state: FileState, block: SearchReplaceBlock, threshold: numb
   const hint = block.startLine
   const { search, replace } = block
   if (search.every((l) => l.trim() === '')) {
-    return { index: block.index, status: 'failed', hint, error: 'Empty SEARCH content is not allowed: the SEARCH section must contain the exact lines to replace.' }
+    return {
+      index: block.index,
+      status: 'failed',
+      hint,
+      error: 'Empty SEARCH content is not allowed: the SEARCH section must contain the exact lines to replace.'
+    }
   }
   if (search.join('\n') === replace.join('\n')) {
-    return { index: block.index, status: 'failed', hint, error: 'SEARCH and REPLACE content are identical: the block would change nothing.' }
+    return {
+      index: block.index,
+      status: 'failed',
+      hint,
+      error: 'SEARCH and REPLACE content are identical: the block would change nothing.'
+    }
   }
   const hintIndex = hint === undefined ? undefined : shiftedHint(state, hint - 1)
   const found = locate(state, search, hintIndex, threshold)
-  if ('error' in found) return { index: block.index, status: 'failed', hint, error: found.error, closest: found.closest }
+  if ('error' in found)
+    return { index: block.index, status: 'failed', hint, error: found.error, closest: found.closest }
   const at = found.at
   const matched = state.lines.slice(at, at + search.length)
   state.style ??= detectIndentStyle(state.lines)
@@ -125,7 +140,10 @@ function locate(state: FileState, search: string[], hint: number | undefined, th
     const exact = exactMatches(state, searchKeys)
     if (exact.length === 1) return { at: exact[0], similarity: 1 }
     if (exact.length > 1) {
-      const where = exact.slice(0, 8).map((i) => `${i + 1}-${i + search.length}`).join(', ')
+      const where = exact
+        .slice(0, 8)
+        .map((i) => `${i + 1}-${i + search.length}`)
+        .join(', ')
       return {
         error:
           `The SEARCH content matches ${exact.length} places (lines ${where}${exact.length > 8 ? ', …' : ''}). ` +
@@ -156,7 +174,12 @@ function anchorOf(searchKeys: string[]): { offset: number; token: string } | nul
   return best
 }
 
-function matchesAt(state: FileState, searchKeys: string[], anchor: { offset: number; token: string } | null, i: number): boolean {
+function matchesAt(
+  state: FileState,
+  searchKeys: string[],
+  anchor: { offset: number; token: string } | null,
+  i: number
+): boolean {
   if (anchor && !state.lines[i + anchor.offset].includes(anchor.token)) return false
   let j = 0
   while (j < searchKeys.length && keyAt(state, i + j) === searchKeys[j]) j++
@@ -198,14 +221,25 @@ function nearestExactMatch(state: FileState, searchKeys: string[], hint: number)
 }
 
 /** Starts in `from…last` whose anchor line holds the anchor token, ascending. */
-function anchoredStarts(index: LineIndex, anchor: { offset: number; token: string }, from: number, last: number): number[] {
+function anchoredStarts(
+  index: LineIndex,
+  anchor: { offset: number; token: string },
+  from: number,
+  last: number
+): number[] {
   return index
     .linesHolding(anchor.token, from + anchor.offset)
     .map((line) => line - anchor.offset)
     .filter((i) => i <= last)
 }
 
-function noMatch(state: FileState, n: number, hint: number | undefined, threshold: number, best: ScoredWindow | undefined): Located {
+function noMatch(
+  state: FileState,
+  n: number,
+  hint: number | undefined,
+  threshold: number,
+  best: ScoredWindow | undefined
+): Located {
   const where = hint === undefined ? 'anywhere in the file' : `in the whole file (hint :start_line: ${hint + 1})`
   const need = threshold < 1 ? ` (needs ${Math.round(threshold * 100)}% similarity)` : ''
   if (!best) return { error: `No match found ${where}${need}: the file has fewer lines than the SEARCH block.` }

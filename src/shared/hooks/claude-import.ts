@@ -11,7 +11,11 @@ const ClaudeSettings = z
           z
             .object({
               matcher: z.string().optional(),
-              hooks: z.array(z.object({ type: z.string(), command: z.string().optional(), timeout: z.number().optional() }).passthrough())
+              hooks: z.array(
+                z
+                  .object({ type: z.string(), command: z.string().optional(), timeout: z.number().optional() })
+                  .passthrough()
+              )
             })
             .passthrough()
         )
@@ -36,7 +40,10 @@ export function importClaudeHooks(settings: unknown): { ok: true; value: ClaudeI
   const parsed = ClaudeSettings.safeParse(settings)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return { ok: false, error: `not Claude Code settings with hooks (${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'invalid'})` }
+    return {
+      ok: false,
+      error: `not Claude Code settings with hooks (${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'invalid'})`
+    }
   }
   const hooks: HooksFile['hooks'] = {}
   const skipped: string[] = []
@@ -55,7 +62,9 @@ export function importClaudeHooks(settings: unknown): { ok: true; value: ClaudeI
         const config: HookConfig = {
           command: hook.command.trim(),
           ...(group.matcher !== undefined && group.matcher !== '' ? { matcher: group.matcher } : {}),
-          ...(hook.timeout !== undefined && hook.timeout > 0 ? { timeout: Math.min(hook.timeout, MAX_HOOK_TIMEOUT_SEC) } : {})
+          ...(hook.timeout !== undefined && hook.timeout > 0
+            ? { timeout: Math.min(hook.timeout, MAX_HOOK_TIMEOUT_SEC) }
+            : {})
         }
         ;(hooks[event] ??= []).push(config)
       }

@@ -20,7 +20,13 @@ export interface NamedVerdict {
  * a protected path, a write outside the workspace, a command leaving the sandbox, the repository's
  * git config) is kept for the user: a list of what is safe, so a new ask is kept until added here.
  */
-export const HOOK_LIFTABLE_ASKS: ReadonlySet<string> = new Set(['default-ask', 'no-matching-rule', 'auto-approve-off', 'outside-workspace', 'foreign-origin'])
+export const HOOK_LIFTABLE_ASKS: ReadonlySet<string> = new Set([
+  'default-ask',
+  'no-matching-rule',
+  'auto-approve-off',
+  'outside-workspace',
+  'foreign-origin'
+])
 
 export const hookRule = (named: Pick<NamedVerdict, 'hook'>): string => `hook:${named.hook}`
 const who = (named: NamedVerdict): string => `The ${named.origin} PreToolUse hook '${named.hook}'`
@@ -35,19 +41,35 @@ export function decideWithHooks(policy: PolicyAnswer, answers: readonly NamedVer
   if (policy.decision === 'deny') return policy
   const first = (kind: HookVerdict['kind']) => answers.find((answer) => answer.verdict.kind === kind)
   const denied = first('block')
-  if (denied && denied.verdict.kind === 'block') return { decision: 'deny', rule: hookRule(denied), reason: `${who(denied)} denied it: ${denied.verdict.reason}` }
+  if (denied && denied.verdict.kind === 'block')
+    return { decision: 'deny', rule: hookRule(denied), reason: `${who(denied)} denied it: ${denied.verdict.reason}` }
   const broken = first('problem')
   if (broken && broken.verdict.kind === 'problem') {
-    return { decision: 'ask', rule: hookRule(broken), reason: `${who(broken)} ${broken.verdict.problem}, so this call needs your approval` }
+    return {
+      decision: 'ask',
+      rule: hookRule(broken),
+      reason: `${who(broken)} ${broken.verdict.problem}, so this call needs your approval`
+    }
   }
   const asked = first('ask')
   if (asked && asked.verdict.kind === 'ask') {
-    return { decision: 'ask', rule: hookRule(asked), reason: `${who(asked)} asks for approval${asked.verdict.reason ? `: ${asked.verdict.reason}` : ''}` }
+    return {
+      decision: 'ask',
+      rule: hookRule(asked),
+      reason: `${who(asked)} asks for approval${asked.verdict.reason ? `: ${asked.verdict.reason}` : ''}`
+    }
   }
   const allowed = first('allow')
   if (!allowed || allowed.verdict.kind !== 'allow' || policy.decision === 'allow') return policy
   if (!HOOK_LIFTABLE_ASKS.has(policy.rule)) {
-    return { ...policy, reason: `${policy.reason} (${who(allowed)} allowed it, but a hook cannot lift this ask: ${policy.rule})` }
+    return {
+      ...policy,
+      reason: `${policy.reason} (${who(allowed)} allowed it, but a hook cannot lift this ask: ${policy.rule})`
+    }
   }
-  return { decision: 'allow', rule: hookRule(allowed), reason: `${who(allowed)} allowed it${allowed.verdict.reason ? `: ${allowed.verdict.reason}` : ''}` }
+  return {
+    decision: 'allow',
+    rule: hookRule(allowed),
+    reason: `${who(allowed)} allowed it${allowed.verdict.reason ? `: ${allowed.verdict.reason}` : ''}`
+  }
 }

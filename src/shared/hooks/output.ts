@@ -43,13 +43,15 @@ const HookOutput = z
 type HookOutput = z.infer<typeof HookOutput>
 
 const MAX_TEXT = 4_000
-const clip = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… [cut at ${MAX_TEXT} characters]` : text)
+const clip = (text: string): string =>
+  text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… [cut at ${MAX_TEXT} characters]` : text
 const lastLines = (text: string): string => clip(text.trim().split('\n').slice(-5).join('\n'))
 
 /** Reads a finished hook the way Claude Code does: exit 2 blocks with stderr, other failures are problems, stdout is JSON. */
 export function readHookRun(event: HookEvent, run: HookRun): HookVerdict {
   if (run.kind === 'spawn-failed') return { kind: 'problem', problem: `could not start (${run.error})` }
-  if (run.kind === 'timed-out') return { kind: 'problem', problem: `did not finish within ${run.timeoutSec} s and was stopped` }
+  if (run.kind === 'timed-out')
+    return { kind: 'problem', problem: `did not finish within ${run.timeoutSec} s and was stopped` }
   if (run.code === 2) return { kind: 'block', reason: lastLines(run.stderr) || 'no reason given (exit code 2)' }
   if (run.code !== 0) {
     const said = lastLines(run.stderr || run.stdout)
@@ -68,7 +70,10 @@ export function readHookRun(event: HookEvent, run: HookRun): HookVerdict {
   const parsed = HookOutput.safeParse(raw)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return { kind: 'problem', problem: `printed JSON Modus cannot read (${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'invalid'})` }
+    return {
+      kind: 'problem',
+      problem: `printed JSON Modus cannot read (${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'invalid'})`
+    }
   }
   return verdictOf(event, parsed.data)
 }
@@ -88,9 +93,13 @@ function verdictOf(event: HookEvent, output: HookOutput): HookVerdict {
     case 'allow':
     case 'approve':
       // Only a tool call can be allowed; elsewhere "allow" just lets things go on.
-      return event === 'PreToolUse' ? { kind: 'allow', ...(reason ? { reason: clip(reason) } : {}), ...withNote } : { kind: 'none', ...withNote }
+      return event === 'PreToolUse'
+        ? { kind: 'allow', ...(reason ? { reason: clip(reason) } : {}), ...withNote }
+        : { kind: 'none', ...withNote }
     case 'ask':
-      return event === 'PreToolUse' ? { kind: 'ask', ...(reason ? { reason: clip(reason) } : {}), ...withNote } : { kind: 'none', ...withNote }
+      return event === 'PreToolUse'
+        ? { kind: 'ask', ...(reason ? { reason: clip(reason) } : {}), ...withNote }
+        : { kind: 'none', ...withNote }
   }
 }
 

@@ -57,7 +57,9 @@ export const hookName = (hook: Pick<HookConfig, 'name' | 'command'>): string =>
 
 /** Every hook of a parsed file, flattened in the file's order. */
 export function hooksOf(file: HooksFile, origin: HookOrigin, path: string): LoadedHook[] {
-  return HOOK_EVENTS.flatMap((event) => (file.hooks[event] ?? []).map((hook) => ({ ...hook, event, origin, file: path })))
+  return HOOK_EVENTS.flatMap((event) =>
+    (file.hooks[event] ?? []).map((hook) => ({ ...hook, event, origin, file: path }))
+  )
 }
 
 /**
@@ -86,14 +88,19 @@ export function toolNamesFor(tool: string): string[] {
 }
 
 /** A matcher as a whole-name regular expression, or why it is not one. */
-export function compileMatcher(matcher: string | undefined): { ok: true; test: (tool: string) => boolean } | { ok: false; error: string } {
+export function compileMatcher(
+  matcher: string | undefined
+): { ok: true; test: (tool: string) => boolean } | { ok: false; error: string } {
   const text = matcher?.trim() ?? ''
   if (text === '' || text === '*') return { ok: true, test: () => true }
   try {
     const pattern = new RegExp(`^(?:${text})$`)
     return { ok: true, test: (tool) => toolNamesFor(tool).some((name) => pattern.test(name)) }
   } catch (error) {
-    return { ok: false, error: `matcher "${text}" is not a valid regular expression (${error instanceof Error ? error.message : String(error)})` }
+    return {
+      ok: false,
+      error: `matcher "${text}" is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`
+    }
   }
 }
 
@@ -108,7 +115,10 @@ export function hookApplies(hook: LoadedHook, mode: string, tool?: string): bool
 
 /** The trust prompt's line for one project hook: what program it runs, and when. */
 export function hookGrant(hook: Pick<LoadedHook, 'event' | 'command' | 'matcher' | 'modes'>): string {
-  const tools = hook.event === 'PreToolUse' || hook.event === 'PostToolUse' ? ` for tools matching \`${hook.matcher?.trim() || '*'}\`` : ''
+  const tools =
+    hook.event === 'PreToolUse' || hook.event === 'PostToolUse'
+      ? ` for tools matching \`${hook.matcher?.trim() || '*'}\``
+      : ''
   const modes = hook.modes ? ` in modes ${hook.modes.join(', ')}` : ''
   return `Hook ${hook.event} runs \`${hook.command}\`${tools}${modes}`
 }

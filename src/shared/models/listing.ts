@@ -31,7 +31,12 @@ export function toModelChoices(listed: readonly ListedModel[]): ModelChoice[] {
     seen.add(model.id)
     const table = findModel(model.id)
     const retiresOn = model.retiresOn ?? table?.retiresOn
-    choices.push({ ...model, ...(retiresOn ? { retiresOn } : {}), known: Boolean(table), contextWindow: table?.contextWindow ?? null })
+    choices.push({
+      ...model,
+      ...(retiresOn ? { retiresOn } : {}),
+      known: Boolean(table),
+      contextWindow: table?.contextWindow ?? null
+    })
   }
   // Stable: providers that give no dates (compatible servers) keep their own order.
   return choices.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))

@@ -16,7 +16,10 @@ export function canonicalModelId(id: string): string {
   let name = id.trim().toLowerCase()
   name = name.replace(/^(anthropic|openai)\//, '')
   if (name.startsWith('claude')) name = name.replace(/\./g, '-')
-  name = name.replace(/-\d{8}$/, '').replace(/-\d{4}-\d{2}-\d{2}$/, '').replace(/-latest$/, '')
+  name = name
+    .replace(/-\d{8}$/, '')
+    .replace(/-\d{4}-\d{2}-\d{2}$/, '')
+    .replace(/-latest$/, '')
   if (/^claude-(opus|sonnet)-4$/.test(name)) name = `${name}-0`
   return name
 }
@@ -24,7 +27,8 @@ export function canonicalModelId(id: string): string {
 /** Finds a model: overrides first (exact id), then the table by exact or canonical id. */
 export function findModel(id: string, overrides: readonly ModelOverride[] = []): ModelInfo | undefined {
   const base = byId.get(id) ?? byId.get(canonicalModelId(id))
-  const override = overrides.find((o) => o.id === id) ?? overrides.find((o) => canonicalModelId(o.id) === canonicalModelId(id))
+  const override =
+    overrides.find((o) => o.id === id) ?? overrides.find((o) => canonicalModelId(o.id) === canonicalModelId(id))
   if (!override) return base
   return applyOverride(base, override)
 }
@@ -57,7 +61,9 @@ function applyOverride(base: ModelInfo | undefined, override: ModelOverride): Mo
  * that calls tools, is no preview and has no announced retirement. The table is kept newest first.
  */
 export function defaultModelId(family: ModelInfo['provider']): string {
-  const model = MODELS.find((m) => m.provider === family && m.supportsTools && !m.retiresOn && !m.id.includes('preview'))
+  const model = MODELS.find(
+    (m) => m.provider === family && m.supportsTools && !m.retiresOn && !m.id.includes('preview')
+  )
   if (!model) throw new Error(`no default model for ${family} in the table`)
   return model.id
 }

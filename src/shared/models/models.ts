@@ -47,7 +47,12 @@ const openaiPrices = (input: number, output: number, cachedInput: number | null)
   cacheWritePerMTok: 0
 })
 
-const UNKNOWN_PRICES: ModelPrices = { inputPerMTok: null, outputPerMTok: null, cacheReadPerMTok: null, cacheWritePerMTok: null }
+const UNKNOWN_PRICES: ModelPrices = {
+  inputPerMTok: null,
+  outputPerMTok: null,
+  cacheReadPerMTok: null,
+  cacheWritePerMTok: null
+}
 
 const claude = (
   id: string,

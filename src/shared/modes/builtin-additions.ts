@@ -11,7 +11,9 @@ export interface BuiltInAdditions {
   browserAllow?: string[]
 }
 
-const union = (base: readonly string[] | undefined, added: readonly string[] | undefined): string[] => [...new Set([...(base ?? []), ...(added ?? [])])]
+const union = (base: readonly string[] | undefined, added: readonly string[] | undefined): string[] => [
+  ...new Set([...(base ?? []), ...(added ?? [])])
+]
 
 /** The built-in with the user's additions on top; an allow rule turns the command toggle on (Roo's meaning). */
 export function withAdditions<M extends ModeConfig>(mode: M, additions: BuiltInAdditions | undefined): M {
@@ -29,7 +31,10 @@ export function withAdditions<M extends ModeConfig>(mode: M, additions: BuiltInA
     next = { ...next, sandbox: { ...sandbox, allowedDomains: union(sandbox.allowedDomains, additions.sandboxDomains) } }
   }
   if (additions.browserAllow?.length) {
-    next = { ...next, browserRules: { ...next.browserRules, allow: union(next.browserRules?.allow, additions.browserAllow) } }
+    next = {
+      ...next,
+      browserRules: { ...next.browserRules, allow: union(next.browserRules?.allow, additions.browserAllow) }
+    }
   }
   return next
 }

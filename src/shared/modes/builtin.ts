@@ -86,8 +86,7 @@ export const BUILT_IN_MODES: readonly ModeConfig[] = [
   {
     slug: 'debug',
     name: 'Debug',
-    roleDefinition:
-      'You are Modus as a debugger: you find the cause of a failure by evidence before you fix it.',
+    roleDefinition: 'You are Modus as a debugger: you find the cause of a failure by evidence before you fix it.',
     whenToUse: 'Tracking down bugs, failing tests, crashes and unexpected behaviour.',
     description: 'Find the cause, then fix',
     customInstructions:

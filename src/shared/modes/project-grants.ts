@@ -49,19 +49,25 @@ export const SANDBOX_GRANTS: { [K in keyof Required<ModeSandbox>]: (sandbox: Mod
   writableRoots: (sandbox) => (sandbox.writableRoots ?? []).map((root) => `lets sandboxed commands write \`${root}\``),
   // The policy alone opens nothing: `ask` asks, `allow-list` opens only the listed domains.
   network: () => [],
-  allowedDomains: (sandbox) => (sandbox.network === 'none' ? [] : (sandbox.allowedDomains ?? []).map((domain) => `lets sandboxed commands reach \`${domain}\``)),
+  allowedDomains: (sandbox) =>
+    sandbox.network === 'none'
+      ? []
+      : (sandbox.allowedDomains ?? []).map((domain) => `lets sandboxed commands reach \`${domain}\``),
   // Commands outside the sandbox always ask.
   unsandboxedCommands: () => [],
   // Only decides what happens where no sandbox can start: a trusted folder runs unsandboxed, an untrusted one asks.
   whereAvailable: () => [],
-  readableCredentials: (sandbox) => (sandbox.readableCredentials ?? []).map((store) => `lets sandboxed commands read ${credentialStorePaths(store)}`)
+  readableCredentials: (sandbox) =>
+    (sandbox.readableCredentials ?? []).map((store) => `lets sandboxed commands read ${credentialStorePaths(store)}`)
 }
 
 const entriesOf = <T extends object>(record: T) => Object.entries(record) as Array<[keyof T, T[keyof T]]>
 
 /** The labels of the toggles a mode turns on, in the schema's order. */
 function togglesOn(autoApprove: AutoApprove | undefined): string[] {
-  return entriesOf(AUTO_APPROVE_GRANTS).flatMap(([key, grant]) => ('toggle' in grant && autoApprove?.[key] === true ? [grant.toggle] : []))
+  return entriesOf(AUTO_APPROVE_GRANTS).flatMap(([key, grant]) =>
+    'toggle' in grant && autoApprove?.[key] === true ? [grant.toggle] : []
+  )
 }
 
 /** The caps a mode sets (a trusted mode may loosen the global ones). */

@@ -16,8 +16,15 @@ const COMMAND_KEYS = ['autoApprovalEnabled', 'alwaysAllowExecute', 'allowedComma
 /** Keys of Roo's settings export that hold nothing a modes file needs. */
 const EXPORT_ONLY_KEYS = ['providerProfiles', 'globalSettings'] as const
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const entries = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean) : [])
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const entries = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : []
 
 /**
  * Roo matches a case-insensitive prefix (`rm` denies `rmdir`); a Modus rule matches whole words.
@@ -28,7 +35,9 @@ function translate(allowed: string[], denied: string[], warnings: string[]): Roo
   const allow: string[] = []
   for (const entry of allowed) {
     if (entry !== '*' && entry.includes('*')) {
-      warnings.push(`Allowed command "${entry}" was not imported: Roo matches its * literally, Modus would read it as a wildcard`)
+      warnings.push(
+        `Allowed command "${entry}" was not imported: Roo matches its * literally, Modus would read it as a wildcard`
+      )
       continue
     }
     allow.push(entry)
@@ -37,7 +46,9 @@ function translate(allowed: string[], denied: string[], warnings: string[]): Roo
   for (const a of allow)
     for (const d of denied)
       if (a.length > d.length && a.toLowerCase().startsWith(d.toLowerCase()))
-        warnings.push(`Roo let the longer allowed "${a}" win over the denied "${d}"; in Modus a deny rule always wins, so "${a}" is denied`)
+        warnings.push(
+          `Roo let the longer allowed "${a}" win over the denied "${d}"; in Modus a deny rule always wins, so "${a}" is denied`
+        )
   return { allow: [...new Set(allow)], deny: [...new Set(deny)] }
 }
 
@@ -57,12 +68,14 @@ export function splitRooCommandSettings(raw: unknown): { modesFile: unknown; com
   const settings = isRecord(raw.globalSettings) ? { ...raw.globalSettings, ...raw } : raw
   const modesFile: Record<string, unknown> = { ...raw }
   for (const key of [...COMMAND_KEYS, ...EXPORT_ONLY_KEYS]) delete modesFile[key]
-  if (isRecord(raw.globalSettings) && modesFile.customModes === undefined) modesFile.customModes = raw.globalSettings.customModes ?? []
+  if (isRecord(raw.globalSettings) && modesFile.customModes === undefined)
+    modesFile.customModes = raw.globalSettings.customModes ?? []
   if (!COMMAND_KEYS.some((key) => key in settings)) return { modesFile }
   const warnings: string[] = []
   const masterOff = settings.autoApprovalEnabled === false
   const autoApproveCommand = !masterOff && settings.alwaysAllowExecute === true
-  if (masterOff && settings.alwaysAllowExecute === true) warnings.push("Roo's auto-approval was switched off as a whole: commands are not auto-approved")
+  if (masterOff && settings.alwaysAllowExecute === true)
+    warnings.push("Roo's auto-approval was switched off as a whole: commands are not auto-approved")
   const rules = translate(entries(settings.allowedCommands), entries(settings.deniedCommands), warnings)
   return { modesFile, command: { autoApproveCommand, rules, warnings } }
 }

@@ -4,11 +4,17 @@ import type { ToolGroupName } from '../tools/types'
 import { fileRegexProblem } from './file-regex'
 import { CREDENTIAL_STORE_IDS } from '../sandbox/credentials'
 
-export const TOOL_GROUPS = ['read', 'edit', 'command', 'browser', 'mcp', 'modes'] as const satisfies readonly ToolGroupName[]
+export const TOOL_GROUPS = [
+  'read',
+  'edit',
+  'command',
+  'browser',
+  'mcp',
+  'modes'
+] as const satisfies readonly ToolGroupName[]
 export const ToolGroup = z.enum(TOOL_GROUPS)
 
 export const SLUG_MESSAGE = 'Slug must contain only letters, numbers and dashes'
-
 
 export const GroupOptions = z
   .object({
@@ -83,20 +89,35 @@ const parsesAsUrl = (text: string): boolean => {
   }
 }
 export const BrowserRules = z
-  .object({ allow: z.array(z.string().trim().regex(/^(https?|file):\/\/\S+$/, URL_RULE_MESSAGE).refine(parsesAsUrl, URL_RULE_MESSAGE)) })
+  .object({
+    allow: z.array(
+      z
+        .string()
+        .trim()
+        .regex(/^(https?|file):\/\/\S+$/, URL_RULE_MESSAGE)
+        .refine(parsesAsUrl, URL_RULE_MESSAGE)
+    )
+  })
   .strict()
 export type BrowserRules = z.infer<typeof BrowserRules>
 
 /** Which MCP servers a mode may use: all (the default), none, or the named ones. */
-export const ModeMcpServers = z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1, 'A server name must not be empty'))])
+export const ModeMcpServers = z.union([
+  z.enum(['all', 'none']),
+  z.array(z.string().trim().min(1, 'A server name must not be empty'))
+])
 export type ModeMcpServers = z.infer<typeof ModeMcpServers>
 
 /** A host (`registry.npmjs.org`), a wildcard (`*.example.com`) or an IP, each with an optional `:port`. */
-const DOMAIN_PATTERN = /^(?:(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
+const DOMAIN_PATTERN =
+  /^(?:(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
 export const SandboxDomain = z
   .string()
   .trim()
-  .regex(DOMAIN_PATTERN, 'A domain must be a host name (registry.npmjs.org), *.example.com or an IP, optionally with :port')
+  .regex(
+    DOMAIN_PATTERN,
+    'A domain must be a host name (registry.npmjs.org), *.example.com or an IP, optionally with :port'
+  )
 
 export const SANDBOX_NETWORK_POLICIES = ['none', 'allow-list', 'ask'] as const
 export type SandboxNetworkPolicy = (typeof SANDBOX_NETWORK_POLICIES)[number]
@@ -124,7 +145,13 @@ export const ModeSandbox = z
     /** Command rules (`docker *`) whose commands run outside the sandbox: always after asking. */
     unsandboxedCommands: z.array(z.string().trim().min(1, 'A command rule must not be empty')).optional(),
     /** Credential stores this mode's sandboxed commands may read (e.g. `npmrc` for a private registry). */
-    readableCredentials: z.array(z.enum(CREDENTIAL_STORE_IDS, { message: `A credential store must be one of: ${CREDENTIAL_STORE_IDS.join(', ')}` })).optional()
+    readableCredentials: z
+      .array(
+        z.enum(CREDENTIAL_STORE_IDS, {
+          message: `A credential store must be one of: ${CREDENTIAL_STORE_IDS.join(', ')}`
+        })
+      )
+      .optional()
   })
   .strict()
 export type ModeSandbox = z.infer<typeof ModeSandbox>
@@ -189,9 +216,7 @@ export const grantsNeedTrust = (mode: { origin: string; savedByUser?: boolean })
   mode.origin === 'project' && mode.savedByUser !== true
 
 const formatPath = (path: readonly PropertyKey[]): string =>
-  path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('')
+  path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('')
 
 /** zod issues as one line each: `customModes[1].slug: Slug must …`. */
 export const formatIssues = (error: z.ZodError): string[] =>

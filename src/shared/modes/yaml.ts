@@ -11,12 +11,14 @@ export interface ModesFileProblem {
 }
 
 export type ParsedModesFile =
-  | { ok: true; modes: ModeConfig[]; warnings: string[] }
-  | { ok: false; problems: ModesFileProblem[] }
+  { ok: true; modes: ModeConfig[]; warnings: string[] } | { ok: false; problems: ModesFileProblem[] }
 
 /** Invisible characters editors and copy-paste slip into YAML (Roo cleans the same ones). */
 const cleanText = (text: string): string =>
-  text.replace(/^\uFEFF/, '').replace(/[\u200B-\u200D\u2060]/g, '').replace(/\u00A0/g, ' ')
+  text
+    .replace(/^\uFEFF/, '')
+    .replace(/[\u200B-\u200D\u2060]/g, '')
+    .replace(/\u00A0/g, ' ')
 
 /**
  * Every field of a mode, in the order files are written: Roo's own fields travel to and from
@@ -116,10 +118,15 @@ export function detectModesFormat(text: string): DetectedModesFormat | null {
   if (cleaned.trim() === '') return null
   const read = readStructured(cleaned)
   if (carriesRooCommandSettings(read?.raw))
-    return { format: 'roo', reason: "it carries Roo's settings: its command toggle and allowed / denied commands come along" }
+    return {
+      format: 'roo',
+      reason: "it carries Roo's settings: its command toggle and allowed / denied commands come along"
+    }
   const modes = (read?.raw as { customModes?: unknown } | null)?.customModes
   if (!Array.isArray(modes)) return null
-  const keys = new Set((modes as unknown[]).flatMap((mode) => (mode && typeof mode === 'object' ? Object.keys(mode) : [])))
+  const keys = new Set(
+    (modes as unknown[]).flatMap((mode) => (mode && typeof mode === 'object' ? Object.keys(mode) : []))
+  )
   const modusKeys = MODUS_ONLY_KEYS.filter((key) => keys.has(key))
   if (modusKeys.length > 0) return { format: 'modus', reason: `it has Modus settings (${modusKeys.join(', ')})` }
   const rooKeys = ['source', 'rulesFiles'].filter((key) => keys.has(key))
@@ -131,8 +138,8 @@ function lineOf(root: Node | null, path: readonly PropertyKey[], lines: LineCoun
   let node: unknown = root
   let best: number | undefined
   for (const key of path) {
-    if (isMap(node)) node = node.get(key as string, true)
-    else if (isSeq(node)) node = node.get(key as number, true)
+    if (isMap(node)) node = node.get(key, true)
+    else if (isSeq(node)) node = node.get(key, true)
     else break
     const range = (node as Node | undefined)?.range
     if (range) best = lines.linePos(range[0]).line
@@ -165,7 +172,8 @@ export function parseModesText(text: string, format: ModesFileFormat = 'modus'):
   } else raw = document.toJS()
   if (raw === null || raw === undefined) return { ok: true, modes: [], warnings: [] }
   const warnings: string[] = []
-  const { modesFile, command } = format === 'roo' ? splitRooCommandSettings(raw) : { modesFile: raw, command: undefined }
+  const { modesFile, command } =
+    format === 'roo' ? splitRooCommandSettings(raw) : { modesFile: raw, command: undefined }
   const cleanedRaw = dropRooExtras(modesFile, warnings)
   const parsed = ModesFile.safeParse(format === 'roo' ? dropUnknownGroups(cleanedRaw, warnings) : cleanedRaw)
   if (!parsed.success) {
@@ -181,7 +189,11 @@ export function parseModesText(text: string, format: ModesFileFormat = 'modus'):
   let modes = format === 'roo' ? parsed.data.customModes.map((mode) => withoutModusKeys(mode)) : parsed.data.customModes
   if (command) {
     // Roo's command settings are global: every mode imported with them gets them.
-    modes = modes.map((mode) => ({ ...mode, autoApprove: { command: command.autoApproveCommand }, commandRules: command.rules }))
+    modes = modes.map((mode) => ({
+      ...mode,
+      autoApprove: { command: command.autoApproveCommand },
+      commandRules: command.rules
+    }))
     warnings.push(...command.warnings)
   }
   return { ok: true, modes: modes.map(({ source: _source, ...mode }) => mode), warnings }

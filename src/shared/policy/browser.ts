@@ -27,7 +27,9 @@ function describe(url: URL): string {
 function sameOrigin(url: URL, pageUrl: string): boolean {
   try {
     const page = new URL(pageUrl)
-    return url.protocol === 'file:' ? page.protocol === 'file:' && page.pathname === url.pathname : originOf(page) === originOf(url)
+    return url.protocol === 'file:'
+      ? page.protocol === 'file:' && page.pathname === url.pathname
+      : originOf(page) === originOf(url)
   } catch {
     return false
   }
@@ -57,7 +59,8 @@ export function decideBrowser(
   ctx: { mode: ResolvedMode; trusted: boolean; facts: (path: string) => PathFacts; openedFrom?: string },
   auto: AutoApprove
 ): Verdict {
-  if (url === undefined) return { decision: 'allow', rule: 'browser-session', reason: 'Acts on the page already opened in this task' }
+  if (url === undefined)
+    return { decision: 'allow', rule: 'browser-session', reason: 'Acts on the page already opened in this task' }
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -73,14 +76,31 @@ export function decideBrowser(
   const crossOrigin = ctx.openedFrom !== undefined && !sameOrigin(parsed, ctx.openedFrom)
   if (local && !crossOrigin) {
     return auto.browser
-      ? { decision: 'allow', rule: 'auto-approve.browser', reason: `Local pages are auto-approved in this mode (${what})` }
+      ? {
+          decision: 'allow',
+          rule: 'auto-approve.browser',
+          reason: `Local pages are auto-approved in this mode (${what})`
+        }
       : { decision: 'ask', rule: 'default-ask', reason: `Opening ${what} needs approval in this mode` }
   }
   // A project file's rules count only in a trusted workspace, as for command rules.
   const rules = grantsNeedTrust(ctx.mode) && !ctx.trusted ? [] : (ctx.mode.browserRules?.allow ?? [])
   const rule = rules.find((candidate) => matchesRule(parsed, candidate))
-  if (rule) return { decision: 'allow', rule: `browser-allow:${rule}`, reason: `The mode's URL allow rule ${rule} matches ${what}` }
+  if (rule)
+    return {
+      decision: 'allow',
+      rule: `browser-allow:${rule}`,
+      reason: `The mode's URL allow rule ${rule} matches ${what}`
+    }
   if (local)
-    return { decision: 'ask', rule: 'foreign-origin', reason: `The page on ${ctx.openedFrom} reaching ${what}, another origin, always needs approval: no URL allow rule of this mode matches` }
-  return { decision: 'ask', rule: 'foreign-origin', reason: `Opening ${what} always needs approval: it is not local and no URL allow rule of this mode matches` }
+    return {
+      decision: 'ask',
+      rule: 'foreign-origin',
+      reason: `The page on ${ctx.openedFrom} reaching ${what}, another origin, always needs approval: no URL allow rule of this mode matches`
+    }
+  return {
+    decision: 'ask',
+    rule: 'foreign-origin',
+    reason: `Opening ${what} always needs approval: it is not local and no URL allow rule of this mode matches`
+  }
 }

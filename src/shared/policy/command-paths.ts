@@ -26,18 +26,34 @@ export interface PathVerdict {
 }
 
 const DIRECTORY_CHANGERS = new Set(['cd', 'pushd'])
-const READABLE_DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/tty', '-'])
+const READABLE_DEVICES = new Set([
+  '/dev/null',
+  '/dev/stdin',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/zero',
+  '/dev/random',
+  '/dev/urandom',
+  '/dev/tty',
+  '-'
+])
 /** Where a write goes nowhere or to the command's own output (`curl -o -`, `sort -o /dev/stdout`). */
 const WRITABLE_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '-'])
 /** The protected names (the policy's one table): a glob that can match one may write it. */
 const PROTECTED_SPELLINGS = PROTECTED_NAMES.map((entry) => entry.name)
 
-const isRelative = (path: string): boolean => !path.startsWith('/') && !path.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(path)
-const joinPath = (base: string | undefined, path: string): string => (base && isRelative(path) ? `${base}/${path}` : path)
+const isRelative = (path: string): boolean =>
+  !path.startsWith('/') && !path.startsWith('~') && !/^[A-Za-z]:[\\/]/.test(path)
+const joinPath = (base: string | undefined, path: string): string =>
+  base && isRelative(path) ? `${base}/${path}` : path
 const verdict = (decision: Decision, rule: string, reason: string): PathVerdict => ({ decision, rule, reason })
 
 const CD_OPTION = /^-[LPe@]+$/
-const CHDIR_WRAPPERS: Readonly<Record<string, readonly string[]>> = { env: ['-C', '--chdir'], sudo: ['-D', '--chdir'], run0: ['-D', '--chdir'] }
+const CHDIR_WRAPPERS: Readonly<Record<string, readonly string[]>> = {
+  env: ['-C', '--chdir'],
+  sudo: ['-D', '--chdir'],
+  run0: ['-D', '--chdir']
+}
 
 /**
  * The directories a part changes to: `cd dir`, `cd` (home), `env -C dir …`, `sudo -D dir …`.
@@ -50,14 +66,19 @@ function directoryChanges(part: CommandAnalysis['parts'][number]): Array<string 
     if (!options) continue
     for (let i = 1; i < level.length; i++) {
       const word = level[i]
-      const option = options.find((o) => word === o || word.startsWith(`${o}=`) || (!o.startsWith('--') && word.startsWith(o) && word.length > 2))
+      const option = options.find(
+        (o) => word === o || word.startsWith(`${o}=`) || (!o.startsWith('--') && word.startsWith(o) && word.length > 2)
+      )
       if (!option) continue
-      const value = word === option ? level[i + 1] : word.startsWith(`${option}=`) ? word.slice(option.length + 1) : word.slice(2)
+      const value =
+        word === option ? level[i + 1] : word.startsWith(`${option}=`) ? word.slice(option.length + 1) : word.slice(2)
       out.push(value === undefined || value.includes('$') ? null : value)
     }
   }
   if (!DIRECTORY_CHANGERS.has(basename(part.program))) return out
-  const operands = part.argv.slice(1).filter((word, i, rest) => !(CD_OPTION.test(word) && !rest.slice(0, i).includes('--')) && word !== '--')
+  const operands = part.argv
+    .slice(1)
+    .filter((word, i, rest) => !(CD_OPTION.test(word) && !rest.slice(0, i).includes('--')) && word !== '--')
   const target = operands[0] === undefined ? undefined : pathSpelled(operands[0])
   if (target === undefined) out.push('~')
   else if (target === '-' || /^[+-]\d+$/.test(target) || target.includes('$') || target.includes('`')) out.push(null)
@@ -106,7 +127,8 @@ function embeddedPaths(use: PathUse): PathUse[] {
 }
 
 /** A word whose value still holds an expansion once the known ones are resolved: it may name any path. */
-const unknownAtRunTime = (use: PathUse, spelled: string): boolean => use.expands && /[$`]/.test(spelled) && !/^[<>]\(.*\)$/s.test(spelled)
+const unknownAtRunTime = (use: PathUse, spelled: string): boolean =>
+  use.expands && /[$`]/.test(spelled) && !/^[<>]\(.*\)$/s.test(spelled)
 const isUrl = (path: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(path)
 
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
@@ -118,7 +140,8 @@ const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 function assignedValues(analysis: CommandAnalysis): PathUse[] {
   const out: PathUse[] = []
   const seen = new Set<CommandAnalysis['parts'][number]['command']>()
-  const use = (word: ShellWord, via: string) => assignmentValues(word).forEach((piece) => out.push({ path: piece.value, expands: piece.expands, via, value: true }))
+  const use = (word: ShellWord, via: string) =>
+    assignmentValues(word).forEach((piece) => out.push({ path: piece.value, expands: piece.expands, via, value: true }))
   for (const part of analysis.parts) {
     if (!seen.has(part.command)) {
       seen.add(part.command)
@@ -126,7 +149,10 @@ function assignedValues(analysis: CommandAnalysis): PathUse[] {
     }
     for (const level of part.levels.slice(0, -1))
       for (const value of level.slice(1).filter((word) => ENV_ASSIGNMENT.test(word)))
-        use({ raw: value, value, start: 0, end: 0, quoted: false, expands: /[$`]/.test(value), glob: false }, basename(level[0]))
+        use(
+          { raw: value, value, start: 0, end: 0, quoted: false, expands: /[$`]/.test(value), glob: false },
+          basename(level[0])
+        )
   }
   return out
 }
@@ -149,7 +175,10 @@ function globSegmentRegex(segment: string): RegExp {
       const close = segment.indexOf(']', i + 2)
       if (close < 0) source += '\\['
       else {
-        source += `[${segment.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`
+        source += `[${segment
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`
         i = close
       }
     } else source += c.replace(/[.+^${}()|\\]/g, '\\$&')
@@ -175,23 +204,39 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
   const cdTargets = analysis.parts.flatMap(directoryChanges)
   const known = cdTargets.filter((dir): dir is string => dir !== null).map(pathSpelled)
   // Each cd from the start and all of them in a row: the command reads from any of these places.
-  const chained = known.reduce<Array<string | undefined>>((out, dir) => [...out, joinPath(out[out.length - 1], dir)], [ctx.cwd])
+  const chained = known.reduce<Array<string | undefined>>(
+    (out, dir) => [...out, joinPath(out[out.length - 1], dir)],
+    [ctx.cwd]
+  )
   const bases = [...new Set([ctx.cwd, ...known.map((dir) => joinPath(ctx.cwd, dir)), ...chained])]
   const unknownBase = cdTargets.includes(null)
-  const facts = (path: string): PathFacts => (ctx.resolvePath ? ctx.resolvePath(path) : lexicalPathFacts(path, ctx.workspaceRoot))
-  const ignored = (rel: string): boolean => Boolean(ctx.isIgnored && rel !== '.' && (ctx.isIgnored(rel) || ctx.isIgnored(rel, true)))
+  const facts = (path: string): PathFacts =>
+    ctx.resolvePath ? ctx.resolvePath(path) : lexicalPathFacts(path, ctx.workspaceRoot)
+  const ignored = (rel: string): boolean =>
+    Boolean(ctx.isIgnored && rel !== '.' && (ctx.isIgnored(rel) || ctx.isIgnored(rel, true)))
   let ask: PathVerdict | undefined
 
   const check = (use: PathUse, role: 'write' | 'read' | 'named'): PathVerdict | undefined => {
     const path = pathSpelled(fileUrlPath(use.path))
-    if (path === '' || isUrl(path) || (role === 'write' ? WRITABLE_DEVICES : READABLE_DEVICES).has(path)) return undefined
+    if (path === '' || isUrl(path) || (role === 'write' ? WRITABLE_DEVICES : READABLE_DEVICES).has(path))
+      return undefined
     if (unknownAtRunTime(use, path)) {
-      if (role === 'write') ask ??= verdict('ask', 'write-target-unknown', `The write target '${use.path}' is only known at run time`)
-      else ask ??= verdict('ask', 'path-unknown', `'${use.path}' names a path known only at run time, so it may lead anywhere`)
+      if (role === 'write')
+        ask ??= verdict('ask', 'write-target-unknown', `The write target '${use.path}' is only known at run time`)
+      else
+        ask ??= verdict(
+          'ask',
+          'path-unknown',
+          `'${use.path}' names a path known only at run time, so it may lead anywhere`
+        )
       return undefined
     }
     if (unknownBase && isRelative(path)) {
-      ask ??= verdict('ask', 'cwd-unknown', `The command changes to a directory known only at run time, so '${use.path}' may be anywhere`)
+      ask ??= verdict(
+        'ask',
+        'cwd-unknown',
+        `The command changes to a directory known only at run time, so '${use.path}' may be anywhere`
+      )
       if (role !== 'write') return undefined
     }
     const { dir, pattern } = use.glob ? splitGlob(path) : { dir: path, pattern: '' }
@@ -201,25 +246,50 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
       const rel = where.relPath === undefined ? undefined : normalizePosix(where.relPath) || '.'
       if (rel !== undefined && ignored(rel)) {
         // A value may not be a path at all (`grep -e secrets`): it asks where a named file is refused.
-        if (!use.value) return verdict('deny', 'ignored-path', `The command names '${use.path}', which the ignore file excludes`)
+        if (!use.value)
+          return verdict('deny', 'ignored-path', `The command names '${use.path}', which the ignore file excludes`)
         ask ??= verdict('ask', 'ignored-path', `The command names '${use.path}', which the ignore file excludes`)
       }
       if (rel !== undefined && (use.recursive || pattern) && ctx.ignoredWithin?.(rel))
-        ask ??= verdict('ask', 'ignored-within', `'${use.path}' ${pattern ? 'is a pattern over' : 'is read recursively from'} a folder holding files the ignore file excludes`)
+        ask ??= verdict(
+          'ask',
+          'ignored-within',
+          `'${use.path}' ${pattern ? 'is a pattern over' : 'is read recursively from'} a folder holding files the ignore file excludes`
+        )
       if (role === 'write') {
-        if (cdTargets.length > 0 && isRelative(path)) ask ??= verdict('ask', 'write-target-unknown', `After a cd the write target '${use.path}' is not where it looks`)
-        else if (where.outsideWorkspace) ask ??= verdict('ask', 'outside-workspace-write', `'${use.path}' is outside the workspace; writes there always ask`)
+        if (cdTargets.length > 0 && isRelative(path))
+          ask ??= verdict(
+            'ask',
+            'write-target-unknown',
+            `After a cd the write target '${use.path}' is not where it looks`
+          )
+        else if (where.outsideWorkspace)
+          ask ??= verdict(
+            'ask',
+            'outside-workspace-write',
+            `'${use.path}' is outside the workspace; writes there always ask`
+          )
         else if (rel === '.' || isProtectedPath(rel ?? path) || (pattern && globMayMatchProtected(pattern)))
-          ask ??= verdict('ask', 'protected-path', `'${use.path}' is or may hold a protected file; writing it always asks`)
+          ask ??= verdict(
+            'ask',
+            'protected-path',
+            `'${use.path}' is or may hold a protected file; writing it always asks`
+          )
         else if (rel !== undefined) {
           const restricted = ctx.writeRestriction?.(rel)
           if (restricted) ask ??= restricted
           else if (use.option)
-            ask ??= verdict('ask', 'option-write', `${use.via} writes '${use.path}' through an option; inside the workspace that asks like a > redirection, since an edit reaches the disk only through the review`)
+            ask ??= verdict(
+              'ask',
+              'option-write',
+              `${use.via} writes '${use.path}' through an option; inside the workspace that asks like a > redirection, since an edit reaches the disk only through the review`
+            )
         }
       } else if (where.outsideWorkspace) {
-        if (role === 'named') ask ??= verdict('ask', 'outside-workspace', `The command names '${use.path}', outside the workspace`)
-        else if (!ctx.readOutsideWorkspace) ask ??= verdict('ask', 'outside-workspace', `The command reads '${use.path}', outside the workspace`)
+        if (role === 'named')
+          ask ??= verdict('ask', 'outside-workspace', `The command names '${use.path}', outside the workspace`)
+        else if (!ctx.readOutsideWorkspace)
+          ask ??= verdict('ask', 'outside-workspace', `The command reads '${use.path}', outside the workspace`)
       } else if (role === 'named' && rel !== undefined && rel !== '.' && isProtectedPath(rel))
         ask ??= verdict('ask', 'protected-path', `The command names the protected path '${use.path}'`)
     }
@@ -228,7 +298,12 @@ export function decideCommandPaths(analysis: CommandAnalysis, ctx: CommandPathCo
 
   // xargs hands its command words read at run time: they may name any path.
   const fed = analysis.parts.find((part) => part.wrappers.includes('xargs'))
-  if (fed) ask ??= verdict('ask', 'path-unknown', `xargs gives '${fed.argv.join(' ')}' arguments read at run time, which may name any path`)
+  if (fed)
+    ask ??= verdict(
+      'ask',
+      'path-unknown',
+      `xargs gives '${fed.argv.join(' ')}' arguments read at run time, which may name any path`
+    )
   // In this order: writes, reads, the arguments' reads, then named paths and assigned values.
   const checkAll = (uses: readonly PathUse[], role: 'write' | 'read' | 'named'): PathVerdict | undefined => {
     for (const use of uses) {

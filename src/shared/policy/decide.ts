@@ -97,7 +97,11 @@ function decideRead(paths: readonly string[], ctx: PolicyContext, auto: AutoAppr
   }
   if (outside)
     return auto.readOutsideWorkspace
-      ? result('allow', 'auto-approve.readOutsideWorkspace', `Reading '${outside}' outside the workspace is auto-approved in this mode`)
+      ? result(
+          'allow',
+          'auto-approve.readOutsideWorkspace',
+          `Reading '${outside}' outside the workspace is auto-approved in this mode`
+        )
       : result('ask', 'outside-workspace', `'${outside}' is outside the workspace`)
   return toggle(auto.read, 'read', 'Reads')
 }
@@ -118,8 +122,10 @@ function decideWrites(
     const facts = factsOf(path, ctx)
     if (!facts.outsideWorkspace && facts.relPath && ctx.isIgnored?.(facts.relPath))
       return result('deny', 'ignored-path', `'${path}' is excluded by the ignore file`)
-    if (facts.outsideWorkspace) ask ??= result('ask', 'outside-workspace-write', `'${path}' is outside the workspace; writes there always ask`)
-    else if (isProtectedPath(facts.relPath ?? path)) ask ??= result('ask', 'protected-path', `'${path}' is a protected file; writing it always asks`)
+    if (facts.outsideWorkspace)
+      ask ??= result('ask', 'outside-workspace-write', `'${path}' is outside the workspace; writes there always ask`)
+    else if (isProtectedPath(facts.relPath ?? path))
+      ask ??= result('ask', 'protected-path', `'${path}' is a protected file; writing it always asks`)
     else {
       const restriction = modeFileRestriction(ctx.mode, facts.relPath ?? path)
       if (restriction) ask ??= restriction
@@ -131,10 +137,21 @@ function decideWrites(
 
 function modeFileRestriction(mode: ResolvedMode, relPath: string): PolicyDecision | undefined {
   const entry = mode.groups.find((group) => groupName(group) === 'edit')
-  if (!entry) return result('ask', 'mode-has-no-edit', `${mode.name} mode does not edit files; a command writing '${relPath}' needs approval`)
+  if (!entry)
+    return result(
+      'ask',
+      'mode-has-no-edit',
+      `${mode.name} mode does not edit files; a command writing '${relPath}' needs approval`
+    )
   const regex = groupOptions(entry)?.fileRegex
   if (!regex) return undefined
-  return matchesFileRegex(regex, normalizePosix(relPath)) ? undefined : result('ask', 'mode-file-restriction', `${mode.name} mode only edits files matching ${regex}; '${relPath}' does not`)
+  return matchesFileRegex(regex, normalizePosix(relPath))
+    ? undefined
+    : result(
+        'ask',
+        'mode-file-restriction',
+        `${mode.name} mode only edits files matching ${regex}; '${relPath}' does not`
+      )
 }
 
 /** Rule sets in force for a mode: the mode's own (trust-gated allow) and the user's global ones. */
@@ -153,7 +170,13 @@ function commandRuleSets(ctx: PolicyContext): RuleSet[] {
 /** Command verdicts a path reason explains better (`> ~/.ssh/x` asks because it is outside). */
 const PATH_SPECIFIC_RULES = new Set(['output-redirection', 'auto-approve-off', 'privileged'])
 
-function decideExecute(command: string, cwd: string | undefined, ctx: PolicyContext, auto: AutoApprove, outsideRequested = false): PolicyDecision {
+function decideExecute(
+  command: string,
+  cwd: string | undefined,
+  ctx: PolicyContext,
+  auto: AutoApprove,
+  outsideRequested = false
+): PolicyDecision {
   if (cwd && factsOf(cwd, ctx).outsideWorkspace)
     return result('ask', 'outside-workspace-cwd', `The command would run in '${cwd}', outside the workspace`)
   const verdict = decideCommand(command, commandRuleSets(ctx), Boolean(auto.command), parsedCommand(command, ctx))
@@ -186,12 +209,20 @@ function parsedCommand(command: string, ctx: PolicyContext): CommandAnalysis {
 function withRunPlan(decision: PolicyDecision, command: string, analysis: CommandAnalysis): PolicyDecision {
   const planned = planCommand(command, analysis)
   if (planned.ok) return { ...decision, plan: planned.plan }
-  return { ...result('ask', planned.rule, planned.reason), ...(decision.run ? { run: decision.run } : {}), plan: asWrittenPlan(command, analysis) }
+  return {
+    ...result('ask', planned.rule, planned.reason),
+    ...(decision.run ? { run: decision.run } : {}),
+    plan: asWrittenPlan(command, analysis)
+  }
 }
 
-function commandVerdict(verdict: { decision: Decision; rule: string; reason: string }, paths: PolicyDecision | undefined): PolicyDecision {
+function commandVerdict(
+  verdict: { decision: Decision; rule: string; reason: string },
+  paths: PolicyDecision | undefined
+): PolicyDecision {
   // The reason shown is the most specific one: what no rule allows first, then the path that asks.
-  if (verdict.decision === 'ask' && !PATH_SPECIFIC_RULES.has(verdict.rule)) return result('ask', verdict.rule, verdict.reason)
+  if (verdict.decision === 'ask' && !PATH_SPECIFIC_RULES.has(verdict.rule))
+    return result('ask', verdict.rule, verdict.reason)
   if (paths) return paths
   return result(verdict.decision, verdict.rule, verdict.reason)
 }
@@ -238,30 +269,54 @@ function withSandbox(
     const also = decision.decision === 'ask' ? ` Also: ${decision.reason}` : ''
     const where = own ? `the ${ctx.mode.name} mode's sandbox` : 'the sandbox'
     return {
-      ...result('ask', outside.rule, `This command runs outside ${where} because ${outside.why}, so it always needs approval.${untrusted}${also}`),
+      ...result(
+        'ask',
+        outside.rule,
+        `This command runs outside ${where} because ${outside.why}, so it always needs approval.${untrusted}${also}`
+      ),
       run: { sandboxed: false, note: `It ran outside the sandbox after approval because ${outside.why}.` }
     }
   }
   const run: SandboxPlan = { sandboxed: true, sandbox }
   const pathsAsk = paths !== undefined && paths.decision !== 'allow'
   if (decision.decision === 'ask' && NO_RULE_ALLOWS.has(decision.rule) && !pathsAsk && own && auto.sandboxedCommands)
-    return { ...result('allow', 'auto-approve.sandboxedCommands', `Runs in the sandbox (${describeSandbox(sandbox)}); sandboxed commands no rule matches are auto-approved in this mode`), run }
+    return {
+      ...result(
+        'allow',
+        'auto-approve.sandboxedCommands',
+        `Runs in the sandbox (${describeSandbox(sandbox)}); sandboxed commands no rule matches are auto-approved in this mode`
+      ),
+      run
+    }
   return { ...sandboxedReason(decision, paths, command, sandbox, own !== null && Boolean(auto.sandboxedCommands)), run }
 }
 
 /** No sandbox can start here: what a command of a mode that has one (or needs the default one) does. */
-function unsandboxable(decision: PolicyDecision, ctx: PolicyContext, command: string, ownSandbox: boolean): PolicyDecision {
+function unsandboxable(
+  decision: PolicyDecision,
+  ctx: PolicyContext,
+  command: string,
+  ownSandbox: boolean
+): PolicyDecision {
   const why = unavailableWhy(ctx.sandbox)
   const note = `The sandbox cannot start here${why}. This command ran unsandboxed after approval.`
   const also = decision.decision === 'ask' ? ` Also: ${decision.reason}` : ''
   if (!ctx.trusted)
     return {
-      ...result('ask', UNTRUSTED_UNSANDBOXED, `This folder is not trusted: ${quoted(command)} runs its code, and no sandbox can start here to confine it${why}. Every command asks until you trust the workspace.${also}`),
+      ...result(
+        'ask',
+        UNTRUSTED_UNSANDBOXED,
+        `This folder is not trusted: ${quoted(command)} runs its code, and no sandbox can start here to confine it${why}. Every command asks until you trust the workspace.${also}`
+      ),
       run: { sandboxed: false, note }
     }
   if (ownSandbox && ctx.mode.sandbox?.whereAvailable) return { ...decision, run: { sandboxed: false } }
   return {
-    ...result('ask', 'sandbox-unavailable', `${ctx.mode.name} mode runs commands in a sandbox, but it cannot start here${why}; this command would run unsandboxed, so it needs approval`),
+    ...result(
+      'ask',
+      'sandbox-unavailable',
+      `${ctx.mode.name} mode runs commands in a sandbox, but it cannot start here${why}; this command would run unsandboxed, so it needs approval`
+    ),
     run: { sandboxed: false, note }
   }
 }
@@ -272,7 +327,13 @@ const URL_IN_COMMAND = /\b(?:https?|ftp|wss?):\/\/([^\s/'"`:?#]+|\[[0-9a-fA-F:.]
  * An ask of a sandboxed command names its real cause: a path the command names (not "no allow rule
  * matches" when the path is what asks), and a URL it names, whose host the sandbox asks about.
  */
-function sandboxedReason(decision: PolicyDecision, paths: PolicyDecision | undefined, command: string, sandbox: EffectiveSandbox, toggleLifts: boolean): PolicyDecision {
+function sandboxedReason(
+  decision: PolicyDecision,
+  paths: PolicyDecision | undefined,
+  command: string,
+  sandbox: EffectiveSandbox,
+  toggleLifts: boolean
+): PolicyDecision {
   if (decision.decision !== 'ask') return decision
   const noRule = NO_RULE_ALLOWS.has(decision.rule)
   if (paths && paths.decision === 'ask' && noRule && decision !== paths) {
@@ -301,12 +362,17 @@ export function definitionOf(call: PolicyCall): ToolDefinition | undefined {
 }
 
 /** MCP calls ask by default; the mode's MCP toggle or the tool's `alwaysAllow` entry allows it. Reasons name server and tool. */
-function decideMcp(definition: ToolDefinition, params: Record<string, unknown>, ctx: PolicyContext, auto: AutoApprove): PolicyDecision {
+function decideMcp(
+  definition: ToolDefinition,
+  params: Record<string, unknown>,
+  ctx: PolicyContext,
+  auto: AutoApprove
+): PolicyDecision {
   const target = definition.mcpTarget?.(params)
   const what = target
     ? target.tool
       ? `tool '${target.tool}' of MCP server '${target.server}'`
-      : `resource ${String(params.uri ?? '')} of MCP server '${target.server}'`
+      : `resource ${typeof params.uri === 'string' ? params.uri : ''} of MCP server '${target.server}'`
     : 'MCP call'
   if (auto.mcp) return result('allow', 'auto-approve.mcp', `MCP calls are auto-approved in this mode (${what})`)
   if (target?.tool && ctx.mcpAlwaysAllow?.(target.server, target.tool))
@@ -323,7 +389,10 @@ function decideTaskControl(definition: ToolDefinition, auto: AutoApprove): Polic
   if (definition.asksUser) {
     const autoAnswerAfterMs = followupAutoAnswerMs(auto)
     return autoAnswerAfterMs !== null
-      ? { ...result('allow', 'auto-approve.followup', 'The first suggestion is picked after a timeout'), autoAnswerAfterMs }
+      ? {
+          ...result('allow', 'auto-approve.followup', 'The first suggestion is picked after a timeout'),
+          autoAnswerAfterMs
+        }
       : result('ask', 'default-ask', 'The question waits for your answer')
   }
   switch (definition.approvalToggle) {
@@ -368,7 +437,16 @@ export function decide(call: PolicyCall, ctx: PolicyContext): PolicyDecision {
       return decideTaskControl(definition, auto)
     case 'browser':
       // `openedFrom`: the core's check of a navigation or request a page starts by itself (never the model's).
-      return decideBrowser(definition.browserUrl?.(params), { mode: ctx.mode, trusted: ctx.trusted, facts: (path) => factsOf(path, ctx), openedFrom: typeof params.openedFrom === 'string' ? params.openedFrom : undefined }, auto)
+      return decideBrowser(
+        definition.browserUrl?.(params),
+        {
+          mode: ctx.mode,
+          trusted: ctx.trusted,
+          facts: (path) => factsOf(path, ctx),
+          openedFrom: typeof params.openedFrom === 'string' ? params.openedFrom : undefined
+        },
+        auto
+      )
     case undefined:
       return needsApproval
   }
@@ -389,5 +467,8 @@ export function effectiveCaps(mode: Pick<ResolvedMode, 'origin' | 'autoApprove'>
   const tighten = mode.origin === 'project'
   const pick = (modeCap: number | undefined, globalCap: number | undefined): number | undefined =>
     modeCap === undefined ? globalCap : tighten && globalCap !== undefined ? Math.min(modeCap, globalCap) : modeCap
-  return { maxRequests: pick(own.maxRequests, globalCaps.maxRequests), maxCostUsd: pick(own.maxCostUsd, globalCaps.maxCostUsd) }
+  return {
+    maxRequests: pick(own.maxRequests, globalCaps.maxRequests),
+    maxCostUsd: pick(own.maxCostUsd, globalCaps.maxCostUsd)
+  }
 }

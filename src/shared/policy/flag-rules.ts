@@ -49,7 +49,11 @@ function addFlag(program: string, word: string, short: Set<string>, long: Set<st
 const isFlag = (word: string): boolean => word.length > 1 && word.startsWith('-') && word !== '--'
 
 function compile(rule: string): FlagRule | null {
-  const words = rule.trim().replace(/:\*$/, ' *').split(/[ \t]+/).filter(Boolean)
+  const words = rule
+    .trim()
+    .replace(/:\*$/, ' *')
+    .split(/[ \t]+/)
+    .filter(Boolean)
   let split = 0
   while (split < words.length && !isFlag(words[split]) && words[split] !== '*') split++
   const prefix = words.slice(0, split).map((word) => word.toLowerCase())
@@ -121,7 +125,10 @@ function matches(rule: FlagRule, words: readonly string[]): boolean {
 }
 
 /** The first deny or ask rule whose flags the command's flags cover, in any order and spelling. */
-export function firstFlagMatch(rules: readonly string[] | undefined, forms: readonly (readonly string[])[]): string | undefined {
+export function firstFlagMatch(
+  rules: readonly string[] | undefined,
+  forms: readonly (readonly string[])[]
+): string | undefined {
   if (!rules || rules.length === 0) return undefined
   for (const rule of flagRules(rules)) for (const words of forms) if (matches(rule, words)) return rule.source
   return undefined

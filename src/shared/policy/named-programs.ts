@@ -28,7 +28,10 @@ export function ruleProgram(rule: string): string | undefined {
 
 function programOf(rule: string): string | undefined {
   const first = rule.trim().split(/[ \t]+/)[0] ?? ''
-  const name = first.slice(first.lastIndexOf('/') + 1).replace(/:\*?$/, '').toLowerCase()
+  const name = first
+    .slice(first.lastIndexOf('/') + 1)
+    .replace(/:\*?$/, '')
+    .toLowerCase()
   return name && !name.includes('*') && !name.startsWith('-') ? name : undefined
 }
 
@@ -38,7 +41,8 @@ function occurrences(text: string, name: string): number[] {
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
     const before = text[at - 1]
     const after = text[at + name.length]
-    if ((before === undefined || !NAME_CHAR.test(before)) && (after === undefined || !NAME_CHAR.test(after))) found.push(at)
+    if ((before === undefined || !NAME_CHAR.test(before)) && (after === undefined || !NAME_CHAR.test(after)))
+      found.push(at)
   }
   return found
 }
@@ -58,7 +62,7 @@ function exemptSpans(line: string, analysis: CommandAnalysis): Array<[number, nu
  */
 function ownText(text: string, expands: boolean): string {
   if (!expands) return text
-  for (let before = ''; before !== text; ) {
+  for (let before = ''; before !== text;) {
     before = text
     text = text.replace(/\$\([^()]*\)|`[^`]*`|\$\{[^{}]*\}|[<>=]\([^()]*\)/g, ' ')
   }
@@ -74,7 +78,8 @@ function wordNames(line: string, word: ShellWord, name: string, spans: () => Arr
   if (inRaw.length > 0) {
     if (line.slice(word.start, word.end) !== word.raw) return true
     const exempt = spans()
-    const hidden = (at: number): boolean => exempt.some(([start, end]) => word.start + at >= start && word.start + at + name.length <= end)
+    const hidden = (at: number): boolean =>
+      exempt.some(([start, end]) => word.start + at >= start && word.start + at + name.length <= end)
     if (inRaw.some((at) => !hidden(at))) return true
   }
   return occurrences(ownText(word.value, word.expands).toLowerCase(), name).length > 0
@@ -99,7 +104,8 @@ export class LineScan {
       let decoded = ''
       // Brace expansion makes words whose text is not the line's at their offsets (`tou{ch,}`).
       for (const part of this.analysis.parts)
-        for (const word of part.words) if (word.value !== word.raw || this.line.slice(word.start, word.end) !== word.raw) decoded += ` ${word.value}`
+        for (const word of part.words)
+          if (word.value !== word.raw || this.line.slice(word.start, word.end) !== word.raw) decoded += ` ${word.value}`
       this.decodedText = decoded.toLowerCase()
     }
     return this.decodedText
@@ -118,7 +124,8 @@ export function nameAppears(scan: LineScan, name: string): boolean {
   const covered = (at: number): boolean => scan.spans.some(([start, end]) => at >= start && at + name.length <= end)
   if (occurrences(scan.decoded, name).length === 0 && inLine.every(covered)) return false
   const { line, analysis } = scan
-  const mentions = (word: ShellWord): boolean => word.raw.toLowerCase().includes(name) || word.value.toLowerCase().includes(name)
+  const mentions = (word: ShellWord): boolean =>
+    word.raw.toLowerCase().includes(name) || word.value.toLowerCase().includes(name)
   for (const part of analysis.parts) {
     for (const word of [...part.words, ...part.command.assignments]) {
       if (part.programWords.has(word) || part.dataWords.has(word) || !mentions(word)) continue

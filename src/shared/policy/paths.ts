@@ -19,7 +19,10 @@ const NEEDS_NORMALISING = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|[\s\S]\/$|^$/
 
 /** The last workspace root normalised: every path of a line is checked against the same one. */
 let lastRoot = { given: '', normal: '' }
-const normalRoot = (root: string): string => (lastRoot.given === root && root !== '' ? lastRoot.normal : (lastRoot = { given: root, normal: normalizePosix(root) }).normal)
+const normalRoot = (root: string): string =>
+  lastRoot.given === root && root !== ''
+    ? lastRoot.normal
+    : (lastRoot = { given: root, normal: normalizePosix(root) }).normal
 
 export interface PathFacts {
   /** Workspace-relative POSIX path; undefined when the path is outside the workspace. */
@@ -34,9 +37,11 @@ export interface PathFacts {
 export function lexicalPathFacts(path: string, workspaceRoot: string): PathFacts {
   if (path.startsWith('~')) return { outsideWorkspace: true }
   const root = normalRoot(workspaceRoot)
-  const full = path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? normalizePosix(path) : normalizePosix(`${root}/${path}`)
+  const full =
+    path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? normalizePosix(path) : normalizePosix(`${root}/${path}`)
   if (full === root) return { relPath: '.', outsideWorkspace: false }
-  if (full.startsWith(root === '/' ? '/' : `${root}/`)) return { relPath: full.slice(root === '/' ? 1 : root.length + 1), outsideWorkspace: false }
+  if (full.startsWith(root === '/' ? '/' : `${root}/`))
+    return { relPath: full.slice(root === '/' ? 1 : root.length + 1), outsideWorkspace: false }
   return { outsideWorkspace: true }
 }
 
@@ -53,11 +58,29 @@ export interface ProtectedName {
   sandbox: 'always' | 'present'
 }
 
-const entry = (name: string, where: ProtectedName['where'], kind: ProtectedName['kind'], sandbox: ProtectedName['sandbox'] = 'present'): ProtectedName => ({ name, where, kind, sandbox })
+const entry = (
+  name: string,
+  where: ProtectedName['where'],
+  kind: ProtectedName['kind'],
+  sandbox: ProtectedName['sandbox'] = 'present'
+): ProtectedName => ({ name, where, kind, sandbox })
 
 const SHELL_RC_NAMES = [
-  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv',
-  '.zlogin', '.zlogout', '.cshrc', '.tcshrc', '.kshrc', '.inputrc', 'config.fish'
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
+  '.zlogout',
+  '.cshrc',
+  '.tcshrc',
+  '.kshrc',
+  '.inputrc',
+  'config.fish'
 ]
 
 /**
@@ -120,7 +143,8 @@ export function protectedEntriesOf(dirRel: string): (name: string) => boolean {
   const inProtectedDir = !atRoot && directoryProtects(dir)
   return (name) => {
     // A name that is a path of its own ('..', 'a/b') is resolved in full.
-    if (name === '.' || name === '..' || name.includes('/') || name.includes('\\')) return isProtectedPath(`${dirRel}/${name}`)
+    if (name === '.' || name === '..' || name.includes('/') || name.includes('\\'))
+      return isProtectedPath(`${dirRel}/${name}`)
     return inProtectedDir || nameProtects(name.toLowerCase(), atRoot)
   }
 }
@@ -136,11 +160,17 @@ const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/
 
 /** Everything inside is protected: a nested repository or agent/editor config folder on the way. */
 function directoryProtects(dir: readonly string[]): boolean {
-  return dir.some((segment) => PROTECTED_DIRS_ANY_DEPTH.has(segment)) || PROTECTED_ROOT_DIRS.has(dir[0]) || dir[0].endsWith('.code-workspace')
+  return (
+    dir.some((segment) => PROTECTED_DIRS_ANY_DEPTH.has(segment)) ||
+    PROTECTED_ROOT_DIRS.has(dir[0]) ||
+    dir[0].endsWith('.code-workspace')
+  )
 }
 
 /** The entry's own (lower-case) name protects it, at the workspace root or at any depth. */
 function nameProtects(name: string, atRoot: boolean): boolean {
   if (ANY_DEPTH_NAMES.has(name)) return true
-  return atRoot && (PROTECTED_ROOT_DIRS.has(name) || PROTECTED_ROOT_FILES.has(name) || PROTECTED_ROOT_PATTERN.test(name))
+  return (
+    atRoot && (PROTECTED_ROOT_DIRS.has(name) || PROTECTED_ROOT_FILES.has(name) || PROTECTED_ROOT_PATTERN.test(name))
+  )
 }

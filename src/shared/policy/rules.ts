@@ -42,7 +42,6 @@ interface CompiledRule {
  * code unit, and never from beyond ASCII into it.
  */
 function fold(text: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(text)) return text.toUpperCase()
   let out = ''
   for (let i = 0; i < text.length; i++) {
@@ -126,7 +125,13 @@ function compiledList(rules: readonly string[]): CompiledList {
     })
     const foldedWords = words.map((word) => (word === null ? null : fold(word)))
     const known = foldedWords.filter((word): word is string => word !== null)
-    hit = { rules: rules.map(compiled), words, foldedWords, foldedWordSet: new Set(known), someWordUnknown: known.length < foldedWords.length }
+    hit = {
+      rules: rules.map(compiled),
+      words,
+      foldedWords,
+      foldedWordSet: new Set(known),
+      someWordUnknown: known.length < foldedWords.length
+    }
     lists.set(rules, hit)
   }
   return hit
@@ -145,7 +150,11 @@ export function ruleMatches(rule: string, form: RuleForm, matchCase: RuleCase = 
 }
 
 /** The first rule of the list matching any of the command's forms. */
-export function firstMatch(rules: readonly string[] | undefined, forms: readonly RuleForm[], matchCase: RuleCase = 'exact'): string | undefined {
+export function firstMatch(
+  rules: readonly string[] | undefined,
+  forms: readonly RuleForm[],
+  matchCase: RuleCase = 'exact'
+): string | undefined {
   if (!rules || rules.length === 0) return undefined
   return firstMatchOfTexts(rules, matchTexts(forms, matchCase), matchCase)
 }
@@ -171,7 +180,11 @@ export function foldedFirstWordsMayMatch(rules: readonly string[] | undefined, f
 export const foldedTexts = (texts: Iterable<string>): string[] => Array.from(texts, fold)
 
 /** firstMatch over texts from matchTexts with the same matchCase. */
-export function firstMatchOfTexts(rules: readonly string[] | undefined, texts: readonly string[], matchCase: RuleCase = 'exact'): string | undefined {
+export function firstMatchOfTexts(
+  rules: readonly string[] | undefined,
+  texts: readonly string[],
+  matchCase: RuleCase = 'exact'
+): string | undefined {
   if (!rules || rules.length === 0) return undefined
   const list = compiledList(rules)
   // A rule whose command word no form starts with cannot match: skip its globs (ASCII words only,

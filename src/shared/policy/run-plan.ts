@@ -36,7 +36,17 @@ export interface GitRun {
 export type PlanResult = { ok: true; plan: CommandRunPlan } | { ok: false; rule: string; reason: string }
 
 /** git's global options that take the next word as their value. */
-const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--attr-source', '--list-cmds'])
+const GIT_VALUE_OPTIONS = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+  '--attr-source',
+  '--list-cmds'
+])
 /** Global options that point git at another repository or other programs: the config check could not follow. */
 const GIT_ELSEWHERE = /^(?:--git-dir|--work-tree|--exec-path|--super-prefix|--bare)(?:=|$)/
 /** `cd`-like commands: the folder git runs in changes. */
@@ -58,12 +68,17 @@ function joinDir(base: string, dir: string): string {
 }
 
 /** The word as written at its place in the line: only then can the line be rewritten there. */
-const inPlace = (line: string, word: ShellWord | undefined): word is ShellWord => word !== undefined && line.slice(word.start, word.end) === word.raw
+const inPlace = (line: string, word: ShellWord | undefined): word is ShellWord =>
+  word !== undefined && line.slice(word.start, word.end) === word.raw
 
 /** The names a part makes the shell look up: its first word, its wrappers, its program. */
 function namesOf(part: CommandPart): string[] {
   const first = part.command.words[0]
-  const names = [...(first && !first.expands ? [first.value] : []), ...part.wrappers.map((w) => w.split(' ')[0]), part.program]
+  const names = [
+    ...(first && !first.expands ? [first.value] : []),
+    ...part.wrappers.map((w) => w.split(' ')[0]),
+    part.program
+  ]
   return names.filter((name) => name !== '' && !/[$`]/.test(name))
 }
 
@@ -87,23 +102,31 @@ function gitGlobalOptions(words: readonly ShellWord[]): GitWords | string {
     if (!next) return { subcommand: null, folders }
     if (next.expands) return `the value of 'git ${value}' is only known at run time`
     if (value === '-C') folders.push(next.value)
-    if (value === '-c' && runsRepositoryCode(next.value.split('=')[0], undefined)) return `'git -c ${next.value}' sets a key that may run a program`
+    if (value === '-c' && runsRepositoryCode(next.value.split('=')[0], undefined))
+      return `'git -c ${next.value}' sets a key that may run a program`
     i++
   }
   return { subcommand: null, folders }
 }
 
 /** The insertions that run one git invocation without the repository's code-running config. */
-function gitInsertions(line: string, part: CommandPart, dirs: readonly string[]): { insert: Insertion[]; run: GitRun } | string {
+function gitInsertions(
+  line: string,
+  part: CommandPart,
+  dirs: readonly string[]
+): { insert: Insertion[]; run: GitRun } | string {
   const words = part.argvWords
   const options = gitGlobalOptions(words)
   if (typeof options === 'string') return options
   const sub = options.subcommand === null ? undefined : words[options.subcommand]
-  if (!inPlace(line, words[0]) || (sub && !inPlace(line, sub))) return `the git command '${part.argv.join(' ')}' cannot be rewritten exactly where it stands`
+  if (!inPlace(line, words[0]) || (sub && !inPlace(line, sub)))
+    return `the git command '${part.argv.join(' ')}' cannot be rewritten exactly where it stands`
   const rest = options.subcommand === null ? [] : words.slice(options.subcommand + 1)
   const reenabled = rest.find((word) => reenablesDriver(word.value))
   if (reenabled) return `'git ${sub?.value} ${reenabled.value}' turns the repository's diff drivers back on`
-  const insert: Insertion[] = sub ? [{ at: sub.start, text: `${GIT_SETTINGS} ` }] : [{ at: words[0].end, text: ` ${GIT_SETTINGS}` }]
+  const insert: Insertion[] = sub
+    ? [{ at: sub.start, text: `${GIT_SETTINGS} ` }]
+    : [{ at: words[0].end, text: ` ${GIT_SETTINGS}` }]
   const flags = gitSubcommandFlags(sub?.value)
   if (sub && flags.length > 0) insert.push({ at: sub.end, text: ` ${flags.join(' ')}` })
   const where = options.folders.reduce<string[]>((acc, folder) => acc.map((dir) => joinDir(dir, folder)), [...dirs])
@@ -126,19 +149,28 @@ export function planCommand(line: string, analysis: CommandAnalysis): PlanResult
     const program = commandName(part.program)
     if (CHANGES_DIR.has(program)) {
       const target = part.argvWords.slice(1).find((word) => !word.value.startsWith('-') || word.value === '-')
-      if (!target || target.expands || target.value === '-' || target.value.startsWith('~') || program === 'popd') dirUnknown ??= part.argv.join(' ')
+      if (!target || target.expands || target.value === '-' || target.value.startsWith('~') || program === 'popd')
+        dirUnknown ??= part.argv.join(' ')
       else for (const dir of [...dirs]) dirs.add(joinDir(dir, target.value))
       continue
     }
     if (program !== 'git') continue
-    if (part.fromCode) return refuse(`git runs inside code another program runs ('${part.argv.join(' ')}'), where Modus cannot turn off the repository's code-running config`)
-    if (dirUnknown) return refuse(`git runs after '${dirUnknown}', in a folder known only at run time, so its repository's config cannot be checked`)
+    if (part.fromCode)
+      return refuse(
+        `git runs inside code another program runs ('${part.argv.join(' ')}'), where Modus cannot turn off the repository's code-running config`
+      )
+    if (dirUnknown)
+      return refuse(
+        `git runs after '${dirUnknown}', in a folder known only at run time, so its repository's config cannot be checked`
+      )
     const rewritten = gitInsertions(line, part, [...dirs])
-    if (typeof rewritten === 'string') return refuse(`${rewritten}, so it cannot run with the repository's code-running config turned off`)
+    if (typeof rewritten === 'string')
+      return refuse(`${rewritten}, so it cannot run with the repository's code-running config turned off`)
     insertions.push(...rewritten.insert)
     git.push(rewritten.run)
   }
   let command = line
-  for (const { at, text } of [...insertions].sort((a, b) => b.at - a.at)) command = command.slice(0, at) + text + command.slice(at)
+  for (const { at, text } of [...insertions].sort((a, b) => b.at - a.at))
+    command = command.slice(0, at) + text + command.slice(at)
   return { ok: true, plan: { command, names: [...names], git, readOnly: isReadOnlyAnalysis(analysis) } }
 }

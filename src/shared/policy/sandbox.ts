@@ -25,7 +25,10 @@ export const UNTRUSTED_DEFAULT_SANDBOX: EffectiveSandbox = { network: 'none', al
  * sandbox but not what widens it: its own writable roots, allowed domains and readable credential
  * stores wait for trust.
  */
-export function effectiveSandbox(mode: Pick<ResolvedMode, 'origin' | 'sandbox' | 'savedByUser'>, trusted: boolean): EffectiveSandbox | null {
+export function effectiveSandbox(
+  mode: Pick<ResolvedMode, 'origin' | 'sandbox' | 'savedByUser'>,
+  trusted: boolean
+): EffectiveSandbox | null {
   const sandbox: ModeSandbox | undefined = mode.sandbox
   if (!sandbox?.enabled) return null
   const widens = !grantsNeedTrust(mode) || trusted
@@ -75,10 +78,19 @@ export const UNTRUSTED_UNSANDBOXED = 'untrusted-unsandboxed'
  * Whether a command runs outside its sandbox (the caller knows it has one): one of the mode's `unsandboxedCommands` rules
  * matches a part of it, or the model asked (`outside_sandbox`). Either way it always asks first.
  */
-export function outsideSandbox(mode: Pick<ResolvedMode, 'sandbox' | 'slug'>, command: string, requested: boolean): OutsideSandbox | null {
+export function outsideSandbox(
+  mode: Pick<ResolvedMode, 'sandbox' | 'slug'>,
+  command: string,
+  requested: boolean
+): OutsideSandbox | null {
   // A mode without a sandbox of its own (the untrusted default applies) has no rules of its own.
   const rule = mode.sandbox?.enabled ? firstPartMatch(command, mode.sandbox.unsandboxedCommands ?? []) : null
-  if (rule) return { rule: `mode '${mode.slug}' unsandboxed "${rule}"`, why: `it matches the mode's unsandboxed command rule "${rule}"` }
-  if (requested) return { rule: 'outside-sandbox-requested', why: 'the model asked to run it outside the sandbox (outside_sandbox)' }
+  if (rule)
+    return {
+      rule: `mode '${mode.slug}' unsandboxed "${rule}"`,
+      why: `it matches the mode's unsandboxed command rule "${rule}"`
+    }
+  if (requested)
+    return { rule: 'outside-sandbox-requested', why: 'the model asked to run it outside the sandbox (outside_sandbox)' }
   return null
 }

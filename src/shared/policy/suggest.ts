@@ -11,7 +11,19 @@ export interface RuleSuggestion {
 }
 
 /** Subcommand-style programs: the rule keeps the subcommand word (`git diff`, `npm run build`). */
-const ARITY: Record<string, number> = { git: 2, npm: 2, pnpm: 2, yarn: 2, cargo: 2, go: 2, docker: 2, kubectl: 2, gh: 3, npx: 2, 'npm run': 3 }
+const ARITY: Record<string, number> = {
+  git: 2,
+  npm: 2,
+  pnpm: 2,
+  yarn: 2,
+  cargo: 2,
+  go: 2,
+  docker: 2,
+  kubectl: 2,
+  gh: 3,
+  npx: 2,
+  'npm run': 3
+}
 
 const isPlainWord = (word: string): boolean => /^[A-Za-z0-9@_][A-Za-z0-9@_.:+=,-]*$/.test(word) && !word.startsWith('-')
 
@@ -41,11 +53,16 @@ export function suggestNarrowestRule(
   if (analysis.alwaysAsk.length > 0) return { allow: [], note: `Always asks: ${analysis.alwaysAsk.join('; ')}` }
   const rules = new Set<string>()
   for (const part of analysis.parts) {
-    if (part.allowLevels.length < part.levels.length) return { allow: [], note: `'${part.command.text}' runs through ${part.wrappers.join(', ')}: write its rule by hand` }
+    if (part.allowLevels.length < part.levels.length)
+      return {
+        allow: [],
+        note: `'${part.command.text}' runs through ${part.wrappers.join(', ')}: write its rule by hand`
+      }
     const rule = ruleForArgv(part.argv)
     if (!rule) return { allow: [], note: `No safe rule for '${part.command.text}'` }
     const text = part.argv.join(' ')
-    const blocking = firstMatch(mode?.commandRules?.deny, [text], 'folded') ?? firstMatch(mode?.commandRules?.ask, [text], 'folded')
+    const blocking =
+      firstMatch(mode?.commandRules?.deny, [text], 'folded') ?? firstMatch(mode?.commandRules?.ask, [text], 'folded')
     if (blocking) return { allow: [], note: `The mode's rule "${blocking}" would still apply to '${text}'` }
     rules.add(rule)
   }

@@ -86,8 +86,18 @@ export class FileRestrictionError extends Error {
   }
 }
 
-const EDIT_PAYLOAD_KEYS = ['diff', 'content', 'operations', 'search', 'replace', 'args', 'line', 'patch', 'old_string', 'new_string']
-
+const EDIT_PAYLOAD_KEYS = [
+  'diff',
+  'content',
+  'operations',
+  'search',
+  'replace',
+  'args',
+  'line',
+  'patch',
+  'old_string',
+  'new_string'
+]
 
 /**
  * Every path an edit call names, from its definition's writePaths; the arguments may not be
@@ -96,7 +106,7 @@ const EDIT_PAYLOAD_KEYS = ['diff', 'content', 'operations', 'search', 'replace',
 function editPathsOf(definition: ToolDefinition, params: Record<string, unknown> | undefined): string[] {
   if (!params) return []
   const paths: string[] = []
-  for (const key of ['path', 'file_path']) if (typeof params[key] === 'string' && params[key]) paths.push(params[key] as string)
+  for (const key of ['path', 'file_path']) if (typeof params[key] === 'string' && params[key]) paths.push(params[key])
   try {
     paths.push(...(definition.writePaths?.(params) ?? []))
   } catch {
@@ -142,7 +152,13 @@ export function isToolAllowedForMode(tool: string, ctx: ToolAccessContext, param
     if (toolGroup !== group) continue
     if (definition?.optIn && !included.has(resolved)) continue
     const options = groupOptions(entry)
-    if (definition && group === 'edit' && options?.fileRegex && params && EDIT_PAYLOAD_KEYS.some((key) => Boolean(params[key])))
+    if (
+      definition &&
+      group === 'edit' &&
+      options?.fileRegex &&
+      params &&
+      EDIT_PAYLOAD_KEYS.some((key) => Boolean(params[key]))
+    )
       checkFileRestriction(mode, options, tool, editPathsOf(definition, params))
     return true
   }
@@ -156,7 +172,8 @@ const forbiddenServer = (definition: ToolDefinition | undefined, ctx: ToolAccess
   return server !== undefined && !ctx.mcpServerAllowed(server) ? server : undefined
 }
 
-const serverAllowed = (definition: ToolDefinition | undefined, ctx: ToolAccessContext): boolean => forbiddenServer(definition, ctx) === undefined
+const serverAllowed = (definition: ToolDefinition | undefined, ctx: ToolAccessContext): boolean =>
+  forbiddenServer(definition, ctx) === undefined
 
 /**
  * THE predicate: is this tool offered in this context? The per-request filter keeps exactly the
@@ -214,7 +231,14 @@ const withoutNulls = (args: unknown): unknown =>
     ? Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null))
     : args
 
-const jsonKind = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`)
+const jsonKind = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`
 
 /** Each issue as the model can act on it: missing, of the wrong type (saying what was sent), or unknown. */
 function describeArgumentError(tool: string, args: unknown, error: z.ZodError): string {
@@ -222,8 +246,10 @@ function describeArgumentError(tool: string, args: unknown, error: z.ZodError): 
     return `Invalid arguments for tool '${tool}': the arguments must be a JSON object of named parameters, not ${jsonKind(args)}. Please retry with complete arguments.`
   const lines = error.issues.map((issue) => {
     const key = issue.path.join('.')
-    if (issue.code === 'invalid_type' && issue.input === undefined) return `Missing value for required parameter '${key}'.`
-    if (issue.code === 'invalid_type') return `Invalid value for '${key}': expected ${issue.expected}, got ${jsonKind(issue.input)}.`
+    if (issue.code === 'invalid_type' && issue.input === undefined)
+      return `Missing value for required parameter '${key}'.`
+    if (issue.code === 'invalid_type')
+      return `Invalid value for '${key}': expected ${issue.expected}, got ${jsonKind(issue.input)}.`
     if (issue.code === 'unrecognized_keys') return `Unknown parameter(s): ${issue.keys.join(', ')}.`
     return `Invalid value for '${key}': ${issue.message}.`
   })
@@ -236,8 +262,15 @@ const shownName = (name: string): string => (name.length > 80 ? `${name.slice(0,
 const modeLabel = (ctx: ToolAccessContext, modeSlug: string): string => ctx.mode?.slug ?? modeSlug
 
 /** The name half of validation: unknown tool, or not offered in this mode (disabled, not in groups). */
-export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug = ctx.mode?.slug ?? ''): Extract<ToolValidation, { ok: false }> | undefined {
-  const available = () => filterToolsForMode(ctx).map((tool) => tool.name).join(', ')
+export function checkToolAccess(
+  name: string,
+  ctx: ToolAccessContext,
+  modeSlug = ctx.mode?.slug ?? ''
+): Extract<ToolValidation, { ok: false }> | undefined {
+  const available = () =>
+    filterToolsForMode(ctx)
+      .map((tool) => tool.name)
+      .join(', ')
   if (!isValidToolName(name, ctx))
     return {
       ok: false,
@@ -264,8 +297,8 @@ export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug =
       : ctx.mcpSchemasOnDemand && isMcpToolName(name) && isValidToolName(name, ctx)
         ? ' MCP tools are loaded on demand here: find the tool with search_mcp_tools, then call it with use_mcp_tool.'
         : server !== undefined
-        ? ` The ${modeLabel(ctx, modeSlug)} mode may not use the MCP server "${server}".`
-        : ''
+          ? ` The ${modeLabel(ctx, modeSlug)} mode may not use the MCP server "${server}".`
+          : ''
     return {
       ok: false,
       reason: 'not_allowed',
@@ -280,22 +313,34 @@ export function checkToolAccess(name: string, ctx: ToolAccessContext, modeSlug =
  * schema, every edited path within the mode's file restriction. Errors are the text the model
  * reads as an `is_error` tool result.
  */
-export function validateToolUse(name: string, args: unknown, ctx: ToolAccessContext, modeSlug = ctx.mode?.slug ?? ''): ToolValidation {
+export function validateToolUse(
+  name: string,
+  args: unknown,
+  ctx: ToolAccessContext,
+  modeSlug = ctx.mode?.slug ?? ''
+): ToolValidation {
   const refused = checkToolAccess(name, ctx, modeSlug)
   if (refused) return refused
   const mcpInfo = isMcpToolName(name) && ctx.mcpTools ? findMcpTool(name, ctx.mcpTools) : undefined
-  const definition = (candidateTools(ctx).find((tool) => tool.name === name) ?? (mcpInfo && mcpToolDefinition(mcpInfo))) as ToolDefinition
+  const definition = (candidateTools(ctx).find((tool) => tool.name === name) ??
+    (mcpInfo && mcpToolDefinition(mcpInfo))) as ToolDefinition
   const input = withoutNulls(args ?? {})
   // reportInput: an issue carries the value sent, so a wrong type is not mistaken for a missing one.
   const parsed = definition.params.safeParse(input, { reportInput: true })
-  if (!parsed.success) return { ok: false, reason: 'invalid_arguments', message: describeArgumentError(name, input, parsed.error) }
+  if (!parsed.success)
+    return { ok: false, reason: 'invalid_arguments', message: describeArgumentError(name, input, parsed.error) }
   const params = parsed.data as Record<string, unknown>
   const restriction = editRestriction(name, definition, params, ctx)
   if (restriction) return { ok: false, reason: 'file_restricted', message: restriction.message }
   return { ok: true, name: mcpInfo ? definition.name : resolveToolAlias(name), originalName: name, definition, params }
 }
 
-function editRestriction(name: string, definition: ToolDefinition, params: Record<string, unknown>, ctx: ToolAccessContext): FileRestrictionError | undefined {
+function editRestriction(
+  name: string,
+  definition: ToolDefinition,
+  params: Record<string, unknown>,
+  ctx: ToolAccessContext
+): FileRestrictionError | undefined {
   if (definition.group !== 'edit' || !ctx.mode || !definition.writePaths) return undefined
   const entry = ctx.mode.groups.find((group) => groupName(group) === 'edit')
   const options = entry ? groupOptions(entry) : undefined

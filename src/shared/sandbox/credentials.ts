@@ -15,7 +15,11 @@ export const CREDENTIAL_STORES = [
   { id: 'npmrc', label: 'npm tokens', paths: ['~/.npmrc'] },
   { id: 'pypirc', label: 'PyPI tokens', paths: ['~/.pypirc'] },
   { id: 'netrc', label: '.netrc logins', paths: ['~/.netrc'] },
-  { id: 'git-credentials', label: 'git stored credentials', paths: ['~/.git-credentials', '~/.config/git/credentials'] },
+  {
+    id: 'git-credentials',
+    label: 'git stored credentials',
+    paths: ['~/.git-credentials', '~/.config/git/credentials']
+  },
   { id: 'gnupg', label: 'GnuPG keys', paths: ['~/.gnupg'] },
   {
     id: 'browser-profiles',
@@ -45,7 +49,10 @@ export const CREDENTIAL_STORES = [
 ] as const
 
 export type CredentialStoreId = (typeof CREDENTIAL_STORES)[number]['id']
-export const CREDENTIAL_STORE_IDS = CREDENTIAL_STORES.map((store) => store.id) as [CredentialStoreId, ...CredentialStoreId[]]
+export const CREDENTIAL_STORE_IDS = CREDENTIAL_STORES.map((store) => store.id) as [
+  CredentialStoreId,
+  ...CredentialStoreId[]
+]
 
 /** The home-relative paths hidden from a sandboxed command whose mode gives back `readable`. */
 export function hiddenCredentialPaths(readable: readonly string[] = []): string[] {
@@ -53,4 +60,5 @@ export function hiddenCredentialPaths(readable: readonly string[] = []): string[
 }
 
 /** "~/.ssh, ~/.aws" for a store id, for the editor and reasons. */
-export const credentialStorePaths = (id: CredentialStoreId): string => CREDENTIAL_STORES.find((store) => store.id === id)!.paths.join(', ')
+export const credentialStorePaths = (id: CredentialStoreId): string =>
+  CREDENTIAL_STORES.find((store) => store.id === id)!.paths.join(', ')

@@ -7,7 +7,10 @@ const applyPatchParams = z
     patch: z
       .string()
       .min(1)
-      .refine((patch) => !patchFilePaths(patch).some(hasControlCharacter), 'file paths must not contain a NUL or another control character')
+      .refine(
+        (patch) => !patchFilePaths(patch).some(hasControlCharacter),
+        'file paths must not contain a NUL or another control character'
+      )
       .describe(
         '*** Begin Patch\n*** Add File: p | *** Delete File: p | *** Update File: p [*** Move to: q]\n@@ context\n-old\n+new\n*** End Patch'
       )

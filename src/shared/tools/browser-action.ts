@@ -20,9 +20,23 @@ const size = z
     const [width, height] = text.split(/[x,]/i).map((part) => Number(part.trim()))
     return { width, height }
   })
-  .refine((s) => s.width >= 200 && s.height >= 200 && s.width <= 3840 && s.height <= 2160, 'size must be between 200x200 and 3840x2160')
+  .refine(
+    (s) => s.width >= 200 && s.height >= 200 && s.width <= 3840 && s.height <= 2160,
+    'size must be between 200x200 and 3840x2160'
+  )
 
-export const BROWSER_ACTIONS = ['launch', 'click', 'hover', 'type', 'press', 'scroll_down', 'scroll_up', 'resize', 'screenshot', 'close'] as const
+export const BROWSER_ACTIONS = [
+  'launch',
+  'click',
+  'hover',
+  'type',
+  'press',
+  'scroll_down',
+  'scroll_up',
+  'resize',
+  'screenshot',
+  'close'
+] as const
 
 /** The field each action needs; the others must be absent so a confused call is refused, not guessed. */
 const NEEDS: Record<(typeof BROWSER_ACTIONS)[number], 'url' | 'coordinate' | 'text' | 'key' | 'size' | null> = {
@@ -52,8 +66,10 @@ const browserActionParams = z
   .superRefine((p, ctx) => {
     const needed = NEEDS[p.action]
     for (const field of ['url', 'coordinate', 'text', 'key', 'size'] as const) {
-      if (field === needed && p[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${p.action} needs ${field}` })
-      if (field !== needed && p[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${p.action} takes no ${field}` })
+      if (field === needed && p[field] === undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: `${p.action} needs ${field}` })
+      if (field !== needed && p[field] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: `${p.action} takes no ${field}` })
     }
   })
 

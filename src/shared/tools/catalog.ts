@@ -63,11 +63,13 @@ export const resolveToolAlias = (name: string): string =>
   Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name
 
 /** The built-in definition for a name (aliases resolved), or undefined. */
-export const getBuiltInTool = (name: string): ToolDefinition | undefined =>
-  toolsByName.get(resolveToolAlias(name))
+export const getBuiltInTool = (name: string): ToolDefinition | undefined => toolsByName.get(resolveToolAlias(name))
 
 /** Whether every mode has the tool, whatever its groups: task-control tools and the `always` group. */
-export const isAlwaysAvailable = (tool: ToolDefinition): boolean => tool.group === 'always' || tool.effect === 'task-control'
+export const isAlwaysAvailable = (tool: ToolDefinition): boolean =>
+  tool.group === 'always' || tool.effect === 'task-control'
 
 /** Tools every mode has, whatever its groups (a disabled tool is still refused). */
-export const ALWAYS_AVAILABLE_TOOLS: readonly string[] = builtInToolNames.filter((name) => isAlwaysAvailable(getBuiltInTool(name)!))
+export const ALWAYS_AVAILABLE_TOOLS: readonly string[] = builtInToolNames.filter((name) =>
+  isAlwaysAvailable(getBuiltInTool(name)!)
+)

@@ -4,7 +4,7 @@ import { hasControlCharacter } from './path-param'
 
 const codebaseSearchParams = z
   .object({
-    query: z.string().trim().min(1).max(2000).describe('What to find, in words or code (reuse the user\'s wording)'),
+    query: z.string().trim().min(1).max(2000).describe("What to find, in words or code (reuse the user's wording)"),
     // Optional, so an empty string means the whole workspace (models send "" for an unused parameter).
     path: z
       .string()

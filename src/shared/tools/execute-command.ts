@@ -8,19 +8,15 @@ const executeCommandParams = z
       .string()
       .min(1)
       // Bash drops a NUL (`r\0m` runs `rm`) and control characters hide what runs: refused, not run.
-      .refine((command) => !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(command), 'must not contain a NUL or another control character')
+      .refine(
+        (command) => !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(command),
+        'must not contain a NUL or another control character'
+      )
       .refine((command) => /\S/.test(command), 'must not be empty or only whitespace')
       .describe('Shell command'),
     cwd: pathParam('Working directory (default: workspace)').optional(),
-    timeout: z
-      .number()
-      .positive()
-      .optional()
-      .describe('Seconds until it moves to the background'),
-    outside_sandbox: z
-      .boolean()
-      .optional()
-      .describe('Only for a command the sandbox breaks')
+    timeout: z.number().positive().optional().describe('Seconds until it moves to the background'),
+    outside_sandbox: z.boolean().optional().describe('Only for a command the sandbox breaks')
   })
   .strict()
 

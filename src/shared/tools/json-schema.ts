@@ -4,7 +4,10 @@ import type { ToolDefinition } from './types'
 /** The JSON schema of a tool's arguments, derived from its zod params (one source). */
 export function toolInputSchema(tool: ToolDefinition): Record<string, unknown> {
   if (tool.inputJsonSchema) return tool.inputJsonSchema
-  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.params, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >
   return schema
 }
 
@@ -15,4 +18,8 @@ export interface ToolSpec {
   inputSchema: Record<string, unknown>
 }
 
-export const toolSpec = (tool: ToolDefinition): ToolSpec => ({ name: tool.name, description: tool.description, inputSchema: toolInputSchema(tool) })
+export const toolSpec = (tool: ToolDefinition): ToolSpec => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: toolInputSchema(tool)
+})

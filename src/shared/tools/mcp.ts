@@ -46,4 +46,3 @@ export function mcpToolDefinition(info: McpToolInfo): ToolDefinition<typeof mcpA
     summarize: () => `MCP ${info.server}: ${info.name}`
   }
 }
-

@@ -3,7 +3,11 @@ import { defineTool } from './define'
 
 const searchMcpToolsParams = z
   .object({
-    query: z.string().trim().max(200).describe('Words of what the tool should do, e.g. "create github issue"; empty lists every tool')
+    query: z
+      .string()
+      .trim()
+      .max(200)
+      .describe('Words of what the tool should do, e.g. "create github issue"; empty lists every tool')
   })
   .strict()
 

@@ -22,7 +22,11 @@ export type TaskControlToggle = 'modeSwitch' | 'subtasks'
  * policy and the core share it. The zod schema is the validator and the source of the JSON schema
  * sent to the model. Execution lives in `src/main/core/tools/<name>.ts`.
  */
-export interface ToolDefinition<P extends z.ZodType = z.ZodType, N extends string = string, E extends ToolEffect = ToolEffect> {
+export interface ToolDefinition<
+  P extends z.ZodType = z.ZodType,
+  N extends string = string,
+  E extends ToolEffect = ToolEffect
+> {
   name: N
   group: ToolGroupName | 'always'
   description: string

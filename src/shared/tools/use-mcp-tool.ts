@@ -12,7 +12,8 @@ const useMcpToolParams = z
 export const useMcpToolTool = defineTool({
   name: 'use_mcp_tool',
   group: 'mcp',
-  description: 'Call a tool of a connected MCP server, found with search_mcp_tools; arguments must follow its input schema.',
+  description:
+    'Call a tool of a connected MCP server, found with search_mcp_tools; arguments must follow its input schema.',
   params: useMcpToolParams,
   effect: 'mcp',
   // The dynamic mcp--server--tool definitions are offered in its place, unless their schemas go on

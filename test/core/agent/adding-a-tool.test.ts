@@ -18,14 +18,28 @@ afterEach(async () => {
   harness = undefined
 })
 
-const askingReader: ModeConfigInput = { slug: 'asking-reader', name: 'Asking reader', roleDefinition: 'You read and ask.', groups: ['read'] }
-const commandsOnly: ModeConfigInput = { slug: 'commands-only', name: 'Commands only', roleDefinition: 'You run commands.', groups: ['command'] }
+const askingReader: ModeConfigInput = {
+  slug: 'asking-reader',
+  name: 'Asking reader',
+  roleDefinition: 'You read and ask.',
+  groups: ['read']
+}
+const commandsOnly: ModeConfigInput = {
+  slug: 'commands-only',
+  name: 'Commands only',
+  roleDefinition: 'You run commands.',
+  groups: ['command']
+}
 const countCall = { toolCalls: [{ name: 'count_lines', input: { path: 'a.txt' } }] }
 const done = { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
 const modelRequests = (h: Harness): RecordedRequest[] => h.fake.requests.filter((r) => r.protocol !== 'unknown')
 
 async function harnessWithTool(): Promise<Harness> {
-  const h = await createHarness({ modes: [builderMode, askingReader, commandsOnly], files: { 'a.txt': 'one\ntwo\nthree\n' }, turns: [countCall, done] })
+  const h = await createHarness({
+    modes: [builderMode, askingReader, commandsOnly],
+    files: { 'a.txt': 'one\ntwo\nthree\n' },
+    turns: [countCall, done]
+  })
   h.services.tools.register('test-suite', [{ definition: countLinesTool, executor: countLinesExecutor }])
   return h
 }
@@ -40,9 +54,12 @@ describe('adding a tool', () => {
     harness = await harnessWithTool()
     const taskId = await start(harness, 'builder')
     await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion', 'completion')
-    expect(toolNamesOf(modelRequests(harness)[0]!)).toContain('count_lines')
-    expect(harness.eventsOf(taskId).find((e) => e.type === 'tool-decision')).toMatchObject({ decision: 'allow', rule: 'auto-approve.read' })
-    expect(toolResultsIn(modelRequests(harness)[1]!)[0]).toMatchObject({ isError: false, text: 'a.txt has 3 lines.' })
+    expect(toolNamesOf(modelRequests(harness)[0])).toContain('count_lines')
+    expect(harness.eventsOf(taskId).find((e) => e.type === 'tool-decision')).toMatchObject({
+      decision: 'allow',
+      rule: 'auto-approve.read'
+    })
+    expect(toolResultsIn(modelRequests(harness)[1])[0]).toMatchObject({ isError: false, text: 'a.txt has 3 lines.' })
   })
 
   it('asks with its own summary when the mode does not auto-approve reads', async () => {
@@ -52,24 +69,26 @@ describe('adding a tool', () => {
     expect(item).toMatchObject({ tool: 'count_lines', summary: 'Count lines of a.txt' })
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion', 'completion')
-    expect(toolResultsIn(modelRequests(harness)[1]!)[0]!.text).toBe('a.txt has 3 lines.')
+    expect(toolResultsIn(modelRequests(harness)[1])[0].text).toBe('a.txt has 3 lines.')
   })
 
   it('is neither offered nor run in a mode without its group', async () => {
     harness = await harnessWithTool()
     const taskId = await start(harness, 'commands-only')
     await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion', 'completion')
-    expect(toolNamesOf(modelRequests(harness)[0]!)).not.toContain('count_lines')
-    const [result] = toolResultsIn(modelRequests(harness)[1]!)
+    expect(toolNamesOf(modelRequests(harness)[0])).not.toContain('count_lines')
+    const [result] = toolResultsIn(modelRequests(harness)[1])
     expect(result).toMatchObject({ isError: true })
-    expect(result!.text).toContain('Tool "count_lines" is not allowed')
+    expect(result.text).toContain('Tool "count_lines" is not allowed')
   })
 
   it('refuses a run-time tool that takes a built-in name', async () => {
     harness = await createHarness()
-    expect(() => harness!.services.tools.register('test-suite', [{ definition: { ...countLinesTool, name: 'read_file' }, executor: countLinesExecutor }])).toThrow(
-      /built-in tool name/
-    )
+    expect(() =>
+      harness!.services.tools.register('test-suite', [
+        { definition: { ...countLinesTool, name: 'read_file' }, executor: countLinesExecutor }
+      ])
+    ).toThrow(/built-in tool name/)
   })
 
   it('makes a built-in tool without an executor a type error', () => {

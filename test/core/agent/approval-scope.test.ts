@@ -17,7 +17,15 @@ describe('approval scope', () => {
   it('approving one call does not approve the next call of the same message that also asks', async () => {
     harness = await createHarness({
       modes: [builderMode],
-      turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'echo one' } }, { name: 'execute_command', input: { command: 'echo two' } }] }, done]
+      turns: [
+        {
+          toolCalls: [
+            { name: 'execute_command', input: { command: 'echo one' } },
+            { name: 'execute_command', input: { command: 'echo two' } }
+          ]
+        },
+        done
+      ]
     })
     const h = harness
     const task = await h.services.tasks.start({ text: 'echo', mode: 'builder', workspace: h.workspace })
@@ -28,9 +36,9 @@ describe('approval scope', () => {
     expect(second.args).toMatchObject({ command: 'echo two' })
     h.services.approvals.decide({ approvalId: second.id, outcome: 'reject', scope: 'call' })
     await h.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const [one, two] = toolResultsIn(h.fake.requests.filter((r) => r.protocol !== 'unknown')[1]!)
-    expect(one!.text).toContain('one')
+    const [one, two] = toolResultsIn(h.fake.requests.filter((r) => r.protocol !== 'unknown')[1])
+    expect(one.text).toContain('one')
     expect(two).toMatchObject({ isError: true })
-    expect(two!.text).not.toContain('two\n')
+    expect(two.text).not.toContain('two\n')
   }, 60_000)
 })

@@ -34,17 +34,23 @@ describe('an edit on a full disk', () => {
     } catch {
       // Full.
     }
-    const diff = '<<<<<<< SEARCH\n:start_line:1\n-------\noriginal\n=======\n' + 'changed '.repeat(20_000) + '\n>>>>>>> REPLACE'
+    const diff =
+      '<<<<<<< SEARCH\n:start_line:1\n-------\noriginal\n=======\n' + 'changed '.repeat(20_000) + '\n>>>>>>> REPLACE'
     harness = await createHarness({
       modes: [builderMode],
       workspace,
-      turns: [{ toolCalls: [{ name: 'apply_diff', input: { path: 'notes.txt', diff } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }]
+      turns: [
+        { toolCalls: [{ name: 'apply_diff', input: { path: 'notes.txt', diff } }] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
+      ]
     })
     const task = await harness.services.tasks.start({ text: 'edit it', mode: 'builder', workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion', 'completion')
-    const [result] = toolResultsIn(harness.fake.requests.filter((r) => r.protocol !== 'unknown')[1]!)
-    expect(result!.isError).toBe(true)
-    expect(result!.text.split('\n')[0]).toContain(`not written — Could not write ${join(workspace, 'notes.txt')} (in the workspace): the disk is full (ENOSPC).`)
+    const [result] = toolResultsIn(harness.fake.requests.filter((r) => r.protocol !== 'unknown')[1])
+    expect(result.isError).toBe(true)
+    expect(result.text.split('\n')[0]).toContain(
+      `not written — Could not write ${join(workspace, 'notes.txt')} (in the workspace): the disk is full (ENOSPC).`
+    )
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('original\n')
   }, 120_000)
 })

@@ -15,7 +15,11 @@ const statusOf = (h: Harness, id: string) => h.services.tasks.list().find((t) =>
 
 describe.each<Protocol>(['anthropic', 'openai'])('%s: provider errors', (protocol) => {
   it('a 429 with retry-after is retried after the wait the server asked for, shown as a retry event', async () => {
-    harness = await createHarness({ protocol, modes: [builderMode], turns: [{ error: { status: 429, retryAfter: 7 } }, done] })
+    harness = await createHarness({
+      protocol,
+      modes: [builderMode],
+      turns: [{ error: { status: 429, retryAfter: 7 } }, done]
+    })
     const task = await harness.services.tasks.start({ text: 'go', mode: 'builder', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
     const retry = harness.eventsOf(task.id).find((e) => e.type === 'retry')
@@ -27,7 +31,13 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: provider errors', (protoco
     harness = await createHarness({
       protocol,
       modes: [builderMode],
-      turns: [{ text: 'Partial answer before the failure', errorMidStream: { afterChunks: 3, type: 'invalid_request_error', message: 'stream broke' } }, done]
+      turns: [
+        {
+          text: 'Partial answer before the failure',
+          errorMidStream: { afterChunks: 3, type: 'invalid_request_error', message: 'stream broke' }
+        },
+        done
+      ]
     })
     const task = await harness.services.tasks.start({ text: 'go', mode: 'builder', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'status' && e.status === 'failed')
@@ -35,7 +45,10 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: provider errors', (protoco
     const events = harness.eventsOf(task.id)
     const error = events.find((e) => e.type === 'error')
     expect(error).toMatchObject({ recoverable: true })
-    const partial = events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text).join('')
+    const partial = events
+      .filter((e) => e.type === 'text-delta')
+      .map((e) => (e as { text: string }).text)
+      .join('')
     expect(partial.length).toBeGreaterThan(0)
     expect('Partial answer before the failure').toContain(partial.trim())
 
@@ -60,8 +73,16 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: provider errors', (protoco
         {
           error:
             protocol === 'anthropic'
-              ? { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' }
-              : { status: 400, code: 'context_length_exceeded', message: "This model's maximum context length is 128000 tokens." }
+              ? {
+                  status: 400,
+                  type: 'invalid_request_error',
+                  message: 'prompt is too long: 210000 tokens > 200000 maximum'
+                }
+              : {
+                  status: 400,
+                  code: 'context_length_exceeded',
+                  message: "This model's maximum context length is 128000 tokens."
+                }
         },
         { text: 'Summary: listed files, read a, b and c.' },
         done
@@ -74,8 +95,8 @@ describe.each<Protocol>(['anthropic', 'openai'])('%s: provider errors', (protoco
     const condensed = harness.eventsOf(task.id).find((e) => e.type === 'context-condensed')
     expect(condensed).toMatchObject({ summary: 'Summary: listed files, read a, b and c.' })
     // The retried request carries the summary and fewer messages than the failed one.
-    const failed = requests[4]!.body.messages.length
-    const retried = requests[6]!.body.messages
+    const failed = requests[4].body.messages.length
+    const retried = requests[6].body.messages
     expect(retried.length).toBeLessThan(failed)
     expect(JSON.stringify(retried)).toContain('Summary: listed files')
   })
@@ -91,7 +112,11 @@ describe('cancel', () => {
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'text-delta')
     const summary = await harness.services.tasks.cancel(task.id)
     expect(summary.status).toBe('cancelled')
-    const partial = harness.eventsOf(task.id).filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text).join('')
+    const partial = harness
+      .eventsOf(task.id)
+      .filter((e) => e.type === 'text-delta')
+      .map((e) => (e as { text: string }).text)
+      .join('')
     expect(partial.length).toBeGreaterThan(0)
     expect(partial.length).toBeLessThan('one two three four five six seven eight nine ten eleven twelve'.length)
     expect(harness.eventsOf(task.id).find((e) => e.type === 'assistant-end')).toMatchObject({ stopReason: 'cancelled' })
@@ -123,12 +148,17 @@ describe('cancel', () => {
   })
 
   it('cancel while an approval is pending removes it from the queue', async () => {
-    harness = await createHarness({ modes: [builderMode], turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'echo hi' } }] }] })
+    harness = await createHarness({
+      modes: [builderMode],
+      turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'echo hi' } }] }]
+    })
     const task = await harness.services.tasks.start({ text: 'go', mode: 'builder', workspace: harness.workspace })
     await harness.waitForApproval()
     await harness.services.tasks.cancel(task.id)
     expect(harness.services.approvals.list()).toEqual([])
-    expect(harness.eventsOf(task.id).find((e) => e.type === 'approval-resolved')).toMatchObject({ outcome: 'cancelled' })
+    expect(harness.eventsOf(task.id).find((e) => e.type === 'approval-resolved')).toMatchObject({
+      outcome: 'cancelled'
+    })
   })
 })
 
@@ -136,7 +166,13 @@ describe('retryable failure after part of the answer', () => {
   it('an overloaded error mid-stream is retried for the whole turn; the cut-off text stays visible but not in the history', async () => {
     harness = await createHarness({
       modes: [builderMode],
-      turns: [{ text: 'This answer breaks off halfway through', errorMidStream: { afterChunks: 2, type: 'overloaded_error', message: 'Overloaded' } }, done]
+      turns: [
+        {
+          text: 'This answer breaks off halfway through',
+          errorMidStream: { afterChunks: 2, type: 'overloaded_error', message: 'Overloaded' }
+        },
+        done
+      ]
     })
     const task = await harness.services.tasks.start({ text: 'go', mode: 'builder', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
@@ -144,8 +180,8 @@ describe('retryable failure after part of the answer', () => {
     expect(events.find((e) => e.type === 'assistant-end')).toMatchObject({ stopReason: 'error' })
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ attempt: 1, delayMs: 500 })
     expect(events.some((e) => e.type === 'status' && e.status === 'failed')).toBe(false)
-    const retried = modelRequests(harness)[1]!
+    const retried = modelRequests(harness)[1]
     expect(JSON.stringify(retried.body.messages)).not.toContain('breaks off')
-    expect(retried.body.messages).toHaveLength(modelRequests(harness)[0]!.body.messages.length)
+    expect(retried.body.messages).toHaveLength(modelRequests(harness)[0].body.messages.length)
   })
 })

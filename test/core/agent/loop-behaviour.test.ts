@@ -36,8 +36,12 @@ describe('the agent loop', () => {
       ]
     })
     await runToCompletion(harness, 'read three files')
-    const results = toolResultsIn(modelRequests(harness)[1]!)
-    expect(results.map((r) => r.text.includes('alpha') ? 'a' : r.text.includes('beta') ? 'b' : r.text.includes('gamma') ? 'c' : '?')).toEqual(['a', 'b', 'c'])
+    const results = toolResultsIn(modelRequests(harness)[1])
+    expect(
+      results.map((r) =>
+        r.text.includes('alpha') ? 'a' : r.text.includes('beta') ? 'b' : r.text.includes('gamma') ? 'c' : '?'
+      )
+    ).toEqual(['a', 'b', 'c'])
     expect(results.every((r) => r.isError === false)).toBe(true)
   })
 
@@ -46,18 +50,23 @@ describe('the agent loop', () => {
       modes: [builderMode],
       files: { 'a.txt': 'alpha\n' },
       turns: [
-        { toolCalls: [{ name: 'read_file', input: {} }, { name: 'no_such_tool', input: {} }] },
+        {
+          toolCalls: [
+            { name: 'read_file', input: {} },
+            { name: 'no_such_tool', input: {} }
+          ]
+        },
         { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
         done
       ]
     })
     await runToCompletion(harness, 'read a file')
-    const [missing, unknown] = toolResultsIn(modelRequests(harness)[1]!)
+    const [missing, unknown] = toolResultsIn(modelRequests(harness)[1])
     expect(missing).toMatchObject({ isError: true })
-    expect(missing!.text).toContain("Missing value for required parameter 'path'")
-    expect(unknown!.isError).toBe(true)
-    expect(unknown!.text).toContain('Unknown tool "no_such_tool"')
-    expect(toolResultsIn(modelRequests(harness)[2]!)[0]!.text).toContain('alpha')
+    expect(missing.text).toContain("Missing value for required parameter 'path'")
+    expect(unknown.isError).toBe(true)
+    expect(unknown.text).toContain('Unknown tool "no_such_tool"')
+    expect(toolResultsIn(modelRequests(harness)[2])[0].text).toContain('alpha')
   })
 
   it('a rejection skips the rest of that message with a clear result', async () => {
@@ -79,16 +88,19 @@ describe('the agent loop', () => {
     expect(item).toMatchObject({ kind: 'tool', tool: 'execute_command', mode: 'builder' })
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'not now' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const [rejected, skipped] = toolResultsIn(modelRequests(harness)[1]!)
-    expect(rejected!.text).toContain('The user denied this operation')
-    expect(rejected!.text).toContain('not now')
-    expect(skipped!.isError).toBe(true)
-    expect(skipped!.text).toContain('Skipped')
+    const [rejected, skipped] = toolResultsIn(modelRequests(harness)[1])
+    expect(rejected.text).toContain('The user denied this operation')
+    expect(rejected.text).toContain('not now')
+    expect(skipped.isError).toBe(true)
+    expect(skipped.text).toContain('Skipped')
   })
 
   it('calls after new_task in the same message are not run', async () => {
     harness = await createHarness({
-      modes: [builderMode, { ...builderMode, slug: 'helper', name: 'Helper', autoApprove: { read: true, subtasks: true } }],
+      modes: [
+        builderMode,
+        { ...builderMode, slug: 'helper', name: 'Helper', autoApprove: { read: true, subtasks: true } }
+      ],
       files: { 'a.txt': 'alpha\n' },
       turns: [
         {
@@ -102,22 +114,26 @@ describe('the agent loop', () => {
       ]
     })
     await runToCompletion(harness, 'delegate', 'helper')
-    const parentResults = toolResultsIn(modelRequests(harness)[2]!)
-    expect(parentResults[0]!.text).toContain('child says hi')
+    const parentResults = toolResultsIn(modelRequests(harness)[2])
+    expect(parentResults[0].text).toContain('child says hi')
     expect(parentResults[1]).toMatchObject({ isError: true })
-    expect(parentResults[1]!.text).toContain('new_task')
+    expect(parentResults[1].text).toContain('new_task')
   })
 
   it('the fourth identical call becomes an approval item; rejecting tells the model to change approach', async () => {
     const read = { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }
-    harness = await createHarness({ modes: [builderMode], files: { 'a.txt': 'alpha\n' }, turns: [read, read, read, read, done] })
+    harness = await createHarness({
+      modes: [builderMode],
+      files: { 'a.txt': 'alpha\n' },
+      turns: [read, read, read, read, done]
+    })
     const task = await harness.services.tasks.start({ text: 'loop', mode: 'builder', workspace: harness.workspace })
     const item = await harness.waitForApproval()
     expect(item.kind).toBe('repetition')
     expect(modelRequests(harness)).toHaveLength(4)
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    expect(toolResultsIn(modelRequests(harness)[4]!)[0]!.text).toContain('repetition limit')
+    expect(toolResultsIn(modelRequests(harness)[4])[0].text).toContain('repetition limit')
   })
 
   it('the mistake limit pauses with an approval item and passes the user guidance on', async () => {
@@ -128,9 +144,14 @@ describe('the agent loop', () => {
     expect(item.kind).toBe('mistake-limit')
     expect(modelRequests(harness)).toHaveLength(2)
     expect(harness.services.tasks.list().find((t) => t.id === task.id)?.status).toBe('waiting')
-    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call', reason: 'Use the path parameter.' })
+    harness.services.approvals.decide({
+      approvalId: item.id,
+      outcome: 'approve',
+      scope: 'call',
+      reason: 'Use the path parameter.'
+    })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    expect(lastUserText(modelRequests(harness)[2]!)).toContain('Use the path parameter.')
+    expect(lastUserText(modelRequests(harness)[2])).toContain('Use the path parameter.')
   })
 
   it('a call that succeeds ends the mistake streak: mistakes apart never pause', async () => {
@@ -144,7 +165,11 @@ describe('the agent loop', () => {
 
   it('a mistake limit of 0 never pauses', async () => {
     const bad = { toolCalls: [{ name: 'read_file', input: { wrong: 1 } }] }
-    harness = await createHarness({ modes: [builderMode], policy: { mistakeLimit: 0 }, turns: [bad, bad, bad, bad, done] })
+    harness = await createHarness({
+      modes: [builderMode],
+      policy: { mistakeLimit: 0 },
+      turns: [bad, bad, bad, bad, done]
+    })
     const task = await runToCompletion(harness, 'try')
     expect(harness.eventsOf(task.id).filter((e) => e.type === 'approval-requested')).toEqual([])
     expect(modelRequests(harness)).toHaveLength(5)
@@ -153,12 +178,16 @@ describe('the agent loop', () => {
   it('a text-only answer is re-prompted to use a tool', async () => {
     harness = await createHarness({ modes: [builderMode], turns: [{ text: 'I think it is fine.' }, done] })
     await runToCompletion(harness, 'check')
-    expect(lastUserText(modelRequests(harness)[1]!)).toContain('You did not use a tool')
+    expect(lastUserText(modelRequests(harness)[1])).toContain('You did not use a tool')
   })
 
   it('a request cap pauses the loop; declining leaves the task idle and resumable', async () => {
     const read = (path: string) => ({ toolCalls: [{ name: 'list_files', input: { path, recursive: false } }] })
-    harness = await createHarness({ modes: [builderMode], policy: { maxRequests: 2 }, turns: [read('.'), read('src'), done] })
+    harness = await createHarness({
+      modes: [builderMode],
+      policy: { maxRequests: 2 },
+      turns: [read('.'), read('src'), done]
+    })
     const task = await harness.services.tasks.start({ text: 'explore', mode: 'builder', workspace: harness.workspace })
     const item = await harness.waitForApproval()
     expect(item.kind).toBe('request-limit')
@@ -181,7 +210,10 @@ describe('the agent loop', () => {
           toolCalls: [
             {
               name: 'ask_followup_question',
-              input: { question: 'Plan first?', follow_up: [{ text: 'Yes, plan it', mode: 'architect' }, { text: 'No' }] }
+              input: {
+                question: 'Plan first?',
+                follow_up: [{ text: 'Yes, plan it', mode: 'architect' }, { text: 'No' }]
+              }
             }
           ]
         },
@@ -193,19 +225,22 @@ describe('the agent loop', () => {
     expect(question).toMatchObject({ question: 'Plan first?' })
     await harness.services.tasks.send({ taskId: task.id, text: 'Yes, plan it', mode: 'architect' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    expect(toolResultsIn(modelRequests(harness)[1]!)[0]!.text).toContain('Yes, plan it')
+    expect(toolResultsIn(modelRequests(harness)[1])[0].text).toContain('Yes, plan it')
     expect(harness.services.tasks.list().find((t) => t.id === task.id)?.mode).toBe('architect')
     // The second request offers architect's tools: no commands.
-    const tools = (modelRequests(harness)[1]!.body.tools as Array<{ name: string }>).map((t) => t.name)
+    const tools = (modelRequests(harness)[1].body.tools as Array<{ name: string }>).map((t) => t.name)
     expect(tools).not.toContain('execute_command')
   })
 
   it('answering a completion continues the task with the answer as the tool result', async () => {
-    harness = await createHarness({ modes: [builderMode], turns: [done, { toolCalls: [{ name: 'attempt_completion', input: { result: 'better' } }] }] })
+    harness = await createHarness({
+      modes: [builderMode],
+      turns: [done, { toolCalls: [{ name: 'attempt_completion', input: { result: 'better' } }] }]
+    })
     const task = await runToCompletion(harness, 'do it')
     await harness.services.tasks.send({ taskId: task.id, text: 'Make it better' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion' && e.result === 'better')
-    expect(toolResultsIn(modelRequests(harness)[1]!)[0]!.text).toContain('Make it better')
+    expect(toolResultsIn(modelRequests(harness)[1])[0].text).toContain('Make it better')
   })
 
   it('a whole-turn approval covers the later calls of the same message', async () => {
@@ -225,9 +260,9 @@ describe('the agent loop', () => {
     const item = await harness.waitForApproval()
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'turn' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const results = toolResultsIn(modelRequests(harness)[1]!)
-    expect(results[0]!.text).toContain('one')
-    expect(results[1]!.text).toContain('two')
+    const results = toolResultsIn(modelRequests(harness)[1])
+    expect(results[0].text).toContain('one')
+    expect(results[1].text).toContain('two')
   })
 })
 
@@ -235,15 +270,20 @@ describe('policy outcomes', () => {
   it('switch_mode asks by default; once approved the next request uses the new mode and its tools', async () => {
     harness = await createHarness({
       modes: [builderMode],
-      turns: [{ toolCalls: [{ name: 'switch_mode', input: { mode_slug: 'ask', reason: 'only questions left' } }] }, done]
+      turns: [
+        { toolCalls: [{ name: 'switch_mode', input: { mode_slug: 'ask', reason: 'only questions left' } }] },
+        done
+      ]
     })
     const task = await harness.services.tasks.start({ text: 'switch', mode: 'builder', workspace: harness.workspace })
     const item = await harness.waitForApproval()
     expect(item).toMatchObject({ tool: 'switch_mode', kind: 'tool' })
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    expect(toolResultsIn(modelRequests(harness)[1]!)[0]!.text).toContain('Switched from Builder mode to Ask mode because: only questions left')
-    const tools = (modelRequests(harness)[1]!.body.tools as Array<{ name: string }>).map((t) => t.name)
+    expect(toolResultsIn(modelRequests(harness)[1])[0].text).toContain(
+      'Switched from Builder mode to Ask mode because: only questions left'
+    )
+    const tools = (modelRequests(harness)[1].body.tools as Array<{ name: string }>).map((t) => t.name)
     expect(tools).not.toContain('write_to_file')
     expect(harness.eventsOf(task.id).find((e) => e.type === 'mode-changed')).toMatchObject({ mode: 'ask' })
   })
@@ -256,15 +296,21 @@ describe('policy outcomes', () => {
     })
     const task = await harness.services.tasks.start({ text: 'write', mode: 'builder', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const [result] = toolResultsIn(modelRequests(harness)[1]!)
-    expect(result!.text).toContain('Denied by policy (ignored-path)')
-    expect(harness.eventsOf(task.id).find((e) => e.type === 'tool-decision')).toMatchObject({ decision: 'deny', rule: 'ignored-path' })
+    const [result] = toolResultsIn(modelRequests(harness)[1])
+    expect(result.text).toContain('Denied by policy (ignored-path)')
+    expect(harness.eventsOf(task.id).find((e) => e.type === 'tool-decision')).toMatchObject({
+      decision: 'deny',
+      rule: 'ignored-path'
+    })
     expect(harness.services.edits.list(task.id)).toEqual([])
     expect(await harness.read('secrets/key.txt')).toBe('k\n')
   })
 
   it('the cost cap pauses the loop with an approval item before the next request', async () => {
-    const costly = (p: string) => ({ toolCalls: [{ name: 'list_files', input: { path: p, recursive: false } }], usage: { inputTokens: 400_000, outputTokens: 1_000 } })
+    const costly = (p: string) => ({
+      toolCalls: [{ name: 'list_files', input: { path: p, recursive: false } }],
+      usage: { inputTokens: 400_000, outputTokens: 1_000 }
+    })
     harness = await createHarness({ modes: [builderMode], policy: { maxCostUsd: 1 }, turns: [costly('.'), done] })
     const task = await harness.services.tasks.start({ text: 'spend', mode: 'builder', workspace: harness.workspace })
     const item = await harness.waitForApproval()
@@ -283,7 +329,11 @@ describe('streaming to the UI', () => {
       modes: [builderMode],
       files: { 'a.txt': 'alpha\n' },
       turns: [
-        { reasoning: 'I should read the file first.', text: 'Reading a.txt now.', toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        {
+          reasoning: 'I should read the file first.',
+          text: 'Reading a.txt now.',
+          toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }]
+        },
         done
       ]
     })
@@ -295,10 +345,15 @@ describe('streaming to the UI', () => {
     expect(first('tool-call-partial')).toBeGreaterThan(first('text-delta'))
     expect(first('tool-call')).toBeGreaterThan(first('tool-call-partial'))
     expect(first('tool-result')).toBeGreaterThan(first('tool-call'))
-    const reasoning = harness.eventsOf(task.id).filter((e) => e.type === 'reasoning-delta').map((e) => (e as { text: string }).text).join('')
+    const reasoning = harness
+      .eventsOf(task.id)
+      .filter((e) => e.type === 'reasoning-delta')
+      .map((e) => (e as { text: string }).text)
+      .join('')
     expect(reasoning).toBe('I should read the file first.')
     // The partial argument deltas add up to the whole call.
-    const partials = harness.eventsOf(task.id)
+    const partials = harness
+      .eventsOf(task.id)
       .filter((e) => e.type === 'tool-call-partial' && e.name === 'read_file')
       .map((e) => (e as { argsDelta: string }).argsDelta)
     expect(partials.length).toBeGreaterThan(1)
@@ -313,7 +368,10 @@ describe('streaming to the UI', () => {
     })
     const task = await harness.services.tasks.start({ text: 'write it', mode: 'builder', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'tool-call', 'tool-call')
-    const partials = harness.eventsOf(task.id).filter((e) => e.type === 'tool-call-partial') as Array<{ argsDelta: string; argsOffset: number }>
+    const partials = harness.eventsOf(task.id).filter((e) => e.type === 'tool-call-partial') as Array<{
+      argsDelta: string
+      argsOffset: number
+    }>
     let assembled = ''
     for (const partial of partials) {
       expect(partial.argsOffset).toBe(assembled.length)
@@ -327,10 +385,17 @@ describe('streaming to the UI', () => {
     harness = await createHarness({
       modes: [builderMode],
       files: { 'a.txt': 'alpha\n' },
-      turns: [{ reasoning: 'Plan: read a.txt.', text: 'Reading.', toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }, done]
+      turns: [
+        {
+          reasoning: 'Plan: read a.txt.',
+          text: 'Reading.',
+          toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }]
+        },
+        done
+      ]
     })
     await runToCompletion(harness, 'read it')
-    const assistant = modelRequests(harness)[1]!.body.messages[1]
+    const assistant = modelRequests(harness)[1].body.messages[1]
     expect(assistant.role).toBe('assistant')
     expect(assistant.content).toEqual([
       { type: 'thinking', thinking: 'Plan: read a.txt.', signature: expect.stringMatching(/.+/) },

@@ -19,7 +19,8 @@ const done = { toolCalls: [{ name: 'attempt_completion', input: { result: 'done'
 function replayedArguments(request: RecordedRequest): unknown[] {
   const messages: any[] = request.body.messages
   const assistant = [...messages].reverse().find((m) => m.role === 'assistant')
-  if (request.protocol === 'anthropic') return assistant.content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.input)
+  if (request.protocol === 'anthropic')
+    return assistant.content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.input)
   return assistant.tool_calls.map((c: any) => c.function.arguments)
 }
 
@@ -48,19 +49,26 @@ for (const protocol of ['anthropic', 'openai'] as const) {
           done
         ]
       })
-      const task = await harness.services.tasks.start({ text: 'read a.txt', mode: 'builder', workspace: harness.workspace })
+      const task = await harness.services.tasks.start({
+        text: 'read a.txt',
+        mode: 'builder',
+        workspace: harness.workspace
+      })
       await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion', 'completion')
-      const results = toolResultsIn(modelRequests(harness)[1]!)
+      const results = toolResultsIn(modelRequests(harness)[1])
       const [cut, array, wrongType, extra, unknown] = results.filter((_, i) => i % 2 === 0)
       for (const answered of results.filter((_, i) => i % 2 === 1)) expect(answered.text).toContain('alpha')
-      expect(cut!.text).toMatch(/not valid JSON/)
-      expect(array!.text).toContain('the arguments must be a JSON object of named parameters, not an array')
-      expect(wrongType!.text).toContain("Invalid value for 'path': expected string, got a number.")
-      expect(extra!.text).toContain('Unknown parameter(s): recursive.')
-      expect(unknown!.text).toMatch(/Unknown tool "read_files"\. This tool does not exist\. Please use one of the available tools: .*read_file/)
-      if (protocol === 'anthropic') for (const result of [cut, array, wrongType, extra, unknown]) expect(result!.isError).toBe(true)
+      expect(cut.text).toMatch(/not valid JSON/)
+      expect(array.text).toContain('the arguments must be a JSON object of named parameters, not an array')
+      expect(wrongType.text).toContain("Invalid value for 'path': expected string, got a number.")
+      expect(extra.text).toContain('Unknown parameter(s): recursive.')
+      expect(unknown.text).toMatch(
+        /Unknown tool "read_files"\. This tool does not exist\. Please use one of the available tools: .*read_file/
+      )
+      if (protocol === 'anthropic')
+        for (const result of [cut, array, wrongType, extra, unknown]) expect(result.isError).toBe(true)
       // The replayed calls stay valid on the wire: Anthropic takes only an object as a tool_use input.
-      const replayed = replayedArguments(modelRequests(harness)[1]!)
+      const replayed = replayedArguments(modelRequests(harness)[1])
       expect(replayed).toHaveLength(9)
       if (protocol === 'anthropic')
         for (const input of replayed) {

@@ -27,7 +27,12 @@ async function withServers(servers: Record<string, unknown>, options: Parameters
   const dataDir = mkdtempSync(join(tmpdir(), 'modus-data-'))
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-ws-')))
   await fs.writeFile(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: servers }, null, 2))
-  hub = createMcpHub({ dataDir, env: process.env, isTrusted: () => false, backoff: { baseMs: 50, maxMs: 100, maxRestarts: 1 } })
+  hub = createMcpHub({
+    dataDir,
+    env: process.env,
+    isTrusted: () => false,
+    backoff: { baseMs: 50, maxMs: 100, maxRestarts: 1 }
+  })
   await hub.open(workspace)
   await hub.settled()
   harness = await createHarness({ ...options, dataDir, workspace, mcp: hub })
@@ -36,29 +41,42 @@ async function withServers(servers: Record<string, unknown>, options: Parameters
 
 describe('MCP tools in a task (reference server over stdio, fake provider)', () => {
   it('offers the server tools natively, asks naming server and tool, and the result reaches the model; "always allow" writes the narrowest entry', async () => {
-    const { harness, dataDir } = await withServers({ everything: everythingStdio() }, {
-      turns: [
-        { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'hello from the model' } }] },
-        { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'second time' } }] },
-        done
-      ]
-    })
+    const { harness, dataDir } = await withServers(
+      { everything: everythingStdio() },
+      {
+        turns: [
+          { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'hello from the model' } }] },
+          { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'second time' } }] },
+          done
+        ]
+      }
+    )
     const task = await harness.services.tasks.start({ text: 'use mcp', mode: 'code', workspace: harness.workspace })
     const item = await harness.waitForApproval()
     expect(item).toMatchObject({ tool: 'mcp--everything--echo', summary: 'MCP everything: echo' })
     expect(item.reason).toContain("tool 'echo' of MCP server 'everything'")
     expect(item.suggestedRule?.label).toBe("Always allow tool 'echo' of MCP server 'everything'")
-    const offered = modelRequests(harness)[0]!
+    const offered = modelRequests(harness)[0]
     expect(toolNamesOf(offered)).toContain('mcp--everything--echo')
     expect(toolNamesOf(offered)).not.toContain('use_mcp_tool')
-    const echoSpec = (offered.body.tools as Array<{ name: string; input_schema: { required?: string[] } }>).find((tool) => tool.name === 'mcp--everything--echo')
+    const echoSpec = (offered.body.tools as Array<{ name: string; input_schema: { required?: string[] } }>).find(
+      (tool) => tool.name === 'mcp--everything--echo'
+    )
     expect(echoSpec?.input_schema.required).toEqual(['message'])
 
-    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule })
+    harness.services.approvals.decide({
+      approvalId: item.id,
+      outcome: 'approve',
+      scope: 'call',
+      alwaysAllow: item.suggestedRule!.rule
+    })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    expect(toolResultsIn(modelRequests(harness)[1]!)[0]).toMatchObject({ text: 'Echo: hello from the model', isError: false })
+    expect(toolResultsIn(modelRequests(harness)[1])[0]).toMatchObject({
+      text: 'Echo: hello from the model',
+      isError: false
+    })
     // The second call ran without asking: the server's alwaysAllow now names the tool.
-    expect(toolResultsIn(modelRequests(harness)[2]!)[0]!.text).toBe('Echo: second time')
+    expect(toolResultsIn(modelRequests(harness)[2])[0].text).toBe('Echo: second time')
     const decisions = harness.eventsOf(task.id).filter((e) => e.type === 'tool-decision')
     expect(decisions.map((e) => (e as { rule: string }).rule)).toEqual(['default-ask', 'mcp-always-allow'])
     const config = JSON.parse(await fs.readFile(join(dataDir, 'mcp.json'), 'utf8'))
@@ -68,7 +86,10 @@ describe('MCP tools in a task (reference server over stdio, fake provider)', () 
 
   it('images reach a model that takes images; invalid arguments and a failed server come back as clear errors and the task goes on', async () => {
     const { harness } = await withServers(
-      { everything: everythingStdio({ alwaysAllow: ['*'] }), broken: { command: process.execPath, args: ['-e', 'process.exit(1)'] } },
+      {
+        everything: everythingStdio({ alwaysAllow: ['*'] }),
+        broken: { command: process.execPath, args: ['-e', 'process.exit(1)'] }
+      },
       {
         turns: [
           {
@@ -84,12 +105,12 @@ describe('MCP tools in a task (reference server over stdio, fake provider)', () 
     )
     const task = await harness.services.tasks.start({ text: 'mcp results', mode: 'code', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const request = modelRequests(harness)[1]!
+    const request = modelRequests(harness)[1]
     const results = toolResultsIn(request)
     expect(results[1]).toMatchObject({ isError: true })
-    expect(results[1]!.text).toMatch(/get-sum.*'b'/)
-    expect(results[2]!.isError).toBe(true)
-    expect(results[2]!.text).toContain('Unknown tool "mcp--broken--anything"')
+    expect(results[1].text).toMatch(/get-sum.*'b'/)
+    expect(results[2].isError).toBe(true)
+    expect(results[2].text).toContain('Unknown tool "mcp--broken--anything"')
     const imageBlock = JSON.stringify((request.body.messages as unknown[]).at(-1))
     expect(imageBlock).toContain('"type":"image"')
     const imageEvent = harness.eventsOf(task.id).find((e) => e.type === 'tool-result' && e.images)
@@ -107,14 +128,16 @@ describe('MCP tools in a task (reference server over stdio, fake provider)', () 
         turns: [
           { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'x' } }] },
           done,
-          { toolCalls: [{ name: 'mcp--everything--trigger-long-running-operation', input: { duration: 30, steps: 30 } }] }
+          {
+            toolCalls: [{ name: 'mcp--everything--trigger-long-running-operation', input: { duration: 30, steps: 30 } }]
+          }
         ]
       }
     )
     const docs = await harness.services.tasks.start({ text: 'docs', mode: 'docs', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === docs.id && e.type === 'completion')
-    expect(toolNamesOf(modelRequests(harness)[0]!).filter((name) => name.startsWith('mcp--'))).toEqual([])
-    const refused = toolResultsIn(modelRequests(harness)[1]!)[0]!
+    expect(toolNamesOf(modelRequests(harness)[0]).filter((name) => name.startsWith('mcp--'))).toEqual([])
+    const refused = toolResultsIn(modelRequests(harness)[1])[0]
     expect(refused.isError).toBe(true)
     expect(refused.text).toContain('Tool "mcp--everything--echo" is not allowed in docs mode')
     expect(refused.text).toContain('may not use the MCP server "everything"')
@@ -129,15 +152,18 @@ describe('MCP tools in a task (reference server over stdio, fake provider)', () 
 
   it('the repetition check covers server tools: the fourth identical call asks, and a rejection tells the model', async () => {
     const echo = { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'again' } }] }
-    const { harness } = await withServers({ everything: everythingStdio({ alwaysAllow: ['*'] }) }, { turns: [echo, echo, echo, echo, done] })
+    const { harness } = await withServers(
+      { everything: everythingStdio({ alwaysAllow: ['*'] }) },
+      { turns: [echo, echo, echo, echo, done] }
+    )
     const task = await harness.services.tasks.start({ text: 'loop', mode: 'code', workspace: harness.workspace })
     const item = await harness.waitForApproval()
     expect(item).toMatchObject({ kind: 'repetition', tool: 'mcp--everything--echo' })
     expect(modelRequests(harness)).toHaveLength(4)
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    expect(toolResultsIn(modelRequests(harness)[2]!)[0]!.text).toBe('Echo: again')
-    expect(toolResultsIn(modelRequests(harness)[4]!)[0]!.text).toContain('repetition limit')
+    expect(toolResultsIn(modelRequests(harness)[2])[0].text).toBe('Echo: again')
+    expect(toolResultsIn(modelRequests(harness)[4])[0].text).toContain('repetition limit')
   })
 
   it('over the schema budget the model finds a tool with search_mcp_tools and calls it with use_mcp_tool; a name not loaded is refused with the way', async () => {
@@ -148,7 +174,10 @@ describe('MCP tools in a task (reference server over stdio, fake provider)', () 
           { toolCalls: [{ name: 'search_mcp_tools', input: { query: 'echo message' } }] },
           {
             toolCalls: [
-              { name: 'use_mcp_tool', input: { server_name: 'everything', tool_name: 'echo', arguments: { message: 'found it' } } },
+              {
+                name: 'use_mcp_tool',
+                input: { server_name: 'everything', tool_name: 'echo', arguments: { message: 'found it' } }
+              },
               { name: 'mcp--everything--echo', input: { message: 'direct' } }
             ]
           },
@@ -159,15 +188,17 @@ describe('MCP tools in a task (reference server over stdio, fake provider)', () 
     await harness.settings.update((s) => ({ ...s, mcp: { schemaTokenBudget: 50 } }))
     const task = await harness.services.tasks.start({ text: 'find a tool', mode: 'code', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const offered = toolNamesOf(modelRequests(harness)[0]!)
+    const offered = toolNamesOf(modelRequests(harness)[0])
     expect(offered).toEqual(expect.arrayContaining(['search_mcp_tools', 'use_mcp_tool']))
     expect(offered.filter((name) => name.startsWith('mcp--'))).toEqual([])
-    const found = toolResultsIn(modelRequests(harness)[1]!)[0]!
+    const found = toolResultsIn(modelRequests(harness)[1])[0]
     expect(found.text).toContain('## server_name: everything, tool_name: echo')
     expect(found.text).toContain('"required":["message"]')
-    const [called, direct] = toolResultsIn(modelRequests(harness)[2]!)
+    const [called, direct] = toolResultsIn(modelRequests(harness)[2])
     expect(called).toMatchObject({ text: 'Echo: found it', isError: false })
-    expect(direct!.isError).toBe(true)
-    expect(direct!.text).toContain('MCP tools are loaded on demand here: find the tool with search_mcp_tools, then call it with use_mcp_tool')
+    expect(direct.isError).toBe(true)
+    expect(direct.text).toContain(
+      'MCP tools are loaded on demand here: find the tool with search_mcp_tools, then call it with use_mcp_tool'
+    )
   })
 })

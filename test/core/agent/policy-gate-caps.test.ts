@@ -37,7 +37,10 @@ describe('caps from a project file only tighten', () => {
   }
 
   it("the user's own modes set their caps as they like", () => {
-    expect(loopLimits(mode('global', { maxRequests: 50, maxCostUsd: 9 }), true)).toMatchObject({ maxRequests: 50, maxCostUsd: 9 })
+    expect(loopLimits(mode('global', { maxRequests: 50, maxCostUsd: 9 }), true)).toMatchObject({
+      maxRequests: 50,
+      maxCostUsd: 9
+    })
     expect(loopLimits(mode('global', {}), true)).toMatchObject({ maxRequests: 10, maxCostUsd: 2 })
   })
 })

@@ -49,7 +49,8 @@ beforeAll(async () => {
     isTrusted: () => true,
     workspace: async () => t.workspace
   })
-  decide = async (name, params) => (await gate.decide({ name, params }, { taskId: 't', mode: 'yolo', workspace: t.root })).decision
+  decide = async (name, params) =>
+    (await gate.decide({ name, params }, { taskId: 't', mode: 'yolo', workspace: t.root })).decision
 })
 afterAll(() => t.cleanup())
 
@@ -57,13 +58,24 @@ const command = (line: string) => decide('execute_command', { command: line })
 
 describe('command paths are checked by realpath', () => {
   it('asks for a read that a link or `..` after a link leads outside', async () => {
-    for (const line of ['cat a/link/../x.txt', 'cat escape/x.txt', 'head -n1 a/link/../../outside/x.txt', 'cd a/link && cat ../x.txt', 'cat dangling'])
+    for (const line of [
+      'cat a/link/../x.txt',
+      'cat escape/x.txt',
+      'head -n1 a/link/../../outside/x.txt',
+      'cd a/link && cat ../x.txt',
+      'cat dangling'
+    ])
       expect(await command(line), line).toBe('ask')
     expect(await command('cat x.txt')).toBe('allow')
   })
 
   it('denies a path that is ignored once its links are followed', async () => {
-    for (const line of ['cat innocent.txt', 'cat docs/key-link', 'cp innocent.txt /tmp/k', 'cd a && cat ../innocent.txt'])
+    for (const line of [
+      'cat innocent.txt',
+      'cat docs/key-link',
+      'cp innocent.txt /tmp/k',
+      'cd a && cat ../innocent.txt'
+    ])
       expect(await command(line), line).toBe('deny')
   })
 

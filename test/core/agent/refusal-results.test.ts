@@ -35,15 +35,22 @@ describe('refused calls reach the model as error results', () => {
       })
       const task = await harness.services.tasks.start({ text: 'clean', mode: 'builder', workspace: harness.workspace })
       const item = await harness.waitForApproval()
-      harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'keep the build' })
+      harness.services.approvals.decide({
+        approvalId: item.id,
+        outcome: 'reject',
+        scope: 'call',
+        reason: 'keep the build'
+      })
       await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-      const [rejected, skipped] = toolResultsIn(modelRequests(harness)[1]!)
+      const [rejected, skipped] = toolResultsIn(modelRequests(harness)[1])
       // Chat Completions has no is_error field: the error is in the text, before the refusal prefix.
       const errorMark = protocol === 'anthropic' ? '' : 'Error: '
-      expect(rejected!.isError).toBe(protocol === 'anthropic' ? true : undefined)
-      expect(rejected!.text).toBe(`${errorMark}[REFUSED by the user] The user denied this operation. Their reason: keep the build`)
-      expect(skipped!.isError).toBe(protocol === 'anthropic' ? true : undefined)
-      expect(skipped!.text.startsWith(`${errorMark}[REFUSED: skipped]`)).toBe(true)
+      expect(rejected.isError).toBe(protocol === 'anthropic' ? true : undefined)
+      expect(rejected.text).toBe(
+        `${errorMark}[REFUSED by the user] The user denied this operation. Their reason: keep the build`
+      )
+      expect(skipped.isError).toBe(protocol === 'anthropic' ? true : undefined)
+      expect(skipped.text.startsWith(`${errorMark}[REFUSED: skipped]`)).toBe(true)
     })
   }
 
@@ -55,9 +62,9 @@ describe('refused calls reach the model as error results', () => {
     })
     const task = await harness.services.tasks.start({ text: 'write', mode: 'builder', workspace: harness.workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const [result] = toolResultsIn(modelRequests(harness)[1]!)
+    const [result] = toolResultsIn(modelRequests(harness)[1])
     expect(result).toMatchObject({ isError: true })
-    expect(result!.text).toMatch(/^\[REFUSED by policy\] Denied by policy \(ignored-path\)/)
+    expect(result.text).toMatch(/^\[REFUSED by policy\] Denied by policy \(ignored-path\)/)
   })
 
   it('a rejected edit review is an error result and nothing is written', async () => {
@@ -70,25 +77,34 @@ describe('refused calls reach the model as error results', () => {
     expect(item.kind).toBe('edit')
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'wrong file' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const [result] = toolResultsIn(modelRequests(harness)[1]!)
+    const [result] = toolResultsIn(modelRequests(harness)[1])
     expect(result).toMatchObject({ isError: true })
-    expect(result!.text).toContain('[REFUSED by the user]')
-    expect(result!.text).toContain('wrong file')
+    expect(result.text).toContain('[REFUSED by the user]')
+    expect(result.text).toContain('wrong file')
     expect(await harness.read('a.txt')).toBe('alpha\n')
   })
 
   it('rejecting a repetition pause sends the refusal and the user reason to the model', async () => {
     const read = { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }
-    harness = await createHarness({ modes: [builderMode], files: { 'a.txt': 'alpha\n' }, turns: [read, read, read, read, done] })
+    harness = await createHarness({
+      modes: [builderMode],
+      files: { 'a.txt': 'alpha\n' },
+      turns: [read, read, read, read, done]
+    })
     const task = await harness.services.tasks.start({ text: 'loop', mode: 'builder', workspace: harness.workspace })
     const item = await harness.waitForApproval()
     expect(item.kind).toBe('repetition')
-    harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'the file will not change, stop reading it' })
+    harness.services.approvals.decide({
+      approvalId: item.id,
+      outcome: 'reject',
+      scope: 'call',
+      reason: 'the file will not change, stop reading it'
+    })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const [result] = toolResultsIn(modelRequests(harness)[4]!)
+    const [result] = toolResultsIn(modelRequests(harness)[4])
     expect(result).toMatchObject({ isError: true })
-    expect(result!.text.startsWith('[REFUSED: repetition limit]')).toBe(true)
-    expect(result!.text).toContain('Their reason: the file will not change, stop reading it')
+    expect(result.text.startsWith('[REFUSED: repetition limit]')).toBe(true)
+    expect(result.text).toContain('Their reason: the file will not change, stop reading it')
   })
 
   it('stopping at the mistake limit with a reason: the model is told the reason when the task goes on', async () => {
@@ -97,14 +113,21 @@ describe('refused calls reach the model as error results', () => {
     const task = await harness.services.tasks.start({ text: 'try', mode: 'builder', workspace: harness.workspace })
     const item = await harness.waitForApproval()
     expect(item.kind).toBe('mistake-limit')
-    harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: 'read_file takes a path' })
+    harness.services.approvals.decide({
+      approvalId: item.id,
+      outcome: 'reject',
+      scope: 'call',
+      reason: 'read_file takes a path'
+    })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'status' && e.status === 'idle')
     expect(modelRequests(harness)).toHaveLength(2)
 
     await harness.services.tasks.send({ taskId: task.id, text: 'try once more' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
-    const sent = lastUserText(modelRequests(harness)[2]!)
-    expect(sent).toContain('The user stopped the task at the mistake limit (2 mistakes in a row). Their reason: read_file takes a path')
+    const sent = lastUserText(modelRequests(harness)[2])
+    expect(sent).toContain(
+      'The user stopped the task at the mistake limit (2 mistakes in a row). Their reason: read_file takes a path'
+    )
     expect(sent).toContain('try once more')
   })
 })

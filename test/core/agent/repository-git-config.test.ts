@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdtempSync, promises as fs, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  promises as fs,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -29,8 +39,15 @@ afterEach(async () => {
 })
 afterAll(() => hubDisposals.settle())
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.com' }
-const git = (dir: string, ...args: string[]): string => execFileSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8' })
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'a',
+  GIT_AUTHOR_EMAIL: 'a@example.com',
+  GIT_COMMITTER_NAME: 'a',
+  GIT_COMMITTER_EMAIL: 'a@example.com'
+}
+const git = (dir: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8' })
 
 /** A repository with a text file under a diff driver, a data file under a filter, and a signed-looking commit on top. */
 function makeRepository(dir: string): void {
@@ -45,7 +62,11 @@ function makeRepository(dir: string): void {
   const tree = git(dir, 'rev-parse', 'HEAD^{tree}').trim()
   const parent = git(dir, 'rev-parse', 'HEAD').trim()
   const signed = `tree ${tree}\nparent ${parent}\nauthor a <a@example.com> 1 +0000\ncommitter a <a@example.com> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned\n`
-  const commit = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: dir, input: signed, encoding: 'utf8' }).trim()
+  const commit = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+    cwd: dir,
+    input: signed,
+    encoding: 'utf8'
+  }).trim()
   git(dir, 'update-ref', 'HEAD', commit)
   writeFileSync(join(dir, 'a.txt'), 'one\ntwo\nthree\n')
   // Same content, new time: git status must read b.dat again, through its clean filter.
@@ -61,10 +82,26 @@ interface Attack {
 }
 
 const attacks: Attack[] = [
-  { what: "core.fsmonitor on 'git status'", command: 'git status', config: (m) => ({ 'core.fsmonitor': `touch ${m}; false` }) },
-  { what: "diff.external on 'git diff'", command: 'git diff', config: (m) => ({ 'diff.external': `sh -c 'touch ${m}' --` }) },
-  { what: "a textconv driver on 'git show'", command: 'git show HEAD~1', config: (m) => ({ 'diff.evil.textconv': `touch ${m}; cat` }) },
-  { what: "a textconv driver on 'git blame'", command: 'git blame a.txt', config: (m) => ({ 'diff.evil.textconv': `touch ${m}; cat` }) },
+  {
+    what: "core.fsmonitor on 'git status'",
+    command: 'git status',
+    config: (m) => ({ 'core.fsmonitor': `touch ${m}; false` })
+  },
+  {
+    what: "diff.external on 'git diff'",
+    command: 'git diff',
+    config: (m) => ({ 'diff.external': `sh -c 'touch ${m}' --` })
+  },
+  {
+    what: "a textconv driver on 'git show'",
+    command: 'git show HEAD~1',
+    config: (m) => ({ 'diff.evil.textconv': `touch ${m}; cat` })
+  },
+  {
+    what: "a textconv driver on 'git blame'",
+    command: 'git blame a.txt',
+    config: (m) => ({ 'diff.evil.textconv': `touch ${m}; cat` })
+  },
   {
     what: "log.showSignature with gpg.program on 'git log'",
     command: 'git log -1',
@@ -74,7 +111,12 @@ const attacks: Attack[] = [
       return { 'log.showSignature': 'true', 'gpg.program': join(dir, 'verify.sh') }
     }
   },
-  { what: "a clean filter on 'git status'", command: 'git status', config: (m) => ({ 'filter.evil.clean': `touch ${m}; cat` }), asks: 'filter.evil.clean' }
+  {
+    what: "a clean filter on 'git status'",
+    command: 'git status',
+    config: (m) => ({ 'filter.evil.clean': `touch ${m}; cat` }),
+    asks: 'filter.evil.clean'
+  }
 ]
 
 function armRepository(dir: string, attack: Attack, marker: string): void {
@@ -87,7 +129,10 @@ function provesReal(attack: Attack): void {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-git-proof-')))
   const marker = join(dir, 'proof-marker')
   armRepository(dir, attack, marker)
-  execFileSync('sh', ['-c', `${attack.command} >/dev/null 2>&1 || true`], { cwd: dir, env: { ...GIT_ENV, GIT_PAGER: 'cat' } })
+  execFileSync('sh', ['-c', `${attack.command} >/dev/null 2>&1 || true`], {
+    cwd: dir,
+    env: { ...GIT_ENV, GIT_PAGER: 'cat' }
+  })
   expect(existsSync(marker), `${attack.what}: the attack writes its marker with plain git`).toBe(true)
   rmSync(dir, { recursive: true, force: true })
 }
@@ -104,14 +149,14 @@ describe("auto-approved git runs without the repository's code-running config (r
       expect(existsSync(marker)).toBe(false)
       if (attack.asks) {
         expect(asked.map((item) => item.rule)).toEqual(['repository-git-config'])
-        expect(asked[0]!.reason).toContain(`sets '${attack.asks}'`)
-        expect(asked[0]!.reason).toContain('until the workspace is trusted')
-        expect(asked[0]!.suggestedRule).toBeUndefined()
+        expect(asked[0].reason).toContain(`sets '${attack.asks}'`)
+        expect(asked[0].reason).toContain('until the workspace is trusted')
+        expect(asked[0].suggestedRule).toBeUndefined()
       } else {
         expect(asked).toEqual([])
-        const result = commandResults(harness)[0]!
+        const result = commandResults(harness)[0]
         expect(result).toMatch(/^Command (exited with code 0|failed with exit code \d+) in /)
-        const sub = attack.command.split(' ')[1]!
+        const sub = attack.command.split(' ')[1]
         expect(result).toContain(`Ran as: git --no-pager -c core.fsmonitor=false -c core.hooksPath=/dev/null`)
         expect(result).toContain(`-c protocol.ext.allow=never ${sub}`)
       }
@@ -135,16 +180,21 @@ describe("auto-approved git runs without the repository's code-running config (r
     const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-data-')))
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-ws-')))
     const marker = join(workspace, 'git-marker')
-    armRepository(workspace, attacks[0]!, marker)
+    armRepository(workspace, attacks[0], marker)
     await fs.writeFile(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { everything: everythingStdio() } }))
-    hub = createMcpHub({ dataDir, env: process.env, isTrusted: () => false, backoff: { baseMs: 50, maxMs: 100, maxRestarts: 1 } })
+    hub = createMcpHub({
+      dataDir,
+      env: process.env,
+      isTrusted: () => false,
+      backoff: { baseMs: 50, maxMs: 100, maxRestarts: 1 }
+    })
     await hub.open(workspace)
     await hub.settled()
     harness = await createHarness({ modes: [guardedMode], dataDir, workspace, mcp: hub, turns: [] })
     harness.fake.enqueue(
       { toolCalls: [{ name: 'mcp--everything--echo', input: { message: 'git status' } }] },
       // The model does what the tool result says.
-      (request) => run(toolResultsIn(request)[0]!.text.replace(/^Echo: /, '')) as never,
+      (request) => run(toolResultsIn(request)[0].text.replace(/^Echo: /, '')) as never,
       done
     )
     const asked = await runTask(harness, 'guarded', () => false)

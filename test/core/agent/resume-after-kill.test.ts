@@ -10,7 +10,12 @@ import { stringify } from 'yaml'
 import { writeFileSync } from 'node:fs'
 
 const root = resolve(__dirname, '../../..')
-const delegatorMode = { ...builderMode, slug: 'delegator', name: 'Delegator', autoApprove: { read: true, subtasks: true } }
+const delegatorMode = {
+  ...builderMode,
+  slug: 'delegator',
+  name: 'Delegator',
+  autoApprove: { read: true, subtasks: true }
+}
 const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
 const childScript = join(__dirname, 'support/crash-child.ts')
 
@@ -27,7 +32,12 @@ afterEach(async () => {
 })
 
 /** Runs a core in a child process until it reaches `waitFor`, then kills it with SIGKILL. */
-async function runAndKill(turns: FakeTurn[], waitFor: 'approval' | 'tool-started', mode: string, files: Record<string, string> = {}) {
+async function runAndKill(
+  turns: FakeTurn[],
+  waitFor: 'approval' | 'tool-started',
+  mode: string,
+  files: Record<string, string> = {}
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'modus-crash-data-'))
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-crash-ws-')))
   for (const [path, content] of Object.entries(files)) writeFileSync(join(workspace, path), content)
@@ -35,7 +45,14 @@ async function runAndKill(turns: FakeTurn[], waitFor: 'approval' | 'tool-started
   childFake = await startFakeProvider({ name: 'crash child', turns })
   child = spawn(process.execPath, [jiti, childScript], {
     cwd: root,
-    env: { ...process.env, CRASH_DATA_DIR: dataDir, CRASH_WORKSPACE: workspace, CRASH_WAIT_FOR: waitFor, CRASH_MODE: mode, CRASH_PROVIDER_URL: childFake.anthropicBaseUrl },
+    env: {
+      ...process.env,
+      CRASH_DATA_DIR: dataDir,
+      CRASH_WORKSPACE: workspace,
+      CRASH_WAIT_FOR: waitFor,
+      CRASH_MODE: mode,
+      CRASH_PROVIDER_URL: childFake.anthropicBaseUrl
+    },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let stderr = ''
@@ -45,7 +62,7 @@ async function runAndKill(turns: FakeTurn[], waitFor: 'approval' | 'tool-started
     child!.stdout?.on('data', (d: Buffer) => {
       out += d.toString()
       const ready = /READY (\S+)/.exec(out)
-      if (ready) resolveReady(ready[1]!)
+      if (ready) resolveReady(ready[1])
     })
     child!.on('exit', (code) => reject(new Error(`child exited early (${code}): ${stderr}`)))
   })
@@ -69,7 +86,11 @@ describe('resume after the process is killed with SIGKILL', () => {
       'approval',
       'builder'
     )
-    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'recovered' } }] }] })
+    harness = await createHarness({
+      dataDir,
+      workspace,
+      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'recovered' } }] }]
+    })
     expect(harness.services.tasks.list().find((t) => t.id === taskId)?.status).toBe('interrupted')
     expect(await harness.read('made.txt')).toBe('made before the crash\n')
 
@@ -83,8 +104,8 @@ describe('resume after the process is killed with SIGKILL', () => {
     // The write that had finished before the kill is not run again: its recorded result is reused.
     const results = toolResultsIn(harness.fake.requests.at(-1)!)
     expect(results).toHaveLength(2)
-    expect(results[0]!.text).toContain('made.txt')
-    expect(results[1]!.text).toContain('exited with code 0')
+    expect(results[0].text).toContain('made.txt')
+    expect(results[1].text).toContain('exited with code 0')
   })
 
   it('an edit whose review was pending is proposed again as the same review; nothing was written, nothing is lost', async () => {
@@ -100,14 +121,22 @@ describe('resume after the process is killed with SIGKILL', () => {
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n')
     expect(readdirSync(workspace)).toEqual(['notes.txt'])
 
-    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'edited' } }] }] })
+    harness = await createHarness({
+      dataDir,
+      workspace,
+      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'edited' } }] }]
+    })
     expect(harness.services.tasks.list().find((t) => t.id === taskId)?.status).toBe('interrupted')
     expect(await harness.services.tasks.recover({ reaskApprovals: true })).toEqual([taskId])
     const item = await harness.waitForApproval()
     // The same review: an edit item for the same call, the same change id and the same diff.
-    expect(item).toMatchObject({ taskId, kind: 'edit', tool: 'write_to_file', callId: proposed[0]!.callId })
-    expect(item.changes?.map((c) => c.id)).toEqual([proposed[0]!.changeId])
-    expect(item.changes?.[0]).toMatchObject({ original: 'alpha\nbeta\n', proposed: 'alpha\nOMEGA\n', status: 'proposed' })
+    expect(item).toMatchObject({ taskId, kind: 'edit', tool: 'write_to_file', callId: proposed[0].callId })
+    expect(item.changes?.map((c) => c.id)).toEqual([proposed[0].changeId])
+    expect(item.changes?.[0]).toMatchObject({
+      original: 'alpha\nbeta\n',
+      proposed: 'alpha\nOMEGA\n',
+      status: 'proposed'
+    })
     expect(await harness.read('notes.txt')).toBe('alpha\nbeta\n')
 
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
@@ -117,14 +146,14 @@ describe('resume after the process is killed with SIGKILL', () => {
     expect(harness.fake.requests.filter((r) => r.protocol !== 'unknown')).toHaveLength(1)
     const [result] = toolResultsIn(harness.fake.requests.at(-1)!)
     expect(result).toMatchObject({ isError: false })
-    expect(result!.text).toContain('notes.txt')
-    expect(result!.text).not.toContain('interrupted')
+    expect(result.text).toContain('notes.txt')
+    expect(result.text).not.toContain('interrupted')
     // Nothing is lost: the events from before the kill are all still there, and the change ends applied.
     const events = await harness.services.tasks.events(taskId)
     const beforeEvents = before.flatMap((r) => (r.r === 'event' ? [r.event] : []))
     expect(events.slice(0, beforeEvents.length)).toEqual(beforeEvents)
     const changes = events.filter((e) => e.type === 'change')
-    expect(new Set(changes.map((e) => e.type === 'change' && e.changeId))).toEqual(new Set([proposed[0]!.changeId]))
+    expect(new Set(changes.map((e) => e.type === 'change' && e.changeId))).toEqual(new Set([proposed[0].changeId]))
     expect(changes.at(-1)).toMatchObject({ status: 'applied' })
   })
 
@@ -140,15 +169,22 @@ describe('resume after the process is killed with SIGKILL', () => {
     const torn = '{"r":"event","event":{"type":"text-delta","messageId":"m9","text":"half a rec'
     appendFileSync(log, torn)
 
-    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'after the tear' } }] }] })
+    harness = await createHarness({
+      dataDir,
+      workspace,
+      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'after the tear' } }] }]
+    })
     // Viewed before anything is appended: the problem is shown with the events.
     const viewed = await harness.services.tasks.events(taskId)
-    expect(viewed.at(-1)).toMatchObject({ type: 'error', message: expect.stringMatching(/log is damaged at line \d+: incomplete last line/) })
+    expect(viewed.at(-1)).toMatchObject({
+      type: 'error',
+      message: expect.stringMatching(/log is damaged at line \d+: incomplete last line/)
+    })
 
     expect(await harness.services.tasks.recover({ reaskApprovals: true })).toEqual([taskId])
     const sidecars = readdirSync(join(dataDir, 'tasks', taskId)).filter((name) => name.startsWith('log.jsonl.torn-'))
     expect(sidecars).toHaveLength(1)
-    expect(readFileSync(join(dataDir, 'tasks', taskId, sidecars[0]!), 'utf8')).toBe(torn)
+    expect(readFileSync(join(dataDir, 'tasks', taskId, sidecars[0]), 'utf8')).toBe(torn)
     expect(readFileSync(log, 'utf8').startsWith(intact)).toBe(true)
     const item = await harness.waitForApproval()
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
@@ -158,10 +194,13 @@ describe('resume after the process is killed with SIGKILL', () => {
 
     // The user is told once, in the chat; every record after the tear is whole and nothing before it is lost.
     const events = await harness.services.tasks.events(taskId)
-    expect(events.filter((e) => e.type === 'error' && e.message.includes(sidecars[0]!))).toHaveLength(1)
+    expect(events.filter((e) => e.type === 'error' && e.message.includes(sidecars[0]))).toHaveLength(1)
     const reread = await readTaskLog(log)
     expect(reread.problems).toEqual([])
-    const beforeTear = intact.trimEnd().split('\n').map((line) => JSON.parse(line))
+    const beforeTear = intact
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(reread.records.slice(0, beforeTear.length)).toEqual(beforeTear)
     expect(reread.records.some((r) => r.r === 'event' && r.event.type === 'completion')).toBe(true)
   })
@@ -172,7 +211,11 @@ describe('resume after the process is killed with SIGKILL', () => {
       'tool-started',
       'autopilot'
     )
-    harness = await createHarness({ dataDir, workspace, turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }] })
+    harness = await createHarness({
+      dataDir,
+      workspace,
+      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }]
+    })
     expect(harness.services.tasks.list().find((t) => t.id === taskId)?.status).toBe('interrupted')
     expect(await harness.services.tasks.recover({ reaskApprovals: true })).toEqual([])
     const events = await harness.services.tasks.events(taskId)
@@ -182,7 +225,7 @@ describe('resume after the process is killed with SIGKILL', () => {
     await harness.waitForEvent((e, id) => id === taskId && e.type === 'completion')
     const [result] = toolResultsIn(harness.fake.requests.at(-1)!)
     expect(result).toMatchObject({ isError: true })
-    expect(result!.text).toContain('interrupted')
+    expect(result.text).toContain('interrupted')
   })
 
   it('a parent killed while its subtask waited picks the subtask up again on resume and receives its result', async () => {
@@ -217,7 +260,7 @@ describe('resume after the process is killed with SIGKILL', () => {
     await harness.waitForEvent((e, id) => id === parent.id && e.type === 'completion')
     expect((await harness.read('marker.txt')).trim()).toBe('child')
     const [result] = toolResultsIn(harness.fake.requests.at(-1)!)
-    expect(result!.text).toContain('marker written')
-    expect(result!.isError).toBe(false)
+    expect(result.text).toContain('marker written')
+    expect(result.isError).toBe(false)
   })
 })

@@ -19,9 +19,18 @@ function repoWithOtherAgentsRules(): string {
   write('AGENTS.md', 'Agents rule.')
   write('CLAUDE.md', 'Claude rule: run npm test before finishing.')
   write('.clinerules/01-style.md', 'Cline rule: two-space indent.')
-  write('.cursor/rules/always.mdc', '---\ndescription: House style\nglobs:\nalwaysApply: true\n---\nCursor always rule.')
-  write('.cursor/rules/react.mdc', '---\ndescription:\nglobs: src/**/*.tsx, *.jsx\nalwaysApply: false\n---\nCursor rule for components.')
-  write('.cursor/rules/db.mdc', '---\ndescription: "When writing SQL migrations"\nalwaysApply: false\n---\nCursor requested rule.')
+  write(
+    '.cursor/rules/always.mdc',
+    '---\ndescription: House style\nglobs:\nalwaysApply: true\n---\nCursor always rule.'
+  )
+  write(
+    '.cursor/rules/react.mdc',
+    '---\ndescription:\nglobs: src/**/*.tsx, *.jsx\nalwaysApply: false\n---\nCursor rule for components.'
+  )
+  write(
+    '.cursor/rules/db.mdc',
+    '---\ndescription: "When writing SQL migrations"\nalwaysApply: false\n---\nCursor requested rule.'
+  )
   write('.cursor/rules/manual.mdc', '---\nalwaysApply: false\n---\nCursor manual rule.')
   write('.cursor/rules/notes.txt', 'not a rule')
   write('.github/copilot-instructions.md', 'Copilot rule.')
@@ -45,8 +54,13 @@ describe("other agents' rule files", () => {
       '.github/copilot-instructions.md'
     ])
     const byPath = new Map(report.files.map((f) => [f.path, f]))
-    expect(byPath.get('.cursor/rules/always.mdc')).toEqual({ path: '.cursor/rules/always.mdc', content: 'Cursor always rule.' })
-    expect(byPath.get('.cursor/rules/react.mdc')?.appliesTo).toBe('when working on files matching `src/**/*.tsx`, `*.jsx`')
+    expect(byPath.get('.cursor/rules/always.mdc')).toEqual({
+      path: '.cursor/rules/always.mdc',
+      content: 'Cursor always rule.'
+    })
+    expect(byPath.get('.cursor/rules/react.mdc')?.appliesTo).toBe(
+      'when working on files matching `src/**/*.tsx`, `*.jsx`'
+    )
     expect(byPath.get('.cursor/rules/db.mdc')?.appliesTo).toBe('when it fits: When writing SQL migrations')
     expect(report.skipped).toEqual(
       expect.arrayContaining([
@@ -60,20 +74,30 @@ describe("other agents' rule files", () => {
   it('.clinerules may be a single file', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-clinerules-')))
     writeFileSync(join(workspace, '.clinerules'), 'One cline file.')
-    expect((await loadRulesReport(workspace, 'code')).files).toEqual([{ path: '.clinerules', content: 'One cline file.' }])
+    expect((await loadRulesReport(workspace, 'code')).files).toEqual([
+      { path: '.clinerules', content: 'One cline file.' }
+    ])
   })
 
-  it('modus prompt lists each file read with its token count, and the system prompt states a glob rule with its globs', { timeout: 120_000 }, async () => {
-    const workspace = repoWithOtherAgentsRules()
-    const dataDir = mkdtempSync(join(tmpdir(), 'modus-prompt-data-'))
-    const text = await runCli(['prompt', '--workspace', workspace], { env: { MODUS_DATA_DIR: dataDir } })
-    expect(text.code).toBe(0)
-    expect(text.stdout).toMatch(/# Rule files read: AGENTS\.md \(\d+ tokens\), CLAUDE\.md \(\d+ tokens\), .*\.cursor\/rules\/react\.mdc \(\d+ tokens, when working on files matching/)
-    expect(text.stdout).toContain('# Rule file not read: .claude/CLAUDE.md (links outside the workspace)')
-    expect(text.stdout).toContain('## .cursor/rules/react.mdc\n(Apply this rule only when working on files matching `src/**/*.tsx`, `*.jsx`.)\nCursor rule for components.')
-    const json = await runCli(['prompt', '--workspace', workspace, '--json'], { env: { MODUS_DATA_DIR: dataDir } })
-    const report = JSON.parse(json.stdout)
-    expect(report.rules.files.find((f: { path: string }) => f.path === 'CLAUDE.md').tokens).toBeGreaterThan(5)
-    expect(report.system).toContain('Copilot rule.')
-  })
+  it(
+    'modus prompt lists each file read with its token count, and the system prompt states a glob rule with its globs',
+    { timeout: 120_000 },
+    async () => {
+      const workspace = repoWithOtherAgentsRules()
+      const dataDir = mkdtempSync(join(tmpdir(), 'modus-prompt-data-'))
+      const text = await runCli(['prompt', '--workspace', workspace], { env: { MODUS_DATA_DIR: dataDir } })
+      expect(text.code).toBe(0)
+      expect(text.stdout).toMatch(
+        /# Rule files read: AGENTS\.md \(\d+ tokens\), CLAUDE\.md \(\d+ tokens\), .*\.cursor\/rules\/react\.mdc \(\d+ tokens, when working on files matching/
+      )
+      expect(text.stdout).toContain('# Rule file not read: .claude/CLAUDE.md (links outside the workspace)')
+      expect(text.stdout).toContain(
+        '## .cursor/rules/react.mdc\n(Apply this rule only when working on files matching `src/**/*.tsx`, `*.jsx`.)\nCursor rule for components.'
+      )
+      const json = await runCli(['prompt', '--workspace', workspace, '--json'], { env: { MODUS_DATA_DIR: dataDir } })
+      const report = JSON.parse(json.stdout)
+      expect(report.rules.files.find((f: { path: string }) => f.path === 'CLAUDE.md').tokens).toBeGreaterThan(5)
+      expect(report.system).toContain('Copilot rule.')
+    }
+  )
 })

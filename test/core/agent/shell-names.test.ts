@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from './support/harness'
-import { commandResults, done, guardedMode, run, runTask, sandboxedGuardedMode, useTemporaryHome } from './support/attack'
+import {
+  commandResults,
+  done,
+  guardedMode,
+  run,
+  runTask,
+  sandboxedGuardedMode,
+  useTemporaryHome
+} from './support/attack'
 
 /**
  * What a name means is checked in the shell that runs it. An earlier command the user approved
@@ -27,10 +35,30 @@ interface Plant {
 }
 
 const plants: Plant[] = [
-  { what: 'an alias', plant: (m) => `alias git='touch ${m}; git'`, then: 'git status', shows: /'git' is an alias in the task shell: alias git='touch .*planted-marker; git'/ },
-  { what: 'an alias set through BASH_ALIASES', plant: (m) => `BASH_ALIASES[git]='touch ${m}; git'`, then: 'git status', shows: /'git' is an alias in the task shell/ },
-  { what: 'a function', plant: (m) => `git() { touch ${m}; command git "$@"; }`, then: 'git status', shows: /'git' is a shell function in the task shell: git \(\) \{ touch .*planted-marker/ },
-  { what: 'a hashed path', plant: () => 'hash -p /bin/sh pytest', then: `pytest -c 'touch ${MARKER}'`, shows: /'pytest' is hashed in the task shell to \/bin\/sh/ }
+  {
+    what: 'an alias',
+    plant: (m) => `alias git='touch ${m}; git'`,
+    then: 'git status',
+    shows: /'git' is an alias in the task shell: alias git='touch .*planted-marker; git'/
+  },
+  {
+    what: 'an alias set through BASH_ALIASES',
+    plant: (m) => `BASH_ALIASES[git]='touch ${m}; git'`,
+    then: 'git status',
+    shows: /'git' is an alias in the task shell/
+  },
+  {
+    what: 'a function',
+    plant: (m) => `git() { touch ${m}; command git "$@"; }`,
+    then: 'git status',
+    shows: /'git' is a shell function in the task shell: git \(\) \{ touch .*planted-marker/
+  },
+  {
+    what: 'a hashed path',
+    plant: () => 'hash -p /bin/sh pytest',
+    then: `pytest -c 'touch ${MARKER}'`,
+    shows: /'pytest' is hashed in the task shell to \/bin\/sh/
+  }
 ]
 
 describe('names the task shell resolves to something else ask (real bash task shell)', () => {
@@ -42,7 +70,7 @@ describe('names the task shell resolves to something else ask (real bash task sh
       const asked = await runTask(harness, 'guarded', (item) => !item.reason.includes('task shell'))
       expect(asked).toHaveLength(2)
       expect(asked[1]).toMatchObject({ tool: 'execute_command', rule: 'shell-name' })
-      expect(asked[1]!.reason).toMatch(attack.shows)
+      expect(asked[1].reason).toMatch(attack.shows)
       expect(existsSync(marker)).toBe(false)
       expect(commandResults(harness).at(-1)).toContain('[REFUSED by the user]')
     }, 60_000)

@@ -1,5 +1,11 @@
 import { createServer, request, type Server } from 'node:http'
-import { connect, createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net'
+import {
+  connect,
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as TcpServer,
+  type Socket
+} from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startEgressProxy, type EgressProxy } from '../../../src/main/core/browser/egress-proxy'
 
@@ -79,7 +85,11 @@ describe('the browser egress proxy', () => {
     const { proxy } = await start()
     const upstream = await serve(
       createServer((req, res) => {
-        if (req.url === '/reset') return void (res.writeHead(200, { 'content-length': '100' }).write('part'), setTimeout(() => req.socket.destroy(), 20))
+        if (req.url === '/reset')
+          return void (
+            res.writeHead(200, { 'content-length': '100' }).write('part'),
+            setTimeout(() => req.socket.destroy(), 20)
+          )
         if (req.url === '/slow-upload') return void req.on('data', () => undefined)
         res.end('fine')
       })
@@ -88,12 +98,18 @@ describe('the browser egress proxy', () => {
     proxy.allow(`http://${base}`)
     const reset = await exchange(proxy, `GET http://${base}/reset HTTP/1.1\r\nHost: ${base}\r\n\r\n`, /part/)
     await new Promise((resolve) => reset.socket.once('close', resolve))
-    const upload = connect(Number(new URL(proxy.server).port), '127.0.0.1', () => upload.write(`POST http://${base}/slow-upload HTTP/1.1\r\nHost: ${base}\r\nContent-Length: 1000\r\n\r\nabc`))
+    const upload = connect(Number(new URL(proxy.server).port), '127.0.0.1', () =>
+      upload.write(`POST http://${base}/slow-upload HTTP/1.1\r\nHost: ${base}\r\nContent-Length: 1000\r\n\r\nabc`)
+    )
     upload.on('error', () => undefined)
     await new Promise((resolve) => setTimeout(resolve, 100))
     upload.destroy()
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const after = await exchange(proxy, `GET http://${base}/ HTTP/1.1\r\nHost: ${base}\r\nConnection: close\r\n\r\n`, /fine/)
+    const after = await exchange(
+      proxy,
+      `GET http://${base}/ HTTP/1.1\r\nHost: ${base}\r\nConnection: close\r\n\r\n`,
+      /fine/
+    )
     expect(after.text).toMatch(/^HTTP\/1\.1 200[\s\S]*fine$/)
     after.socket.destroy()
   })

@@ -4,13 +4,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { brotliCompressSync } from 'node:zlib'
-import { SPARTICUZ_EXTRACTED_PATH, findChromium, findChromiumSync, installedChromiumPaths } from '../../../src/main/core/browser/find-chromium'
+import {
+  SPARTICUZ_EXTRACTED_PATH,
+  findChromium,
+  findChromiumSync,
+  installedChromiumPaths
+} from '../../../src/main/core/browser/find-chromium'
 
 // Each candidate is a real file in a temp dir; removing one shows which comes next.
 let dir: string
 const browser = (name: string) => join(dir, name)
 // A candidate is chosen only if it answers `--version`: each fake browser does, as a real one would.
-const make = (...names: string[]) => names.forEach((name) => writeFileSync(browser(name), '#!/bin/sh\necho "Chromium 143.0.7499.40"\n', { mode: 0o755 }))
+const make = (...names: string[]) =>
+  names.forEach((name) => writeFileSync(browser(name), '#!/bin/sh\necho "Chromium 143.0.7499.40"\n', { mode: 0o755 }))
 const stub = (name: string, body: string) => writeFileSync(browser(name), `#!/bin/sh\n${body}\n`, { mode: 0o755 })
 const remove = (name: string) => rmSync(browser(name))
 
@@ -38,18 +44,33 @@ function probes(extracted: string[] = []) {
 
 describe('browser discovery order', () => {
   it("passes over a browser that does not run: Ubuntu's chromium-browser snap stub, one that hangs", async () => {
-    stub('usr-bin-chromium-browser', `echo "Command '/usr/bin/chromium-browser' requires the chromium snap to be installed." >&2\necho "Please install it with: snap install chromium" >&2\nexit 1`)
+    stub(
+      'usr-bin-chromium-browser',
+      `echo "Command '/usr/bin/chromium-browser' requires the chromium snap to be installed." >&2\necho "Please install it with: snap install chromium" >&2\nexit 1`
+    )
     stub('hangs', 'sleep 30')
     stub('silent', 'exit 0')
     make('google-chrome')
-    const candidates = { ...probes(), env: {}, versionTimeoutMs: 1_000, installedPaths: [browser('usr-bin-chromium-browser'), browser('hangs'), browser('silent'), browser('google-chrome')] }
+    const candidates = {
+      ...probes(),
+      env: {},
+      versionTimeoutMs: 1_000,
+      installedPaths: [
+        browser('usr-bin-chromium-browser'),
+        browser('hangs'),
+        browser('silent'),
+        browser('google-chrome')
+      ]
+    }
     expect(await findChromium(candidates)).toEqual({ path: browser('google-chrome'), source: 'installed' })
     expect(findChromiumSync(candidates)).toEqual({ path: browser('google-chrome'), source: 'installed' })
     // With nothing else, the advice names what was found and why it was not used.
     remove('google-chrome')
     const none = await findChromium({ ...candidates, playwrightPath: () => null, loadSparticuz: () => null })
     expect(none.path).toBeNull()
-    expect('advice' in none && none.advice).toContain(`Found but not answering \`--version\`, so not used: ${browser('usr-bin-chromium-browser')}, ${browser('hangs')}, ${browser('silent')}`)
+    expect('advice' in none && none.advice).toContain(
+      `Found but not answering \`--version\`, so not used: ${browser('usr-bin-chromium-browser')}, ${browser('hangs')}, ${browser('silent')}`
+    )
   })
 
   it('takes CHROMIUM_PATH, then an installed browser, then Playwright’s own, then @sparticuz/chromium', async () => {
@@ -64,7 +85,10 @@ describe('browser discovery order', () => {
     expect(await findChromium(probes(extracted))).toEqual({ path: browser('playwright-chrome'), source: 'playwright' })
     expect(extracted).toEqual([]) // nothing is extracted while another browser exists
     remove('playwright-chrome')
-    expect(await findChromium(probes(extracted))).toEqual({ path: browser('sparticuz-chromium'), source: '@sparticuz/chromium' })
+    expect(await findChromium(probes(extracted))).toEqual({
+      path: browser('sparticuz-chromium'),
+      source: '@sparticuz/chromium'
+    })
     expect(extracted).toEqual(['sparticuz'])
   })
 
@@ -108,22 +132,42 @@ describe('browser discovery order', () => {
     const bin = join(dir, 'package-bin')
     execFileSync('mkdir', ['-p', join(dir, 'pack', 'lib'), bin])
     writeFileSync(join(dir, 'pack', 'lib', 'libnss3.so'), 'not really a library')
-    writeFileSync(join(bin, 'al2023.tar.br'), brotliCompressSync(execFileSync('tar', ['-C', join(dir, 'pack'), '-cf', '-', 'lib'])))
+    writeFileSync(
+      join(bin, 'al2023.tar.br'),
+      brotliCompressSync(execFileSync('tar', ['-C', join(dir, 'pack'), '-cf', '-', 'lib']))
+    )
     // The "browser" prints where its libraries come from and the arguments it got.
     writeFileSync(browser('sparticuz-chromium'), '#!/bin/sh\necho "libs=$LD_LIBRARY_PATH args=$*"\n', { mode: 0o755 })
     const scratch = join(dir, 'scratch')
-    const lacksNss = (_binary: string, libDir?: string) => (libDir && existsSync(join(libDir, 'libnss3.so')) ? [] : ['libnss3.so'])
+    const lacksNss = (_binary: string, libDir?: string) =>
+      libDir && existsSync(join(libDir, 'libnss3.so')) ? [] : ['libnss3.so']
     const sparticuz = () => ({ executablePath: async () => browser('sparticuz-chromium'), binDir: bin })
-    const options = { ...probes(), env: {}, installedPaths: [], playwrightPath: () => null, loadSparticuz: sparticuz, scratchDir: scratch }
+    const options = {
+      ...probes(),
+      env: {},
+      installedPaths: [],
+      playwrightPath: () => null,
+      loadSparticuz: sparticuz,
+      scratchDir: scratch
+    }
 
     const found = await findChromium({ ...options, missingLibraries: lacksNss })
     expect(found).toEqual({ path: join(scratch, 'chromium-with-libs'), source: '@sparticuz/chromium' })
-    const ran = execFileSync(found.path as string, ['--headless', "it's"], { encoding: 'utf8', env: { PATH: process.env.PATH } })
+    const ran = execFileSync(found.path as string, ['--headless', "it's"], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH }
+    })
     expect(ran.trim()).toBe(`libs=${join(scratch, 'al2023', 'lib')} args=--headless it's`)
-    expect(findChromiumSync({ ...options, exists: existsSync })).toEqual({ path: join(scratch, 'chromium-with-libs'), source: '@sparticuz/chromium' })
+    expect(findChromiumSync({ ...options, exists: existsSync })).toEqual({
+      path: join(scratch, 'chromium-with-libs'),
+      source: '@sparticuz/chromium'
+    })
 
     // With the system's own libraries the browser runs as it is; libraries nothing provides are named.
-    expect(await findChromium({ ...options, scratchDir: join(dir, 'other'), missingLibraries: () => [] })).toEqual({ path: browser('sparticuz-chromium'), source: '@sparticuz/chromium' })
+    expect(await findChromium({ ...options, scratchDir: join(dir, 'other'), missingLibraries: () => [] })).toEqual({
+      path: browser('sparticuz-chromium'),
+      source: '@sparticuz/chromium'
+    })
     const missing = await findChromium({ ...options, missingLibraries: () => ['libgbm.so.1'] })
     expect('advice' in missing && missing.advice).toContain('lacks libgbm.so.1')
   })
@@ -140,7 +184,8 @@ describe('browser discovery order', () => {
 // project supports, `npm install` must still bring the fallback browser.
 describe('the @sparticuz/chromium fallback installs on every Node the project supports', () => {
   const version = (text: string) => text.split('.').map(Number) as [number, number, number]
-  const atLeast = (a: number[], b: number[]) => a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] >= b[2]
+  const atLeast = (a: number[], b: number[]) =>
+    a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] >= b[2]
   // The range forms npm packages use here: `>=x.y.z`, `^x.y.z`, joined by `||`.
   const satisfies = (node: string, range: string) =>
     range.split('||').some((part) => {
@@ -161,4 +206,3 @@ describe('the @sparticuz/chromium fallback installs on every Node the project su
     expect(satisfies('24.0.0', locked.engines.node)).toBe(true)
   })
 })
-

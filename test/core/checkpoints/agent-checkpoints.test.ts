@@ -36,7 +36,9 @@ describe('checkpoints in a real task: turns, edits and commands', () => {
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
     const marker = harness.eventsOf(task.id).find((e) => e.type === 'checkpoint')
     expect(marker).toMatchObject({ type: 'checkpoint', label: 'change things' })
-    expect(harness.eventsOf(task.id).findIndex((e) => e.type === 'checkpoint')).toBeLessThan(harness.eventsOf(task.id).findIndex((e) => e.type === 'user-message'))
+    expect(harness.eventsOf(task.id).findIndex((e) => e.type === 'checkpoint')).toBeLessThan(
+      harness.eventsOf(task.id).findIndex((e) => e.type === 'user-message')
+    )
     expect(readFileSync(join(workspace, 'gen.txt'), 'utf8')).toBe('generated\n')
 
     const handlers = harness.services.handlers
@@ -50,7 +52,7 @@ describe('checkpoints in a real task: turns, edits and commands', () => {
       ['tracked.txt', 'modify']
     ])
 
-    const summary = await handlers['checkpoints:restore']({ taskId: task.id, checkpointId: checkpoint!.id })
+    const summary = await handlers['checkpoints:restore']({ taskId: task.id, checkpointId: checkpoint.id })
     expect(summary).toMatchObject({ proposed: 3, conflicts: 0, restored: [], notRestored: [] })
     const item = await harness.waitForApproval((i) => i.id === summary.approvalId)
     expect(item).toMatchObject({ kind: 'edit', tool: 'restore_checkpoint' })
@@ -62,7 +64,12 @@ describe('checkpoints in a real task: turns, edits and commands', () => {
     // Nothing is written before the user accepts.
     expect(existsSync(join(workspace, 'gen.txt'))).toBe(true)
     const genChange = item.changes!.find((c) => c.path === 'gen.txt')!
-    harness.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call', changes: [{ changeId: genChange.id, acceptedHunks: [] }] })
+    harness.services.approvals.decide({
+      approvalId: item.id,
+      outcome: 'approve',
+      scope: 'call',
+      changes: [{ changeId: genChange.id, acceptedHunks: [] }]
+    })
     await waitFor(() => readFileSync(join(workspace, 'tracked.txt'), 'utf8').includes('four'))
     expect(readFileSync(join(workspace, 'old.txt'), 'utf8')).toBe('to be deleted\n')
     // The file the user declined stays.
@@ -89,21 +96,34 @@ describe('checkpoints in a real task: turns, edits and commands', () => {
     harness = await createHarness({
       workspace,
       modes: [autopilotMode],
-      turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'git status --short && ls' } }, { name: 'write_to_file', input: { path: 'notes.md', content: 'agent notes\n' } }] }, done]
+      turns: [
+        {
+          toolCalls: [
+            { name: 'execute_command', input: { command: 'git status --short && ls' } },
+            { name: 'write_to_file', input: { path: 'notes.md', content: 'agent notes\n' } }
+          ]
+        },
+        done
+      ]
     })
     const task = await harness.services.tasks.start({ text: 'look around', mode: 'autopilot', workspace })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
     expect(existsSync(join(harness.dataDir, 'checkpoints'))).toBe(true)
-    const gitDirs = (await import('node:fs')).readdirSync(join(harness.dataDir, 'checkpoints')).map((d) => join(harness!.dataDir, 'checkpoints', d, 'git'))
+    const gitDirs = (await import('node:fs'))
+      .readdirSync(join(harness.dataDir, 'checkpoints'))
+      .map((d) => join(harness!.dataDir, 'checkpoints', d, 'git'))
     expect(gitDirs.some((dir) => existsSync(dir))).toBe(false)
 
     const { writeFileSync } = await import('node:fs')
     writeFileSync(join(workspace, 'notes.md'), 'the user wrote this after\n')
     const [checkpoint] = await harness.services.handlers['checkpoints:list']({ taskId: task.id })
-    const summary = await harness.services.handlers['checkpoints:restore']({ taskId: task.id, checkpointId: checkpoint!.id })
+    const summary = await harness.services.handlers['checkpoints:restore']({
+      taskId: task.id,
+      checkpointId: checkpoint.id
+    })
     expect(summary).toMatchObject({ proposed: 1, conflicts: 1 })
     const item = await harness.waitForApproval((i) => i.id === summary.approvalId)
-    expect(item.changes![0]!.conflict).toMatch(/changed after Modus last wrote it/)
+    expect(item.changes![0].conflict).toMatch(/changed after Modus last wrote it/)
   }, 60_000)
 })
 
@@ -118,13 +138,17 @@ describe('rewind the conversation to a checkpoint', () => {
         { toolCalls: [{ name: 'attempt_completion', input: { result: 'third answer' } }] }
       ]
     })
-    const task = await harness.services.tasks.start({ text: 'turn one', mode: 'autopilot', workspace: harness.workspace })
+    const task = await harness.services.tasks.start({
+      text: 'turn one',
+      mode: 'autopilot',
+      workspace: harness.workspace
+    })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion' && e.result === 'first answer')
     await harness.services.tasks.send({ taskId: task.id, text: 'turn two, which goes wrong' })
     await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion' && e.result === 'second answer')
     const markers = harness.eventsOf(task.id).filter((e) => e.type === 'checkpoint')
     expect(markers).toHaveLength(2)
-    const second = markers[1]!
+    const second = markers[1]
     if (second.type !== 'checkpoint') throw new Error('not a checkpoint')
 
     await harness.services.handlers['task:rewind']({ taskId: task.id, checkpointId: second.checkpointId })
@@ -143,7 +167,9 @@ describe('rewind the conversation to a checkpoint', () => {
 
     // The reloaded task hides the same messages (the log says so).
     const replayed = await harness.services.store.load(task.id)
-    expect(replayed!.messages.filter((m) => !m.hidden).some((m) => JSON.stringify(m.message).includes('which goes wrong'))).toBe(false)
+    expect(
+      replayed!.messages.filter((m) => !m.hidden).some((m) => JSON.stringify(m.message).includes('which goes wrong'))
+    ).toBe(false)
   }, 60_000)
 })
 

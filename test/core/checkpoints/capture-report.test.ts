@@ -18,14 +18,19 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-const runScript = [{ toolCalls: [{ name: 'execute_command', input: { command: 'sh gen.sh' } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }]
+const runScript = [
+  { toolCalls: [{ name: 'execute_command', input: { command: 'sh gen.sh' } }] },
+  { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }
+]
 
 /** The execute_command result as the model received it in its next request. */
 function resultSentToModel(h: Harness): string {
   const last = h.fake.requests.filter((r) => r.path.endsWith('/messages')).at(-1)!.body
   const blocks = last.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
   const result = blocks.find((b: { type: string }) => b.type === 'tool_result')
-  return (Array.isArray(result.content) ? result.content : [{ text: result.content }]).map((b: { text?: string }) => b.text ?? '').join('')
+  return (Array.isArray(result.content) ? result.content : [{ text: result.content }])
+    .map((b: { text?: string }) => b.text ?? '')
+    .join('')
 }
 
 async function runTask(h: Harness): Promise<string> {
@@ -39,16 +44,23 @@ describe("a command's checkpoint, reported in its result", () => {
     harness = await createHarness({
       modes: [autopilotMode],
       turns: runScript,
-      files: { 'gen.sh': 'head -c 3000 /dev/zero > made.bin\nhead -c 4000 /dev/zero > grown.bin\necho small > small.txt\necho ran\n', 'untouched.bin': 'u'.repeat(5000), 'grown.bin': 'g'.repeat(2000) }
+      files: {
+        'gen.sh':
+          'head -c 3000 /dev/zero > made.bin\nhead -c 4000 /dev/zero > grown.bin\necho small > small.txt\necho ran\n',
+        'untouched.bin': 'u'.repeat(5000),
+        'grown.bin': 'g'.repeat(2000)
+      }
     })
     await harness.settings.update((s) => ({ ...s, checkpoints: { ...s.checkpoints, maxFileMb: 1 / 1024 } }))
     const taskId = await runTask(harness)
     const sent = resultSentToModel(harness)
     expect(sent).toContain('ran')
-    expect(sent).toContain('Checkpoint: not captured, over the size limit, so restoring cannot bring back their content from before this command: grown.bin (4 KB), made.bin (3 KB).')
+    expect(sent).toContain(
+      'Checkpoint: not captured, over the size limit, so restoring cannot bring back their content from before this command: grown.bin (4 KB), made.bin (3 KB).'
+    )
     expect(sent).not.toContain('untouched.bin')
     const [checkpoint] = await harness.services.handlers['checkpoints:list']({ taskId })
-    expect(checkpoint!.skipped.map((f) => f.path)).toEqual(['grown.bin', 'made.bin'])
+    expect(checkpoint.skipped.map((f) => f.path)).toEqual(['grown.bin', 'made.bin'])
   }, 60_000)
 
   it('says so when the snapshot could not be taken (no git), and the command still runs', async () => {
@@ -56,11 +68,16 @@ describe("a command's checkpoint, reported in its result", () => {
       modes: [autopilotMode],
       turns: runScript,
       files: { 'gen.sh': 'echo made > made.txt\necho ran\n' },
-      checkpoints: createCheckpointService({ dir: join(dirs[dirs.push(mkdtempSync(join(tmpdir(), 'modus-cp-nogit-'))) - 1]!, 'checkpoints'), gitPath: '/nonexistent/git' })
+      checkpoints: createCheckpointService({
+        dir: join(dirs[dirs.push(mkdtempSync(join(tmpdir(), 'modus-cp-nogit-'))) - 1], 'checkpoints'),
+        gitPath: '/nonexistent/git'
+      })
     })
     await runTask(harness)
     const sent = resultSentToModel(harness)
     expect(sent).toContain('ran')
-    expect(sent).toContain('Checkpoint: git is not installed (or not on PATH): changes made by commands are not captured.')
+    expect(sent).toContain(
+      'Checkpoint: git is not installed (or not on PATH): changes made by commands are not captured.'
+    )
   }, 60_000)
 })

@@ -15,7 +15,10 @@ function setup(options: { root?: string; maxFileBytes?: number; maxWorkspaceByte
   const failures: string[] = []
   const service = createCheckpointService({
     dir: join(data, 'checkpoints'),
-    limits: () => ({ maxFileBytes: options.maxFileBytes ?? 5 * 1024 * 1024, maxWorkspaceBytes: options.maxWorkspaceBytes ?? 1024 ** 3 }),
+    limits: () => ({
+      maxFileBytes: options.maxFileBytes ?? 5 * 1024 * 1024,
+      maxWorkspaceBytes: options.maxWorkspaceBytes ?? 1024 ** 3
+    }),
     onFailure: (_task, message) => failures.push(message)
   })
   return { root, data, service, checkpoints: service.forWorkspace(root), failures }
@@ -40,13 +43,21 @@ async function applyPlan(checkpoints: WorkspaceCheckpoints, taskId: string, mark
   return plan
 }
 
-describe('checkpoints in a real repository, without touching the user\'s git', () => {
-  it('restores the files an edit and a command changed, created and deleted; the user\'s git is byte for byte as it was', async () => {
+describe("checkpoints in a real repository, without touching the user's git", () => {
+  it("restores the files an edit and a command changed, created and deleted; the user's git is byte for byte as it was", async () => {
     const { root, checkpoints, failures } = setup()
     const before = userState(root)
     const turn1 = await checkpoints.mark('t1', 'turn 1')
-    await checkpoints.recordWrite('t1', join(root, 'src/app.ts'), async () => write(root, 'src/app.ts', 'export const app = 3 // the agent\n'))
-    const { capture } = await checkpoints.aroundCommand('t1', shell(root, 'echo generated > gen.txt && rm old.txt && echo more >> tracked.txt && mkdir -p build && echo x > build/out.js && echo y > debug.log'))
+    await checkpoints.recordWrite('t1', join(root, 'src/app.ts'), async () =>
+      write(root, 'src/app.ts', 'export const app = 3 // the agent\n')
+    )
+    const { capture } = await checkpoints.aroundCommand(
+      't1',
+      shell(
+        root,
+        'echo generated > gen.txt && rm old.txt && echo more >> tracked.txt && mkdir -p build && echo x > build/out.js && echo y > debug.log'
+      )
+    )
     expect(capture.changed.sort()).toEqual(['gen.txt', 'old.txt', 'tracked.txt'])
     expect(failures).toEqual([])
     expect((await checkpoints.markers('t1'))[0]).toMatchObject({ id: turn1.id, label: 'turn 1', changedFiles: 4 })
@@ -72,7 +83,7 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     expect(after.gitDir).toEqual(before.gitDir)
   })
 
-  it('a restore is itself undoable: restoring to before the restore brings the agent\'s version back', async () => {
+  it("a restore is itself undoable: restoring to before the restore brings the agent's version back", async () => {
     const { root, checkpoints } = setup()
     const turn = await checkpoints.mark('t1', 'turn 1')
     await checkpoints.aroundCommand('t1', shell(root, 'printf "agent\\n" > tracked.txt'))
@@ -105,7 +116,10 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     userGit(join(root, 'fresh'), 'init', '-q')
     const nestedBefore = userState(nested)
     const turn = await checkpoints.mark('t1', 'turn 1')
-    const { capture } = await checkpoints.aroundCommand('t1', shell(root, 'echo changed > vendor/lib/lib.c && echo new > vendor/lib/new.c && echo x > fresh/empty-repo.txt'))
+    const { capture } = await checkpoints.aroundCommand(
+      't1',
+      shell(root, 'echo changed > vendor/lib/lib.c && echo new > vendor/lib/new.c && echo x > fresh/empty-repo.txt')
+    )
     expect(capture.failure).toBeUndefined()
     expect(capture.changed.sort()).toEqual(['fresh/empty-repo.txt', 'vendor/lib/lib.c', 'vendor/lib/new.c'])
     await applyPlan(checkpoints, 't1', turn.id)
@@ -123,7 +137,10 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     const turn = await checkpoints.mark('t1', 'turn 1')
     const { capture } = await checkpoints.aroundCommand(
       't1',
-      shell(root, 'mkdir -p secrets && echo s > secrets/key && echo l > local-only.txt && echo i > x.log && head -c 5000 /dev/zero > big.bin && echo small > small.txt')
+      shell(
+        root,
+        'mkdir -p secrets && echo s > secrets/key && echo l > local-only.txt && echo i > x.log && head -c 5000 /dev/zero > big.bin && echo small > small.txt'
+      )
     )
     expect(capture.changed).toEqual(['small.txt'])
     expect(capture.skipped).toEqual([{ path: 'big.bin', size: 5000 }])
@@ -133,7 +150,10 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
   it('a file a command replaced with a link or a folder is captured as deleted, and the restore plan brings its content back', async () => {
     const { root, checkpoints } = setup()
     const turn = await checkpoints.mark('t1', 'turn 1')
-    const { capture } = await checkpoints.aroundCommand('t1', shell(root, 'rm tracked.txt && ln -s notes.md tracked.txt && rm old.txt && mkdir old.txt'))
+    const { capture } = await checkpoints.aroundCommand(
+      't1',
+      shell(root, 'rm tracked.txt && ln -s notes.md tracked.txt && rm old.txt && mkdir old.txt')
+    )
     expect(capture.changed.sort()).toEqual(['old.txt', 'tracked.txt'])
     const plan = await checkpoints.planRestore('t1', turn.id)
     expect(plan.map((f) => [f.path, f.target?.toString(), f.conflict])).toEqual([
@@ -179,7 +199,11 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     await applyPlan(checkpoints, 't1', turn.id)
     expect(read(root, 'a.txt')).toBe('a\n')
 
-    const missingGit = createCheckpointService({ dir: join(tempDir('modus-cp-data-'), 'c'), gitPath: '/nonexistent/git', onFailure: (_t, m) => failures.push(m) })
+    const missingGit = createCheckpointService({
+      dir: join(tempDir('modus-cp-data-'), 'c'),
+      gitPath: '/nonexistent/git',
+      onFailure: (_t, m) => failures.push(m)
+    })
     const { result, capture } = await missingGit.forWorkspace(root).aroundCommand('t1', async () => 'ran')
     expect(result).toBe('ran')
     expect(capture.failure).toMatch(/git is not installed/)
@@ -192,7 +216,9 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     const text = 'the same line again\n'.repeat(5000)
     for (let i = 0; i < 20; i++) {
       await checkpoints.mark('t1', `turn ${i}`)
-      await checkpoints.recordWrite('t1', join(root, 'same.txt'), async () => write(root, 'same.txt', i % 2 ? text : `${text}x`))
+      await checkpoints.recordWrite('t1', join(root, 'same.txt'), async () =>
+        write(root, 'same.txt', i % 2 ? text : `${text}x`)
+      )
     }
     const usage = await checkpoints.usage()
     expect(usage.blobBytes).toBeLessThan(2 * 1024)
@@ -204,7 +230,9 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     await capped.checkpoints.mark('old', 'turn')
     await capped.checkpoints.aroundCommand('old', shell(capped.root, 'echo a > a.txt'))
     await capped.checkpoints.mark('current', 'turn')
-    await capped.checkpoints.recordWrite('current', join(capped.root, 'b.txt'), async () => write(capped.root, 'b.txt', 'b\n'))
+    await capped.checkpoints.recordWrite('current', join(capped.root, 'b.txt'), async () =>
+      write(capped.root, 'b.txt', 'b\n')
+    )
     await capped.checkpoints.enforceCap('current')
     expect(await capped.checkpoints.markers('old')).toEqual([])
     expect(await capped.checkpoints.markers('current')).toHaveLength(1)
@@ -217,7 +245,7 @@ describe('checkpoints in a real repository, without touching the user\'s git', (
     await checkpoints.recordWrite('t1', join(root, 'a.txt'), async () => writeFileSync(join(root, 'a.txt'), 'a'))
     const usage = await service.usage()
     expect(usage).toEqual([{ workspace: root, bytes: expect.any(Number) }])
-    expect(usage[0]!.bytes).toBeGreaterThan(0)
+    expect(usage[0].bytes).toBeGreaterThan(0)
     await service.pruneTask('t1')
     expect(await checkpoints.markers('t1')).toEqual([])
   })

@@ -12,7 +12,7 @@ const dirs: string[] = []
 afterEach(() => cleanup(...dirs.splice(0)))
 
 describe('kill -9 during a checkpoint or a restore', () => {
-  it('leaves the workspace, the user\'s git and the store usable', async () => {
+  it("leaves the workspace, the user's git and the store usable", async () => {
     const root = userRepository()
     const data = tempDir('modus-cp-kill-')
     dirs.push(root, data)
@@ -48,13 +48,17 @@ describe('kill -9 during a checkpoint or a restore', () => {
     // A new process picks the store up: snapshots work again (a stale index.lock is cleared) and a restore plan is complete.
     const checkpoints = createCheckpointService({ dir: join(data, 'checkpoints') }).forWorkspace(root)
     const marker = await checkpoints.mark('t1', 'after the crash')
-    const { capture } = await checkpoints.aroundCommand('t1', async () => execFileSync('sh', ['-c', 'echo after > gen/f1.txt && echo new > gen/new.txt'], { cwd: root }))
+    const { capture } = await checkpoints.aroundCommand('t1', async () =>
+      execFileSync('sh', ['-c', 'echo after > gen/f1.txt && echo new > gen/new.txt'], { cwd: root })
+    )
     expect(capture.failure).toBeUndefined()
     expect(capture.changed.sort()).toEqual(['gen/f1.txt', 'gen/new.txt'])
     const plan = await checkpoints.planRestore('t1', marker.id)
     expect(plan.map((f) => f.path)).toEqual(['gen/f1.txt', 'gen/new.txt'])
-    expect(plan[1]!.target).toBeNull()
+    expect(plan[1].target).toBeNull()
     expect((await checkpoints.markers('t1')).length).toBeGreaterThanOrEqual(3)
-    expect(execFileSync('git', ['--no-optional-locks', 'status', '--porcelain'], { cwd: root, encoding: 'utf8' })).toContain('gen/')
+    expect(
+      execFileSync('git', ['--no-optional-locks', 'status', '--porcelain'], { cwd: root, encoding: 'utf8' })
+    ).toContain('gen/')
   }, 120_000)
 })

@@ -20,12 +20,15 @@ function service() {
   const data = tempDir('modus-cp-data-')
   dirs.push(data)
   const failures: string[] = []
-  return { failures, service: createCheckpointService({ dir: join(data, 'checkpoints'), onFailure: (_t, m) => failures.push(m) }) }
+  return {
+    failures,
+    service: createCheckpointService({ dir: join(data, 'checkpoints'), onFailure: (_t, m) => failures.push(m) })
+  }
 }
 const sh = (root: string, script: string) => async () => execFileSync('sh', ['-c', script], { cwd: root })
 
 describe("checkpoints and the user's own git setup", () => {
-  it('a linked worktree: its changes are captured, the main repository\'s exclude file is honoured, nothing of either .git changes', async () => {
+  it("a linked worktree: its changes are captured, the main repository's exclude file is honoured, nothing of either .git changes", async () => {
     const main = userRepository()
     const linked = join(tempDir('modus-cp-wt-'), 'feature')
     dirs.push(main, join(linked, '..'))
@@ -36,7 +39,10 @@ describe("checkpoints and the user's own git setup", () => {
     const { service: checkpoints, failures } = service()
     const workspace = checkpoints.forWorkspace(linked)
     const turn = await workspace.mark('t1', 'turn 1')
-    const { capture } = await workspace.aroundCommand('t1', sh(linked, 'echo changed > tracked.txt && echo s > local-secret.txt && rm old.txt'))
+    const { capture } = await workspace.aroundCommand(
+      't1',
+      sh(linked, 'echo changed > tracked.txt && echo s > local-secret.txt && rm old.txt')
+    )
     expect(failures).toEqual([])
     expect(capture.changed.sort()).toEqual(['old.txt', 'tracked.txt'])
     const plan = await workspace.planRestore('t1', turn.id)
@@ -46,10 +52,12 @@ describe("checkpoints and the user's own git setup", () => {
     ])
     expect(fingerprintGitDir(main)).toEqual(mainBefore)
     // The user's own view of the worktree: what the command did, and nothing of Modus's.
-    expect(userGit(linked, '--no-optional-locks', 'status', '--porcelain')).toBe(`${linkedStatus} D old.txt\n M tracked.txt\n`)
+    expect(userGit(linked, '--no-optional-locks', 'status', '--porcelain')).toBe(
+      `${linkedStatus} D old.txt\n M tracked.txt\n`
+    )
   })
 
-  it('a submodule: its files are captured and restored as files; the superproject\'s .git (with .git/modules) is byte for byte as it was', async () => {
+  it("a submodule: its files are captured and restored as files; the superproject's .git (with .git/modules) is byte for byte as it was", async () => {
     const upstream = tempDir('modus-cp-upstream-')
     dirs.push(upstream)
     userGit(upstream, 'init', '-q', '-b', 'main')
@@ -66,7 +74,10 @@ describe("checkpoints and the user's own git setup", () => {
     const { service: checkpoints, failures } = service()
     const workspace = checkpoints.forWorkspace(root)
     const turn = await workspace.mark('t1', 'turn 1')
-    const { capture } = await workspace.aroundCommand('t1', sh(root, 'echo changed > deps/lib/lib.c && echo new > deps/lib/new.c'))
+    const { capture } = await workspace.aroundCommand(
+      't1',
+      sh(root, 'echo changed > deps/lib/lib.c && echo new > deps/lib/new.c')
+    )
     expect(failures).toEqual([])
     expect(capture.changed.sort()).toEqual(['deps/lib/lib.c', 'deps/lib/new.c'])
     const plan = await workspace.planRestore('t1', turn.id)
@@ -83,14 +94,14 @@ describe("checkpoints and the user's own git setup", () => {
     expect(userGit(join(root, 'deps/lib'), '--no-optional-locks', 'status', '--porcelain')).toBe(subStatus)
   })
 
-  it('never runs the user\'s hooks or fsmonitor, never touches their stash, even with GIT_DIR and GIT_INDEX_FILE set to their repository', async () => {
+  it("never runs the user's hooks or fsmonitor, never touches their stash, even with GIT_DIR and GIT_INDEX_FILE set to their repository", async () => {
     const root = userRepository()
     dirs.push(root)
     const ran = join(tempDir('modus-cp-hooks-'), 'ran.txt')
     dirs.push(join(ran, '..'))
     // A stash of the user's, then their hooks and an fsmonitor hook that would say so if run.
     write(root, 'stashed.txt', 'kept in the stash\n')
-    userGit(root, 'stash', 'push', '-q', '--include-untracked', '-m', 'the user\'s stash', '--', 'stashed.txt')
+    userGit(root, 'stash', 'push', '-q', '--include-untracked', '-m', "the user's stash", '--', 'stashed.txt')
     const stashList = userGit(root, 'stash', 'list')
     const hook = `#!/bin/sh\necho "$0" >> ${ran}\n`
     for (const name of ['post-index-change', 'pre-commit', 'post-commit', 'reference-transaction', 'post-checkout']) {
@@ -102,13 +113,24 @@ describe("checkpoints and the user's own git setup", () => {
     userGit(root, 'config', 'core.fsmonitor', join(root, 'fsmonitor.sh'))
     // Read without running the user's git (its status would run their fsmonitor hook itself).
     const before = { index: readFileSync(join(root, '.git', 'index')), gitDir: fingerprintGitDir(root) }
-    const saved = { GIT_DIR: process.env.GIT_DIR, GIT_INDEX_FILE: process.env.GIT_INDEX_FILE, GIT_WORK_TREE: process.env.GIT_WORK_TREE }
-    Object.assign(process.env, { GIT_DIR: join(root, '.git'), GIT_INDEX_FILE: join(root, '.git', 'index'), GIT_WORK_TREE: root })
+    const saved = {
+      GIT_DIR: process.env.GIT_DIR,
+      GIT_INDEX_FILE: process.env.GIT_INDEX_FILE,
+      GIT_WORK_TREE: process.env.GIT_WORK_TREE
+    }
+    Object.assign(process.env, {
+      GIT_DIR: join(root, '.git'),
+      GIT_INDEX_FILE: join(root, '.git', 'index'),
+      GIT_WORK_TREE: root
+    })
     try {
       const { service: checkpoints, failures } = service()
       const workspace = checkpoints.forWorkspace(root)
       const turn = await workspace.mark('t1', 'turn 1')
-      const { capture } = await workspace.aroundCommand('t1', sh(root, 'echo agent > tracked.txt && echo made > made.txt'))
+      const { capture } = await workspace.aroundCommand(
+        't1',
+        sh(root, 'echo agent > tracked.txt && echo made > made.txt')
+      )
       expect(failures).toEqual([])
       expect(capture.changed.sort()).toEqual(['made.txt', 'tracked.txt'])
       expect((await workspace.planRestore('t1', turn.id)).map((f) => f.path)).toEqual(['made.txt', 'tracked.txt'])
@@ -136,17 +158,32 @@ describe("checkpoints and the user's own git setup", () => {
     const turn = await workspace.mark('t1', 'turn 1')
     await workspace.aroundCommand('t1', sh(root, `rm -r lib && ln -s ${outside} lib`))
     const approvals = createApprovalQueue()
-    const files = await createWorkspace({ root, recordWrite: (taskId, path, write) => workspace.recordWrite(taskId, path, write) })
+    const files = await createWorkspace({
+      root,
+      recordWrite: (taskId, path, write) => workspace.recordWrite(taskId, path, write)
+    })
     // Nothing reaches the review, so no decision is ever applied through `edits`.
     const summary = await restoreToCheckpoint(
-      { checkpoints: workspace, workspace: files, edits: { accept: async () => { throw new Error('not here') }, reject: async () => { throw new Error('not here') } }, approvals },
+      {
+        checkpoints: workspace,
+        workspace: files,
+        edits: {
+          accept: async () => {
+            throw new Error('not here')
+          },
+          reject: async () => {
+            throw new Error('not here')
+          }
+        },
+        approvals
+      },
       { taskId: 't1', taskTitle: 'T', mode: 'code', checkpointId: turn.id, label: 'turn 1' }
     )
     expect(existsSync(join(outside, 'data.bin'))).toBe(false)
     expect(existsSync(join(outside, 'notes.txt'))).toBe(false)
     expect(summary.restored).toEqual([])
     expect(summary.notRestored.map((f) => f.path).sort()).toEqual(['lib/data.bin', 'lib/notes.txt'])
-    expect(summary.notRestored[0]!.reason).toMatch(/outside the workspace/)
+    expect(summary.notRestored[0].reason).toMatch(/outside the workspace/)
     expect(summary.approvalId).toBeUndefined()
   })
 })

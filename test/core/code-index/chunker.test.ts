@@ -9,7 +9,11 @@ const parser = createCodeParser()
 const limits = { maxChars: 400, minChars: 120, linesPerChunk: 10 }
 
 const method = (name: string, lines: number) =>
-  [`  ${name}() {`, ...Array.from({ length: lines }, (_, i) => `    const value${i} = compute('${name}', ${i})`), '  }'].join('\n')
+  [
+    `  ${name}() {`,
+    ...Array.from({ length: lines }, (_, i) => `    const value${i} = compute('${name}', ${i})`),
+    '  }'
+  ].join('\n')
 
 describe('chunking', () => {
   it('splits a class too large for one chunk at its methods, merging small neighbours into them', async () => {
@@ -32,7 +36,13 @@ describe('chunking', () => {
     // The class (lines 3-25) is too large: the import and the class header (small) join the first method;
     // the second method takes the closing brace and the two small arrow functions after it.
     expect(ranges).toEqual(['1-13', '15-28'])
-    for (const chunk of chunks) expect(chunk.text).toBe(text.split('\n').slice(chunk.startLine - 1, chunk.endLine).join('\n'))
+    for (const chunk of chunks)
+      expect(chunk.text).toBe(
+        text
+          .split('\n')
+          .slice(chunk.startLine - 1, chunk.endLine)
+          .join('\n')
+      )
   })
 
   it('splits a definition with nothing inside it by lines, never cutting a line', async () => {
@@ -48,20 +58,38 @@ describe('chunking', () => {
 
   it('chunks a file without a grammar by lines and skips a blank file', () => {
     const text = Array.from({ length: 25 }, (_, i) => `line ${i + 1}: words to fill it up`).join('\n')
-    expect(chunkFile('notes.txt', text, null, limits).map((c) => `${c.startLine}-${c.endLine}`)).toEqual(['1-10', '11-20', '21-25'])
+    expect(chunkFile('notes.txt', text, null, limits).map((c) => `${c.startLine}-${c.endLine}`)).toEqual([
+      '1-10',
+      '11-20',
+      '21-25'
+    ])
     expect(chunkFile('blank.txt', '\n\n  \n', null, limits)).toEqual([])
   })
 })
 
 describe('terms and fusion', () => {
   it('splits identifiers so words find camelCase and snake_case names', () => {
-    expect(tokenize('parseSourceFile(MAX_RESULTS)')).toEqual(['parsesourcefile', 'parse', 'source', 'file', 'max_results', 'max', 'results'])
+    expect(tokenize('parseSourceFile(MAX_RESULTS)')).toEqual([
+      'parsesourcefile',
+      'parse',
+      'source',
+      'file',
+      'max_results',
+      'max',
+      'results'
+    ])
   })
 
   it('fuses both rankings: a chunk high in both beats one high in only one', () => {
     const fused = fuseRankings(
-      [{ id: 'x', score: 9 }, { id: 'y', score: 8 }],
-      [{ id: 'y', similarity: 0.9 }, { id: 'z', similarity: 0.8 }]
+      [
+        { id: 'x', score: 9 },
+        { id: 'y', score: 8 }
+      ],
+      [
+        { id: 'y', similarity: 0.9 },
+        { id: 'z', similarity: 0.8 }
+      ]
     )
     expect(fused.map((h) => h.id)).toEqual(['y', 'x', 'z'])
     expect(fused[0]).toMatchObject({ lexicalRank: 2, similarity: 0.9 })

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -40,8 +49,22 @@ const sampleFiles = {
     '}',
     ''
   ].join('\n'),
-  'src/http/client.py': ['import urllib.request', '', 'def fetch_json(url):', '    with urllib.request.urlopen(url) as response:', '        return response.read()', ''].join('\n'),
-  'src/db/users.go': ['package db', '', 'func FindUserByEmail(email string) (*User, error) {', '\treturn lookupUser("email", email)', '}', ''].join('\n'),
+  'src/http/client.py': [
+    'import urllib.request',
+    '',
+    'def fetch_json(url):',
+    '    with urllib.request.urlopen(url) as response:',
+    '        return response.read()',
+    ''
+  ].join('\n'),
+  'src/db/users.go': [
+    'package db',
+    '',
+    'func FindUserByEmail(email string) (*User, error) {',
+    '\treturn lookupUser("email", email)',
+    '}',
+    ''
+  ].join('\n'),
   'docs/guide.md': '# Guide\n\nHow to set up the project and start it.\n',
   'node_modules/lib/index.js': 'function circleArea() {}\n',
   'secret/keys.ts': 'export function circleAreaSecret() {}\n',
@@ -64,7 +87,10 @@ async function open(options: { model?: string; batch?: number; embeddings?: bool
 }
 
 const embeddedTexts = (from: number): string[] =>
-  fake.requests.slice(from).filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.body.input as string[])
+  fake.requests
+    .slice(from)
+    .filter((r) => r.path === '/v1/embeddings')
+    .flatMap((r) => r.body.input as string[])
 
 async function setup(files: Record<string, string | Uint8Array> = sampleFiles): Promise<void> {
   t = await tempWorkspace(files)
@@ -125,10 +151,14 @@ describe('code index', () => {
     t.write('src/geometry/circle.ts', 'export function perimeter(radius: number) {\n  return 2 * Math.PI * radius\n}\n')
     const mark = fake.requests.length
     await index.sync()
-    expect(embeddedTexts(mark)).toEqual(['export function perimeter(radius: number) {\n  return 2 * Math.PI * radius\n}'])
+    expect(embeddedTexts(mark)).toEqual([
+      'export function perimeter(radius: number) {\n  return 2 * Math.PI * radius\n}'
+    ])
     const hit = (await index.search('perimeter of a radius', { limit: 1 })).hits[0]
     expect(hit.chunk).toMatchObject({ path: 'src/geometry/circle.ts', startLine: 1, endLine: 3 })
-    expect((await index.search('constructor radius area', { limit: 5 })).hits.map((h) => h.chunk.text).join()).not.toContain('class Circle')
+    expect(
+      (await index.search('constructor radius area', { limit: 5 })).hits.map((h) => h.chunk.text).join()
+    ).not.toContain('class Circle')
 
     // The watcher's path: one named file only.
     writeFileSync(join(t.root, 'src/http/client.py'), 'def post_form(url, fields):\n    return send(url, fields)\n')
@@ -137,7 +167,9 @@ describe('code index', () => {
     expect(embeddedTexts(mark2)).toEqual(['def post_form(url, fields):\n    return send(url, fields)'])
     rmSync(join(t.root, 'src/db/users.go'))
     await index.update(['src/db/users.go'])
-    expect((await index.search('find user by email', { limit: 5 })).hits.map((h) => h.chunk.path)).not.toContain('src/db/users.go')
+    expect((await index.search('find user by email', { limit: 5 })).hits.map((h) => h.chunk.path)).not.toContain(
+      'src/db/users.go'
+    )
   })
 
   it('an embeddings endpoint failing mid-way leaves a usable lexical index and a clear status', async () => {
@@ -191,14 +223,28 @@ describe('code index', () => {
     await first.close()
     opened.length = 0
     const script = join(__dirname, 'fixtures', 'search-kept-index.ts')
-    const out = execFileSync(process.execPath, [join(__dirname, '../../../node_modules/jiti/lib/jiti-cli.mjs'), script, t.root, join(dataDir, 'idx'), 'find user by email'], { encoding: 'utf8' })
+    const out = execFileSync(
+      process.execPath,
+      [
+        join(__dirname, '../../../node_modules/jiti/lib/jiti-cli.mjs'),
+        script,
+        t.root,
+        join(dataDir, 'idx'),
+        'find user by email'
+      ],
+      { encoding: 'utf8' }
+    )
     const answer = JSON.parse(out.trim().split('\n').pop()!)
     console.log(`kept index: open to first answer in a fresh process ${answer.answeredMs.toFixed(0)} ms`)
     expect(answer.complete).toBe(true)
     expect(answer.notes).toEqual([])
     expect(answer.paths[0]).toBe('src/db/users.go')
     // Nothing ran in that process: the answer came from the tables as they were on disk.
-    expect(answer.status).toMatchObject({ state: 'ready', filesDone: 0, message: expect.stringMatching(/^5 files, \d+ chunks indexed\.$/) })
+    expect(answer.status).toMatchObject({
+      state: 'ready',
+      filesDone: 0,
+      message: expect.stringMatching(/^5 files, \d+ chunks indexed\.$/)
+    })
   })
 
   it('before a first full run finishes, a search says its hits are incomplete', async () => {
@@ -224,7 +270,10 @@ describe('code index', () => {
     writeFileSync(file, other)
     utimesSync(file, mtime, mtime)
     await index.sync()
-    const swapped = async () => (await index.search('SwappedBehindTheStat', { limit: 3 })).hits.filter((h) => h.chunk.text.includes('SwappedBehindTheStat'))
+    const swapped = async () =>
+      (await index.search('SwappedBehindTheStat', { limit: 3 })).hits.filter((h) =>
+        h.chunk.text.includes('SwappedBehindTheStat')
+      )
     expect(await swapped()).toEqual([])
     // Once the stat differs the file is read, hashed and indexed again.
     utimesSync(file, mtime, new Date(mtime.getTime() + 5000))
@@ -262,17 +311,24 @@ describe('code index', () => {
     expect(found.hits.map((h) => h.chunk.text).join('\n')).not.toContain('hunter2')
     expect(found.hits.map((h) => h.chunk.path)).not.toContain('src/credentials.ts')
     // A link that stays inside the workspace is indexed like any file.
-    expect((await index.search('FindUserByEmail', { limit: 5 })).hits.map((h) => h.chunk.path)).toContain('src/users-alias.go')
+    expect((await index.search('FindUserByEmail', { limit: 5 })).hits.map((h) => h.chunk.path)).toContain(
+      'src/users-alias.go'
+    )
     // The watcher's path, with a file swapped for a link after the first run.
     rmSync(join(t.root, 'docs/guide.md'))
     symlinkSync(join(t.outside, 'credentials.ts'), join(t.root, 'docs/guide.md'))
     await index.update(['docs/guide.md'])
-    expect((await index.search('awsSecretKeyOutside hunter2', { limit: 20 })).hits.map((h) => h.chunk.text).join('\n')).not.toContain('hunter2')
+    expect(
+      (await index.search('awsSecretKeyOutside hunter2', { limit: 20 })).hits.map((h) => h.chunk.text).join('\n')
+    ).not.toContain('hunter2')
   })
 
   for (const [damage, damaged] of [
     ['every file of the store is damaged', () => true],
-    ['the data files behind a readable manifest are damaged', (file: string) => file.includes('/data/') && file.endsWith('.lance')]
+    [
+      'the data files behind a readable manifest are damaged',
+      (file: string) => file.includes('/data/') && file.endsWith('.lance')
+    ]
   ] as const)
     it(`starts over when ${damage}`, async () => {
       await setup()
@@ -280,7 +336,8 @@ describe('code index', () => {
       await first.sync()
       await first.close()
       opened.length = 0
-      const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]))
+      const files = (dir: string): string[] =>
+        readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]))
       for (const file of files(join(dataDir, 'idx', 'lance'))) if (damaged(file)) writeFileSync(file, 'garbage')
       const again = await open()
       await again.sync()
@@ -293,7 +350,10 @@ describe('code index', () => {
     const db = await lancedb.connect(join(dataDir, 'idx', 'lance'))
     await db.createTable('chunks', [{ id: 'old#1', body: 'an older layout' }])
     db.close()
-    writeFileSync(join(dataDir, 'idx', 'meta.json'), JSON.stringify({ version: 2, root: t.root, embedding: null, complete: true, skipped: [], files: {} }))
+    writeFileSync(
+      join(dataDir, 'idx', 'meta.json'),
+      JSON.stringify({ version: 2, root: t.root, embedding: null, complete: true, skipped: [], files: {} })
+    )
     const index = await open()
     await index.sync()
     expect(index.status()).toMatchObject({ state: 'ready', errors: 0 })
@@ -311,7 +371,9 @@ describe('code index', () => {
     })
     const index = await open({ embeddings: false })
     await index.sync()
-    const paths = (await index.search('keptFunction scratchFunction generatedFunction loggedFunction', { limit: 20 })).hits.map((h) => h.chunk.path)
+    const paths = (
+      await index.search('keptFunction scratchFunction generatedFunction loggedFunction', { limit: 20 })
+    ).hits.map((h) => h.chunk.path)
     expect(paths).toContain('src/kept.ts')
     expect(paths).not.toContain('src/local-scratch.ts')
     expect(paths).not.toContain('generated/api.ts')
@@ -319,7 +381,12 @@ describe('code index', () => {
   })
 
   it('cancels a run part-way: the status says so, search uses what is indexed, the next run finishes the rest', async () => {
-    const files = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`src/m${String(i).padStart(3, '0')}.ts`, `export function moduleStep${i}() {\n  return ${i}\n}\n`]))
+    const files = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [
+        `src/m${String(i).padStart(3, '0')}.ts`,
+        `export function moduleStep${i}() {\n  return ${i}\n}\n`
+      ])
+    )
     await setup(files)
     const index = await open({ embeddings: false })
     const run = index.sync()
@@ -329,7 +396,9 @@ describe('code index', () => {
     const cancelled = index.status()
     expect(cancelled.state).toBe('cancelled')
     expect(cancelled.filesDone).toBeLessThan(400)
-    expect(cancelled.message).toBe(`Indexing cancelled at ${cancelled.filesDone} of 400 files; search uses what is indexed.`)
+    expect(cancelled.message).toBe(
+      `Indexing cancelled at ${cancelled.filesDone} of 400 files; search uses what is indexed.`
+    )
     expect((await index.search('moduleStep0', { limit: 1 })).hits[0].chunk.path).toBe('src/m000.ts')
     await index.sync()
     expect(index.status()).toMatchObject({ state: 'ready', message: '400 files, 400 chunks indexed.' })
@@ -337,7 +406,12 @@ describe('code index', () => {
   })
 
   it('a cancelled build is kept on disk: a new process answers from the part indexed and resumes with the rest only', async () => {
-    const files = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`src/m${String(i).padStart(3, '0')}.ts`, `export function resumeStep${i}() {\n  return ${i}\n}\n`]))
+    const files = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [
+        `src/m${String(i).padStart(3, '0')}.ts`,
+        `export function resumeStep${i}() {\n  return ${i}\n}\n`
+      ])
+    )
     await setup(files)
     const first = await open({ embeddings: false })
     const run = first.sync()
@@ -352,8 +426,19 @@ describe('code index', () => {
 
     // The next process: the files indexed before the cancel are searchable before any run.
     const parsed: string[] = []
-    const counting = { ...parser, definitions: (text: string, language: Parameters<typeof parser.definitions>[1]) => (parsed.push(text), parser.definitions(text, language)) }
-    const second = await openCodeIndex({ root: t.root, dir: join(dataDir, 'idx'), parser: counting, embedder: async () => null })
+    const counting = {
+      ...parser,
+      definitions: (text: string, language: Parameters<typeof parser.definitions>[1]) => (
+        parsed.push(text),
+        parser.definitions(text, language)
+      )
+    }
+    const second = await openCodeIndex({
+      root: t.root,
+      dir: join(dataDir, 'idx'),
+      parser: counting,
+      embedder: async () => null
+    })
     opened.push(second)
     expect((await second.search('resumeStep0', { limit: 1 })).hits[0].chunk.path).toBe('src/m000.ts')
     await second.sync()
@@ -365,7 +450,12 @@ describe('code index', () => {
   })
 
   it('cancels while embedding: the lexical index is whole, the vectors made are kept and the rest are made on resume', async () => {
-    const files = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`src/e${String(i).padStart(3, '0')}.ts`, `export function embedStep${i}() {\n  return 'marker${i}q'\n}\n`]))
+    const files = Object.fromEntries(
+      Array.from({ length: 120 }, (_, i) => [
+        `src/e${String(i).padStart(3, '0')}.ts`,
+        `export function embedStep${i}() {\n  return 'marker${i}q'\n}\n`
+      ])
+    )
     await setup(files)
     const index = await open({ batch: 4 })
     const run = index.sync()
@@ -377,12 +467,17 @@ describe('code index', () => {
     expect(status.state).toBe('cancelled')
     expect(status.semantic.state).toBe('pending')
     expect(status.semantic.chunksEmbedded).toBe(50)
-    expect(status.message).toBe(`Embedding cancelled at ${status.semantic.chunksEmbedded} of 120 chunks; search uses what is indexed.`)
+    expect(status.message).toBe(
+      `Embedding cancelled at ${status.semantic.chunksEmbedded} of 120 chunks; search uses what is indexed.`
+    )
     // A file with no vector yet is still found by its words.
     expect((await index.search('marker119q', { limit: 5 })).hits.map((h) => h.chunk.path)).toContain('src/e119.ts')
     const from = fake.requests.length
     await index.sync()
-    expect(index.status()).toMatchObject({ state: 'ready', semantic: { state: 'ready', chunksEmbedded: 120, chunksTotal: 120 } })
+    expect(index.status()).toMatchObject({
+      state: 'ready',
+      semantic: { state: 'ready', chunksEmbedded: 120, chunksTotal: 120 }
+    })
     // Files whose vectors were stored before the cancel are not sent again.
     expect(embeddedTexts(from)).toHaveLength(70)
     const vectors = await (await lancedb.connect(join(dataDir, 'idx', 'lance'))).openTable('vectors')

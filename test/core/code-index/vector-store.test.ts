@@ -13,7 +13,13 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-const chunk = (i: number) => ({ id: `c${i}`, path: `src/f${i % 7}.ts`, startLine: 1, endLine: 3, text: `function f${i}() {}` })
+const chunk = (i: number) => ({
+  id: `c${i}`,
+  path: `src/f${i % 7}.ts`,
+  startLine: 1,
+  endLine: 3,
+  text: `function f${i}() {}`
+})
 const vector = (i: number) => [Math.cos(i), Math.sin(i), 1]
 
 async function fragmentsOf(name: string): Promise<number> {
@@ -32,7 +38,10 @@ describe('vector store compaction', () => {
     for (let batch = 0; batch < 8; batch++) {
       const rows = Array.from({ length: 5 }, (_, k) => chunk(batch * 5 + k))
       await store.addChunks(rows)
-      await store.addVectors(rows.map((r, k) => ({ id: r.id, path: r.path, vector: vector(batch * 5 + k) })), 3)
+      await store.addVectors(
+        rows.map((r, k) => ({ id: r.id, path: r.path, vector: vector(batch * 5 + k) })),
+        3
+      )
     }
     await store.removePaths(['src/f0.ts'])
     expect(await fragmentsOf('chunks')).toBe(8)

@@ -18,8 +18,16 @@ describe('project hooks and workspace trust', () => {
     const root = mkdtempSync(join(tmpdir(), 'modus-hooks-trust-'))
     const workspace = join(root, 'cloned')
     mkdirSync(join(workspace, '.modus'), { recursive: true })
-    writeFileSync(join(workspace, '.modus', 'hooks.yaml'), 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      command: ./check.sh\n')
-    const core = await createCore({ dataDir: join(root, 'data'), transport: 'web', version: 'test', env: { PATH: process.env.PATH } })
+    writeFileSync(
+      join(workspace, '.modus', 'hooks.yaml'),
+      'hooks:\n  PreToolUse:\n    - matcher: Bash\n      command: ./check.sh\n'
+    )
+    const core = await createCore({
+      dataDir: join(root, 'data'),
+      transport: 'web',
+      version: 'test',
+      env: { PATH: process.env.PATH }
+    })
     cores.push(core)
 
     const opened = await core.handlers['workspace:open']({ path: workspace })

@@ -10,7 +10,8 @@ import { everythingStdio } from '../../support/mcp/servers'
 
 const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)))
 const GATED = join(__dirname, '../../support/mcp/gated-server.mjs')
-const textOf = (output: { content: Array<{ type: string; text?: string }> }) => output.content.map((b) => b.text ?? '').join('\n')
+const textOf = (output: { content: Array<{ type: string; text?: string }> }) =>
+  output.content.map((b) => b.text ?? '').join('\n')
 
 async function waitFor<T>(what: string, probe: () => T | undefined | false, ms = 30_000): Promise<T> {
   const end = Date.now() + ms
@@ -36,7 +37,8 @@ async function openHub(servers: Record<string, unknown>) {
   return { hub, dataDir, port: createMcpPort({ hub, modeServers: () => 'all' }) }
 }
 
-const ctx = (mode = 'code') => ({ mode, signal: new AbortController().signal, modelSupportsImages: false, taskId: 't' }) as never
+const ctx = (mode = 'code') =>
+  ({ mode, signal: new AbortController().signal, modelSupportsImages: false, taskId: 't' }) as never
 
 describe('MCP servers start in the background', () => {
   it('opening returns while a server is still starting; search_mcp_tools names it as starting, then finds its tools once it is up', async () => {
@@ -47,7 +49,9 @@ describe('MCP servers start in the background', () => {
     expect(textOf(await search.execute({ query: 'echo' }, ctx()))).toBe(
       'No MCP server with tools is connected in this mode.\n\nMCP servers not ready: still starting: slow (their tools appear once they are up; ask again later).'
     )
-    expect(textOf(await port.callTool('slow', 'echo', { message: 'x' }, ctx()))).toMatch(/^The MCP server "slow" is still starting/)
+    expect(textOf(await port.callTool('slow', 'echo', { message: 'x' }, ctx()))).toMatch(
+      /^The MCP server "slow" is still starting/
+    )
     writeFileSync(gate, '')
     await waitFor('the slow server', () => hub.snapshot().servers[0].status === 'connected')
     const found = textOf(await search.execute({ query: 'echo' }, ctx()))
@@ -62,7 +66,9 @@ describe('MCP servers start in the background', () => {
     const used = await port.callTool('broken', 'echo', {}, ctx())
     expect(used.isError).toBe(true)
     expect(textOf(used)).toMatch(/^The MCP server "broken" failed to start: .+\.$/)
-    expect(textOf(await createSearchMcpToolsExecutor(port).execute({ query: '' }, ctx()))).toMatch(/MCP servers not ready: broken failed to start \(.+\)\.$/)
+    expect(textOf(await createSearchMcpToolsExecutor(port).execute({ query: '' }, ctx()))).toMatch(
+      /MCP servers not ready: broken failed to start \(.+\)\.$/
+    )
   })
 
   it('many calls on one task signal leave no abort listener on it', async () => {
@@ -70,7 +76,12 @@ describe('MCP servers start in the background', () => {
     await hub.settled()
     const task = new AbortController()
     for (let i = 0; i < 300; i++) {
-      const out = await port.callTool('everything', 'echo', { message: `m${i}` }, { mode: 'code', signal: task.signal, modelSupportsImages: false })
+      const out = await port.callTool(
+        'everything',
+        'echo',
+        { message: `m${i}` },
+        { mode: 'code', signal: task.signal, modelSupportsImages: false }
+      )
       expect(textOf(out)).toBe(`Echo: m${i}`)
     }
     expect(getEventListeners(task.signal, 'abort').length).toBe(0)

@@ -15,12 +15,48 @@ describe('MCP config files', () => {
   it("reads the global mcp.json, the project's .modus/mcp.json and Roo's .roo/mcp.json as they are", async () => {
     const dataDir = tempDir('modus-mcp-cfg-')
     const root = tempDir('modus-mcp-ws-')
-    await put(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', 'server-github'], env: { TOKEN: '${env:GH_TOKEN}' }, alwaysAllow: ['list_issues'], timeout: 30 } } }))
-    await put(join(root, '.roo', 'mcp.json'), JSON.stringify({ mcpServers: { docs: { type: 'sse', url: 'http://127.0.0.1:9/sse', headers: { Authorization: 'Bearer ${env:DOCS_KEY}' } }, shared: { command: 'roo-version' } } }))
-    await put(join(root, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: { shared: { command: 'modus-version', cwd: '${workspaceFolder}/tools', disabledTools: ['drop'] } } }))
-    const loaded = await loadMcpConfig(mcpConfigFiles(dataDir, root), { env: { GH_TOKEN: 'secret-1', DOCS_KEY: 'k2' }, workspaceRoot: root })
+    await put(
+      join(dataDir, 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          github: {
+            command: 'npx',
+            args: ['-y', 'server-github'],
+            env: { TOKEN: '${env:GH_TOKEN}' },
+            alwaysAllow: ['list_issues'],
+            timeout: 30
+          }
+        }
+      })
+    )
+    await put(
+      join(root, '.roo', 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          docs: { type: 'sse', url: 'http://127.0.0.1:9/sse', headers: { Authorization: 'Bearer ${env:DOCS_KEY}' } },
+          shared: { command: 'roo-version' }
+        }
+      })
+    )
+    await put(
+      join(root, '.modus', 'mcp.json'),
+      JSON.stringify({
+        mcpServers: { shared: { command: 'modus-version', cwd: '${workspaceFolder}/tools', disabledTools: ['drop'] } }
+      })
+    )
+    const loaded = await loadMcpConfig(mcpConfigFiles(dataDir, root), {
+      env: { GH_TOKEN: 'secret-1', DOCS_KEY: 'k2' },
+      workspaceRoot: root
+    })
     expect(loaded.problems).toEqual([])
-    expect(loaded.global[0]).toMatchObject({ name: 'github', transport: 'stdio', env: { TOKEN: 'secret-1' }, alwaysAllow: ['list_issues'], timeoutMs: 30_000, cwd: root })
+    expect(loaded.global[0]).toMatchObject({
+      name: 'github',
+      transport: 'stdio',
+      env: { TOKEN: 'secret-1' },
+      alwaysAllow: ['list_issues'],
+      timeoutMs: 30_000,
+      cwd: root
+    })
     const byName = Object.fromEntries(loaded.project.map((server) => [server.name, server]))
     expect(byName.docs).toMatchObject({ transport: 'sse', headers: { Authorization: 'Bearer k2' }, timeoutMs: 60_000 })
     // .modus wins over .roo for the same name.
@@ -35,7 +71,20 @@ describe('MCP config files', () => {
     const broken = '{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}\n'
     await put(join(dataDir, 'mcp.json'), broken)
     const root = tempDir('modus-mcp-ws-')
-    await put(join(root, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: { both: { command: 'x', url: 'http://127.0.0.1:1' }, none: {}, fine: { command: 'y', args: ['${env:NOT_SET_ANYWHERE}'] } } }, null, 2))
+    await put(
+      join(root, '.modus', 'mcp.json'),
+      JSON.stringify(
+        {
+          mcpServers: {
+            both: { command: 'x', url: 'http://127.0.0.1:1' },
+            none: {},
+            fine: { command: 'y', args: ['${env:NOT_SET_ANYWHERE}'] }
+          }
+        },
+        null,
+        2
+      )
+    )
     const loaded = await loadMcpConfig(mcpConfigFiles(dataDir, root), { env: {}, workspaceRoot: root })
     expect(loaded.global).toEqual([])
     expect(loaded.problems[0]).toMatchObject({ file: join(dataDir, 'mcp.json'), line: 3 })
@@ -46,7 +95,9 @@ describe('MCP config files', () => {
     expect(messages).toMatch(/NOT_SET_ANYWHERE/)
     expect(loaded.project.map((server) => server.name)).toEqual(['fine'])
 
-    await expect(updateMcpConfigFile(join(dataDir, 'mcp.json'), (servers) => (servers.b = { command: 'z' }))).rejects.toThrow(/line 3.*not changed/)
+    await expect(
+      updateMcpConfigFile(join(dataDir, 'mcp.json'), (servers) => (servers.b = { command: 'z' }))
+    ).rejects.toThrow(/line 3.*not changed/)
     expect(await fs.readFile(join(dataDir, 'mcp.json'), 'utf8')).toBe(broken)
   })
 
@@ -55,7 +106,10 @@ describe('MCP config files', () => {
     const file = join(dataDir, 'mcp.json')
     await put(file, JSON.stringify({ note: 'kept', mcpServers: { a: { command: 'x', env: { K: '${env:K}' } } } }))
     await updateMcpConfigFile(file, (servers) => (servers.b = { url: 'http://127.0.0.1:5/mcp' }))
-    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ note: 'kept', mcpServers: { a: { command: 'x', env: { K: '${env:K}' } }, b: { url: 'http://127.0.0.1:5/mcp' } } })
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({
+      note: 'kept',
+      mcpServers: { a: { command: 'x', env: { K: '${env:K}' } }, b: { url: 'http://127.0.0.1:5/mcp' } }
+    })
   })
 })
 

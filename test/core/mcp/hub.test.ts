@@ -33,12 +33,20 @@ describe('MCP hub against the reference server', () => {
   })
   afterAll(() => disposals.settle())
 
-  const openHub = async (servers: Record<string, unknown>, options: { trusted?: boolean; project?: Record<string, unknown> } = {}) => {
+  const openHub = async (
+    servers: Record<string, unknown>,
+    options: { trusted?: boolean; project?: Record<string, unknown> } = {}
+  ) => {
     const dataDir = tempDir('modus-mcp-data-')
     const workspace = tempDir('modus-mcp-ws-')
     await writeJson(join(dataDir, 'mcp.json'), { mcpServers: servers })
     if (options.project) await writeJson(join(workspace, '.modus', 'mcp.json'), { mcpServers: options.project })
-    hub = createMcpHub({ dataDir, env: { ...process.env, MCP_TEST_LABEL: 'from-env' }, isTrusted: () => options.trusted ?? false, backoff: FAST_BACKOFF })
+    hub = createMcpHub({
+      dataDir,
+      env: { ...process.env, MCP_TEST_LABEL: 'from-env' },
+      isTrusted: () => options.trusted ?? false,
+      backoff: FAST_BACKOFF
+    })
     await hub.open(workspace)
     await hub.settled()
     return { hub, dataDir, workspace }
@@ -61,7 +69,11 @@ describe('MCP hub against the reference server', () => {
     expect(echo).toEqual({ isError: false, content: [{ type: 'text', text: 'Echo: hello mcp' }] })
 
     const image = await port.callTool('everything', 'get-tiny-image', {}, ctx)
-    expect(image.content.some((part) => part.type === 'image' && part.mediaType === 'image/png' && part.dataBase64.length > 100)).toBe(true)
+    expect(
+      image.content.some(
+        (part) => part.type === 'image' && part.mediaType === 'image/png' && part.dataBase64.length > 100
+      )
+    ).toBe(true)
     const noImages = await port.callTool('everything', 'get-tiny-image', {}, { ...ctx, modelSupportsImages: false })
     expect(noImages.content.every((part) => part.type === 'text')).toBe(true)
     expect(JSON.stringify(noImages.content)).toContain('does not take images')
@@ -70,7 +82,12 @@ describe('MCP hub against the reference server', () => {
     expect(JSON.stringify(links.content)).toContain('Resource link:')
     const structured = await port.callTool('everything', 'get-structured-content', { location: 'Chicago' }, ctx)
     expect(JSON.stringify(structured.content)).toMatch(/temperature/i)
-    const embedded = await port.callTool('everything', 'get-resource-reference', { resourceType: 'Text', resourceId: 1 }, ctx)
+    const embedded = await port.callTool(
+      'everything',
+      'get-resource-reference',
+      { resourceType: 'Text', resourceId: 1 },
+      ctx
+    )
     expect(JSON.stringify(embedded.content)).toContain('Resource demo://')
 
     const uri = view?.resources[0]?.uri as string
@@ -98,27 +115,42 @@ describe('MCP hub against the reference server', () => {
     const { hub } = await openHub({ everything: everythingStdio() })
     const port = createMcpPort({ hub, modeServers: () => 'all' })
     const progress: number[] = []
-    const done = await port.callTool('everything', 'trigger-long-running-operation', { duration: 1, steps: 4 }, {
-      mode: 'code',
-      signal: signal(),
-      modelSupportsImages: false,
-      onProgress: (update) => progress.push(update.progress)
-    })
+    const done = await port.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 1, steps: 4 },
+      {
+        mode: 'code',
+        signal: signal(),
+        modelSupportsImages: false,
+        onProgress: (update) => progress.push(update.progress)
+      }
+    )
     expect(done.isError).toBe(false)
     expect(progress.length).toBeGreaterThanOrEqual(3)
 
     const controller = new AbortController()
     const started = Date.now()
-    const call = port.callTool('everything', 'trigger-long-running-operation', { duration: 30, steps: 30 }, {
-      mode: 'code',
-      signal: controller.signal,
-      modelSupportsImages: false,
-      onProgress: () => controller.abort()
-    })
+    const call = port.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 30, steps: 30 },
+      {
+        mode: 'code',
+        signal: controller.signal,
+        modelSupportsImages: false,
+        onProgress: () => controller.abort()
+      }
+    )
     await expect(call).rejects.toThrow()
     expect(Date.now() - started).toBeLessThan(10_000)
     // The server stays usable after the cancellation.
-    const echo = await port.callTool('everything', 'echo', { message: 'still here' }, { mode: 'code', signal: signal(), modelSupportsImages: false })
+    const echo = await port.callTool(
+      'everything',
+      'echo',
+      { message: 'still here' },
+      { mode: 'code', signal: signal(), modelSupportsImages: false }
+    )
     expect(echo.isError).toBe(false)
   })
 
@@ -134,13 +166,26 @@ describe('MCP hub against the reference server', () => {
     const { hub } = await openHub({ everything: everythingStdio({ disabledTools: ['get-env'] }) })
     expect(hub.tools().map((tool) => tool.name)).not.toContain('get-env')
     expect(hub.snapshot().servers[0].tools.find((tool) => tool.name === 'get-env')?.enabled).toBe(false)
-    const port = createMcpPort({ hub, modeServers: (mode) => (mode === 'ask' ? 'none' : mode === 'docs' ? ['other'] : 'all') })
+    const port = createMcpPort({
+      hub,
+      modeServers: (mode) => (mode === 'ask' ? 'none' : mode === 'docs' ? ['other'] : 'all')
+    })
     expect(port.toolsFor('code').length).toBeGreaterThan(5)
     expect(port.toolsFor('ask')).toEqual([])
     expect(port.toolsFor('docs')).toEqual([])
-    const refused = await port.callTool('everything', 'echo', { message: 'x' }, { mode: 'ask', signal: signal(), modelSupportsImages: false })
+    const refused = await port.callTool(
+      'everything',
+      'echo',
+      { message: 'x' },
+      { mode: 'ask', signal: signal(), modelSupportsImages: false }
+    )
     expect(refused).toMatchObject({ isError: true })
-    const disabled = await port.callTool('everything', 'get-env', {}, { mode: 'code', signal: signal(), modelSupportsImages: false })
+    const disabled = await port.callTool(
+      'everything',
+      'get-env',
+      {},
+      { mode: 'code', signal: signal(), modelSupportsImages: false }
+    )
     expect(disabled.isError).toBe(true)
   })
 
@@ -169,16 +214,27 @@ describe('MCP hub against the reference server', () => {
     await disposals.settle()
     const pids = await childPids(process.pid)
     for (const pid of pids) process.kill(pid, 'SIGKILL')
-    await waitFor('failure noticed', () => hub.snapshot().servers[0].logs.some((line) => line.includes('closed the connection')))
+    await waitFor('failure noticed', () =>
+      hub.snapshot().servers[0].logs.some((line) => line.includes('closed the connection'))
+    )
     await waitFor('reconnected', () => hub.snapshot().servers[0].status === 'connected' || undefined, 20_000)
-    const echo = await port.callTool('everything', 'echo', { message: 'back' }, { mode: 'code', signal: signal(), modelSupportsImages: false })
+    const echo = await port.callTool(
+      'everything',
+      'echo',
+      { message: 'back' },
+      { mode: 'code', signal: signal(), modelSupportsImages: false }
+    )
     expect(echo.isError).toBe(false)
   })
 
   it('times out a server that never answers and one that writes garbage, with a clear error', async () => {
     const { hub } = await openHub({
       silent: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], timeout: 1 },
-      garbage: { command: process.execPath, args: ['-e', 'setInterval(() => process.stdout.write("not json at all\\n"), 50)'], timeout: 1 }
+      garbage: {
+        command: process.execPath,
+        args: ['-e', 'setInterval(() => process.stdout.write("not json at all\\n"), 50)'],
+        timeout: 1
+      }
     })
     for (const name of ['silent', 'garbage']) {
       const view = hub.snapshot().servers.find((server) => server.name === name)
@@ -186,7 +242,12 @@ describe('MCP hub against the reference server', () => {
       expect(view?.error).toMatch(/timed out/i)
     }
     const port = createMcpPort({ hub, modeServers: () => 'all' })
-    const call = await port.callTool('silent', 'anything', {}, { mode: 'code', signal: signal(), modelSupportsImages: false })
+    const call = await port.callTool(
+      'silent',
+      'anything',
+      {},
+      { mode: 'code', signal: signal(), modelSupportsImages: false }
+    )
     expect(call.isError).toBe(true)
   })
 
@@ -194,7 +255,9 @@ describe('MCP hub against the reference server', () => {
     let trusted = false
     const dataDir = tempDir('modus-mcp-data-')
     const workspace = tempDir('modus-mcp-ws-')
-    await writeJson(join(workspace, '.roo', 'mcp.json'), { mcpServers: { repo: everythingStdio({ alwaysAllow: ['echo'] }) } })
+    await writeJson(join(workspace, '.roo', 'mcp.json'), {
+      mcpServers: { repo: everythingStdio({ alwaysAllow: ['echo'] }) }
+    })
     hub = createMcpHub({ dataDir, env: process.env, isTrusted: () => trusted, backoff: FAST_BACKOFF })
     await hub.open(workspace)
     await hub.settled()
@@ -202,7 +265,9 @@ describe('MCP hub against the reference server', () => {
     expect(waiting).toMatchObject({ name: 'repo', scope: 'project', status: 'untrusted' })
     expect(hub.tools()).toEqual([])
     expect(hub.isAlwaysAllowed('repo', 'echo')).toBe(false)
-    expect(await hub.describeProjectServers(workspace)).toEqual([`MCP server 'repo' runs ${process.execPath} ${everythingStdio().args.join(' ')}; always allowed without asking: echo`])
+    expect(await hub.describeProjectServers(workspace)).toEqual([
+      `MCP server 'repo' runs ${process.execPath} ${everythingStdio().args.join(' ')}; always allowed without asking: echo`
+    ])
 
     trusted = true
     await hub.open(workspace)
@@ -224,18 +289,25 @@ describe('MCP hub against the reference server', () => {
     })
 
     it('connects over Streamable HTTP with headers and calls a tool with progress', async () => {
-      const { hub } = await openHub({ remote: { type: 'streamable-http', url: streamable.url, headers: { 'X-Label': '${env:MCP_TEST_LABEL}' } } })
+      const { hub } = await openHub({
+        remote: { type: 'streamable-http', url: streamable.url, headers: { 'X-Label': '${env:MCP_TEST_LABEL}' } }
+      })
       const view = hub.snapshot().servers[0]
       expect(view.status, view.error).toBe('connected')
       expect(view.transport).toBe('streamable-http')
       const port = createMcpPort({ hub, modeServers: () => 'all' })
       const progress: number[] = []
-      const result = await port.callTool('remote', 'trigger-long-running-operation', { duration: 1, steps: 3 }, {
-        mode: 'code',
-        signal: signal(),
-        modelSupportsImages: false,
-        onProgress: (update) => progress.push(update.progress)
-      })
+      const result = await port.callTool(
+        'remote',
+        'trigger-long-running-operation',
+        { duration: 1, steps: 3 },
+        {
+          mode: 'code',
+          signal: signal(),
+          modelSupportsImages: false,
+          onProgress: (update) => progress.push(update.progress)
+        }
+      )
       expect(result.isError).toBe(false)
       expect(progress.length).toBeGreaterThanOrEqual(2)
     })
@@ -246,7 +318,12 @@ describe('MCP hub against the reference server', () => {
       expect(view.status, view.error).toBe('connected')
       expect(view.transport).toBe('sse')
       const port = createMcpPort({ hub, modeServers: () => 'all' })
-      const echo = await port.callTool('legacy', 'echo', { message: 'over sse' }, { mode: 'code', signal: signal(), modelSupportsImages: false })
+      const echo = await port.callTool(
+        'legacy',
+        'echo',
+        { message: 'over sse' },
+        { mode: 'code', signal: signal(), modelSupportsImages: false }
+      )
       expect(echo.content).toEqual([{ type: 'text', text: 'Echo: over sse' }])
     })
   })

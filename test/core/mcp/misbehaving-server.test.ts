@@ -26,12 +26,18 @@ describe('a misbehaving MCP server', () => {
     const dataDir = tempDir('modus-mcp-bad-data-')
     const log = join(dataDir, 'cancelled.jsonl')
     await fs.writeFile(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { bad: misbehavingStdio(log) } }))
-    hub = createMcpHub({ dataDir, env: process.env, isTrusted: () => false, backoff: { baseMs: 50, maxMs: 200, maxRestarts: 2 } })
+    hub = createMcpHub({
+      dataDir,
+      env: process.env,
+      isTrusted: () => false,
+      backoff: { baseMs: 50, maxMs: 200, maxRestarts: 2 }
+    })
     await hub.open(tempDir('modus-mcp-bad-ws-'))
     await hub.settled()
     expect(hub.snapshot().servers.find((server) => server.name === 'bad')?.status).toBe('connected')
     const port = createMcpPort({ hub, modeServers: () => 'all' })
-    const call = (tool: string, signal = new AbortController().signal) => port.callTool('bad', tool, {}, { mode: 'code', signal, modelSupportsImages: true })
+    const call = (tool: string, signal = new AbortController().signal) =>
+      port.callTool('bad', tool, {}, { mode: 'code', signal, modelSupportsImages: true })
     return { call, log }
   }
 
@@ -39,7 +45,10 @@ describe('a misbehaving MCP server', () => {
     const { call } = await open()
     const huge = await call('huge-image')
     expect(images(huge)).toEqual([])
-    expect(texts(huge)).toEqual(['one huge image', expect.stringMatching(/^\[image image\/png, \d+ bytes: larger than the 5 MB a model takes, not passed\]$/)])
+    expect(texts(huge)).toEqual([
+      'one huge image',
+      expect.stringMatching(/^\[image image\/png, \d+ bytes: larger than the 5 MB a model takes, not passed\]$/)
+    ])
 
     const several = await call('several-images')
     expect(images(several).map((image) => image.dataBase64.length)).toEqual([3 * MB, 3 * MB])
@@ -59,7 +68,11 @@ describe('a misbehaving MCP server', () => {
     const malformed = await call('malformed')
     // The SDK refuses it against the MCP schema; the model reads where, not a dump of the checker's output.
     expect(malformed.isError).toBe(true)
-    expect(texts(malformed)).toEqual([expect.stringMatching(/^The MCP server "bad" failed on "malformed": its result does not follow the MCP schema \(content\.0: [^)]+\)$/)])
+    expect(texts(malformed)).toEqual([
+      expect.stringMatching(
+        /^The MCP server "bad" failed on "malformed": its result does not follow the MCP schema \(content\.0: [^)]+\)$/
+      )
+    ])
   })
 
   it('reports a crash mid-call as an error result naming the server and tool', async () => {
@@ -81,6 +94,8 @@ describe('a misbehaving MCP server', () => {
       lines = (await fs.readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean)
       if (lines.length === 0) await new Promise((done) => setTimeout(done, 25))
     }
-    expect(lines.map((line) => JSON.parse(line) as { requestId: unknown })).toEqual([expect.objectContaining({ requestId: expect.anything() })])
+    expect(lines.map((line) => JSON.parse(line) as { requestId: unknown })).toEqual([
+      expect.objectContaining({ requestId: expect.anything() })
+    ])
   })
 })

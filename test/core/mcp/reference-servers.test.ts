@@ -12,7 +12,8 @@ const writeJson = async (path: string, value: unknown) => {
   await fs.mkdir(join(path, '..'), { recursive: true })
   await fs.writeFile(path, JSON.stringify(value, null, 2))
 }
-const text = (output: ToolOutput) => output.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n')
+const text = (output: ToolOutput) =>
+  output.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n')
 const ctx = () => ({ mode: 'code', signal: new AbortController().signal, modelSupportsImages: true })
 
 async function waitFor<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
@@ -35,7 +36,12 @@ async function openHub(servers: Record<string, unknown>, options: { trusted?: bo
   const dataDir = tempDir('modus-mcp-data-')
   const workspace = tempDir('modus-mcp-ws-')
   await writeJson(join(dataDir, 'mcp.json'), { mcpServers: servers })
-  hub = createMcpHub({ dataDir, env: process.env, isTrusted: () => options.trusted ?? false, backoff: { baseMs: 50, maxMs: 200, maxRestarts: 1 } })
+  hub = createMcpHub({
+    dataDir,
+    env: process.env,
+    isTrusted: () => options.trusted ?? false,
+    backoff: { baseMs: 50, maxMs: 200, maxRestarts: 1 }
+  })
   await hub.open(workspace)
   await hub.settled()
   return { hub, dataDir, workspace, port: createMcpPort({ hub, modeServers: () => 'all' }) }
@@ -47,13 +53,22 @@ describe('official reference servers', () => {
     await fs.writeFile(join(files, 'notes.txt'), 'first line\n')
     const view = hub.snapshot().servers.find((server) => server.name === 'files')
     expect(view?.status, view?.error ?? view?.stderr).toBe('connected')
-    expect(hub.tools().map((tool) => tool.exposedName)).toEqual(expect.arrayContaining(['mcp--files--read_text_file', 'mcp--files--write_file', 'mcp--files--list_directory']))
+    expect(hub.tools().map((tool) => tool.exposedName)).toEqual(
+      expect.arrayContaining(['mcp--files--read_text_file', 'mcp--files--write_file', 'mcp--files--list_directory'])
+    )
 
     expect(text(await port.callTool('files', 'list_directory', { path: files }, ctx()))).toContain('[FILE] notes.txt')
-    const written = await port.callTool('files', 'write_file', { path: join(files, 'new.txt'), content: 'written by the model' }, ctx())
+    const written = await port.callTool(
+      'files',
+      'write_file',
+      { path: join(files, 'new.txt'), content: 'written by the model' },
+      ctx()
+    )
     expect(written.isError).toBe(false)
     expect(await fs.readFile(join(files, 'new.txt'), 'utf8')).toBe('written by the model')
-    expect(text(await port.callTool('files', 'read_text_file', { path: join(files, 'notes.txt') }, ctx()))).toContain('first line')
+    expect(text(await port.callTool('files', 'read_text_file', { path: join(files, 'notes.txt') }, ctx()))).toContain(
+      'first line'
+    )
 
     const outside = await port.callTool('files', 'read_text_file', { path: '/etc/hostname' }, ctx())
     expect(outside.isError).toBe(true)
@@ -75,7 +90,9 @@ describe('official reference servers', () => {
     expect(created.isError, text(created)).toBe(false)
     expect(await fs.readFile(store, 'utf8')).toContain('"name":"Modus"')
     await hub.restart('memory')
-    await waitFor('memory to reconnect', () => hub.snapshot().servers.find((server) => server.name === 'memory' && server.status === 'connected'))
+    await waitFor('memory to reconnect', () =>
+      hub.snapshot().servers.find((server) => server.name === 'memory' && server.status === 'connected')
+    )
     const graph = text(await port.callTool('memory', 'read_graph', {}, ctx()))
     expect(graph).toContain('Modus')
     expect(graph).toContain('speaks MCP')
@@ -88,7 +105,9 @@ describe('config files are followed while the workspace is open', () => {
     const { hub, dataDir } = await openHub({})
     const file = join(dataDir, 'mcp.json')
     await writeJson(file, { mcpServers: { memory: memoryStdio(store) } })
-    await waitFor('the added server', () => hub.snapshot().servers.find((server) => server.name === 'memory' && server.status === 'connected'))
+    await waitFor('the added server', () =>
+      hub.snapshot().servers.find((server) => server.name === 'memory' && server.status === 'connected')
+    )
 
     const broken = '{\n  "mcpServers": {\n    "memory": {,\n  }\n}\n'
     await fs.writeFile(file, broken)
@@ -100,14 +119,19 @@ describe('config files are followed while the workspace is open', () => {
     expect(hub.snapshot().servers.find((server) => server.name === 'memory')?.status).toBe('connected')
 
     await writeJson(file, { mcpServers: {} })
-    await waitFor('the server to stop', () => hub.snapshot().servers.length === 0 && hub.snapshot().problems.length === 0)
+    await waitFor(
+      'the server to stop',
+      () => hub.snapshot().servers.length === 0 && hub.snapshot().problems.length === 0
+    )
   })
 
   it("a trusted project's .roo/mcp.json created after opening starts its server", async () => {
     const store = join(tempDir('modus-mcp-memory-'), 'graph.jsonl')
     const { hub, workspace } = await openHub({}, { trusted: true })
     await writeJson(join(workspace, '.roo', 'mcp.json'), { mcpServers: { notes: memoryStdio(store) } })
-    const started = await waitFor('the project server', () => hub.snapshot().servers.find((server) => server.name === 'notes' && server.status === 'connected'))
+    const started = await waitFor('the project server', () =>
+      hub.snapshot().servers.find((server) => server.name === 'notes' && server.status === 'connected')
+    )
     expect(started.scope).toBe('project')
   })
 })

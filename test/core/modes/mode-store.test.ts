@@ -52,7 +52,10 @@ describe('mode store', () => {
     expect(readdirSync(join(workspace, '.modus')).filter((f) => f.endsWith('.tmp'))).toEqual([])
     expect(changes).toHaveLength(2)
     const reread = await createModeStore({ dataDir, workspaceRoot: workspace }).list()
-    expect(reread.modes.find((m) => m.slug === 'docs')).toMatchObject({ autoApprove: { read: true, edit: true }, commandRules: { allow: ['npm run docs'] } })
+    expect(reread.modes.find((m) => m.slug === 'docs')).toMatchObject({
+      autoApprove: { read: true, edit: true },
+      commandRules: { allow: ['npm run docs'] }
+    })
   })
 
   it('refuses an invalid mode with precise messages and writes nothing', async () => {
@@ -80,9 +83,18 @@ describe('mode store', () => {
   })
 
   it('reports schema problems in a file with their line, keeping the file', async () => {
-    writeFileSync(join(dataDir, 'modes.yaml'), 'customModes:\n  - slug: ok\n    name: Ok\n    roleDefinition: R\n    groups:\n      - read\n      - read\n')
+    writeFileSync(
+      join(dataDir, 'modes.yaml'),
+      'customModes:\n  - slug: ok\n    name: Ok\n    roleDefinition: R\n    groups:\n      - read\n      - read\n'
+    )
     const snapshot = await createModeStore({ dataDir }).list()
-    expect(snapshot.problems).toEqual([{ file: join(dataDir, 'modes.yaml'), message: 'customModes[0].groups: Duplicate groups are not allowed: read', line: 6 }])
+    expect(snapshot.problems).toEqual([
+      {
+        file: join(dataDir, 'modes.yaml'),
+        message: 'customModes[0].groups: Duplicate groups are not allowed: read',
+        line: 6
+      }
+    ])
   })
 
   it("reads Roo's .roomodes (YAML or JSON) as project modes with no auto-approve, and never writes it", async () => {
@@ -143,7 +155,9 @@ describe('mode store', () => {
     const roo = await store.export('docs', 'roo')
     expect(roo.yaml).not.toMatch(/browserRules|autoApprove/)
     expect(detectModesFormat(roo.yaml)).toMatchObject({ format: 'roo', reason: expect.stringContaining('source') })
-    const json = JSON.stringify({ customModes: [{ slug: 'j', name: 'J', roleDefinition: 'R', groups: ['read'], autoApprove: { read: true } }] })
+    const json = JSON.stringify({
+      customModes: [{ slug: 'j', name: 'J', roleDefinition: 'R', groups: ['read'], autoApprove: { read: true } }]
+    })
     expect(detectModesFormat(json)).toMatchObject({ format: 'modus' })
     expect(detectModesFormat('not: [a modes file')).toBeNull()
 
@@ -158,11 +172,17 @@ describe('mode store', () => {
 
   it('imports a Roo mode with a group Modus lacks, and says which group was left out', async () => {
     const store = createModeStore({ dataDir })
-    const text = 'customModes:\n  - slug: fork\n    name: Fork\n    roleDefinition: R\n    groups: [read, subtasks, [edit, {fileRegex: "\\\\.md$"}], teleport]\n'
+    const text =
+      'customModes:\n  - slug: fork\n    name: Fork\n    roleDefinition: R\n    groups: [read, subtasks, [edit, {fileRegex: "\\\\.md$"}], teleport]\n'
     const result = await store.import(text, 'global', 'roo')
     expect(result.imported).toEqual(['fork'])
-    expect(result.snapshot.modes.find((m) => m.slug === 'fork')?.groups).toEqual(['read', ['edit', { fileRegex: '\\.md$' }]])
-    expect(result.warnings).toEqual([expect.stringMatching(/Mode "fork": Modus has no groups "subtasks", "teleport"; imported without them/)])
+    expect(result.snapshot.modes.find((m) => m.slug === 'fork')?.groups).toEqual([
+      'read',
+      ['edit', { fileRegex: '\\.md$' }]
+    ])
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/Mode "fork": Modus has no groups "subtasks", "teleport"; imported without them/)
+    ])
     // Modus's own files name only Modus's groups: an unknown one is an error there, never skipped.
     await expect(store.import(text, 'global', 'modus')).rejects.toThrow(/groups/)
   })
@@ -212,14 +232,19 @@ describe('mode store', () => {
     try {
       await store.list()
       writeFileSync(join(workspace, '.roomodes'), JSON.stringify({ customModes: [{ ...docsMode, slug: 'hand-made' }] }))
-      await vi.waitFor(() => expect(seen.at(-1)?.modes.some((m) => m.slug === 'hand-made')).toBe(true), { timeout: 5000, interval: 50 })
+      await vi.waitFor(() => expect(seen.at(-1)?.modes.some((m) => m.slug === 'hand-made')).toBe(true), {
+        timeout: 5000,
+        interval: 50
+      })
     } finally {
       stop()
     }
   })
 
   it('lists where Roo keeps its global custom_modes.yaml', () => {
-    expect(rooGlobalModesCandidates('/home/u', 'linux')[0]).toMatch(/Code\/User\/globalStorage\/rooveterinaryinc\.roo-cline\/settings\/custom_modes\.yaml$/)
+    expect(rooGlobalModesCandidates('/home/u', 'linux')[0]).toMatch(
+      /Code\/User\/globalStorage\/rooveterinaryinc\.roo-cline\/settings\/custom_modes\.yaml$/
+    )
   })
 })
 

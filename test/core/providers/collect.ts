@@ -20,7 +20,19 @@ export async function collect(
   stream: AsyncIterable<ModelStreamEvent>,
   onEvent?: (event: ModelStreamEvent, soFar: Collected) => void
 ): Promise<Collected> {
-  const result: Collected = { events: [], text: '', reasoning: '', signature: '', toolCalls: [], startedCalls: [], argsDeltas: {}, usage: null, done: null, retries: [], error: null }
+  const result: Collected = {
+    events: [],
+    text: '',
+    reasoning: '',
+    signature: '',
+    toolCalls: [],
+    startedCalls: [],
+    argsDeltas: {},
+    usage: null,
+    done: null,
+    retries: [],
+    error: null
+  }
   try {
     for await (const event of stream) {
       result.events.push(event)
@@ -28,7 +40,8 @@ export async function collect(
       if (event.type === 'reasoning') result.reasoning += event.text
       if (event.type === 'reasoning-signature') result.signature = event.signature
       if (event.type === 'tool-call-start') result.startedCalls.push({ callId: event.callId, name: event.name })
-      if (event.type === 'tool-call-delta') result.argsDeltas[event.callId] = (result.argsDeltas[event.callId] ?? '') + event.argsDelta
+      if (event.type === 'tool-call-delta')
+        result.argsDeltas[event.callId] = (result.argsDeltas[event.callId] ?? '') + event.argsDelta
       if (event.type === 'tool-call') {
         const { type: _type, ...call } = event
         result.toolCalls.push(call)
@@ -53,8 +66,12 @@ export const userRequest = (model: string, text = 'Hello', extra: Partial<ModelR
   ...extra
 })
 
-export const run = (provider: ModelProvider, request: ModelRequest, signal: AbortSignal = new AbortController().signal, onEvent?: Parameters<typeof collect>[1]) =>
-  collect(provider.stream(request, signal), onEvent)
+export const run = (
+  provider: ModelProvider,
+  request: ModelRequest,
+  signal: AbortSignal = new AbortController().signal,
+  onEvent?: Parameters<typeof collect>[1]
+) => collect(provider.stream(request, signal), onEvent)
 
 /** Records retry waits instead of sleeping, so retry tests take no wall time. */
 export function recordingSleep() {

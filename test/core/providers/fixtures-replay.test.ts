@@ -14,8 +14,16 @@ interface Fixture {
   expect: any
 }
 
-const fixtures: Fixture[] = sharedPresent ? readSharedJson<{ fixtures: Fixture[] }>('fixtures/llm/manifest.json').fixtures : []
-const EXPECTED_KINDS: Record<number, string> = { 400: 'bad_request', 401: 'auth', 429: 'rate_limit', 500: 'server', 529: 'overloaded' }
+const fixtures: Fixture[] = sharedPresent
+  ? readSharedJson<{ fixtures: Fixture[] }>('fixtures/llm/manifest.json').fixtures
+  : []
+const EXPECTED_KINDS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'auth',
+  429: 'rate_limit',
+  500: 'server',
+  529: 'overloaded'
+}
 const ANTHROPIC_STOP: Record<string, string> = { end_turn: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens' }
 const OPENAI_STOP: Record<string, string> = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens' }
 
@@ -28,8 +36,14 @@ afterAll(() => fake?.close())
 function providerFor(fixture: Fixture) {
   const retry = { ...recordingSleep(), maxRetries: 0 }
   return fixture.provider === 'anthropic'
-    ? createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'test', model: fixture.request.model }, { retry })
-    : createProvider({ kind: 'openai', baseUrl: fake.openaiBaseUrl, apiKey: 'test', model: fixture.request.model }, { retry })
+    ? createProvider(
+        { kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'test', model: fixture.request.model },
+        { retry }
+      )
+    : createProvider(
+        { kind: 'openai', baseUrl: fake.openaiBaseUrl, apiKey: 'test', model: fixture.request.model },
+        { retry }
+      )
 }
 
 type Delivery = 'whole' | 'split'
@@ -60,14 +74,23 @@ function checkAnthropicStream(result: Result, expected: any) {
     cacheReadTokens: expected.usage.cache_read_input_tokens,
     cacheWriteTokens: expected.usage.cache_creation_input_tokens
   })
-  expect(result.done).toEqual({ type: 'done', stopReason: ANTHROPIC_STOP[expected.stop_reason], rawStopReason: expected.stop_reason })
+  expect(result.done).toEqual({
+    type: 'done',
+    stopReason: ANTHROPIC_STOP[expected.stop_reason],
+    rawStopReason: expected.stop_reason
+  })
 }
 
 function checkOpenAIStream(result: Result, expected: any) {
   expect(result.error).toBeNull()
   expect(result.text).toBe(expected.content ?? '')
   expect(result.toolCalls).toEqual(
-    expected.tool_calls.map((call: any) => ({ callId: call.id, name: call.name, rawArgs: call.arguments, input: call.arguments_parsed }))
+    expected.tool_calls.map((call: any) => ({
+      callId: call.id,
+      name: call.name,
+      rawArgs: call.arguments,
+      input: call.arguments_parsed
+    }))
   )
   expect(result.startedCalls.map((c) => c.name)).toEqual(expected.tool_calls.map((call: any) => call.name))
   // Streamed argument deltas land on the right call even when fragments of parallel calls interleave.
@@ -80,7 +103,11 @@ function checkOpenAIStream(result: Result, expected: any) {
       cacheReadTokens: expected.usage.prompt_tokens_details.cached_tokens,
       cacheWriteTokens: 0
     })
-  expect(result.done).toEqual({ type: 'done', stopReason: OPENAI_STOP[expected.finish_reason], rawStopReason: expected.finish_reason })
+  expect(result.done).toEqual({
+    type: 'done',
+    stopReason: OPENAI_STOP[expected.finish_reason],
+    rawStopReason: expected.finish_reason
+  })
 }
 
 function checkHttpError(result: Result, fixture: Fixture) {
@@ -92,14 +119,18 @@ function checkHttpError(result: Result, fixture: Fixture) {
   expect(result.error!.requestId).toBe(expected.request_id)
   expect(result.error!.providerType).toBe(expected.code ?? expected.type)
   expect(result.error!.retryable).toBe(expected.retried_by_sdk_default)
-  if (expected.retry_after_seconds !== undefined) expect(result.error!.retryAfterMs).toBe(expected.retry_after_seconds * 1000)
+  if (expected.retry_after_seconds !== undefined)
+    expect(result.error!.retryAfterMs).toBe(expected.retry_after_seconds * 1000)
   if (fixture.status === 401) expect(result.error!.setting).toBe('apiKey')
 }
 
 describe.skipIf(!sharedPresent)(sharedSuiteName('providers: every recorded fixture through the real SDKs'), () => {
   const counts = { stream: 0, stream_error: 0, http_error: 0 }
   afterAll(() => {
-    if (sharedPresent) console.log(`fixtures replayed through providers, whole and split: ${fixtures.length} (streams ${counts.stream}, mid-stream errors ${counts.stream_error}, HTTP errors ${counts.http_error})`)
+    if (sharedPresent)
+      console.log(
+        `fixtures replayed through providers, whole and split: ${fixtures.length} (streams ${counts.stream}, mid-stream errors ${counts.stream_error}, HTTP errors ${counts.http_error})`
+      )
   })
 
   it('the manifest lists fixtures', () => {
@@ -115,7 +146,13 @@ describe.skipIf(!sharedPresent)(sharedSuiteName('providers: every recorded fixtu
       if (fixture.kind === 'stream_error') {
         const expected = fixture.expect
         expect(result.text).toBe(expected.text_before_error)
-        expect(result.error).toMatchObject({ kind: 'overloaded', partial: true, retryable: true, providerType: expected.error.type, requestId: expected.request_id })
+        expect(result.error).toMatchObject({
+          kind: 'overloaded',
+          partial: true,
+          retryable: true,
+          providerType: expected.error.type,
+          requestId: expected.request_id
+        })
         expect(result.done).toBeNull()
         return
       }

@@ -23,19 +23,33 @@ async function serveBrokenStream(body: string): Promise<string> {
     })
   })
   await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done))
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-const request = { model: 'm', system: 'S', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }], tools: [] }
+const request = {
+  model: 'm',
+  system: 'S',
+  messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }],
+  tools: []
+}
 
 describe('a malformed server-sent event', () => {
   it.each([
-    ['anthropic', 'event: message_start\ndata: {"type":"message_start","message":{"id":"x","type":"message","role":"assistant","content":[],"model":"m","usage":{"input_tokens":1,"output_tokens":0}}}\n\nevent: content_block_delta\ndata: {oops not json\n\n', 'Anthropic'],
+    [
+      'anthropic',
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"x","type":"message","role":"assistant","content":[],"model":"m","usage":{"input_tokens":1,"output_tokens":0}}}\n\nevent: content_block_delta\ndata: {oops not json\n\n',
+      'Anthropic'
+    ],
     ['openai', 'data: {oops not json\n\n', 'OpenAI']
   ] as const)('%s: one error in words, and the SDK prints nothing raw to stderr', async (kind, body, label) => {
     const baseUrl = await serveBrokenStream(body)
     const printed = vi.spyOn(console, 'error')
-    const provider = createProvider({ kind, baseUrl: kind === 'openai' ? `${baseUrl}/v1` : baseUrl, apiKey: 'k', model: 'm' })
+    const provider = createProvider({
+      kind,
+      baseUrl: kind === 'openai' ? `${baseUrl}/v1` : baseUrl,
+      apiKey: 'k',
+      model: 'm'
+    })
     const collected = await run(provider, request)
     expect(collected.error?.message).toBe(
       `${label} sent a streamed message that is not valid JSON (${kind === 'openai' ? `${baseUrl}/v1` : baseUrl}); the answer stopped there. A proxy or gateway in between may be rewriting the stream.`

@@ -34,9 +34,18 @@ describe('model table', () => {
   })
 
   it('applies per-endpoint overrides over the table, or describes an unknown model', () => {
-    const custom = findModel('qwen2.5-coder:32b', [{ id: 'qwen2.5-coder:32b', contextWindow: 32_768, supportsTools: true, prices: { inputPerMTok: 0, outputPerMTok: 0 } }])
+    const custom = findModel('qwen2.5-coder:32b', [
+      {
+        id: 'qwen2.5-coder:32b',
+        contextWindow: 32_768,
+        supportsTools: true,
+        prices: { inputPerMTok: 0, outputPerMTok: 0 }
+      }
+    ])
     expect(custom).toMatchObject({ id: 'qwen2.5-coder:32b', contextWindow: 32_768, supportsTools: true })
-    expect(estimateCost({ inputTokens: 1000, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 }, custom)).toBe(0)
+    expect(estimateCost({ inputTokens: 1000, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 }, custom)).toBe(
+      0
+    )
     const repriced = findModel('gpt-4o', [{ id: 'gpt-4o', prices: { inputPerMTok: 1 } }])
     expect(repriced?.prices).toMatchObject({ inputPerMTok: 1, outputPerMTok: 10 })
     expect(repriced?.contextWindow).toBe(128_000)
@@ -45,7 +54,10 @@ describe('model table', () => {
   it('estimates cost from all four token counts', () => {
     const sonnet = findModel('claude-sonnet-4-5')
     // 1M input at $3, 0.1M output at $15, 1M cache read at $0.30, 1M cache write at $3.75
-    const cost = estimateCost({ inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 }, sonnet)
+    const cost = estimateCost(
+      { inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 },
+      sonnet
+    )
     expect(cost).toBeCloseTo(3 + 1.5 + 0.3 + 3.75, 6)
   })
 
@@ -71,6 +83,8 @@ describe('base URLs', () => {
   it('rejects a missing or malformed URL naming the base URL setting', () => {
     expect(() => resolveBaseUrl('openai-compatible', '')).toThrow(expect.objectContaining({ setting: 'baseUrl' }))
     expect(() => resolveBaseUrl('openai', 'localhost:1234')).toThrow(/http/)
-    expect(() => resolveBaseUrl('openai', 'not a url')).toThrow(expect.objectContaining({ kind: 'bad_request', setting: 'baseUrl' }))
+    expect(() => resolveBaseUrl('openai', 'not a url')).toThrow(
+      expect.objectContaining({ kind: 'bad_request', setting: 'baseUrl' })
+    )
   })
 })

@@ -37,7 +37,8 @@ describe('streamWithRetry', () => {
     }
     const events: ModelStreamEvent[] = []
     const run = async () => {
-      for await (const e of streamWithRetry(attempt, new AbortController().signal, classify, { sleep: noSleep })) events.push(e)
+      for await (const e of streamWithRetry(attempt, new AbortController().signal, classify, { sleep: noSleep }))
+        events.push(e)
     }
     await expect(run()).rejects.toMatchObject({ kind: 'rate_limit' })
     expect(events).toEqual([])

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createProvider, type ProviderConfig } from '../../../src/main/core/providers/create-provider'
 import type { RetryOptions } from '../../../src/main/core/providers/retry'
-import { startFakeProvider, toolResultsIn, type FakeProvider, type FakeTurn, type TurnResult } from '../../support/fake-provider'
+import {
+  startFakeProvider,
+  toolResultsIn,
+  type FakeProvider,
+  type FakeTurn,
+  type TurnResult
+} from '../../support/fake-provider'
 import { recordingSleep, run, userRequest } from './collect'
 
 // One script drives both protocols through the real SDKs; no ../shared needed.
@@ -16,7 +22,12 @@ afterEach(async () => {
   fake = undefined
 })
 
-async function setup(protocol: Protocol, turns: FakeTurn[], retry: RetryOptions = {}, extra: Partial<ProviderConfig> = {}) {
+async function setup(
+  protocol: Protocol,
+  turns: FakeTurn[],
+  retry: RetryOptions = {},
+  extra: Partial<ProviderConfig> = {}
+) {
   fake = await startFakeProvider({ name: expect.getState().currentTestName, turns })
   const sleeper = recordingSleep()
   const provider = createProvider(
@@ -32,11 +43,17 @@ async function setup(protocol: Protocol, turns: FakeTurn[], retry: RetryOptions 
   return { fake, provider, waits: sleeper.waits }
 }
 
-const readTool = { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }
+const readTool = {
+  name: 'read_file',
+  description: 'Read a file',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }
+}
 
 describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   it('streams text in chunks and reports usage and the stop reason', async () => {
-    const { provider } = await setup(protocol, [{ text: 'Hello there, how are you?', usage: { inputTokens: 40, outputTokens: 7, cacheReadTokens: 12 } }])
+    const { provider } = await setup(protocol, [
+      { text: 'Hello there, how are you?', usage: { inputTokens: 40, outputTokens: 7, cacheReadTokens: 12 } }
+    ])
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.error).toBeNull()
     expect(result.events.filter((e) => e.type === 'text').length).toBeGreaterThan(1)
@@ -57,7 +74,9 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
     expect(result.startedCalls.map((c) => c.name)).toEqual(calls.map((c) => c.name))
     for (const call of result.toolCalls) {
       expect(call.parseError).toBeUndefined()
-      expect(result.argsDeltas[call.callId] ?? '').toBe(call.rawArgs === '{}' && protocol === 'anthropic' ? '{}' : call.rawArgs)
+      expect(result.argsDeltas[call.callId] ?? '').toBe(
+        call.rawArgs === '{}' && protocol === 'anthropic' ? '{}' : call.rawArgs
+      )
     }
     expect(new Set(result.toolCalls.map((c) => c.callId)).size).toBe(3)
     expect(result.done?.stopReason).toBe('tool_use')
@@ -75,12 +94,22 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('waits out a 429 with retry-after, tells the UI, then succeeds', async () => {
-    const { provider, fake, waits } = await setup(protocol, [{ error: { status: 429, retryAfter: 1 } }, { text: 'after the wait' }])
+    const { provider, fake, waits } = await setup(protocol, [
+      { error: { status: 429, retryAfter: 1 } },
+      { text: 'after the wait' }
+    ])
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.error).toBeNull()
     expect(result.text).toBe('after the wait')
     expect(result.retries).toEqual([
-      { type: 'retry', attempt: 1, delayMs: 1000, reason: expect.stringContaining('rate limit'), status: 429, retryNow: expect.any(Function) }
+      {
+        type: 'retry',
+        attempt: 1,
+        delayMs: 1000,
+        reason: expect.stringContaining('rate limit'),
+        status: 429,
+        retryNow: expect.any(Function)
+      }
     ])
     expect(waits).toEqual([1000])
     expect(fake.requests).toHaveLength(2)
@@ -89,7 +118,12 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
 
   it('prefers retry-after-ms and backs off exponentially with jitter when no header says how long', async () => {
     const status = protocol === 'anthropic' ? 529 : 503
-    const { provider, waits } = await setup(protocol, [{ error: { status: 429, retryAfterMs: 250, retryAfter: 9 } }, { error: { status } }, { error: { status } }, { text: 'ok' }])
+    const { provider, waits } = await setup(protocol, [
+      { error: { status: 429, retryAfterMs: 250, retryAfter: 9 } },
+      { error: { status } },
+      { error: { status } },
+      { text: 'ok' }
+    ])
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.text).toBe('ok')
     // random() = 0.5 → ¾ of the step: 1000·2^(n-1) steps for attempts 2 and 3.
@@ -98,7 +132,9 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('gives up after maxRetries with the last error', async () => {
-    const { provider, fake } = await setup(protocol, [{ error: { status: 500 } }, { error: { status: 500 } }], { maxRetries: 1 })
+    const { provider, fake } = await setup(protocol, [{ error: { status: 500 } }, { error: { status: 500 } }], {
+      maxRetries: 1
+    })
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.error).toMatchObject({ kind: 'server', status: 500, retryable: true })
     expect(result.retries).toHaveLength(1)
@@ -115,7 +151,10 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('does not retry a 404 for an unknown model and names the model setting', async () => {
-    const message = protocol === 'anthropic' ? 'model: claude-nope' : 'The model `gpt-nope` does not exist or you do not have access to it.'
+    const message =
+      protocol === 'anthropic'
+        ? 'model: claude-nope'
+        : 'The model `gpt-nope` does not exist or you do not have access to it.'
     const { provider, fake } = await setup(protocol, [{ error: { status: 404, message } }])
     const result = await run(provider, userRequest('gpt-nope'))
     expect(result.error).toMatchObject({ kind: 'bad_request', setting: 'model', retryable: false })
@@ -124,7 +163,9 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('surfaces an error in the middle of the stream after content as a partial, retryable error', async () => {
-    const { provider, fake } = await setup(protocol, [{ text: ['The ', 'answer ', 'is ', '42'], errorMidStream: { afterChunks: 2 } }])
+    const { provider, fake } = await setup(protocol, [
+      { text: ['The ', 'answer ', 'is ', '42'], errorMidStream: { afterChunks: 2 } }
+    ])
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.text).toBe('The answer ')
     expect(result.error).toMatchObject({ kind: 'overloaded', partial: true, retryable: true })
@@ -143,17 +184,25 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('a connection closed before any content arrived is retried with backoff', async () => {
-    const { provider, fake, waits } = await setup(protocol, [{ text: 'lost', cutAfterChunks: 0 }, { text: 'second try' }])
+    const { provider, fake, waits } = await setup(protocol, [
+      { text: 'lost', cutAfterChunks: 0 },
+      { text: 'second try' }
+    ])
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.error).toBeNull()
     expect(result.text).toBe('second try')
-    expect(result.retries).toEqual([expect.objectContaining({ attempt: 1, reason: expect.stringMatching(/connection .* was lost/i) })])
+    expect(result.retries).toEqual([
+      expect.objectContaining({ attempt: 1, reason: expect.stringMatching(/connection .* was lost/i) })
+    ])
     expect(waits).toHaveLength(1)
     expect(fake.requests).toHaveLength(2)
   })
 
   it('retries a stream that fails before any content arrived', async () => {
-    const { provider, fake } = await setup(protocol, [{ text: 'lost', errorMidStream: { afterChunks: 0 } }, { text: 'second try' }])
+    const { provider, fake } = await setup(protocol, [
+      { text: 'lost', errorMidStream: { afterChunks: 0 } },
+      { text: 'second try' }
+    ])
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.text).toBe('second try')
     expect(result.retries).toHaveLength(1)
@@ -172,7 +221,12 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('drops a stream that goes silent mid-answer and keeps what arrived', async () => {
-    const { provider } = await setup(protocol, [{ text: ['still ', 'here ', 'gone'], hangAfterChunks: 2 }], {}, { idleTimeoutMs: 150 })
+    const { provider } = await setup(
+      protocol,
+      [{ text: ['still ', 'here ', 'gone'], hangAfterChunks: 2 }],
+      {},
+      { idleTimeoutMs: 150 }
+    )
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.text).toBe('still here ')
     expect(result.error).toMatchObject({ kind: 'network', partial: true, retryable: true })
@@ -180,7 +234,12 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('retries a stream that went silent before any content', async () => {
-    const { provider, fake } = await setup(protocol, [{ text: 'never', hangAfterChunks: 0 }, { text: 'fresh' }], {}, { idleTimeoutMs: 150 })
+    const { provider, fake } = await setup(
+      protocol,
+      [{ text: 'never', hangAfterChunks: 0 }, { text: 'fresh' }],
+      {},
+      { idleTimeoutMs: 150 }
+    )
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.text).toBe('fresh')
     expect(result.retries).toHaveLength(1)
@@ -189,7 +248,9 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
 
   it('cancels before the response arrives, and with an already aborted signal sends nothing', async () => {
     let release: () => void = () => {}
-    const { provider, fake } = await setup(protocol, [() => new Promise<TurnResult>((resolve) => (release = () => resolve({ text: 'too late' })))])
+    const { provider, fake } = await setup(protocol, [
+      () => new Promise<TurnResult>((resolve) => (release = () => resolve({ text: 'too late' })))
+    ])
     const controller = new AbortController()
     const pending = run(provider, userRequest(MODEL[protocol]), controller.signal)
     await expect.poll(() => fake.requests.length).toBe(1)
@@ -207,8 +268,16 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('cancels while waiting to retry', async () => {
-    fake = await startFakeProvider({ name: 'cancel during retry wait', turns: [{ error: { status: 429, retryAfter: 60 } }] })
-    const provider = createProvider({ kind: protocol, baseUrl: protocol === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl, apiKey: 'k', model: MODEL[protocol] })
+    fake = await startFakeProvider({
+      name: 'cancel during retry wait',
+      turns: [{ error: { status: 429, retryAfter: 60 } }]
+    })
+    const provider = createProvider({
+      kind: protocol,
+      baseUrl: protocol === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl,
+      apiKey: 'k',
+      model: MODEL[protocol]
+    })
     const controller = new AbortController()
     const result = await run(provider, userRequest(MODEL[protocol]), controller.signal, (event) => {
       if (event.type === 'retry') controller.abort()
@@ -221,7 +290,12 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
     const error =
       protocol === 'anthropic'
         ? { status: 400, message: 'prompt is too long: 208451 tokens > 200000 maximum' }
-        : { status: 400, code: 'context_length_exceeded', message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens." }
+        : {
+            status: 400,
+            code: 'context_length_exceeded',
+            message:
+              "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens."
+          }
     const { provider } = await setup(protocol, [{ error }])
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.error).toMatchObject({ kind: 'context_too_long', retryable: false })
@@ -246,10 +320,14 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
   })
 
   it('retries a connection dropped before the answer started', async () => {
-    const { provider, fake } = await setup(protocol, [{ dropConnection: true }, { text: 'after reset' }], { maxRetries: 1 })
+    const { provider, fake } = await setup(protocol, [{ dropConnection: true }, { text: 'after reset' }], {
+      maxRetries: 1
+    })
     const result = await run(provider, userRequest(MODEL[protocol]))
     expect(result.text).toBe('after reset')
-    expect(result.retries).toEqual([expect.objectContaining({ attempt: 1, reason: expect.stringContaining('Could not reach') })])
+    expect(result.retries).toEqual([
+      expect.objectContaining({ attempt: 1, reason: expect.stringContaining('Could not reach') })
+    ])
     expect(fake.requests).toHaveLength(2)
   })
 
@@ -274,7 +352,12 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
         }
       ]
     })
-    const provider = createProvider({ kind: protocol, baseUrl: protocol === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl, apiKey: 'k', model: MODEL[protocol] })
+    const provider = createProvider({
+      kind: protocol,
+      baseUrl: protocol === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl,
+      apiKey: 'k',
+      model: MODEL[protocol]
+    })
     const first = await run(provider, userRequest(MODEL[protocol], 'go', { tools: [readTool] }))
     const call = first.toolCalls[0]
     const second = await run(provider, {
@@ -282,7 +365,12 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'go' }] },
         { role: 'assistant', content: [{ type: 'tool_use', id: call.callId, name: call.name, input: call.input }] },
-        { role: 'user', content: [{ type: 'tool_result', toolUseId: call.callId, content: [{ type: 'text', text: 'file a' }], isError: false }] }
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', toolUseId: call.callId, content: [{ type: 'text', text: 'file a' }], isError: false }
+          ]
+        }
       ]
     })
     expect(second.text).toBe('thanks')
@@ -292,8 +380,17 @@ describe.each(PROTOCOLS)('%s provider, scripted', (protocol) => {
 
 describe('OpenAI-compatible endpoints', () => {
   it('reads reasoning from `reasoning` as OpenRouter and Ollama send it, and needs no key', async () => {
-    fake = await startFakeProvider({ name: 'compatible', turns: [{ reasoning: 'hmm', text: 'ok', openaiReasoningField: 'reasoning' }] })
-    const provider = createProvider({ kind: 'openai-compatible', baseUrl: fake.url, apiKey: '', model: 'qwen3:8b', label: 'Ollama' })
+    fake = await startFakeProvider({
+      name: 'compatible',
+      turns: [{ reasoning: 'hmm', text: 'ok', openaiReasoningField: 'reasoning' }]
+    })
+    const provider = createProvider({
+      kind: 'openai-compatible',
+      baseUrl: fake.url,
+      apiKey: '',
+      model: 'qwen3:8b',
+      label: 'Ollama'
+    })
     const result = await run(provider, userRequest('qwen3:8b'))
     expect(result).toMatchObject({ reasoning: 'hmm', text: 'ok', error: null })
     // A bare origin gets /v1, as Ollama / LM Studio / vLLM are usually written.
@@ -302,7 +399,12 @@ describe('OpenAI-compatible endpoints', () => {
 
   it('sends max_tokens to compatible servers and max_completion_tokens to OpenAI', async () => {
     fake = await startFakeProvider({ name: 'max tokens field', turns: [{ text: 'a' }, { text: 'b' }] })
-    const compatible = createProvider({ kind: 'openai-compatible', baseUrl: fake.openaiBaseUrl, apiKey: '', model: 'm' })
+    const compatible = createProvider({
+      kind: 'openai-compatible',
+      baseUrl: fake.openaiBaseUrl,
+      apiKey: '',
+      model: 'm'
+    })
     const openai = createProvider({ kind: 'openai', baseUrl: fake.openaiBaseUrl, apiKey: 'k', model: 'gpt-4o' })
     await run(compatible, userRequest('m', 'x', { maxOutputTokens: 100 }))
     await run(openai, userRequest('gpt-4o', 'x', { maxOutputTokens: 100 }))
@@ -312,8 +414,17 @@ describe('OpenAI-compatible endpoints', () => {
   })
 
   it('classifies a server-side "does not support tools" answer, naming the model', async () => {
-    fake = await startFakeProvider({ name: 'no tools', turns: [{ error: { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' } }] })
-    const provider = createProvider({ kind: 'openai-compatible', baseUrl: fake.openaiBaseUrl, apiKey: '', model: 'gemma:2b', label: 'Ollama' })
+    fake = await startFakeProvider({
+      name: 'no tools',
+      turns: [{ error: { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' } }]
+    })
+    const provider = createProvider({
+      kind: 'openai-compatible',
+      baseUrl: fake.openaiBaseUrl,
+      apiKey: '',
+      model: 'gemma:2b',
+      label: 'Ollama'
+    })
     const result = await run(provider, userRequest('gemma:2b', 'x', { tools: [readTool] }))
     expect(result.error).toMatchObject({ kind: 'model_no_tools', retryable: false, setting: 'model' })
     expect(result.error!.message).toContain('"gemma:2b"')
@@ -335,7 +446,12 @@ describe('OpenAI-compatible endpoints', () => {
 describe('missing settings fail before any request', () => {
   it('an empty Anthropic key names the key setting', async () => {
     fake = await startFakeProvider({ name: 'no key' })
-    const provider = createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: '', model: 'claude-sonnet-4-6' })
+    const provider = createProvider({
+      kind: 'anthropic',
+      baseUrl: fake.anthropicBaseUrl,
+      apiKey: '',
+      model: 'claude-sonnet-4-6'
+    })
     const result = await run(provider, userRequest('claude-sonnet-4-6'))
     expect(result.error).toMatchObject({ kind: 'auth', setting: 'apiKey' })
     expect(fake.requests).toHaveLength(0)

@@ -13,7 +13,13 @@ afterEach(async () => {
 
 const PNG = 'iVBORw0KGgo='
 const conversation: ConversationMessage[] = [
-  { role: 'user', content: [{ type: 'text', text: 'Fix the bug' }, { type: 'image', mediaType: 'image/png', dataBase64: PNG }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Fix the bug' },
+      { type: 'image', mediaType: 'image/png', dataBase64: PNG }
+    ]
+  },
   {
     role: 'assistant',
     content: [
@@ -28,8 +34,21 @@ const conversation: ConversationMessage[] = [
     role: 'user',
     content: [
       { type: 'text', text: 'also look at the screenshot' },
-      { type: 'tool_result', toolUseId: 'call_a', content: [{ type: 'text', text: 'const a = 1' }, { type: 'image', mediaType: 'image/png', dataBase64: PNG }], isError: false },
-      { type: 'tool_result', toolUseId: 'call_b', content: [{ type: 'text', text: 'File not found: missing.ts' }], isError: true }
+      {
+        type: 'tool_result',
+        toolUseId: 'call_a',
+        content: [
+          { type: 'text', text: 'const a = 1' },
+          { type: 'image', mediaType: 'image/png', dataBase64: PNG }
+        ],
+        isError: false
+      },
+      {
+        type: 'tool_result',
+        toolUseId: 'call_b',
+        content: [{ type: 'text', text: 'File not found: missing.ts' }],
+        isError: true
+      }
     ]
   },
   { role: 'assistant', content: [{ type: 'text', text: 'Got it.' }] },
@@ -39,14 +58,23 @@ const request = (model: string) => ({
   model,
   system: 'SYSTEM PROMPT',
   messages: conversation,
-  tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'read_file',
+      description: 'Read a file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } } }
+    }
+  ],
   reasoningBudgetTokens: 2048
 })
 
 describe('Anthropic wire request', () => {
   it('caches the system prompt and the latest two user turns, and sends tools, thinking and max_tokens', async () => {
     fake = await startFakeProvider({ name: 'anthropic wire', turns: [{ text: 'ok' }] })
-    await run(createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-sonnet-4-6' }), request('claude-sonnet-4-6'))
+    await run(
+      createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-sonnet-4-6' }),
+      request('claude-sonnet-4-6')
+    )
     const body = fake.requests[0].body
     expect(body.system).toEqual([{ type: 'text', text: 'SYSTEM PROMPT', cache_control: { type: 'ephemeral' } }])
     expect(systemPromptOf(fake.requests[0])).toBe('SYSTEM PROMPT')
@@ -63,13 +91,19 @@ describe('Anthropic wire request', () => {
 
   it('asks adaptive thinking of models that want it instead of a budget', async () => {
     fake = await startFakeProvider({ name: 'adaptive', turns: [{ text: 'ok' }] })
-    await run(createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-opus-4-6' }), request('claude-opus-4-6'))
+    await run(
+      createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-opus-4-6' }),
+      request('claude-opus-4-6')
+    )
     expect(fake.requests[0].body.thinking).toEqual({ type: 'adaptive' })
   })
 
   it('sends tool results first with is_error and images, and signed thinking back unchanged', async () => {
     fake = await startFakeProvider({ name: 'anthropic blocks', turns: [{ text: 'ok' }] })
-    await run(createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-sonnet-4-6' }), request('claude-sonnet-4-6'))
+    await run(
+      createProvider({ kind: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'k', model: 'claude-sonnet-4-6' }),
+      request('claude-sonnet-4-6')
+    )
     const [first, assistant, results] = fake.requests[0].body.messages
     expect(first.content[1]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } })
     expect(assistant.content).toEqual([
@@ -83,19 +117,34 @@ describe('Anthropic wire request', () => {
       type: 'tool_result',
       tool_use_id: 'call_a',
       is_error: false,
-      content: [{ type: 'text', text: 'const a = 1' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }]
+      content: [
+        { type: 'text', text: 'const a = 1' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }
+      ]
     })
-    expect(results.content[1]).toMatchObject({ tool_use_id: 'call_b', is_error: true, content: [{ type: 'text', text: 'File not found: missing.ts' }] })
+    expect(results.content[1]).toMatchObject({
+      tool_use_id: 'call_b',
+      is_error: true,
+      content: [{ type: 'text', text: 'File not found: missing.ts' }]
+    })
   })
 })
 
 describe('OpenAI wire request', () => {
   it('sends tool results as tool messages right after the calls, errors marked, images after them', async () => {
     fake = await startFakeProvider({ name: 'openai wire', turns: [{ text: 'ok' }] })
-    await run(createProvider({ kind: 'openai', baseUrl: fake.openaiBaseUrl, apiKey: 'k', model: 'gpt-4o' }), request('gpt-4o'))
+    await run(
+      createProvider({ kind: 'openai', baseUrl: fake.openaiBaseUrl, apiKey: 'k', model: 'gpt-4o' }),
+      request('gpt-4o')
+    )
     const body = fake.requests[0].body
     expect(body.stream_options).toEqual({ include_usage: true })
-    expect(body.tools).toEqual([{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: request('x').tools[0].inputSchema } }])
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'read_file', description: 'Read a file', parameters: request('x').tools[0].inputSchema }
+      }
+    ])
     const roles = body.messages.map((m: any) => m.role)
     expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user', 'assistant', 'user'])
     expect(body.messages[1].content).toEqual([
@@ -112,7 +161,11 @@ describe('OpenAI wire request', () => {
     })
     expect(body.messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_a' })
     expect(body.messages[3].content).toContain('const a = 1')
-    expect(body.messages[4]).toEqual({ role: 'tool', tool_call_id: 'call_b', content: 'Error: File not found: missing.ts' })
+    expect(body.messages[4]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_b',
+      content: 'Error: File not found: missing.ts'
+    })
     expect(body.messages[5].content).toEqual([
       { type: 'text', text: 'also look at the screenshot' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }

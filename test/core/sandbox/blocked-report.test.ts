@@ -45,7 +45,15 @@ describe('what the model is told the sandbox blocked', () => {
       terminal: h.service.forTask('blocked', h.root),
       sandbox: async () => ({
         wrap: (text: string, shell: string) =>
-          sandbox.prepare({ taskId: 'blocked', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: h.root, sandbox: listed, shell })
+          sandbox.prepare({
+            taskId: 'blocked',
+            modeSlug: 'code',
+            modeName: 'Code',
+            command: text,
+            workspaceRoot: h.root,
+            sandbox: listed,
+            shell
+          })
       })
     } as unknown as CommandToolContext
     const output = await executor.execute({ command }, ctx)
@@ -68,13 +76,21 @@ describe('what the model is told the sandbox blocked', () => {
 
   it('writes inside the workspace .git/, which stays read-only', async () => {
     const redirect = await modelSees('echo x > .git/hooks-probe')
-    expect(redirect.lines[1]).toBe('Sandbox: blocked a write to .git/hooks-probe (a protected path, read-only in the sandbox).')
+    expect(redirect.lines[1]).toBe(
+      'Sandbox: blocked a write to .git/hooks-probe (a protected path, read-only in the sandbox).'
+    )
     const git = await modelSees('git config user.name probe')
     expect(git.lines[1]).toBe('Sandbox: blocked a write to .git/config (a protected path, read-only in the sandbox).')
-    const commit = await modelSees('git -c user.name=probe -c user.email=probe@example.invalid commit -q --allow-empty -m probe')
-    expect(commit.lines[1]).toBe(`Sandbox: blocked a write to ${h.root}/.git/index.lock (a protected path, read-only in the sandbox).`)
+    const commit = await modelSees(
+      'git -c user.name=probe -c user.email=probe@example.invalid commit -q --allow-empty -m probe'
+    )
+    expect(commit.lines[1]).toBe(
+      `Sandbox: blocked a write to ${h.root}/.git/index.lock (a protected path, read-only in the sandbox).`
+    )
     const sed = await modelSees('sed -i s/core/x/ .git/config')
-    expect(sed.lines[1]).toMatch(/^Sandbox: blocked a write to \.git\/sed\w+ \(a protected path, read-only in the sandbox\)\.$/)
+    expect(sed.lines[1]).toMatch(
+      /^Sandbox: blocked a write to \.git\/sed\w+ \(a protected path, read-only in the sandbox\)\.$/
+    )
     expect(await readFile(join(h.root, '.git', 'config'), 'utf8')).toBe(gitConfig)
   }, 60_000)
 
@@ -96,7 +112,9 @@ describe('what the model is told the sandbox blocked', () => {
   it('a write and a connection in one command, in one line', async () => {
     const { lines } = await modelSees('touch /usr/modus-probe; curl -sS --max-time 20 https://blocked.example/; true')
     expect(lines[0]).toMatch(/^Command exited with code 0 in /)
-    expect(lines[1]).toBe('Sandbox: blocked a write to /usr/modus-probe (outside the writable roots); and a connection to blocked.example:443.')
+    expect(lines[1]).toBe(
+      'Sandbox: blocked a write to /usr/modus-probe (outside the writable roots); and a connection to blocked.example:443.'
+    )
     expect(lines[2]).toBe('')
   }, 60_000)
 
@@ -107,7 +125,9 @@ describe('what the model is told the sandbox blocked', () => {
     )
     expect(text).toContain('characters omitted')
     expect(text).not.toContain('modus-middle-probe: Read-only')
-    expect(lines[1]).toBe('Sandbox: blocked writes to /etc/modus-middle-probe, /usr/modus-long-line-probe (outside the writable roots).')
+    expect(lines[1]).toBe(
+      'Sandbox: blocked writes to /etc/modus-middle-probe, /usr/modus-long-line-probe (outside the writable roots).'
+    )
     expect(existsSync('/etc/modus-middle-probe')).toBe(false)
   }, 60_000)
 

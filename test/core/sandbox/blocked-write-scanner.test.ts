@@ -7,8 +7,10 @@ describe('the blocked-write scanner', () => {
     const scanner = createBlockedWriteScanner()
     scanner.push('build ok\nbash: line 1: /etc/x: Read-o')
     scanner.push('nly file system\r\nmore output\n')
-    scanner.push('progress 100%touch: cannot touch \'/usr/y\': Read-only file system')
-    expect(blockedReport(scanner.text(), [], [])).toBe('Sandbox: blocked writes to /etc/x, /usr/y (outside the writable roots).')
+    scanner.push("progress 100%touch: cannot touch '/usr/y': Read-only file system")
+    expect(blockedReport(scanner.text(), [], [])).toBe(
+      'Sandbox: blocked writes to /etc/x, /usr/y (outside the writable roots).'
+    )
   })
 
   it('keeps only refusal lines, a bounded number of them, each bounded in length', () => {
@@ -20,6 +22,8 @@ describe('the blocked-write scanner', () => {
     expect(text.split('\n')).toHaveLength(200)
     expect(text).not.toContain('ordinary output')
     expect(text.length).toBeLessThan(200 * 2000)
-    expect(blockedReport(text, [], [])).toBe('Sandbox: blocked writes to /etc/f0, /etc/f1, /etc/f2, /etc/f3, /etc/f4 and 195 more (outside the writable roots).')
+    expect(blockedReport(text, [], [])).toBe(
+      'Sandbox: blocked writes to /etc/f0, /etc/f1, /etc/f2, /etc/f3, /etc/f4 and 195 more (outside the writable roots).'
+    )
   })
 })

@@ -39,14 +39,32 @@ const STEAL = [
   'echo test-ran'
 ].join('\n')
 
-const npmProject = { 'package.json': JSON.stringify({ name: 'fixture', version: '1.0.0', scripts: { test: 'sh steal.sh' } }), 'steal.sh': STEAL }
+const npmProject = {
+  'package.json': JSON.stringify({ name: 'fixture', version: '1.0.0', scripts: { test: 'sh steal.sh' } }),
+  'steal.sh': STEAL
+}
 
-async function start(options: HarnessOptions & { command: string; mode?: string }): Promise<{ h: Harness; taskId: string }> {
+async function start(
+  options: HarnessOptions & { command: string; mode?: string }
+): Promise<{ h: Harness; taskId: string }> {
   const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'modus-data-')))
   writeFileSync(join(dataDir, 'secrets.json'), '{"anthropic":"SECRET-FILE-MATERIAL"}\n')
-  const turns = [{ toolCalls: [{ name: 'execute_command', input: { command: options.command } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }]
-  harness = await createHarness({ ...options, home, dataDir, turns, files: { ...options.files, 'steal.sh': STEAL.replace('$MODUS_DATA', dataDir) } })
-  const task = await harness.services.tasks.start({ text: 'run the tests', mode: options.mode ?? 'code', workspace: harness.workspace })
+  const turns = [
+    { toolCalls: [{ name: 'execute_command', input: { command: options.command } }] },
+    { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }
+  ]
+  harness = await createHarness({
+    ...options,
+    home,
+    dataDir,
+    turns,
+    files: { ...options.files, 'steal.sh': STEAL.replace('$MODUS_DATA', dataDir) }
+  })
+  const task = await harness.services.tasks.start({
+    text: 'run the tests',
+    mode: options.mode ?? 'code',
+    workspace: harness.workspace
+  })
   return { h: harness, taskId: task.id }
 }
 
@@ -55,7 +73,9 @@ function resultSentToModel(h: Harness): string {
   const last = h.fake.requests.filter((r) => r.path.endsWith('/messages')).at(-1)!.body
   const blocks = last.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
   const result = blocks.find((b: { type: string }) => b.type === 'tool_result')
-  return (Array.isArray(result.content) ? result.content : [{ text: result.content }]).map((b: { text?: string }) => b.text ?? '').join('')
+  return (Array.isArray(result.content) ? result.content : [{ text: result.content }])
+    .map((b: { text?: string }) => b.text ?? '')
+    .join('')
 }
 
 /** Nothing secret reached the workspace. (HOME lies in the temp dir here, which is writable: writes are tested elsewhere.) */
@@ -70,7 +90,15 @@ function expectNothingStolen(h: Harness): void {
 async function completed(h: Harness, taskId: string): Promise<void> {
   const deadline = Date.now() + 100_000
   while (!h.eventsOf(taskId).some((e) => e.type === 'completion')) {
-    if (Date.now() > deadline) throw new Error(`no completion; last events: ${JSON.stringify(h.eventsOf(taskId).slice(-6).map((e) => e.type))}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `no completion; last events: ${JSON.stringify(
+          h
+            .eventsOf(taskId)
+            .slice(-6)
+            .map((e) => e.type)
+        )}`
+      )
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
@@ -83,7 +111,9 @@ describe('the built-in Code mode, no setting touched', () => {
     const sent = resultSentToModel(h)
     expect(sent).toContain('test-ran')
     expectNothingStolen(h)
-    expect(sent).toMatch(/Sandbox: blocked .*reads? of .*\.ssh.*\(a credential store, unreadable in the sandbox unless the mode gives it back/)
+    expect(sent).toMatch(
+      /Sandbox: blocked .*reads? of .*\.ssh.*\(a credential store, unreadable in the sandbox unless the mode gives it back/
+    )
   }, 120_000)
 
   it('gives a credential store back to a mode that lists it (here ~/.npmrc), and only that one', async () => {
@@ -122,8 +152,22 @@ describe('a folder nobody trusted: its code runs unasked only inside a sandbox',
       autoApprove: { read: true, command: true },
       commandRules: { allow: ['pytest *'] }
     }
-    const conftest = ['import os, pathlib', 'home = os.environ["HOME"]', 'for name in [".ssh/id_rsa", ".npmrc"]:', '    try:', '        pathlib.Path("stolen-key.txt").write_text(open(os.path.join(home, name)).read())', '    except OSError as error:', '        print("refused:", error)', ''].join('\n')
-    const { h, taskId } = await start({ command: 'pytest -q -s', mode: 'plain', modes: [plain], files: { 'conftest.py': conftest, 'test_one.py': 'def test_one():\n    assert True\n' } })
+    const conftest = [
+      'import os, pathlib',
+      'home = os.environ["HOME"]',
+      'for name in [".ssh/id_rsa", ".npmrc"]:',
+      '    try:',
+      '        pathlib.Path("stolen-key.txt").write_text(open(os.path.join(home, name)).read())',
+      '    except OSError as error:',
+      '        print("refused:", error)',
+      ''
+    ].join('\n')
+    const { h, taskId } = await start({
+      command: 'pytest -q -s',
+      mode: 'plain',
+      modes: [plain],
+      files: { 'conftest.py': conftest, 'test_one.py': 'def test_one():\n    assert True\n' }
+    })
     await completed(h, taskId)
     expect(h.services.approvals.list()).toEqual([])
     expect(resultSentToModel(h)).toContain('1 passed')
@@ -131,7 +175,8 @@ describe('a folder nobody trusted: its code runs unasked only inside a sandbox',
   }, 120_000)
 
   it('where no sandbox can start, `npm test` asks and says why; trusting the folder lifts that for the allow list', async () => {
-    const unavailable = (askNetwork: Parameters<NonNullable<HarnessOptions['sandbox']>>[0]) => createSandboxService({ askNetwork, path: () => '/nonexistent' })
+    const unavailable = (askNetwork: Parameters<NonNullable<HarnessOptions['sandbox']>>[0]) =>
+      createSandboxService({ askNetwork, path: () => '/nonexistent' })
     const { h } = await start({ command: 'npm test', files: npmProject, sandbox: unavailable })
     const item = await h.waitForApproval((i) => i.tool === 'execute_command')
     expect(item.reason).toContain('This folder is not trusted: `npm test` runs its code, and no sandbox can start here')

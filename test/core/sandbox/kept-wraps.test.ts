@@ -29,7 +29,11 @@ describe('sandboxed commands without network (Modus’s own bubblewrap line)', (
     dataDir = join(h.root, '..', 'modus-data')
     await mkdir(dataDir)
     await writeFile(join(dataDir, 'secrets.json'), 'SECRET-KEY\n')
-    sandbox = createSandboxService({ tempDir: join(h.root, '..'), home: () => h.home, askNetwork: async () => ({ allow: false }) })
+    sandbox = createSandboxService({
+      tempDir: join(h.root, '..'),
+      home: () => h.home,
+      askNetwork: async () => ({ allow: false })
+    })
     unixServer = createServer((socket) => {
       unixConnections++
       socket.end('hello over a unix socket\n')
@@ -42,19 +46,35 @@ describe('sandboxed commands without network (Modus’s own bubblewrap line)', (
     await h?.cleanup()
   })
 
-  const run = (command: string, setting: EffectiveSandbox = offline, root = h.root, extra: Partial<CommandRunRequest> = {}) =>
+  const run = (
+    command: string,
+    setting: EffectiveSandbox = offline,
+    root = h.root,
+    extra: Partial<CommandRunRequest> = {}
+  ) =>
     h.service.forTask('offline', root).execute({
       command,
       timeoutMs: 30_000,
       ...extra,
       sandbox: (text, shell) =>
-        sandbox.prepare({ taskId: 'offline', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: root, sandbox: setting, shell, privateDirs: [dataDir] })
+        sandbox.prepare({
+          taskId: 'offline',
+          modeSlug: 'code',
+          modeName: 'Code',
+          command: text,
+          workspaceRoot: root,
+          sandbox: setting,
+          shell,
+          privateDirs: [dataDir]
+        })
     })
 
   it('cannot reach a unix socket on the host (the runtime’s seccomp rule), nor make a user namespace', async () => {
     const socket = join(h.root, '..', 'host.sock')
     const script = `const s = require('net').connect(${JSON.stringify(socket)}); s.on('data', (d) => process.stdout.write('got ' + d)); s.on('error', (e) => console.log('refused ' + e.code))`
-    const result = await run(`node -e ${JSON.stringify(script)}; unshare -U true 2>/dev/null && echo userns made || echo no userns`)
+    const result = await run(
+      `node -e ${JSON.stringify(script)}; unshare -U true 2>/dev/null && echo userns made || echo no userns`
+    )
     expect(result.output.text).toBe('refused EPERM\nno userns\n')
     expect(unixConnections).toBe(0)
     expect(result.exitCode).toBe(0)
@@ -76,7 +96,11 @@ describe('sandboxed commands without network (Modus’s own bubblewrap line)', (
   it('works in a workspace inside Modus’s data dir (an isolated task’s worktree), whose secrets stay hidden', async () => {
     const worktree = join(dataDir, 'worktrees', 'task-1')
     await mkdir(worktree, { recursive: true })
-    const result = await run(`echo made > made.txt && cat made.txt; cat ${join(dataDir, 'secrets.json')}; echo end`, offline, worktree)
+    const result = await run(
+      `echo made > made.txt && cat made.txt; cat ${join(dataDir, 'secrets.json')}; echo end`,
+      offline,
+      worktree
+    )
     expect(result.output.text).toContain('made\n')
     expect(result.output.text).not.toContain('SECRET-KEY')
     expect(await readFile(join(worktree, 'made.txt'), 'utf8')).toBe('made\n')
@@ -122,7 +146,11 @@ describe('sandboxed commands with network (the runtime’s wrap, kept)', () => {
 
   beforeAll(async () => {
     h = await createHarness()
-    sandbox = createSandboxService({ tempDir: join(h.root, '..'), home: () => h.home, askNetwork: async () => ({ allow: false }) })
+    sandbox = createSandboxService({
+      tempDir: join(h.root, '..'),
+      home: () => h.home,
+      askNetwork: async () => ({ allow: false })
+    })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
   }, 60_000)
@@ -136,7 +164,16 @@ describe('sandboxed commands with network (the runtime’s wrap, kept)', () => {
     h.service.forTask('online', h.root).execute({
       command,
       timeoutMs: 30_000,
-      sandbox: (text, shell) => sandbox.prepare({ taskId: 'online', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: h.root, sandbox: setting, shell })
+      sandbox: (text, shell) =>
+        sandbox.prepare({
+          taskId: 'online',
+          modeSlug: 'code',
+          modeName: 'Code',
+          command: text,
+          workspaceRoot: h.root,
+          sandbox: setting,
+          shell
+        })
     })
   const fetch = () => `curl -fsS --max-time 20 http://127.0.0.1:${port}/`
 
@@ -151,7 +188,7 @@ describe('sandboxed commands with network (the runtime’s wrap, kept)', () => {
   it("sees the task shell's functions and aliases; what it sets is not kept", async () => {
     const task = h.service.forTask('online', h.root)
     await task.execute({ command: `greet() { echo "hello $1"; }; alias ll='echo listing'`, timeoutMs: 30_000 })
-    const result = await run("greet kept; ll; echo \"it's quoted\"; export LEFT=1; greet() { echo changed; }", listed)
+    const result = await run('greet kept; ll; echo "it\'s quoted"; export LEFT=1; greet() { echo changed; }', listed)
     expect(result.output.text).toBe("hello kept\nlisting\nit's quoted\n")
     expect((await run('greet again; echo "${LEFT:-unset}"', listed)).output.text).toBe('hello again\nunset\n')
   }, 60_000)
@@ -174,7 +211,7 @@ describe('sandboxed commands with network (the runtime’s wrap, kept)', () => {
 describe('connections a command without network tried, read from its output', () => {
   it('names host and port from curl, git, Node, Python and wget', () => {
     const output = [
-      'curl: (7) Failed to connect to 127.0.0.1 port 4000 after 0 ms: Couldn\'t connect to server',
+      "curl: (7) Failed to connect to 127.0.0.1 port 4000 after 0 ms: Couldn't connect to server",
       "fatal: unable to access 'https://github.com/a/b/': Could not resolve host: github.com",
       'Error: connect ECONNREFUSED ::1:3000'.replace('::1', '[::1]'),
       'npm error request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org',
@@ -182,6 +219,13 @@ describe('connections a command without network tried, read from its output', ()
       'wget: unable to resolve host address ‘example.com’',
       'an ordinary line about ports and hosts'
     ].join('\n')
-    expect(offlineRefusals(output)).toEqual(['127.0.0.1:4000', 'github.com', '[::1]:3000', 'registry.npmjs.org', 'localhost:8000', 'example.com'])
+    expect(offlineRefusals(output)).toEqual([
+      '127.0.0.1:4000',
+      'github.com',
+      '[::1]:3000',
+      'registry.npmjs.org',
+      'localhost:8000',
+      'example.com'
+    ])
   })
 })

@@ -59,7 +59,9 @@ function resultSentToModel(h: Harness): string {
   const last = h.fake.requests.filter((r) => r.path.endsWith('/messages')).at(-1)!.body
   const blocks = last.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
   const result = blocks.find((b: { type: string }) => b.type === 'tool_result')
-  return (Array.isArray(result.content) ? result.content : [{ text: result.content }]).map((b: { text?: string }) => b.text ?? '').join('')
+  return (Array.isArray(result.content) ? result.content : [{ text: result.content }])
+    .map((b: { text?: string }) => b.text ?? '')
+    .join('')
 }
 
 const callIdOf = (events: AgentEvent[]): string => {
@@ -69,7 +71,7 @@ const callIdOf = (events: AgentEvent[]): string => {
 }
 
 describe("a sandboxed command's network ask in its task", () => {
-  it("is on the card of the call that ran the command; allowed once from the queue, the card says so and the command connects", async () => {
+  it('is on the card of the call that ran the command; allowed once from the queue, the card says so and the command connects', async () => {
     harness = await createHarness({ modes: [askingMode], turns: turnsFor(fetchCommand(45)) })
     const h = harness
     const task = await h.services.tasks.start({ text: 'fetch it', mode: 'asking', workspace: h.workspace })
@@ -77,12 +79,23 @@ describe("a sandboxed command's network ask in its task", () => {
     const callId = callIdOf(h.eventsOf(task.id))
     expect(item.callId).toBe(callId)
     const asked = await h.waitForEvent((e, id) => id === task.id && e.type === 'network-ask', 'the network-ask event')
-    expect(asked).toMatchObject({ type: 'network-ask', approvalId: item.id, callId, host: '127.0.0.1', port, command: fetchCommand(45) })
+    expect(asked).toMatchObject({
+      type: 'network-ask',
+      approvalId: item.id,
+      callId,
+      host: '127.0.0.1',
+      port,
+      command: fetchCommand(45)
+    })
 
     h.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     await h.waitForEvent((e, id) => id === task.id && e.type === 'completion', 'the completion')
     const ended = h.eventsOf(task.id).find((e) => e.type === 'network-ask-ended')
-    expect(ended).toMatchObject({ approvalId: item.id, outcome: 'allowed-once', text: `You allowed 127.0.0.1:${port} for this run of curl.` })
+    expect(ended).toMatchObject({
+      approvalId: item.id,
+      outcome: 'allowed-once',
+      text: `You allowed 127.0.0.1:${port} for this run of curl.`
+    })
     expect(resultSentToModel(h)).toContain('hello from the loopback host')
   }, 90_000)
 
@@ -95,20 +108,29 @@ describe("a sandboxed command's network ask in its task", () => {
     await h.waitForEvent((e, id) => id === task.id && e.type === 'completion', 'the completion')
     expect(h.services.approvals.list()).toEqual([])
 
-    const line = new RegExp(`^curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after (\\d+ s|less than a second)\\.$`)
+    const line = new RegExp(
+      `^curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after (\\d+ s|less than a second)\\.$`
+    )
     const ended = h.eventsOf(task.id).find((e) => e.type === 'network-ask-ended')
     expect(ended).toMatchObject({ approvalId: item.id, outcome: 'gave-up' })
     expect(ended?.type === 'network-ask-ended' && ended.text).toMatch(line)
 
     const sent = resultSentToModel(h)
     expect(sent).toMatch(/^Command failed with exit code 28 /)
-    expect(sent).toMatch(new RegExp(`^Sandbox: curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after .+; the connection was refused\\.$`, 'm'))
+    expect(sent).toMatch(
+      new RegExp(
+        `^Sandbox: curl gave up waiting for approval of 127\\.0\\.0\\.1:${port} after .+; the connection was refused\\.$`,
+        'm'
+      )
+    )
 
     // The record outlives the run: the task's log has the ask and its end, on the call's card.
     await h.services.tasks.whenSettled(task.id)
     const logged = await h.services.tasks.events(task.id)
     const callId = callIdOf(logged)
-    expect(logged.filter((e) => e.type === 'network-ask' || e.type === 'network-ask-ended').map((e) => e.type)).toEqual(['network-ask', 'network-ask-ended'])
+    expect(logged.filter((e) => e.type === 'network-ask' || e.type === 'network-ask-ended').map((e) => e.type)).toEqual(
+      ['network-ask', 'network-ask-ended']
+    )
     expect(logged.find((e) => e.type === 'network-ask')).toMatchObject({ callId, approvalId: item.id })
   }, 90_000)
 })

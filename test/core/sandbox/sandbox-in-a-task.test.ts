@@ -28,14 +28,19 @@ const sandboxedMode: ModeConfigInput = {
 }
 // A build script: the command line itself has no redirect (a redirect always asks, sandbox or not).
 const buildScript = 'echo built > out.txt\necho escaped >> "$HOME/.modus-sandbox-task-probe"\necho done\n'
-const turns = [{ toolCalls: [{ name: 'execute_command', input: { command: 'sh build.sh' } }] }, { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }]
+const turns = [
+  { toolCalls: [{ name: 'execute_command', input: { command: 'sh build.sh' } }] },
+  { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }
+]
 
 /** The execute_command result as the model received it in its next request. */
 function resultSentToModel(h: Harness): string {
   const last = h.fake.requests.filter((r) => r.path.endsWith('/messages')).at(-1)!.body
   const blocks = last.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
   const result = blocks.find((b: { type: string }) => b.type === 'tool_result')
-  return (Array.isArray(result.content) ? result.content : [{ text: result.content }]).map((b: { text?: string }) => b.text ?? '').join('')
+  return (Array.isArray(result.content) ? result.content : [{ text: result.content }])
+    .map((b: { text?: string }) => b.text ?? '')
+    .join('')
 }
 
 describe('a sandboxed mode in a real task', () => {
@@ -60,13 +65,15 @@ describe('a sandboxed mode in a real task', () => {
     expect(sent).toContain('done')
     const [checkpoint] = await h.services.handlers['checkpoints:list']({ taskId: task.id })
     expect(checkpoint).toMatchObject({ changedFiles: 1, failures: [] })
-    expect((await h.services.handlers['checkpoints:taskChanges']({ taskId: task.id })).map((c) => [c.path, c.operation])).toEqual([['out.txt', 'create']])
+    expect(
+      (await h.services.handlers['checkpoints:taskChanges']({ taskId: task.id })).map((c) => [c.path, c.operation])
+    ).toEqual([['out.txt', 'create']])
   }, 90_000)
 
   it('where bubblewrap is missing, the same command asks and says why with the fix; approved, it runs and the result says unsandboxed', async () => {
     harness = await createHarness({
       modes: [sandboxedMode],
-      turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'sh build.sh' } }] }, turns[1]!],
+      turns: [{ toolCalls: [{ name: 'execute_command', input: { command: 'sh build.sh' } }] }, turns[1]],
       files: { 'build.sh': 'echo built > out.txt\necho done\n' },
       sandbox: (askNetwork) => createSandboxService({ askNetwork, path: () => '/nonexistent' }),
       // In a folder nobody trusted the ask says that first (default-sandbox.test.ts); here the mode's own sandbox speaks.
@@ -74,7 +81,10 @@ describe('a sandboxed mode in a real task', () => {
     })
     const h = harness
     const status = await h.services.handlers['sandbox:status']({})
-    expect(status).toMatchObject({ available: false, reason: 'bubblewrap (bwrap), socat, ripgrep (rg) are not installed' })
+    expect(status).toMatchObject({
+      available: false,
+      reason: 'bubblewrap (bwrap), socat, ripgrep (rg) are not installed'
+    })
     const task = await h.services.tasks.start({ text: 'build it', mode: 'boxed', workspace: h.workspace })
     const item = await h.waitForApproval((i) => i.tool === 'execute_command')
     expect(item.reason).toContain('Boxed mode runs commands in a sandbox, but it cannot start here')
@@ -84,6 +94,8 @@ describe('a sandboxed mode in a real task', () => {
     h.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     await h.waitForEvent((e, id) => id === task.id && e.type === 'completion')
     expect(readFileSync(join(h.workspace, 'out.txt'), 'utf8')).toBe('built\n')
-    expect(resultSentToModel(h).split('\n')[1]).toMatch(/^Sandbox: not used\. The sandbox cannot start here: .*This command ran unsandboxed after approval\.$/)
+    expect(resultSentToModel(h).split('\n')[1]).toMatch(
+      /^Sandbox: not used\. The sandbox cannot start here: .*This command ran unsandboxed after approval\.$/
+    )
   }, 90_000)
 })

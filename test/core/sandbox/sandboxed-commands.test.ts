@@ -58,7 +58,15 @@ describe('commands in the OS sandbox', () => {
       timeoutMs: 30_000,
       ...extra,
       sandbox: (text, shell) =>
-        sandbox.prepare({ taskId: 'sandboxed', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: h.root, sandbox: setting, shell })
+        sandbox.prepare({
+          taskId: 'sandboxed',
+          modeSlug: 'code',
+          modeName: 'Code',
+          command: text,
+          workspaceRoot: h.root,
+          sandbox: setting,
+          shell
+        })
     })
   const offline: EffectiveSandbox = { network: 'none', allowedDomains: [] }
   const asking: EffectiveSandbox = { network: 'ask', allowedDomains: [] }
@@ -80,13 +88,18 @@ describe('commands in the OS sandbox', () => {
   }, 60_000)
 
   it('refuses writes to ~/.bashrc, /etc and .git/config, and says so in one line', async () => {
-    const result = await run('echo evil >> ~/.bashrc; echo evil > /etc/modus-sandbox-probe; echo evil >> .git/config; echo done', offline)
+    const result = await run(
+      'echo evil >> ~/.bashrc; echo evil > /etc/modus-sandbox-probe; echo evil >> .git/config; echo done',
+      offline
+    )
     expect(result.output.text).toContain('done')
     expect(await readFile(join(h.home, '.bashrc'), 'utf8')).toBe('')
     expect(existsSync('/etc/modus-sandbox-probe')).toBe(false)
     expect(await readFile(join(h.root, '.git', 'config'), 'utf8')).toBe('[core]\n')
     // `.bashrc` is in the protected-name table (#25 §9), so its refused write is reported with .git/config.
-    expect(result.sandboxBlocked).toMatch(/^Sandbox: blocked a write to \/etc\/modus-sandbox-probe \(outside the writable roots\) and writes to .*\.bashrc, \.git\/config \(a protected path/)
+    expect(result.sandboxBlocked).toMatch(
+      /^Sandbox: blocked a write to \/etc\/modus-sandbox-probe \(outside the writable roots\) and writes to .*\.bashrc, \.git\/config \(a protected path/
+    )
     const text = formatCommandResult(result)
     expect(text.split('\n')[1]).toBe(result.sandboxBlocked)
   }, 60_000)
@@ -94,7 +107,9 @@ describe('commands in the OS sandbox', () => {
   it('keeps .modus/ and .roomodes read-only even before they exist', async () => {
     const result = await run('mkdir -p .modus/x; echo y > .roomodes; ls -A', offline)
     expect(existsSync(join(h.root, '.modus', 'x'))).toBe(false)
-    expect(existsSync(join(h.root, '.roomodes')) && (await readFile(join(h.root, '.roomodes'), 'utf8')).length > 0).toBe(false)
+    expect(
+      existsSync(join(h.root, '.roomodes')) && (await readFile(join(h.root, '.roomodes'), 'utf8')).length > 0
+    ).toBe(false)
     expect(result.sandboxBlocked).toContain('.roomodes')
   }, 60_000)
 
@@ -114,7 +129,10 @@ describe('commands in the OS sandbox', () => {
     await writeFile(join(h.root, '.vscode', 'settings.json'), '{}\n')
     await writeFile(join(h.root, '.modusignore'), 'secret/\n')
     try {
-      const result = await run('echo evil > .vscode/settings.json; echo evil > .vscode/tasks.json; echo evil >> .modusignore; echo done', offline)
+      const result = await run(
+        'echo evil > .vscode/settings.json; echo evil > .vscode/tasks.json; echo evil >> .modusignore; echo done',
+        offline
+      )
       expect(result.output.text).toContain('done')
       expect(await readFile(join(h.root, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n')
       expect(existsSync(join(h.root, '.vscode', 'tasks.json'))).toBe(false)
@@ -197,7 +215,9 @@ describe('commands in the OS sandbox', () => {
     expect(result.output.text).not.toContain('PRIVATE-KEY')
     expect(result.output.text).not.toContain('TOKEN')
     expect(result.output.text).toContain('end')
-    expect(result.sandboxBlocked).toContain(`reads of ${join(h.home, '.ssh')}, ${join(h.home, '.npmrc')} (a credential store, unreadable in the sandbox unless the mode gives it back`)
+    expect(result.sandboxBlocked).toContain(
+      `reads of ${join(h.home, '.ssh')}, ${join(h.home, '.npmrc')} (a credential store, unreadable in the sandbox unless the mode gives it back`
+    )
     const given = await run('cat ~/.npmrc', { ...offline, readableCredentials: ['npmrc'] })
     expect(given.output.text).toBe('TOKEN\n')
   }, 60_000)
@@ -208,7 +228,9 @@ describe('commands in the OS sandbox', () => {
     const result = await run('greet sandbox; ll; greet() { echo changed; }', offline)
     expect(result.output.text).toBe('hello sandbox\nlisting\n')
     expect(result.notes.join(' ')).toContain("It ran in the sandbox's own shell")
-    expect(formatCommandResult(result)).toContain('functions, aliases and options it set there are not kept for the next command')
+    expect(formatCommandResult(result)).toContain(
+      'functions, aliases and options it set there are not kept for the next command'
+    )
     expect((await run('greet plain', offline)).notes).toEqual([])
     expect((await task.execute({ command: 'greet again', timeoutMs: 30_000 })).output.text).toBe('hello again\n')
   }, 60_000)
@@ -218,10 +240,23 @@ describe('commands in the OS sandbox', () => {
       h.service.forTask('other', h.root).execute({
         command,
         timeoutMs: 30_000,
-        sandbox: (text, shell) => sandbox.prepare({ taskId: 'other', modeSlug: 'ask', modeName: 'Ask', command: text, workspaceRoot: h.root, sandbox: setting, shell })
+        sandbox: (text, shell) =>
+          sandbox.prepare({
+            taskId: 'other',
+            modeSlug: 'ask',
+            modeName: 'Ask',
+            command: text,
+            workspaceRoot: h.root,
+            sandbox: setting,
+            shell
+          })
       })
     const started = async (): Promise<void> => {
-      await until(async () => h.service.forTask('other', h.root).processes().length === 1, 'the other command to start', 30_000)
+      await until(
+        async () => h.service.forTask('other', h.root).processes().length === 1,
+        'the other command to start',
+        30_000
+      )
       await new Promise((resolve) => setTimeout(resolve, 300))
     }
 
@@ -232,7 +267,9 @@ describe('commands in the OS sandbox', () => {
     const fetching = run(fetchCommand(), asking)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     const [item] = approvals.list()
-    expect(item.summary).toBe(`${fetchCommand()} (or one of 1 other sandboxed commands: ${waitFor('go1')}) wants 127.0.0.1:${port}`)
+    expect(item.summary).toBe(
+      `${fetchCommand()} (or one of 1 other sandboxed commands: ${waitFor('go1')}) wants 127.0.0.1:${port}`
+    )
     expect(item.taskId).toBe('sandboxed')
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     expect((await fetching).output.text).toBe('hello from the test server\n')
@@ -254,7 +291,9 @@ describe('commands in the OS sandbox', () => {
 
   it('moves a sandboxed command to the background and cancels one like any other', async () => {
     const task = h.service.forTask('sandboxed', h.root)
-    const background = await run('echo started; while [ ! -f go ]; do sleep 0.05; done; echo finished', offline, { timeoutMs: 1500 })
+    const background = await run('echo started; while [ ! -f go ]; do sleep 0.05; done; echo finished', offline, {
+      timeoutMs: 1500
+    })
     expect(background.outcome).toBe('background')
     expect(background.output.text).toBe('started\n')
     await writeFile(join(h.root, 'go'), '')
@@ -280,7 +319,14 @@ describe('where the sandbox cannot start', () => {
     expect(status.reason).toBe('bubblewrap (bwrap), socat, ripgrep (rg) are not installed')
     expect(status.fix).toContain('apt-get install bubblewrap socat ripgrep')
     await expect(
-      service.prepare({ taskId: 't', modeSlug: 'code', modeName: 'Code', command: 'true', workspaceRoot: '/tmp', sandbox: { network: 'none', allowedDomains: [] } })
+      service.prepare({
+        taskId: 't',
+        modeSlug: 'code',
+        modeName: 'Code',
+        command: 'true',
+        workspaceRoot: '/tmp',
+        sandbox: { network: 'none', allowedDomains: [] }
+      })
     ).rejects.toThrow(/The sandbox cannot start here: .*Nothing was run\./)
     await service.dispose()
   })
@@ -297,7 +343,15 @@ describe('in a zsh task shell', () => {
         command: 'greet sandbox; ll; echo "it\'s quoted"',
         timeoutMs: 30_000,
         sandbox: (text, shell) =>
-          sandbox.prepare({ taskId: 'zsh', modeSlug: 'code', modeName: 'Code', command: text, workspaceRoot: h.root, sandbox: { network: 'none', allowedDomains: [] }, shell })
+          sandbox.prepare({
+            taskId: 'zsh',
+            modeSlug: 'code',
+            modeName: 'Code',
+            command: text,
+            workspaceRoot: h.root,
+            sandbox: { network: 'none', allowedDomains: [] },
+            shell
+          })
       })
       expect(result.output.text).toBe("hello sandbox\nlisting\nit's quoted\n")
     } finally {

@@ -25,8 +25,16 @@ const modeOf = (over: Partial<ResolvedMode> = {}): ResolvedMode => ({
   commandRules: { allow: ['docker ps', 'ls', 'touch *'], deny: ['docker rm *'] },
   ...over
 })
-const policy = (command: string, mode: ResolvedMode, extra: Record<string, unknown> = {}, context: Partial<PolicyContext> = {}) =>
-  decide({ name: 'execute_command', params: { command, ...extra } }, { mode, trusted: true, workspaceRoot: '/work/project', sandbox: { available: true }, ...context })
+const policy = (
+  command: string,
+  mode: ResolvedMode,
+  extra: Record<string, unknown> = {},
+  context: Partial<PolicyContext> = {}
+) =>
+  decide(
+    { name: 'execute_command', params: { command, ...extra } },
+    { mode, trusted: true, workspaceRoot: '/work/project', sandbox: { available: true }, ...context }
+  )
 
 describe('commands a sandboxed mode runs outside its sandbox: the approval item', () => {
   it('offers no "always allow" rule (it could never approve the command), while other asks still do', async () => {
@@ -37,7 +45,10 @@ describe('commands a sandboxed mode runs outside its sandbox: the approval item'
       sandboxStatus: async () => ({ available: true, platform: 'linux' })
     })
     const verdict = (command: string, extra: Record<string, unknown> = {}) =>
-      gate.decide({ name: 'execute_command', params: { command, ...extra } }, { taskId: 't', mode: 'build', workspace: '/work/project' })
+      gate.decide(
+        { name: 'execute_command', params: { command, ...extra } },
+        { taskId: 't', mode: 'build', workspace: '/work/project' }
+      )
     const outside = await verdict('docker build .')
     expect(outside.decision).toBe('ask')
     expect(outside.suggestedRule).toBeUndefined()
@@ -50,7 +61,9 @@ describe('commands a sandboxed mode runs outside its sandbox: the policy', () =>
   it('always asks for a command an unsandboxed rule matches, naming the rule; allow rules and the toggle do not lift it', () => {
     const asked = policy('docker ps', modeOf())
     expect(asked).toMatchObject({ decision: 'ask', rule: `mode 'build' unsandboxed "docker *"` })
-    expect(asked.reason).toBe(`This command runs outside the Build mode's sandbox because it matches the mode's unsandboxed command rule "docker *", so it always needs approval.`)
+    expect(asked.reason).toBe(
+      `This command runs outside the Build mode's sandbox because it matches the mode's unsandboxed command rule "docker *", so it always needs approval.`
+    )
     expect(policy('cd sub && sudo docker build .', modeOf()).reason).toContain('"docker *"')
     // The same command without the rule runs sandboxed and is allowed.
     expect(policy('docker ps', modeOf({ sandbox: sandboxOf() })).decision).toBe('allow')
@@ -63,7 +76,10 @@ describe('commands a sandboxed mode runs outside its sandbox: the policy', () =>
     const without = modeOf({ origin: 'project', sandbox: undefined })
     const untrusted = { trusted: false }
     for (const command of ['ls', 'docker ps', 'npm test', 'touch x', 'curl https://example.com']) {
-      expect(policy(command, project, {}, untrusted)).toMatchObject({ decision: 'ask', rule: `mode 'build' unsandboxed "*"` })
+      expect(policy(command, project, {}, untrusted)).toMatchObject({
+        decision: 'ask',
+        rule: `mode 'build' unsandboxed "*"`
+      })
       // The same project mode with no sandbox at all runs the command unsandboxed too, and asks as well.
       expect(policy(command, without, {}, untrusted).decision).toBe('ask')
     }
@@ -88,7 +104,9 @@ describe('commands a sandboxed mode runs outside its sandbox: the policy', () =>
   it('changes nothing for a mode without a sandbox, or where the sandbox cannot start (that reason is given)', () => {
     const plain = modeOf({ sandbox: undefined })
     expect(policy('docker ps', plain, { outside_sandbox: true }).decision).toBe('allow')
-    expect(policy('docker ps', modeOf(), {}, { sandbox: { available: false, reason: 'no bwrap' } }).rule).toBe('sandbox-unavailable')
+    expect(policy('docker ps', modeOf(), {}, { sandbox: { available: false, reason: 'no bwrap' } }).rule).toBe(
+      'sandbox-unavailable'
+    )
   })
 
   it('rejects an outside_sandbox that is not a boolean before the policy sees it', async () => {
@@ -118,7 +136,11 @@ describe('commands a sandboxed mode runs outside its sandbox: running them', () 
   })
 
   const commandSandbox = () =>
-    createCommandSandboxes({ sandbox, mode: (slug) => (slug === mode.slug ? mode : undefined), workspaceRoot: async () => h.root })
+    createCommandSandboxes({
+      sandbox,
+      mode: (slug) => (slug === mode.slug ? mode : undefined),
+      workspaceRoot: async () => h.root
+    })
   const execute = (command: string, outside?: boolean): Promise<ToolOutput> => {
     const pick = commandSandbox()
     // The executor carries out the plan the policy decided with its verdict.
@@ -134,7 +156,8 @@ describe('commands a sandboxed mode runs outside its sandbox: running them', () 
       }
     )
   }
-  const text = (output: ToolOutput): string => output.content.map((block) => ('text' in block ? block.text : '')).join('')
+  const text = (output: ToolOutput): string =>
+    output.content.map((block) => ('text' in block ? block.text : '')).join('')
 
   it('blocks a write outside the writable roots in the sandbox', async () => {
     mode = modeOf({ sandbox: sandboxOf() })
@@ -168,7 +191,9 @@ describe('commands a sandboxed mode runs outside its sandbox: running them', () 
     await writeFile(join(h.root, '.vscode', 'settings.json'), '{}\n')
     const output = await execute(`echo '{"x":1}' > .vscode/settings.json; echo done`)
     expect(await readFile(join(h.root, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n')
-    expect(text(output)).toContain('Sandbox: blocked a write to .vscode/settings.json (a protected path, read-only in the sandbox)')
+    expect(text(output)).toContain(
+      'Sandbox: blocked a write to .vscode/settings.json (a protected path, read-only in the sandbox)'
+    )
     expect(existsSync(join(h.root, '.rooignore'))).toBe(false)
     expect(existsSync(join(h.root, '.modusignore'))).toBe(false)
   }, 60_000)

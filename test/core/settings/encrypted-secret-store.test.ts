@@ -34,7 +34,11 @@ describe('encrypted secret store', () => {
     await expect(declined.set('provider:openai', 'sk-x')).rejects.toThrow(/keychain/)
 
     const confirm = vi.fn(async () => true)
-    const accepted = createEncryptedSecretStore({ file: tempFile(), cipher: xorCipher(false), confirmWeakStorage: confirm })
+    const accepted = createEncryptedSecretStore({
+      file: tempFile(),
+      cipher: xorCipher(false),
+      confirmWeakStorage: confirm
+    })
     await accepted.set('a', '1')
     await accepted.set('b', '2')
     expect(confirm).toHaveBeenCalledTimes(1)

@@ -56,7 +56,9 @@ describe('a full disk', () => {
     const filler = fill(tasksDir)
     try {
       const file = join(tasksDir, 't1', 'log.jsonl')
-      expect(() => store.create(meta('t1'))).toThrow(`Could not write ${file} (in Modus's app data dir): the disk is full (ENOSPC).`)
+      expect(() => store.create(meta('t1'))).toThrow(
+        `Could not write ${file} (in Modus's app data dir): the disk is full (ENOSPC).`
+      )
       expect(existsSync(join(tasksDir, 't1'))).toBe(false)
     } finally {
       rmSync(filler)
@@ -72,7 +74,9 @@ describe('a full disk', () => {
     try {
       const file = join(tasksDir, 't2', 'log.jsonl')
       const big = { r: 'event' as const, event: { type: 'user-message' as const, at: 3, text: 'y'.repeat(200_000) } }
-      expect(() => writer.append(big)).toThrow(`Could not write ${file} (in Modus's app data dir): the disk is full (ENOSPC). Free space on the disk that holds ${join(tasksDir, 't2')}`)
+      expect(() => writer.append(big)).toThrow(
+        `Could not write ${file} (in Modus's app data dir): the disk is full (ENOSPC). Free space on the disk that holds ${join(tasksDir, 't2')}`
+      )
       writer.close()
       const text = readFileSync(file, 'utf8')
       expect(text.endsWith('\n')).toBe(true)

@@ -10,14 +10,21 @@ import { exportTaskJson, exportTaskMarkdown } from '../../../src/main/core/store
 import type { TaskMeta } from '../../../src/main/core/store/task-records'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'modus-store-'))
-const meta = (id: string, title = 'Fix the tests'): TaskMeta => ({ id, title, mode: 'code', workspace: '/ws', createdAt: 1_000 })
+const meta = (id: string, title = 'Fix the tests'): TaskMeta => ({
+  id,
+  title,
+  mode: 'code',
+  workspace: '/ws',
+  createdAt: 1_000
+})
 
 describe('task log', () => {
   it('writes records as they happen and merges consecutive text deltas of one message', async () => {
     const file = join(tempDir(), 'log.jsonl')
     const writer = openTaskLogWriter(file)
     writer.append({ r: 'meta', meta: meta('t1') })
-    for (const text of ['Hel', 'lo ', 'world']) writer.append({ r: 'event', event: { type: 'text-delta', messageId: 'm1', text } })
+    for (const text of ['Hel', 'lo ', 'world'])
+      writer.append({ r: 'event', event: { type: 'text-delta', messageId: 'm1', text } })
     writer.append({ r: 'event', event: { type: 'status', at: 2_000, status: 'completed' } })
     writer.close()
     const { records, problems } = await readTaskLog(file)
@@ -70,49 +77,80 @@ describe('task store and index', () => {
     const writer = store.create(meta('a1', 'First task'))
     writer.append({ r: 'event', event: { type: 'status', at: 3_000, status: 'running' } })
     writer.close()
-    store.putSummary({ id: 'a1', title: 'First task', mode: 'code', status: 'running', createdAt: 1_000, updatedAt: 3_000 })
+    store.putSummary({
+      id: 'a1',
+      title: 'First task',
+      mode: 'code',
+      status: 'running',
+      createdAt: 1_000,
+      updatedAt: 3_000
+    })
     await store.flush()
-    expect(JSON.parse(readFileSync(join(dir, 'a1', 'summary.json'), 'utf8')).summary).toMatchObject({ id: 'a1', status: 'running' })
+    expect(JSON.parse(readFileSync(join(dir, 'a1', 'summary.json'), 'utf8')).summary).toMatchObject({
+      id: 'a1',
+      status: 'running'
+    })
 
     writeFileSync(join(dir, 'a1', 'summary.json'), '{"version":1,"summary":{"id":')
     const reopened = await createTaskStore(dir)
-    expect(reopened.problems()[0]).toContain('was damaged; it was rebuilt from the task\'s log')
+    expect(reopened.problems()[0]).toContain("was damaged; it was rebuilt from the task's log")
     // It was running when the process went away: it reloads as interrupted.
     expect(reopened.list()).toEqual([expect.objectContaining({ id: 'a1', title: 'First task', status: 'interrupted' })])
   })
 
-  it.skipIf(process.platform !== 'linux')('a running task whose process is alive stays running; one whose process is gone shows interrupted', async () => {
-    const dir = tempDir()
-    const store = await createTaskStore(dir)
-    store.create(meta('o1')).close()
-    store.create(meta('o2')).close()
-    const running = { title: 'x', mode: 'code', status: 'running' as const, createdAt: 1, updatedAt: 2 }
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
-    try {
-      const started = (pid: number) => `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19]}`
-      const owner = { pid: child.pid!, started: started(child.pid!), instance: 'other' }
-      writeFileSync(join(dir, 'o1', 'summary.json'), JSON.stringify({ version: 1, summary: { id: 'o1', ...running }, owner }))
-      // Same live pid, but another start time: the pid was reused by a different process.
-      writeFileSync(join(dir, 'o2', 'summary.json'), JSON.stringify({ version: 1, summary: { id: 'o2', ...running }, owner: { ...owner, started: 'x:1' } }))
-      const reopened = await createTaskStore(dir)
-      expect(reopened.summary('o1')?.status).toBe('running')
-      expect(reopened.runningElsewhere('o1')).toBe(child.pid)
-      expect(reopened.summary('o2')?.status).toBe('interrupted')
-    } finally {
-      child.kill('SIGKILL')
+  it.skipIf(process.platform !== 'linux')(
+    'a running task whose process is alive stays running; one whose process is gone shows interrupted',
+    async () => {
+      const dir = tempDir()
+      const store = await createTaskStore(dir)
+      store.create(meta('o1')).close()
+      store.create(meta('o2')).close()
+      const running = { title: 'x', mode: 'code', status: 'running' as const, createdAt: 1, updatedAt: 2 }
+      const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+      try {
+        const started = (pid: number) =>
+          `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19]}`
+        const owner = { pid: child.pid!, started: started(child.pid!), instance: 'other' }
+        writeFileSync(
+          join(dir, 'o1', 'summary.json'),
+          JSON.stringify({ version: 1, summary: { id: 'o1', ...running }, owner })
+        )
+        // Same live pid, but another start time: the pid was reused by a different process.
+        writeFileSync(
+          join(dir, 'o2', 'summary.json'),
+          JSON.stringify({ version: 1, summary: { id: 'o2', ...running }, owner: { ...owner, started: 'x:1' } })
+        )
+        const reopened = await createTaskStore(dir)
+        expect(reopened.summary('o1')?.status).toBe('running')
+        expect(reopened.runningElsewhere('o1')).toBe(child.pid)
+        expect(reopened.summary('o2')?.status).toBe('interrupted')
+      } finally {
+        child.kill('SIGKILL')
+      }
+      await new Promise((done) => child.once('exit', done))
+      const afterExit = await createTaskStore(dir)
+      expect(afterExit.summary('o1')?.status).toBe('interrupted')
+      expect(afterExit.runningElsewhere('o1')).toBeNull()
     }
-    await new Promise((done) => child.once('exit', done))
-    const afterExit = await createTaskStore(dir)
-    expect(afterExit.summary('o1')?.status).toBe('interrupted')
-    expect(afterExit.runningElsewhere('o1')).toBeNull()
-  })
+  )
 
   it('an index.json left by an older version is read for tasks that have no summary file yet', async () => {
     const dir = tempDir()
     const store = await createTaskStore(dir)
     store.create(meta('l1', 'From the log')).close()
-    writeFileSync(join(dir, 'index.json'), JSON.stringify({ version: 1, tasks: [{ id: 'l1', title: 'Renamed in the index', mode: 'code', status: 'completed', createdAt: 1, updatedAt: 2 }] }))
-    expect((await createTaskStore(dir)).summary('l1')).toMatchObject({ title: 'Renamed in the index', status: 'completed' })
+    writeFileSync(
+      join(dir, 'index.json'),
+      JSON.stringify({
+        version: 1,
+        tasks: [
+          { id: 'l1', title: 'Renamed in the index', mode: 'code', status: 'completed', createdAt: 1, updatedAt: 2 }
+        ]
+      })
+    )
+    expect((await createTaskStore(dir)).summary('l1')).toMatchObject({
+      title: 'Renamed in the index',
+      status: 'completed'
+    })
   })
 
   it('an index that still says running after a restart shows the task as interrupted', async () => {
@@ -132,7 +170,12 @@ describe('task store and index', () => {
     await store.flush()
     store.create(meta('k2', 'Created just before the crash')).close()
     const reopened = await createTaskStore(dir)
-    expect(reopened.list().map((t) => t.title).sort()).toEqual(['Created just before the crash', 'Saved'])
+    expect(
+      reopened
+        .list()
+        .map((t) => t.title)
+        .sort()
+    ).toEqual(['Created just before the crash', 'Saved'])
   })
 
   it('refuses ids that would leave the tasks folder', async () => {
@@ -156,14 +199,54 @@ describe('replay and export', () => {
     const task = replayRecords([
       { r: 'meta', meta: meta('d1') },
       { r: 'message', id: 'u1', message: { role: 'user', content: [{ type: 'text', text: 'task' }] } },
-      { r: 'message', id: 'a1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'read_file', input: { path: 'x' } }] } },
+      {
+        r: 'message',
+        id: 'a1',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'c1', name: 'read_file', input: { path: 'x' } }]
+        }
+      },
       { r: 'event', event: { type: 'tool-started', at: 2, callId: 'c1' } },
-      { r: 'message', id: 'u2', message: { role: 'user', content: [{ type: 'tool_result', toolUseId: 'c1', content: [{ type: 'text', text: 'x' }], isError: false }] } },
+      {
+        r: 'message',
+        id: 'u2',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', toolUseId: 'c1', content: [{ type: 'text', text: 'x' }], isError: false }]
+        }
+      },
       { r: 'message', id: 'a2', message: { role: 'assistant', content: [{ type: 'text', text: 'later' }] } },
       { r: 'message', id: 's1', message: { role: 'user', content: [{ type: 'text', text: 'summary' }] }, before: 'a2' },
       { r: 'hide', ids: ['u1', 'a1', 'u2'], reason: 'condense' },
-      { r: 'event', event: { type: 'approval-requested', at: 3, approvalId: 'p1', kind: 'tool', summary: 's', rule: 'r', reason: 'why' } },
-      { r: 'event', event: { type: 'usage', at: 4, usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.5, contextTokens: 15, contextWindow: 100 } } },
+      {
+        r: 'event',
+        event: {
+          type: 'approval-requested',
+          at: 3,
+          approvalId: 'p1',
+          kind: 'tool',
+          summary: 's',
+          rule: 'r',
+          reason: 'why'
+        }
+      },
+      {
+        r: 'event',
+        event: {
+          type: 'usage',
+          at: 4,
+          usage: {
+            inputTokens: 10,
+            outputTokens: 5,
+            cacheReadTokens: 0,
+            cacheWriteTokens: 0,
+            costUsd: 0.5,
+            contextTokens: 15,
+            contextWindow: 100
+          }
+        }
+      },
       { r: 'event', event: { type: 'status', at: 5, status: 'waiting' } }
     ])!
     expect(task.messages.filter((m) => !m.hidden).map((m) => m.id)).toEqual(['s1', 'a2'])
@@ -175,10 +258,32 @@ describe('replay and export', () => {
   it('a call still waiting for its approval did not start, even where an older log recorded a start before asking', () => {
     const task = replayRecords([
       { r: 'meta', meta: meta('f1') },
-      { r: 'message', id: 'a1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'e1', name: 'write_to_file', input: { path: 'x', content: 'y' } }] } },
+      {
+        r: 'message',
+        id: 'a1',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'e1', name: 'write_to_file', input: { path: 'x', content: 'y' } }]
+        }
+      },
       { r: 'event', event: { type: 'tool-started', at: 2, callId: 'e1' } },
-      { r: 'event', event: { type: 'change', at: 3, changeId: 'ch1', callId: 'e1', path: 'x', status: 'proposed', auto: false } },
-      { r: 'event', event: { type: 'approval-requested', at: 4, approvalId: 'p1', callId: 'e1', kind: 'edit', summary: 's', rule: 'r', reason: 'why' } },
+      {
+        r: 'event',
+        event: { type: 'change', at: 3, changeId: 'ch1', callId: 'e1', path: 'x', status: 'proposed', auto: false }
+      },
+      {
+        r: 'event',
+        event: {
+          type: 'approval-requested',
+          at: 4,
+          approvalId: 'p1',
+          callId: 'e1',
+          kind: 'edit',
+          summary: 's',
+          rule: 'r',
+          reason: 'why'
+        }
+      },
       { r: 'event', event: { type: 'status', at: 5, status: 'waiting' } }
     ])!
     expect(task.unansweredApprovals.map((a) => a.callId)).toEqual(['e1'])
@@ -190,7 +295,10 @@ describe('replay and export', () => {
       { r: 'meta', meta: meta('e1', 'Rename a function') },
       { r: 'event', event: { type: 'user-message', at: 1, text: 'Rename foo to bar' } },
       { r: 'event', event: { type: 'text-delta', messageId: 'm', text: 'Reading first.' } },
-      { r: 'event', event: { type: 'tool-call', at: 2, messageId: 'm', callId: 'c', name: 'read_file', args: { path: 'a.ts' } } },
+      {
+        r: 'event',
+        event: { type: 'tool-call', at: 2, messageId: 'm', callId: 'c', name: 'read_file', args: { path: 'a.ts' } }
+      },
       { r: 'event', event: { type: 'tool-result', at: 3, callId: 'c', isError: false, text: '1 | foo()' } },
       { r: 'event', event: { type: 'completion', at: 4, result: 'Renamed.' } }
     ])!

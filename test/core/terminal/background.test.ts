@@ -58,7 +58,10 @@ process.on('SIGTERM', () => { console.log('shutting down'); server.close(); proc
     }, 'the server to listen')
     const response = await fetch(`http://127.0.0.1:${port}/hello`)
     expect(await response.text()).toBe('ok')
-    await until(async () => (await task.readOutput(result.artifactId, {})).text.includes('request /hello'), 'the request log')
+    await until(
+      async () => (await task.readOutput(result.artifactId, {})).text.includes('request /hello'),
+      'the request log'
+    )
     const listed = h.service.list().find((t) => t.id === result.terminalId)!
     expect(listed.command).toMatchObject({ command: 'node server.cjs', state: 'running', background: true })
     expect(listed.command?.pid).toBeGreaterThan(0)
@@ -77,7 +80,10 @@ process.on('SIGTERM', () => { console.log('shutting down'); server.close(); proc
       command: `(sleep 300 & echo $! >> ${pids}; sh -c 'sleep 301 & echo $! >> ${pids}; wait' & echo $! >> ${pids}; wait); echo never`,
       signal: controller.signal
     })
-    await until(async () => existsSync(pids) && (await readFile(pids, 'utf8')).trim().split('\n').length >= 3, 'the tree to start')
+    await until(
+      async () => existsSync(pids) && (await readFile(pids, 'utf8')).trim().split('\n').length >= 3,
+      'the tree to start'
+    )
     const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number)
     expect(started.every(alive)).toBe(true)
     controller.abort()

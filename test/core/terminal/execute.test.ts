@@ -48,7 +48,10 @@ describe('execute_command on a real pty', () => {
   it('keeps Unicode intact and strips ANSI for the model', async () => {
     const result = await run(`printf '\\033[31mrot\\033[0m é ✓ 日本語 🚀\\n'`)
     expect(result.output.text).toBe('rot é ✓ 日本語 🚀\n')
-    await until(() => (h.data.get(result.terminalId) ?? '').includes('\x1b[31mrot\x1b[0m'), 'the raw colours in the view')
+    await until(
+      () => (h.data.get(result.terminalId) ?? '').includes('\x1b[31mrot\x1b[0m'),
+      'the raw colours in the view'
+    )
   })
 
   it('runs multi-line commands, quotes and heredocs verbatim', async () => {

@@ -31,7 +31,9 @@ describe('terminal handlers (user terminals)', () => {
     await until(() => h.service.list().find((t) => t.id === info.id)?.status === 'exited', 'the terminal to exit')
     await handlers['terminal:kill']({ terminalId: info.id })
     expect(h.service.list().some((t) => t.id === info.id)).toBe(false)
-    await expect(handlers['terminal:write']({ terminalId: info.id, data: 'x' })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(handlers['terminal:write']({ terminalId: info.id, data: 'x' })).rejects.toMatchObject({
+      code: 'not_found'
+    })
   })
 
   it('refuses a user terminal cwd outside the workspace', async () => {
@@ -41,7 +43,10 @@ describe('terminal handlers (user terminals)', () => {
   it('lets the user interrupt a task command with Ctrl-C; the list after it is aborted', async () => {
     const task = h.service.forTask('ctrl-c', h.root)
     const pending = task.execute({ command: 'echo waiting; sleep 30; echo after' })
-    await until(() => (h.data.get(h.service.list().find((t) => t.taskId === 'ctrl-c')?.id ?? '') ?? '').includes('waiting'), 'the command to start')
+    await until(
+      () => (h.data.get(h.service.list().find((t) => t.taskId === 'ctrl-c')?.id ?? '') ?? '').includes('waiting'),
+      'the command to start'
+    )
     const terminal = h.service.list().find((t) => t.taskId === 'ctrl-c')!
     await handlers['terminal:write']({ terminalId: terminal.id, data: '\x03' })
     const result = await pending

@@ -40,12 +40,12 @@ export async function createHarness(
     dataDir,
     shell: options.shell ?? '/bin/bash',
     resolveEnv: async () => env,
-    emit: ((name: string, payload: unknown) => {
+    emit: (name: string, payload: unknown) => {
       if (name === 'terminal:data') {
         const { terminalId, data: text } = payload as { terminalId: string; data: string }
         data.set(terminalId, (data.get(terminalId) ?? '') + text)
       } else lists.push(payload as TerminalInfo[])
-    }) as TerminalServiceDeps['emit'],
+    },
     ...options.deps
   })
   return {
@@ -62,7 +62,11 @@ export async function createHarness(
   }
 }
 
-export const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> => {
+export const until = async (
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000
+): Promise<void> => {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)

@@ -38,7 +38,9 @@ describe.skipIf(process.platform !== 'linux')('commands that read the terminal',
     const task = h.service.forTask('ask', h.root)
     const result = await task.execute({ command: 'sleep 1.2; echo slept' })
     expect(result.outcome).toBe('exited')
-    expect(h.lists.flat().some((t) => t.command?.command === 'sleep 1.2; echo slept' && t.command.state === 'waiting-input')).toBe(false)
+    expect(
+      h.lists.flat().some((t) => t.command?.command === 'sleep 1.2; echo slept' && t.command.state === 'waiting-input')
+    ).toBe(false)
   })
 })
 

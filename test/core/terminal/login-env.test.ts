@@ -10,7 +10,10 @@ describe.skipIf(process.platform === 'win32')('login shell environment', () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'modus-env-'))
     // A login profile that prints noise around setting a variable, as real ones do.
-    await writeFile(join(home, '.bash_profile'), 'echo "Welcome back"\nexport MODUS_FROM_PROFILE="a=b c"\nexport PATH="$HOME/bin:$PATH"\n')
+    await writeFile(
+      join(home, '.bash_profile'),
+      'echo "Welcome back"\nexport MODUS_FROM_PROFILE="a=b c"\nexport PATH="$HOME/bin:$PATH"\n'
+    )
   })
   afterAll(async () => rm(home, { recursive: true, force: true }))
 
@@ -35,11 +38,16 @@ describe.skipIf(process.platform === 'win32')('login shell environment', () => {
     const helper = 'touch "$HOME/started" "$HOME/lock"; trap \'rm -f "$HOME/lock"\' EXIT; sleep 30'
     await writeFile(join(hungHome, '.bash_profile'), `/bin/bash -c '${helper.replace(/'/g, `'\\''`)}'\n`)
     try {
-      const env = await resolveLoginShellEnv({ shell: '/bin/bash', timeoutMs: 4000, baseEnv: { HOME: hungHome, PATH: '/usr/bin:/bin' } })
+      const env = await resolveLoginShellEnv({
+        shell: '/bin/bash',
+        timeoutMs: 4000,
+        baseEnv: { HOME: hungHome, PATH: '/usr/bin:/bin' }
+      })
       expect(env).toEqual({ HOME: hungHome, PATH: '/usr/bin:/bin' })
       expect(existsSync(join(hungHome, 'started'))).toBe(true)
       const deadline = Date.now() + 5000
-      while (existsSync(join(hungHome, 'lock')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+      while (existsSync(join(hungHome, 'lock')) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50))
       expect(existsSync(join(hungHome, 'lock'))).toBe(false)
     } finally {
       await rm(hungHome, { recursive: true, force: true })

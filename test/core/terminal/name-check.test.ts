@@ -19,12 +19,18 @@ afterEach(async () => {
 })
 
 async function refusal(run: Promise<unknown>): Promise<string> {
-  const error = await run.then(() => null, (e: unknown) => e)
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e
+  )
   expect(error).toBeInstanceOf(ShellNamesChanged)
   return (error as ShellNamesChanged).message
 }
 
-const shells = [{ name: 'bash', file: '/bin/bash', rc: 'bashrc' as const }, ...(ZSH ? [{ name: 'zsh', file: ZSH, rc: 'zshrc' as const }] : [])]
+const shells = [
+  { name: 'bash', file: '/bin/bash', rc: 'bashrc' as const },
+  ...(ZSH ? [{ name: 'zsh', file: ZSH, rc: 'zshrc' as const }] : [])
+]
 
 describe('what names mean, asked of the task shell', () => {
   for (const shell of shells) {
@@ -34,15 +40,27 @@ describe('what names mean, asked of the task shell', () => {
       const marker = join(h.root, 'marker')
       // The rc file's colour alias is there, and passes.
       expect((await task.execute({ command: 'alias ls' })).output.text).toContain('ls --color=auto')
-      const clean = await task.execute({ command: 'ls -a && git --version >/dev/null', checkNames: ['ls', 'git', 'cd', 'echo'] })
+      const clean = await task.execute({
+        command: 'ls -a && git --version >/dev/null',
+        checkNames: ['ls', 'git', 'cd', 'echo']
+      })
       expect(clean.exitCode).toBe(0)
 
       await task.execute({ command: `alias git='touch ${marker}; git'` })
-      expect(await refusal(task.execute({ command: 'git status', checkNames: ['git'] }))).toContain(`'git' is an alias in the task shell: `)
+      expect(await refusal(task.execute({ command: 'git status', checkNames: ['git'] }))).toContain(
+        `'git' is an alias in the task shell: `
+      )
       await task.execute({ command: `unalias git; pytest() { touch ${marker}; }` })
-      expect(await refusal(task.execute({ command: 'pytest', checkNames: ['pytest'] }))).toMatch(/'pytest' is a shell function in the task shell: pytest \(\) \{/)
-      await task.execute({ command: shell.name === 'bash' ? 'unset -f pytest; hash -p /bin/sh tool' : 'unfunction pytest; hash tool=/bin/sh' })
-      expect(await refusal(task.execute({ command: 'tool -c id', checkNames: ['tool'] }))).toContain("'tool' is hashed in the task shell to /bin/sh")
+      expect(await refusal(task.execute({ command: 'pytest', checkNames: ['pytest'] }))).toMatch(
+        /'pytest' is a shell function in the task shell: pytest \(\) \{/
+      )
+      await task.execute({
+        command:
+          shell.name === 'bash' ? 'unset -f pytest; hash -p /bin/sh tool' : 'unfunction pytest; hash tool=/bin/sh'
+      })
+      expect(await refusal(task.execute({ command: 'tool -c id', checkNames: ['tool'] }))).toContain(
+        "'tool' is hashed in the task shell to /bin/sh"
+      )
       expect(existsSync(marker)).toBe(false)
       // The probe is Modus's own question: the terminal view never shows it.
       const shown = [...h.data.values()].join('')

@@ -37,8 +37,12 @@ describe('command output on a full disk', () => {
     await h.cleanup()
   })
 
-  const ctx = (): CommandToolContext =>
-    ({ taskId: TASK, signal: new AbortController().signal, modelSupportsImages: false, terminal: h.service.forTask(TASK, h.root) }) as CommandToolContext
+  const ctx = (): CommandToolContext => ({
+    taskId: TASK,
+    signal: new AbortController().signal,
+    modelSupportsImages: false,
+    terminal: h.service.forTask(TASK, h.root)
+  })
   const textOf = (out: { content: unknown[] }) => (out.content[0] as { text: string }).text
 
   it('says where the saved output stops and why, and a later search does not pass for the whole output', async (test) => {
@@ -48,16 +52,23 @@ describe('command output on a full disk', () => {
     expect(result).toContain('Command exited with code 0')
     // The preview still shows the real end; the result says the file does not have it.
     expect(result).toContain('THE LAST LINE')
-    const stopped = /The saved output stops at byte ([\d,]+) of ([\d,]+) printed: Could not write (\S+) \(in Modus's app data dir\): the disk is full \(ENOSPC\)/.exec(result)
+    const stopped =
+      /The saved output stops at byte ([\d,]+) of ([\d,]+) printed: Could not write (\S+) \(in Modus's app data dir\): the disk is full \(ENOSPC\)/.exec(
+        result
+      )
     expect(stopped, result).not.toBeNull()
     const [, at, printed, path] = stopped!
     const artifactId = /artifact_id (cmd-\d+\.txt)/.exec(result)![1]
     expect(path).toBe(join(dir, artifactId))
     expect(Number(at.replace(/,/g, ''))).toBe(statSync(path).size)
-    expect(Number(printed.replace(/,/g, ''))).toBe(200_000 * 'line 0000000 ..........\n'.length + 'THE LAST LINE\n'.length)
+    expect(Number(printed.replace(/,/g, ''))).toBe(
+      200_000 * 'line 0000000 ..........\n'.length + 'THE LAST LINE\n'.length
+    )
     expect(result).not.toContain('the full output is saved')
 
-    const search = textOf(await createReadCommandOutputExecutor().execute({ artifact_id: artifactId, search: 'THE LAST LINE' }, ctx()))
+    const search = textOf(
+      await createReadCommandOutputExecutor().execute({ artifact_id: artifactId, search: 'THE LAST LINE' }, ctx())
+    )
     expect(search).toContain('0 matching line(s)')
     expect(search).toContain(`The saved output stops at byte ${at} of ${printed} printed`)
     expect(search).toContain('a search cannot find it')

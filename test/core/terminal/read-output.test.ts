@@ -11,13 +11,19 @@ describe('read_command_output', () => {
     h = await createHarness({ deps: { previewChars: 200 } })
     task = h.service.forTask('reader', h.root)
     // Lines "row 1" … "row 3000", each 'row N\n'.
-    const result = await task.execute({ command: 'for i in $(seq 1 3000); do echo "row $i"; done; printf "größe ✓\\n"' })
+    const result = await task.execute({
+      command: 'for i in $(seq 1 3000); do echo "row $i"; done; printf "größe ✓\\n"'
+    })
     expect(result.output.truncated).toBe(true)
     artifactId = result.artifactId
   })
   afterAll(async () => h.cleanup())
 
-  const read = (params: { artifact_id: string; offset?: number; limit?: number; search?: string }, taskId = 'reader', terminal = task) =>
+  const read = (
+    params: { artifact_id: string; offset?: number; limit?: number; search?: string },
+    taskId = 'reader',
+    terminal = task
+  ) =>
     createReadCommandOutputExecutor()
       .execute(params, { taskId, signal: new AbortController().signal, modelSupportsImages: false, terminal })
       .then((out) => ({ isError: out.isError, text: (out.content[0] as { text: string }).text }))
@@ -65,7 +71,10 @@ describe('read_command_output', () => {
   })
 
   it('reads a running command’s output as it grows', async () => {
-    const running = await task.execute({ command: 'echo first; while [ ! -f stop ]; do sleep 0.05; done; echo last', timeoutMs: 300 })
+    const running = await task.execute({
+      command: 'echo first; while [ ! -f stop ]; do sleep 0.05; done; echo last',
+      timeoutMs: 300
+    })
     expect(running.outcome).toBe('background')
     const out = await read({ artifact_id: running.artifactId })
     expect(out.text).toContain('still running')

@@ -13,7 +13,10 @@ describe('shell choice and launch', () => {
   afterAll(async () => rm(dir, { recursive: true, force: true }))
 
   it('uses bash or zsh from $SHELL and bash for other shells', () => {
-    expect(chooseShell({ SHELL: '/bin/bash', PATH: '/usr/bin:/bin' }, 'linux')).toEqual({ kind: 'bash', file: '/bin/bash' })
+    expect(chooseShell({ SHELL: '/bin/bash', PATH: '/usr/bin:/bin' }, 'linux')).toEqual({
+      kind: 'bash',
+      file: '/bin/bash'
+    })
     expect(chooseShell({ SHELL: '/usr/bin/fish', PATH: '/usr/bin:/bin' }, 'linux').kind).toBe('bash')
     expect(chooseShell({ SHELL: '/nonexistent/zsh', PATH: '/usr/bin:/bin' }, 'darwin').kind).toBe('bash')
   })
@@ -24,9 +27,21 @@ describe('shell choice and launch', () => {
   })
 
   it('starts PowerShell with the integration script (UTF-8 BOM), profile on or off', async () => {
-    const base = { choice: { kind: 'pwsh' as const, file: 'pwsh.exe' }, integrationDir: join(dir, 'i'), scriptDir: join(dir, 's'), readyNonce: 'ab'.repeat(16) }
+    const base = {
+      choice: { kind: 'pwsh' as const, file: 'pwsh.exe' },
+      integrationDir: join(dir, 'i'),
+      scriptDir: join(dir, 's'),
+      readyNonce: 'ab'.repeat(16)
+    }
     const launch = await prepareShellLaunch({ ...base, loadUserRc: true })
-    expect(launch.args).toEqual(['-NoLogo', '-NoExit', '-ExecutionPolicy', 'Bypass', '-File', join(dir, 'i', 'pwsh-init.ps1')])
+    expect(launch.args).toEqual([
+      '-NoLogo',
+      '-NoExit',
+      '-ExecutionPolicy',
+      'Bypass',
+      '-File',
+      join(dir, 'i', 'pwsh-init.ps1')
+    ])
     const script = await readFile(join(dir, 'i', 'pwsh-init.ps1'), 'utf8')
     expect(script.charCodeAt(0)).toBe(0xfeff)
     expect(script).toContain('finally')

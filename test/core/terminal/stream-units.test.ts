@@ -53,7 +53,9 @@ describe('model text filter', () => {
   it('gives the same text however the stream is cut (control characters go when shown)', () => {
     for (let cut = 1; cut < RAW.length; cut++) {
       const filter = createModelTextFilter()
-      expect(cleanControls(filter.push(RAW.slice(0, cut)) + filter.push(RAW.slice(cut)) + filter.end())).toBe('red\nplain\ttab\ndone\n')
+      expect(cleanControls(filter.push(RAW.slice(0, cut)) + filter.push(RAW.slice(cut)) + filter.end())).toBe(
+        'red\nplain\ttab\ndone\n'
+      )
     }
   })
 

@@ -47,7 +47,15 @@ describe.skipIf(!ZSH)('zsh task shells', () => {
   it('ends the command on the prompt hook when the user interrupts it', async () => {
     const task = h.service.forTask('zsh', h.root)
     const pending = task.execute({ command: 'echo waiting; sleep 30; echo after' })
-    await until(() => h.service.list().some((t) => t.taskId === 'zsh' && t.command?.endedAt === null && (h.data.get(t.id) ?? '').includes('waiting')), 'the command to start')
+    await until(
+      () =>
+        h.service
+          .list()
+          .some(
+            (t) => t.taskId === 'zsh' && t.command?.endedAt === null && (h.data.get(t.id) ?? '').includes('waiting')
+          ),
+      'the command to start'
+    )
     const terminal = h.service.list().find((t) => t.taskId === 'zsh' && t.command?.endedAt === null)!
     h.service.write(terminal.id, '\x03')
     const result = await pending

@@ -13,7 +13,11 @@ describe('apply_patch', () => {
   it('proposes add, delete, update and move as separate changes; accepting them all applies the patch', async () => {
     t = await tempWorkspace({ 'src/a.ts': 'one\r\ntwo\r\n', 'old.txt': 'keep\nchange\n', 'gone.txt': 'bye\n' })
     const result = await applyPatchExecutor.propose(
-      { patch: patch('*** Add File: docs/new.md\n+# New\n*** Delete File: gone.txt\n*** Update File: src/a.ts\n@@\n one\n-two\n+TWO\n*** Update File: old.txt\n*** Move to: moved/new.txt\n@@\n keep\n-change\n+changed') },
+      {
+        patch: patch(
+          '*** Add File: docs/new.md\n+# New\n*** Delete File: gone.txt\n*** Update File: src/a.ts\n@@\n one\n-two\n+TWO\n*** Update File: old.txt\n*** Move to: moved/new.txt\n@@\n keep\n-change\n+changed'
+        )
+      },
       ctxFor(t.workspace)
     )
     if (!result.ok) throw new Error(textOf(result.output))
@@ -38,7 +42,10 @@ describe('apply_patch', () => {
 
   it('proposes nothing when any hunk fails, naming the file and closest match', async () => {
     t = await tempWorkspace({ 'a.txt': 'alpha\nbeta\n', 'b.txt': 'x\n' })
-    const result = await applyPatchExecutor.propose({ patch: patch('*** Update File: b.txt\n@@\n-x\n+y\n*** Update File: a.txt\n@@\n-betaa\n+B') }, ctxFor(t.workspace))
+    const result = await applyPatchExecutor.propose(
+      { patch: patch('*** Update File: b.txt\n@@\n-x\n+y\n*** Update File: a.txt\n@@\n-betaa\n+B') },
+      ctxFor(t.workspace)
+    )
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(textOf(result.output)).toMatch(/Failed to find expected lines in a\.txt.*Closest match: lines 2-2/s)
@@ -48,8 +55,13 @@ describe('apply_patch', () => {
   it('rejects malformed patches and ignored paths', async () => {
     t = await tempWorkspace({ '.modusignore': 'secret.txt\n', 'secret.txt': 's\n' })
     const bad = await applyPatchExecutor.propose({ patch: 'no header' }, ctxFor(t.workspace))
-    expect(!bad.ok && textOf(bad.output)).toMatch(/invalid patch: The first line of the patch must be '\*\*\* Begin Patch'/)
-    const ignored = await applyPatchExecutor.propose({ patch: patch('*** Delete File: secret.txt') }, ctxFor(t.workspace))
+    expect(!bad.ok && textOf(bad.output)).toMatch(
+      /invalid patch: The first line of the patch must be '\*\*\* Begin Patch'/
+    )
+    const ignored = await applyPatchExecutor.propose(
+      { patch: patch('*** Delete File: secret.txt') },
+      ctxFor(t.workspace)
+    )
     expect(!ignored.ok && textOf(ignored.output)).toMatch(/blocked by \.modusignore/)
   })
 })

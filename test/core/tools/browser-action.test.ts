@@ -26,10 +26,15 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
   let origin = ''
   const sessions = createBrowserSessions({ args: ['--no-sandbox'] })
   const executor = createBrowserActionExecutor(sessions)
-  const ctx = (taskId: string, modelSupportsImages = true): ToolContext => ({ taskId, signal: new AbortController().signal, modelSupportsImages })
+  const ctx = (taskId: string, modelSupportsImages = true): ToolContext => ({
+    taskId,
+    signal: new AbortController().signal,
+    modelSupportsImages
+  })
   const run = (input: unknown, taskId = 't1', images = true): Promise<ToolOutput> =>
     executor.execute(browserActionTool.params.parse(input), ctx(taskId, images))
-  const text = (output: ToolOutput) => output.content.map((block) => (block.type === 'text' ? block.text : '[image]')).join('\n')
+  const text = (output: ToolOutput) =>
+    output.content.map((block) => (block.type === 'text' ? block.text : '[image]')).join('\n')
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -61,7 +66,9 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     const clicked = await run({ action: 'click', coordinate: '100,50' })
     expect(text(clicked)).toContain('[log] button clicked')
     expect(text(clicked)).not.toContain('page ready') // only what happened since the previous action
-    expect(text(clicked)).toMatch(/Page errors since the previous action:\n.*late failure|Page errors since the previous action: \(none\)/)
+    expect(text(clicked)).toMatch(
+      /Page errors since the previous action:\n.*late failure|Page errors since the previous action: \(none\)/
+    )
     expect(await sessions.get('t1')!.page.title()).toBe('clicked')
 
     const typed = await run({ action: 'type', text: 'Ada' })
@@ -95,17 +102,24 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     const closedPort = await run({ action: 'launch', url: 'http://127.0.0.1:1/' }, 't3')
     expect(closedPort.isError).toBe(true)
     expect(text(closedPort)).toMatch(/Navigation to http:\/\/127\.0\.0\.1:1\/ failed: .*net::ERR_/)
-    expect(text(await run({ action: 'launch', url: 'javascript:alert(1)' }, 't3'))).toMatch(/Only http:\/\/, https:\/\/ and file:\/\//)
+    expect(text(await run({ action: 'launch', url: 'javascript:alert(1)' }, 't3'))).toMatch(
+      /Only http:\/\/, https:\/\/ and file:\/\//
+    )
     await sessions.close('t3')
   })
 
   it('a link the page follows by itself is checked by the policy: a foreign page is not opened, the approved origin is', async () => {
     // Two origins on 127.0.0.1 (two ports): the test's policy approves only the first one's pages.
-    const foreign = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>foreign</title>'))
+    const foreign = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>foreign</title>')
+    )
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
     const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
     const links = createServer((req, res) => {
-      const body = req.url === '/next' ? '<title>next</title>' : `<a href="${foreignOrigin}/steal" style="display:block;height:100px">away</a><a href="/next" style="display:block;height:100px">next</a>`
+      const body =
+        req.url === '/next'
+          ? '<title>next</title>'
+          : `<a href="${foreignOrigin}/steal" style="display:block;height:100px">away</a><a href="/next" style="display:block;height:100px">next</a>`
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<body style="margin:0">${body}</body>`)
     })
     await new Promise<void>((resolve) => links.listen(0, '127.0.0.1', resolve))
@@ -122,7 +136,9 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       const launched = await call({ action: 'launch', url: `${linksOrigin}/` })
       expect(text(launched)).toContain('Viewport: 1000x700') // the viewport setting
       const away = await call({ action: 'click', coordinate: '20,50' })
-      expect(text(away)).toContain(`The page tried to open ${foreignOrigin}/steal; it was not opened (Opening the origin ${foreignOrigin} always needs approval)`)
+      expect(text(away)).toContain(
+        `The page tried to open ${foreignOrigin}/steal; it was not opened (Opening the origin ${foreignOrigin} always needs approval)`
+      )
       expect(text(away)).toContain(`Current URL: ${linksOrigin}/`)
       expect(checked).toEqual([`${foreignOrigin}/steal`])
       const next = await call({ action: 'click', coordinate: '20,150' })
@@ -181,7 +197,9 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     // The mode's policy: the second origin is allowed unasked (a URL rule), any other would ask.
     const checkPage = async (url: string) => {
       checked.push(new URL(url).origin)
-      return new URL(url).origin === allowedOrigin ? { allowed: true, reason: 'a browser URL rule allows it' } : { allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` }
+      return new URL(url).origin === allowedOrigin
+        ? { allowed: true, reason: 'a browser URL rule allows it' }
+        : { allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` }
     }
     const guarded = createBrowserActionExecutor(sessions)
     const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t6'), checkPage })
@@ -194,7 +212,9 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       expect(stunPackets).toEqual([])
       expect(allowedHits).toEqual(['/ok'])
       expect(ownHits).toContain('/own.png')
-      expect(both).toContain(`The page sent a request to ${foreignOrigin}/pixel?d=typed-secret; it was blocked (Opening the origin ${foreignOrigin} always needs approval).`)
+      expect(both).toContain(
+        `The page sent a request to ${foreignOrigin}/pixel?d=typed-secret; it was blocked (Opening the origin ${foreignOrigin} always needs approval).`
+      )
       expect(both).toContain(`The page sent a request to ${foreignOrigin}/steal; it was blocked`)
       expect(both).toContain(`The page sent a request to ${foreignOrigin}/frame; it was blocked`)
       expect(both).toContain(`The page sent a request to ${foreignOrigin.replace('http', 'ws')}/socket; it was blocked`)
@@ -222,7 +242,8 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     foreign.on('connection', () => foreignConnections++)
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
     const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
-    const rules = (urls: string[]) => JSON.stringify({ prefetch: [{ source: 'list', urls }], prerender: [{ source: 'list', urls }] })
+    const rules = (urls: string[]) =>
+      JSON.stringify({ prefetch: [{ source: 'list', urls }], prerender: [{ source: 'list', urls }] })
     const page = `<html><head>
       <link rel="preconnect" href="${foreignOrigin}"><link rel="dns-prefetch" href="${foreignOrigin}">
       <script type="speculationrules">${rules([`${foreignOrigin}/listed`])}</script></head>
@@ -233,12 +254,18 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
         document.head.append(script)
       </script></body></html>`
     const local = createServer((req, res) => {
-      if (req.url === '/rules.json') return void res.writeHead(200, { 'content-type': 'application/speculationrules+json' }).end(rules([`${foreignOrigin}/header`]))
+      if (req.url === '/rules.json')
+        return void res
+          .writeHead(200, { 'content-type': 'application/speculationrules+json' })
+          .end(rules([`${foreignOrigin}/header`]))
       res.writeHead(200, { 'content-type': 'text/html', 'speculation-rules': '"/rules.json"' }).end(page)
     })
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve))
     const localOrigin = `http://127.0.0.1:${(local.address() as AddressInfo).port}`
-    const checkPage = async (url: string) => ({ allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` })
+    const checkPage = async (url: string) => ({
+      allowed: false,
+      reason: `Opening the origin ${new URL(url).origin} always needs approval`
+    })
     const guarded = createBrowserActionExecutor(sessions)
     const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t7'), checkPage })
     try {
@@ -255,7 +282,7 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     }
   })
 
-  it('a subresource redirected by an approved origin to a foreign one does not reach it: the browser egress guard refuses the hop; the page\'s own socket connects', async () => {
+  it("a subresource redirected by an approved origin to a foreign one does not reach it: the browser egress guard refuses the hop; the page's own socket connects", async () => {
     // Playwright's routes see only the first request of a redirect chain; the hop to a foreign origin is the browser's own.
     const foreignHits: string[] = []
     const foreign = createServer((req, res) => {
@@ -269,18 +296,26 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       const ws = new WebSocket('ws://' + location.host + '/live'); ws.onopen = () => console.log('socket open')
     </script></body>`
     const local = createServer((req, res) => {
-      if (req.url === '/pixel' || req.url === '/data') return void res.writeHead(302, { location: `${foreignOrigin}${req.url}?d=typed-secret` }).end()
+      if (req.url === '/pixel' || req.url === '/data')
+        return void res.writeHead(302, { location: `${foreignOrigin}${req.url}?d=typed-secret` }).end()
       res.writeHead(200, { 'content-type': 'text/html' }).end(page)
     })
     // The page's own WebSocket goes through the egress proxy (a tunnel to an allowed host and port).
     local.on('upgrade', (req, socket) => {
       socket.resume().on('end', () => socket.end()) // closes when the browser side does
-      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64')
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`)
+      const accept = createHash('sha1')
+        .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64')
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`
+      )
     })
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve))
     const localOrigin = `http://127.0.0.1:${(local.address() as AddressInfo).port}`
-    const checkPage = async (url: string) => ({ allowed: false, reason: `Opening the origin ${new URL(url).origin} always needs approval` })
+    const checkPage = async (url: string) => ({
+      allowed: false,
+      reason: `Opening the origin ${new URL(url).origin} always needs approval`
+    })
     const guarded = createBrowserActionExecutor(sessions)
     const call = (input: unknown) => guarded.execute(browserActionTool.params.parse(input), { ...ctx('t8'), checkPage })
     try {
@@ -307,7 +342,8 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
     const local = createServer((req, res) => {
       const url = req.url ?? '/'
-      if (url.startsWith('/away')) return void res.writeHead(302, { location: `${foreignOrigin}/steal?typed=secret` }).end()
+      if (url.startsWith('/away'))
+        return void res.writeHead(302, { location: `${foreignOrigin}/steal?typed=secret` }).end()
       if (url === '/hop') return void res.writeHead(301, { location: '/away-again' }).end()
       if (url === '/inside') return void res.writeHead(302, { location: '/next' }).end()
       const body =
@@ -345,7 +381,9 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       expect(text(script)).toContain(`Current URL: ${localOrigin}/`)
 
       const popup = await call({ action: 'click', coordinate: '20,350' }) // a new window is never opened
-      expect(text(popup)).toContain(`The page tried to open ${localOrigin}/away; it was not opened (it would open in a new window, and browser_action drives a single page)`)
+      expect(text(popup)).toContain(
+        `The page tried to open ${localOrigin}/away; it was not opened (it would open in a new window, and browser_action drives a single page)`
+      )
       expect(sessions.get('t5')!.page.context().pages()).toHaveLength(1)
 
       const inside = await call({ action: 'click', coordinate: '20,250' })
@@ -381,9 +419,20 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve))
     const ownOrigin = `http://127.0.0.1:${(own.address() as AddressInfo).port}`
     // The check the agent wires: the policy's verdict on a launch of the URL, for a page on `from`.
-    const webMode: ResolvedMode = { slug: 'web', name: 'Web', roleDefinition: 'r', groups: ['read', 'browser'], origin: 'global', overridesBuiltIn: false, autoApprove: { browser: true } }
+    const webMode: ResolvedMode = {
+      slug: 'web',
+      name: 'Web',
+      roleDefinition: 'r',
+      groups: ['read', 'browser'],
+      origin: 'global',
+      overridesBuiltIn: false,
+      autoApprove: { browser: true }
+    }
     const checkPage = async (url: string, from?: string) => {
-      const verdict = decide({ name: 'browser_action', params: { action: 'launch', url, ...(from ? { openedFrom: from } : {}) } }, { mode: webMode, trusted: true, workspaceRoot: '/nowhere' })
+      const verdict = decide(
+        { name: 'browser_action', params: { action: 'launch', url, ...(from ? { openedFrom: from } : {}) } },
+        { mode: webMode, trusted: true, workspaceRoot: '/nowhere' }
+      )
       return { allowed: verdict.decision === 'allow', reason: verdict.reason }
     }
     const guarded = createBrowserActionExecutor(sessions)
@@ -393,7 +442,9 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
       await sessions.get('t7')!.page.waitForTimeout(300)
       const both = launched + text(await call({ action: 'screenshot' }))
       expect(both).toContain('own said hello')
-      expect(both).toContain(`The page sent a request to ${otherOrigin}/secret; it was blocked (The page on ${ownOrigin}/ reaching the origin ${otherOrigin}, another origin, always needs approval`)
+      expect(both).toContain(
+        `The page sent a request to ${otherOrigin}/secret; it was blocked (The page on ${ownOrigin}/ reaching the origin ${otherOrigin}, another origin, always needs approval`
+      )
       const clicked = text(await call({ action: 'click', coordinate: '20,50' }))
       expect(clicked).toContain(`The page tried to open ${otherOrigin}/admin; it was not opened`)
       const bounced = text(await call({ action: 'launch', url: `${ownOrigin}/bounce` }))
@@ -414,8 +465,14 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
 describe('browser_action parameters', () => {
   const parse = (input: unknown) => browserActionTool.params.safeParse(input)
   it('takes each action with exactly the field it needs', () => {
-    expect(parse({ action: 'click', coordinate: '10, 20' }).data).toEqual({ action: 'click', coordinate: { x: 10, y: 20 } })
-    expect(parse({ action: 'resize', size: '1280x800' }).data).toEqual({ action: 'resize', size: { width: 1280, height: 800 } })
+    expect(parse({ action: 'click', coordinate: '10, 20' }).data).toEqual({
+      action: 'click',
+      coordinate: { x: 10, y: 20 }
+    })
+    expect(parse({ action: 'resize', size: '1280x800' }).data).toEqual({
+      action: 'resize',
+      size: { width: 1280, height: 800 }
+    })
     expect(parse({ action: 'launch' }).error?.issues[0].message).toBe('launch needs url')
     expect(parse({ action: 'scroll_down', text: 'x' }).error?.issues[0].message).toBe('scroll_down takes no text')
     expect(parse({ action: 'click', coordinate: 'middle' }).success).toBe(false)

@@ -35,14 +35,17 @@ async function setup(files: Record<string, string>, watch = false, codeParser: C
     dataDir,
     parser: codeParser,
     watch,
-    embeddings: async () => ({ config: { kind: 'openai-compatible', baseUrl: fake.openaiBaseUrl, model: 'fake-embed' } })
+    embeddings: async () => ({
+      config: { kind: 'openai-compatible', baseUrl: fake.openaiBaseUrl, model: 'fake-embed' }
+    })
   })
   return createCodebaseSearchExecutor({ indexFor: service.forWorkspace, tokenBudget: 400 })
 }
 
 const files = {
   'src/auth/session.ts': 'export function refreshSessionToken(token: string) {\n  return renew(token)\n}\n',
-  'src/billing/invoice.ts': 'export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0)\n}\n',
+  'src/billing/invoice.ts':
+    'export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0)\n}\n',
   'src/billing/tax.ts': 'export function taxForInvoice(total: number) {\n  return total * 0.2\n}\n'
 }
 
@@ -57,14 +60,21 @@ describe('codebase_search', () => {
     const tool = await setup(files)
     await ready(t.root)
     const text = textOf(await tool.execute({ query: 'sum the invoice lines' }, ctxFor(t.workspace)))
-    expect(text).toMatch(/^Query: sum the invoice lines — semantic \+ lexical ranking\n\nFile path: src\/billing\/invoice.ts\nScore: \d\.\d{3} \(semantic 0\.\d\d, lexical #1\)\nLines: 1-3\nCode Chunk:\nexport function computeInvoiceTotal/)
+    expect(text).toMatch(
+      /^Query: sum the invoice lines — semantic \+ lexical ranking\n\nFile path: src\/billing\/invoice.ts\nScore: \d\.\d{3} \(semantic 0\.\d\d, lexical #1\)\nLines: 1-3\nCode Chunk:\nexport function computeInvoiceTotal/
+    )
     const scoped = textOf(await tool.execute({ query: 'token', path: 'src/auth' }, ctxFor(t.workspace)))
     expect(scoped).toContain('File path: src/auth/session.ts')
     expect(scoped).not.toContain('src/billing')
   })
 
   it('stays within its token budget and says how many results were left out', async () => {
-    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/m${i}.ts`, `export function invoiceStep${i}() {\n  return 'invoice step ${i} ${'pad '.repeat(40)}'\n}\n`]))
+    const many = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [
+        `src/m${i}.ts`,
+        `export function invoiceStep${i}() {\n  return 'invoice step ${i} ${'pad '.repeat(40)}'\n}\n`
+      ])
+    )
     const tool = await setup(many)
     await ready(t.root)
     const text = textOf(await tool.execute({ query: 'invoice step' }, ctxFor(t.workspace)))
@@ -78,7 +88,9 @@ describe('codebase_search', () => {
     const outside = await tool.execute({ query: 'x', path: '../' }, ctxFor(t.workspace))
     expect(outside.isError).toBe(true)
     expect(textOf(outside)).toMatch(/outside the workspace/)
-    expect(textOf(await tool.execute({ query: 'refresh session token' }, ctxFor(t.workspace)))).not.toContain('session.ts')
+    expect(textOf(await tool.execute({ query: 'refresh session token' }, ctxFor(t.workspace)))).not.toContain(
+      'session.ts'
+    )
   })
 
   it('says a path the ignore file excludes is not searched, rather than finding nothing', async () => {
@@ -86,14 +98,19 @@ describe('codebase_search', () => {
     await ready(t.root)
     const ignored = await tool.execute({ query: 'refresh session token', path: 'src/auth' }, ctxFor(t.workspace))
     expect(ignored.isError).toBe(true)
-    expect(textOf(ignored)).toBe('Error: src/auth is excluded by the workspace\'s ignore file (.modusignore / .rooignore): codebase_search does not search it.')
+    expect(textOf(ignored)).toBe(
+      "Error: src/auth is excluded by the workspace's ignore file (.modusignore / .rooignore): codebase_search does not search it."
+    )
   })
 
   it('keeps the index current through the file watcher', async () => {
     const tool = await setup(files, true)
     const index = await ready(t.root)
     await new Promise((r) => setTimeout(r, 200))
-    writeFileSync(join(t.root, 'src/billing/refund.ts'), 'export function issueRefund(amount: number) {\n  return pay(-amount)\n}\n')
+    writeFileSync(
+      join(t.root, 'src/billing/refund.ts'),
+      'export function issueRefund(amount: number) {\n  return pay(-amount)\n}\n'
+    )
     const deadline = Date.now() + 15_000
     let text = ''
     while (Date.now() < deadline) {
@@ -109,27 +126,50 @@ describe('codebase_search', () => {
     // The real parser, held on its first file: the build cannot finish before the query.
     let release = () => undefined as void
     const held = new Promise<void>((r) => (release = r))
-    const slowParser: CodeParser = { definitions: async (text, language) => (await held, parser.definitions(text, language)), dispose: () => undefined }
-    const tool = await setup({ ...files, 'dist/bundle.js': 'function computeInvoiceTotal(lines) { return sum(lines) }\n', 'node_modules/x/i.js': 'computeInvoiceTotal\n' }, false, slowParser)
+    const slowParser: CodeParser = {
+      definitions: async (text, language) => (await held, parser.definitions(text, language)),
+      dispose: () => undefined
+    }
+    const tool = await setup(
+      {
+        ...files,
+        'dist/bundle.js': 'function computeInvoiceTotal(lines) { return sum(lines) }\n',
+        'node_modules/x/i.js': 'computeInvoiceTotal\n'
+      },
+      false,
+      slowParser
+    )
     const index = await service.forWorkspace(t.root)
     void index.sync()
     const text = textOf(await tool.execute({ query: 'where is the invoice total computed' }, ctxFor(t.workspace)))
     release()
-    expect(text).toMatch(/^The code index is still being built \((\d+ of \d+ files indexed|scanning the workspace)\): these results come from a plain text search of the workspace for the words invoice, comput, total, files ranked by how many of them they hold, not by meaning\./)
+    expect(text).toMatch(
+      /^The code index is still being built \((\d+ of \d+ files indexed|scanning the workspace)\): these results come from a plain text search of the workspace for the words invoice, comput, total, files ranked by how many of them they hold, not by meaning\./
+    )
     expect(text).toContain('Skipped folders: node_modules/ (dependencies / version control, skipped by default).')
     // Files holding every word come first.
-    expect(text.indexOf('File path: src/billing/invoice.ts')).toBeLessThan(text.indexOf('File path: src/billing/tax.ts'))
-    expect(text).toContain('File path: src/billing/invoice.ts\n1 | export function computeInvoiceTotal(lines: number[]) {')
+    expect(text.indexOf('File path: src/billing/invoice.ts')).toBeLessThan(
+      text.indexOf('File path: src/billing/tax.ts')
+    )
+    expect(text).toContain(
+      'File path: src/billing/invoice.ts\n1 | export function computeInvoiceTotal(lines: number[]) {'
+    )
     expect(text).toContain('File path: dist/bundle.js')
     expect(text).not.toContain('No results')
     await index.whenIdle()
-    expect(textOf(await tool.execute({ query: 'where is the invoice total computed' }, ctxFor(t.workspace)))).toMatch(/^Skipped folders: node_modules\/ .*\nQuery: where is the invoice total computed — semantic \+ lexical ranking/)
+    expect(textOf(await tool.execute({ query: 'where is the invoice total computed' }, ctxFor(t.workspace)))).toMatch(
+      /^Skipped folders: node_modules\/ .*\nQuery: where is the invoice total computed — semantic \+ lexical ranking/
+    )
   })
 
   it('starts with the workspace under the size limit; over it, waits and says why', async () => {
     await setup(files)
     const over = await service.startWithWorkspace(t.root, { autoStart: true, maxFiles: 2 })
-    expect(over).toMatchObject({ state: 'idle', message: 'Not indexed yet: the workspace holds more than 2 files (settings: codeIndex). It is built on the first codebase_search or on Rebuild.' })
+    expect(over).toMatchObject({
+      state: 'idle',
+      message:
+        'Not indexed yet: the workspace holds more than 2 files (settings: codeIndex). It is built on the first codebase_search or on Rebuild.'
+    })
     expect((await service.status(t.root)).state).toBe('idle')
     await service.startWithWorkspace(t.root, { autoStart: true, maxFiles: 3 })
     const index = await service.forWorkspace(t.root)

@@ -9,4 +9,7 @@ export const ctxFor = (workspace: Workspace, modelSupportsImages = false): FileT
 })
 
 export const textOf = (output: { content: Array<{ type: string; text?: string }> }): string =>
-  output.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n')
+  output.content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')

@@ -6,7 +6,10 @@ import { ctxFor, textOf } from './ctx'
 let t: TempWorkspace
 afterEach(() => t?.cleanup())
 const edit = (p: Partial<{ file_path: string; old_string: string; new_string: string; replace_all: boolean }>) =>
-  editExecutor.propose({ file_path: 'a.txt', old_string: '', new_string: '', replace_all: false, ...p }, ctxFor(t.workspace))
+  editExecutor.propose(
+    { file_path: 'a.txt', old_string: '', new_string: '', replace_all: false, ...p },
+    ctxFor(t.workspace)
+  )
 
 describe('edit', () => {
   it('replaces a unique occurrence and reports the count', async () => {
@@ -33,9 +36,13 @@ describe('edit', () => {
 
   it('explains missing text, identical strings, empty old_string and missing files', async () => {
     t = await tempWorkspace({ 'a.txt': 'abc\n' })
-    expect(textOf(((await edit({ old_string: 'zzz', new_string: 'y' })) as any).output)).toMatch(/No match found for 'old_string' in a\.txt/)
+    expect(textOf(((await edit({ old_string: 'zzz', new_string: 'y' })) as any).output)).toMatch(
+      /No match found for 'old_string' in a\.txt/
+    )
     expect(textOf(((await edit({ old_string: 'abc', new_string: 'abc' })) as any).output)).toMatch(/identical/)
     expect(textOf(((await edit({ old_string: '', new_string: 'y' })) as any).output)).toMatch(/empty/)
-    expect(textOf(((await edit({ file_path: 'no.txt', old_string: 'a', new_string: 'b' })) as any).output)).toMatch(/File not found/)
+    expect(textOf(((await edit({ file_path: 'no.txt', old_string: 'a', new_string: 'b' })) as any).output)).toMatch(
+      /File not found/
+    )
   })
 })

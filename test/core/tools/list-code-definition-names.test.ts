@@ -71,7 +71,9 @@ describe('list_code_definition_names', () => {
 
   it('names a file in an unsupported language as such', async () => {
     t = await tempWorkspace({ 'data.json': '{"a": 1}' })
-    expect(textOf(await tool.execute({ path: 'data.json' }, ctxFor(t.workspace)))).toBe('data.json: not parsed, its language is not supported.')
+    expect(textOf(await tool.execute({ path: 'data.json' }, ctxFor(t.workspace)))).toBe(
+      'data.json: not parsed, its language is not supported.'
+    )
   })
 
   it('does not read a folder entry that links outside the workspace, and flags a linked file named directly', async () => {
@@ -82,8 +84,12 @@ describe('list_code_definition_names', () => {
     expect(listing.isError).toBe(false)
     expect(textOf(listing)).toContain('# src/a.ts\n1--1 | export function insideOnly() {}')
     expect(textOf(listing)).not.toContain('TOPSECRET')
-    expect(textOf(listing)).toContain('Skipped src/link.ts: it links outside the workspace; name it on its own to read it.')
+    expect(textOf(listing)).toContain(
+      'Skipped src/link.ts: it links outside the workspace; name it on its own to read it.'
+    )
     // Named on its own, the policy has seen the real path: listed with the outside note.
-    expect(textOf(await tool.execute({ path: 'src/link.ts' }, ctxFor(t.workspace)))).toMatch(/^Definitions in .*secret\.ts \(outside the workspace\)/)
+    expect(textOf(await tool.execute({ path: 'src/link.ts' }, ctxFor(t.workspace)))).toMatch(
+      /^Definitions in .*secret\.ts \(outside the workspace\)/
+    )
   })
 })

@@ -8,7 +8,13 @@ afterEach(() => t?.cleanup())
 
 describe('list_files', () => {
   it('lists the top level sorted with directories marked, hiding node_modules and gitignored files', async () => {
-    t = await tempWorkspace({ 'b.ts': '', 'a/x.ts': '', 'node_modules/m/i.js': '', '.gitignore': 'tmp.txt\n', 'tmp.txt': '' })
+    t = await tempWorkspace({
+      'b.ts': '',
+      'a/x.ts': '',
+      'node_modules/m/i.js': '',
+      '.gitignore': 'tmp.txt\n',
+      'tmp.txt': ''
+    })
     const text = textOf(await listFilesExecutor.execute({ path: '.', recursive: false }, ctxFor(t.workspace)))
     expect(text).toBe('Contents of .:\n.gitignore\na/\nb.ts')
   })
@@ -18,7 +24,9 @@ describe('list_files', () => {
     expect(textOf(await listFilesExecutor.execute({ path: 'src', recursive: true }, ctxFor(t.workspace)))).toBe(
       'Contents of src (recursive):\nsrc/a/\nsrc/a/b.ts'
     )
-    expect(textOf(await listFilesExecutor.execute({ path: 'node_modules', recursive: true }, ctxFor(t.workspace)))).toContain('node_modules/m/i.js')
+    expect(
+      textOf(await listFilesExecutor.execute({ path: 'node_modules', recursive: true }, ctxFor(t.workspace)))
+    ).toContain('node_modules/m/i.js')
   })
 
   it('notes truncation at the limit, and errors clearly for files and missing paths', async () => {
@@ -31,7 +39,9 @@ describe('list_files', () => {
     const file = await listFilesExecutor.execute({ path: 'f00.txt', recursive: false }, ctxFor(t.workspace))
     expect(file.isError).toBe(true)
     expect(textOf(file)).toMatch(/is a file, not a directory/)
-    expect(textOf(await listFilesExecutor.execute({ path: 'none', recursive: false }, ctxFor(t.workspace)))).toMatch(/not found/)
+    expect(textOf(await listFilesExecutor.execute({ path: 'none', recursive: false }, ctxFor(t.workspace)))).toMatch(
+      /not found/
+    )
   })
 
   it('says when a directory is empty', async () => {
@@ -39,6 +49,8 @@ describe('list_files', () => {
     t.write('empty2/x', '')
     const { rmSync } = await import('node:fs')
     rmSync(`${t.root}/empty2/x`)
-    expect(textOf(await listFilesExecutor.execute({ path: 'empty2', recursive: true }, ctxFor(t.workspace)))).toContain('No files found.')
+    expect(textOf(await listFilesExecutor.execute({ path: 'empty2', recursive: true }, ctxFor(t.workspace)))).toContain(
+      'No files found.'
+    )
   })
 })

@@ -5,7 +5,8 @@ import { ctxFor, textOf } from './ctx'
 
 let t: TempWorkspace
 afterEach(() => t?.cleanup())
-const run = async (params: Record<string, unknown>, images = false) => readFileExecutor.execute(params as any, ctxFor(t.workspace, images))
+const run = async (params: Record<string, unknown>, images = false) =>
+  readFileExecutor.execute(params as any, ctxFor(t.workspace, images))
 
 describe('read_file', () => {
   it('numbers lines and says nothing about truncation for a small file', async () => {
@@ -50,8 +51,12 @@ describe('read_file', () => {
   })
 
   it('returns the enclosing block in indentation mode', async () => {
-    t = await tempWorkspace({ 'c.py': 'class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n\nx = 1\n' })
-    const text = textOf(await run({ path: 'c.py', mode: 'indentation', indentation: { anchor_line: 3, max_levels: 1 } }))
+    t = await tempWorkspace({
+      'c.py': 'class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n\nx = 1\n'
+    })
+    const text = textOf(
+      await run({ path: 'c.py', mode: 'indentation', indentation: { anchor_line: 3, max_levels: 1 } })
+    )
     expect(text).toContain('2 |     def f(self):')
     expect(text).toContain('3 |         return 1')
     expect(text).toContain('Included ranges: 2-5')

@@ -11,11 +11,22 @@ afterEach(() => t?.cleanup())
 describe('write_to_file', () => {
   it('proposes a new file without writing it; accepting creates parent directories', async () => {
     t = await tempWorkspace()
-    const result = await writeToFileExecutor.propose({ path: 'a/b/new.ts', content: 'export {}\n' }, ctxFor(t.workspace))
-    expect(result).toEqual({ ok: true, changes: [{ path: 'a/b/new.ts', kind: 'create', original: null, proposed: 'export {}\n' }], notes: [] })
+    const result = await writeToFileExecutor.propose(
+      { path: 'a/b/new.ts', content: 'export {}\n' },
+      ctxFor(t.workspace)
+    )
+    expect(result).toEqual({
+      ok: true,
+      changes: [{ path: 'a/b/new.ts', kind: 'create', original: null, proposed: 'export {}\n' }],
+      notes: []
+    })
     expect(existsSync(join(t.root, 'a/b/new.ts'))).toBe(false)
     if (!result.ok) return
-    const staged = await t.workspace.changes.stage({ taskId: 't', toolName: 'write_to_file', change: result.changes[0] })
+    const staged = await t.workspace.changes.stage({
+      taskId: 't',
+      toolName: 'write_to_file',
+      change: result.changes[0]
+    })
     await t.workspace.changes.accept(staged.id)
     expect(readFileSync(join(t.root, 'a/b/new.ts'), 'utf8')).toBe('export {}\n')
   })
@@ -23,7 +34,12 @@ describe('write_to_file', () => {
   it('proposes a modification keeping the file CRLF line endings', async () => {
     t = await tempWorkspace({ 'w.txt': 'old\r\ntext\r\n' })
     const result = await writeToFileExecutor.propose({ path: 'w.txt', content: 'new\ntext\n' }, ctxFor(t.workspace))
-    expect(result.ok && result.changes[0]).toMatchObject({ kind: 'modify', original: 'old\r\ntext\r\n', proposed: 'new\r\ntext\r\n', format: { eol: 'crlf' } })
+    expect(result.ok && result.changes[0]).toMatchObject({
+      kind: 'modify',
+      original: 'old\r\ntext\r\n',
+      proposed: 'new\r\ntext\r\n',
+      format: { eol: 'crlf' }
+    })
   })
 
   it('answers without a proposal when the content is unchanged, and refuses directories', async () => {

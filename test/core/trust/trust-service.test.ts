@@ -2,7 +2,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createTrustService, fixedTrust, type GrantKind, type OpenFolder } from '../../../src/main/core/trust/trust-service'
+import {
+  createTrustService,
+  fixedTrust,
+  type GrantKind,
+  type OpenFolder
+} from '../../../src/main/core/trust/trust-service'
 import { createTrustStore } from '../../../src/main/core/workspace-session/trust-store'
 
 /** The trust service over a real trust file: the one answer every caller (policy, MCP hub, hooks) gets. */
@@ -21,7 +26,8 @@ async function setup(answer: boolean | 'unanswered', open: 'this' | 'other' | 'n
   const store = createTrustStore(dataDir)
   const all = Object.values(GRANTS).flat()
   if (answer !== 'unanswered') await store.set(root, answer, all)
-  let folder: OpenFolder | null = open === 'none' ? null : { root: open === 'this' ? root : join(dataDir, 'elsewhere'), trusted: answer === true }
+  let folder: OpenFolder | null =
+    open === 'none' ? null : { root: open === 'this' ? root : join(dataDir, 'elsewhere'), trusted: answer === true }
   const service = createTrustService({ store, openFolder: () => folder })
   return { root, store, service, setOpen: (next: OpenFolder | null) => (folder = next) }
 }
@@ -35,7 +41,8 @@ describe('trust service: is this project grant in force?', () => {
   it('in a folder the user did not trust, or never answered for, only rule files (prompt text) are in force', async () => {
     for (const answer of [false, 'unanswered'] as const) {
       const { root, service } = await setup(answer)
-      for (const kind of NEEDS_TRUST) expect([answer, kind, service.inForce(kind, root, GRANTS[kind])]).toEqual([answer, kind, false])
+      for (const kind of NEEDS_TRUST)
+        expect([answer, kind, service.inForce(kind, root, GRANTS[kind])]).toEqual([answer, kind, false])
       expect(service.inForce('rule-files', root, [])).toBe(true)
     }
   })
@@ -54,7 +61,7 @@ describe('trust service: is this project grant in force?', () => {
     expect(service.inForce('rule-files', root, [])).toBe(true)
   })
 
-  it("a trusted folder that is not the open one keeps its modes and hooks; its servers run only while it is open", async () => {
+  it('a trusted folder that is not the open one keeps its modes and hooks; its servers run only while it is open', async () => {
     for (const open of ['other', 'none'] as const) {
       const { root, service } = await setup(true, open)
       expect(service.inForce('modes', root, GRANTS.modes)).toBe(true)
@@ -65,6 +72,7 @@ describe('trust service: is this project grant in force?', () => {
 
   it("the CLI's --trust answers every kind; without it only rule files are in force", () => {
     for (const kind of KINDS) expect([kind, fixedTrust(true).inForce(kind, '/any', ['x'])]).toEqual([kind, true])
-    for (const kind of KINDS) expect([kind, fixedTrust(false).inForce(kind, '/any', ['x'])]).toEqual([kind, kind === 'rule-files'])
+    for (const kind of KINDS)
+      expect([kind, fixedTrust(false).inForce(kind, '/any', ['x'])]).toEqual([kind, kind === 'rule-files'])
   })
 })

@@ -15,11 +15,17 @@ describe('folder path completion (the browser surface has no native dialog)', ()
   afterEach(() => rmSync(root, { recursive: true, force: true }))
 
   it('lists the folders that continue the last segment, links to folders included, files left out', async () => {
-    expect(await completeFolderPath(join(root, 'proj'))).toEqual([join(root, 'project-a'), join(root, 'project-b'), join(root, 'project-link')])
+    expect(await completeFolderPath(join(root, 'proj'))).toEqual([
+      join(root, 'project-a'),
+      join(root, 'project-b'),
+      join(root, 'project-link')
+    ])
   })
 
   it('after a separator lists the visible folders inside; hidden ones only for a dot', async () => {
-    expect(await completeFolderPath(`${root}/`)).toEqual(['other', 'project-a', 'project-b', 'project-link'].map((name) => join(root, name)))
+    expect(await completeFolderPath(`${root}/`)).toEqual(
+      ['other', 'project-a', 'project-b', 'project-link'].map((name) => join(root, name))
+    )
     expect(await completeFolderPath(join(root, '.h'))).toEqual([join(root, '.hidden')])
   })
 

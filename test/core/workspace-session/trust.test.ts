@@ -52,12 +52,18 @@ describe('workspace trust', () => {
     const { dataDir, workspace } = setup()
     const first = await start(dataDir)
     await first.handlers['workspace:open']({ path: workspace })
-    expect(await first.handlers['workspace:trust']({ trusted: true })).toMatchObject({ trusted: true, trustAnswered: true })
+    expect(await first.handlers['workspace:trust']({ trusted: true })).toMatchObject({
+      trusted: true,
+      trustAnswered: true
+    })
     await first.dispose()
 
     const second = await start(dataDir)
     expect(await second.handlers['workspace:open']({ path: workspace })).toMatchObject({ trusted: true })
-    expect(await second.handlers['workspace:trust']({ trusted: false })).toMatchObject({ trusted: false, trustAnswered: true })
+    expect(await second.handlers['workspace:trust']({ trusted: false })).toMatchObject({
+      trusted: false,
+      trustAnswered: true
+    })
   })
 
   it('refuses a trust answer with no workspace open', async () => {
@@ -97,7 +103,9 @@ describe('workspace trust in the policy', () => {
       await core.handlers['workspace:open']({ path: workspace })
 
       const untrusted = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
-      const item = await waitFor(async () => (await core.handlers['approvals:list']({})).find((i) => i.taskId === untrusted.id))
+      const item = await waitFor(async () =>
+        (await core.handlers['approvals:list']({})).find((i) => i.taskId === untrusted.id)
+      )
       expect(item.tool).toBe('execute_command')
       await core.handlers['approvals:decide']({ approvalId: item.id, outcome: 'approve', scope: 'call' })
       await waitFor(async () => ['completed', 'idle'].includes((await summary(core, untrusted.id)).status))
@@ -138,7 +146,10 @@ describe('trust is tied to the grants the user saw', () => {
     try {
       const first = await start(dataDir)
       await first.handlers['workspace:open']({ path: workspace })
-      expect(await first.handlers['workspace:trust']({ trusted: true })).toMatchObject({ trusted: true, projectGrants: [] })
+      expect(await first.handlers['workspace:trust']({ trusted: true })).toMatchObject({
+        trusted: true,
+        projectGrants: []
+      })
       await first.dispose()
 
       // The attacker's commit lands (a pull, a branch switch): the folder now grants everything.
@@ -152,7 +163,9 @@ describe('trust is tied to the grants the user saw', () => {
       expect(opened.newGrants).toEqual(["Mode 'yolo' allows commands `*`", "Mode 'yolo' auto-approves commands"])
 
       const task = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
-      const item = await waitFor(async () => (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id))
+      const item = await waitFor(async () =>
+        (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id)
+      )
       expect(item.tool).toBe('execute_command')
       const events = await core.handlers['task:events']({ taskId: task.id })
       expect(events.some((e) => e.type === 'tool-result' && e.text.includes('planted-run'))).toBe(false)
@@ -172,13 +185,20 @@ describe('trust is tied to the grants the user saw', () => {
     writeFileSync(join(workspace, '.modus', 'modes.yaml'), GRANTING_MODES.replace('["curl *"]', '["curl *", "ssh *"]'))
     const wider = await start(dataDir)
     const reopened = await wider.handlers['workspace:open']({ path: workspace })
-    expect(reopened).toMatchObject({ trusted: false, trustAnswered: false, newGrants: ["Mode 'yolo' allows commands `ssh *`"] })
+    expect(reopened).toMatchObject({
+      trusted: false,
+      trustAnswered: false,
+      newGrants: ["Mode 'yolo' allows commands `ssh *`"]
+    })
     await wider.handlers['workspace:trust']({ trusted: true, grantsHash: reopened.grantsHash })
     await wider.dispose()
 
     writeFileSync(join(workspace, '.modus', 'modes.yaml'), GRANTING_MODES.replace('edit: true, ', ''))
     const narrower = await start(dataDir)
-    expect(await narrower.handlers['workspace:open']({ path: workspace })).toMatchObject({ trusted: true, newGrants: [] })
+    expect(await narrower.handlers['workspace:open']({ path: workspace })).toMatchObject({
+      trusted: true,
+      newGrants: []
+    })
   })
 
   it('browser grants count: local pages auto-approved and URL allow rules added after trusting ask again', async () => {
@@ -209,16 +229,26 @@ describe('trust is tied to the grants the user saw', () => {
     const { dataDir, workspace } = setup()
     const command = { name: 'execute_command', input: { command: 'echo saved-rule-run' } }
     const done = { name: 'attempt_completion', input: { result: 'done' } }
-    const fake = await startFakeProvider({ name: 'trust-own-rule', turns: [{ toolCalls: [command] }, { toolCalls: [done] }] })
+    const fake = await startFakeProvider({
+      name: 'trust-own-rule',
+      turns: [{ toolCalls: [command] }, { toolCalls: [done] }]
+    })
     const core = await start(dataDir)
     try {
       await useFakeProvider(core, fake.anthropicBaseUrl)
       const seen = await core.handlers['workspace:open']({ path: workspace })
       await core.handlers['workspace:trust']({ trusted: true, grantsHash: seen.grantsHash })
       const task = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
-      const item = await waitFor(async () => (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id))
+      const item = await waitFor(async () =>
+        (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id)
+      )
       expect(item.suggestedRule).toBeTruthy()
-      await core.handlers['approvals:decide']({ approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule })
+      await core.handlers['approvals:decide']({
+        approvalId: item.id,
+        outcome: 'approve',
+        scope: 'call',
+        alwaysAllow: item.suggestedRule!.rule
+      })
       await waitFor(async () => ['completed', 'idle'].includes((await summary(core, task.id)).status))
       expect(readFileSync(join(workspace, '.modus', 'modes.yaml'), 'utf8')).toContain('echo')
       // The file watcher reports the change; the user's own rule is no grant to ask about.
@@ -229,7 +259,7 @@ describe('trust is tied to the grants the user saw', () => {
     }
   })
 
-  it('a server added after trusting suspends the whole trust: the modes\' grants the user saw wait too', async () => {
+  it("a server added after trusting suspends the whole trust: the modes' grants the user saw wait too", async () => {
     const { startFakeProvider } = await import('../../support/fake-provider')
     const { dataDir, workspace } = setup()
     writeFileSync(join(workspace, 'marker.txt'), 'suspended-run\n')
@@ -241,10 +271,15 @@ describe('trust is tied to the grants the user saw', () => {
       const seen = await core.handlers['workspace:open']({ path: workspace })
       await core.handlers['workspace:trust']({ trusted: true, grantsHash: seen.grantsHash })
       // A pull adds a server the user never saw: the folder asks again, and nothing it grants runs meanwhile.
-      writeFileSync(join(workspace, '.modus', 'mcp.json'), JSON.stringify({ mcpServers: { planted: { command: 'node', args: ['planted.js'] } } }))
+      writeFileSync(
+        join(workspace, '.modus', 'mcp.json'),
+        JSON.stringify({ mcpServers: { planted: { command: 'node', args: ['planted.js'] } } })
+      )
       expect(await core.handlers['workspace:open']({ path: workspace })).toMatchObject({ trusted: false })
       const task = await core.handlers['task:start']({ text: 'run it', mode: 'yolo' })
-      const item = await waitFor(async () => (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id))
+      const item = await waitFor(async () =>
+        (await core.handlers['approvals:list']({})).find((i) => i.taskId === task.id)
+      )
       expect(item.tool).toBe('execute_command')
       await core.handlers['task:cancel']({ taskId: task.id }).catch(() => undefined)
     } finally {
@@ -257,7 +292,9 @@ describe('trust is tied to the grants the user saw', () => {
     const core = await start(dataDir)
     const shown = await core.handlers['workspace:open']({ path: workspace })
     writeFileSync(join(workspace, '.modus', 'modes.yaml'), GRANTING_MODES.replace('["curl *"]', '["*"]'))
-    await expect(core.handle('workspace:trust', { trusted: true, grantsHash: shown.grantsHash })).resolves.toMatchObject({
+    await expect(
+      core.handle('workspace:trust', { trusted: true, grantsHash: shown.grantsHash })
+    ).resolves.toMatchObject({
       ok: false,
       error: { code: 'grants_changed' }
     })
@@ -282,7 +319,14 @@ describe('trust is tied to the grants the user saw', () => {
 })
 
 async function useFakeProvider(core: Core, baseUrl: string): Promise<void> {
-  await core.handlers['settings:saveProvider']({ id: 'fake', kind: 'anthropic', label: 'Fake', baseUrl, model: 'claude-sonnet-4-5', apiKey: 'sk-test' })
+  await core.handlers['settings:saveProvider']({
+    id: 'fake',
+    kind: 'anthropic',
+    label: 'Fake',
+    baseUrl,
+    model: 'claude-sonnet-4-5',
+    apiKey: 'sk-test'
+  })
 }
 
 async function summary(core: Core, taskId: string) {

@@ -14,7 +14,11 @@ const ORIGINAL = lines(40)
 const PROPOSED = lines(40, (i) => (i === 5 ? 'FIVE' : `line ${i}`))
 
 async function stage(proposed = PROPOSED) {
-  return t.workspace.changes.stage({ taskId: 'task1', toolName: 'write_to_file', change: { path: 'f.txt', kind: 'modify', original: ORIGINAL, proposed } })
+  return t.workspace.changes.stage({
+    taskId: 'task1',
+    toolName: 'write_to_file',
+    change: { path: 'f.txt', kind: 'modify', original: ORIGINAL, proposed }
+  })
 }
 
 describe('ChangeStore.drift', () => {
@@ -43,7 +47,10 @@ describe('ChangeStore.drift', () => {
     const staged = await stage()
     const { rmSync } = await import('node:fs')
     rmSync(join(t.root, 'f.txt'))
-    expect(await t.workspace.changes.drift(staged.id)).toEqual({ conflict: true, message: 'f.txt was deleted since the change was proposed' })
+    expect(await t.workspace.changes.drift(staged.id)).toEqual({
+      conflict: true,
+      message: 'f.txt was deleted since the change was proposed'
+    })
     t.workspace.changes.reject(staged.id)
     expect(await t.workspace.changes.drift(staged.id)).toBeNull()
   })

@@ -14,7 +14,11 @@ const PROPOSED = lines(40, (i) => (i === 5 ? 'FIVE' : i === 30 ? 'THIRTY' : `lin
 const disk = (rel: string): string => readFileSync(join(t.root, rel), 'utf8')
 
 async function stageModify(path = 'f.txt', original = ORIGINAL, proposed = PROPOSED): Promise<StagedChange> {
-  return t.workspace.changes.stage({ taskId: 'task1', toolName: 'apply_diff', change: { path, kind: 'modify', original, proposed } })
+  return t.workspace.changes.stage({
+    taskId: 'task1',
+    toolName: 'apply_diff',
+    change: { path, kind: 'modify', original, proposed }
+  })
 }
 
 describe('ChangeStore', () => {
@@ -83,7 +87,11 @@ describe('ChangeStore', () => {
 
   it('does not overwrite a file someone created after a create was proposed', async () => {
     t = await tempWorkspace()
-    const staged = await t.workspace.changes.stage({ taskId: 't', toolName: 'write_to_file', change: { path: 'new.txt', kind: 'create', original: null, proposed: 'mine\n' } })
+    const staged = await t.workspace.changes.stage({
+      taskId: 't',
+      toolName: 'write_to_file',
+      change: { path: 'new.txt', kind: 'create', original: null, proposed: 'mine\n' }
+    })
     writeFileSync(join(t.root, 'new.txt'), 'theirs\n')
     expect((await t.workspace.changes.accept(staged.id)).status).toBe('conflict')
     expect(disk('new.txt')).toBe('theirs\n')
@@ -98,8 +106,16 @@ describe('ChangeStore', () => {
 
   it('deletes and moves files, and reverts both', async () => {
     t = await tempWorkspace({ 'gone.txt': 'bye\n', 'old/name.txt': 'x\n' })
-    const del = await t.workspace.changes.stage({ taskId: 't', toolName: 'apply_patch', change: { path: 'gone.txt', kind: 'delete', original: 'bye\n', proposed: null } })
-    const move = await t.workspace.changes.stage({ taskId: 't', toolName: 'apply_patch', change: { path: 'old/name.txt', kind: 'move', moveTo: 'new/name.txt', original: 'x\n', proposed: 'y\n' } })
+    const del = await t.workspace.changes.stage({
+      taskId: 't',
+      toolName: 'apply_patch',
+      change: { path: 'gone.txt', kind: 'delete', original: 'bye\n', proposed: null }
+    })
+    const move = await t.workspace.changes.stage({
+      taskId: 't',
+      toolName: 'apply_patch',
+      change: { path: 'old/name.txt', kind: 'move', moveTo: 'new/name.txt', original: 'x\n', proposed: 'y\n' }
+    })
     await t.workspace.changes.accept(del.id)
     await t.workspace.changes.accept(move.id)
     expect(existsSync(join(t.root, 'gone.txt'))).toBe(false)
@@ -129,8 +145,16 @@ describe('ChangeStore', () => {
 
   it('flags proposals for paths outside the workspace and protected paths', async () => {
     t = await tempWorkspace({}, { isProtected: (rel) => rel === 'AGENTS.md' })
-    const outside = await t.workspace.changes.stage({ taskId: 't', toolName: 'write_to_file', change: { path: '../outside/x.txt', kind: 'create', original: null, proposed: 'x' } })
-    const guarded = await t.workspace.changes.stage({ taskId: 't', toolName: 'write_to_file', change: { path: 'AGENTS.md', kind: 'create', original: null, proposed: 'x' } })
+    const outside = await t.workspace.changes.stage({
+      taskId: 't',
+      toolName: 'write_to_file',
+      change: { path: '../outside/x.txt', kind: 'create', original: null, proposed: 'x' }
+    })
+    const guarded = await t.workspace.changes.stage({
+      taskId: 't',
+      toolName: 'write_to_file',
+      change: { path: 'AGENTS.md', kind: 'create', original: null, proposed: 'x' }
+    })
     expect(outside.outsideWorkspace).toBe(true)
     expect(guarded.protected).toBe(true)
     expect(t.workspace.changes.list({ taskId: 't', status: 'pending' })).toHaveLength(2)
@@ -164,7 +188,11 @@ describe('an approved edit cannot be redirected out of the workspace', () => {
 
   it('a created file whose new folder is a link out by then is not created outside', async () => {
     t = await tempWorkspace({})
-    const staged = await t.workspace.changes.stage({ taskId: 't', toolName: 'write_to_file', change: { path: 'gen/out.txt', kind: 'create', original: null, proposed: 'payload\n' } })
+    const staged = await t.workspace.changes.stage({
+      taskId: 't',
+      toolName: 'write_to_file',
+      change: { path: 'gen/out.txt', kind: 'create', original: null, proposed: 'payload\n' }
+    })
     symlinkSync(t.outside, join(t.root, 'gen'))
     const outcome = await t.workspace.changes.accept(staged.id)
     expect(outcome.status).toBe('conflict')

@@ -13,7 +13,10 @@ export interface TempWorkspace {
 }
 
 /** A real temp directory with a workspace on it; `files` are written before the workspace loads. */
-export async function tempWorkspace(files: Record<string, string | Uint8Array> = {}, options: Partial<CreateWorkspaceOptions> = {}): Promise<TempWorkspace> {
+export async function tempWorkspace(
+  files: Record<string, string | Uint8Array> = {},
+  options: Partial<CreateWorkspaceOptions> = {}
+): Promise<TempWorkspace> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'modus-ws-')))
   const root = join(base, 'project')
   const outside = join(base, 'outside')

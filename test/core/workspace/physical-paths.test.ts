@@ -44,7 +44,12 @@ describe('`..` after a link is resolved as the OS does', () => {
   })
 
   it('ignore rules see the physical path: a link and `..` cannot reach an ignored file unnoticed', async () => {
-    t = await tempWorkspace({ '.modusignore': 'secrets/\n', 'secrets/deep/key.pem': 'KEY\n', 'secrets/top.pem': 'TOP\n', 'a/b.txt': 'b\n' })
+    t = await tempWorkspace({
+      '.modusignore': 'secrets/\n',
+      'secrets/deep/key.pem': 'KEY\n',
+      'secrets/top.pem': 'TOP\n',
+      'a/b.txt': 'b\n'
+    })
     symlinkSync(join(t.root, 'secrets', 'deep'), join(t.root, 'a', 'door'))
     await t.workspace.reloadIgnoreRules()
     expect((await t.workspace.resolve('a/door/../top.pem')).ignored).toBe(true)
@@ -59,7 +64,9 @@ describe('a dangling link counts where its target would be', () => {
     const p = await t.workspace.resolve('innocent.txt')
     expect(p.outsideWorkspace).toBe(true)
     expect(p.real).toBe(join(t.outside, 'not-yet', 'payload.sh'))
-    await expect(t.workspace.writeText('innocent.txt', 'x', {}, { stayInside: true })).rejects.toMatchObject({ code: 'outside_workspace' })
+    await expect(t.workspace.writeText('innocent.txt', 'x', {}, { stayInside: true })).rejects.toMatchObject({
+      code: 'outside_workspace'
+    })
     expect(existsSync(join(t.outside, 'not-yet'))).toBe(false)
   })
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { requiredLiteral } from '../../../src/main/core/workspace/required-literal'
 
-const lit = (source: string, flags = ''): ReturnType<typeof requiredLiteral> => requiredLiteral(new RegExp(source, flags).source, flags)
+const lit = (source: string, flags = ''): ReturnType<typeof requiredLiteral> =>
+  requiredLiteral(new RegExp(source, flags).source, flags)
 
 describe('requiredLiteral', () => {
   it('takes a plain pattern whole, escapes read as their character', () => {

@@ -45,11 +45,18 @@ describe('path resolution', () => {
   it('follows a symlink that stays inside and reports the real path', async () => {
     t = await tempWorkspace({ 'real/a.txt': 'a' })
     symlinkSync(join(t.root, 'real'), join(t.root, 'alias'))
-    expect(await t.workspace.resolve('alias/a.txt')).toMatchObject({ outsideWorkspace: false, viaSymlink: true, display: 'real/a.txt' })
+    expect(await t.workspace.resolve('alias/a.txt')).toMatchObject({
+      outsideWorkspace: false,
+      viaSymlink: true,
+      display: 'real/a.txt'
+    })
   })
 
   it('marks protected paths with the policy predicate', async () => {
-    t = await tempWorkspace({ '.roomodes': 'x', 'a.ts': 'y' }, { isProtected: (rel) => rel === '.roomodes' || rel.startsWith('.modus/') })
+    t = await tempWorkspace(
+      { '.roomodes': 'x', 'a.ts': 'y' },
+      { isProtected: (rel) => rel === '.roomodes' || rel.startsWith('.modus/') }
+    )
     expect((await t.workspace.resolve('.roomodes')).protected).toBe(true)
     expect((await t.workspace.resolve('.modus/modes.yaml')).protected).toBe(true)
     expect((await t.workspace.resolve('a.ts')).protected).toBe(false)
@@ -58,7 +65,13 @@ describe('path resolution', () => {
 
 describe('ignore files', () => {
   it('.modusignore and .rooignore block reads, writes and listings, also through a symlink', async () => {
-    t = await tempWorkspace({ '.modusignore': 'secrets/\n', '.rooignore': '*.key\n', 'secrets/db.txt': 'pw', 'id.key': 'k', 'ok.txt': 'fine' })
+    t = await tempWorkspace({
+      '.modusignore': 'secrets/\n',
+      '.rooignore': '*.key\n',
+      'secrets/db.txt': 'pw',
+      'id.key': 'k',
+      'ok.txt': 'fine'
+    })
     expect(await codeOf(t.workspace.readText('secrets/db.txt'))).toBe('ignored')
     expect(await codeOf(t.workspace.readText('id.key'))).toBe('ignored')
     expect(await codeOf(t.workspace.writeText('secrets/new.txt', 'x'))).toBe('ignored')
@@ -91,7 +104,11 @@ describe('reading text', () => {
       'latin.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])
     })
     expect(await t.workspace.readText('bom.txt')).toMatchObject({ text: 'a\nb\n', encoding: 'utf8bom', eol: 'lf' })
-    expect(await t.workspace.readText('le.txt')).toMatchObject({ text: 'héllo\r\nwörld\r\n', encoding: 'utf16le', eol: 'crlf' })
+    expect(await t.workspace.readText('le.txt')).toMatchObject({
+      text: 'héllo\r\nwörld\r\n',
+      encoding: 'utf16le',
+      eol: 'crlf'
+    })
     expect(await t.workspace.readText('be.txt')).toMatchObject({ text: 'héllo\r\nwörld\r\n', encoding: 'utf16be' })
     expect(await t.workspace.readText('latin.txt')).toMatchObject({ text: 'café\n', encoding: 'latin1' })
   })
@@ -133,7 +150,9 @@ describe('writing', () => {
     await t.workspace.writeText('u16.txt', 'ü\n')
     await t.workspace.writeText('run.sh', '#!/bin/sh\necho bye\n')
     expect([...readFileSync(join(t.root, 'bom.txt'))]).toEqual([0xef, 0xbb, 0xbf, 0x62, 0x0a])
-    expect(readFileSync(join(t.root, 'u16.txt'))).toEqual(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('ü\n', 'utf16le')]))
+    expect(readFileSync(join(t.root, 'u16.txt'))).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('ü\n', 'utf16le')])
+    )
     expect(statSync(join(t.root, 'run.sh')).mode & 0o777).toBe(0o755)
   })
 
@@ -159,7 +178,13 @@ describe('listing', () => {
       'README.md': ''
     })
     const all = await t.workspace.list('.', { recursive: true, limit: 100 })
-    expect(all.entries.map((e) => e.path + (e.isDirectory ? '/' : ''))).toEqual(['.gitignore', 'README.md', 'src/', 'src/.gitignore', 'src/index.ts'])
+    expect(all.entries.map((e) => e.path + (e.isDirectory ? '/' : ''))).toEqual([
+      '.gitignore',
+      'README.md',
+      'src/',
+      'src/.gitignore',
+      'src/index.ts'
+    ])
     const inside = await t.workspace.list('node_modules/pkg', { recursive: true, limit: 100 })
     expect(inside.entries.map((e) => e.path)).toContain('node_modules/pkg/node_modules/dep/index.js')
     const top = await t.workspace.list('.', { recursive: false, limit: 2 })
@@ -192,7 +217,11 @@ describe('listing beside ripgrep', () => {
     const listed = await t.workspace.list('.', { recursive: true, limit: Number.MAX_SAFE_INTEGER })
     const files = listed.entries.filter((e) => !e.isDirectory).map((e) => e.path)
     const excludes = [...DEFAULT_EXCLUDED_DIRS].flatMap((name) => ['--glob', `!${name}`])
-    const viaRg = execFileSync(rg!, ['--files', '--hidden', '--no-require-git', '--ignore-file', '.modusignore', ...excludes], { cwd: t.root, encoding: 'utf8' })
+    const viaRg = execFileSync(
+      rg!,
+      ['--files', '--hidden', '--no-require-git', '--ignore-file', '.modusignore', ...excludes],
+      { cwd: t.root, encoding: 'utf8' }
+    )
     expect(files).toEqual(viaRg.split('\n').filter(Boolean).sort())
     expect(files).toContain('keep.log')
     expect(files).not.toContain('src/generated/a.ts')

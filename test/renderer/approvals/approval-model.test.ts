@@ -71,8 +71,18 @@ describe('approval queue model', () => {
 
   it('says why in a sentence, never by rule id, and not twice for a paused loop', () => {
     expect(whyAsked(item('a1'))).toBe('Commands need approval')
-    expect(whyAsked(item('a1', { kind: 'cost-limit', reason: 'The $2 cap was reached' }))).toBe('The $2 cap was reached')
-    expect(whyAsked(item('a1', { kind: 'mistake-limit', summary: 'The model made 3 mistakes.', reason: 'The model made 3 mistakes.' }))).toBeNull()
+    expect(whyAsked(item('a1', { kind: 'cost-limit', reason: 'The $2 cap was reached' }))).toBe(
+      'The $2 cap was reached'
+    )
+    expect(
+      whyAsked(
+        item('a1', {
+          kind: 'mistake-limit',
+          summary: 'The model made 3 mistakes.',
+          reason: 'The model made 3 mistakes.'
+        })
+      )
+    ).toBeNull()
   })
 
   it('offers the turn-wide answers only when later calls of the message wait', () => {
@@ -86,9 +96,13 @@ describe('approval queue model', () => {
     expect(shortcutHint(item('a1', { messageId: 'm1', laterInTurn: 1 }))).toBe(
       'j/k or ↓/↑ move · a approve · r reject · A approve turn · R reject turn'
     )
-    expect(shortcutHint(item('a1', { kind: 'edit', messageId: 'm1', laterInTurn: 0 }))).toBe('j/k or ↓/↑ move · a accept as reviewed · r reject')
+    expect(shortcutHint(item('a1', { kind: 'edit', messageId: 'm1', laterInTurn: 0 }))).toBe(
+      'j/k or ↓/↑ move · a accept as reviewed · r reject'
+    )
     expect(shortcutHint(item('a1', { kind: 'network' }))).toBe('j/k or ↓/↑ move · a allow once · r deny')
-    expect(shortcutHint(item('a1', { kind: 'cost-limit', messageId: 'm1', laterInTurn: 2 }))).toBe('j/k or ↓/↑ move · a continue · r stop the task')
+    expect(shortcutHint(item('a1', { kind: 'cost-limit', messageId: 'm1', laterInTurn: 2 }))).toBe(
+      'j/k or ↓/↑ move · a continue · r stop the task'
+    )
   })
 })
 
@@ -102,7 +116,10 @@ describe('keyArguments for file bodies', () => {
 
   it('names the page a browser launch opens and its origin; other calls have none', () => {
     const launch = (url: string) => browserPageOf({ tool: 'browser_action', args: { action: 'launch', url } })
-    expect(launch('http://127.0.0.1:5173/app?x=1')).toEqual({ url: 'http://127.0.0.1:5173/app?x=1', origin: 'http://127.0.0.1:5173' })
+    expect(launch('http://127.0.0.1:5173/app?x=1')).toEqual({
+      url: 'http://127.0.0.1:5173/app?x=1',
+      origin: 'http://127.0.0.1:5173'
+    })
     expect(launch('file:///work/project/index.html')?.origin).toBe('a file on this computer')
     expect(launch('not a url')?.origin).toBe('none (not a valid URL)')
     expect(browserPageOf({ tool: 'browser_action', args: { action: 'click', coordinate: { x: 1, y: 2 } } })).toBeNull()

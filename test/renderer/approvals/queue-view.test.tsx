@@ -60,19 +60,42 @@ describe('ApprovalQueueView', () => {
     expect(why.textContent).toBe('Why you were asked: Commands are not auto-approved in Code mode')
     expect(why.getAttribute('title')).toBe('Policy rule: command toggle')
     expect(cards[1].textContent).toContain('debug mode')
-    expect([...view.container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(['Fix the tests', 'Other task'])
+    expect([...view.container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual([
+      'Fix the tests',
+      'Other task'
+    ])
   })
 
   it('shows the page and origin a browser launch would open, and why the policy asked about that origin', async () => {
     const args = { action: 'launch', url: 'https://example.com/login?next=/account' }
-    const mode = { slug: 'code', name: 'Code', roleDefinition: 'r', groups: ['browser' as const], origin: 'builtin' as const, overridesBuiltIn: false, autoApprove: { browser: true } }
-    const verdict = decide({ name: 'browser_action', params: browserActionTool.params.parse(args) }, { mode, trusted: true, workspaceRoot: '/work/project' })
+    const mode = {
+      slug: 'code',
+      name: 'Code',
+      roleDefinition: 'r',
+      groups: ['browser' as const],
+      origin: 'builtin' as const,
+      overridesBuiltIn: false,
+      autoApprove: { browser: true }
+    }
+    const verdict = decide(
+      { name: 'browser_action', params: browserActionTool.params.parse(args) },
+      { mode, trusted: true, workspaceRoot: '/work/project' }
+    )
     expect(verdict.decision).toBe('ask')
-    const launch = item('b1', { tool: 'browser_action', args, summary: browserActionTool.summarize(browserActionTool.params.parse(args)), rule: verdict.rule, reason: verdict.reason })
+    const launch = item('b1', {
+      tool: 'browser_action',
+      args,
+      summary: browserActionTool.summarize(browserActionTool.params.parse(args)),
+      rule: verdict.rule,
+      reason: verdict.reason
+    })
     const { view } = await showQueue([launch])
     const card = view.container.querySelector('.approval-card')!
     const page = card.querySelector('[aria-label="Page to open"]')!
-    const fields = [...page.querySelectorAll('div')].map((row) => [row.querySelector('dt')!.textContent, row.querySelector('dd')!.textContent])
+    const fields = [...page.querySelectorAll('div')].map((row) => [
+      row.querySelector('dt')!.textContent,
+      row.querySelector('dd')!.textContent
+    ])
     expect(fields).toEqual([
       ['Page', 'https://example.com/login?next=/account'],
       ['Origin', 'https://example.com']
@@ -106,7 +129,9 @@ describe('ApprovalQueueView', () => {
     await press(reason, 'a')
     await press(reason, 'Enter')
     await settle()
-    expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a1', outcome: 'reject', scope: 'call', reason: 'use pnpm instead' }])
+    expect(fake.callsTo('approvals:decide')).toEqual([
+      { approvalId: 'a1', outcome: 'reject', scope: 'call', reason: 'use pnpm instead' }
+    ])
     await press(queue, 'A')
     await settle()
     expect(fake.callsTo('approvals:decide')[1]).toEqual({ approvalId: 'a2', outcome: 'approve', scope: 'turn' })
@@ -140,7 +165,16 @@ describe('ApprovalQueueView', () => {
 describe('a paused loop in the queue', () => {
   it('asks to continue or stop, and continuing approves the item', async () => {
     const { fake, queue } = await showQueue([
-      item('a1', { kind: 'cost-limit', tool: undefined, args: undefined, callId: undefined, messageId: undefined, summary: 'Spent $2.00 of $2.00', rule: 'costCap', reason: 'The task reached its cost cap' })
+      item('a1', {
+        kind: 'cost-limit',
+        tool: undefined,
+        args: undefined,
+        callId: undefined,
+        messageId: undefined,
+        summary: 'Spent $2.00 of $2.00',
+        rule: 'costCap',
+        reason: 'The task reached its cost cap'
+      })
     ])
     expect(queue.textContent).toContain('Cost limit reached')
     expect(queue.textContent).toContain('Why you were asked: The task reached its cost cap')
@@ -154,12 +188,23 @@ describe('a paused loop in the queue', () => {
 
   it('takes guidance at the mistake limit and sends it with Continue', async () => {
     const { fake, queue } = await showQueue([
-      item('a1', { kind: 'mistake-limit', tool: undefined, args: undefined, callId: undefined, messageId: undefined, summary: 'The model made 3 mistakes in a row', rule: 'mistake-limit', reason: 'Give it guidance or stop here.' })
+      item('a1', {
+        kind: 'mistake-limit',
+        tool: undefined,
+        args: undefined,
+        callId: undefined,
+        messageId: undefined,
+        summary: 'The model made 3 mistakes in a row',
+        rule: 'mistake-limit',
+        reason: 'Give it guidance or stop here.'
+      })
     ])
     const field = queue.querySelector('textarea') as HTMLTextAreaElement
     expect(field.closest('label')!.textContent).toContain('Guidance for the model')
     await typeInto(field, 'read the file before editing it')
     await click(button(queue, 'Continue'))
-    expect(fake.callsTo('approvals:decide')).toEqual([{ approvalId: 'a1', outcome: 'approve', scope: 'call', reason: 'read the file before editing it' }])
+    expect(fake.callsTo('approvals:decide')).toEqual([
+      { approvalId: 'a1', outcome: 'approve', scope: 'call', reason: 'read the file before editing it' }
+    ])
   })
 })

@@ -20,7 +20,15 @@ describe('browserFacts', () => {
       'Page errors since the previous action:\nboom',
       '(A screenshot was taken but not sent: this model does not take images. Rely on the URL and console.)'
     ].join('\n')
-    expect(browserFacts(noisy)).toEqual({ url: 'http://localhost:3000/done', console: ['[log] saved', '[error] multi', 'line'], errors: ['boom'] })
-    expect(browserFacts('No browser is open: start with browser_action launch (url) before click.')).toEqual({ url: null, console: [], errors: [] })
+    expect(browserFacts(noisy)).toEqual({
+      url: 'http://localhost:3000/done',
+      console: ['[log] saved', '[error] multi', 'line'],
+      errors: ['boom']
+    })
+    expect(browserFacts('No browser is open: start with browser_action launch (url) before click.')).toEqual({
+      url: null,
+      console: [],
+      errors: []
+    })
   })
 })

@@ -11,11 +11,22 @@ import { button, click, mount, settle, typeInto } from './dom'
 
 const at = 1
 const task = (extra: Partial<TaskSummary> = {}): TaskSummary => ({
-  id: 't1', title: 'Fix the bug', mode: 'code', status: 'running', createdAt: 0, updatedAt: 0, ...extra
+  id: 't1',
+  title: 'Fix the bug',
+  mode: 'code',
+  status: 'running',
+  createdAt: 0,
+  updatedAt: 0,
+  ...extra
 })
 
 function showTask(events: AgentEvent[], summary = task()): void {
-  useChatStore.setState({ activeTaskId: summary.id, tasks: { [summary.id]: summary }, composerMode: null, accepted: {} })
+  useChatStore.setState({
+    activeTaskId: summary.id,
+    tasks: { [summary.id]: summary },
+    composerMode: null,
+    accepted: {}
+  })
   useChatStore.getState().replay(summary.id, events)
 }
 
@@ -24,7 +35,10 @@ const modesView = {
     { slug: 'code', name: 'Code' },
     { slug: 'reviewer', name: 'Reviewer' }
   ],
-  defaultSlug: 'code', problems: [], warnings: [], files: { global: '/g' }
+  defaultSlug: 'code',
+  problems: [],
+  warnings: [],
+  files: { global: '/g' }
 }
 
 let cleanup: (() => void) | null = null
@@ -84,8 +98,27 @@ describe('ChatView', () => {
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'read_file', args: { path: 'src/a.ts' } },
       { type: 'tool-decision', at, callId: 'c1', decision: 'allow', rule: 'read toggle', reason: 'reads are free' },
       { type: 'tool-result', at, callId: 'c1', isError: false, text: 'line one\nline two' },
-      { type: 'todos', at, items: [{ text: 'Read the code', status: 'completed' }, { text: 'Fix it', status: 'in_progress' }] },
-      { type: 'usage', at, usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0123, contextTokens: 50000, contextWindow: 200000 } },
+      {
+        type: 'todos',
+        at,
+        items: [
+          { text: 'Read the code', status: 'completed' },
+          { text: 'Fix it', status: 'in_progress' }
+        ]
+      },
+      {
+        type: 'usage',
+        at,
+        usage: {
+          inputTokens: 1200,
+          outputTokens: 300,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: 0.0123,
+          contextTokens: 50000,
+          contextWindow: 200000
+        }
+      },
       { type: 'retry', at: Date.now(), attempt: 2, delayMs: 60_000, reason: 'rate limited (429)' }
     ])
     const view = await mount(<ChatView />, createFakeClient().client)
@@ -99,7 +132,9 @@ describe('ChatView', () => {
     expect(view.container.textContent).toContain('$0.0123')
     expect(view.container.querySelector('[role="meter"]')?.getAttribute('aria-valuenow')).toBe('50000')
     // The retry is a row of the chat (issue #28 item 10), no longer a line of the task bar.
-    expect(view.container.querySelector('.retry-row .retry')?.textContent).toMatch(/Request failed, retrying in (59|60) s \(attempt 2\)/)
+    expect(view.container.querySelector('.retry-row .retry')?.textContent).toMatch(
+      /Request failed, retrying in (59|60) s \(attempt 2\)/
+    )
     expect(view.container.querySelector('.retry-row .retry-reason')?.textContent).toBe('rate limited (429)')
   })
 
@@ -114,9 +149,30 @@ describe('ChatView', () => {
     showTask([
       { type: 'status', at, status: 'running' },
       { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
-      { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'browser_action', args: { action: 'click', coordinate: { x: 100, y: 50 } } },
-      { type: 'tool-decision', at, callId: 'c1', decision: 'allow', rule: 'browser-session', reason: 'Acts on the page already opened in this task' },
-      { type: 'tool-result', at, callId: 'c1', isError: false, text, images: [{ mediaType: 'image/png', dataBase64: 'iVBORw0KGgo=' }] }
+      {
+        type: 'tool-call',
+        at,
+        messageId: 'm1',
+        callId: 'c1',
+        name: 'browser_action',
+        args: { action: 'click', coordinate: { x: 100, y: 50 } }
+      },
+      {
+        type: 'tool-decision',
+        at,
+        callId: 'c1',
+        decision: 'allow',
+        rule: 'browser-session',
+        reason: 'Acts on the page already opened in this task'
+      },
+      {
+        type: 'tool-result',
+        at,
+        callId: 'c1',
+        isError: false,
+        text,
+        images: [{ mediaType: 'image/png', dataBase64: 'iVBORw0KGgo=' }]
+      }
     ])
     const view = await mount(<ChatView />, createFakeClient().client)
     cleanup = view.unmount
@@ -124,7 +180,9 @@ describe('ChatView', () => {
     const shown = card.querySelector('.browser-result')!
     expect(shown.closest('details')).toBeNull() // visible without opening the result
     expect(shown.querySelector('.browser-url')?.textContent).toBe('URL http://127.0.0.1:5173/app')
-    expect(shown.querySelector('[aria-label="Console output"]')?.textContent).toBe('[log] button clicked\n[warn] slow render\n[page error] late failure')
+    expect(shown.querySelector('[aria-label="Console output"]')?.textContent).toBe(
+      '[log] button clicked\n[warn] slow render\n[page error] late failure'
+    )
     expect(shown.querySelector('img')?.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=')
 
     await click(button(card, 'Enlarge the screenshot'))
@@ -139,11 +197,30 @@ describe('ChatView', () => {
       { type: 'status', at, status: 'waiting' },
       { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'execute_command', args: { command: 'npm test' } },
-      { type: 'approval-requested', at, approvalId: 'ap1', callId: 'c1', kind: 'tool', summary: 'Run npm test', rule: 'command toggle', reason: 'off in code mode' }
+      {
+        type: 'approval-requested',
+        at,
+        approvalId: 'ap1',
+        callId: 'c1',
+        kind: 'tool',
+        summary: 'Run npm test',
+        rule: 'command toggle',
+        reason: 'off in code mode'
+      }
     ])
     const item: ApprovalItem = {
-      id: 'ap1', taskId: 't1', taskTitle: 'Fix', kind: 'tool', mode: 'code', callId: 'c1', tool: 'execute_command',
-      args: { command: 'npm test' }, summary: 'Run npm test', rule: 'command toggle', reason: 'off in code mode', createdAt: 0
+      id: 'ap1',
+      taskId: 't1',
+      taskTitle: 'Fix',
+      kind: 'tool',
+      mode: 'code',
+      callId: 'c1',
+      tool: 'execute_command',
+      args: { command: 'npm test' },
+      summary: 'Run npm test',
+      rule: 'command toggle',
+      reason: 'off in code mode',
+      createdAt: 0
     }
     useApprovalsStore.getState().setItems([item])
     const fake = createFakeClient({ 'approvals:decide': () => ({ resolved: true }) })
@@ -158,10 +235,19 @@ describe('ChatView', () => {
   })
 
   it('answers a follow-up with a suggestion, switching mode when it names one', async () => {
-    showTask([
-      { type: 'status', at, status: 'idle' },
-      { type: 'followup', at, callId: 'q', question: 'Plan first?', suggestions: [{ answer: 'Yes, plan it', mode: 'architect' }, { answer: 'Just do it' }] }
-    ], task({ status: 'idle' }))
+    showTask(
+      [
+        { type: 'status', at, status: 'idle' },
+        {
+          type: 'followup',
+          at,
+          callId: 'q',
+          question: 'Plan first?',
+          suggestions: [{ answer: 'Yes, plan it', mode: 'architect' }, { answer: 'Just do it' }]
+        }
+      ],
+      task({ status: 'idle' })
+    )
     const fake = createFakeClient({ 'task:send': () => task({ status: 'running' }) })
     const view = await mount(<ChatView />, fake.client)
     cleanup = view.unmount
@@ -181,7 +267,10 @@ describe('ChatView', () => {
     const picker = view.container.querySelector<HTMLSelectElement>('select[aria-label="Mode"]')!
     expect([...picker.options].map((o) => o.value)).toEqual(['code', 'reviewer'])
     await typeInto(picker, 'reviewer')
-    await typeInto(view.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!, 'Review my code')
+    await typeInto(
+      view.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!,
+      'Review my code'
+    )
     await click(button(view.container, 'Send'))
     expect(fake.callsTo('task:start')).toEqual([{ text: 'Review my code', mode: 'reviewer' }])
     await click(button(view.container, 'Cancel'))
@@ -193,7 +282,14 @@ describe('ChatView', () => {
       [
         { type: 'status', at, status: 'running' },
         { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
-        { type: 'tool-call', at, messageId: 'm1', callId: 'c9', name: 'attempt_completion', args: { result: 'Fixed **the bug**.' } },
+        {
+          type: 'tool-call',
+          at,
+          messageId: 'm1',
+          callId: 'c9',
+          name: 'attempt_completion',
+          args: { result: 'Fixed **the bug**.' }
+        },
         { type: 'completion', at, result: 'Fixed **the bug**.' },
         { type: 'status', at, status: 'completed' }
       ],

@@ -5,7 +5,10 @@ import { ClientProvider } from '../../../src/renderer/src/client/client-context'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
-export async function mount(node: ReactNode, client: ModusClient): Promise<{ container: HTMLElement; unmount(): void }> {
+export async function mount(
+  node: ReactNode,
+  client: ModusClient
+): Promise<{ container: HTMLElement; unmount(): void }> {
   const container = document.createElement('div')
   document.body.appendChild(container)
   let root!: Root
@@ -27,13 +30,19 @@ export function button(scope: ParentNode, name: string): HTMLButtonElement {
   const found = [...scope.querySelectorAll('button')].find(
     (candidate) => (candidate.getAttribute('aria-label') ?? candidate.textContent?.trim()) === name
   )
-  if (!found) throw new Error(`no button "${name}" in: ${[...scope.querySelectorAll('button')].map((b) => b.textContent).join(' | ')}`)
+  if (!found)
+    throw new Error(
+      `no button "${name}" in: ${[...scope.querySelectorAll('button')].map((b) => b.textContent).join(' | ')}`
+    )
   return found
 }
 
 export const click = (element: HTMLElement): Promise<void> => act(async () => element.click())
 
-export async function typeInto(element: HTMLTextAreaElement | HTMLInputElement | HTMLSelectElement, value: string): Promise<void> {
+export async function typeInto(
+  element: HTMLTextAreaElement | HTMLInputElement | HTMLSelectElement,
+  value: string
+): Promise<void> {
   const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'value')!.set!
   await act(async () => {
     setter.call(element, value)

@@ -31,7 +31,10 @@ describe('createEventBatcher', () => {
   it('flushes on demand and on dispose, then ignores late events', () => {
     const frames: Array<() => void> = []
     const applied: string[] = []
-    const batcher = createEventBatcher((_, events) => applied.push(...events.map((e) => (e as { text: string }).text)), (run) => frames.push(run))
+    const batcher = createEventBatcher(
+      (_, events) => applied.push(...events.map((e) => (e as { text: string }).text)),
+      (run) => frames.push(run)
+    )
     batcher.push('a', delta('x'))
     batcher.flush()
     expect(applied).toEqual(['x'])

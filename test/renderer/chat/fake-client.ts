@@ -17,11 +17,11 @@ export function createFakeClient(handlers: Partial<Record<Channel, Handler>> = {
     async request<C extends Channel>(channel: C, input: RequestInput<C>): Promise<Result<RequestOutput<C>>> {
       calls.push({ channel, input })
       const handler = handlers[channel]
-      if (!handler) return { ok: false, error: { code: 'unavailable', message: `${channel} not handled` } } as Result<RequestOutput<C>>
+      if (!handler) return { ok: false, error: { code: 'unavailable', message: `${channel} not handled` } }
       try {
         return { ok: true, value: (await handler(input)) as RequestOutput<C> }
       } catch (error) {
-        return { ok: false, error: { code: 'failed', message: (error as Error).message } } as Result<RequestOutput<C>>
+        return { ok: false, error: { code: 'failed', message: (error as Error).message } }
       }
     },
     subscribe: fanout.subscribe

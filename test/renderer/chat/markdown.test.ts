@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { highlight } from '../../../src/renderer/src/features/chat/markdown/highlight'
-import { inlineText, parseInline, parseMarkdown, safeHref } from '../../../src/renderer/src/features/chat/markdown/parse-markdown'
+import {
+  inlineText,
+  parseInline,
+  parseMarkdown,
+  safeHref
+} from '../../../src/renderer/src/features/chat/markdown/parse-markdown'
 
 describe('parseMarkdown', () => {
   it('parses headings, paragraphs, fenced code, lists, quotes, rules and tables', () => {
@@ -24,7 +29,16 @@ describe('parseMarkdown', () => {
         '| 1 | 2 |'
       ].join('\n')
     )
-    expect(blocks.map((block) => block.type)).toEqual(['heading', 'paragraph', 'code', 'list', 'list', 'quote', 'hr', 'table'])
+    expect(blocks.map((block) => block.type)).toEqual([
+      'heading',
+      'paragraph',
+      'code',
+      'list',
+      'list',
+      'quote',
+      'hr',
+      'table'
+    ])
     expect(blocks[2]).toEqual({ type: 'code', lang: 'ts', text: 'const a = 1', closed: true })
     const bullets = blocks[3] as Extract<(typeof blocks)[number], { type: 'list' }>
     expect(bullets.items).toHaveLength(2)
@@ -43,14 +57,22 @@ describe('parseMarkdown', () => {
 
   it('treats HTML as text', () => {
     const blocks = parseMarkdown('<img src=x onerror=alert(1)> <script>alert(1)</script>')
-    expect(blocks).toEqual([{ type: 'paragraph', children: [{ type: 'text', text: '<img src=x onerror=alert(1)> <script>alert(1)</script>' }] }])
+    expect(blocks).toEqual([
+      {
+        type: 'paragraph',
+        children: [{ type: 'text', text: '<img src=x onerror=alert(1)> <script>alert(1)</script>' }]
+      }
+    ])
   })
 
   it('links only http, https and mailto targets', () => {
     expect(parseInline('[docs](https://example.com/a_(b))')).toEqual([
       { type: 'link', href: 'https://example.com/a_(b)', children: [{ type: 'text', text: 'docs' }] }
     ])
-    expect(parseInline('[click](javascript:alert(1))')[0]).toEqual({ type: 'em', children: [{ type: 'text', text: 'click' }] })
+    expect(parseInline('[click](javascript:alert(1))')[0]).toEqual({
+      type: 'em',
+      children: [{ type: 'text', text: 'click' }]
+    })
     expect(safeHref('data:text/html,x')).toBeNull()
     expect(parseInline('<https://a.b/c>')[0]).toMatchObject({ type: 'link', href: 'https://a.b/c' })
   })
@@ -58,7 +80,11 @@ describe('parseMarkdown', () => {
   it('links bare web addresses without the sentence punctuation after them', () => {
     expect(parseInline('See https://example.com/docs. Or (http://a.b/c_(d)) now')).toEqual([
       { type: 'text', text: 'See ' },
-      { type: 'link', href: 'https://example.com/docs', children: [{ type: 'text', text: 'https://example.com/docs' }] },
+      {
+        type: 'link',
+        href: 'https://example.com/docs',
+        children: [{ type: 'text', text: 'https://example.com/docs' }]
+      },
       { type: 'text', text: '. Or (' },
       { type: 'link', href: 'http://a.b/c_(d)', children: [{ type: 'text', text: 'http://a.b/c_(d)' }] },
       { type: 'text', text: ') now' }
@@ -67,7 +93,9 @@ describe('parseMarkdown', () => {
   })
 
   it('leaves snake_case, lone asterisks and escapes alone', () => {
-    expect(inlineText(parseInline('call read_file_now and 2 * 3 = 6, \\*not em\\*'))).toBe('call read_file_now and 2 * 3 = 6, *not em*')
+    expect(inlineText(parseInline('call read_file_now and 2 * 3 = 6, \\*not em\\*'))).toBe(
+      'call read_file_now and 2 * 3 = 6, *not em*'
+    )
     expect(parseInline('a_b_c')).toEqual([{ type: 'text', text: 'a_b_c' }])
   })
 
@@ -98,7 +126,11 @@ describe('highlight', () => {
   })
 
   it('colours python and shell, and leaves unknown languages plain', () => {
-    expect(highlight('def f(): # hi', 'python').filter((t) => t.kind !== 'plain').map((t) => t.kind)).toEqual(['keyword', 'comment'])
+    expect(
+      highlight('def f(): # hi', 'python')
+        .filter((t) => t.kind !== 'plain')
+        .map((t) => t.kind)
+    ).toEqual(['keyword', 'comment'])
     expect(highlight('echo "$HOME"', 'bash').map((t) => t.kind)).toContain('string')
     expect(highlight('anything at all', 'brainfuck')).toEqual([{ kind: 'plain', text: 'anything at all' }])
   })

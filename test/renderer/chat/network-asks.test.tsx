@@ -21,7 +21,14 @@ const events: AgentEvent[] = [
   { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
   { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'execute_command', args: { command } },
   { type: 'assistant-end', at, messageId: 'm1', stopReason: 'tool_use' },
-  { type: 'tool-decision', at, callId: 'c1', decision: 'allow', rule: 'sandbox', reason: 'Runs in the sandbox of Code mode' },
+  {
+    type: 'tool-decision',
+    at,
+    callId: 'c1',
+    decision: 'allow',
+    rule: 'sandbox',
+    reason: 'Runs in the sandbox of Code mode'
+  },
   { type: 'tool-started', at, callId: 'c1' },
   { type: 'network-ask', at, approvalId: 'n1', callId: 'c1', host: 'example.com', port: 443, command }
 ]
@@ -37,14 +44,29 @@ const item: ApprovalItem = {
   summary: `${command} wants example.com:443`,
   rule: 'sandbox.network-ask',
   reason: 'example.com is not on the sandbox allow list of Code mode',
-  suggestedRule: { rule: { sandboxDomain: 'example.com', mode: 'code' }, label: 'Always allow example.com for sandboxed commands in Code mode' },
+  suggestedRule: {
+    rule: { sandboxDomain: 'example.com', mode: 'code' },
+    label: 'Always allow example.com for sandboxed commands in Code mode'
+  },
   createdAt: 1
 }
-const modesView = { modes: [{ slug: 'code', name: 'Code' }], defaultSlug: 'code', problems: [], warnings: [], files: { global: '/g' } }
+const modesView = {
+  modes: [{ slug: 'code', name: 'Code' }],
+  defaultSlug: 'code',
+  problems: [],
+  warnings: [],
+  files: { global: '/g' }
+}
 
 let cleanup: (() => void) | null = null
 beforeEach(() => {
-  useChatStore.setState({ activeTaskId: 't1', tasks: { t1: { id: 't1', title: 'Fetch', mode: 'code', status: 'running', createdAt: 0, updatedAt: 0 } }, views: {}, accepted: {}, composerMode: null })
+  useChatStore.setState({
+    activeTaskId: 't1',
+    tasks: { t1: { id: 't1', title: 'Fetch', mode: 'code', status: 'running', createdAt: 0, updatedAt: 0 } },
+    views: {},
+    accepted: {},
+    composerMode: null
+  })
   useChatStore.getState().replay('t1', events)
   useApprovalsStore.setState({ items: [item], selectedId: null })
 })
@@ -76,7 +98,15 @@ describe('a network ask on its tool card', () => {
     expect(ask.querySelectorAll('button')).toHaveLength(0)
     expect(document.activeElement).toBe(askOf(view.container))
 
-    await act(async () => useChatStore.getState().applyEvent('t1', { type: 'network-ask-ended', at, approvalId: 'n1', outcome: 'allowed-once', text: 'You allowed example.com:443 for this run of curl.' }))
+    await act(async () =>
+      useChatStore.getState().applyEvent('t1', {
+        type: 'network-ask-ended',
+        at,
+        approvalId: 'n1',
+        outcome: 'allowed-once',
+        text: 'You allowed example.com:443 for this run of curl.'
+      })
+    )
     const outcome = askOf(view.container).querySelector('[aria-live="polite"]')
     expect(outcome?.textContent).toBe('You allowed example.com:443 for this run of curl.')
     expect(view.container.querySelector('.phase')?.textContent).toBe('running')
@@ -88,7 +118,13 @@ describe('a network ask on its tool card', () => {
     cleanup = view.unmount
     await act(async () => {
       useApprovalsStore.getState().setItems([])
-      useChatStore.getState().applyEvent('t1', { type: 'network-ask-ended', at, approvalId: 'n1', outcome: 'gave-up', text: 'curl gave up waiting for approval of example.com:443 after 8 s.' })
+      useChatStore.getState().applyEvent('t1', {
+        type: 'network-ask-ended',
+        at,
+        approvalId: 'n1',
+        outcome: 'gave-up',
+        text: 'curl gave up waiting for approval of example.com:443 after 8 s.'
+      })
     })
     const ask = askOf(view.container)
     expect(ask.querySelectorAll('button')).toHaveLength(0)

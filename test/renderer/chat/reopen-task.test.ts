@@ -14,11 +14,15 @@ const task = (id: string, status: TaskSummary['status'], updatedAt: number, pare
 
 describe('the task a new connection reopens', () => {
   it('is the most recent running or waiting task, even when a finished one is newer', () => {
-    expect(taskToReopen([task('old-live', 'waiting', 1), task('done', 'completed', 5), task('live', 'running', 3)])).toBe('live')
+    expect(
+      taskToReopen([task('old-live', 'waiting', 1), task('done', 'completed', 5), task('live', 'running', 3)])
+    ).toBe('live')
   })
 
   it('is the most recent task when none runs, and never a subtask', () => {
-    expect(taskToReopen([task('a', 'completed', 1), task('b', 'failed', 2), task('child', 'running', 9, 'a')])).toBe('b')
+    expect(taskToReopen([task('a', 'completed', 1), task('b', 'failed', 2), task('child', 'running', 9, 'a')])).toBe(
+      'b'
+    )
   })
 
   it('is none without tasks', () => {

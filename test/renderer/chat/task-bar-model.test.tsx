@@ -19,7 +19,9 @@ describe('task bar', () => {
   it('shows the task’s model with its retirement date from the table, or from what the provider listed', async () => {
     const retiring = { ...emptyTaskView(), model: 'claude-sonnet-4-5-20250929' }
     view = await render(<TaskBar view={retiring} />)
-    expect(view.container.querySelector('.task-model')!.textContent).toBe('claude-sonnet-4-5-20250929 · retires 2026-11-30')
+    expect(view.container.querySelector('.task-model')!.textContent).toBe(
+      'claude-sonnet-4-5-20250929 · retires 2026-11-30'
+    )
     view.unmount()
 
     view = await render(<TaskBar view={{ ...emptyTaskView(), model: 'fake-model-unknown' }} />)
@@ -28,6 +30,8 @@ describe('task bar', () => {
       state: 'listed',
       models: [{ id: 'fake-model-unknown', retiresOn: '2027-01-31', known: false, contextWindow: null }]
     })
-    await waitFor(() => view!.container.querySelector('.task-model')!.textContent === 'fake-model-unknown · retires 2027-01-31')
+    await waitFor(
+      () => view!.container.querySelector('.task-model')!.textContent === 'fake-model-unknown · retires 2027-01-31'
+    )
   })
 })

@@ -29,12 +29,22 @@ const called = (name: string, args: unknown, callId = 'c1'): AgentEvent[] => [
 describe('the chip of a tool card says what happened', () => {
   it('a command that exits non-zero failed, with its exit code; exit 0 is done', () => {
     const command = called('execute_command', { command: 'false' })
-    expect(chip([...command, { type: 'tool-result', at, callId: 'c1', isError: false, text: 'Command failed with exit code 1', exitCode: 1 }])).toBe('failed (exit 1)')
-    expect(chip([...command, { type: 'tool-result', at, callId: 'c1', isError: false, text: 'ok', exitCode: 0 }])).toBe('done')
+    expect(
+      chip([
+        ...command,
+        { type: 'tool-result', at, callId: 'c1', isError: false, text: 'Command failed with exit code 1', exitCode: 1 }
+      ])
+    ).toBe('failed (exit 1)')
+    expect(chip([...command, { type: 'tool-result', at, callId: 'c1', isError: false, text: 'ok', exitCode: 0 }])).toBe(
+      'done'
+    )
   })
 
   it('a call skipped after a rejection is skipped, not failed', () => {
-    const events: AgentEvent[] = [...called('read_file', { path: 'a' }), { type: 'tool-result', at, callId: 'c1', isError: true, text: 'Skipped: …', outcome: 'skipped' }]
+    const events: AgentEvent[] = [
+      ...called('read_file', { path: 'a' }),
+      { type: 'tool-result', at, callId: 'c1', isError: true, text: 'Skipped: …', outcome: 'skipped' }
+    ]
     expect(chip(events)).toBe('skipped')
   })
 
@@ -42,10 +52,26 @@ describe('the chip of a tool card says what happened', () => {
     const events: AgentEvent[] = [
       ...called('write_to_file', { path: 'a.ts' }),
       { type: 'change', at, changeId: 'ch1', callId: 'c1', path: 'a.ts', status: 'proposed', auto: false },
-      { type: 'approval-requested', at, approvalId: 'ap1', callId: 'c1', kind: 'edit', summary: 's', rule: 'r', reason: 'why' },
+      {
+        type: 'approval-requested',
+        at,
+        approvalId: 'ap1',
+        callId: 'c1',
+        kind: 'edit',
+        summary: 's',
+        rule: 'r',
+        reason: 'why'
+      },
       { type: 'approval-resolved', at, approvalId: 'ap1', outcome: 'cancelled' },
       { type: 'change', at, changeId: 'ch1', callId: 'c1', path: 'a.ts', status: 'rejected', auto: false },
-      { type: 'tool-result', at, callId: 'c1', isError: false, text: 'The write_to_file call was not completed', outcome: 'cancelled' },
+      {
+        type: 'tool-result',
+        at,
+        callId: 'c1',
+        isError: false,
+        text: 'The write_to_file call was not completed',
+        outcome: 'cancelled'
+      },
       { type: 'status', at, status: 'cancelled' }
     ]
     expect(chip(events, 'cancelled')).toBe('cancelled')
@@ -56,14 +82,35 @@ describe('the chip of a tool card says what happened', () => {
     const edit = called('apply_diff', { path: 'a.ts' })
     const partial: AgentEvent[] = [
       ...edit,
-      { type: 'change', at, changeId: 'ch1', callId: 'c1', path: 'a.ts', status: 'partially-applied', auto: false, hunksAccepted: 1, hunksTotal: 2 },
+      {
+        type: 'change',
+        at,
+        changeId: 'ch1',
+        callId: 'c1',
+        path: 'a.ts',
+        status: 'partially-applied',
+        auto: false,
+        hunksAccepted: 1,
+        hunksTotal: 2
+      },
       { type: 'tool-result', at, callId: 'c1', isError: false, text: 'applied' }
     ]
     expect(chip(partial)).toBe('applied 1 of 2 hunks')
     expect(changeLabel(toolOf(partial).changes[0], false)).toBe('applied 1 of 2 hunks')
     const edited: AgentEvent[] = [
       ...edit,
-      { type: 'change', at, changeId: 'ch1', callId: 'c1', path: 'a.ts', status: 'applied', auto: false, hunksAccepted: 2, hunksTotal: 2, editedByUser: true },
+      {
+        type: 'change',
+        at,
+        changeId: 'ch1',
+        callId: 'c1',
+        path: 'a.ts',
+        status: 'applied',
+        auto: false,
+        hunksAccepted: 2,
+        hunksTotal: 2,
+        editedByUser: true
+      },
       { type: 'tool-result', at, callId: 'c1', isError: false, text: 'applied with user edits' }
     ]
     expect(chip(edited)).toBe('edited by you')
@@ -80,10 +127,19 @@ describe('the chip of a tool card says what happened', () => {
       { type: 'status', at, status: 'running' },
       { type: 'assistant-start', at, messageId: 'm1', model: 'x' },
       { type: 'tool-call', at, messageId: 'm1', callId: 'c1', name: 'write_to_file', args: { path: 'a.ts' } },
-      { type: 'tool-call-partial', messageId: 'm1', callId: 'c2', name: 'read_file', argsDelta: '{"path": "src/b', argsOffset: 0 }
+      {
+        type: 'tool-call-partial',
+        messageId: 'm1',
+        callId: 'c2',
+        name: 'read_file',
+        argsDelta: '{"path": "src/b',
+        argsOffset: 0
+      }
     ]
     expect(chip(streaming, 'running', 'c2')).toBe('writing…')
-    expect(chip([...streaming, { type: 'assistant-end', at, messageId: 'm1', stopReason: 'tool_use' }], 'running', 'c2')).toBe('queued')
+    expect(
+      chip([...streaming, { type: 'assistant-end', at, messageId: 'm1', stopReason: 'tool_use' }], 'running', 'c2')
+    ).toBe('queued')
   })
 })
 

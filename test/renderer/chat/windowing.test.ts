@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { computeOffsets, indexAt, isAtBottom, visibleRange } from '../../../src/renderer/src/features/chat/virtual/windowing'
+import {
+  computeOffsets,
+  indexAt,
+  isAtBottom,
+  visibleRange
+} from '../../../src/renderer/src/features/chat/virtual/windowing'
 
 describe('windowing', () => {
   const offsets = computeOffsets(5000, (i) => (i % 2 === 0 ? 40 : 100))
@@ -28,7 +33,14 @@ describe('windowing', () => {
   it('clamps at both ends and handles an empty list', () => {
     expect(visibleRange(offsets, 0, 500, 0).start).toBe(0)
     expect(visibleRange(offsets, offsets[5000], 500, 0).end).toBe(5000)
-    expect(visibleRange(computeOffsets(0, () => 10), 0, 500, 100)).toEqual({ start: 0, end: 0 })
+    expect(
+      visibleRange(
+        computeOffsets(0, () => 10),
+        0,
+        500,
+        100
+      )
+    ).toEqual({ start: 0, end: 0 })
   })
 
   it('counts the bottom with slack', () => {

@@ -19,8 +19,15 @@ describe('checkpoint markers in the chat', () => {
       { type: 'text-delta', messageId: 'm2', text: 'a bad answer' }
     ]
     expect(fold(events).items.map((i) => i.kind)).toEqual(['checkpoint', 'user', 'checkpoint', 'user', 'assistant'])
-    const rewound = fold([...events, { type: 'rewound', at, checkpointId: 'c2' }, { type: 'checkpoint', at, checkpointId: 'c3', label: 'again' }, { type: 'user-message', at, text: 'two again' }])
-    expect(rewound.items.map((i) => (i.kind === 'user' ? i.text : i.kind === 'checkpoint' ? i.checkpointId : i.kind))).toEqual(['c1', 'one', 'c2', 'c3', 'two again'])
+    const rewound = fold([
+      ...events,
+      { type: 'rewound', at, checkpointId: 'c2' },
+      { type: 'checkpoint', at, checkpointId: 'c3', label: 'again' },
+      { type: 'user-message', at, text: 'two again' }
+    ])
+    expect(
+      rewound.items.map((i) => (i.kind === 'user' ? i.text : i.kind === 'checkpoint' ? i.checkpointId : i.kind))
+    ).toEqual(['c1', 'one', 'c2', 'c3', 'two again'])
   })
 })
 
@@ -43,16 +50,25 @@ describe('restore review', () => {
   it('a file changed since Modus wrote it comes unticked, so accepting the rest leaves it alone', () => {
     const changes = [change('clean'), change('edited', 'changed after Modus last wrote it')]
     const review = initialReview(changes)
-    expect(review.clean!.accepted).toEqual([true])
-    expect(review.edited!.accepted).toEqual([false])
+    expect(review.clean.accepted).toEqual([true])
+    expect(review.edited.accepted).toEqual([false])
     const decision = buildEditDecision('a1', changes, review, '')
     expect(decision.changes?.find((c) => c.changeId === 'edited')?.acceptedHunks).toEqual([])
   })
 
   it('says what waits in the review and what was not restored', () => {
-    expect(describeRestore({ proposed: 2, conflicts: 1, restored: ['logo.png'], notRestored: [{ path: 'data.bin', reason: 'changed since' }] })).toBe(
+    expect(
+      describeRestore({
+        proposed: 2,
+        conflicts: 1,
+        restored: ['logo.png'],
+        notRestored: [{ path: 'data.bin', reason: 'changed since' }]
+      })
+    ).toBe(
       '2 files to review in Approvals, 1 changed since and left unticked. Restored logo.png. Not restored: data.bin (changed since).'
     )
-    expect(describeRestore({ proposed: 0, conflicts: 0, restored: [], notRestored: [] })).toMatch(/already as they were/)
+    expect(describeRestore({ proposed: 0, conflicts: 0, restored: [], notRestored: [] })).toMatch(
+      /already as they were/
+    )
   })
 })

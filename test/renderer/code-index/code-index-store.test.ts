@@ -18,7 +18,9 @@ const status = (patch: Partial<CodeIndexStatus>): CodeIndexStatus => ({
 describe('code index status in the UI', () => {
   it('says files done / total, chunks, errors and embedding progress in one line', () => {
     expect(progressLine(status({}))).toBe('120 / 400 files · 812 chunks · 2 errors · embedded 64 / 812')
-    expect(progressLine(status({ errors: 0, semantic: { state: 'ready', chunksEmbedded: 812, chunksTotal: 812 } }))).toBe('120 / 400 files · 812 chunks')
+    expect(
+      progressLine(status({ errors: 0, semantic: { state: 'ready', chunksEmbedded: 812, chunksTotal: 812 } }))
+    ).toBe('120 / 400 files · 812 chunks')
   })
 
   it('ignores a late progress event of another workspace while one is being indexed', () => {

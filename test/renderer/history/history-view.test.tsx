@@ -76,13 +76,14 @@ describe('history view', () => {
         return { ...TASKS.find((t) => t.id === taskId)!, status: 'running' }
       },
       'task:events': async () => []
-    } as never)
+    })
     view = await render(<HistoryView />, client)
     await waitFor(() => view!.container.textContent?.includes('3 of 3 tasks'))
     return view.container
   }
 
-  const rows = (container: HTMLElement) => [...container.querySelectorAll('li.history-row')].map((li) => li.getAttribute('aria-label'))
+  const rows = (container: HTMLElement) =>
+    [...container.querySelectorAll('li.history-row')].map((li) => li.getAttribute('aria-label'))
 
   it('lists tasks newest first and filters as the user types', async () => {
     const container = await mount()

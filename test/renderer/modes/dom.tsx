@@ -36,7 +36,9 @@ export function byLabel<T extends HTMLElement = HTMLInputElement>(scope: ParentN
   )
   if (labels.length === 0) throw new Error(`no label ${String(text)}`)
   const label = labels[0]
-  const control = label.htmlFor ? scope.querySelector(`[id="${label.htmlFor}"]`) : label.querySelector('input,select,textarea')
+  const control = label.htmlFor
+    ? scope.querySelector(`[id="${label.htmlFor}"]`)
+    : label.querySelector('input,select,textarea')
   if (!control) throw new Error(`label ${String(text)} names no control`)
   return control as T
 }
@@ -51,7 +53,10 @@ export function byButton(scope: ParentNode, name: string | RegExp): HTMLButtonEl
 }
 
 /** Types into a controlled input the way React listens for it. */
-export async function type(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): Promise<void> {
+export async function type(
+  element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
+  value: string
+): Promise<void> {
   const prototype = Object.getPrototypeOf(element)
   const setter = Object.getOwnPropertyDescriptor(prototype, 'value')!.set!
   await act(async () => {

@@ -13,11 +13,14 @@ import { detectModesFormat } from '../../../src/shared/modes/yaml'
 import { describeMatches } from '../../../src/renderer/src/features/modes/FileRegexField'
 
 describe('mode draft', () => {
-  it.each(BUILT_IN_MODES.map((mode) => [mode.slug, mode] as const))('round-trips the built-in %s unchanged', (_slug, mode) => {
-    const check = checkDraft(draftFromMode(mode))
-    expect(check.ok).toBe(true)
-    expect(check.ok && check.mode).toEqual(ModeConfig.parse(mode))
-  })
+  it.each(BUILT_IN_MODES.map((mode) => [mode.slug, mode] as const))(
+    'round-trips the built-in %s unchanged',
+    (_slug, mode) => {
+      const check = checkDraft(draftFromMode(mode))
+      expect(check.ok).toBe(true)
+      expect(check.ok && check.mode).toEqual(ModeConfig.parse(mode))
+    }
+  )
 
   it('keeps the edit group options, command rules and every auto-approve field', () => {
     const mode = ModeConfig.parse({
@@ -26,7 +29,14 @@ describe('mode draft', () => {
       roleDefinition: 'Writes docs',
       groups: ['read', ['edit', { fileRegex: '\\.mdx?$', description: 'Markdown' }], 'command'],
       commandRules: { allow: ['npm test', 'git diff *'], deny: ['git push *'] },
-      autoApprove: { read: true, edit: true, followup: true, followupTimeoutMs: 30_000, maxRequests: 20, maxCostUsd: 1.5 }
+      autoApprove: {
+        read: true,
+        edit: true,
+        followup: true,
+        followupTimeoutMs: 30_000,
+        maxRequests: 20,
+        maxCostUsd: 1.5
+      }
     })
     const draft = draftFromMode(mode)
     expect(draft.fileRegex).toBe('\\.mdx?$')
@@ -42,13 +52,39 @@ describe('mode draft', () => {
       roleDefinition: 'Builds',
       groups: ['read', 'command'],
       autoApprove: { sandboxedCommands: true },
-      sandbox: { enabled: true, writableRoots: ['.', '/var/tmp/out'], network: 'ask', allowedDomains: ['registry.npmjs.org'] }
+      sandbox: {
+        enabled: true,
+        writableRoots: ['.', '/var/tmp/out'],
+        network: 'ask',
+        allowedDomains: ['registry.npmjs.org']
+      }
     })
     const draft = draftFromMode(mode)
-    expect(draft.sandbox).toEqual({ enabled: true, writableRoots: '.\n/var/tmp/out', network: 'ask', allowedDomains: 'registry.npmjs.org', unsandboxedCommands: '', whereAvailable: false, readableCredentials: [] })
+    expect(draft.sandbox).toEqual({
+      enabled: true,
+      writableRoots: '.\n/var/tmp/out',
+      network: 'ask',
+      allowedDomains: 'registry.npmjs.org',
+      unsandboxedCommands: '',
+      whereAvailable: false,
+      readableCredentials: []
+    })
     expect(draft.toggles.sandboxedCommands).toBe(true)
     expect(modeInputFromDraft(draft)).toEqual(mode)
-    expect(modeInputFromDraft({ ...draft, sandbox: { enabled: false, writableRoots: '', network: 'none', allowedDomains: '', unsandboxedCommands: '', whereAvailable: false, readableCredentials: [] } }).sandbox).toBeUndefined()
+    expect(
+      modeInputFromDraft({
+        ...draft,
+        sandbox: {
+          enabled: false,
+          writableRoots: '',
+          network: 'none',
+          allowedDomains: '',
+          unsandboxedCommands: '',
+          whereAvailable: false,
+          readableCredentials: []
+        }
+      }).sandbox
+    ).toBeUndefined()
     const bad = checkDraft({ ...draft, sandbox: { ...draft.sandbox, allowedDomains: 'https://registry.npmjs.org/' } })
     expect(bad.ok === false && bad.errors.sandbox).toContain('A domain must be a host name')
   })
@@ -56,11 +92,23 @@ describe('mode draft', () => {
   it('keeps the built-in "where available" flag and the credential stores given back', () => {
     const code = BUILT_IN_MODES.find((mode) => mode.slug === 'code')!
     const draft = draftFromMode(code)
-    expect(draft.sandbox).toMatchObject({ enabled: true, whereAvailable: true, network: 'ask', readableCredentials: [] })
+    expect(draft.sandbox).toMatchObject({
+      enabled: true,
+      whereAvailable: true,
+      network: 'ask',
+      readableCredentials: []
+    })
     const given = modeInputFromDraft({ ...draft, sandbox: { ...draft.sandbox, readableCredentials: ['npmrc'] } })
-    expect(given.sandbox).toEqual({ enabled: true, whereAvailable: true, network: 'ask', readableCredentials: ['npmrc'] })
+    expect(given.sandbox).toEqual({
+      enabled: true,
+      whereAvailable: true,
+      network: 'ask',
+      readableCredentials: ['npmrc']
+    })
     // Turned off, the setting is saved as off: the override keeps it.
-    expect(modeInputFromDraft({ ...draft, sandbox: { ...draft.sandbox, enabled: false } }).sandbox).toMatchObject({ enabled: false })
+    expect(modeInputFromDraft({ ...draft, sandbox: { ...draft.sandbox, enabled: false } }).sandbox).toMatchObject({
+      enabled: false
+    })
   })
 
   it('keeps the commands that run outside the sandbox, one rule per line', () => {
@@ -74,7 +122,10 @@ describe('mode draft', () => {
     const draft = draftFromMode(mode)
     expect(draft.sandbox.unsandboxedCommands).toBe('docker *\npodman build')
     expect(modeInputFromDraft(draft)).toEqual(mode)
-    const edited = modeInputFromDraft({ ...draft, sandbox: { ...draft.sandbox, unsandboxedCommands: 'docker *\n\n  nerdctl *  ' } })
+    const edited = modeInputFromDraft({
+      ...draft,
+      sandbox: { ...draft.sandbox, unsandboxedCommands: 'docker *\n\n  nerdctl *  ' }
+    })
     expect(edited.sandbox).toMatchObject({ unsandboxedCommands: ['docker *', 'nerdctl *'] })
   })
 
@@ -93,7 +144,9 @@ describe('mode draft', () => {
     expect(modeInputFromDraft(draft)).toEqual(mode)
     expect(modeInputFromDraft({ ...draft, browserAllow: '\n \n' }).browserRules).toBeUndefined()
     const bad = checkDraft({ ...draft, browserAllow: 'https://docs.example.com\ndocs.example.com' })
-    expect(bad.ok === false && bad.errors.browserRules).toBe('A URL rule must be an http(s):// or file:// origin or URL prefix: “docs.example.com”')
+    expect(bad.ok === false && bad.errors.browserRules).toBe(
+      'A URL rule must be an http(s):// or file:// origin or URL prefix: “docs.example.com”'
+    )
     const unparsable = checkDraft({ ...draft, browserAllow: 'http://[::1' })
     expect(unparsable.ok === false && unparsable.errors.browserRules).toContain('“http://[::1”')
   })
@@ -108,9 +161,21 @@ describe('mode draft', () => {
   })
 
   it('drops blank lines from rule lists and leaves false toggles out', () => {
-    const draft = { ...emptyDraft(), slug: 'x', name: 'X', roleDefinition: 'R', rules: { allow: '\n npm test \n\n', ask: '', deny: '' } }
+    const draft = {
+      ...emptyDraft(),
+      slug: 'x',
+      name: 'X',
+      roleDefinition: 'R',
+      rules: { allow: '\n npm test \n\n', ask: '', deny: '' }
+    }
     draft.toggles.read = false
-    expect(modeInputFromDraft(draft)).toEqual({ slug: 'x', name: 'X', roleDefinition: 'R', groups: ['read'], commandRules: { allow: ['npm test'] } })
+    expect(modeInputFromDraft(draft)).toEqual({
+      slug: 'x',
+      name: 'X',
+      roleDefinition: 'R',
+      groups: ['read'],
+      commandRules: { allow: ['npm test'] }
+    })
   })
 
   it('places each validation error next to its field', () => {
@@ -155,8 +220,10 @@ describe('mode draft', () => {
   })
 
   it('recognises Roo files by their content, not their name', () => {
-    const roo = 'customModes:\n  - slug: t\n    name: T\n    roleDefinition: R\n    groups: [read]\n    source: project\n'
-    const modus = 'customModes:\n  - slug: t\n    name: T\n    roleDefinition: R\n    groups: [read]\n    autoApprove: {read: true}\n'
+    const roo =
+      'customModes:\n  - slug: t\n    name: T\n    roleDefinition: R\n    groups: [read]\n    source: project\n'
+    const modus =
+      'customModes:\n  - slug: t\n    name: T\n    roleDefinition: R\n    groups: [read]\n    autoApprove: {read: true}\n'
     expect(detectModesFormat(roo)?.format).toBe('roo')
     expect(detectModesFormat(JSON.stringify({ customModes: [{ slug: 't', rulesFiles: [] }] }))?.format).toBe('roo')
     expect(detectModesFormat(modus)?.format).toBe('modus')

@@ -52,12 +52,16 @@ async function mount(withWorkspace = true, projectTrusted?: boolean): Promise<Re
 }
 
 const modeButton = (container: HTMLElement, name: RegExp) =>
-  [...container.querySelectorAll<HTMLButtonElement>('nav[aria-label="Mode list"] button')].find((b) => name.test(b.textContent ?? ''))
+  [...container.querySelectorAll<HTMLButtonElement>('nav[aria-label="Mode list"] button')].find((b) =>
+    name.test(b.textContent ?? '')
+  )
 
 describe('mode editor', () => {
   it('lists the built-in modes in their group', async () => {
     const { container } = await mount()
-    const names = [...container.querySelectorAll('nav[aria-label="Mode list"] .mode-item span:first-child')].map((n) => n.textContent)
+    const names = [...container.querySelectorAll('nav[aria-label="Mode list"] .mode-item span:first-child')].map(
+      (n) => n.textContent
+    )
     expect(names).toEqual(['Code', 'Architect', 'Ask', 'Debug', 'Orchestrator'])
     expect(container.querySelector('.mode-group h2')?.textContent).toBe('Built-in')
   })
@@ -72,7 +76,10 @@ describe('mode editor', () => {
     await click(byLabel(form, /^Edit \(/))
     await type(byLabel(form, 'File pattern for edits (regular expression)'), '\\.md$')
     const matches = await waitFor(() => form.querySelector('[aria-label="Matching files"]'))
-    expect([...matches.querySelectorAll('li')].map((li) => li.textContent).sort()).toEqual(['README.md', 'docs/guide.md'])
+    expect([...matches.querySelectorAll('li')].map((li) => li.textContent).sort()).toEqual([
+      'README.md',
+      'docs/guide.md'
+    ])
     expect(matches.textContent).toContain('2 files of 3 in the workspace match.')
 
     await click(byLabel(form, 'Edit files'))
@@ -147,7 +154,9 @@ describe('mode editor', () => {
     await click(byButton(form, 'Save override'))
     expect(rules.getAttribute('aria-invalid')).toBe('true')
     const described = form.querySelector(`#${CSS.escape(rules.getAttribute('aria-describedby')!)}`)
-    expect(described?.textContent).toBe('A URL rule must be an http(s):// or file:// origin or URL prefix: “example.com”')
+    expect(described?.textContent).toBe(
+      'A URL rule must be an http(s):// or file:// origin or URL prefix: “example.com”'
+    )
     expect(() => readFileSync(join(dataDir, 'modes.yaml'))).toThrow()
 
     await type(rules, 'https://docs.example.com\nhttps://example.com/app/')
@@ -158,7 +167,9 @@ describe('mode editor', () => {
     expect(saved).toMatch(/browserRules:\s+allow:\s+- https:\/\/docs\.example\.com\s+- https:\/\/example\.com\/app\//)
     const again = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Code"]')!
     expect(byLabel(again, /^Open local pages in the browser/).checked).toBe(true)
-    expect(byLabel<HTMLTextAreaElement>(again, 'Open without asking').value).toBe('https://docs.example.com\nhttps://example.com/app/')
+    expect(byLabel<HTMLTextAreaElement>(again, 'Open without asking').value).toBe(
+      'https://docs.example.com\nhttps://example.com/app/'
+    )
 
     // Without the Browser group the rules cannot be edited (they would do nothing).
     await click(byLabel(again, /^Browser \(/))
@@ -174,7 +185,9 @@ describe('mode editor', () => {
     expect(byLabel(form, 'File pattern for edits (regular expression)').value).toBe('\\.md$')
     await type(byLabel<HTMLSelectElement>(form, 'Save to'), 'global')
     await click(byButton(form, 'Save mode'))
-    form = await waitFor(() => container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Architect (copy)"]'))
+    form = await waitFor(() =>
+      container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Architect (copy)"]')
+    )
 
     await type(byLabel(form, 'Slug'), 'planner')
     await click(byButton(form, 'Save mode'))
@@ -217,7 +230,10 @@ describe('mode editor', () => {
     await click(modeButton(container, /^Ask/)!)
     const form = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Ask"]')!
     await type(byLabel<HTMLTextAreaElement>(form, 'Custom instructions'), 'My unsaved words')
-    await store.save({ slug: 'from-elsewhere', name: 'From Elsewhere', roleDefinition: 'R', groups: ['read'] }, 'global')
+    await store.save(
+      { slug: 'from-elsewhere', name: 'From Elsewhere', roleDefinition: 'R', groups: ['read'] },
+      'global'
+    )
     await waitFor(() => modeButton(container, /From Elsewhere/))
     const still = container.querySelector<HTMLFormElement>('form[aria-label="Edit mode Ask"]')!
     expect(byLabel<HTMLTextAreaElement>(still, 'Custom instructions').value).toBe('My unsaved words')

@@ -23,8 +23,18 @@ const original = lines(20)
 const proposed = original.replace('line 2\n', 'line 2 changed\n').replace('line 18\n', 'line 18 changed\n')
 
 const change = (id: string, path: string, extra: Partial<ChangeView> = {}): ChangeView => ({
-  id, taskId: 't', callId: 'c', path, operation: 'modify', original, proposed,
-  hunks: computeHunks(original, proposed), status: 'proposed', auto: false, createdAt: 0, ...extra
+  id,
+  taskId: 't',
+  callId: 'c',
+  path,
+  operation: 'modify',
+  original,
+  proposed,
+  hunks: computeHunks(original, proposed),
+  status: 'proposed',
+  auto: false,
+  createdAt: 0,
+  ...extra
 })
 
 let cleanup: (() => void) | null = null
@@ -52,12 +62,24 @@ describe('ChangesetReview', () => {
     expect(view.container.textContent).toContain('1 of 2 hunks accepted')
     await click(button(view.container, 'Accept selected hunks'))
     expect(decisions).toEqual([
-      { approvalId: 'ap1', outcome: 'approve', scope: 'call', reason: undefined, changes: [{ changeId: 'ch1', acceptedHunks: ['h1'] }] }
+      {
+        approvalId: 'ap1',
+        outcome: 'approve',
+        scope: 'call',
+        reason: undefined,
+        changes: [{ changeId: 'ch1', acceptedHunks: ['h1'] }]
+      }
     ])
   })
 
   it('a new file’s hunk spans its lines only, with no row for its final newline', async () => {
-    const created = { ...change('ch1', 'src/new.ts'), operation: 'create' as const, original: '', proposed: 'one\ntwo\n', hunks: computeHunks('', 'one\ntwo\n') }
+    const created = {
+      ...change('ch1', 'src/new.ts'),
+      operation: 'create' as const,
+      original: '',
+      proposed: 'one\ntwo\n',
+      hunks: computeHunks('', 'one\ntwo\n')
+    }
     const { view } = await review([created])
     expect(view.container.querySelector('.hunk')?.textContent).toContain('Hunk 1 · lines 1–2 · +2 −0')
   })
@@ -77,22 +99,37 @@ describe('ChangesetReview', () => {
 
   it('rejects everything with the reason for the model', async () => {
     const { view, decisions } = await review([change('ch1', 'src/a.ts')])
-    await typeInto(view.container.querySelector<HTMLTextAreaElement>('.changeset-actions textarea')!, 'keep the old API')
+    await typeInto(
+      view.container.querySelector<HTMLTextAreaElement>('.changeset-actions textarea')!,
+      'keep the old API'
+    )
     await click(button(view.container, 'Reject all changes'))
     expect(decisions).toEqual([{ approvalId: 'ap1', outcome: 'reject', scope: 'call', reason: 'keep the old API' }])
   })
 
   it('shows a conflict when the file changed on disk', async () => {
-    const { view } = await review([change('ch1', 'src/a.ts', { status: 'failed', conflict: 'src/a.ts changed on disk since the proposal' })])
-    expect(view.container.querySelector('.conflict')?.textContent).toBe('Conflict: src/a.ts changed on disk since the proposal')
+    const { view } = await review([
+      change('ch1', 'src/a.ts', { status: 'failed', conflict: 'src/a.ts changed on disk since the proposal' })
+    ])
+    expect(view.container.querySelector('.conflict')?.textContent).toBe(
+      'Conflict: src/a.ts changed on disk since the proposal'
+    )
     expect(view.container.querySelector('.conflict-flag')).not.toBeNull()
   })
 
   it('warns before accepting when a file changed on disk since the proposal', async () => {
     const fake = createFakeClient({
       'changes:check': (input: { changeIds: string[] }) => [
-        { changeId: input.changeIds[0], conflict: true, message: 'src/a.ts changed on disk since the change was proposed, and hunks h1 no longer apply' },
-        { changeId: input.changeIds[1], conflict: false, message: 'src/b.ts changed on disk since the change was proposed; accepting merges the change onto it' }
+        {
+          changeId: input.changeIds[0],
+          conflict: true,
+          message: 'src/a.ts changed on disk since the change was proposed, and hunks h1 no longer apply'
+        },
+        {
+          changeId: input.changeIds[1],
+          conflict: false,
+          message: 'src/b.ts changed on disk since the change was proposed; accepting merges the change onto it'
+        }
       ]
     })
     const { view } = await review([change('ch1', 'src/a.ts'), change('ch2', 'src/b.ts')], fake)

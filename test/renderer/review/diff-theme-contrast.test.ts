@@ -17,7 +17,11 @@ describe('the review diff themes', () => {
         [],
         [colors['diffEditor.insertedLineBackground'], colors['diffEditor.insertedTextBackground']],
         [colors['diffEditor.removedLineBackground'], colors['diffEditor.removedTextBackground']],
-        [colors['diffEditor.insertedLineBackground'], colors['diffEditor.insertedTextBackground'], REJECTED_LINE_BACKGROUND]
+        [
+          colors['diffEditor.insertedLineBackground'],
+          colors['diffEditor.insertedTextBackground'],
+          REJECTED_LINE_BACKGROUND
+        ]
       ].map((layers) => layers.reduce(over, editor))
       const tooFaint = theme.rules.flatMap((rule) =>
         backgrounds

@@ -12,7 +12,21 @@ import {
   restoreReview
 } from '../../../src/renderer/src/features/review/review-model'
 
-const original = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', ''].join('\n')
+const original = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  ''
+].join('\n')
 const proposed = original.replace('two', 'TWO').replace('eleven', 'ELEVEN')
 
 const change = (id: string, from = original, to = proposed): ChangeView => ({

@@ -27,9 +27,17 @@ afterEach(() => {
 
 async function mount(): Promise<Rendered> {
   const settings = await createSettingsStore(join(dir, 'settings.json'))
-  const handlers = createSettingsHandlers({ settings, secrets: createFileSecretStore(join(dir, 'secrets.json')), env: {} })
+  const handlers = createSettingsHandlers({
+    settings,
+    secrets: createFileSecretStore(join(dir, 'secrets.json')),
+    env: {}
+  })
   // The SDKs refuse to run under a DOM; the real check for Gemini runs in test/core/providers/gemini.test.ts.
-  handlers['settings:testProvider'] = async (provider) => ({ ok: true, models: [provider.model], message: `Connected to ${provider.label}.` })
+  handlers['settings:testProvider'] = async (provider) => ({
+    ok: true,
+    models: [provider.model],
+    message: `Connected to ${provider.label}.`
+  })
   const client = inProcessClient(handlers)
   useSettingsStore.getState().setSettings(await handlers['settings:get']({}))
   view = await render(<SettingsView />, client)
@@ -54,7 +62,9 @@ describe('Gemini in the provider settings', () => {
     expect(card.textContent).toContain('Google Gemini')
     expect(card.textContent).toContain('key …4321')
     const saved = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))
-    expect(saved.providers).toEqual([expect.objectContaining({ id: 'google-gemini', kind: 'gemini', model: 'gemini-2.5-pro' })])
+    expect(saved.providers).toEqual([
+      expect.objectContaining({ id: 'google-gemini', kind: 'gemini', model: 'gemini-2.5-pro' })
+    ])
   })
 
   it('suggests the Gemini models of the model table, and only those', () => {

@@ -6,7 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFileSecretStore } from '../../../src/main/core/settings/secret-store'
 import { createSettingsHandlers } from '../../../src/main/core/settings/settings-handlers'
 import { createSettingsStore } from '../../../src/main/core/settings/settings-store'
-import { checkDraft, draftFor, providerIdFor, toProviderInput } from '../../../src/renderer/src/features/settings/provider-form-model'
+import {
+  checkDraft,
+  draftFor,
+  providerIdFor,
+  toProviderInput
+} from '../../../src/renderer/src/features/settings/provider-form-model'
 import { describeModel, suggestedModels } from '../../../src/renderer/src/features/settings/model-facts'
 import { parseLimits } from '../../../src/renderer/src/features/settings/LimitsForm'
 import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView'
@@ -39,7 +44,12 @@ const reachableProvider = async (provider: { label: string; model: string }) => 
 
 async function mount(findBrowser?: () => null): Promise<Rendered> {
   const settings = await createSettingsStore(join(dir, 'settings.json'))
-  const handlers = createSettingsHandlers({ settings, secrets: createFileSecretStore(join(dir, 'secrets.json')), env: {}, findBrowser })
+  const handlers = createSettingsHandlers({
+    settings,
+    secrets: createFileSecretStore(join(dir, 'secrets.json')),
+    env: {},
+    findBrowser
+  })
   handlers['settings:testProvider'] = reachableProvider
   const client = inProcessClient(handlers)
   useSettingsStore.getState().setSettings(await handlers['settings:get']({}))
@@ -76,7 +86,13 @@ describe('provider form model', () => {
 
   it('parses limits: blank caps mean no cap, bad numbers are named', () => {
     expect(
-      parseLimits({ mistakeLimit: '0', repetitionLimit: '3', maxRequests: '', maxCostUsd: '', commandHardLimitSec: '600' })
+      parseLimits({
+        mistakeLimit: '0',
+        repetitionLimit: '3',
+        maxRequests: '',
+        maxCostUsd: '',
+        commandHardLimitSec: '600'
+      })
     ).toEqual({
       ok: true,
       limits: { mistakeLimit: 0, repetitionLimit: 3, maxRequests: null, maxCostUsd: null, commandHardLimitSec: 600 }
@@ -102,7 +118,11 @@ describe('provider form model', () => {
 describe('settings view', () => {
   it('says how to install a browser when none is found, and saves the browser viewport', async () => {
     const { container } = await mount(() => null)
-    const alert = await waitFor(() => [...container.querySelectorAll('[role="alert"]')].find((node) => node.textContent?.includes('browser tool cannot run')))
+    const alert = await waitFor(() =>
+      [...container.querySelectorAll('[role="alert"]')].find((node) =>
+        node.textContent?.includes('browser tool cannot run')
+      )
+    )
     expect(alert.textContent).toMatch(/No Chromium found: install .*CHROMIUM_PATH/)
     expect(byLabel(container, 'Viewport width (px)').value).toBe('900')
     expect(byLabel(container, 'Viewport height (px)').value).toBe('600')
@@ -110,7 +130,10 @@ describe('settings view', () => {
     await type(byLabel(container, 'Viewport height (px)'), '800')
     await click(byButton(container, 'Save browser settings'))
     await waitFor(() => JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).browser?.viewport?.width === 1280)
-    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).browser.viewport).toEqual({ width: 1280, height: 800 })
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).browser.viewport).toEqual({
+      width: 1280,
+      height: 800
+    })
     await type(byLabel(container, 'Viewport width (px)'), '50')
     await click(byButton(container, 'Save browser settings'))
     await waitFor(() => container.textContent?.includes('from 200x200 to 3840x2160'))

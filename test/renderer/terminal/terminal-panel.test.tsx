@@ -101,7 +101,9 @@ describe('TerminalPanel', () => {
 
   it('follows terminal:changed events, marking a command waiting for input', async () => {
     const { fake, root } = await showPanel([terminal('task-1')])
-    fake.emit('terminal:changed', [terminal('task-1', { status: 'busy', command: running({ state: 'waiting-input' }) })])
+    fake.emit('terminal:changed', [
+      terminal('task-1', { status: 'busy', command: running({ state: 'waiting-input' }) })
+    ])
     await settle()
     expect(root.querySelector('.terminal-tab-waiting')).not.toBeNull()
     expect(root.querySelector('.terminal-state-waiting-input')?.textContent).toContain('waiting for input')
@@ -149,7 +151,9 @@ describe('terminal output routing', () => {
 
 describe('terminal model', () => {
   it('describes finished and stopped commands', () => {
-    expect(commandStatus(running({ endedAt: NOW - 60_000, exitCode: 2, state: 'exited' })!, NOW)).toBe('exited 2 after 5s')
+    expect(commandStatus(running({ endedAt: NOW - 60_000, exitCode: 2, state: 'exited' })!, NOW)).toBe(
+      'exited 2 after 5s'
+    )
     expect(commandStatus(running({ endedAt: NOW, exitCode: 137, state: 'killed' })!, NOW)).toBe('stopped after 1m 05s')
   })
 

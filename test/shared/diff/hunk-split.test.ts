@@ -24,8 +24,12 @@ describe('one hunk per run of changed lines', () => {
 
   it('applies each of two adjacent hunks on its own', () => {
     const hunks = computeHunks(original, proposed)
-    expect(applySelectedHunks(original, hunks, new Set(['h2']))).toBe(file(20, (i) => (i === 7 ? 'SEVEN' : `line ${i}`)).replace(/\n$/, '\n'))
-    expect(applySelectedHunks(original, hunks, new Set(['h1', 'h3']))).toBe(file(20, (i) => (i === 5 ? 'FIVE' : i === 15 ? 'FIFTEEN' : `line ${i}`)))
+    expect(applySelectedHunks(original, hunks, new Set(['h2']))).toBe(
+      file(20, (i) => (i === 7 ? 'SEVEN' : `line ${i}`)).replace(/\n$/, '\n')
+    )
+    expect(applySelectedHunks(original, hunks, new Set(['h1', 'h3']))).toBe(
+      file(20, (i) => (i === 5 ? 'FIVE' : i === 15 ? 'FIFTEEN' : `line ${i}`))
+    )
     expect(applySelectedHunks(original, hunks, new Set(['h1', 'h2', 'h3']))).toBe(proposed)
   })
 

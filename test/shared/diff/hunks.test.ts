@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { applySelectedHunks, computeHunks, displayCounts, displayRows, invertHunks, rebaseHunks, unifiedDiff } from '../../../src/shared/diff'
+import {
+  applySelectedHunks,
+  computeHunks,
+  displayCounts,
+  displayRows,
+  invertHunks,
+  rebaseHunks,
+  unifiedDiff
+} from '../../../src/shared/diff'
 
 const file = (n: number, edit: (i: number) => string | null = (i) => `line ${i}`): string =>
   Array.from({ length: n }, (_, k) => edit(k + 1))
@@ -20,7 +28,9 @@ describe('review hunks', () => {
 
   it('applies only the selected hunks', () => {
     const hunks = computeHunks(original, proposed)
-    expect(applySelectedHunks(original, hunks, new Set(['h2']))).toBe(file(40, (i) => (i === 30 ? 'THIRTY' : `line ${i}`)))
+    expect(applySelectedHunks(original, hunks, new Set(['h2']))).toBe(
+      file(40, (i) => (i === 30 ? 'THIRTY' : `line ${i}`))
+    )
     expect(applySelectedHunks(original, hunks, new Set(['h1', 'h2']))).toBe(proposed)
     expect(applySelectedHunks(original, hunks, new Set())).toBe(original)
   })

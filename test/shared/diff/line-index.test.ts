@@ -45,7 +45,13 @@ describe('index-driven searches find what keying every line finds', () => {
   it('names the closest candidate in a large file when nothing matches', () => {
     const file = Array.from({ length: 30_000 }, (_, i) => `    step${i}(value${i % 97})`)
     file[21_000] = '    finalStep(“résumé”, total)'
-    const diff = ['<<<<<<< SEARCH', '    finalStep("résumé", totals)', '=======', '    finalStep("résumé", total + 1)', '>>>>>>> REPLACE'].join('\n')
+    const diff = [
+      '<<<<<<< SEARCH',
+      '    finalStep("résumé", totals)',
+      '=======',
+      '    finalStep("résumé", total + 1)',
+      '>>>>>>> REPLACE'
+    ].join('\n')
     const result = applySearchReplace(file.join('\n'), diff)
     const failed = result.blocks[0]
     expect(failed.status).toBe('failed')

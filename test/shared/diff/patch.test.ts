@@ -21,8 +21,17 @@ describe('apply_patch engine', () => {
 
   it('keeps the file text for context lines and re-indents added lines when the patch is re-indented', () => {
     const original = 'function f() {\n  if (a) {\n    b()\n  }\n}\n'
-    const chunks = [{ changeContext: null, oldLines: ['    if (a) {', '        b()', '    }'], newLines: ['    if (a) {', '        b()', '        c()', '    }'], isEndOfFile: false }]
-    expect(applyChunksToContent(original, 'f.ts', chunks)).toBe('function f() {\n  if (a) {\n    b()\n    c()\n  }\n}\n')
+    const chunks = [
+      {
+        changeContext: null,
+        oldLines: ['    if (a) {', '        b()', '    }'],
+        newLines: ['    if (a) {', '        b()', '        c()', '    }'],
+        isEndOfFile: false
+      }
+    ]
+    expect(applyChunksToContent(original, 'f.ts', chunks)).toBe(
+      'function f() {\n  if (a) {\n    b()\n    c()\n  }\n}\n'
+    )
   })
 
   it('seeks through Unicode punctuation and anchors *** End of File chunks at the end', () => {
@@ -37,21 +46,36 @@ describe('apply_patch engine', () => {
   it('appends chunks that only add lines in the order the patch gives them', () => {
     const add = (line: string) => ({ changeContext: null, oldLines: [], newLines: [line], isEndOfFile: false })
     expect(applyChunksToContent('x\ny\n', 'f', [add('A'), add('B')])).toBe('x\ny\nA\nB\n')
-    expect(applyChunksToContent('x\ny', 'f', [{ changeContext: null, oldLines: ['y'], newLines: ['Y'], isEndOfFile: false }, add('A')])).toBe('x\nY\nA\n')
+    expect(
+      applyChunksToContent('x\ny', 'f', [
+        { changeContext: null, oldLines: ['y'], newLines: ['Y'], isEndOfFile: false },
+        add('A')
+      ])
+    ).toBe('x\nY\nA\n')
     expect(applyChunksToContent('', 'f', [add('A')])).toBe('A\n')
   })
 
   it('prefers an exact match further down to a loose one nearer, and keeps CRLF files whole', () => {
     const original = 'a\r\n  b\r\nc\r\nb\r\nd\r\n'
-    expect(applyChunksToContent(original, 'f', [{ changeContext: null, oldLines: ['b'], newLines: ['B'], isEndOfFile: false }])).toBe('a\n  b\nc\nB\nd\n')
-    expect(applyChunksToContent(original, 'f', [{ changeContext: null, oldLines: ['  c'], newLines: ['  C'], isEndOfFile: false }])).toBe('a\n  b\nC\nb\nd\n')
+    expect(
+      applyChunksToContent(original, 'f', [
+        { changeContext: null, oldLines: ['b'], newLines: ['B'], isEndOfFile: false }
+      ])
+    ).toBe('a\n  b\nc\nB\nd\n')
+    expect(
+      applyChunksToContent(original, 'f', [
+        { changeContext: null, oldLines: ['  c'], newLines: ['  C'], isEndOfFile: false }
+      ])
+    ).toBe('a\n  b\nC\nb\nd\n')
   })
 
   it('fails as a whole, naming the chunk and the closest lines, when old lines are absent', () => {
     const original = 'alpha\nbeta\ngamma\n'
     let error: Error | null = null
     try {
-      applyChunksToContent(original, 'g.txt', [{ changeContext: null, oldLines: ['alpha', 'betx'], newLines: ['A'], isEndOfFile: false }])
+      applyChunksToContent(original, 'g.txt', [
+        { changeContext: null, oldLines: ['alpha', 'betx'], newLines: ['A'], isEndOfFile: false }
+      ])
     } catch (e) {
       error = e as Error
     }

@@ -32,14 +32,20 @@ describe('applySearchReplace', () => {
 
   it('tolerates typographic quotes, trailing whitespace and different indentation in SEARCH', () => {
     const original = 'function f() {\n    say("it\u2019s here")   \n}\n'
-    const result = applySearchReplace(original, block('function f() {\nsay("it\'s here")\n}', 'function f() {\n    say("done")\n}'))
+    const result = applySearchReplace(
+      original,
+      block('function f() {\nsay("it\'s here")\n}', 'function f() {\n    say("done")\n}')
+    )
     expect(result.failed).toBe(0)
     expect(result.content).toBe('function f() {\n    say("done")\n}\n')
   })
 
   it('re-indents a block written with 4-space indentation into a 2-space file, nested lines included', () => {
     const original = 'class A {\n  run() {\n    go()\n  }\n}\n'
-    const diff = block('    run() {\n        go()\n    }', '    run() {\n        if (ok) {\n            go()\n        }\n    }')
+    const diff = block(
+      '    run() {\n        go()\n    }',
+      '    run() {\n        if (ok) {\n            go()\n        }\n    }'
+    )
     const result = applySearchReplace(original, diff)
     expect(result.content).toBe('class A {\n  run() {\n    if (ok) {\n      go()\n    }\n  }\n}\n')
     expect(result.blocks[0]).toMatchObject({ reindented: true })
@@ -47,7 +53,11 @@ describe('applySearchReplace', () => {
 
   it('applies the blocks that match, reports each failed block with its closest candidate', () => {
     const original = numberedFile(50)
-    const diff = [block('line 10', 'ten'), block('line 20\nline 21 typo\nline 22', 'x'), block('line 30', 'thirty')].join('\n')
+    const diff = [
+      block('line 10', 'ten'),
+      block('line 20\nline 21 typo\nline 22', 'x'),
+      block('line 30', 'thirty')
+    ].join('\n')
     const result = applySearchReplace(original, diff)
     expect(result.applied).toBe(2)
     expect(result.failed).toBe(1)
@@ -84,7 +94,12 @@ describe('parseSearchReplace', () => {
     const parsed = parseSearchReplace(
       '<<<<<<< SEARCH\n:start_line:7\n:end_line:8\n-------\n7 | alpha\n8 | \\=======\n=======\nbeta\n\\>>>>>>> REPLACE\n>>>>>>> REPLACE'
     )
-    expect(parsed).toEqual({ ok: true, blocks: [{ index: 0, startLine: 7, endLine: 8, search: ['alpha', '======='], replace: ['beta', '>>>>>>> REPLACE'] }] })
+    expect(parsed).toEqual({
+      ok: true,
+      blocks: [
+        { index: 0, startLine: 7, endLine: 8, search: ['alpha', '======='], replace: ['beta', '>>>>>>> REPLACE'] }
+      ]
+    })
   })
 
   it('names the line and the expected marker when markers are out of order', () => {

@@ -8,9 +8,18 @@ const exited = (stdout: string, code = 0, stderr = '') => ({ kind: 'exited' as c
 
 describe('reading a hook the way Claude Code scripts write it', () => {
   it("reads Claude Code's older decision words and Modus's own fields", () => {
-    expect(readHookRun('PreToolUse', exited('{"decision":"approve","reason":"ok"}'))).toEqual({ kind: 'allow', reason: 'ok' })
-    expect(readHookRun('PreToolUse', exited('{"decision":"block","reason":"no"}'))).toEqual({ kind: 'block', reason: 'no' })
-    expect(readHookRun('PostToolUse', exited('{"note":"formatted 2 files"}'))).toEqual({ kind: 'none', note: 'formatted 2 files' })
+    expect(readHookRun('PreToolUse', exited('{"decision":"approve","reason":"ok"}'))).toEqual({
+      kind: 'allow',
+      reason: 'ok'
+    })
+    expect(readHookRun('PreToolUse', exited('{"decision":"block","reason":"no"}'))).toEqual({
+      kind: 'block',
+      reason: 'no'
+    })
+    expect(readHookRun('PostToolUse', exited('{"note":"formatted 2 files"}'))).toEqual({
+      kind: 'none',
+      note: 'formatted 2 files'
+    })
     expect(readHookRun('PreToolUse', exited('{"decision":"maybe"}')).kind).toBe('problem')
     expect(readHookRun('PreToolUse', exited('', 0))).toEqual({ kind: 'none' })
   })
@@ -25,8 +34,12 @@ describe('PreToolUse after the policy', () => {
   const allow = { hook: 'h', origin: 'global', verdict: { kind: 'allow' as const } }
   it('a hook allows an ask no rule answered, never a deny or an ask rule', () => {
     expect(decideWithHooks({ decision: 'ask', rule: 'no-matching-rule', reason: 'r' }, [allow]).decision).toBe('allow')
-    expect(decideWithHooks({ decision: 'deny', rule: 'global deny "rm *"', reason: 'r' }, [allow]).decision).toBe('deny')
-    expect(decideWithHooks({ decision: 'ask', rule: 'global ask "git push *"', reason: 'r' }, [allow]).decision).toBe('ask')
+    expect(decideWithHooks({ decision: 'deny', rule: 'global deny "rm *"', reason: 'r' }, [allow]).decision).toBe(
+      'deny'
+    )
+    expect(decideWithHooks({ decision: 'ask', rule: 'global ask "git push *"', reason: 'r' }, [allow]).decision).toBe(
+      'ask'
+    )
     expect(decideWithHooks({ decision: 'ask', rule: 'protected-path', reason: 'r' }, [allow]).decision).toBe('ask')
   })
   it('deny wins over a problem, a problem over allow', () => {
@@ -49,7 +62,18 @@ describe('matchers and import', () => {
     expect(compileMatcher('(').ok).toBe(false)
   })
   it('imports command hooks and says what it skipped', () => {
-    const imported = importClaudeHooks({ hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'x' }, { type: 'command', command: 'make check', timeout: 9000 }] }] } })
+    const imported = importClaudeHooks({
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'prompt', prompt: 'x' },
+              { type: 'command', command: 'make check', timeout: 9000 }
+            ]
+          }
+        ]
+      }
+    })
     expect(imported.ok && imported.value.file.hooks.Stop).toEqual([{ command: 'make check', timeout: 600 }])
     expect(imported.ok && imported.value.skipped).toEqual(['Stop prompt: only "command" hooks are imported'])
   })

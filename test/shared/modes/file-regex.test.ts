@@ -8,9 +8,13 @@ const root = resolve(__dirname, '../../..')
 
 describe('file patterns run on a linear-time engine', () => {
   it('a catastrophic pattern from a project file answers at once instead of freezing the core', async () => {
-    const probe = spawn(process.execPath, [join(root, 'node_modules/jiti/lib/jiti-cli.mjs'), join(__dirname, 'support/redos-probe.ts')], {
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
+    const probe = spawn(
+      process.execPath,
+      [join(root, 'node_modules/jiti/lib/jiti-cli.mjs'), join(__dirname, 'support/redos-probe.ts')],
+      {
+        stdio: ['ignore', 'pipe', 'pipe']
+      }
+    )
     let out = ''
     probe.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
     // A backtracking engine needs ~2^48 steps here; the child is killed rather than waited for.
@@ -27,7 +31,9 @@ describe('file patterns run on a linear-time engine', () => {
   })
 
   it('says which syntax is not supported, and tells a typo apart', () => {
-    expect(fileRegexProblem('^(?!secret).*\\.md$')).toMatch(/Not supported in file patterns: .*\(\?!.*no lookahead, lookbehind or backreferences/)
+    expect(fileRegexProblem('^(?!secret).*\\.md$')).toMatch(
+      /Not supported in file patterns: .*\(\?!.*no lookahead, lookbehind or backreferences/
+    )
     expect(fileRegexProblem('(a)\\1')).toMatch(/Not supported in file patterns/)
     expect(fileRegexProblem('([')).toMatch(/^Invalid regular expression: /)
     expect(fileRegexProblem('^(a+)+$')).toBeNull()

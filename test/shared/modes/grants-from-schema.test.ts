@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { AUTO_APPROVE_GRANTS, describeProjectGrants, projectGrantItems, SANDBOX_GRANTS } from '../../../src/shared/modes/project-grants'
+import {
+  AUTO_APPROVE_GRANTS,
+  describeProjectGrants,
+  projectGrantItems,
+  SANDBOX_GRANTS
+} from '../../../src/shared/modes/project-grants'
 import { AutoApprove, ModeConfig, ModeSandbox } from '../../../src/shared/modes/schema'
 import { modesToYaml, MODUS_ONLY_KEYS, parseModesText } from '../../../src/shared/modes/yaml'
 
@@ -38,8 +43,14 @@ describe('trust prompt grants, one label per auto-approve field of the schema', 
     }
   })
 
-  it("lists what an enabled sandbox opens, and nothing while it is off", () => {
-    const sandbox = { enabled: true, network: 'allow-list', writableRoots: ['/srv/cache'], allowedDomains: ['registry.npmjs.org'], unsandboxedCommands: ['docker *'] }
+  it('lists what an enabled sandbox opens, and nothing while it is off', () => {
+    const sandbox = {
+      enabled: true,
+      network: 'allow-list',
+      writableRoots: ['/srv/cache'],
+      allowedDomains: ['registry.npmjs.org'],
+      unsandboxedCommands: ['docker *']
+    }
     expect(ModeSandbox.safeParse(sandbox).success).toBe(true)
     expect(projectGrantItems([project({ sandbox })])).toEqual([
       "Mode 'p' lets sandboxed commands reach `registry.npmjs.org`",
@@ -64,7 +75,7 @@ describe('Roo import strips every Modus field of the schema', () => {
     sandbox: { enabled: true, writableRoots: ['/'], network: 'ask' }
   }
 
-  it('knows every field of the schema as Roo\'s or Modus\'s', () => {
+  it("knows every field of the schema as Roo's or Modus's", () => {
     const modeFields = Object.keys(ModeConfig.shape)
     expect(MODUS_ONLY_KEYS.every((key) => modeFields.includes(key))).toBe(true)
     expect(Object.keys(modusValues).sort()).toEqual([...MODUS_ONLY_KEYS].sort())

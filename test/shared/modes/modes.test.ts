@@ -49,11 +49,17 @@ describe('mode validation', () => {
   it('gives precise messages', () => {
     expect(errorsOf(mode({ slug: 'bad slug!' }))).toEqual(['slug: Slug must contain only letters, numbers and dashes'])
     expect(errorsOf(mode({ name: '  ' }))).toEqual(['name: Name must not be empty'])
-    expect(errorsOf(mode({ groups: ['read', ['edit', { fileRegex: '([' }]] }))).toEqual(['groups[1][1].fileRegex: Invalid regular expression pattern'])
+    expect(errorsOf(mode({ groups: ['read', ['edit', { fileRegex: '([' }]] }))).toEqual([
+      'groups[1][1].fileRegex: Invalid regular expression pattern'
+    ])
     expect(errorsOf(mode({ groups: ['read', 'read'] }))).toEqual(['groups: Duplicate groups are not allowed: read'])
-    expect(errorsOf(mode({ groups: ['edit', ['edit', { fileRegex: 'x' }]] }))).toEqual(['groups: Duplicate groups are not allowed: edit'])
+    expect(errorsOf(mode({ groups: ['edit', ['edit', { fileRegex: 'x' }]] }))).toEqual([
+      'groups: Duplicate groups are not allowed: edit'
+    ])
     expect(errorsOf({ ...mode(), autoApprove: { reed: true } })[0]).toMatch(/autoApprove/)
-    expect(errorsOf({ ...mode(), commandRules: { allow: [''] } })).toEqual(['commandRules.allow[0]: A command rule must not be empty'])
+    expect(errorsOf({ ...mode(), commandRules: { allow: [''] } })).toEqual([
+      'commandRules.allow[0]: A command rule must not be empty'
+    ])
   })
 
   it('rejects duplicate slugs in a list', () => {
@@ -64,7 +70,10 @@ describe('mode validation', () => {
   it('keeps the browser group of imported Roo modes, with or without options', () => {
     const result = validateMode({ ...mode(), groups: ['read', ['browser', { description: 'local pages' }]] })
     expect(result.ok && result.mode.groups).toEqual(['read', ['browser', { description: 'local pages' }]])
-    expect(validateMode({ ...mode(), groups: ['browser', 'browser'] })).toEqual({ ok: false, errors: ['groups: Duplicate groups are not allowed: browser'] })
+    expect(validateMode({ ...mode(), groups: ['browser', 'browser'] })).toEqual({
+      ok: false,
+      errors: ['groups: Duplicate groups are not allowed: browser']
+    })
   })
 })
 
@@ -75,7 +84,11 @@ describe('mode resolution', () => {
     const modes = resolveModes({ global, project })
     const code = modes.find((m) => m.slug === 'code')!
     expect(code).toMatchObject({ name: 'Project Code', origin: 'project', overridesBuiltIn: true })
-    expect(modes.find((m) => m.slug === 'docs')).toMatchObject({ name: 'Global Docs', origin: 'global', overridesBuiltIn: false })
+    expect(modes.find((m) => m.slug === 'docs')).toMatchObject({
+      name: 'Global Docs',
+      origin: 'global',
+      overridesBuiltIn: false
+    })
     expect(modes.find((m) => m.slug === 'ask')).toMatchObject({ origin: 'builtin' })
     expect(modes.map((m) => m.slug)).toEqual(['code', 'architect', 'ask', 'debug', 'orchestrator', 'docs'])
   })
@@ -89,14 +102,21 @@ describe('mode resolution', () => {
   it('applies prompt overrides to built-ins but not to custom modes', () => {
     expect(selectModePrompt('ask', { override: { roleDefinition: 'R' } }).roleDefinition).toBe('R')
     const custom = [mode({ slug: 'ask', roleDefinition: 'Custom', customInstructions: undefined })]
-    expect(selectModePrompt('ask', { customModes: custom, override: { roleDefinition: 'R' } })).toEqual({ roleDefinition: 'Custom', baseInstructions: '' })
-    expect(resolveModeDetails('debug', { overrides: { debug: { customInstructions: 'X' } } }).customInstructions).toBe('X')
+    expect(selectModePrompt('ask', { customModes: custom, override: { roleDefinition: 'R' } })).toEqual({
+      roleDefinition: 'Custom',
+      baseInstructions: ''
+    })
+    expect(resolveModeDetails('debug', { overrides: { debug: { customInstructions: 'X' } } }).customInstructions).toBe(
+      'X'
+    )
   })
 })
 
 describe('modes files (YAML / JSON)', () => {
   it('round-trips Modus modes with their own keys', () => {
-    const modes = [mode({ autoApprove: { read: true, edit: true }, commandRules: { allow: ['npm test'], deny: ['git push *'] } })]
+    const modes = [
+      mode({ autoApprove: { read: true, edit: true }, commandRules: { allow: ['npm test'], deny: ['git push *'] } })
+    ]
     const parsed = parseModesText(modesToYaml(modes))
     expect(parsed).toEqual({ ok: true, modes, warnings: [] })
   })
@@ -110,7 +130,14 @@ describe('modes files (YAML / JSON)', () => {
 
   it('imports Roo modes with no auto-approve and drops their rule files with a warning', () => {
     const text = JSON.stringify({
-      customModes: [{ ...mode(), autoApprove: { edit: true }, source: 'global', rulesFiles: [{ relativePath: 'a.md', content: 'x' }] }]
+      customModes: [
+        {
+          ...mode(),
+          autoApprove: { edit: true },
+          source: 'global',
+          rulesFiles: [{ relativePath: 'a.md', content: 'x' }]
+        }
+      ]
     })
     const parsed = parseModesText(text, 'roo')
     expect(parsed.ok).toBe(true)
@@ -133,9 +160,13 @@ describe('modes files (YAML / JSON)', () => {
   })
 
   it('reports schema errors with the line of the offending field', () => {
-    const text = 'customModes:\n  - slug: good\n    name: Good\n    roleDefinition: R\n    groups: [read]\n  - slug: "bad slug"\n    name: Bad\n    roleDefinition: R\n    groups: []\n'
+    const text =
+      'customModes:\n  - slug: good\n    name: Good\n    roleDefinition: R\n    groups: [read]\n  - slug: "bad slug"\n    name: Bad\n    roleDefinition: R\n    groups: []\n'
     const parsed = parseModesText(text)
-    expect(parsed).toEqual({ ok: false, problems: [{ message: 'customModes[1].slug: Slug must contain only letters, numbers and dashes', line: 6 }] })
+    expect(parsed).toEqual({
+      ok: false,
+      problems: [{ message: 'customModes[1].slug: Slug must contain only letters, numbers and dashes', line: 6 }]
+    })
   })
 
   it('treats an empty file as no modes', () => {

@@ -39,7 +39,10 @@ describe('browser policy', () => {
 
   it('a per-mode URL allow rule opens its origin or prefix unasked; a project mode needs a trusted workspace for it', () => {
     const rules = { browserRules: { allow: ['https://docs.example.com', 'https://example.org/app/'] } }
-    expect(open('https://docs.example.com/guide', ctx(mode(rules)))).toMatchObject({ decision: 'allow', rule: 'browser-allow:https://docs.example.com' })
+    expect(open('https://docs.example.com/guide', ctx(mode(rules)))).toMatchObject({
+      decision: 'allow',
+      rule: 'browser-allow:https://docs.example.com'
+    })
     expect(open('https://example.org/app/page', ctx(mode(rules))).decision).toBe('allow')
     expect(open('https://example.org/other', ctx(mode(rules))).decision).toBe('ask')
     expect(open('https://docs.example.com.evil.io/', ctx(mode(rules))).decision).toBe('ask')
@@ -50,7 +53,10 @@ describe('browser policy', () => {
     const on = ctx(mode({ autoApprove: { browser: true } }))
     const reach = (url: string, openedFrom: string, c = on) =>
       decide({ name: 'browser_action', params: { action: 'launch', url, openedFrom } }, c)
-    expect(reach('http://127.0.0.1:8080/api', 'http://127.0.0.1:8080/')).toMatchObject({ decision: 'allow', rule: 'auto-approve.browser' })
+    expect(reach('http://127.0.0.1:8080/api', 'http://127.0.0.1:8080/')).toMatchObject({
+      decision: 'allow',
+      rule: 'auto-approve.browser'
+    })
     const other = reach('http://127.0.0.1:9090/admin', 'http://127.0.0.1:8080/')
     expect(other).toMatchObject({ decision: 'ask', rule: 'foreign-origin' })
     expect(other.reason).toContain('http://127.0.0.1:9090')
@@ -70,6 +76,13 @@ describe('browser policy', () => {
   })
 
   it('validates URL rules', () => {
-    expect(validateMode({ ...mode(), origin: undefined, overridesBuiltIn: undefined, browserRules: { allow: ['example.com'] } }).ok).toBe(false)
+    expect(
+      validateMode({
+        ...mode(),
+        origin: undefined,
+        overridesBuiltIn: undefined,
+        browserRules: { allow: ['example.com'] }
+      }).ok
+    ).toBe(false)
   })
 })

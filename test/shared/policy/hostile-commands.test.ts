@@ -19,7 +19,10 @@ const mode = (rules: CommandRules, autoApprove = { command: true, edit: true, re
   overridesBuiltIn: false
 })
 const run = (command: string, rules: CommandRules, extra: Partial<PolicyContext> = {}) =>
-  decide({ name: 'execute_command', params: { command } }, { mode: mode(rules), trusted: true, workspaceRoot: ROOT, ...extra })
+  decide(
+    { name: 'execute_command', params: { command } },
+    { mode: mode(rules), trusted: true, workspaceRoot: ROOT, ...extra }
+  )
 
 describe('the toggle has Roo’s meaning', () => {
   it('auto-approves only what an allow rule matches, and only with the toggle on', () => {
@@ -34,7 +37,9 @@ describe('the toggle has Roo’s meaning', () => {
   it('deny beats ask beats allow in any order and any part', () => {
     for (const line of ['ls && npm publish', 'npm publish; ls', 'ls | npm publish --tag x'])
       expect(verdict(line, { allow: ['*'], ask: ['npm publish'] }), line).toBe('ask')
-    expect(verdict('git push --force; ls', { allow: ['*'], ask: ['git push'], deny: ['git push --force'] })).toBe('deny')
+    expect(verdict('git push --force; ls', { allow: ['*'], ask: ['git push'], deny: ['git push --force'] })).toBe(
+      'deny'
+    )
   })
 })
 
@@ -56,7 +61,16 @@ describe('rule grammar', () => {
 describe('seeing what really runs', () => {
   const deny = { allow: ['*'], deny: ['rm'] }
   it('removes quotes and decodes before matching', () => {
-    for (const line of ['"rm" -rf x', "r''m -rf x", '\\rm -rf x', 'r\\\nm -rf x', "$'\\x72m' -rf x", "$'\\162m' x", '{rm,-rf,x}', 'r{m,} x'])
+    for (const line of [
+      '"rm" -rf x',
+      "r''m -rf x",
+      '\\rm -rf x',
+      'r\\\nm -rf x',
+      "$'\\x72m' -rf x",
+      "$'\\162m' x",
+      '{rm,-rf,x}',
+      'r{m,} x'
+    ])
       expect(verdict(line, deny), JSON.stringify(line)).toBe('deny')
   })
 
@@ -110,7 +124,7 @@ describe('seeing what really runs', () => {
       "sh -c 'rm x'",
       "bash -lc 'rm x'",
       'eval rm x',
-      "python3 -c 'import os; os.system(\"rm x\")'",
+      'python3 -c \'import os; os.system("rm x")\'',
       'bash <<EOF\nrm x\nEOF',
       "bash <<'EOF'\nrm x\nEOF",
       "alias x='rm -rf'; x d",
@@ -127,8 +141,20 @@ describe('seeing what really runs', () => {
   })
 
   it('matches deny and ask rules through options before a subcommand', () => {
-    for (const line of ['git -C dir push', 'git -c k=v push', 'git --git-dir=x push', 'git --no-pager push', 'npm --prefix x publish', 'docker --context c rm x', 'kubectl -n prod delete pod x', 'cargo +nightly publish'].slice(0, 7))
-      expect(verdict(line, { allow: ['*'], deny: ['git push', 'npm publish', 'docker rm', 'kubectl delete'] }), line).toBe('deny')
+    for (const line of [
+      'git -C dir push',
+      'git -c k=v push',
+      'git --git-dir=x push',
+      'git --no-pager push',
+      'npm --prefix x publish',
+      'docker --context c rm x',
+      'kubectl -n prod delete pod x',
+      'cargo +nightly publish'
+    ].slice(0, 7))
+      expect(
+        verdict(line, { allow: ['*'], deny: ['git push', 'npm publish', 'docker rm', 'kubectl delete'] }),
+        line
+      ).toBe('deny')
   })
 
   it('matches allow rules case-sensitively and never through a wrapper that elevates', () => {
@@ -143,7 +169,10 @@ describe('seeing what really runs', () => {
   it('treats only spaces and tabs as separators and refuses control characters', () => {
     expect(verdict('git\u00a0status; rm', { allow: ['git status'] })).toBe('ask')
     expect(verdict('rm\u200b -rf /', { allow: ['rm\u200b *'], deny: ['rm'] })).not.toBe('deny')
-    expect(decideCommand('r\u0000m -rf /', sets({ allow: ['*'] }), true)).toMatchObject({ decision: 'deny', rule: 'invalid-command' })
+    expect(decideCommand('r\u0000m -rf /', sets({ allow: ['*'] }), true)).toMatchObject({
+      decision: 'deny',
+      rule: 'invalid-command'
+    })
     expect(verdict('ls\u001b[2J', { allow: ['*'] })).toBe('deny')
   })
 })
@@ -189,20 +218,40 @@ describe('never auto-approved, whatever rule or toggle', () => {
       '$(which rm) -rf /',
       'alias ls=rm; ls',
       'git -c core.pager=evil log',
-      "awk 'BEGIN { system(\"ls\") }'"
+      'awk \'BEGIN { system("ls") }\''
     ])
       expect(verdict(line, all), line).toBe('ask')
     expect(verdict('NODE_ENV=test CI=1 npm test', { allow: ['npm test'] })).toBe('allow')
   })
 
   it('output redirection to anything but /dev/null, before the command word too', () => {
-    for (const line of ['ls > out.txt', '> out.txt ls', 'ls >> out', 'ls &> out', 'exec 3> f', 'ls 2> err.log', 'ls > /dev/stderr'])
+    for (const line of [
+      'ls > out.txt',
+      '> out.txt ls',
+      'ls >> out',
+      'ls &> out',
+      'exec 3> f',
+      'ls 2> err.log',
+      'ls > /dev/stderr'
+    ])
       expect(verdict(line, all), line).toBe('ask')
     expect(verdict('ls > /dev/null 2>&1', all)).toBe('allow')
   })
 
   it('empty, comment-only and unparsable lines', () => {
-    for (const line of ['', '   ', '\t', '# just a comment', 'echo "open', "echo 'open", 'ls &&', 'ls ||', 'ls |', '&& ls', 'echo $(ls'])
+    for (const line of [
+      '',
+      '   ',
+      '\t',
+      '# just a comment',
+      'echo "open',
+      "echo 'open",
+      'ls &&',
+      'ls ||',
+      'ls |',
+      '&& ls',
+      'echo $(ls'
+    ])
       expect(verdict(line, all), JSON.stringify(line)).toBe('ask')
   })
 })
@@ -238,8 +287,21 @@ describe('paths named by commands', () => {
   })
 
   it('deny or ask for ignored paths, directories and recursive reads', () => {
-    const ignore = { isIgnored: (rel: string, dir?: boolean) => rel === 'secrets' || rel.startsWith('secrets/') || (dir === true && rel === 'keys') || rel === '.env', ignoredWithin: (rel: string) => rel === '.' || rel === 'config' }
-    for (const line of ['cat secrets/key.pem', 'cat secrets/*', 'grep -r k secrets', 'tar czf x.tgz secrets', 'cp -r secrets out', 'zip -r x.zip secrets', 'ls keys', 'cat ./x/../.env'])
+    const ignore = {
+      isIgnored: (rel: string, dir?: boolean) =>
+        rel === 'secrets' || rel.startsWith('secrets/') || (dir === true && rel === 'keys') || rel === '.env',
+      ignoredWithin: (rel: string) => rel === '.' || rel === 'config'
+    }
+    for (const line of [
+      'cat secrets/key.pem',
+      'cat secrets/*',
+      'grep -r k secrets',
+      'tar czf x.tgz secrets',
+      'cp -r secrets out',
+      'zip -r x.zip secrets',
+      'ls keys',
+      'cat ./x/../.env'
+    ])
       expect(run(line, all, ignore).decision, line).toBe('deny')
     for (const line of ['grep -r k .', 'rg k', 'grep -r k config', 'tar czf x.tgz .', 'cat *.env'])
       expect(run(line, all, ignore).decision, line).toBe('ask')

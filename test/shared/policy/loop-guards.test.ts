@@ -14,7 +14,9 @@ describe('RepetitionDetector', () => {
     expect(blocked.allowExecution).toBe(false)
     expect(blocked.askUser?.messageKey).toBe('mistake_limit_reached')
     expect(blocked.askUser?.message).toContain('read_file')
-    expect(blocked.toolResult).toBe('Tool call repetition limit reached for read_file. Please try a different approach.')
+    expect(blocked.toolResult).toBe(
+      'Tool call repetition limit reached for read_file. Please try a different approach.'
+    )
     expect(detector.check(call).allowExecution).toBe(true)
   })
 
@@ -64,14 +66,27 @@ describe('suggestNarrowestRule', () => {
   })
 
   it('says so when a mode rule would still block the suggestion', () => {
-    expect(suggestNarrowestRule({ name: 'execute_command', params: { command: 'git push origin' } }, { commandRules: { ask: ['git push'] } })).toMatchObject({
+    expect(
+      suggestNarrowestRule(
+        { name: 'execute_command', params: { command: 'git push origin' } },
+        { commandRules: { ask: ['git push'] } }
+      )
+    ).toMatchObject({
       allow: [],
       note: expect.stringContaining('git push')
     })
   })
 
   it('suggests rules that really allow the command, and no more', () => {
-    const mode: ResolvedMode = { slug: 'm', name: 'M', roleDefinition: 'r', groups: ['command'], autoApprove: { command: true }, origin: 'global', overridesBuiltIn: false }
+    const mode: ResolvedMode = {
+      slug: 'm',
+      name: 'M',
+      roleDefinition: 'r',
+      groups: ['command'],
+      autoApprove: { command: true },
+      origin: 'global',
+      overridesBuiltIn: false
+    }
     for (const command of ['git diff --stat', 'npm run build', 'ls -la src && git status', 'pytest -q tests/a.py']) {
       const rules = run(command).allow
       const withRules = { ...mode, commandRules: { allow: rules } }

@@ -6,7 +6,11 @@ import { BUILT_IN_MODES } from '../../../src/shared/modes/builtin'
 import type { CommandRules, ResolvedMode } from '../../../src/shared/modes/schema'
 import { decide, type PolicyContext } from '../../../src/shared/policy/decide'
 import { isProtectedPath, PROTECTED_NAMES, SANDBOX_PROTECTED, type PathFacts } from '../../../src/shared/policy/paths'
-import { PROTECTED_IN_SANDBOX, PROTECTED_WHERE_PRESENT, protectedInSandbox } from '../../../src/main/core/sandbox/sandbox-service'
+import {
+  PROTECTED_IN_SANDBOX,
+  PROTECTED_WHERE_PRESENT,
+  protectedInSandbox
+} from '../../../src/main/core/sandbox/sandbox-service'
 import { resolveWorkspacePath } from '../../../src/main/core/workspace/paths'
 
 /**
@@ -15,7 +19,11 @@ import { resolveWorkspacePath } from '../../../src/main/core/workspace/paths'
  * archive writers and options that write are writes; one table of protected names.
  */
 const ROOT = '/work/project'
-const code: ResolvedMode = { ...BUILT_IN_MODES.find((m) => m.slug === 'code')!, origin: 'builtin', overridesBuiltIn: false }
+const code: ResolvedMode = {
+  ...BUILT_IN_MODES.find((m) => m.slug === 'code')!,
+  origin: 'builtin',
+  overridesBuiltIn: false
+}
 const withRules = (allow: string[]): ResolvedMode => ({
   slug: 'm',
   name: 'M',
@@ -28,15 +36,28 @@ const withRules = (allow: string[]): ResolvedMode => ({
 })
 const everything = withRules(['*'])
 const ignoredSecrets = (rel: string) => rel === 'secrets' || rel.startsWith('secrets/')
-const ctx = (mode: ResolvedMode, extra: Partial<PolicyContext> = {}): PolicyContext => ({ mode, trusted: true, workspaceRoot: ROOT, isIgnored: ignoredSecrets, ...extra })
-const run = (command: string, c: PolicyContext = ctx(everything)) => decide({ name: 'execute_command', params: { command } }, c)
+const ctx = (mode: ResolvedMode, extra: Partial<PolicyContext> = {}): PolicyContext => ({
+  mode,
+  trusted: true,
+  workspaceRoot: ROOT,
+  isIgnored: ignoredSecrets,
+  ...extra
+})
+const run = (command: string, c: PolicyContext = ctx(everything)) =>
+  decide({ name: 'execute_command', params: { command } }, c)
 const decisionOf = (command: string, c?: PolicyContext) => run(command, c).decision
 
 describe('paths in arguments, options and values (§5)', () => {
   it('the issue’s attacks ask: a file outside through git diff --no-index, an ignored file, a --basetemp outside', () => {
-    expect(run('git diff --no-index /dev/null /outside/secret.txt', ctx(code))).toMatchObject({ decision: 'ask', rule: 'outside-workspace' })
+    expect(run('git diff --no-index /dev/null /outside/secret.txt', ctx(code))).toMatchObject({
+      decision: 'ask',
+      rule: 'outside-workspace'
+    })
     expect(decisionOf('git diff --no-index /dev/null secrets/key.pem', ctx(code))).not.toBe('allow')
-    expect(run('pytest --basetemp=$PWD/../victim', ctx(code))).toMatchObject({ decision: 'ask', rule: 'outside-workspace' })
+    expect(run('pytest --basetemp=$PWD/../victim', ctx(code))).toMatchObject({
+      decision: 'ask',
+      rule: 'outside-workspace'
+    })
   })
 
   it('resolves $PWD, ${PWD}, ~+, $HOME, ~, ~user, $OLDPWD and ~- as bash does, in option values and plain arguments', () => {
@@ -67,7 +88,13 @@ describe('paths in arguments, options and values (§5)', () => {
   })
 
   it('a word holding an expansion it cannot resolve may name any path: it asks', () => {
-    for (const line of ['cat $SECRET_FILE', 'git diff --no-index /dev/null "$F"', 'pytest --basetemp=$TMPDIR/x', 'git show `cat ref`', 'ls ${D}/'])
+    for (const line of [
+      'cat $SECRET_FILE',
+      'git diff --no-index /dev/null "$F"',
+      'pytest --basetemp=$TMPDIR/x',
+      'git show `cat ref`',
+      'ls ${D}/'
+    ])
       expect(run(line, ctx(everything)), line).toMatchObject({ decision: 'ask' })
     expect(run('cat $X', ctx(everything)).rule).toBe('path-unknown')
     // A process substitution is a pipe, its command is judged on its own.
@@ -75,13 +102,28 @@ describe('paths in arguments, options and values (§5)', () => {
   })
 
   it('values glued to options: --opt=PATH, -oPATH, a flag cluster ending in a valued option (-xo/PATH)', () => {
-    for (const line of ['tool --cache-dir=/outside/c', 'tool -C/outside', 'tool -xo/outside/x', 'tool -vf~/x', 'tool -I../other/include', 'tool -D/etc/x=1', 'tool -Dout=/outside/x'])
+    for (const line of [
+      'tool --cache-dir=/outside/c',
+      'tool -C/outside',
+      'tool -xo/outside/x',
+      'tool -vf~/x',
+      'tool -I../other/include',
+      'tool -D/etc/x=1',
+      'tool -Dout=/outside/x'
+    ])
       expect(run(line), line).toMatchObject({ decision: 'ask' })
     expect(decisionOf('tool --cache-dir=.cache -j4 -vvv --name=x')).toBe('allow')
   })
 
   it('option values of the tools the tables know are checked too (grep -f, rg --ignore-file, find -newer, curl -K)', () => {
-    for (const line of ['grep -f /outside/patterns x.txt', 'grep --file=/outside/patterns x.txt', 'grep -f/outside/patterns x.txt', 'rg --ignore-file /outside/.ignore foo', 'find . -newer /outside/stamp', 'grep --exclude-from /outside/list k .'])
+    for (const line of [
+      'grep -f /outside/patterns x.txt',
+      'grep --file=/outside/patterns x.txt',
+      'grep -f/outside/patterns x.txt',
+      'rg --ignore-file /outside/.ignore foo',
+      'find . -newer /outside/stamp',
+      'grep --exclude-from /outside/list k .'
+    ])
       expect(run(line), line).toMatchObject({ decision: 'ask' })
     expect(decisionOf('grep -n -A 3 -e foo src/a.ts')).toBe('allow')
     // git options whose value is text are not paths.
@@ -187,7 +229,12 @@ describe('archive writers and options that write (§6)', () => {
       '7z a -tzip .roomodes src'
     ])
       expect(run(line, tarOnly), line).toMatchObject({ decision: 'ask', rule: 'protected-path' })
-    for (const line of ['tar -cf /tmp/out.tar src', 'tar czf ../out.tgz src', 'zip ~/out.zip src', '7z a /tmp/x.7z src'])
+    for (const line of [
+      'tar -cf /tmp/out.tar src',
+      'tar czf ../out.tgz src',
+      'zip ~/out.zip src',
+      '7z a /tmp/x.7z src'
+    ])
       expect(run(line, tarOnly), line).toMatchObject({ decision: 'ask', rule: 'outside-workspace-write' })
     // Inside the workspace an archive is written like any file a writer names.
     expect(run('tar -czf dist/out.tgz src', tarOnly).decision).toBe('allow')
@@ -202,7 +249,10 @@ describe('archive writers and options that write (§6)', () => {
     expect(run('tar -xf out.tar -C .git/hooks', tarOnly).decision).toBe('ask')
     expect(run('7z x x.7z -o.git', tarOnly).decision).toBe('ask')
     expect(run('tar -xOf dist/out.tar a.txt', tarOnly).decision).toBe('allow')
-    expect(run('tar -xf /outside/x.tar -C vendor', tarOnly)).toMatchObject({ decision: 'ask', rule: 'outside-workspace' })
+    expect(run('tar -xf /outside/x.tar -C vendor', tarOnly)).toMatchObject({
+      decision: 'ask',
+      rule: 'outside-workspace'
+    })
     expect(run('tar xf deps.tar -C vendor', tarOnly).decision).toBe('allow')
   })
 
@@ -230,7 +280,8 @@ describe('archive writers and options that write (§6)', () => {
     expect(run('git format-patch -o patches HEAD~1')).toMatchObject({ decision: 'ask', rule: 'option-write' })
     expect(run('xxd a.bin .git/hooks/pre-commit')).toMatchObject({ decision: 'ask', rule: 'protected-path' })
     // Where -o is a flag it writes nothing.
-    for (const line of ['git ls-files -o --exclude-standard', 'git grep -o foo', 'grep -o foo a.txt', 'ls -o']) expect(decisionOf(line), line).toBe('allow')
+    for (const line of ['git ls-files -o --exclude-standard', 'git grep -o foo', 'grep -o foo a.txt', 'ls -o'])
+      expect(decisionOf(line), line).toBe('allow')
     expect(run('sort -o out.txt in.txt')).toMatchObject({ rule: 'option-write' })
     expect(run('sort -o out.txt in.txt').reason).toContain('like a > redirection')
     expect(run('find . -delete')).toMatchObject({ decision: 'ask' })
@@ -240,7 +291,14 @@ describe('archive writers and options that write (§6)', () => {
   })
 
   it('rg options that start programs always ask', () => {
-    for (const line of ['rg --pre ./x foo', 'rg --pre=cat foo', 'rg --hostname-bin=./x foo', 'rg -z foo', 'rg -iz foo', 'rg --search-zip foo'])
+    for (const line of [
+      'rg --pre ./x foo',
+      'rg --pre=cat foo',
+      'rg --hostname-bin=./x foo',
+      'rg -z foo',
+      'rg -iz foo',
+      'rg --search-zip foo'
+    ])
       expect(run(line, ctx(withRules(['rg *']))), line).toMatchObject({ decision: 'ask', rule: 'always-ask' })
     expect(decisionOf('rg -n foo src', ctx(withRules(['rg *'])))).toBe('allow')
   })
@@ -274,7 +332,8 @@ describe('one table of protected names (§9)', () => {
       mkdirSync(join(workspace, '.idea'))
       writeFileSync(join(workspace, '.bashrc'), 'x')
       const mounted = protectedInSandbox(workspace)
-      for (const name of ['.git', '.modus', '.roomodes', 'AGENTS.md', '.idea', '.bashrc']) expect(mounted).toContain(join(workspace, name))
+      for (const name of ['.git', '.modus', '.roomodes', 'AGENTS.md', '.idea', '.bashrc'])
+        expect(mounted).toContain(join(workspace, name))
       expect(mounted).not.toContain(join(workspace, '.vscode'))
       expect(existsSync(join(workspace, '.vscode'))).toBe(false)
     } finally {

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { isReadOnlyCommand } from '../../../src/shared/policy/read-only-command'
 
 describe('isReadOnlyCommand (checkpoints skip snapshots only for these)', () => {
-  it.each(['ls -la', 'git status --short && git diff', 'cat a.txt | grep x | wc -l', 'rg TODO src', 'find . -name "*.ts"', 'node --version', 'echo hi'])('%s reads only', (line) => {
+  it.each([
+    'ls -la',
+    'git status --short && git diff',
+    'cat a.txt | grep x | wc -l',
+    'rg TODO src',
+    'find . -name "*.ts"',
+    'node --version',
+    'echo hi'
+  ])('%s reads only', (line) => {
     expect(isReadOnlyCommand(line)).toBe(true)
   })
   it.each([

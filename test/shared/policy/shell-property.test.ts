@@ -12,7 +12,36 @@ function prng(seed: number) {
   }
 }
 
-const ALPHABET = ['a', 'b', ' ', ' ', ';', '&', '|', '(', ')', '{', '}', '$', '`', '"', "'", '\\', '<', '>', '\n', '#', '=', '*', '-', '1', '!', '[', ']', 'EOF']
+const ALPHABET = [
+  'a',
+  'b',
+  ' ',
+  ' ',
+  ';',
+  '&',
+  '|',
+  '(',
+  ')',
+  '{',
+  '}',
+  '$',
+  '`',
+  '"',
+  "'",
+  '\\',
+  '<',
+  '>',
+  '\n',
+  '#',
+  '=',
+  '*',
+  '-',
+  '1',
+  '!',
+  '[',
+  ']',
+  'EOF'
+]
 
 describe('shell parser robustness (property)', () => {
   it('never throws and always ends on arbitrary input', () => {

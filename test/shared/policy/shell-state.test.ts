@@ -26,7 +26,10 @@ describe('variables: an allow-list of inert names (§2)', () => {
       ["RANDOM='a[$(id>m)]'; git status", 'RANDOM'],
       ["HISTCMD='a[$(id>m)]'; git status", 'HISTCMD'],
       ["SRANDOM='a[$(id>m)]'; git status", 'SRANDOM'],
-      ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='sh -c \"id>m\"' cargo test", 'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER'],
+      [
+        'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=\'sh -c "id>m"\' cargo test',
+        'CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER'
+      ],
       ['RUSTUP_TOOLCHAIN=$TMPDIR/evil cargo test', 'RUSTUP_TOOLCHAIN'],
       ['RUSTC_WORKSPACE_WRAPPER=./w cargo test', 'RUSTC_WORKSPACE_WRAPPER']
     ]
@@ -70,7 +73,12 @@ describe('variables: an allow-list of inert names (§2)', () => {
   })
 
   it('a default that assigns (`${NAME:=value}`) and a bare statement ask, naming the variable', () => {
-    for (const [line, name] of [[": ${MAILPATH:='d?$(id>m)'}", 'MAILPATH'], [': ${PROMPT_COMMAND=id}', 'PROMPT_COMMAND'], ["PROMPT_COMMAND='id>m'", 'PROMPT_COMMAND'], ['x=1', 'setting x']]) {
+    for (const [line, name] of [
+      [": ${MAILPATH:='d?$(id>m)'}", 'MAILPATH'],
+      [': ${PROMPT_COMMAND=id}', 'PROMPT_COMMAND'],
+      ["PROMPT_COMMAND='id>m'", 'PROMPT_COMMAND'],
+      ['x=1', 'setting x']
+    ]) {
       const decision = decided(line, everything)
       expect(decision.decision, line).toBe('ask')
       expect(decision.reason, line).toContain(name)
@@ -92,7 +100,8 @@ describe('variables: an allow-list of inert names (§2)', () => {
       'for LANG in C en_US.UTF-8; do git status; done'
     ])
       expect(verdict(line, code), line).toBe('allow')
-    for (const line of ['export CI=1; npm test', 'declare -x NODE_ENV=test; npm test', 'export LANG']) expect(verdict(line, everything), line).toBe('allow')
+    for (const line of ['export CI=1; npm test', 'declare -x NODE_ENV=test; npm test', 'export LANG'])
+      expect(verdict(line, everything), line).toBe('allow')
   })
 
   it('an inert name asks when its value is not a literal or is a path', () => {
@@ -113,14 +122,22 @@ describe('variables: an allow-list of inert names (§2)', () => {
   })
 
   it('declare options that change how bash reads a variable ask, and a name with a subscript asks', () => {
-    for (const line of ['declare -i CI; git status', 'declare -n CI=PATH; git status', 'declare -a CI; git status', "printf -v 'CI[$(id>m)]' x; git status", "test -v 'a[$(id>m)]'", "[ -v 'a[$(id>m)]' ]", "unset 'a[$(id>m)]'"])
+    for (const line of [
+      'declare -i CI; git status',
+      'declare -n CI=PATH; git status',
+      'declare -a CI; git status',
+      "printf -v 'CI[$(id>m)]' x; git status",
+      "test -v 'a[$(id>m)]'",
+      "[ -v 'a[$(id>m)]' ]",
+      "unset 'a[$(id>m)]'"
+    ])
       expect(verdict(line, everything), line).toBe('ask')
     expect(verdict('declare -p; git status', everything)).toBe('allow')
     expect(verdict('export -p', everything)).toBe('allow')
   })
 
   it('make variable overrides on the command line go through the list too', () => {
-    expect(verdict("make SHELL='sh -c \"id>m\"' all", { allow: ['make *'] })).toBe('ask')
+    expect(verdict('make SHELL=\'sh -c "id>m"\' all', { allow: ['make *'] })).toBe('ask')
     expect(verdict('make CC=/tmp/evil all', { allow: ['make *'] })).toBe('ask')
     expect(verdict('make all', { allow: ['make *'] })).toBe('allow')
   })
@@ -128,12 +145,35 @@ describe('variables: an allow-list of inert names (§2)', () => {
 
 describe('arithmetic and subscripts over variables ask (§2)', () => {
   it('the issue’s lines ask', () => {
-    for (const line of ["x='a[$(id>m)]'; git log --max-count=$((x+1))", 'git log --max-count=$((x+1))', 'git log ${arr[x]}', 'git log ${H:x:0}', 'git log $[x+1]', '((x++)); git status', 'for ((i=0; i<n; i++)); do git status; done', 'let x+1', '[[ $x -eq 1 ]] && git status', '[[ 1 -lt y ]] && git status'])
+    for (const line of [
+      "x='a[$(id>m)]'; git log --max-count=$((x+1))",
+      'git log --max-count=$((x+1))',
+      'git log ${arr[x]}',
+      'git log ${H:x:0}',
+      'git log $[x+1]',
+      '((x++)); git status',
+      'for ((i=0; i<n; i++)); do git status; done',
+      'let x+1',
+      '[[ $x -eq 1 ]] && git status',
+      '[[ 1 -lt y ]] && git status'
+    ])
       expect(verdict(line, everything), line).toBe('ask')
   })
 
   it('arithmetic over literal numbers and numeric parameters auto-runs', () => {
-    for (const line of ['git log --max-count=$((1+2))', 'git log ${arr[0]}', 'git log "${arr[@]}"', 'git log ${H:1:2}', 'git log ${H:-x}', 'git log ${H:+x}', '((1)); git status', '[[ $# -eq 0 ]] && git status', '[[ 2 -gt 1 ]] && git status', 'git log ${#H}', 'let 1'])
+    for (const line of [
+      'git log --max-count=$((1+2))',
+      'git log ${arr[0]}',
+      'git log "${arr[@]}"',
+      'git log ${H:1:2}',
+      'git log ${H:-x}',
+      'git log ${H:+x}',
+      '((1)); git status',
+      '[[ $# -eq 0 ]] && git status',
+      '[[ 2 -gt 1 ]] && git status',
+      'git log ${#H}',
+      'let 1'
+    ])
       expect(verdict(line, everything), line).toBe('allow')
   })
 
@@ -149,14 +189,36 @@ describe('commands that run commands (§6)', () => {
   const allButTouch = { allow: ['*'], deny: ['touch'] }
 
   it('sed scripts that run commands ask, whatever the rules', () => {
-    for (const line of ["sed -n '1e touch P' f", "sed 's/x/touch P/e' f", "sed -e 's/x/y/' -e '1e touch P' f", "sed --expression='1 e touch P' f", "sed -ne '/a/ e id' f", "sed '$!{e id\n}' f"])
+    for (const line of [
+      "sed -n '1e touch P' f",
+      "sed 's/x/touch P/e' f",
+      "sed -e 's/x/y/' -e '1e touch P' f",
+      "sed --expression='1 e touch P' f",
+      "sed -ne '/a/ e id' f",
+      "sed '$!{e id\n}' f"
+    ])
       expect(verdict(line, sedAllowed), line).not.toBe('allow')
-    for (const line of ["sed -n '1e id' f", "sed 's/x/y/e' f", 'sed -f script.sed f', "sed 's/x/y/w out' f", "sed '1w out' f"]) {
+    for (const line of [
+      "sed -n '1e id' f",
+      "sed 's/x/y/e' f",
+      'sed -f script.sed f',
+      "sed 's/x/y/w out' f",
+      "sed '1w out' f"
+    ]) {
       const decision = decided(line, { allow: ['sed *'] })
       expect(decision.decision, line).toBe('ask')
       expect(decision.rule, line).toBe('always-ask')
     }
-    for (const line of ["sed -n '1p' f", "sed 's/e/E/g' f", "sed -i.bak 's/x/y/;s/a/b/' f", "sed '/^#/d;s/ *$//' f", "sed -E 's/(a|b)+/x/2' f", "sed 'y/abc/xyz/' f", "sed '/start/,/end/{/x/d}' f", "sed '1i\\\nheader' f"])
+    for (const line of [
+      "sed -n '1p' f",
+      "sed 's/e/E/g' f",
+      "sed -i.bak 's/x/y/;s/a/b/' f",
+      "sed '/^#/d;s/ *$//' f",
+      "sed -E 's/(a|b)+/x/2' f",
+      "sed 'y/abc/xyz/' f",
+      "sed '/start/,/end/{/x/d}' f",
+      "sed '1i\\\nheader' f"
+    ])
       expect(verdict(line, { allow: ['sed *'] }), line).toBe('allow')
   })
 
@@ -171,7 +233,28 @@ describe('commands that run commands (§6)', () => {
   })
 
   it('programs that run a named program are seen through or ask when a deny rule names it', () => {
-    for (const line of ['linux64 touch P', 'linux32 touch P', 'setarch x86_64 touch P', 'setarch x86_64 -R touch P', 'prlimit --nofile=1024 touch P', 'prlimit touch P', "sg grp -c 'touch P'", 'sg grp touch P', 'ssh-agent touch P', 'dbus-launch touch P', "make --eval='x:;touch P' x", 'make -E x x', 'unknownwrapper --flag touch P', 'some-runner /usr/bin/touch P', "sudo -u x bash -c 'touch P'", "git grep -O'touch P' x", "awk 'BEGIN { system(\"touch P\") }'", "find . -ok touch {} \\;", "x $'\\x74ouch' P", 'x tou{ch,} P'])
+    for (const line of [
+      'linux64 touch P',
+      'linux32 touch P',
+      'setarch x86_64 touch P',
+      'setarch x86_64 -R touch P',
+      'prlimit --nofile=1024 touch P',
+      'prlimit touch P',
+      "sg grp -c 'touch P'",
+      'sg grp touch P',
+      'ssh-agent touch P',
+      'dbus-launch touch P',
+      "make --eval='x:;touch P' x",
+      'make -E x x',
+      'unknownwrapper --flag touch P',
+      'some-runner /usr/bin/touch P',
+      "sudo -u x bash -c 'touch P'",
+      "git grep -O'touch P' x",
+      'awk \'BEGIN { system("touch P") }\'',
+      'find . -ok touch {} \\;',
+      "x $'\\x74ouch' P",
+      'x tou{ch,} P'
+    ])
       expect(verdict(line, allButTouch), line).not.toBe('allow')
   })
 
@@ -183,14 +266,34 @@ describe('commands that run commands (§6)', () => {
   })
 
   it('a word proven to be data does not ask: a file a known reader reads, a quoted message', () => {
-    for (const line of ['cat touch', 'git commit -m "touch the files"', 'git commit -m touch', "echo 'touch'", 'ls; touchy x', 'cat touch.txt', 'git status # touch P'])
+    for (const line of [
+      'cat touch',
+      'git commit -m "touch the files"',
+      'git commit -m touch',
+      "echo 'touch'",
+      'ls; touchy x',
+      'cat touch.txt',
+      'git status # touch P'
+    ])
       expect(verdict(line, allButTouch), line).toBe('allow')
     // echo's text is data only while it goes to the terminal: piped or substituted, it may run.
-    for (const line of ["echo '!touch P' | ed f", "xyz $(echo 'touch') P", "echo 'touch P' > x"]) expect(verdict(line, allButTouch), line).toBe('ask')
+    for (const line of ["echo '!touch P' | ed f", "xyz $(echo 'touch') P", "echo 'touch P' > x"])
+      expect(verdict(line, allButTouch), line).toBe('ask')
   })
 
   it('git grep -O, make --eval, awk system/pipes and find -ok ask whatever the rules', () => {
-    for (const line of ['git grep -O x', 'git grep --open-files-in-pager=vim x', "make --eval='all:; id'", 'make -E "x"', "awk '{ print | \"sh\" }' f", "awk '{ \"date\" | getline d }' f", "awk 'BEGIN { system(\"id\") }'", 'find . -ok ls {} \\;', "gawk -l ext '{}' f", "gawk '@load \"x\"; {}' f"])
+    for (const line of [
+      'git grep -O x',
+      'git grep --open-files-in-pager=vim x',
+      "make --eval='all:; id'",
+      'make -E "x"',
+      'awk \'{ print | "sh" }\' f',
+      'awk \'{ "date" | getline d }\' f',
+      'awk \'BEGIN { system("id") }\'',
+      'find . -ok ls {} \\;',
+      "gawk -l ext '{}' f",
+      'gawk \'@load "x"; {}\' f'
+    ])
       expect(decided(line, everything).rule, line).toBe('always-ask')
     for (const line of ['git grep -n x', 'make all', "awk '{ print $1 }' f", 'find . -name x'])
       expect(verdict(line, everything), line).toBe('allow')
@@ -198,10 +301,21 @@ describe('commands that run commands (§6)', () => {
 
   it('a deny rule’s flags match in any order and spelling', () => {
     const rules = { allow: ['*'], deny: ['rm -rf *'] }
-    for (const line of ['rm -rf x', 'rm -fr x', 'rm -r -f x', 'rm x -rf', 'rm -f -r x', 'rm --recursive --force x', 'rm -R -f x', 'rm -rfv x', 'rm -v -f x -r', '/bin/rm -fr x', 'RM -fr x'])
+    for (const line of [
+      'rm -rf x',
+      'rm -fr x',
+      'rm -r -f x',
+      'rm x -rf',
+      'rm -f -r x',
+      'rm --recursive --force x',
+      'rm -R -f x',
+      'rm -rfv x',
+      'rm -v -f x -r',
+      '/bin/rm -fr x',
+      'RM -fr x'
+    ])
       expect(verdict(line, rules), line).toBe('deny')
-    for (const line of ['rm -r x', 'rm -f x', 'rm x', 'rm -- -rf'])
-      expect(verdict(line, rules), line).toBe('allow')
+    for (const line of ['rm -r x', 'rm -f x', 'rm x', 'rm -- -rf']) expect(verdict(line, rules), line).toBe('allow')
     expect(verdict('git push origin main -f', { allow: ['*'], deny: ['git push --force'] })).toBe('deny')
     expect(verdict('git push --force-with-lease', { allow: ['*'], deny: ['git push --force'] })).toBe('allow')
     expect(verdict('rm -fr /', { allow: ['*'], ask: ['rm -rf /'] })).toBe('ask')

@@ -17,7 +17,12 @@ describe('shell parser', () => {
 
   it('keeps operators inside quotes and escapes', () => {
     expect(texts(`echo "a && b" 'c; d' e\\;f`)).toEqual([`echo "a && b" 'c; d' e\\;f`])
-    expect(parseShell(`echo "a && b" 'c; d' e\\;f`).commands[0].words.map((w) => w.value)).toEqual(['echo', 'a && b', 'c; d', 'e;f'])
+    expect(parseShell(`echo "a && b" 'c; d' e\\;f`).commands[0].words.map((w) => w.value)).toEqual([
+      'echo',
+      'a && b',
+      'c; d',
+      'e;f'
+    ])
   })
 
   it('finds commands in $( ), backticks, <( ), >( ), nested', () => {
@@ -46,7 +51,10 @@ describe('shell parser', () => {
   })
 
   it('skips heredoc bodies but still finds substitutions in unquoted ones', () => {
-    expect(texts("cat <<'EOF' > f.txt\nrm -rf / $(whoami)\nEOF\necho done")).toEqual(["cat <<'EOF' > f.txt", 'echo done'])
+    expect(texts("cat <<'EOF' > f.txt\nrm -rf / $(whoami)\nEOF\necho done")).toEqual([
+      "cat <<'EOF' > f.txt",
+      'echo done'
+    ])
     expect(argvs('cat <<EOF\n$(rm -rf ~)\nEOF')).toContain('rm -rf ~')
     expect(texts('cat <<-END\n\tbody\n\tEND\nls')).toEqual(['cat <<-END', 'ls'])
   })
@@ -61,7 +69,20 @@ describe('shell parser', () => {
   })
 
   it('reports what it cannot parse instead of guessing', () => {
-    for (const line of ['echo "open', "echo 'open", 'echo $(open', 'echo ${open', 'cat <<EOF\nno end', 'case x in a) ls;; ', 'f() { ls; ', 'echo `open', 'ls &&', 'ls |', '&& ls', 'ls ;; x'])
+    for (const line of [
+      'echo "open',
+      "echo 'open",
+      'echo $(open',
+      'echo ${open',
+      'cat <<EOF\nno end',
+      'case x in a) ls;; ',
+      'f() { ls; ',
+      'echo `open',
+      'ls &&',
+      'ls |',
+      '&& ls',
+      'ls ;; x'
+    ])
       expect(parseShell(line).ok, line).toBe(false)
   })
 })

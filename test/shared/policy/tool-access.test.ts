@@ -15,7 +15,10 @@ import { builtInToolNames } from '../../../src/shared/tools/catalog'
 import { defineCustomTool } from '../../../src/shared/tools/custom'
 
 const modeOf = (slug: string): ModeConfig => BUILT_IN_MODES.find((mode) => mode.slug === slug)!
-const ctxFor = (slug: string, extra: Partial<ToolAccessContext> = {}): ToolAccessContext => ({ mode: modeOf(slug), ...extra })
+const ctxFor = (slug: string, extra: Partial<ToolAccessContext> = {}): ToolAccessContext => ({
+  mode: modeOf(slug),
+  ...extra
+})
 const names = (ctx: ToolAccessContext) => filterToolsForMode(ctx).map((tool) => tool.name)
 
 describe('validateToolUse', () => {
@@ -24,7 +27,9 @@ describe('validateToolUse', () => {
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(result.reason).toBe('unknown_tool')
-    expect(result.message).toMatch(/^Unknown tool "delete_everything"\. This tool does not exist\. Please use one of the available tools: /)
+    expect(result.message).toMatch(
+      /^Unknown tool "delete_everything"\. This tool does not exist\. Please use one of the available tools: /
+    )
     expect(result.message).toContain('read_file')
     expect(result.message).not.toContain('write_to_file')
   })
@@ -42,7 +47,9 @@ describe('validateToolUse', () => {
     const result = validateToolUse('apply_diff', { path: 'a.ts', diff: 'x' }, ctxFor('code', gpt))
     expect(result).toMatchObject({ ok: false, reason: 'not_allowed' })
     if (result.ok) return
-    expect(result.message).toContain('Tool "apply_diff" is not part of this model\'s tool set (this is not a restriction of the code mode).')
+    expect(result.message).toContain(
+      'Tool "apply_diff" is not part of this model\'s tool set (this is not a restriction of the code mode).'
+    )
     expect(result.message).toContain('Use apply_patch instead.')
     expect(result.message).not.toContain('is not allowed in code mode')
     const architect = validateToolUse('execute_command', { command: 'ls' }, ctxFor('architect', gpt))
@@ -50,7 +57,11 @@ describe('validateToolUse', () => {
   })
 
   it('refuses a disabled tool even when it is always available', () => {
-    const result = validateToolUse('attempt_completion', { result: 'done' }, ctxFor('code', { disabledTools: ['attempt_completion'] }))
+    const result = validateToolUse(
+      'attempt_completion',
+      { result: 'done' },
+      ctxFor('code', { disabledTools: ['attempt_completion'] })
+    )
     expect(result).toMatchObject({ ok: false, reason: 'not_allowed' })
     if (!result.ok) expect(result.message).toContain('disabled in settings')
   })
@@ -79,25 +90,42 @@ describe('validateToolUse', () => {
     }
     expect(message('read_file', { path: 5 })).toContain("Invalid value for 'path': expected string, got a number.")
     expect(message('read_file', { path: 5 })).not.toContain('Missing value')
-    expect(message('read_file', { path: 'a', offset: '3' })).toContain("Invalid value for 'offset': expected number, got a string.")
-    expect(message('read_file', { path: 'a', indentation: { anchor_line: [1] } })).toContain("Invalid value for 'indentation.anchor_line': expected number, got an array.")
-    expect(message('ask_followup_question', { question: 'q', follow_up: 'yes' })).toContain("Invalid value for 'follow_up': expected array, got a string.")
-    expect(message('codebase_search', { query: 'x', path: 7 })).toContain("Invalid value for 'path': expected string, got a number.")
+    expect(message('read_file', { path: 'a', offset: '3' })).toContain(
+      "Invalid value for 'offset': expected number, got a string."
+    )
+    expect(message('read_file', { path: 'a', indentation: { anchor_line: [1] } })).toContain(
+      "Invalid value for 'indentation.anchor_line': expected number, got an array."
+    )
+    expect(message('ask_followup_question', { question: 'q', follow_up: 'yes' })).toContain(
+      "Invalid value for 'follow_up': expected array, got a string."
+    )
+    expect(message('codebase_search', { query: 'x', path: 7 })).toContain(
+      "Invalid value for 'path': expected string, got a number."
+    )
     expect(message('list_code_definition_names', {})).toContain("Missing value for required parameter 'path'.")
   })
 
   it('says the arguments must be an object when the model sends an array, a string or a number', () => {
-    for (const [args, kind] of [[['a.ts'], 'an array'], ['a.ts', 'a string'], [42, 'a number'], [true, 'a boolean']] as const) {
+    for (const [args, kind] of [
+      [['a.ts'], 'an array'],
+      ['a.ts', 'a string'],
+      [42, 'a number'],
+      [true, 'a boolean']
+    ] as const) {
       const result = validateToolUse('read_file', args, ctxFor('code'))
       expect(result).toMatchObject({ ok: false, reason: 'invalid_arguments' })
-      if (!result.ok) expect(result.message).toBe(`Invalid arguments for tool 'read_file': the arguments must be a JSON object of named parameters, not ${kind}. Please retry with complete arguments.`)
+      if (!result.ok)
+        expect(result.message).toBe(
+          `Invalid arguments for tool 'read_file': the arguments must be a JSON object of named parameters, not ${kind}. Please retry with complete arguments.`
+        )
     }
   })
 
-  it('refuses a control character in codebase_search\'s path and takes an empty path as the whole workspace', () => {
+  it("refuses a control character in codebase_search's path and takes an empty path as the whole workspace", () => {
     const nul = validateToolUse('codebase_search', { query: 'x', path: 'src\u0000/../..' }, ctxFor('code'))
     expect(nul).toMatchObject({ ok: false, reason: 'invalid_arguments' })
-    if (!nul.ok) expect(nul.message).toContain("Invalid value for 'path': must not contain a NUL or another control character.")
+    if (!nul.ok)
+      expect(nul.message).toContain("Invalid value for 'path': must not contain a NUL or another control character.")
     expect(validateToolUse('codebase_search', { query: 'x', path: '' }, ctxFor('code')).ok).toBe(true)
   })
 
@@ -115,7 +143,11 @@ describe('validateToolUse', () => {
 
   it('resolves aliases only for models that asked for the alias', () => {
     expect(validateToolUse('write_file', { path: 'a', content: '' }, ctxFor('code')).ok).toBe(false)
-    const result = validateToolUse('search_and_replace', { file_path: 'a', old_string: 'x', new_string: 'y' }, ctxFor('code', { includedTools: ['search_and_replace'] }))
+    const result = validateToolUse(
+      'search_and_replace',
+      { file_path: 'a', old_string: 'x', new_string: 'y' },
+      ctxFor('code', { includedTools: ['search_and_replace'] })
+    )
     expect(result).toMatchObject({ ok: true, name: 'edit', originalName: 'search_and_replace' })
   })
 })
@@ -128,7 +160,8 @@ describe('file restriction on every path an edit names', () => {
     expect(result).toEqual({
       ok: false,
       reason: 'file_restricted',
-      message: "Tool 'write_to_file' in mode 'Architect' can only edit files matching pattern: \\.md$ (Markdown files only). Got: src/a.ts"
+      message:
+        "Tool 'write_to_file' in mode 'Architect' can only edit files matching pattern: \\.md$ (Markdown files only). Got: src/a.ts"
     })
   })
 
@@ -140,8 +173,12 @@ describe('file restriction on every path an edit names', () => {
   it('checks every file of a multi-file patch, and Move to targets (which Roo misses)', () => {
     const allowed = '*** Begin Patch\n*** Update File: a.md\n@@\n-a\n+b\n*** Add File: b.md\n+x\n*** End Patch'
     expect(validateToolUse('apply_patch', { patch: allowed }, architect).ok).toBe(true)
-    const secondFile = '*** Begin Patch\n*** Update File: a.md\n@@\n-a\n+b\n*** Delete File: src/index.ts\n*** End Patch'
-    expect(validateToolUse('apply_patch', { patch: secondFile }, architect)).toMatchObject({ ok: false, reason: 'file_restricted' })
+    const secondFile =
+      '*** Begin Patch\n*** Update File: a.md\n@@\n-a\n+b\n*** Delete File: src/index.ts\n*** End Patch'
+    expect(validateToolUse('apply_patch', { patch: secondFile }, architect)).toMatchObject({
+      ok: false,
+      reason: 'file_restricted'
+    })
     const moved = '*** Begin Patch\n*** Update File: notes.md\n*** Move to: src/backdoor.ts\n@@\n-a\n+b\n*** End Patch'
     const result = validateToolUse('apply_patch', { patch: moved }, architect)
     expect(result).toMatchObject({ ok: false, reason: 'file_restricted' })
@@ -150,7 +187,12 @@ describe('file restriction on every path an edit names', () => {
   })
 
   it('normalises paths before matching, so ../ cannot dress a path up', () => {
-    const docs: ModeConfig = { slug: 'docs', name: 'Docs', roleDefinition: 'r', groups: [['edit', { fileRegex: '^docs/' }]] }
+    const docs: ModeConfig = {
+      slug: 'docs',
+      name: 'Docs',
+      roleDefinition: 'r',
+      groups: [['edit', { fileRegex: '^docs/' }]]
+    }
     expect(validateToolUse('write_to_file', { path: 'docs/../src/a.ts', content: '' }, { mode: docs }).ok).toBe(false)
     expect(validateToolUse('write_to_file', { path: './docs/a.md', content: '' }, { mode: docs }).ok).toBe(true)
   })
@@ -182,13 +224,17 @@ describe('per-model tools, MCP, custom tools', () => {
     expect(names(ctxFor('code', { mcpTools }))).toContain('mcp--gh--search')
     expect(names(ctxFor('orchestrator', { mcpTools }))).not.toContain('mcp--gh--search')
     expect(validateToolUse('mcp--gh--search', { q: 'x' }, ctxFor('code', { mcpTools })).ok).toBe(true)
-    expect(validateToolUse('mcp--gh--other', {}, ctxFor('code', { mcpTools }))).toMatchObject({ reason: 'unknown_tool' })
+    expect(validateToolUse('mcp--gh--other', {}, ctxFor('code', { mcpTools }))).toMatchObject({
+      reason: 'unknown_tool'
+    })
     expect(names(ctxFor('code'))).not.toContain('access_mcp_resource')
     expect(names(ctxFor('code', { mcpServersWithResources: true }))).toContain('access_mcp_resource')
   })
 
   it('offers custom tools in every mode only behind the experiment flag', () => {
-    const customTools = [defineCustomTool({ name: 'deploy', description: 'Deploy', params: z.object({ env: z.string() }) })]
+    const customTools = [
+      defineCustomTool({ name: 'deploy', description: 'Deploy', params: z.object({ env: z.string() }) })
+    ]
     expect(isValidToolName('deploy', { customTools })).toBe(false)
     expect(names(ctxFor('ask', { customTools }))).not.toContain('deploy')
     const on = ctxFor('ask', { customTools, experiments: { customTools: true } })
@@ -235,14 +281,23 @@ const sampleArgs: Record<string, Record<string, unknown>> = {
 }
 
 describe('one predicate for the filter and the check (property)', () => {
-  const candidates = [...builtInToolNames, 'search_and_replace', 'write_file', 'mcp--gh--search', 'mcp--gh--nope', 'nonsense']
+  const candidates = [
+    ...builtInToolNames,
+    'search_and_replace',
+    'write_file',
+    'mcp--gh--search',
+    'mcp--gh--nope',
+    'nonsense'
+  ]
   const groupsPool = ['read', 'edit', 'command', 'mcp', 'modes'] as const
   const random = prng(42)
   const pick = <T>(items: readonly T[]) => items.filter(() => random() < 0.5)
 
   it('a tool not offered never validates; every offered tool validates for some arguments', () => {
     for (let run = 0; run < 400; run++) {
-      const groups = pick(groupsPool).map((group) => (group === 'edit' && random() < 0.5 ? (['edit', { fileRegex: '\\.md$' }] as const) : group))
+      const groups = pick(groupsPool).map((group) =>
+        group === 'edit' && random() < 0.5 ? (['edit', { fileRegex: '\\.md$' }] as const) : group
+      )
       const ctx: ToolAccessContext = {
         mode: random() < 0.05 ? undefined : ({ slug: 'm', name: 'M', roleDefinition: 'r', groups } as ModeConfig),
         disabledTools: pick(candidates).slice(0, 2),

@@ -16,9 +16,26 @@ describe('tool catalog', () => {
   it('holds every tool of the product table exactly once', () => {
     expect([...builtInToolNames].sort()).toEqual(
       [
-        'access_mcp_resource', 'apply_diff', 'codebase_search', 'apply_patch', 'ask_followup_question', 'attempt_completion', 'browser_action', 'edit',
-        'execute_command', 'list_code_definition_names', 'list_files', 'new_task', 'read_command_output', 'read_file', 'search_files', 'switch_mode',
-        'update_todo_list', 'search_mcp_tools', 'use_mcp_tool', 'write_to_file'
+        'access_mcp_resource',
+        'apply_diff',
+        'codebase_search',
+        'apply_patch',
+        'ask_followup_question',
+        'attempt_completion',
+        'browser_action',
+        'edit',
+        'execute_command',
+        'list_code_definition_names',
+        'list_files',
+        'new_task',
+        'read_command_output',
+        'read_file',
+        'search_files',
+        'switch_mode',
+        'update_todo_list',
+        'search_mcp_tools',
+        'use_mcp_tool',
+        'write_to_file'
       ].sort()
     )
     expect(new Set(builtInToolNames).size).toBe(builtInToolNames.length)
@@ -45,7 +62,9 @@ describe('tool catalog', () => {
   })
 
   it('parses read_file arguments with Roo parameter names and rejects bad ones', () => {
-    expect(readFileTool.params.parse({ path: 'a.ts', mode: 'indentation', offset: 3, indentation: { anchor_line: 4 } })).toMatchObject({
+    expect(
+      readFileTool.params.parse({ path: 'a.ts', mode: 'indentation', offset: 3, indentation: { anchor_line: 4 } })
+    ).toMatchObject({
       path: 'a.ts',
       offset: 3
     })
@@ -107,6 +126,8 @@ describe('MCP and custom tools', () => {
   it('defines custom tools with a checked name', () => {
     const tool = defineCustomTool({ name: 'deploy', description: 'Deploy', params: z.object({ env: z.string() }) })
     expect(tool.group).toBe('always')
-    expect(() => defineCustomTool({ name: 'bad name', description: '', params: z.object({}) })).toThrow(/Invalid custom tool name/)
+    expect(() => defineCustomTool({ name: 'bad name', description: '', params: z.object({}) })).toThrow(
+      /Invalid custom tool name/
+    )
   })
 })

@@ -10,9 +10,18 @@ import { toAnthropicParams } from '../../../src/main/core/providers/anthropic-re
 import { toOpenAIParams } from '../../../src/main/core/providers/openai-request'
 
 /** The tools as each provider's request puts them on the wire (the path every model call takes). */
-const request = (tools: readonly ToolDefinition[]) => ({ model: 'm', system: '', messages: [], tools: tools.map(toolSpec) })
-const openAiTools = (tools: readonly ToolDefinition[]) => toOpenAIParams(request(tools), { maxTokensField: 'max_tokens', includeUsage: false }).tools! as Array<{ function: { name: string; parameters: Record<string, unknown> } }>
-const anthropicTools = (tools: readonly ToolDefinition[]) => toAnthropicParams(request(tools), undefined).tools! as Array<{ name: string; input_schema: unknown }>
+const request = (tools: readonly ToolDefinition[]) => ({
+  model: 'm',
+  system: '',
+  messages: [],
+  tools: tools.map(toolSpec)
+})
+const openAiTools = (tools: readonly ToolDefinition[]) =>
+  toOpenAIParams(request(tools), { maxTokensField: 'max_tokens', includeUsage: false }).tools! as Array<{
+    function: { name: string; parameters: Record<string, unknown> }
+  }>
+const anthropicTools = (tools: readonly ToolDefinition[]) =>
+  toAnthropicParams(request(tools), undefined).tools! as Array<{ name: string; input_schema: unknown }>
 
 describe('tool JSON schemas', () => {
   it('derives OpenAI and Anthropic shapes from the same zod schema (snapshot)', () => {
@@ -37,13 +46,20 @@ describe('tool JSON schemas', () => {
 
   it('offers the model exactly the parameters each validator takes: same names, same required ones, nothing else', () => {
     for (const tool of builtInTools) {
-      const schema = anthropicTools([tool])[0].input_schema as { properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean }
+      const schema = anthropicTools([tool])[0].input_schema as {
+        properties: Record<string, unknown>
+        required?: string[]
+        additionalProperties?: boolean
+      }
       const shape = (tool.params as unknown as z.ZodObject).shape as Record<string, z.ZodType>
       expect(Object.keys(schema.properties).sort(), tool.name).toEqual(Object.keys(shape).sort())
       const required = Object.keys(shape).filter((key) => !shape[key].safeParse(undefined).success)
       expect([...(schema.required ?? [])].sort(), tool.name).toEqual(required.sort())
       expect(schema.additionalProperties, tool.name).toBe(false)
-      expect(tool.params.safeParse({ not_a_parameter: 1 }).error?.issues.some((issue) => issue.code === 'unrecognized_keys'), tool.name).toBe(true)
+      expect(
+        tool.params.safeParse({ not_a_parameter: 1 }).error?.issues.some((issue) => issue.code === 'unrecognized_keys'),
+        tool.name
+      ).toBe(true)
     }
   })
 

@@ -13,7 +13,13 @@ export function createAnthropicRenderer(plan: RenderPlan, messageId: string) {
     if (open === null) return []
     const frames: string[] = []
     if (open === 'thinking') {
-      frames.push(frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'signature_delta', signature: plan.signature } }))
+      frames.push(
+        frame({
+          type: 'content_block_delta',
+          index: blockIndex,
+          delta: { type: 'signature_delta', signature: plan.signature }
+        })
+      )
     }
     frames.push(frame({ type: 'content_block_stop', index: blockIndex }))
     open = null
@@ -56,25 +62,47 @@ export function createAnthropicRenderer(plan: RenderPlan, messageId: string) {
     chunk(chunk: ContentChunk): string[] {
       switch (chunk.kind) {
         case 'reasoning': {
-          const frames = open === 'thinking' ? [] : startBlock('thinking', { type: 'thinking', thinking: '', signature: '' })
-          frames.push(frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'thinking_delta', thinking: chunk.text } }))
+          const frames =
+            open === 'thinking' ? [] : startBlock('thinking', { type: 'thinking', thinking: '', signature: '' })
+          frames.push(
+            frame({
+              type: 'content_block_delta',
+              index: blockIndex,
+              delta: { type: 'thinking_delta', thinking: chunk.text }
+            })
+          )
           return frames
         }
         case 'text': {
           const frames = open === 'text' ? [] : startBlock('text', { type: 'text', text: '' })
-          frames.push(frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'text_delta', text: chunk.text } }))
+          frames.push(
+            frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'text_delta', text: chunk.text } })
+          )
           return frames
         }
         case 'tool-start': {
           openToolIndex = chunk.toolIndex
           const frames = startBlock('tool', { type: 'tool_use', id: chunk.id, name: chunk.name, input: {} })
           // Real traffic opens every input with an empty fragment.
-          frames.push(frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'input_json_delta', partial_json: '' } }))
+          frames.push(
+            frame({
+              type: 'content_block_delta',
+              index: blockIndex,
+              delta: { type: 'input_json_delta', partial_json: '' }
+            })
+          )
           return frames
         }
         case 'tool-args': {
-          if (open !== 'tool' || openToolIndex !== chunk.toolIndex) throw new Error('fake provider: tool arguments out of order')
-          return [frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'input_json_delta', partial_json: chunk.fragment } })]
+          if (open !== 'tool' || openToolIndex !== chunk.toolIndex)
+            throw new Error('fake provider: tool arguments out of order')
+          return [
+            frame({
+              type: 'content_block_delta',
+              index: blockIndex,
+              delta: { type: 'input_json_delta', partial_json: chunk.fragment }
+            })
+          ]
         }
       }
     },

@@ -11,7 +11,12 @@ export interface FakeEmbeddingsControl {
   served: number
 }
 
-export const defaultEmbeddingsControl = (): FakeEmbeddingsControl => ({ dimension: 64, failAfter: null, failStatus: 500, served: 0 })
+export const defaultEmbeddingsControl = (): FakeEmbeddingsControl => ({
+  dimension: 64,
+  failAfter: null,
+  failStatus: 500,
+  served: 0
+})
 
 /**
  * A deterministic vector: each word (lowercased, camelCase split) adds to a hashed bucket, then the
@@ -19,7 +24,11 @@ export const defaultEmbeddingsControl = (): FakeEmbeddingsControl => ({ dimensio
  */
 export function fakeEmbedding(text: string, dimension: number): number[] {
   const vector = new Array<number>(dimension).fill(0)
-  const words = text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().match(/[a-z0-9]+/g) ?? []
+  const words =
+    text
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? []
   for (const word of words) {
     const digest = createHash('md5').update(word).digest()
     vector[digest.readUInt32LE(0) % dimension] += digest[4] & 1 ? 1 : -1
@@ -32,12 +41,25 @@ export function fakeEmbedding(text: string, dimension: number): number[] {
 export function answerEmbeddings(body: any, control: FakeEmbeddingsControl): { status: number; json: unknown } {
   control.served++
   if (control.failAfter !== null && control.served > control.failAfter) {
-    return { status: control.failStatus, json: { error: { message: 'fake embeddings: the endpoint is failing on purpose', type: 'server_error' } } }
+    return {
+      status: control.failStatus,
+      json: { error: { message: 'fake embeddings: the endpoint is failing on purpose', type: 'server_error' } }
+    }
   }
   const input = body?.input
-  const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((t) => typeof t === 'string') ? (input as string[]) : null
+  const texts =
+    typeof input === 'string'
+      ? [input]
+      : Array.isArray(input) && input.every((t) => typeof t === 'string')
+        ? input
+        : null
   if (!texts || typeof body?.model !== 'string') {
-    return { status: 400, json: { error: { message: "'input' (string or string[]) and 'model' are required", type: 'invalid_request_error' } } }
+    return {
+      status: 400,
+      json: {
+        error: { message: "'input' (string or string[]) and 'model' are required", type: 'invalid_request_error' }
+      }
+    }
   }
   const dimension = typeof body.dimensions === 'number' ? body.dimensions : control.dimension
   return {

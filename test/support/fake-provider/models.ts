@@ -14,7 +14,13 @@ export interface FakeModel {
 /** What a fresh fake lists: current models, one with a retirement date, one the local table does not know (qwen3-coder). */
 export const DEFAULT_FAKE_MODELS: FakeModel[] = [
   { id: 'claude-sonnet-4-6', displayName: 'Claude Sonnet 4.6', createdAt: '2026-02-17' },
-  { id: 'claude-sonnet-4-5-20250929', displayName: 'Claude Sonnet 4.5', createdAt: '2025-09-29', retiresAt: '2026-11-30', lifecycle: 'deprecated' },
+  {
+    id: 'claude-sonnet-4-5-20250929',
+    displayName: 'Claude Sonnet 4.5',
+    createdAt: '2025-09-29',
+    retiresAt: '2026-11-30',
+    lifecycle: 'deprecated'
+  },
   { id: 'claude-opus-4-1-20250805', displayName: 'Claude Opus 4.1', createdAt: '2025-08-05' },
   { id: 'gpt-4o', createdAt: '2024-05-13' },
   { id: 'gpt-5', createdAt: '2025-08-07' },
@@ -33,7 +39,12 @@ export function answerModels(req: IncomingMessage, listed: ReadonlyArray<string 
   if (!req.headers['anthropic-version']) {
     return {
       object: 'list',
-      data: models.map((m) => ({ id: m.id, object: 'model', created: Date.parse(m.createdAt ?? '2025-01-01') / 1000, owned_by: 'fake' }))
+      data: models.map((m) => ({
+        id: m.id,
+        object: 'model',
+        created: Date.parse(m.createdAt ?? '2025-01-01') / 1000,
+        owned_by: 'fake'
+      }))
     }
   }
   const after = url.searchParams.get('after_id')

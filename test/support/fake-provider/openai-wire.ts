@@ -40,7 +40,12 @@ export function createOpenAIRenderer(plan: RenderPlan, completionId: string, opt
           return [
             chunk({
               tool_calls: [
-                { index: content.toolIndex, id: content.id, type: 'function', function: { name: content.name, arguments: '' } }
+                {
+                  index: content.toolIndex,
+                  id: content.id,
+                  type: 'function',
+                  function: { name: content.name, arguments: '' }
+                }
               ]
             })
           ]
@@ -50,7 +55,9 @@ export function createOpenAIRenderer(plan: RenderPlan, completionId: string, opt
     },
 
     midStreamError(error: { type: string; message: string }): string[] {
-      return [`data: ${JSON.stringify({ error: { message: error.message, type: error.type, param: null, code: null } })}\n\n`]
+      return [
+        `data: ${JSON.stringify({ error: { message: error.message, type: error.type, param: null, code: null } })}\n\n`
+      ]
     },
 
     tail(): string[] {

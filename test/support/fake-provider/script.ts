@@ -155,9 +155,10 @@ export function planTurn(
     name: call.name,
     argFragments: splitJson(call.rawArguments ?? JSON.stringify(call.input ?? {}))
   }))
-  const outputChars = [...text, ...reasoning].join('').length + tools.reduce((s, t) => s + t.argFragments.join('').length, 0)
+  const outputChars =
+    [...text, ...reasoning].join('').length + tools.reduce((s, t) => s + t.argFragments.join('').length, 0)
   const mid = turn.errorMidStream === true ? {} : turn.errorMidStream
-  const totalChunks = contentChunks({ reasoning, text, tools } as RenderPlan).length
+  const totalChunks = contentChunks({ reasoning, text, tools }).length
   return {
     model: turn.model ?? context.requestModel,
     reasoning,
@@ -173,9 +174,7 @@ export function planTurn(
     },
     chunkDelayMs: turn.chunkDelayMs ?? 0,
     errorAfterChunks: mid ? Math.min(mid.afterChunks ?? totalChunks, totalChunks) : null,
-    midStreamError: mid
-      ? { type: mid.type ?? 'overloaded_error', message: mid.message ?? 'Overloaded' }
-      : null,
+    midStreamError: mid ? { type: mid.type ?? 'overloaded_error', message: mid.message ?? 'Overloaded' } : null,
     hangAfterChunks: turn.hangAfterChunks ?? null,
     cutAfterChunks: turn.cutAfterChunks ?? null
   }

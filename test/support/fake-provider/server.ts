@@ -106,7 +106,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     sendJson(res, 500, body, { 'x-should-retry': 'false' })
   }
 
-  const sendHttpError = (res: ServerResponse, protocol: FakeProtocol, error: FakeHttpError, requestId: string): void => {
+  const sendHttpError = (
+    res: ServerResponse,
+    protocol: FakeProtocol,
+    error: FakeHttpError,
+    requestId: string
+  ): void => {
     const headers: Record<string, string> = requestIdHeader(protocol, requestId)
     if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter)
     if (error.retryAfterMs !== undefined) headers['retry-after-ms'] = String(error.retryAfterMs)
@@ -122,7 +127,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       return failLoudly(res, protocol, `fake provider "${testName}": ${(error as Error).message}`)
     }
     if (entry.provider !== protocol) {
-      return failLoudly(res, protocol, `fake provider "${testName}": fixture ${entry.name} is ${entry.provider}, but the request came to the ${protocol} endpoint`)
+      return failLoudly(
+        res,
+        protocol,
+        `fake provider "${testName}": fixture ${entry.name} is ${entry.provider}, but the request came to the ${protocol} endpoint`
+      )
     }
     const body = fixtures.body(entry)
     res.writeHead(entry.status, entry.headers)
@@ -143,7 +152,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     res.end()
   }
 
-  const streamScripted = async (res: ServerResponse, request: RecordedRequest, protocol: FakeProtocol, turn: ScriptedTurn): Promise<void> => {
+  const streamScripted = async (
+    res: ServerResponse,
+    request: RecordedRequest,
+    protocol: FakeProtocol,
+    turn: ScriptedTurn
+  ): Promise<void> => {
     const requestId = `req_fake_${request.index}`
     if (turn.dropConnection) return void res.socket?.destroy()
     if (turn.error) return sendHttpError(res, protocol, turn.error, requestId)
@@ -160,7 +174,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
             includeUsage: request.body?.stream_options?.include_usage === true,
             reasoningField: turn.openaiReasoningField ?? 'reasoning_content'
           })
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...requestIdHeader(protocol, requestId) })
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      ...requestIdHeader(protocol, requestId)
+    })
     const write = (frames: string[]): void => {
       for (const frame of frames) res.write(frame)
     }
@@ -169,7 +187,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     for (let sent = 0; sent <= chunks.length; sent++) {
       if (plan.hangAfterChunks !== null && sent === plan.hangAfterChunks) return // left open until the client aborts or close()
       // The chunks already written reach the client first; then the socket goes without the stream's end.
-      if (plan.cutAfterChunks !== null && sent === plan.cutAfterChunks) return void res.socket?.end(() => res.socket?.destroy())
+      if (plan.cutAfterChunks !== null && sent === plan.cutAfterChunks)
+        return void res.socket?.end(() => res.socket?.destroy())
       if (plan.midStreamError && sent === plan.errorAfterChunks) {
         write(renderer.midStreamError(plan.midStreamError))
         return void res.end()
@@ -183,21 +202,33 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     res.end()
   }
 
-  const serveModelRequest = async (res: ServerResponse, request: RecordedRequest, protocol: FakeProtocol): Promise<void> => {
+  const serveModelRequest = async (
+    res: ServerResponse,
+    request: RecordedRequest,
+    protocol: FakeProtocol
+  ): Promise<void> => {
     if (options.requireApiKey !== undefined && presentedKey(res.req) !== options.requireApiKey) {
       const error: FakeHttpError = { status: 401, message: 'fake provider: invalid API key' }
       return sendHttpError(res, protocol, error, `req_fake_${request.index}`)
     }
     const next = queue.shift()
     if (next === undefined) {
-      return failLoudly(res, protocol, `fake provider "${testName}": script exhausted — no turn left for request #${request.index + 1} (${request.method} ${request.path}); ${consumed} turn(s) were served`)
+      return failLoudly(
+        res,
+        protocol,
+        `fake provider "${testName}": script exhausted — no turn left for request #${request.index + 1} (${request.method} ${request.path}); ${consumed} turn(s) were served`
+      )
     }
     consumed += 1
     let turn
     try {
       turn = typeof next === 'function' ? await next(request) : next
     } catch (error) {
-      return failLoudly(res, protocol, `fake provider "${testName}": turn function for request #${request.index + 1} threw: ${(error as Error).message}`)
+      return failLoudly(
+        res,
+        protocol,
+        `fake provider "${testName}": turn function for request #${request.index + 1} threw: ${(error as Error).message}`
+      )
     }
     if (isFixtureTurn(turn)) return replayFixture(res, protocol, turn)
     return streamScripted(res, request, protocol, turn)
@@ -229,17 +260,29 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (req.method === 'GET' && path === '/v1/models') {
       if (options.requireApiKey !== undefined && presentedKey(req) !== options.requireApiKey) {
         const auth: FakeHttpError = { status: 401, type: 'authentication_error', message: 'invalid x-api-key' }
-        return sendJson(res, 401, req.headers['anthropic-version'] ? anthropicErrorBody(auth, 'req_fake_models') : openaiErrorBody(auth))
+        return sendJson(
+          res,
+          401,
+          req.headers['anthropic-version'] ? anthropicErrorBody(auth, 'req_fake_models') : openaiErrorBody(auth)
+        )
       }
       return sendJson(res, 200, answerModels(req, options.models ?? DEFAULT_FAKE_MODELS))
     }
-    sendJson(res, 404, { error: { message: `fake provider: no route for ${req.method} ${path}`, type: 'not_found_error', param: null, code: null } })
+    sendJson(res, 404, {
+      error: {
+        message: `fake provider: no route for ${req.method} ${path}`,
+        type: 'not_found_error',
+        param: null,
+        code: null
+      }
+    })
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
       failures.push(`fake provider "${testName}": ${error.message}`)
-      if (!res.headersSent) sendJson(res, 500, { error: { message: error.message, type: 'server_error' } }, { 'x-should-retry': 'false' })
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: error.message, type: 'server_error' } }, { 'x-should-retry': 'false' })
       else res.destroy()
     })
   })

@@ -13,13 +13,24 @@ const RESULTS = {
   // Under the SDK's 10 MB stdio message limit, over Modus's 8 MB of images per result.
   'several-images': () => ({ content: [image(3 * MB), image(3 * MB), image(3 * MB), image(1000)] }),
   'huge-text': () => ({ content: [{ type: 'text', text: 'x'.repeat(5 * MB) }] }),
-  malformed: () => ({ content: [{ type: 'text' }, 42, { type: 'hologram', beam: 1 }, { type: 'image', mimeType: 'image/png', data: '%%%' }] }),
+  malformed: () => ({
+    content: [
+      { type: 'text' },
+      42,
+      { type: 'hologram', beam: 1 },
+      { type: 'image', mimeType: 'image/png', data: '%%%' }
+    ]
+  }),
   crash: () => process.exit(3),
   hang: () => undefined
 }
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
-const tools = Object.keys(RESULTS).map((name) => ({ name, description: `misbehaves: ${name}`, inputSchema: { type: 'object', properties: {} } }))
+const tools = Object.keys(RESULTS).map((name) => ({
+  name,
+  description: `misbehaves: ${name}`,
+  inputSchema: { type: 'object', properties: {} }
+}))
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line)
@@ -29,7 +40,15 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (message.id === undefined) return
   if (message.method === 'initialize') {
-    send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'misbehaving', version: '1.0.0' } } })
+    send({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: {
+        protocolVersion: message.params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'misbehaving', version: '1.0.0' }
+      }
+    })
   } else if (message.method === 'tools/list') {
     send({ jsonrpc: '2.0', id: message.id, result: { tools } })
   } else if (message.method === 'tools/call') {

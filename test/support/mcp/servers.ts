@@ -9,10 +9,17 @@ const FILESYSTEM_ENTRY = join(ROOT, 'node_modules/@modelcontextprotocol/server-f
 const MEMORY_ENTRY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')
 
 /** The reference filesystem server, allowed the given folders (its arguments). */
-export const filesystemStdio = (...roots: string[]) => ({ command: process.execPath, args: [FILESYSTEM_ENTRY, ...roots] })
+export const filesystemStdio = (...roots: string[]) => ({
+  command: process.execPath,
+  args: [FILESYSTEM_ENTRY, ...roots]
+})
 
 /** The reference memory server (a knowledge graph), kept in the given file. */
-export const memoryStdio = (file: string) => ({ command: process.execPath, args: [MEMORY_ENTRY], env: { MEMORY_FILE_PATH: file } })
+export const memoryStdio = (file: string) => ({
+  command: process.execPath,
+  args: [MEMORY_ENTRY],
+  env: { MEMORY_FILE_PATH: file }
+})
 
 /** The stdio config of the reference server, as a user writes it in mcp.json. */
 export const everythingStdio = (extra: Record<string, unknown> = {}) => ({
@@ -60,4 +67,8 @@ export async function startEverythingHttp(kind: 'streamableHttp' | 'sse'): Promi
 }
 
 /** A server that misbehaves on purpose (see misbehaving-server.mjs); cancellations are written to `log`. */
-export const misbehavingStdio = (log: string) => ({ command: process.execPath, args: [join(__dirname, 'misbehaving-server.mjs')], env: { MISBEHAVING_LOG: log } })
+export const misbehavingStdio = (log: string) => ({
+  command: process.execPath,
+  args: [join(__dirname, 'misbehaving-server.mjs')],
+  env: { MISBEHAVING_LOG: log }
+})

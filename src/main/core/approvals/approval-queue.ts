@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { ApprovalDecision, ApprovalItem } from '../../../shared/contract/approvals'
 
 export type ApprovalAnswer =
-  | (Omit<ApprovalDecision, 'approvalId'> & { outcome: 'approve' | 'reject' })
-  | { outcome: 'cancelled' }
+  (Omit<ApprovalDecision, 'approvalId'> & { outcome: 'approve' | 'reject' }) | { outcome: 'cancelled' }
 
 export type ApprovalRequest = Omit<ApprovalItem, 'id' | 'createdAt'>
 

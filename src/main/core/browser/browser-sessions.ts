@@ -75,13 +75,23 @@ type Verdict = { allowed: boolean; reason: string }
  * The current check, what it blocked, its verdicts on the origins requests went to (asked once each),
  * and the browser's egress proxy, told of each destination a request is let through to.
  */
-type GuardState = { check?: PageCheck; blocked: BlockedNavigation[]; requestVerdicts: Map<string, Promise<Verdict>>; egress: Pick<EgressProxy, 'allow'> }
+type GuardState = {
+  check?: PageCheck
+  blocked: BlockedNavigation[]
+  requestVerdicts: Map<string, Promise<Verdict>>
+  egress: Pick<EgressProxy, 'allow'>
+}
 
 /**
  * Whether a page may load or be reached: approved through launch, or allowed by the mode's policy
  * for a page on `from` (origins are exact: the page's own origin is not another port's).
  */
-async function verdictFor(url: string, from: string | undefined, approved: Set<string>, state: GuardState): Promise<Verdict> {
+async function verdictFor(
+  url: string,
+  from: string | undefined,
+  approved: Set<string>,
+  state: GuardState
+): Promise<Verdict> {
   if (approved.has(approvalKey(url))) return { allowed: true, reason: 'approved' }
   if (!state.check) return { allowed: false, reason: 'no policy to check it against' }
   return state.check(url, from).catch((error: Error) => ({ allowed: false, reason: error.message }))
@@ -105,7 +115,12 @@ const NETWORK_URL = /^(https?|wss?):/i
  * A request the page sends by itself may go where an approved page could: the launched origins and
  * those the mode allows unasked. Anything else could carry what the page holds to another origin.
  */
-function requestVerdict(url: string, from: string | undefined, approved: Set<string>, state: GuardState): Promise<Verdict> {
+function requestVerdict(
+  url: string,
+  from: string | undefined,
+  approved: Set<string>,
+  state: GuardState
+): Promise<Verdict> {
   if (!NETWORK_URL.test(url)) return Promise.resolve({ allowed: true, reason: 'not a network request' })
   // A socket is judged as the page of its host would be (ws:// as http://).
   const asPage = url.replace(/^ws/i, 'http')
@@ -205,7 +220,9 @@ async function guardRedirects(page: Page, approved: Set<string>, state: GuardSta
     // A closed page or browser leaves nothing to answer.
     decide().catch(() => undefined)
   })
-  await devtools.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] })
+  await devtools.send('Fetch.enable', {
+    patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }]
+  })
 }
 
 async function startSession(page: Page, viewport: Viewport, navigation: GuardState): Promise<BrowserSession> {
@@ -223,7 +240,8 @@ async function startSession(page: Page, viewport: Viewport, navigation: GuardSta
   }
   // A navigation a click started may still wait for its check when the action reports: it is waited for.
   const inFlight = new Set<Request>()
-  const isTopLevel = (request: Request) => request.isNavigationRequest() && !opensWindow(request) && request.frame() === page.mainFrame()
+  const isTopLevel = (request: Request) =>
+    request.isNavigationRequest() && !opensWindow(request) && request.frame() === page.mainFrame()
   page.on('request', (request) => void (isTopLevel(request) && inFlight.add(request)))
   page.on('requestfinished', (request) => void inFlight.delete(request))
   page.on('requestfailed', (request) => void inFlight.delete(request))
@@ -233,7 +251,10 @@ async function startSession(page: Page, viewport: Viewport, navigation: GuardSta
     page,
     viewport,
     drainLogs() {
-      const drained = { console: dropped > 0 ? [`(${dropped} older lines dropped)`, ...consoleLines] : consoleLines, errors }
+      const drained = {
+        console: dropped > 0 ? [`(${dropped} older lines dropped)`, ...consoleLines] : consoleLines,
+        errors
+      }
       consoleLines = []
       errors = []
       dropped = 0
@@ -250,7 +271,8 @@ async function startSession(page: Page, viewport: Viewport, navigation: GuardSta
     },
     async navigationsDone(timeoutMs) {
       const end = Date.now() + timeoutMs
-      while (inFlight.size > 0 && Date.now() < end && !page.isClosed()) await new Promise((done) => setTimeout(done, 25))
+      while (inFlight.size > 0 && Date.now() < end && !page.isClosed())
+        await new Promise((done) => setTimeout(done, 25))
     },
     drainBlocked() {
       const blocked = navigation.blocked
@@ -274,7 +296,8 @@ async function preparedProfile(): Promise<string> {
   return profile
 }
 
-const removeProfile = (profile: string): Promise<void> => rm(profile, { recursive: true, force: true }).catch(() => undefined)
+const removeProfile = (profile: string): Promise<void> =>
+  rm(profile, { recursive: true, force: true }).catch(() => undefined)
 
 /** What a session leaves behind once its browser is gone. */
 type Leftovers = { profile: string; egress: EgressProxy }
@@ -296,7 +319,12 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     // WebRTC would reach STUN servers outside the request guard: it gets no UDP, and its TCP goes through
     // the egress proxy. The headless-shell build of @sparticuz/chromium honours only the `force-` form of the switch.
     const noUdp = 'disable_non_proxied_udp'
-    const args = [...(deps.args ?? []), ...(asRoot ? ['--no-sandbox'] : []), `--webrtc-ip-handling-policy=${noUdp}`, `--force-webrtc-ip-handling-policy=${noUdp}`]
+    const args = [
+      ...(deps.args ?? []),
+      ...(asRoot ? ['--no-sandbox'] : []),
+      `--webrtc-ip-handling-policy=${noUdp}`,
+      `--force-webrtc-ip-handling-policy=${noUdp}`
+    ]
     // Loaded on the first launch: importing Playwright costs every process half a second at start.
     const { chromium } = await import('playwright-core')
     // Refusals are not listed for the model: most are the browser's own background traffic, not the page's.
@@ -311,7 +339,13 @@ export function createBrowserSessions(deps: BrowserSessionsDeps = {}): BrowserSe
     const proxy = { server: leftovers.egress.server, bypass: '<-loopback>' }
     let context: BrowserContext
     try {
-      context = await chromium.launchPersistentContext(leftovers.profile, { executablePath: lookup.path, headless: true, args, viewport: size, proxy })
+      context = await chromium.launchPersistentContext(leftovers.profile, {
+        executablePath: lookup.path,
+        headless: true,
+        args,
+        viewport: size,
+        proxy
+      })
     } catch (error) {
       await cleanUp(leftovers)
       throw error

@@ -34,7 +34,8 @@ function parse(url: string): URL | null {
 /** The socket address for a URL's host: IPv6 literals lose their brackets. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1')
 
-const refuse = (socket: Duplex): void => void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+const refuse = (socket: Duplex): void =>
+  void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
 
 /** Headers meant for the proxy, not the server. */
 function forwardedHeaders(req: IncomingMessage): Record<string, string | string[] | undefined> {
@@ -61,14 +62,24 @@ export async function startEgressProxy(): Promise<EgressProxy> {
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const target = parse(req.url ?? '')
-    if (!permitted(target) || target.protocol !== 'http:') return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Blocked by the browser egress guard')
-    const upstream = httpRequest({ host: hostOf(target), port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: forwardedHeaders(req) }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-      // A server that drops mid-answer: the browser's request is cut too, not left waiting.
-      answer.on('error', () => res.destroy())
-      answer.on('close', () => void (answer.complete || res.destroy()))
-    })
+    if (!permitted(target) || target.protocol !== 'http:')
+      return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Blocked by the browser egress guard')
+    const upstream = httpRequest(
+      {
+        host: hostOf(target),
+        port: target.port || 80,
+        method: req.method,
+        path: target.pathname + target.search,
+        headers: forwardedHeaders(req)
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+        // A server that drops mid-answer: the browser's request is cut too, not left waiting.
+        answer.on('error', () => res.destroy())
+        answer.on('close', () => void (answer.complete || res.destroy()))
+      }
+    )
     upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()))
     // A browser that drops mid-request: the server's side is cut too.
     req.on('error', () => upstream.destroy())
@@ -103,8 +114,16 @@ export async function startEgressProxy(): Promise<EgressProxy> {
     track(client)
     const target = parse(req.url ?? '')
     if (!permitted(target)) return refuse(client)
-    const headers = Object.entries(forwardedHeaders(req)).flatMap(([name, value]) => [value ?? []].flat().map((one) => `${name}: ${one}\r\n`))
-    splice(client, target, head, `${req.method} ${target.pathname}${target.search} HTTP/1.1\r\n${headers.join('')}\r\n`, '')
+    const headers = Object.entries(forwardedHeaders(req)).flatMap(([name, value]) =>
+      [value ?? []].flat().map((one) => `${name}: ${one}\r\n`)
+    )
+    splice(
+      client,
+      target,
+      head,
+      `${req.method} ${target.pathname}${target.search} HTTP/1.1\r\n${headers.join('')}\r\n`,
+      ''
+    )
   })
   // Loopback only: nothing beyond this machine may use it.
   await new Promise<void>((resolve, reject) => proxy.once('error', reject).listen(0, '127.0.0.1', () => resolve()))

@@ -48,7 +48,9 @@ const WITH_LIBS_NAME = 'chromium-with-libs'
 
 // By require at run time: the package is optional, and the bundler must not try to inline it. Resolved
 // from this file when it is CommonJS (the app's bundle), else from the working directory (scripts).
-const requireOptional = createRequire(typeof __filename === 'string' && isAbsolute(__filename) ? __filename : join(process.cwd(), 'index.js'))
+const requireOptional = createRequire(
+  typeof __filename === 'string' && isAbsolute(__filename) ? __filename : join(process.cwd(), 'index.js')
+)
 
 function playwrightOwnChromium(): string | null {
   try {
@@ -66,7 +68,9 @@ function loadSparticuz(): Sparticuz | null {
     const sparticuz = loaded.default ?? loaded
     // build/cjs/index.cjs (or build/index.js) → the package root's bin folder
     const entry = requireOptional.resolve('@sparticuz/chromium')
-    const root = [dirname(entry), join(dirname(entry), '..'), join(dirname(entry), '..', '..')].find((dir) => existsSync(join(dir, 'bin', 'al2023.tar.br')))
+    const root = [dirname(entry), join(dirname(entry), '..'), join(dirname(entry), '..', '..')].find((dir) =>
+      existsSync(join(dir, 'bin', 'al2023.tar.br'))
+    )
     return { executablePath: () => sparticuz.executablePath(), binDir: root && join(root, 'bin') }
   } catch {
     return null // not installed (other platforms, or a Node it does not support)
@@ -75,19 +79,21 @@ function loadSparticuz(): Sparticuz | null {
 
 /** What `ldd` reports as "not found"; nothing when ldd itself is missing (the launch will say). */
 function lddMissing(binary: string, libDir?: string): string[] {
-  const env = libDir ? { ...process.env, LD_LIBRARY_PATH: [libDir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') } : process.env
+  const env = libDir
+    ? { ...process.env, LD_LIBRARY_PATH: [libDir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') }
+    : process.env
   const result = spawnSync('ldd', [binary], { encoding: 'utf8', timeout: 15_000, env })
   if (typeof result.stdout !== 'string') return []
   return result.stdout
     .split('\n')
     .filter((line) => line.includes('=> not found'))
-    .map((line) => line.trim().split(/\s/)[0] as string)
+    .map((line) => line.trim().split(/\s/)[0])
 }
 
 /** Writes the regular files of a (ustar) tar archive under `dest`. */
 function untar(archive: Buffer, dest: string): void {
   const text = (from: number, length: number) => archive.toString('utf8', from, from + length).replace(/\0.*$/s, '')
-  for (let at = 0; at + 512 <= archive.length; ) {
+  for (let at = 0; at + 512 <= archive.length;) {
     const name = text(at, 100)
     if (!name) break
     const size = parseInt(text(at + 124, 12).trim() || '0', 8)
@@ -112,7 +118,8 @@ function withItsLibraries(binary: string, sparticuz: Sparticuz, o: Probes): { pa
   if (!sparticuz.binDir) return { missing }
   const scratch = o.scratchDir ?? tmpdir()
   const libDir = join(scratch, 'al2023', 'lib')
-  if (!existsSync(join(libDir, 'libnss3.so'))) untar(brotliDecompressSync(readFileSync(join(sparticuz.binDir, 'al2023.tar.br'))), join(scratch, 'al2023'))
+  if (!existsSync(join(libDir, 'libnss3.so')))
+    untar(brotliDecompressSync(readFileSync(join(sparticuz.binDir, 'al2023.tar.br'))), join(scratch, 'al2023'))
   const stillMissing = o.missingLibraries(binary, libDir)
   if (stillMissing.length > 0) return { missing: stillMissing }
   const launcher = join(scratch, WITH_LIBS_NAME)
@@ -124,7 +131,10 @@ function withItsLibraries(binary: string, sparticuz: Sparticuz, o: Probes): { pa
 }
 
 /** Well-known install locations per platform; Linux also looks the usual names up on PATH. */
-export function installedChromiumPaths(platform: string = process.platform, env: Record<string, string | undefined> = process.env): string[] {
+export function installedChromiumPaths(
+  platform: string = process.platform,
+  env: Record<string, string | undefined> = process.env
+): string[] {
   if (platform === 'darwin') {
     return [
       '/Applications/Chromium.app/Contents/MacOS/Chromium',
@@ -133,14 +143,19 @@ export function installedChromiumPaths(platform: string = process.platform, env:
     ]
   }
   if (platform === 'win32') {
-    const roots = [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA].filter((root): root is string => Boolean(root))
+    const roots = [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA].filter((root): root is string =>
+      Boolean(root)
+    )
     return roots.flatMap((root) => [
       join(root, 'Chromium', 'Application', 'chrome.exe'),
       join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'),
       join(root, 'Microsoft', 'Edge', 'Application', 'msedge.exe')
     ])
   }
-  const fromPath = (env.PATH ?? '').split(delimiter).filter(Boolean).flatMap((dir) => BROWSER_NAMES.map((name) => join(dir, name)))
+  const fromPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .flatMap((dir) => BROWSER_NAMES.map((name) => join(dir, name)))
   return ['/usr/bin/chromium', '/usr/bin/chromium-browser', ...fromPath, '/snap/bin/chromium']
 }
 
@@ -157,7 +172,12 @@ function answersVersion(binary: string, platform: string, timeoutMs: number): bo
   const key = `${binary}\u0000${timeoutMs}`
   const known = versionAnswers.get(key)
   if (known !== undefined) return known
-  const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'], killSignal: 'SIGKILL' })
+  const result = spawnSync(binary, ['--version'], {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    killSignal: 'SIGKILL'
+  })
   const answered = result.status === 0 && /\d+\.\d+/.test(result.stdout ?? '')
   versionAnswers.set(key, answered)
   return answered
@@ -188,7 +208,9 @@ const withDefaults = (options: ChromiumProbes): Probes => ({
   loadSparticuz: options.loadSparticuz ?? loadSparticuz,
   missingLibraries: options.missingLibraries ?? lddMissing,
   scratchDir: options.scratchDir,
-  runs: options.runs ?? ((binary) => answersVersion(binary, options.platform ?? process.platform, options.versionTimeoutMs ?? 10_000)),
+  runs:
+    options.runs ??
+    ((binary) => answersVersion(binary, options.platform ?? process.platform, options.versionTimeoutMs ?? 10_000)),
   notRunning: []
 })
 
@@ -225,7 +247,9 @@ const firstExisting = (o: Probes, candidates: Candidate[]): FoundChromium | null
 
 /** The advice, naming what was found but did not run (Ubuntu's snap stub among them). */
 const adviceWith = (o: Probes, advice: string): string =>
-  o.notRunning.length === 0 ? advice : `${advice}\n(Found but not answering \`--version\`, so not used: ${o.notRunning.join(', ')}. On Ubuntu, /usr/bin/chromium-browser is a stub that asks to install the snap.)`
+  o.notRunning.length === 0
+    ? advice
+    : `${advice}\n(Found but not answering \`--version\`, so not used: ${o.notRunning.join(', ')}. On Ubuntu, /usr/bin/chromium-browser is a stub that asks to install the snap.)`
 
 /** The browser to launch, extracting `@sparticuz/chromium` when nothing else exists; else how to get one. */
 export async function findChromium(options: ChromiumProbes = {}): Promise<ChromiumLookup> {
@@ -240,10 +264,22 @@ export async function findChromium(options: ChromiumProbes = {}): Promise<Chromi
         if (path && o.exists(path)) {
           const runnable = withItsLibraries(path, sparticuz, o)
           if ('path' in runnable) return { path: runnable.path, source: '@sparticuz/chromium' }
-          return { path: null, advice: adviceWith(o, `${noBrowserAdvice(o)}\n(@sparticuz/chromium's browser lacks ${runnable.missing.join(', ')} on this system.)`) }
+          return {
+            path: null,
+            advice: adviceWith(
+              o,
+              `${noBrowserAdvice(o)}\n(@sparticuz/chromium's browser lacks ${runnable.missing.join(', ')} on this system.)`
+            )
+          }
         }
       } catch (error) {
-        return { path: null, advice: adviceWith(o, `${noBrowserAdvice(o)}\n(@sparticuz/chromium could not be extracted: ${(error as Error).message})`) }
+        return {
+          path: null,
+          advice: adviceWith(
+            o,
+            `${noBrowserAdvice(o)}\n(@sparticuz/chromium could not be extracted: ${(error as Error).message})`
+          )
+        }
       }
     }
   }
@@ -270,9 +306,12 @@ export function noBrowserAdvice(options: { platform?: string; arch?: string } = 
   const platform = options.platform ?? process.platform
   const arch = options.arch ?? process.arch
   const setPath = 'or set CHROMIUM_PATH to a Chromium/Chrome binary and restart Modus'
-  if (platform === 'darwin') return `No Chromium found: install Google Chrome or Chromium (brew install --cask chromium), ${setPath}.`
-  if (platform === 'win32') return `No Chromium found: install Google Chrome or Microsoft Edge, or run \`npx playwright install chromium\`, ${setPath}.`
-  if (arch !== 'x64') return `No Chromium found: install one (Debian/Ubuntu: \`sudo apt-get install chromium\`), or run \`npx playwright install chromium\`, ${setPath}.`
+  if (platform === 'darwin')
+    return `No Chromium found: install Google Chrome or Chromium (brew install --cask chromium), ${setPath}.`
+  if (platform === 'win32')
+    return `No Chromium found: install Google Chrome or Microsoft Edge, or run \`npx playwright install chromium\`, ${setPath}.`
+  if (arch !== 'x64')
+    return `No Chromium found: install one (Debian/Ubuntu: \`sudo apt-get install chromium\`), or run \`npx playwright install chromium\`, ${setPath}.`
   return (
     'No Chromium found: install one (Debian/Ubuntu: `sudo apt-get install chromium`, or `npx playwright install chromium`) — ' +
     `the optional dependency @sparticuz/chromium is not installed either (\`npm install\` adds it on Linux x64) — ${setPath}.`

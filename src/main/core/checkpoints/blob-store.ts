@@ -45,7 +45,9 @@ export function createBlobStore(dir: string): BlobStore {
       if (known.has(hash)) return hash
       const path = pathOf(hash)
       if (!(await stat(path).catch(() => null))) {
-        const packed = await compress(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+        const packed = await compress(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length }
+        })
         await writeFileAtomic(path, packed)
       }
       known.add(hash)

@@ -33,7 +33,8 @@ export function createCheckpointHandlers(deps: CheckpointHandlerDeps): Pick<Hand
   const taskOf = (taskId: string) => {
     const task = deps.task(taskId)
     if (!task) throw new UserFacingError('not_found', `No task with id ${taskId}.`)
-    if (!task.workspace) throw new UserFacingError('not_found', `The task ${task.title} has no workspace, so it has no checkpoints.`)
+    if (!task.workspace)
+      throw new UserFacingError('not_found', `The task ${task.title} has no workspace, so it has no checkpoints.`)
     return { ...task, workspace: task.workspace }
   }
   return {
@@ -68,7 +69,11 @@ export function createCheckpointHandlers(deps: CheckpointHandlerDeps): Pick<Hand
     }
   }
   async function usage() {
-    return { settings: deps.settings.get(), workspaces: await deps.checkpoints.usage(), gitAvailable: await deps.gitAvailable() }
+    return {
+      settings: deps.settings.get(),
+      workspaces: await deps.checkpoints.usage(),
+      gitAvailable: await deps.gitAvailable()
+    }
   }
 }
 
@@ -102,7 +107,11 @@ function sinceStartView(taskId: string, file: FileVersionPair): ChangeView {
  * each command run did to each file, seen by the snapshots around it. They were never staged, so
  * they cannot be reverted one by one (a checkpoint restore puts them back).
  */
-export async function commandChangeViews(checkpoints: CheckpointService, workspace: string, taskId: string): Promise<ChangeView[]> {
+export async function commandChangeViews(
+  checkpoints: CheckpointService,
+  workspace: string,
+  taskId: string
+): Promise<ChangeView[]> {
   const found = await checkpoints.forWorkspace(workspace).commandChanges(taskId)
   return found.map((file) => {
     const original = asText(file.before)

@@ -30,7 +30,10 @@ export interface CheckpointService {
 
 /** Directory name of a workspace: readable, and unique through a hash of the real path. */
 export function workspaceKey(root: string): string {
-  const name = basename(root).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root'
+  const name =
+    basename(root)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'root'
   return `${name}-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`
 }
 
@@ -76,7 +79,8 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
     forWorkspace: open,
     async usage() {
       const result = []
-      for (const root of await knownWorkspaces()) result.push({ workspace: root, bytes: (await open(root).usage()).bytes })
+      for (const root of await knownWorkspaces())
+        result.push({ workspace: root, bytes: (await open(root).usage()).bytes })
       return result
     },
     async pruneTask(taskId) {

@@ -1,6 +1,6 @@
 import type { ToolPort } from '../ports/loop-ports'
 import type { ToolDefinition } from '../../../shared/tools/types'
-import type { AnyToolExecutor, FullToolContext, ToolExecutor } from '../ports/tool-types'
+import type { FullToolContext, ToolExecutor } from '../ports/tool-types'
 import type { CheckpointService } from './checkpoint-service'
 import type { CommandCapture } from './workspace-checkpoints'
 
@@ -31,15 +31,17 @@ export function withCommandCheckpoints(port: ToolPort, deps: CommandCheckpointDe
           // The run plan already says whether it only reads (the line was parsed once, by the policy).
           const readOnly = ctx.plan ? ctx.plan.readOnly : deps.isReadOnly(commandLine(params).command)
           if (readOnly) return command.execute(params, ctx)
-          const { result, capture } = await deps.checkpoints.forWorkspace(ctx.workspace.root).aroundCommand(ctx.taskId, () => command.execute(params, ctx), {
-            command: commandLine(params).command,
-            callId: ctx.callId
-          })
+          const { result, capture } = await deps.checkpoints
+            .forWorkspace(ctx.workspace.root)
+            .aroundCommand(ctx.taskId, () => command.execute(params, ctx), {
+              command: commandLine(params).command,
+              callId: ctx.callId
+            })
           const note = captureNote(capture)
           return note ? { ...result, content: [...result.content, { type: 'text', text: `\n${note}` }] } : result
         }
       }
-      return wrapped as AnyToolExecutor
+      return wrapped
     }
   }
 }
@@ -51,9 +53,12 @@ function captureNote(capture: CommandCapture): string | null {
   if (capture.skipped.length > 0) {
     const shown = capture.skipped.slice(0, 5).map((file) => `${file.path} (${megabytes(file.size)})`)
     const more = capture.skipped.length > 5 ? ` and ${capture.skipped.length - 5} more` : ''
-    lines.push(`Checkpoint: not captured, over the size limit, so restoring cannot bring back their content from before this command: ${shown.join(', ')}${more}.`)
+    lines.push(
+      `Checkpoint: not captured, over the size limit, so restoring cannot bring back their content from before this command: ${shown.join(', ')}${more}.`
+    )
   }
   return lines.length > 0 ? lines.join('\n') : null
 }
 
-const megabytes = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`)
+const megabytes = (bytes: number): string =>
+  bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`

@@ -72,7 +72,11 @@ export function shadowEnvironment(shadow: ShadowGitEnv, base: NodeJS.ProcessEnv 
 }
 
 /** Runs git; resolves with stdout as bytes, rejects with stderr on a non-zero exit. */
-export function runGit(shadow: ShadowGitEnv, args: string[], options: { input?: Buffer | string; signal?: AbortSignal } = {}): Promise<Buffer> {
+export function runGit(
+  shadow: ShadowGitEnv,
+  args: string[],
+  options: { input?: Buffer | string; signal?: AbortSignal } = {}
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn(shadow.gitPath ?? 'git', [...SAFE_CONFIG, ...args], {
       cwd: shadow.workTree,
@@ -86,11 +90,21 @@ export function runGit(shadow: ShadowGitEnv, args: string[], options: { input?: 
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
     child.on('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'ENOENT' ? new GitMissingError('git is not installed (or not on PATH): changes made by commands are not captured') : error)
+      reject(
+        error.code === 'ENOENT'
+          ? new GitMissingError('git is not installed (or not on PATH): changes made by commands are not captured')
+          : error
+      )
     })
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out))
-      else reject(new GitCommandError(`git ${args[0]} failed: ${Buffer.concat(err).toString('utf8').trim() || `exit ${code}`}`, code))
+      else
+        reject(
+          new GitCommandError(
+            `git ${args[0]} failed: ${Buffer.concat(err).toString('utf8').trim() || `exit ${code}`}`,
+            code
+          )
+        )
     })
     child.stdin.on('error', () => undefined)
     child.stdin.end(options.input ?? '')
@@ -99,7 +113,10 @@ export function runGit(shadow: ShadowGitEnv, args: string[], options: { input?: 
 
 /** NUL-separated output as strings (empty entries dropped). */
 export function splitNul(output: Buffer): string[] {
-  return output.toString('utf8').split('\0').filter((part) => part.length > 0)
+  return output
+    .toString('utf8')
+    .split('\0')
+    .filter((part) => part.length > 0)
 }
 
 let gitFound: Promise<boolean> | null = null

@@ -33,7 +33,10 @@ export interface PutBackRequest {
  * recorded in the task, so the chat shows it and the model is told on its next turn.
  * Resolves with the approval id; `settled` resolves once the answer has been applied.
  */
-export function putBackThroughReview(deps: PutBackDeps, request: PutBackRequest): { approvalId: string; settled: Promise<ChangeView[]> } {
+export function putBackThroughReview(
+  deps: PutBackDeps,
+  request: PutBackRequest
+): { approvalId: string; settled: Promise<ChangeView[]> } {
   const { item, answer } = deps.approvals.ask({
     taskId: request.taskId,
     taskTitle: request.taskTitle,
@@ -47,7 +50,9 @@ export function putBackThroughReview(deps: PutBackDeps, request: PutBackRequest)
   })
   const settled = answer.then(async (decision) => {
     const results: ChangeView[] = []
-    const choices = new Map(decision.outcome === 'approve' ? (decision.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]) : [])
+    const choices = new Map(
+      decision.outcome === 'approve' ? (decision.changes ?? []).map(({ changeId, ...rest }) => [changeId, rest]) : []
+    )
     for (const change of request.staged) {
       try {
         if (decision.outcome !== 'approve') results.push(await deps.edits.reject(change.id))

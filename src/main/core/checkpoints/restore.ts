@@ -56,7 +56,10 @@ export async function restoreToCheckpoint(deps: RestoreDeps, request: RestoreReq
     // A folder on the way swapped for a link since (a command's `rm -r lib && ln -s /elsewhere lib`):
     // writing or deleting there would land outside the workspace.
     if ((await workspace.resolve(file.path)).outsideWorkspace) {
-      summary.notRestored.push({ path: file.path, reason: `${file.path} now leads outside the workspace through a link, so it is left alone` })
+      summary.notRestored.push({
+        path: file.path,
+        reason: `${file.path} now leads outside the workspace through a link, so it is left alone`
+      })
       continue
     }
     const proposal = await asTextProposal(workspace, file)
@@ -64,7 +67,12 @@ export async function restoreToCheckpoint(deps: RestoreDeps, request: RestoreReq
       await restoreWhole(deps, request.taskId, file, summary)
       continue
     }
-    const change = await workspace.changes.stage({ taskId: request.taskId, toolName: 'restore_checkpoint', change: proposal, conflict: file.conflict })
+    const change = await workspace.changes.stage({
+      taskId: request.taskId,
+      toolName: 'restore_checkpoint',
+      change: proposal,
+      conflict: file.conflict
+    })
     staged.push({ ...toChangeView(change), auto: false })
     summary.proposed++
     if (file.conflict) summary.conflicts++
@@ -103,20 +111,34 @@ async function asTextProposal(workspace: Workspace, file: FileVersionPair): Prom
     kind: original === null ? 'create' : proposed === null ? 'delete' : 'modify',
     original,
     proposed,
-    format: { encoding: targetEncoding, eol: detectLineEnding(proposed ?? original ?? ''), mode: file.executable ? 0o755 : (current?.mode ?? null) }
+    format: {
+      encoding: targetEncoding,
+      eol: detectLineEnding(proposed ?? original ?? ''),
+      mode: file.executable ? 0o755 : (current?.mode ?? null)
+    }
   }
 }
 
-async function restoreWhole(deps: RestoreDeps, taskId: string, file: FileVersionPair, summary: RestoreSummary): Promise<void> {
+async function restoreWhole(
+  deps: RestoreDeps,
+  taskId: string,
+  file: FileVersionPair,
+  summary: RestoreSummary
+): Promise<void> {
   if (file.conflict) {
-    summary.notRestored.push({ path: file.path, reason: `${file.conflict} (a binary file cannot be reviewed hunk by hunk)` })
+    summary.notRestored.push({
+      path: file.path,
+      reason: `${file.conflict} (a binary file cannot be reviewed hunk by hunk)`
+    })
     return
   }
   const full = join(deps.checkpoints.root, file.path)
   try {
     await mkdir(dirname(full), { recursive: true })
     await deps.checkpoints.recordWrite(taskId, full, () =>
-      file.target === null ? rm(full, { force: true }) : writeFileAtomic(full, file.target, file.executable ? { mode: 0o755 } : {})
+      file.target === null
+        ? rm(full, { force: true })
+        : writeFileAtomic(full, file.target, file.executable ? { mode: 0o755 } : {})
     )
     summary.restored.push(file.path)
   } catch (error) {

@@ -54,21 +54,24 @@ export interface ShadowRepo {
   reset(): Promise<void>
 }
 
-const ATTRIBUTES = '# Byte-exact capture: no end-of-line conversion, filters or encodings from the project.\n* -text -ident !filter !working-tree-encoding !eol\n'
+const ATTRIBUTES =
+  '# Byte-exact capture: no end-of-line conversion, filters or encodings from the project.\n* -text -ident !filter !working-tree-encoding !eol\n'
 const PROCESS_STARTED_MS = Date.now() - process.uptime() * 1000
 
 export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
   const root = resolve(options.workspaceRoot)
   let initialized = false
 
-  const indexOf = (prefix: string) => join(options.gitDir, prefix ? `index-${createHash('sha1').update(prefix).digest('hex')}` : 'index')
+  const indexOf = (prefix: string) =>
+    join(options.gitDir, prefix ? `index-${createHash('sha1').update(prefix).digest('hex')}` : 'index')
   const envFor = (prefix: string, indexFile = indexOf(prefix)): ShadowGitEnv => ({
     gitDir: options.gitDir,
     workTree: prefix ? join(root, prefix) : root,
     indexFile,
     gitPath: options.gitPath
   })
-  const git = (args: string[], input?: Buffer | string, prefix = '', indexFile?: string) => runGit(envFor(prefix, indexFile), args, { input })
+  const git = (args: string[], input?: Buffer | string, prefix = '', indexFile?: string) =>
+    runGit(envFor(prefix, indexFile), args, { input })
 
   async function ensureInitialized(): Promise<void> {
     if (initialized) return
@@ -99,7 +102,9 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
   async function writeExcludes(): Promise<void> {
     // A linked worktree's exclude file is the main repository's (git reads it from the common dir).
     const userGitDir = findUserGitDir(root)
-    const userExclude = userGitDir ? await readFile(join(commonDirOf(userGitDir), 'info', 'exclude'), 'utf8').catch(() => '') : ''
+    const userExclude = userGitDir
+      ? await readFile(join(commonDirOf(userGitDir), 'info', 'exclude'), 'utf8').catch(() => '')
+      : ''
     const text = `# the project's .git/info/exclude\n${userExclude}\n# Modus ignore files\n${await options.extraExcludes()}\n`
     await writeFile(join(options.gitDir, 'info', 'exclude'), text)
   }
@@ -131,7 +136,11 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
     const pathspecs = ['.', ...[...nested, ...tooLarge].map((path) => `:(exclude,literal)${path}`)].join('\0')
     await git(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs, prefix)
     if (trackedTooLarge.length > 0) {
-      await git(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], trackedTooLarge.map((p) => `:(literal)${p}`).join('\0'), prefix)
+      await git(
+        ['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        trackedTooLarge.map((p) => `:(literal)${p}`).join('\0'),
+        prefix
+      )
     }
     for (const repo of nested.sort()) await snapshotRoot(joinPrefix(prefix, repo), result)
   }
@@ -139,16 +148,23 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
   const rootOf = (prefix: string) => (prefix ? join(root, prefix) : root)
 
   /** Tracked files changed or deleted, and untracked files created, in one root since its last `add`. */
-  async function changesInRoot(prefix: string, knownRoots: ReadonlySet<string>, { indexes, large }: Snapshot, out: { changes: FileChange[]; skipped: SkippedFile[] }): Promise<void> {
+  async function changesInRoot(
+    prefix: string,
+    knownRoots: ReadonlySet<string>,
+    { indexes, large }: Snapshot,
+    out: { changes: FileChange[]; skipped: SkippedFile[] }
+  ): Promise<void> {
     const base = rootOf(prefix)
     const index = indexes[prefix]
-    const changed = splitNul(await git(['diff-files', '-z', '--no-renames', '--raw', '--no-abbrev'], undefined, prefix, index))
+    const changed = splitNul(
+      await git(['diff-files', '-z', '--no-renames', '--raw', '--no-abbrev'], undefined, prefix, index)
+    )
     const created = splitNul(await git(['ls-files', '-z', '-o', '--exclude-standard'], undefined, prefix, index))
     const beforeOids = new Map<string, { oid: string; mode: string }>()
     for (let i = 0; i + 1 < changed.length; i += 2) {
-      const [srcMode, , srcOid] = changed[i]!.slice(1).split(' ')
+      const [srcMode, , srcOid] = changed[i].slice(1).split(' ')
       if (srcMode === '160000') continue
-      beforeOids.set(changed[i + 1]!, { oid: srcOid!, mode: srcMode! })
+      beforeOids.set(changed[i + 1], { oid: srcOid, mode: srcMode })
     }
     const blobs = await readBlobs([...beforeOids.values()].map((entry) => entry.oid))
     const candidates: Array<{ path: string; before: { oid: string; mode: string } | null }> = [
@@ -169,14 +185,20 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
       const info = found?.isFile() ? found : null
       if (info && info.size > options.maxFileBytes()) {
         // Listed only when the command created or changed it (untouched large files are in every listing).
-        if (large[joinPrefix(prefix, path)] !== stampOf(info)) out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
+        if (large[joinPrefix(prefix, path)] !== stampOf(info))
+          out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
         continue
       }
       const after = info ? await readFile(full) : null
       const executable = info ? (info.mode & 0o111) !== 0 : before?.mode === '100755'
       if (before && after && gitBlobId(after) === before.oid && (before.mode === '100755') === executable) continue
       if (before?.mode === '120000') continue
-      out.changes.push({ path: joinPrefix(prefix, path), before: before ? blobs.get(before.oid)! : null, after, executable })
+      out.changes.push({
+        path: joinPrefix(prefix, path),
+        before: before ? blobs.get(before.oid)! : null,
+        after,
+        executable
+      })
     }
   }
 
@@ -192,7 +214,13 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
       const info = await lstat(full).catch(() => null)
       if (!info?.isFile()) continue
       if (info.size > options.maxFileBytes()) out.skipped.push({ path: joinPrefix(prefix, path), size: info.size })
-      else out.changes.push({ path: joinPrefix(prefix, path), before: null, after: await readFile(full), executable: (info.mode & 0o111) !== 0 })
+      else
+        out.changes.push({
+          path: joinPrefix(prefix, path),
+          before: null,
+          after: await readFile(full),
+          executable: (info.mode & 0o111) !== 0
+        })
     }
   }
 
@@ -207,7 +235,7 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
       const [oid, type, size] = output.subarray(offset, newline).toString('utf8').split(' ')
       if (type === 'missing') throw new Error(`object ${oid} is missing from the shadow repository`)
       const length = Number(size)
-      blobs.set(oid!, output.subarray(newline + 1, newline + 1 + length))
+      blobs.set(oid, output.subarray(newline + 1, newline + 1 + length))
       offset = newline + 1 + length + 1
     }
     return blobs
@@ -222,7 +250,7 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
       const id = randomUUID()
       for (const prefix of result.roots) {
         result.indexes[prefix] = `${indexOf(prefix)}.${id}.snapshot`
-        await copyFile(indexOf(prefix), result.indexes[prefix]!)
+        await copyFile(indexOf(prefix), result.indexes[prefix])
       }
       return result
     },
@@ -268,7 +296,7 @@ export function findUserGitDir(start: string): string | null {
       if (info.isDirectory()) return dotGit
       if (info.isFile()) {
         const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))
-        if (match) return isAbsolute(match[1]!.trim()) ? match[1]!.trim() : resolve(dir, match[1]!.trim())
+        if (match) return isAbsolute(match[1].trim()) ? match[1].trim() : resolve(dir, match[1].trim())
       }
     } catch {
       // no .git here

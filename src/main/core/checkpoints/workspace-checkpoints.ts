@@ -80,7 +80,11 @@ export interface WorkspaceCheckpoints {
   /** Runs a write of one file, recording its content before and after. */
   recordWrite<T>(taskId: string, absolutePath: string, write: () => Promise<T>): Promise<T>
   /** Snapshots before and after `run`; what the command created, changed or deleted is recorded. */
-  aroundCommand<T>(taskId: string, run: () => Promise<T>, source?: CommandSource): Promise<{ result: T; capture: CommandCapture }>
+  aroundCommand<T>(
+    taskId: string,
+    run: () => Promise<T>,
+    source?: CommandSource
+  ): Promise<{ result: T; capture: CommandCapture }>
   /** Each file a command of the task changed, per command run, with its content before and after. */
   commandChanges(taskId: string): Promise<CommandFileChange[]>
   markers(taskId: string): Promise<CheckpointMarker[]>
@@ -135,7 +139,11 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
   }
 
   /** Per path: the first `before` and the last `after` of the task's changes after the marker. */
-  function foldChanges(entries: JournalEntry[], taskId: string, fromIndex: number): Map<string, { before: string | null; after: string | null; executable: boolean }> {
+  function foldChanges(
+    entries: JournalEntry[],
+    taskId: string,
+    fromIndex: number
+  ): Map<string, { before: string | null; after: string | null; executable: boolean }> {
     const files = new Map<string, { before: string | null; after: string | null; executable: boolean }>()
     for (const entry of entries.slice(fromIndex)) {
       if (entry.kind !== 'change' || entry.taskId !== taskId) continue
@@ -152,8 +160,14 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
       const current = await readCurrent(path)
       const currentHash = current.bytes ? hashBytes(current.bytes) : null
       if (currentHash === before) continue
-      const pair: FileVersionPair = { path, current: current.bytes, target: before ? await blobs.get(before) : null, executable }
-      if (checkConflicts && currentHash !== after) pair.conflict = `${path} changed after Modus last wrote it (by you or another program); restoring would overwrite that`
+      const pair: FileVersionPair = {
+        path,
+        current: current.bytes,
+        target: before ? await blobs.get(before) : null,
+        executable
+      }
+      if (checkConflicts && currentHash !== after)
+        pair.conflict = `${path} changed after Modus last wrote it (by you or another program); restoring would overwrite that`
       result.push(pair)
     }
     return result
@@ -205,7 +219,17 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
         const afterHash = after.bytes ? await blobs.put(after.bytes) : null
         if (beforeHash !== afterHash) {
           await journal.append([
-            { kind: 'change', taskId, at: now(), source: 'edit', action: randomUUID(), path, before: beforeHash, after: afterHash, executable: before.executable || after.executable }
+            {
+              kind: 'change',
+              taskId,
+              at: now(),
+              source: 'edit',
+              action: randomUUID(),
+              path,
+              before: beforeHash,
+              after: afterHash,
+              executable: before.executable || after.executable
+            }
           ])
         }
       } catch (error) {
@@ -234,7 +258,18 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
         for (const change of found.changes) {
           const beforeHash = change.before ? await blobs.put(change.before) : null
           const afterHash = change.after ? await blobs.put(change.after) : null
-          entries.push({ kind: 'change', taskId, at: now(), source: 'command', action, path: change.path, before: beforeHash, after: afterHash, executable: change.executable, ...(source && { command: source.command, callId: source.callId }) })
+          entries.push({
+            kind: 'change',
+            taskId,
+            at: now(),
+            source: 'command',
+            action,
+            path: change.path,
+            before: beforeHash,
+            after: afterHash,
+            executable: change.executable,
+            ...(source && { command: source.command, callId: source.callId })
+          })
         }
         const skipped = uniqueSkipped(found.skipped)
         if (skipped.length > 0) entries.push({ kind: 'skipped', taskId, at: now(), action, files: skipped })
@@ -253,7 +288,15 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
       entries.forEach((entry, index) => {
         if (entry.taskId !== taskId) return
         if (entry.kind === 'marker') {
-          result.push({ id: entry.id, taskId, at: entry.at, label: entry.label, changedFiles: foldChanges(entries, taskId, index).size, skipped: [], failures: [] })
+          result.push({
+            id: entry.id,
+            taskId,
+            at: entry.at,
+            label: entry.label,
+            changedFiles: foldChanges(entries, taskId, index).size,
+            skipped: [],
+            failures: []
+          })
         }
         const current = result.at(-1)
         if (current && entry.kind === 'skipped') current.skipped = uniqueSkipped([...current.skipped, ...entry.files])
@@ -274,7 +317,15 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
       for (const entry of await journal.read()) {
         if (entry.kind !== 'change' || entry.source !== 'command' || entry.taskId !== taskId) continue
         const read = (hash: string | null) => (hash ? blobs.get(hash).catch(() => null) : Promise.resolve(null))
-        found.push({ path: entry.path, at: entry.at, command: entry.command, callId: entry.callId, action: entry.action, before: await read(entry.before), after: await read(entry.after) })
+        found.push({
+          path: entry.path,
+          at: entry.at,
+          command: entry.command,
+          callId: entry.callId,
+          action: entry.action,
+          before: await read(entry.before),
+          after: await read(entry.after)
+        })
       }
       return found
     },
@@ -284,7 +335,9 @@ export function createWorkspaceCheckpoints(options: WorkspaceCheckpointsOptions)
     },
 
     async failures(taskId) {
-      return (await journal.read()).filter((e): e is Extract<JournalEntry, { kind: 'failure' }> => e.kind === 'failure' && e.taskId === taskId).map((e) => e.message)
+      return (await journal.read())
+        .filter((e): e is Extract<JournalEntry, { kind: 'failure' }> => e.kind === 'failure' && e.taskId === taskId)
+        .map((e) => e.message)
     },
 
     async pruneTask(taskId) {

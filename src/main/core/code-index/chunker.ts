@@ -67,8 +67,16 @@ function childrenOf(definitions: readonly Span[], outer: Span): Span[] {
 }
 
 /** Covers `span` with definition pieces and the gaps between them, splitting what is too large. */
-function segment(lines: readonly string[], span: Span, definitions: readonly Span[], limits: ChunkLimits, outer: Span | null): Span[] {
-  const children = outer ? childrenOf(definitions, outer) : childrenOf(definitions, { start: span.start - 1, end: span.end + 1 })
+function segment(
+  lines: readonly string[],
+  span: Span,
+  definitions: readonly Span[],
+  limits: ChunkLimits,
+  outer: Span | null
+): Span[] {
+  const children = outer
+    ? childrenOf(definitions, outer)
+    : childrenOf(definitions, { start: span.start - 1, end: span.end + 1 })
   const pieces: Span[] = []
   let cursor = span.start
   const gap = (from: number, to: number) => {
@@ -80,7 +88,8 @@ function segment(lines: readonly string[], span: Span, definitions: readonly Spa
     if (child.start < cursor) continue
     gap(cursor, child.start - 1)
     if (spanChars(lines, child) <= limits.maxChars) pieces.push(child)
-    else if (childrenOf(definitions, child).length > 0) pieces.push(...segment(lines, child, definitions, limits, child))
+    else if (childrenOf(definitions, child).length > 0)
+      pieces.push(...segment(lines, child, definitions, limits, child))
     else pieces.push(...splitByLines(lines, child, limits))
     cursor = child.end + 1
   }
@@ -112,7 +121,12 @@ function mergeSmall(lines: readonly string[], pieces: readonly Span[], limits: C
  * definitions or by lines, small neighbours merged), or line windows when `definitions` is null
  * (no grammar for the file).
  */
-export function chunkFile(path: string, text: string, definitions: readonly Definition[] | null, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Chunk[] {
+export function chunkFile(
+  path: string,
+  text: string,
+  definitions: readonly Definition[] | null,
+  limits: ChunkLimits = DEFAULT_CHUNK_LIMITS
+): Chunk[] {
   const lines = text.split(/\r?\n/)
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
   if (lines.length === 0) return []
@@ -120,7 +134,12 @@ export function chunkFile(path: string, text: string, definitions: readonly Defi
   const spans = (definitions ?? [])
     .map((d) => ({ start: d.startLine - 1, end: Math.min(d.endLine - 1, whole.end) }))
     .sort((a, b) => a.start - b.start || b.end - a.end)
-  const pieces = definitions === null ? (isBlank(lines, whole) ? [] : splitByLines(lines, whole, limits)) : segment(lines, whole, spans, limits, null)
+  const pieces =
+    definitions === null
+      ? isBlank(lines, whole)
+        ? []
+        : splitByLines(lines, whole, limits)
+      : segment(lines, whole, spans, limits, null)
   return mergeSmall(lines, pieces, limits).map((s) => ({
     path,
     startLine: s.start + 1,

@@ -57,14 +57,23 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
     const baseUrl = settings.config.baseUrl ?? PROVIDERS[settings.config.kind].defaultBaseUrl ?? ''
     const key = JSON.stringify([baseUrl, settings.config.model, settings.config.dimensions, settings.apiKey])
     if (embedderCache?.key !== key) {
-      const value = createEmbedder({ baseUrl, model: settings.config.model, apiKey: settings.apiKey, dimensions: settings.config.dimensions }, deps.fetch)
+      const value = createEmbedder(
+        { baseUrl, model: settings.config.model, apiKey: settings.apiKey, dimensions: settings.config.dimensions },
+        deps.fetch
+      )
       embedderCache = { key, value: { embedder: value, baseUrl } }
     }
     return embedderCache.value
   }
 
   const openIndex = async (root: string): Promise<OpenIndex> => {
-    const index = await openCodeIndex({ root, dir: indexDirFor(deps.dataDir, root), parser: deps.parser, embedder, onStatus: deps.onStatus })
+    const index = await openCodeIndex({
+      root,
+      dir: indexDirFor(deps.dataDir, root),
+      parser: deps.parser,
+      embedder,
+      onStatus: deps.onStatus
+    })
     if (deps.watch === false) return { index, refreshWatch: () => undefined, stopWatching: () => undefined }
     const watcher = watchIndexedDirectories({
       root,
@@ -111,9 +120,16 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
      */
     async startWithWorkspace(root: string, limits: { autoStart: boolean; maxFiles: number }): Promise<CodeIndexStatus> {
       if (open.has(root) || (await hasKeptIndex(deps.dataDir, root))) return (await forWorkspace(root)).status()
-      const reason = !limits.autoStart ? 'automatic indexing is off' : (await countUpTo(root, limits.maxFiles)) > limits.maxFiles ? `the workspace holds more than ${limits.maxFiles} files` : null
+      const reason = !limits.autoStart
+        ? 'automatic indexing is off'
+        : (await countUpTo(root, limits.maxFiles)) > limits.maxFiles
+          ? `the workspace holds more than ${limits.maxFiles} files`
+          : null
       if (!reason) return (await forWorkspace(root)).status()
-      const status = { ...idleStatus(root), message: `Not indexed yet: ${reason} (settings: codeIndex). It is built on the first codebase_search or on Rebuild.` }
+      const status = {
+        ...idleStatus(root),
+        message: `Not indexed yet: ${reason} (settings: codeIndex). It is built on the first codebase_search or on Rebuild.`
+      }
       deps.onStatus?.(status)
       return status
     },

@@ -99,7 +99,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   }
   const readyMessage = () => `${Object.keys(meta.files).length} files, ${countChunks().total} chunks indexed.`
   // A kept index is ready the moment it is opened: what is on disk answers while a run checks for changes.
-  const status: CodeIndexStatus = meta.complete ? { ...idleStatus(root), state: 'ready', message: readyMessage() } : idleStatus(root)
+  const status: CodeIndexStatus = meta.complete
+    ? { ...idleStatus(root), state: 'ready', message: readyMessage() }
+    : idleStatus(root)
   let controller: AbortController | null = null
   let running: Promise<void> = Promise.resolve()
   let closed = false
@@ -214,12 +216,20 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       for (const file of Object.values(meta.files)) file.embedded = false
       await saveMeta(metaFile, meta)
     }
-    const todo = Object.entries(meta.files).filter(([, f]) => !f.embedded && f.chunks > 0).map(([p]) => p)
+    const todo = Object.entries(meta.files)
+      .filter(([, f]) => !f.embedded && f.chunks > 0)
+      .map(([p]) => p)
     // A process killed between storing a group's vectors and recording it left vectors of files
     // still listed as not embedded: they go before those files are embedded again (once per process).
     if (!leftoversChecked && todo.length > 0 && meta.embedding) await store.removeVectorsOf(todo)
     leftoversChecked = true
-    status.semantic = { state: 'embedding', model: embedder.model, dimension: meta.embedding?.dimension, chunksEmbedded: countChunks().embedded, chunksTotal: counts.total }
+    status.semantic = {
+      state: 'embedding',
+      model: embedder.model,
+      dimension: meta.embedding?.dimension,
+      chunksEmbedded: countChunks().embedded,
+      chunksTotal: counts.total
+    }
     emit({ message: `Embedding ${todo.length} files with ${embedder.model}…` })
     const stopped = () => {
       // Vectors embedded but not stored are dropped: the count says what search can use.
@@ -237,7 +247,10 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         const batch = chunks.slice(j, j + embedBatch)
         let vectors: number[][]
         try {
-          vectors = await embedder.embed(batch.map((c) => c.text), signal)
+          vectors = await embedder.embed(
+            batch.map((c) => c.text),
+            signal
+          )
         } catch (err) {
           if (signal.aborted) return stopped()
           const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
@@ -266,16 +279,29 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       for (const path of paths) if (meta.files[path]) meta.files[path].embedded = true
       await saveMeta(metaFile, meta)
     }
-    if (!signal.aborted) status.semantic = { ...status.semantic, state: 'ready', chunksEmbedded: countChunks().embedded, chunksTotal: countChunks().total }
+    if (!signal.aborted)
+      status.semantic = {
+        ...status.semantic,
+        state: 'ready',
+        chunksEmbedded: countChunks().embedded,
+        chunksTotal: countChunks().total
+      }
   }
 
   const finish = (signal: AbortSignal) => {
     if (signal.aborted && status.semantic.state === 'embedding') {
       // The lexical index is whole; the vectors made so far are kept and the rest are made on resume.
       status.semantic = { ...status.semantic, state: 'pending' }
-      return emit({ state: 'cancelled', message: `Embedding cancelled at ${status.semantic.chunksEmbedded} of ${status.semantic.chunksTotal} chunks; search uses what is indexed.` })
+      return emit({
+        state: 'cancelled',
+        message: `Embedding cancelled at ${status.semantic.chunksEmbedded} of ${status.semantic.chunksTotal} chunks; search uses what is indexed.`
+      })
     }
-    if (signal.aborted) return emit({ state: 'cancelled', message: `Indexing cancelled at ${status.filesDone} of ${status.filesTotal} files; search uses what is indexed.` })
+    if (signal.aborted)
+      return emit({
+        state: 'cancelled',
+        message: `Indexing cancelled at ${status.filesDone} of ${status.filesTotal} files; search uses what is indexed.`
+      })
     const semantic = status.semantic.state === 'failed' ? ' Semantic search unavailable; lexical search works.' : ''
     emit({ state: 'ready', message: `${readyMessage()}${semantic}` })
   }
@@ -308,7 +334,12 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       status.errors = 0
       status.recentErrors = []
       const verb = meta.complete ? 'Checking' : 'Indexing'
-      emit({ state: 'indexing', filesDone: 0, filesTotal: scan.files.length, message: `${verb} ${scan.files.length} files…` })
+      emit({
+        state: 'indexing',
+        filesDone: 0,
+        filesTotal: scan.files.length,
+        message: `${verb} ${scan.files.length} files…`
+      })
       await indexFiles(scan.files, signal)
       if (!signal.aborted) {
         meta.complete = true
@@ -328,7 +359,12 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       const drop: string[] = []
       for (const path of paths) ((await isCandidate(root, path)) ? keep : drop).push(path)
       await removeFiles(drop)
-      emit({ state: 'indexing', filesDone: 0, filesTotal: keep.length, message: `Updating ${keep.length} changed files…` })
+      emit({
+        state: 'indexing',
+        filesDone: 0,
+        filesTotal: keep.length,
+        message: `Updating ${keep.length} changed files…`
+      })
       await indexFiles(keep, signal)
       if (!signal.aborted) await embedMissing(signal)
       // Edits come one or two files at a time: compacting after each would rewrite the tables each time.
@@ -338,11 +374,17 @@ export async function openCodeIndex(options: CodeIndexOptions) {
 
   let directories: string[] = [root]
 
-  const search = async (query: string, opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }): Promise<SearchOutcome> => {
+  const search = async (
+    query: string,
+    opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }
+  ): Promise<SearchOutcome> => {
     const notes: string[] = []
     const complete = meta.complete
     const refreshing = complete && status.state === 'indexing'
-    if (refreshing) notes.push(`The index is being brought up to date (${status.filesDone} of ${status.filesTotal} files checked): files changed since the last run may be missing or stale.`)
+    if (refreshing)
+      notes.push(
+        `The index is being brought up to date (${status.filesDone} of ${status.filesTotal} files checked): files changed since the last run may be missing or stale.`
+      )
     const prefix = opts.pathPrefix
     const pool = Math.max(opts.limit * 5, 50)
     // The full-text search runs while the query is embedded.
@@ -351,7 +393,11 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     const configured = await options.embedder()
     // Vectors are asked for once a first build is done: before that the query's embedding is wasted.
     const indexing = !complete
-    const sameModel = configured && meta.embedding && meta.embedding.model === configured.embedder.model && meta.embedding.baseUrl === configured.baseUrl
+    const sameModel =
+      configured &&
+      meta.embedding &&
+      meta.embedding.model === configured.embedder.model &&
+      meta.embedding.baseUrl === configured.baseUrl
     const counts = countChunks()
     // Fused with vectors that cover part of the chunks, a chunk without one ranks below every chunk
     // with one, however exact its words: until the vectors are whole the ranking is lexical.
@@ -369,7 +415,11 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         notes.push(`Semantic search unavailable (${(err as Error).message}): results are lexical only.`)
       }
     } else if (configured && !indexing) {
-      notes.push(status.semantic.message ? `Semantic search unavailable (${status.semantic.message}): results are lexical only.` : 'Semantic vectors are not built yet: results are lexical only.')
+      notes.push(
+        status.semantic.message
+          ? `Semantic search unavailable (${status.semantic.message}): results are lexical only.`
+          : 'Semantic vectors are not built yet: results are lexical only.'
+      )
     }
     const fused = fuseRankings(await lexicalSearch, semantic).slice(0, opts.limit)
     const chunks = await store.chunksById(fused.map((h) => h.id))

@@ -51,7 +51,10 @@ export function createEmbedder(endpoint: EmbeddingsEndpoint, fetchImpl: typeof f
       try {
         response = await fetchImpl(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {})
+          },
           body: JSON.stringify({
             model: endpoint.model,
             input: texts.map((t) => t.slice(0, MAX_INPUT_CHARS)),
@@ -64,16 +67,21 @@ export function createEmbedder(endpoint: EmbeddingsEndpoint, fetchImpl: typeof f
         if (signal?.aborted) throw err
         throw new EmbeddingsError(`The embeddings endpoint ${url} could not be reached: ${(err as Error).message}`)
       }
-      if (!response.ok) throw new EmbeddingsError(`The embeddings endpoint answered ${response.status}: ${await errorText(response)}`)
+      if (!response.ok)
+        throw new EmbeddingsError(`The embeddings endpoint answered ${response.status}: ${await errorText(response)}`)
       const parsed = EmbeddingsResponse.safeParse(await response.json().catch(() => null))
-      if (!parsed.success) throw new EmbeddingsError(`The embeddings endpoint ${url} sent an answer that is not an embeddings list.`)
+      if (!parsed.success)
+        throw new EmbeddingsError(`The embeddings endpoint ${url} sent an answer that is not an embeddings list.`)
       const vectors = new Array<number[]>(texts.length)
       for (const item of parsed.data.data) vectors[item.index] = item.embedding
       if (vectors.some((v) => !v) || parsed.data.data.length !== texts.length) {
-        throw new EmbeddingsError(`The embeddings endpoint returned ${parsed.data.data.length} vectors for ${texts.length} inputs.`)
+        throw new EmbeddingsError(
+          `The embeddings endpoint returned ${parsed.data.data.length} vectors for ${texts.length} inputs.`
+        )
       }
       const dimension = vectors[0].length
-      if (dimension === 0 || vectors.some((v) => v.length !== dimension)) throw new EmbeddingsError('The embeddings endpoint returned vectors of different sizes.')
+      if (dimension === 0 || vectors.some((v) => v.length !== dimension))
+        throw new EmbeddingsError('The embeddings endpoint returned vectors of different sizes.')
       return vectors
     }
   }

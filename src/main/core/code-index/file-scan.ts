@@ -21,16 +21,28 @@ export interface ScanResult {
 }
 
 /** Files the index may hold: the ignore files, .gitignore and the built-in exclusions (dependencies, VCS, caches) honoured. */
-export async function scanWorkspace(root: string, dir = root, recursive = true, limit = MAX_INDEXED_FILES * 2): Promise<ScanResult> {
+export async function scanWorkspace(
+  root: string,
+  dir = root,
+  recursive = true,
+  limit = MAX_INDEXED_FILES * 2
+): Promise<ScanResult> {
   const rules = await loadIgnoreRules(root)
   const skipped = skippedCollector()
-  const { entries, truncated } = await listDirectory(dir, { recursive, limit }, {
-    rootReal: root,
-    ignored: (rel, isDir) => rules.ignores(rel, isDir),
-    protectedIn: () => () => false,
-    onSkipped: skipped.add
-  })
-  const files = entries.filter((e) => !e.isDirectory).map((e) => e.path).slice(0, MAX_INDEXED_FILES)
+  const { entries, truncated } = await listDirectory(
+    dir,
+    { recursive, limit },
+    {
+      rootReal: root,
+      ignored: (rel, isDir) => rules.ignores(rel, isDir),
+      protectedIn: () => () => false,
+      onSkipped: skipped.add
+    }
+  )
+  const files = entries
+    .filter((e) => !e.isDirectory)
+    .map((e) => e.path)
+    .slice(0, MAX_INDEXED_FILES)
   const directories = [dir, ...entries.filter((e) => e.isDirectory).map((e) => join(root, e.path))]
   return { files, directories, truncated: truncated || files.length >= MAX_INDEXED_FILES, skipped: skipped.list() }
 }
@@ -46,7 +58,9 @@ export async function isCandidate(root: string, rel: string): Promise<boolean> {
   }
 }
 
-export type FileRead = { kind: 'text'; text: string; size: number; mtimeMs: number } | { kind: 'skip'; reason: 'binary' | 'too_large' | 'missing' | 'outside' }
+export type FileRead =
+  | { kind: 'text'; text: string; size: number; mtimeMs: number }
+  | { kind: 'skip'; reason: 'binary' | 'too_large' | 'missing' | 'outside' }
 
 /**
  * Whether a listed file is a link whose target lies outside the workspace. The walk does not enter
@@ -58,7 +72,8 @@ async function linksOutside(rootReal: string, absolute: string): Promise<boolean
   return !isWithin(rootReal, await realpath(absolute))
 }
 
-export type FileStat = { kind: 'file'; size: number; mtimeMs: number } | { kind: 'skip'; reason: 'too_large' | 'missing' | 'outside' }
+export type FileStat =
+  { kind: 'file'; size: number; mtimeMs: number } | { kind: 'skip'; reason: 'too_large' | 'missing' | 'outside' }
 
 /** Size and modification time of a file the index may hold, without reading it (links out of the workspace and huge files: skip). */
 export async function statForIndex(rootReal: string, root: string, rel: string): Promise<FileStat> {

@@ -34,7 +34,5 @@ export function fuseRankings(lexical: readonly LexicalHit[], semantic: readonly 
     e.raw += 1 / (RRF_K + rank + 1)
     e.similarity = hit.similarity
   })
-  return [...fused.values()]
-    .sort((a, b) => b.raw - a.raw)
-    .map(({ raw, ...hit }) => ({ ...hit, score: raw / best }))
+  return [...fused.values()].sort((a, b) => b.raw - a.raw).map(({ raw, ...hit }) => ({ ...hit, score: raw / best }))
 }

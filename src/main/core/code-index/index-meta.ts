@@ -32,7 +32,14 @@ const IndexMeta = z.object({
 })
 export type IndexMeta = z.infer<typeof IndexMeta>
 
-export const emptyMeta = (root: string): IndexMeta => ({ version: 2, root, embedding: null, complete: false, skipped: [], files: {} })
+export const emptyMeta = (root: string): IndexMeta => ({
+  version: 2,
+  root,
+  embedding: null,
+  complete: false,
+  skipped: [],
+  files: {}
+})
 
 /** The index's bookkeeping (a JSON file beside the LanceDB tables); a damaged or foreign file starts over. */
 export async function loadMeta(file: string, root: string): Promise<{ meta: IndexMeta; fresh: boolean }> {

@@ -39,7 +39,12 @@ const classLike: ReadonlySet<DefinitionKind> = new Set(['class', 'struct', 'inte
 const rubyContainers: ReadonlySet<DefinitionKind> = new Set(['class', 'module'])
 const none: ReadonlySet<DefinitionKind> = new Set()
 
-const spec = (id: string, grammar: string, query: string, methodContainers = classLike): LanguageSpec => ({ id, grammar, query, methodContainers })
+const spec = (id: string, grammar: string, query: string, methodContainers = classLike): LanguageSpec => ({
+  id,
+  grammar,
+  query,
+  methodContainers
+})
 
 const typescript = spec('typescript', 'typescript', typescriptQuery)
 const tsx = spec('tsx', 'tsx', typescriptQuery)

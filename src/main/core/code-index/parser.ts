@@ -77,7 +77,14 @@ type SyntaxNode = Parameters<Query['matches']>[0]
 
 function collectDefinitions(query: Query, root: SyntaxNode, spec: LanguageSpec): Definition[] {
   const seen = new Set<string>()
-  const found: Array<{ kind: DefinitionKind; name: string; start: number; end: number; startLine: number; endLine: number }> = []
+  const found: Array<{
+    kind: DefinitionKind
+    name: string
+    start: number
+    end: number
+    startLine: number
+    endLine: number
+  }> = []
   // Matches come in pattern order per node; the first pattern that names a node wins (specific first).
   const matches = query.matches(root).sort((a, b) => a.patternIndex - b.patternIndex)
   for (const match of matches) {
@@ -94,17 +101,25 @@ function collectDefinitions(query: Query, root: SyntaxNode, spec: LanguageSpec):
       start: node.startIndex,
       end: node.endIndex,
       startLine: node.startPosition.row + 1,
-      endLine: node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1)
+      endLine:
+        node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1)
     })
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end)
   return nest(found, spec)
 }
 
-const firstLine = (text: string): string => text.split('\n', 1)[0].replace(/\s*\{\s*$/, '').trim()
+const firstLine = (text: string): string =>
+  text
+    .split('\n', 1)[0]
+    .replace(/\s*\{\s*$/, '')
+    .trim()
 
 /** Depth from containment; a function directly inside a method container becomes a method. */
-function nest(found: Array<{ kind: DefinitionKind; name: string; start: number; end: number; startLine: number; endLine: number }>, spec: LanguageSpec): Definition[] {
+function nest(
+  found: Array<{ kind: DefinitionKind; name: string; start: number; end: number; startLine: number; endLine: number }>,
+  spec: LanguageSpec
+): Definition[] {
   const stack: Array<{ end: number; kind: DefinitionKind }> = []
   return found.map((d) => {
     while (stack.length && stack[stack.length - 1].end <= d.start) stack.pop()

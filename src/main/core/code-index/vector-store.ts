@@ -81,7 +81,8 @@ const vectorSchema = ({ Schema, Field, Utf8, FixedSizeList, Float32 }: typeof Ar
 /** SQL string literal for LanceDB filters. */
 const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`
 const inList = (values: readonly string[]): string => values.map(literal).join(', ')
-const underPrefix = (prefix: string): string => `(path = ${literal(prefix)} OR starts_with(path, ${literal(`${prefix}/`)}))`
+const underPrefix = (prefix: string): string =>
+  `(path = ${literal(prefix)} OR starts_with(path, ${literal(`${prefix}/`)}))`
 
 /** The store on disk cannot be used as it is (damaged, or laid out by another version). */
 export class StoreLayoutError extends Error {
@@ -113,7 +114,15 @@ const rowToChunk = (r: Record<string, unknown>): StoredChunk => ({
 async function ensureChunkIndexes(lancedb: typeof LanceDb, table: LanceDb.Table): Promise<void> {
   const have = new Set((await table.listIndices()).map((i) => i.columns.join(',')))
   if (!have.has('terms')) {
-    const fts = lancedb.Index.fts({ baseTokenizer: 'whitespace', lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false, maxTokenLength: MAX_TERM })
+    const fts = lancedb.Index.fts({
+      baseTokenizer: 'whitespace',
+      lowercase: false,
+      stem: false,
+      removeStopWords: false,
+      asciiFolding: false,
+      withPosition: false,
+      maxTokenLength: MAX_TERM
+    })
     await table.createIndex('terms', { config: fts })
   }
   if (!have.has('id')) await table.createIndex('id', { config: lancedb.Index.btree() })
@@ -130,7 +139,9 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
   let vectors: LanceDb.Table | null
   try {
     const names = new Set(await db.tableNames())
-    chunks = names.has(CHUNKS) ? await openChecked(db, CHUNKS, columnsOf(chunkSchema(arrow))) : await db.createEmptyTable(CHUNKS, chunkSchema(arrow))
+    chunks = names.has(CHUNKS)
+      ? await openChecked(db, CHUNKS, columnsOf(chunkSchema(arrow)))
+      : await db.createEmptyTable(CHUNKS, chunkSchema(arrow))
     vectors = names.has(VECTORS) ? await openChecked(db, VECTORS, columnsOf(vectorSchema(arrow, 1))) : null
     await ensureChunkIndexes(lancedb, chunks)
   } catch (err) {
@@ -139,7 +150,8 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
   }
 
   const deleteIn = async (table: LanceDb.Table, column: string, values: readonly string[]) => {
-    for (let i = 0; i < values.length; i += 500) await table.delete(`${column} IN (${inList(values.slice(i, i + 500))})`)
+    for (let i = 0; i < values.length; i += 500)
+      await table.delete(`${column} IN (${inList(values.slice(i, i + 500))})`)
   }
 
   /** An ANN index once the vectors pass the size where the flat scan costs more. */
@@ -151,14 +163,24 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
 
   const unindexedRows = async (table: LanceDb.Table): Promise<number> => {
     let most = 0
-    for (const index of await table.listIndices()) most = Math.max(most, (await table.indexStats(index.name))?.numUnindexedRows ?? 0)
+    for (const index of await table.listIndices())
+      most = Math.max(most, (await table.indexStats(index.name))?.numUnindexedRows ?? 0)
     return most
   }
 
   return {
     async addChunks(rows) {
       if (rows.length === 0) return
-      await chunks.add(rows.map((r) => ({ id: r.id, path: r.path, start_line: r.startLine, end_line: r.endLine, text: r.text, terms: tokenize(r.text).join(' ') })))
+      await chunks.add(
+        rows.map((r) => ({
+          id: r.id,
+          path: r.path,
+          start_line: r.startLine,
+          end_line: r.endLine,
+          text: r.text,
+          terms: tokenize(r.text).join(' ')
+        }))
+      )
     },
     async removePaths(paths) {
       if (paths.length === 0) return
@@ -178,19 +200,31 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
     async chunksById(ids) {
       const found = new Map<string, StoredChunk>()
       if (ids.length === 0) return found
-      const rows = await chunks.query().where(`id IN (${inList(ids)})`).select(['id', 'path', 'start_line', 'end_line', 'text']).toArray()
+      const rows = await chunks
+        .query()
+        .where(`id IN (${inList(ids)})`)
+        .select(['id', 'path', 'start_line', 'end_line', 'text'])
+        .toArray()
       for (const r of rows as Record<string, unknown>[]) found.set(String(r.id), rowToChunk(r))
       return found
     },
     async chunksOf(paths) {
       if (paths.length === 0) return []
-      const rows = await chunks.query().where(`path IN (${inList(paths)})`).select(['id', 'path', 'start_line', 'end_line', 'text']).toArray()
+      const rows = await chunks
+        .query()
+        .where(`path IN (${inList(paths)})`)
+        .select(['id', 'path', 'start_line', 'end_line', 'text'])
+        .toArray()
       return rows.map(rowToChunk)
     },
     async searchText(query, limit, pathPrefix) {
       const terms = [...new Set(tokenize(query))]
       if (terms.length === 0) return []
-      let search = chunks.query().fullTextSearch(terms.join(' '), { columns: 'terms' }).select(['id', '_score']).limit(limit)
+      let search = chunks
+        .query()
+        .fullTextSearch(terms.join(' '), { columns: 'terms' })
+        .select(['id', '_score'])
+        .limit(limit)
       if (pathPrefix) search = search.where(underPrefix(pathPrefix))
       const rows = await search.toArray()
       return rows.map((r: Record<string, unknown>) => ({ id: String(r.id), score: Number(r._score) }))
@@ -213,7 +247,13 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
     async searchVectors(vector, limit, pathPrefix) {
       if (!vectors) return []
       // With an IVF-PQ index, the candidates are re-ranked by their exact distance (refine).
-      let query = vectors.vectorSearch(vector).distanceType('cosine').nprobes(20).refineFactor(4).select(['id', '_distance']).limit(limit)
+      let query = vectors
+        .vectorSearch(vector)
+        .distanceType('cosine')
+        .nprobes(20)
+        .refineFactor(4)
+        .select(['id', '_distance'])
+        .limit(limit)
       if (pathPrefix) query = query.where(underPrefix(pathPrefix))
       const rows = await query.toArray()
       return rows.map((r: Record<string, unknown>) => ({ id: String(r.id), similarity: 1 - Number(r._distance) }))

@@ -16,8 +16,15 @@ function preferUnpacked(path: string): string {
 }
 
 /** The tree-sitter runtime's own wasm, shipped in `web-tree-sitter`. */
-export const treeSitterRuntimeWasm = (): string => preferUnpacked(requireFromHere.resolve('web-tree-sitter/web-tree-sitter.wasm'))
+export const treeSitterRuntimeWasm = (): string =>
+  preferUnpacked(requireFromHere.resolve('web-tree-sitter/web-tree-sitter.wasm'))
 
 /** A grammar shipped in `@vscode/tree-sitter-wasm`, e.g. `typescript` → tree-sitter-typescript.wasm. */
 export const grammarWasm = (grammar: string): string =>
-  preferUnpacked(join(dirname(requireFromHere.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', `tree-sitter-${grammar}.wasm`))
+  preferUnpacked(
+    join(
+      dirname(requireFromHere.resolve('@vscode/tree-sitter-wasm/package.json')),
+      'wasm',
+      `tree-sitter-${grammar}.wasm`
+    )
+  )

@@ -69,10 +69,11 @@ export function watchIndexedDirectories(target: WatchTarget, debounceMs = 300) {
     /** Watches the directories of the last scan; stops watching ones that are gone. */
     refresh() {
       const wanted = new Set(target.directories())
-      for (const [dir, watcher] of watchers) if (!wanted.has(dir)) {
-        watcher.close()
-        watchers.delete(dir)
-      }
+      for (const [dir, watcher] of watchers)
+        if (!wanted.has(dir)) {
+          watcher.close()
+          watchers.delete(dir)
+        }
       for (const dir of wanted) add(dir)
     },
     get size() {

@@ -6,7 +6,8 @@ export type WritePlace = 'data dir' | 'workspace'
 /** Error codes that mean "the disk (or the user's quota) has no room", not "Modus did something wrong". */
 const OUT_OF_SPACE = new Set(['ENOSPC', 'EDQUOT'])
 
-export const isOutOfSpace = (error: unknown): boolean => OUT_OF_SPACE.has((error as NodeJS.ErrnoException | null)?.code ?? '')
+export const isOutOfSpace = (error: unknown): boolean =>
+  OUT_OF_SPACE.has((error as NodeJS.ErrnoException | null)?.code ?? '')
 
 /**
  * A failed write said in words: which file, whether it is in the app data dir or the workspace,

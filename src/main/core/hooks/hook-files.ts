@@ -1,7 +1,14 @@
 import { promises as fs } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parse, stringify } from 'yaml'
-import { compileMatcher, hookGrant, hooksOf, HooksFile, type HookOrigin, type LoadedHook } from '../../../shared/hooks/schema'
+import {
+  compileMatcher,
+  hookGrant,
+  hooksOf,
+  HooksFile,
+  type HookOrigin,
+  type LoadedHook
+} from '../../../shared/hooks/schema'
 import { writeFileAtomic } from '../fs/atomic-write'
 
 export const globalHooksFile = (dataDir: string): string => join(dataDir, 'hooks.yaml')
@@ -32,7 +39,10 @@ export async function readHooksFile(path: string, origin: HookOrigin): Promise<H
   const parsed = HooksFile.safeParse(raw)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return { hooks: [], problems: [`${path} is invalid at ${issue?.path.join('.') || 'the top level'}: ${issue?.message ?? 'invalid'}`] }
+    return {
+      hooks: [],
+      problems: [`${path} is invalid at ${issue?.path.join('.') || 'the top level'}: ${issue?.message ?? 'invalid'}`]
+    }
   }
   const hooks = hooksOf(parsed.data, origin, path)
   const problems = hooks.flatMap((hook) => {
@@ -46,7 +56,12 @@ export async function readHooksFile(path: string, origin: HookOrigin): Promise<H
 export async function projectHookGrants(workspaceRoot: string): Promise<string[]> {
   const read = await readHooksFile(projectHooksFile(workspaceRoot), 'project')
   // A file that cannot be read runs nothing; it still changes what the folder grants, so trust asks again.
-  return [...new Set([...read.hooks.map(hookGrant), ...read.problems.map((problem) => `Hooks file with a problem: ${problem}`)])].sort()
+  return [
+    ...new Set([
+      ...read.hooks.map(hookGrant),
+      ...read.problems.map((problem) => `Hooks file with a problem: ${problem}`)
+    ])
+  ].sort()
 }
 
 /** Adds hooks to a file (created when absent), keeping the hooks already there. */
@@ -59,7 +74,9 @@ export async function appendHooks(path: string, add: HooksFile): Promise<number>
     .catch(() => HooksFile.parse({}))
   let added = 0
   const merged: HooksFile = { hooks: { ...existing.hooks } }
-  for (const [event, hooks] of Object.entries(add.hooks) as Array<[keyof HooksFile['hooks'], HooksFile['hooks'][keyof HooksFile['hooks']]]>) {
+  for (const [event, hooks] of Object.entries(add.hooks) as Array<
+    [keyof HooksFile['hooks'], HooksFile['hooks'][keyof HooksFile['hooks']]]
+  >) {
     const list = [...(merged.hooks[event] ?? [])]
     for (const hook of hooks ?? []) {
       if (list.some((h) => h.command === hook.command && h.matcher === hook.matcher)) continue

@@ -21,19 +21,23 @@ export interface HookProcess {
 export function runHookProcess(hook: HookProcess): Promise<HookRun> {
   return new Promise((resolve) => {
     const windows = process.platform === 'win32'
-    const child = spawn(windows ? (process.env.ComSpec ?? 'cmd.exe') : '/bin/sh', windows ? ['/d', '/s', '/c', hook.command] : ['-c', hook.command], {
-      cwd: hook.cwd,
-      env: hook.env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: !windows,
-      windowsHide: true
-    })
+    const child = spawn(
+      windows ? (process.env.ComSpec ?? 'cmd.exe') : '/bin/sh',
+      windows ? ['/d', '/s', '/c', hook.command] : ['-c', hook.command],
+      {
+        cwd: hook.cwd,
+        env: hook.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: !windows,
+        windowsHide: true
+      }
+    )
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     let sizes = [0, 0]
     const collect = (into: Buffer[], index: 0 | 1) => (chunk: Buffer) => {
       if ((sizes[index] ?? 0) >= MAX_OUTPUT_BYTES) return
-      sizes = index === 0 ? [sizes[0]! + chunk.length, sizes[1]!] : [sizes[0]!, sizes[1]! + chunk.length]
+      sizes = index === 0 ? [sizes[0] + chunk.length, sizes[1]] : [sizes[0], sizes[1] + chunk.length]
       into.push(chunk)
     }
     child.stdout.on('data', collect(stdout, 0))

@@ -15,7 +15,8 @@ export async function verdictWithHooks(
 ): Promise<{ verdict: PolicyVerdict; reports: string[] }> {
   if (!hooks) return { verdict, reports: [] }
   const { verdict: answer, reports } = await hooks.preToolUse(scope, call, verdict)
-  if (answer.decision === verdict.decision && answer.rule === verdict.rule) return { verdict: { ...verdict, reason: answer.reason }, reports }
+  if (answer.decision === verdict.decision && answer.rule === verdict.rule)
+    return { verdict: { ...verdict, reason: answer.reason }, reports }
   const { suggestedRule: _notForTheHook, ...planned } = verdict
   return { verdict: { ...planned, ...answer }, reports }
 }

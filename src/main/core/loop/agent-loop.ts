@@ -4,13 +4,7 @@ import { wakeableWait } from '../providers/retry'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
 import { resultAsText, resultText, textResult, toResultBlock } from '../ports/call-results'
-import {
-  condenseHistory,
-  currentContextTokens,
-  modelView,
-  needsReduction,
-  slideWindow
-} from './context-window'
+import { condenseHistory, currentContextTokens, modelView, needsReduction, slideWindow } from './context-window'
 import { buildEnvironmentDetails } from './environment-details'
 import type { LoopDeps, RunControl } from '../ports/loop-deps'
 import { closeOpenCalls, openToolUses } from './open-calls'
@@ -24,7 +18,11 @@ import type { TaskSession } from '../ports/task-session'
 export type RunStart =
   | { kind: 'new'; text: string }
   /** A user message to a task that is idle, completed, cancelled or failed. */
-  | { kind: 'message'; text: string; /** Its user-message event was already emitted (sent while the task ran). */ alreadyShown?: boolean }
+  | {
+      kind: 'message'
+      text: string
+      /** Its user-message event was already emitted (sent while the task ran). */ alreadyShown?: boolean
+    }
   /** Continue after an interruption: unanswered calls are processed again (approvals re-asked). */
   | { kind: 'resume' }
 
@@ -37,7 +35,11 @@ export interface RunOutcome {
 export interface AgentLoop {
   run(session: TaskSession, control: RunControl, start: RunStart): Promise<RunOutcome>
   /** The system prompt and tools a mode sends (for `modus prompt`). */
-  requestPreview(mode: string, workspace: string, model?: string): Promise<{ system: string; tools: ModelRequest['tools'] }>
+  requestPreview(
+    mode: string,
+    workspace: string,
+    model?: string
+  ): Promise<{ system: string; tools: ModelRequest['tools'] }>
 }
 
 const CONTEXT_RETRIES = 3
@@ -53,8 +55,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
   const now = deps.now
   const promptCache = new WeakMap<TaskSession, Map<string, string>>()
 
-  const modeOf = (slug: string): LoopMode =>
-    deps.gate.mode(slug) ?? deps.gate.mode('code') ?? (deps.gate.modes()[0] as LoopMode)
+  const modeOf = (slug: string): LoopMode => deps.gate.mode(slug) ?? deps.gate.mode('code') ?? deps.gate.modes()[0]
 
   const systemPrompt = async (mode: LoopMode, workspace: string) =>
     buildSystemPrompt({
@@ -83,7 +84,9 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       todos: session.todos,
       terminal: deps.env.terminalSummary(session.id),
       workspaceListing: withListing
-        ? await deps.env.listWorkspace(session.meta.workspace, control.signal).catch((e: unknown) => `(listing failed: ${errorMessage(e)})`)
+        ? await deps.env
+            .listWorkspace(session.meta.workspace, control.signal)
+            .catch((e: unknown) => `(listing failed: ${errorMessage(e)})`)
         : undefined
     })
 
@@ -111,7 +114,13 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     const fixed = Math.ceil((system.length + JSON.stringify(tools).length) / 3.5)
     const tokens = currentContextTokens(session, fixed)
     if (force || needsReduction(tokens, control.provider.info)) {
-      const condensed = await condenseHistory(session, control.provider.provider, control.provider.model, control.signal, now)
+      const condensed = await condenseHistory(
+        session,
+        control.provider.provider,
+        control.provider.model,
+        control.signal,
+        now
+      )
       if (!condensed.ok && !control.signal.aborted) slideWindow(session, now, force ? 0.75 : 0.5)
     }
     return {
@@ -127,7 +136,13 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
   const checkLimits = async (session: TaskSession, control: RunControl): Promise<'go' | 'stop' | 'cancelled'> => {
     const limits = deps.gate.limits(session.mode)
     const c = session.counters
-    const pauses: Array<{ when: boolean; kind: 'mistake-limit' | 'request-limit' | 'cost-limit'; what: string; reason: string; onApprove: (guidance?: string) => void }> = [
+    const pauses: Array<{
+      when: boolean
+      kind: 'mistake-limit' | 'request-limit' | 'cost-limit'
+      what: string
+      reason: string
+      onApprove: (guidance?: string) => void
+    }> = [
       {
         when: limits.mistakeLimit > 0 && c.mistakes >= limits.mistakeLimit,
         kind: 'mistake-limit',
@@ -135,7 +150,11 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
         reason: `The model made ${c.mistakes} mistakes in a row (limit ${limits.mistakeLimit}). Give it guidance (e.g. "break the task into smaller steps") or stop here.`,
         onApprove: (guidance) => {
           c.mistakes = 0
-          if (guidance) session.addMessage({ role: 'user', content: [{ type: 'text', text: resultText.userMessage(`Guidance: ${guidance}`) }] })
+          if (guidance)
+            session.addMessage({
+              role: 'user',
+              content: [{ type: 'text', text: resultText.userMessage(`Guidance: ${guidance}`) }]
+            })
         }
       },
       {
@@ -165,7 +184,11 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       if (answer.outcome === 'reject') {
         // The user's reason reaches the model with the next request, as a rejected call's does.
         const reason = answer.reason?.trim()
-        if (reason) session.addMessage({ role: 'user', content: [{ type: 'text', text: resultText.userMessage(resultText.pauseRejected(pause.what, reason)) }] })
+        if (reason)
+          session.addMessage({
+            role: 'user',
+            content: [{ type: 'text', text: resultText.userMessage(resultText.pauseRejected(pause.what, reason)) }]
+          })
         return 'stop'
       }
       pause.onApprove(answer.reason?.trim() || undefined)
@@ -173,7 +196,11 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     return 'go'
   }
 
-  const finishCalls = async (session: TaskSession, control: RunControl, outcome: CallsOutcome): Promise<RunOutcome | null> => {
+  const finishCalls = async (
+    session: TaskSession,
+    control: RunControl,
+    outcome: CallsOutcome
+  ): Promise<RunOutcome | null> => {
     if (outcome.kind === 'cancelled') {
       session.setStatus('cancelled')
       return { status: 'cancelled' }
@@ -201,9 +228,18 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       // Some work outlives the process (a subtask): its tool takes the result, or waits for it again.
       const recovered = await reattachCall(session, call.id, call.name, deps, control)
       if (control.signal.aborted) return cancelled(session)
-      const block = recovered ? toResultBlock(call.id, recovered) : textResult(call.id, resultText.interrupted(call.name), true)
+      const block = recovered
+        ? toResultBlock(call.id, recovered)
+        : textResult(call.id, resultText.interrupted(call.name), true)
       session.results.set(call.id, block)
-      session.emit({ type: 'tool-result', at: now(), callId: call.id, isError: block.isError, text: resultAsText(block), ...(!recovered && { outcome: 'interrupted' as const }) })
+      session.emit({
+        type: 'tool-result',
+        at: now(),
+        callId: call.id,
+        isError: block.isError,
+        text: resultAsText(block),
+        ...(!recovered && { outcome: 'interrupted' as const })
+      })
     }
     const calls = open.map((block) => ({ callId: block.id, name: block.name, input: block.input }))
     return finishCalls(session, control, await processCalls(session, calls, 'resumed', deps, control))
@@ -215,9 +251,20 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     const label = text.length > 60 ? `${text.slice(0, 59)}…` : text
     try {
       const marker = await deps.checkpoints.beginTurn(session.id, session.meta.workspace, label)
-      session.emit({ type: 'checkpoint', at: now(), checkpointId: marker.id, label: marker.label, messageCount: session.history.length })
+      session.emit({
+        type: 'checkpoint',
+        at: now(),
+        checkpointId: marker.id,
+        label: marker.label,
+        messageCount: session.history.length
+      })
     } catch (error) {
-      session.emit({ type: 'error', at: now(), message: `No checkpoint was saved before this turn: ${errorMessage(error)}`, recoverable: true })
+      session.emit({
+        type: 'error',
+        at: now(),
+        message: `No checkpoint was saved before this turn: ${errorMessage(error)}`,
+        recoverable: true
+      })
     }
   }
 
@@ -236,27 +283,44 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       if (prompt.blocked) return blocked(session)
       const answers = (name: string) => deps.gate.definition(name)?.answeredByUserMessage === true
       const { results, usedUserText } = closeOpenCalls(session, { text: how.text, answers })
-      await appendUserTurn(session, control, results, [...(usedUserText ? [] : [resultText.userMessage(how.text)]), ...prompt.context])
+      await appendUserTurn(session, control, results, [
+        ...(usedUserText ? [] : [resultText.userMessage(how.text)]),
+        ...prompt.context
+      ])
       return null
     }
     const resumed = await resumeOpenCalls(session, control)
     if (resumed) return resumed
     const last = session.history.filter((m) => !m.hidden).at(-1)
     if (last?.message.role === 'assistant') {
-      await appendUserTurn(session, control, [], ['[The previous response was interrupted. Continue the task where it stopped.]'])
+      await appendUserTurn(
+        session,
+        control,
+        [],
+        ['[The previous response was interrupted. Continue the task where it stopped.]']
+      )
     }
     return null
   }
 
   /** Tasks whose last completion a Stop hook turned back (Claude Code's `stop_hook_active`). */
   const keptGoing = new WeakSet<TaskSession>()
-  const hookScope = (session: TaskSession, control: RunControl) => ({ taskId: session.id, mode: session.mode, workspace: session.meta.workspace, signal: control.signal })
+  const hookScope = (session: TaskSession, control: RunControl) => ({
+    taskId: session.id,
+    mode: session.mode,
+    workspace: session.meta.workspace,
+    signal: control.signal
+  })
   const report = (session: TaskSession, reports: readonly string[]) => {
     for (const message of reports) session.emit({ type: 'error', at: now(), message, recoverable: true })
   }
 
   /** UserPromptSubmit: a hook may stop the message (the model never sees it) or add context to it. */
-  const promptHooks = async (session: TaskSession, control: RunControl, text: string): Promise<{ blocked: boolean; context: string[] }> => {
+  const promptHooks = async (
+    session: TaskSession,
+    control: RunControl,
+    text: string
+  ): Promise<{ blocked: boolean; context: string[] }> => {
     keptGoing.delete(session)
     if (!deps.hooks) return { blocked: false, context: [] }
     const outcome = await deps.hooks.userPromptSubmit(hookScope(session, control), text)
@@ -272,7 +336,10 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
   /** Stop: a hook may keep the task going when it would complete; its reason is the model's next instruction. */
   const stopHooks = async (session: TaskSession, control: RunControl, result: string): Promise<string | null> => {
     if (!deps.hooks) return null
-    const outcome = await deps.hooks.stop(hookScope(session, control), { result, stopHookActive: keptGoing.has(session) })
+    const outcome = await deps.hooks.stop(hookScope(session, control), {
+      result,
+      stopHookActive: keptGoing.has(session)
+    })
     report(session, outcome.reports)
     if (!outcome.keepGoing) return null
     keptGoing.add(session)
@@ -295,28 +362,60 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       }
       let request = await buildRequest(session, control, false)
       let turn = await streamTurn(session, control.provider, request, signal, now)
-      for (let retry = 1; turn.kind === 'failed' && isContextTooLong(turn.errorKind) && retry <= CONTEXT_RETRIES; retry++) {
-        session.emit({ type: 'error', at: now(), message: 'The conversation is too long for the model; reducing it and retrying.', recoverable: true })
+      for (
+        let retry = 1;
+        turn.kind === 'failed' && isContextTooLong(turn.errorKind) && retry <= CONTEXT_RETRIES;
+        retry++
+      ) {
+        session.emit({
+          type: 'error',
+          at: now(),
+          message: 'The conversation is too long for the model; reducing it and retrying.',
+          recoverable: true
+        })
         request = await buildRequest(session, control, true)
         turn = await streamTurn(session, control.provider, request, signal, now)
       }
       // A retryable failure after part of the answer streamed (overloaded, connection lost): the
       // provider cannot resend without duplicating text, so the loop asks again for the whole turn.
       // The cut-off message stays in the UI; the model does not see it.
-      for (let retry = 1; turn.kind === 'failed' && isRetryablePartial(turn.error) && retry <= MIDSTREAM_RETRIES; retry++) {
+      for (
+        let retry = 1;
+        turn.kind === 'failed' && isRetryablePartial(turn.error) && retry <= MIDSTREAM_RETRIES;
+        retry++
+      ) {
         const delayMs = MIDSTREAM_RETRY_BASE_MS * 2 ** (retry - 1)
         const wait = wakeableWait(delayMs, signal, deps.sleep)
         session.retryNow = wait.wake
-        session.emit({ type: 'retry', at: now(), attempt: retry, delayMs, reason: `${errorMessage(turn.error)} (after part of the answer)` })
-        const waited = await wait.done.then(() => true, () => false)
+        session.emit({
+          type: 'retry',
+          at: now(),
+          attempt: retry,
+          delayMs,
+          reason: `${errorMessage(turn.error)} (after part of the answer)`
+        })
+        const waited = await wait.done.then(
+          () => true,
+          () => false
+        )
         session.retryNow = null
         if (!waited) return cancelled(session)
         turn = await streamTurn(session, control.provider, request, signal, now)
       }
       if (turn.kind !== 'done') {
-        if (turn.blocks.length > 0) session.addMessage({ role: 'assistant', content: turn.kind === 'failed' ? markedCut(turn.blocks, turn.error) : turn.blocks })
+        if (turn.blocks.length > 0)
+          session.addMessage({
+            role: 'assistant',
+            content: turn.kind === 'failed' ? markedCut(turn.blocks, turn.error) : turn.blocks
+          })
         if (turn.kind === 'cancelled') return cancelled(session)
-        session.emit({ type: 'error', at: now(), message: describeFailure(turn.errorKind, turn.error), recoverable: true, failure: turn.errorKind })
+        session.emit({
+          type: 'error',
+          at: now(),
+          message: describeFailure(turn.errorKind, turn.error),
+          recoverable: true,
+          failure: turn.errorKind
+        })
         session.setStatus('failed')
         return { status: 'failed' }
       }
@@ -325,13 +424,21 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
         const c = session.counters
         c.noToolStreak++
         if (c.noToolStreak >= 2) c.mistakes++
-        if (turn.blocks.length === 0) session.addMessage({ role: 'assistant', content: [{ type: 'text', text: '(empty response)' }] })
-        const cut = turn.stopReason === 'max_tokens' ? ' Your response was cut off at the output token limit; keep each response shorter.' : ''
+        if (turn.blocks.length === 0)
+          session.addMessage({ role: 'assistant', content: [{ type: 'text', text: '(empty response)' }] })
+        const cut =
+          turn.stopReason === 'max_tokens'
+            ? ' Your response was cut off at the output token limit; keep each response shorter.'
+            : ''
         await appendUserTurn(session, control, [], [resultText.noToolUsed + cut])
         continue
       }
       session.counters.noToolStreak = 0
-      const done = await finishCalls(session, control, await processCalls(session, turn.calls, turn.messageId, deps, control))
+      const done = await finishCalls(
+        session,
+        control,
+        await processCalls(session, turn.calls, turn.messageId, deps, control)
+      )
       if (done) return done
     }
   }
@@ -352,11 +459,13 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
 
 /** A failed answer kept in the history says it is incomplete, so a resumed model does not build on it as whole. */
 function markedCut(blocks: AssistantBlock[], error: unknown): AssistantBlock[] {
-  return [...blocks, { type: 'text', text: `[This response was cut off by an error (${errorMessage(error)}); it is incomplete.]` }]
+  return [
+    ...blocks,
+    { type: 'text', text: `[This response was cut off by an error (${errorMessage(error)}); it is incomplete.]` }
+  ]
 }
 
 function describeFailure(kind: string, error: unknown): string {
   const message = errorMessage(error)
   return kind && kind !== 'unknown' ? `${message} (${kind})` : message
 }
-

@@ -33,7 +33,8 @@ export function estimateTokens(messages: ConversationMessage[]): number {
 /** Last reported context plus an estimate of the messages added since. */
 export function currentContextTokens(session: TaskSession, systemAndTools: number): number {
   const added = session.history.slice(session.counters.historyAtLastRequest).filter((m) => !m.hidden)
-  const base = session.counters.contextTokens || systemAndTools + estimateTokens(visibleMessages(session).map((m) => m.message))
+  const base =
+    session.counters.contextTokens || systemAndTools + estimateTokens(visibleMessages(session).map((m) => m.message))
   return base + estimateTokens(added.map((m) => m.message))
 }
 
@@ -51,11 +52,15 @@ export function modelView(session: TaskSession): ConversationMessage[] {
   const view: ConversationMessage[] = []
   for (const { message } of visible) {
     const last = view[view.length - 1]
-    if (last && last.role === message.role) view[view.length - 1] = { role: last.role, content: [...last.content, ...message.content] } as ConversationMessage
+    if (last && last.role === message.role)
+      view[view.length - 1] = { role: last.role, content: [...last.content, ...message.content] } as ConversationMessage
     else view.push(message)
   }
   if (truncated > 0 && view[0]?.role === 'user') {
-    const note: TextBlock = { type: 'text', text: `[${truncated} earlier messages were hidden to fit the context window.]` }
+    const note: TextBlock = {
+      type: 'text',
+      text: `[${truncated} earlier messages were hidden to fit the context window.]`
+    }
     view[0] = { role: 'user', content: [...view[0].content, note] }
   }
   return view
@@ -86,14 +91,16 @@ export async function condenseHistory(
   const visible = visibleMessages(session)
   const split = splitForCondense(visible)
   if (!split) return { ok: false, reason: 'not enough history to condense' }
-  const transcript = [visible[0] as StoredMessage, ...split.middle].map((m) => renderForSummary(m.message)).join('\n\n')
+  const transcript = [visible[0], ...split.middle].map((m) => renderForSummary(m.message)).join('\n\n')
   let summary = ''
   try {
     for await (const event of provider.stream(
       {
         model,
         system: SUMMARY_SYSTEM,
-        messages: [{ role: 'user', content: [{ type: 'text', text: `Summarise this session so far:\n\n${transcript}` }] }],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: `Summarise this session so far:\n\n${transcript}` }] }
+        ],
         tools: [],
         maxOutputTokens: 4_000
       },
@@ -106,15 +113,27 @@ export async function condenseHistory(
   }
   if (!summary.trim()) return { ok: false, reason: 'the model returned an empty summary' }
   const tokensBefore = estimateTokens(visible.map((m) => m.message))
-  const first = visible[0] as StoredMessage
-  const firstText = first.message.content.filter((b): b is TextBlock => b.type === 'text').map((b) => b.text).join('\n')
+  const first = visible[0]
+  const firstText = first.message.content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
   session.addMessage(
-    { role: 'user', content: [{ type: 'text', text: `${firstText}\n\n## Summary of the conversation so far\n${summary.trim()}` }] },
+    {
+      role: 'user',
+      content: [{ type: 'text', text: `${firstText}\n\n## Summary of the conversation so far\n${summary.trim()}` }]
+    },
     split.tail[0]?.id
   )
   session.hide([first.id, ...split.middle.map((m) => m.id)], 'condense')
   session.counters.contextTokens = 0
-  session.emit({ type: 'context-condensed', at: now(), summary: summary.trim(), hiddenMessages: split.middle.length + 1, tokensBefore })
+  session.emit({
+    type: 'context-condensed',
+    at: now(),
+    summary: summary.trim(),
+    hiddenMessages: split.middle.length + 1,
+    tokensBefore
+  })
   return { ok: true, summary, hidden: split.middle.length + 1 }
 }
 
@@ -136,7 +155,8 @@ function renderForSummary(message: ConversationMessage): string {
   const parts: string[] = []
   for (const block of message.content) {
     if (block.type === 'text') parts.push(block.text)
-    else if (block.type === 'tool_use') parts.push(`[tool call ${block.name}: ${clip(JSON.stringify(block.input), 2_000)}]`)
+    else if (block.type === 'tool_use')
+      parts.push(`[tool call ${block.name}: ${clip(JSON.stringify(block.input), 2_000)}]`)
     else if (block.type === 'tool_result') {
       const text = block.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join('\n')
       parts.push(`[tool result${block.isError ? ' (error)' : ''}: ${clip(text, 4_000)}]`)

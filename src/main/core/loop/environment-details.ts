@@ -13,12 +13,10 @@ export interface EnvironmentInput {
 
 /** The `<environment_details>` block appended to each user turn: what changed that the model cannot see. */
 export function buildEnvironmentDetails(input: EnvironmentInput): string {
-  const parts = [
-    `Time: ${input.now.toISOString()}`,
-    `Mode: ${input.mode.slug} (${input.mode.name})`
-  ]
+  const parts = [`Time: ${input.now.toISOString()}`, `Mode: ${input.mode.slug} (${input.mode.name})`]
   if (input.todos.length > 0) parts.push(`Todo list:\n${formatTodos(input.todos)}`)
   if (input.terminal.trim()) parts.push(`Terminals:\n${input.terminal.trim()}`)
-  if (input.workspaceListing !== undefined) parts.push(`Workspace files:\n${input.workspaceListing.trim() || '(empty)'}`)
+  if (input.workspaceListing !== undefined)
+    parts.push(`Workspace files:\n${input.workspaceListing.trim() || '(empty)'}`)
   return `<environment_details>\n${parts.join('\n\n')}\n</environment_details>`
 }

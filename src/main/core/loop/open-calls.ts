@@ -21,7 +21,10 @@ export interface UserReply {
  * call it answers (a completion or a question), else "interrupted" (it began and never finished)
  * or "not run".
  */
-export function closeOpenCalls(session: TaskSession, reply?: UserReply): { results: ToolResultBlock[]; usedUserText: boolean } {
+export function closeOpenCalls(
+  session: TaskSession,
+  reply?: UserReply
+): { results: ToolResultBlock[]; usedUserText: boolean } {
   let usedUserText = false
   const results = openToolUses(session).map((call) => {
     const produced = session.results.get(call.id)

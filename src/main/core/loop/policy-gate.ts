@@ -65,7 +65,11 @@ const NO_RULE_HELPS = new Set(['git-plan', 'repository-git-config'])
  * In a workspace that is not trusted, an allowed command whose git would run in a repository
  * whose config may run a program Modus cannot turn off asks, naming the key.
  */
-async function withoutRepositoryCode(verdict: PolicyDecision, root: string, cwd: string | undefined): Promise<PolicyDecision> {
+async function withoutRepositoryCode(
+  verdict: PolicyDecision,
+  root: string,
+  cwd: string | undefined
+): Promise<PolicyDecision> {
   if (verdict.decision !== 'allow' || !verdict.plan || verdict.plan.git.length === 0) return verdict
   const found = await findRepositoryCodeKey(resolve(root, cwd ?? '.'), verdict.plan.git)
   if (!found) return verdict
@@ -92,7 +96,6 @@ interface AllowRule {
 interface BrowserAllowRule {
   browserAllow: string
 }
-
 
 /** The catalog and the pure policy behind the loop's ToolGate port. */
 export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
@@ -171,7 +174,14 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
     },
     toolsForMode(slug, model) {
       const ctx = accessContext(slug, model)
-      const key = JSON.stringify([ctx.mode, ctx.includedTools, ctx.excludedTools, ctx.runtimeTools?.map((tool) => tool.name), ctx.mcpServersWithResources, ctx.mcpSchemasOnDemand])
+      const key = JSON.stringify([
+        ctx.mode,
+        ctx.includedTools,
+        ctx.excludedTools,
+        ctx.runtimeTools?.map((tool) => tool.name),
+        ctx.mcpServersWithResources,
+        ctx.mcpSchemasOnDemand
+      ])
       const cacheKey = `${slug}\u0000${model ?? ''}`
       const cached = toolCache.get(cacheKey)
       if (cached && cached.key === key) return cached.tools
@@ -195,7 +205,10 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       const policy = deps.policy()
       const trusted = deps.isTrusted(ctx.workspace)
       // A command runs in a sandbox when its mode has one, and in any mode in an untrusted workspace.
-      const sandbox = definition?.effect === 'command' && (mode.sandbox?.enabled || !trusted) ? await deps.sandboxStatus?.() : undefined
+      const sandbox =
+        definition?.effect === 'command' && (mode.sandbox?.enabled || !trusted)
+          ? await deps.sandboxStatus?.()
+          : undefined
       // One parse of a command line for every round of decideOnDisk and the rule suggestion.
       const parsedCommands = new Map<string, CommandAnalysis>()
       const decided = await decideOnDisk(workspace, root, (disk) =>
@@ -210,11 +223,15 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
             ...disk,
             isIgnored: workspace ? (rel, isDirectory) => workspace.isIgnored(rel, isDirectory) : undefined,
             mcpAlwaysAllow: deps.mcp ? (server, tool) => deps.mcp!.isAlwaysAllowed(server, tool) : undefined,
-            sandbox: sandbox && (sandbox.available ? { available: true } : { available: false, reason: sandbox.reason, fix: sandbox.fix })
+            sandbox:
+              sandbox &&
+              (sandbox.available ? { available: true } : { available: false, reason: sandbox.reason, fix: sandbox.fix })
           }
         )
       )
-      const verdict = trusted ? decided : await withoutRepositoryCode(decided, root, definition?.commandLine?.(params)?.cwd)
+      const verdict = trusted
+        ? decided
+        : await withoutRepositoryCode(decided, root, definition?.commandLine?.(params)?.cwd)
       const out: PolicyVerdict = {
         decision: verdict.decision,
         rule: verdict.rule,
@@ -222,7 +239,8 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
         ...(verdict.run ? { run: verdict.run } : {}),
         ...(verdict.plan ? { plan: verdict.plan } : {})
       }
-      const target = verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined
+      const target =
+        verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined
       if (target?.tool && deps.allowMcpTool) {
         // The narrowest entry: this one tool in its server's alwaysAllow (a resource read has none).
         const rule: McpAllowRule = { mcpAlwaysAllow: { server: target.server, tool: target.tool } }
@@ -238,12 +256,19 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
           const rule: BrowserAllowRule = { browserAllow: origin }
           out.suggestedRule = { rule, label: `Always open pages on ${origin} in ${mode.name} mode` }
         }
-      } else if (verdict.decision === 'ask' && !isOutsideSandboxRule(verdict.rule) && !NO_RULE_HELPS.has(verdict.rule)) {
+      } else if (
+        verdict.decision === 'ask' &&
+        !isOutsideSandboxRule(verdict.rule) &&
+        !NO_RULE_HELPS.has(verdict.rule)
+      ) {
         // (A command going outside the sandbox always asks: an allow rule would be a button that does nothing.)
         const suggestion = suggestNarrowestRule({ name: call.name, params, definition }, undefined, parsedCommands)
         if (suggestion.allow.length > 0) {
           const rule: AllowRule = { commandAllow: suggestion.allow }
-          out.suggestedRule = { rule, label: `Always allow ${suggestion.allow.map((r) => `"${r}"`).join(', ')} in ${mode.name} mode` }
+          out.suggestedRule = {
+            rule,
+            label: `Always allow ${suggestion.allow.map((r) => `"${r}"`).join(', ')} in ${mode.name} mode`
+          }
         }
       }
       return out
@@ -264,7 +289,8 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       }
       const browserOrigin = (rule as Partial<BrowserAllowRule> | null)?.browserAllow
       if (browserOrigin !== undefined) {
-        if (webOriginOf(browserOrigin) !== browserOrigin) throw new Error('The rule to save is not one the policy suggested.')
+        if (webOriginOf(browserOrigin) !== browserOrigin)
+          throw new Error('The rule to save is not one the policy suggested.')
         if (!deps.addBrowserOrigin) throw new Error('Saving rules to a mode is not available here.')
         return deps.addBrowserOrigin(slug, browserOrigin)
       }
@@ -281,7 +307,11 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       const mode = resolved(slug)
       const globalCaps = { maxRequests: policy.maxRequests ?? undefined, maxCostUsd: policy.maxCostUsd ?? undefined }
       const caps = mode ? effectiveCaps(mode, globalCaps) : globalCaps
-      return { mistakeLimit: policy.mistakeLimit, maxRequests: caps.maxRequests ?? null, maxCostUsd: caps.maxCostUsd ?? null }
+      return {
+        mistakeLimit: policy.mistakeLimit,
+        maxRequests: caps.maxRequests ?? null,
+        maxCostUsd: caps.maxCostUsd ?? null
+      }
     },
     summarize(tool, params) {
       const definition = definitionOf(tool)
@@ -302,7 +332,6 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   return gate
 }
 
-
 const toLoopMode = (mode: ResolvedMode): LoopMode => ({
   slug: mode.slug,
   name: mode.name,
@@ -310,4 +339,3 @@ const toLoopMode = (mode: ResolvedMode): LoopMode => ({
   whenToUse: mode.whenToUse,
   customInstructions: mode.customInstructions
 })
-

@@ -12,7 +12,16 @@ import type { ToolDefinition } from '../../../shared/tools/types'
 import type { CommandRunPlan } from '../../../shared/policy/run-plan'
 import type { HookScope, ToolCallFacts } from '../hooks/hook-service'
 import { verdictWithHooks } from '../hooks/tool-hooks'
-import { textOutput, type EditToolExecutor, type FileToolContext, type FullToolContext, type TaskToolContext, type TaskToolExecutor, type ToolExecutor, type ToolOutput } from '../ports/tool-types'
+import {
+  textOutput,
+  type EditToolExecutor,
+  type FileToolContext,
+  type FullToolContext,
+  type TaskToolContext,
+  type TaskToolExecutor,
+  type ToolExecutor,
+  type ToolOutput
+} from '../ports/tool-types'
 
 /** What the tool card needs beyond the result text: why a call did not run, a command's exit code. */
 type ResultFacts = { outcome?: 'skipped' | 'cancelled' | 'interrupted'; exitCode?: number }
@@ -20,9 +29,7 @@ const SKIPPED: ResultFacts = { outcome: 'skipped' }
 const CANCELLED: ResultFacts = { outcome: 'cancelled' }
 
 export type CallsOutcome =
-  | { kind: 'continue' }
-  | { kind: 'completed'; callId: string; result: string }
-  | { kind: 'cancelled' }
+  { kind: 'continue' } | { kind: 'completed'; callId: string; result: string } | { kind: 'cancelled' }
 
 interface MessageState {
   messageId: string
@@ -51,7 +58,9 @@ export async function processCalls(
     rejectedTool: null,
     turnApproved: false,
     skipped: new Map(
-      isolateNewTask(calls, (call) => deps.gate.definition(call.name)?.lastInMessage === true).skipped.map(({ call, error }) => [call.callId, error])
+      isolateNewTask(calls, (call) => deps.gate.definition(call.name)?.lastInMessage === true).skipped.map(
+        ({ call, error }) => [call.callId, error]
+      )
     ),
     order: calls.map((call) => call.callId)
   }
@@ -74,7 +83,15 @@ async function processCall(
   const now = deps.now
   const finish = (block: ToolResultBlock, facts: ResultFacts = {}) => {
     session.results.set(call.callId, block)
-    session.emit({ type: 'tool-result', at: now(), callId: call.callId, isError: block.isError, text: resultAsText(block), images: resultImages(block), ...facts })
+    session.emit({
+      type: 'tool-result',
+      at: now(),
+      callId: call.callId,
+      isError: block.isError,
+      text: resultAsText(block),
+      images: resultImages(block),
+      ...facts
+    })
     return { kind: 'continue' } as const
   }
   const mistake = (text: string) => {
@@ -82,8 +99,16 @@ async function processCall(
     return finish(textResult(call.callId, text, true))
   }
 
-  session.emit({ type: 'tool-call', at: now(), messageId: state.messageId, callId: call.callId, name: call.name, args: call.input })
-  if (state.rejectedTool) return finish(refusedResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool)), SKIPPED)
+  session.emit({
+    type: 'tool-call',
+    at: now(),
+    messageId: state.messageId,
+    callId: call.callId,
+    name: call.name,
+    args: call.input
+  })
+  if (state.rejectedTool)
+    return finish(refusedResult(call.callId, resultText.skippedAfterRejection(state.rejectedTool)), SKIPPED)
   const skippedBecause = state.skipped.get(call.callId)
   if (skippedBecause) return finish(textResult(call.callId, skippedBecause, true), SKIPPED)
   if (call.parseError) return mistake(resultText.invalidArguments(call.name, call.parseError))
@@ -92,7 +117,8 @@ async function processCall(
   if (!validated.ok) return mistake(validated.error)
   const { name, params, definition } = validated
   const executor = deps.tools.executor(name)
-  if (!executor) return finish(textResult(call.callId, `The tool ${name} is not available in this build of Modus.`, true))
+  if (!executor)
+    return finish(textResult(call.callId, `The tool ${name} is not available in this build of Modus.`, true))
   const runContext: ToolRunContext = {
     taskId: session.id,
     callId: call.callId,
@@ -103,7 +129,8 @@ async function processCall(
     modelSupportsImages: control.provider.info.supportsImages,
     onProgress: (progress) => session.emit({ type: 'tool-progress', at: now(), callId: call.callId, ...progress })
   }
-  const runTask = () => runTaskTool(session, call.callId, params, executor as TaskToolExecutor<unknown>, deps, control, runContext, finish)
+  const runTask = () =>
+    runTaskTool(session, call.callId, params, executor as TaskToolExecutor<unknown>, deps, control, runContext, finish)
 
   // Tools that change only the conversation run at once: no repetition check, nothing to approve.
   if (runsUnchecked(definition)) return runTask()
@@ -115,27 +142,67 @@ async function processCall(
       messageId: state.messageId,
       tool: name,
       args: params,
-      verdict: { decision: 'ask', rule: 'repetition-limit', reason: `The same ${name} call was repeated several times in a row.` }
+      verdict: {
+        decision: 'ask',
+        rule: 'repetition-limit',
+        reason: `The same ${name} call was repeated several times in a row.`
+      }
     })
     if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
-    if (answer.outcome === 'reject') return finish(refusedResult(call.callId, answer.unattended ? resultText.notApproved() : resultText.repetition(name, answer.reason)))
+    if (answer.outcome === 'reject')
+      return finish(
+        refusedResult(
+          call.callId,
+          answer.unattended ? resultText.notApproved() : resultText.repetition(name, answer.reason)
+        )
+      )
     deps.gate.resetRepetition(session.id)
   }
 
-  const hookScope: HookScope = { taskId: session.id, mode: session.mode, workspace: session.meta.workspace, signal: control.signal }
+  const hookScope: HookScope = {
+    taskId: session.id,
+    mode: session.mode,
+    workspace: session.meta.workspace,
+    signal: control.signal
+  }
   const hookCall = { callId: call.callId, tool: name, params }
-  const decided = await deps.gate.decide({ name, params, definition }, { taskId: session.id, mode: session.mode, workspace: session.meta.workspace })
+  const decided = await deps.gate.decide(
+    { name, params, definition },
+    { taskId: session.id, mode: session.mode, workspace: session.meta.workspace }
+  )
   const { verdict, reports } = await verdictWithHooks(deps.hooks, hookScope, hookCall, decided)
   reportHooks(session, deps, reports)
-  session.emit({ type: 'tool-decision', at: now(), callId: call.callId, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason })
-  if (verdict.decision === 'deny') return finish(refusedResult(call.callId, resultText.policyDenied(verdict.rule, verdict.reason)))
+  session.emit({
+    type: 'tool-decision',
+    at: now(),
+    callId: call.callId,
+    decision: verdict.decision,
+    rule: verdict.rule,
+    reason: verdict.reason
+  })
+  if (verdict.decision === 'deny')
+    return finish(refusedResult(call.callId, resultText.policyDenied(verdict.rule, verdict.reason)))
 
   const mustAsk = verdict.decision === 'ask' && !state.turnApproved
 
   if (definition.effect === 'edit') {
     const edit = executor as EditToolExecutor<unknown, FileToolContext>
     const withNotes = (block: ToolResultBlock) => withHookNotes(session, deps, hookScope, hookCall, block)
-    return runEdit(session, call.callId, name, params, edit, verdict, mustAsk, state, deps, control, runContext, finish, withNotes)
+    return runEdit(
+      session,
+      call.callId,
+      name,
+      params,
+      edit,
+      verdict,
+      mustAsk,
+      state,
+      deps,
+      control,
+      runContext,
+      finish,
+      withNotes
+    )
   }
 
   let feedback: string | undefined
@@ -167,19 +234,40 @@ async function processCall(
   try {
     const immediate = executor as ToolExecutor<unknown, FullToolContext>
     // The executor runs the verdict's plan: nothing downstream decides again.
-    let output = await immediate.execute(params, await deps.tools.context({ ...runContext, commandPlan: verdict.run, plan: verdict.plan }))
+    let output = await immediate.execute(
+      params,
+      await deps.tools.context({ ...runContext, commandPlan: verdict.run, plan: verdict.plan })
+    )
     if (output.needsApproval) {
       // The plan found at run time what the text did not show (a name meaning something else in the shell).
-      const asked: PolicyVerdict = { decision: 'ask', rule: output.needsApproval.rule, reason: output.needsApproval.reason }
+      const asked: PolicyVerdict = {
+        decision: 'ask',
+        rule: output.needsApproval.rule,
+        reason: output.needsApproval.reason
+      }
       session.emit({ type: 'tool-decision', at: now(), callId: call.callId, ...asked })
-      const answer = await askUser(session, deps, control, { kind: 'tool', callId: call.callId, messageId: state.messageId, tool: name, args: params, verdict: asked })
+      const answer = await askUser(session, deps, control, {
+        kind: 'tool',
+        callId: call.callId,
+        messageId: state.messageId,
+        tool: name,
+        args: params,
+        verdict: asked
+      })
       if (answer.outcome === 'cancelled') return { kind: 'cancelled' }
       if (answer.outcome === 'reject') {
         state.rejectedTool = name
         return finish(refusedResult(call.callId, refusalText(answer)))
       }
       feedback = answer.reason?.trim() || undefined
-      output = await immediate.execute(params, await deps.tools.context({ ...runContext, commandPlan: verdict.run, plan: asWritten(verdict.plan, definition, params) }))
+      output = await immediate.execute(
+        params,
+        await deps.tools.context({
+          ...runContext,
+          commandPlan: verdict.run,
+          plan: asWritten(verdict.plan, definition, params)
+        })
+      )
     }
     block = toResultBlock(call.callId, output)
     if (output.exitCode !== undefined) facts.exitCode = output.exitCode
@@ -190,7 +278,8 @@ async function processCall(
     }
     block = textResult(call.callId, `The tool failed: ${error instanceof Error ? error.message : String(error)}`, true)
   }
-  if (feedback) block = { ...block, content: [{ type: 'text', text: resultText.approvedWithFeedback(feedback) }, ...block.content] }
+  if (feedback)
+    block = { ...block, content: [{ type: 'text', text: resultText.approvedWithFeedback(feedback) }, ...block.content] }
   if (!block.isError) session.counters.mistakes = 0
   if (control.signal.aborted) facts.outcome = 'cancelled'
   else block = await withHookNotes(session, deps, hookScope, hookCall, block)
@@ -205,25 +294,43 @@ function reportHooks(session: TaskSession, deps: LoopDeps, reports: readonly str
 }
 
 /** PostToolUse: what the hooks say after a call ran (a formatter's, a linter's output) goes to the model with its result. */
-async function withHookNotes(session: TaskSession, deps: LoopDeps, scope: HookScope, call: ToolCallFacts, block: ToolResultBlock): Promise<ToolResultBlock> {
+async function withHookNotes(
+  session: TaskSession,
+  deps: LoopDeps,
+  scope: HookScope,
+  call: ToolCallFacts,
+  block: ToolResultBlock
+): Promise<ToolResultBlock> {
   if (!deps.hooks) return block
-  const { notes, reports } = await deps.hooks.postToolUse(scope, call, { text: resultAsText(block), isError: block.isError === true })
+  const { notes, reports } = await deps.hooks.postToolUse(scope, call, {
+    text: resultAsText(block),
+    isError: block.isError === true
+  })
   reportHooks(session, deps, reports)
-  return notes.length === 0 ? block : { ...block, content: [...block.content, ...notes.map((text) => ({ type: 'text' as const, text }))] }
+  return notes.length === 0
+    ? block
+    : { ...block, content: [...block.content, ...notes.map((text) => ({ type: 'text' as const, text }))] }
 }
 
 /** The plan of a command the user approved: the text as the model wrote it, nothing to check or rewrite. */
-function asWritten(plan: CommandRunPlan | undefined, definition: ToolDefinition, params: unknown): CommandRunPlan | undefined {
-  const line = definition.commandLine?.(params as Record<string, unknown>)
+function asWritten(
+  plan: CommandRunPlan | undefined,
+  definition: ToolDefinition,
+  params: unknown
+): CommandRunPlan | undefined {
+  const line = definition.commandLine?.(params)
   return plan && line ? { ...plan, command: line.command, names: [], git: [] } : undefined
 }
 
 /** A refusal: by the user, or by nobody (a non-interactive run, where nobody could approve). */
 const refusalText = (answer: ApprovalAnswer): string =>
-  answer.outcome === 'reject' && answer.unattended ? resultText.notApproved() : resultText.userDenied(answer.outcome === 'reject' ? answer.reason : undefined)
+  answer.outcome === 'reject' && answer.unattended
+    ? resultText.notApproved()
+    : resultText.userDenied(answer.outcome === 'reject' ? answer.reason : undefined)
 
 /** A task-control tool without an approval toggle changes only the conversation: nothing to check or ask. */
-const runsUnchecked = (definition: ToolDefinition): boolean => definition.effect === 'task-control' && !definition.approvalToggle
+const runsUnchecked = (definition: ToolDefinition): boolean =>
+  definition.effect === 'task-control' && !definition.approvalToggle
 
 function taskToolContext(session: TaskSession, callId: string, deps: LoopDeps, control: RunControl): TaskToolContext {
   return {
@@ -238,7 +345,13 @@ function taskToolContext(session: TaskSession, callId: string, deps: LoopDeps, c
 }
 
 /** A started call without a result after a restart: what its tool can still recover, or null. */
-export async function reattachCall(session: TaskSession, callId: string, name: string, deps: LoopDeps, control: RunControl): Promise<ToolOutput | null> {
+export async function reattachCall(
+  session: TaskSession,
+  callId: string,
+  name: string,
+  deps: LoopDeps,
+  control: RunControl
+): Promise<ToolOutput | null> {
   const executor = deps.tools.executor(name)
   if (!executor || !('reattach' in executor) || !executor.reattach) return null
   return executor.reattach(taskToolContext(session, callId, deps, control))
@@ -282,10 +395,19 @@ async function stagedProposal(
   try {
     const proposal = await executor.propose(params, await deps.tools.context(runContext))
     if (!proposal.ok) return proposal
-    const stageContext = { taskId: runContext.taskId, callId, toolName: name, workspace: runContext.workspace, reuseIds }
+    const stageContext = {
+      taskId: runContext.taskId,
+      callId,
+      toolName: name,
+      workspace: runContext.workspace,
+      reuseIds
+    }
     return { ok: true, changes: await deps.edits.stage(proposal.changes, stageContext), notes: proposal.notes }
   } catch (error) {
-    return { ok: false, output: textOutput(`The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}`) }
+    return {
+      ok: false,
+      output: textOutput(`The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 }
 
@@ -310,7 +432,15 @@ async function runEdit(
   // pending when the app stopped is proposed again on resume (under the same change ids).
   const started = () => session.emit({ type: 'tool-started', at: now(), callId })
   if (!mustAsk) started()
-  const proposal = await stagedProposal(name, params, executor, callId, deps, runContext, unreviewedChangeIds(session, callId))
+  const proposal = await stagedProposal(
+    name,
+    params,
+    executor,
+    callId,
+    deps,
+    runContext,
+    unreviewedChangeIds(session, callId)
+  )
   if (!proposal.ok) {
     session.counters.mistakes++
     return finish(toResultBlock(callId, proposal.output))
@@ -325,7 +455,10 @@ async function runEdit(
       status: change.status,
       auto,
       detail,
-      ...(change.acceptedHunks !== undefined && { hunksAccepted: change.acceptedHunks, hunksTotal: change.hunks.length }),
+      ...(change.acceptedHunks !== undefined && {
+        hunksAccepted: change.acceptedHunks,
+        hunksTotal: change.hunks.length
+      }),
       ...(change.editedByUser && { editedByUser: true })
     })
   for (const change of proposal.changes) emitChange(change, !mustAsk)
@@ -404,7 +537,8 @@ async function saveAlwaysAllow(session: TaskSession, deps: LoopDeps, answer: App
   }
 }
 
-const laterInTurn = (state: MessageState, callId: string): number => state.order.length - 1 - state.order.indexOf(callId)
+const laterInTurn = (state: MessageState, callId: string): number =>
+  state.order.length - 1 - state.order.indexOf(callId)
 
 export interface AskSpec {
   kind: ApprovalKind
@@ -453,7 +587,8 @@ export async function askUser(
     reason: spec.verdict.reason
   })
   session.setStatus('waiting')
-  const onAbort = () => deps.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: '__cancelled__' })
+  const onAbort = () =>
+    deps.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: '__cancelled__' })
   control.signal.addEventListener('abort', onAbort, { once: true })
   let result = await answer
   control.signal.removeEventListener('abort', onAbort)

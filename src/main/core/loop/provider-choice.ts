@@ -20,7 +20,9 @@ export interface ProviderChoiceDeps {
  * The provider a task runs with: the CLI's override, else the one it names or the active one from
  * settings, with its key. Throws a UserFacingError naming the setting to fix.
  */
-export function createProviderChoice(deps: ProviderChoiceDeps): (choice: { providerId?: string }) => Promise<ProviderPort> {
+export function createProviderChoice(
+  deps: ProviderChoiceDeps
+): (choice: { providerId?: string }) => Promise<ProviderPort> {
   const { env } = deps
   const keyFor = (target: KeyTarget) =>
     resolveApiKey(deps.secrets, target, env).catch((error: unknown) => {
@@ -30,15 +32,26 @@ export function createProviderChoice(deps: ProviderChoiceDeps): (choice: { provi
   return async ({ providerId }) => {
     const override = deps.override
     if (override && !providerId) {
-      const target = { id: `cli-${override.kind}`, kind: override.kind, baseUrl: override.baseUrl, baseUrlFromUser: true }
+      const target = {
+        id: `cli-${override.kind}`,
+        kind: override.kind,
+        baseUrl: override.baseUrl,
+        baseUrlFromUser: true
+      }
       const key = override.apiKey ?? (await keyFor(target)).key
-      return createProviderPort({ ...override, baseUrl: chooseBaseUrl(override.kind, override.baseUrl, env), apiKey: key ?? '' }, deps.providerDeps)
+      return createProviderPort(
+        { ...override, baseUrl: chooseBaseUrl(override.kind, override.baseUrl, env), apiKey: key ?? '' },
+        deps.providerDeps
+      )
     }
     const settings = deps.settings.get()
     const id = providerId ?? settings.activeProviderId
     const provider = settings.providers.find((p) => p.id === id)
     if (!provider) {
-      throw new UserFacingError('no_provider', 'No model provider is set up: add one in Settings (kind, model and API key) and make it active.')
+      throw new UserFacingError(
+        'no_provider',
+        'No model provider is set up: add one in Settings (kind, model and API key) and make it active.'
+      )
     }
     const { key } = await keyFor(provider)
     const { needsKey, envKey } = PROVIDERS[provider.kind]
@@ -51,6 +64,9 @@ export function createProviderChoice(deps: ProviderChoiceDeps): (choice: { provi
       )
     }
     const baseUrl = chooseBaseUrl(provider.kind, provider.baseUrl, env)
-    return createProviderPort({ kind: provider.kind, model: provider.model, baseUrl, apiKey: key ?? '', label: provider.label }, deps.providerDeps)
+    return createProviderPort(
+      { kind: provider.kind, model: provider.model, baseUrl, apiKey: key ?? '', label: provider.label },
+      deps.providerDeps
+    )
   }
 }

@@ -29,7 +29,14 @@ export function modelInfoFor(model: string, overrides: readonly ModelOverride[] 
 
 export function createProviderPort(choice: ProviderChoice, deps: ProviderDeps = {}): ProviderPort {
   const provider: ModelProvider = createProvider(
-    { kind: choice.kind, model: choice.model, baseUrl: choice.baseUrl, apiKey: choice.apiKey, label: choice.label, modelOverrides: choice.modelOverrides },
+    {
+      kind: choice.kind,
+      model: choice.model,
+      baseUrl: choice.baseUrl,
+      apiKey: choice.apiKey,
+      label: choice.label,
+      modelOverrides: choice.modelOverrides
+    },
     deps
   )
   return { provider, model: choice.model, info: modelInfoFor(choice.model, choice.modelOverrides) }

@@ -34,7 +34,13 @@ function readConfig(dir: string): Promise<string | null> {
     execFile(
       'git',
       ['config', '--list', '--show-scope', '--includes', '-z'],
-      { cwd: nearestExisting(dir), env: gitFreeEnv(), timeout: READ_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, windowsHide: true },
+      {
+        cwd: nearestExisting(dir),
+        env: gitFreeEnv(),
+        timeout: READ_TIMEOUT_MS,
+        maxBuffer: 8 * 1024 * 1024,
+        windowsHide: true
+      },
       (error, stdout) => {
         // git not installed: the command cannot run git either.
         if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return done('')

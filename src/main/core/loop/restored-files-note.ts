@@ -19,5 +19,9 @@ export function restoredFilesNote(events: readonly AgentEvent[]): string | null 
       ? `- The user reverted your change to ${event.label}: ${event.files.join(', ')} ${event.files.length === 1 ? 'is' : 'are'} back as before that change.`
       : `- The user restored ${event.files.length} file${event.files.length === 1 ? '' : 's'} to how they were before the turn “${event.label}”: ${event.files.join(', ')}.`
   )
-  return ['[Files changed by the user since your last response:', ...lines, 'Read these files again before you edit them.]'].join('\n')
+  return [
+    '[Files changed by the user since your last response:',
+    ...lines,
+    'Read these files again before you edit them.]'
+  ].join('\n')
 }

@@ -79,7 +79,7 @@ export async function loadRulesReport(workspace: string, modeSlug: string): Prom
         report.skipped.push({ path: display(path), reason: 'links outside the workspace' })
         continue
       }
-      const rule = 'cursor' in source ? cursorRule(read) : { content: read.trim() }
+      const rule = 'cursor' in source ? cursorRule(read.text) : { content: read.text.trim() }
       if ('skip' in rule) {
         report.skipped.push({ path: display(path), reason: rule.skip })
         continue
@@ -87,7 +87,10 @@ export async function loadRulesReport(workspace: string, modeSlug: string): Prom
       const { content } = rule
       if (!content) continue
       if (total + content.length > MAX_TOTAL_CHARS) {
-        report.skipped.push({ path: display(path), reason: `over the ${MAX_TOTAL_CHARS}-character limit for all rule files` })
+        report.skipped.push({
+          path: display(path),
+          reason: `over the ${MAX_TOTAL_CHARS}-character limit for all rule files`
+        })
         continue
       }
       total += content.length
@@ -98,7 +101,12 @@ export async function loadRulesReport(workspace: string, modeSlug: string): Prom
 }
 
 /** Regular files under `dir`, sorted, never through a link; the folder itself must be inside `root`. */
-async function filesUnder(root: string, dir: string, report: RulesReport, display: (p: string) => string): Promise<string[]> {
+async function filesUnder(
+  root: string,
+  dir: string,
+  report: RulesReport,
+  display: (p: string) => string
+): Promise<string[]> {
   const real = await fs.realpath(dir).catch(() => null)
   if (!real) return []
   if (!isInside(root, real)) {
@@ -120,7 +128,7 @@ async function filesUnder(root: string, dir: string, report: RulesReport, displa
 }
 
 /** The text of a regular file whose real path is inside `root`, at most the per-file cap. */
-async function readContained(root: string, path: string): Promise<string | 'absent' | 'outside'> {
+async function readContained(root: string, path: string): Promise<{ text: string } | 'absent' | 'outside'> {
   const real = await fs.realpath(path).catch(() => null)
   if (!real) return 'absent'
   if (!isInside(root, real)) return 'outside'
@@ -134,13 +142,19 @@ async function readContained(root: string, path: string): Promise<string | 'abse
     const bytes = buffer.subarray(0, bytesRead)
     if (bytes.includes(0)) return 'absent'
     const text = bytes.toString('utf8')
-    return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[… truncated at ${MAX_FILE_CHARS} characters]` : text
+    return {
+      text:
+        text.length > MAX_FILE_CHARS
+          ? `${text.slice(0, MAX_FILE_CHARS)}\n[… truncated at ${MAX_FILE_CHARS} characters]`
+          : text
+    }
   } finally {
     await handle.close()
   }
 }
 
-const isInside = (root: string, real: string): boolean => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)
+const isInside = (root: string, real: string): boolean =>
+  real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)
 
 /**
  * A Cursor rule (`.mdc`: front-matter `description`, `globs`, `alwaysApply`, then the rule). Always
@@ -160,7 +174,8 @@ export function cursorRule(text: string): { content: string; appliesTo?: string 
     .split(',')
     .map((glob) => glob.trim().replace(/^["']|["']$/g, ''))
     .filter(Boolean)
-  if (globs.length > 0) return { content, appliesTo: `when working on files matching ${globs.map((glob) => `\`${glob}\``).join(', ')}` }
+  if (globs.length > 0)
+    return { content, appliesTo: `when working on files matching ${globs.map((glob) => `\`${glob}\``).join(', ')}` }
   if (fields.description) return { content, appliesTo: `when it fits: ${fields.description}` }
   return { skip: 'a manual Cursor rule (no alwaysApply, globs or description): Cursor applies it only when mentioned' }
 }

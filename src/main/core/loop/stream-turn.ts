@@ -69,7 +69,14 @@ export async function streamTurn(
           break
         case 'tool-call-start':
           partials.set(event.callId, { name: event.name, args: '', sentLength: 0 })
-          session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: event.name, argsDelta: '', argsOffset: 0 })
+          session.emit({
+            type: 'tool-call-partial',
+            messageId,
+            callId: event.callId,
+            name: event.name,
+            argsDelta: '',
+            argsOffset: 0
+          })
           break
         case 'tool-call-delta': {
           const partial = partials.get(event.callId)
@@ -80,12 +87,26 @@ export async function streamTurn(
             const argsDelta = partial.args.slice(partial.sentLength)
             const argsOffset = partial.sentLength
             partial.sentLength = partial.args.length
-            session.emit({ type: 'tool-call-partial', messageId, callId: event.callId, name: partial.name, argsDelta, argsOffset })
+            session.emit({
+              type: 'tool-call-partial',
+              messageId,
+              callId: event.callId,
+              name: partial.name,
+              argsDelta,
+              argsOffset
+            })
           }
           break
         }
         case 'retry':
-          session.emit({ type: 'retry', at: now(), attempt: event.attempt, delayMs: event.delayMs, reason: event.reason, status: event.status })
+          session.emit({
+            type: 'retry',
+            at: now(),
+            attempt: event.attempt,
+            delayMs: event.delayMs,
+            reason: event.reason,
+            status: event.status
+          })
           break
       }
     }
@@ -96,8 +117,16 @@ export async function streamTurn(
     const kept = withoutCalls()
     // Text that stopped arriving mid-answer stays on screen, marked as cut off.
     const cutOff = kept.length > 0 || partials.size > 0
-    if (errorKind === 'cancelled') session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'cancelled' })
-    else session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'error', ...(cutOff ? { cutOff: true } : {}) })
+    if (errorKind === 'cancelled')
+      session.emit({ type: 'assistant-end', at: now(), messageId, stopReason: 'cancelled' })
+    else
+      session.emit({
+        type: 'assistant-end',
+        at: now(),
+        messageId,
+        stopReason: 'error',
+        ...(cutOff ? { cutOff: true } : {})
+      })
     if (errorKind === 'cancelled') return { kind: 'cancelled', messageId, blocks: kept }
     return { kind: 'failed', messageId, blocks: kept, error, errorKind }
   }
@@ -118,10 +147,12 @@ export function classifyError(error: unknown, signal?: AbortSignal): string {
   if (typeof kind === 'string') return kind
   const message = error instanceof Error ? error.message : String(error)
   if (/abort/i.test((error as Error)?.name ?? '') || /aborted|cancel/i.test(message)) return 'cancelled'
-  if (/context.{0,20}(length|window)|prompt is too long|maximum context|too many tokens/i.test(message)) return 'context_too_long'
+  if (/context.{0,20}(length|window)|prompt is too long|maximum context|too many tokens/i.test(message))
+    return 'context_too_long'
   return 'unknown'
 }
 
-export const isContextTooLong = (kind: string): boolean => /context/i.test(kind) && /long|exceed|length|window/i.test(kind)
+export const isContextTooLong = (kind: string): boolean =>
+  /context/i.test(kind) && /long|exceed|length|window/i.test(kind)
 
 export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))

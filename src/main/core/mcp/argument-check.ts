@@ -1,5 +1,5 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
+import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
 
 export type ArgumentCheck = { ok: true } | { ok: false; message: string }
 
@@ -8,7 +8,12 @@ export type ArgumentCheck = { ok: true } | { ok: false; message: string }
  * gets an error naming the field instead of a server's stack trace. A schema that does not compile
  * is left to the server to enforce.
  */
-export function createArgumentChecker(): (server: string, tool: string, schema: unknown, args: unknown) => ArgumentCheck {
+export function createArgumentChecker(): (
+  server: string,
+  tool: string,
+  schema: unknown,
+  args: unknown
+) => ArgumentCheck {
   const validator = new AjvJsonSchemaValidator()
   const compiled = new Map<string, JsonSchemaValidator<unknown> | null>()
   const compile = (schema: unknown): JsonSchemaValidator<unknown> | null => {
@@ -17,7 +22,7 @@ export function createArgumentChecker(): (server: string, tool: string, schema: 
       try {
         // The `$schema` dialect URL would make the validator fetch a meta-schema it does not bundle.
         const { $schema: _dialect, ...rest } = (schema ?? {}) as Record<string, unknown>
-        compiled.set(key, validator.getValidator(rest as JsonSchemaType))
+        compiled.set(key, validator.getValidator(rest))
       } catch {
         compiled.set(key, null)
       }

@@ -72,7 +72,8 @@ async function readServers(
   try {
     text = await fs.readFile(file, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ file, message: `cannot be read: ${(error as Error).message}` })
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      problems.push({ file, message: `cannot be read: ${(error as Error).message}` })
     return []
   }
   const parsed = parseConfigText(file, text)
@@ -85,16 +86,24 @@ async function readServers(
   for (const [name, raw] of Object.entries(parsed.servers)) {
     const entry = McpServerEntry.safeParse(raw)
     if (!entry.success) {
-      const issues = entry.error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+      const issues = entry.error.issues.map((issue) =>
+        issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message
+      )
       problems.push({ file, line: lineOfKey(text, name), message: `server "${name}" ${issues.join('; ')}` })
       continue
     }
-    servers.push(resolveServer(name, scope, file, entry.data, context, (message) => problems.push({ file, line: lineOfKey(text, name), message })))
+    servers.push(
+      resolveServer(name, scope, file, entry.data, context, (message) =>
+        problems.push({ file, line: lineOfKey(text, name), message })
+      )
+    )
   }
   return servers
 }
 
-type ParsedFile = { ok: true; root: Record<string, unknown>; servers: Record<string, unknown> } | { ok: false; problem: McpConfigProblem }
+type ParsedFile =
+  | { ok: true; root: Record<string, unknown>; servers: Record<string, unknown> }
+  | { ok: false; problem: McpConfigProblem }
 
 function parseConfigText(file: string, text: string): ParsedFile {
   if (!text.trim()) return { ok: true, root: {}, servers: {} }
@@ -103,12 +112,27 @@ function parseConfigText(file: string, text: string): ParsedFile {
     root = JSON.parse(text)
   } catch (error) {
     const where = locateJsonError(text)
-    return { ok: false, problem: { file, line: where?.line, message: `is not valid JSON${where ? ` (line ${where.line}, column ${where.column}: ${where.message})` : `: ${(error as Error).message}`}` } }
+    return {
+      ok: false,
+      problem: {
+        file,
+        line: where?.line,
+        message: `is not valid JSON${where ? ` (line ${where.line}, column ${where.column}: ${where.message})` : `: ${(error as Error).message}`}`
+      }
+    }
   }
-  if (!root || typeof root !== 'object' || Array.isArray(root)) return { ok: false, problem: { file, line: 1, message: 'must be a JSON object with "mcpServers"' } }
+  if (!root || typeof root !== 'object' || Array.isArray(root))
+    return { ok: false, problem: { file, line: 1, message: 'must be a JSON object with "mcpServers"' } }
   const servers = (root as Record<string, unknown>).mcpServers ?? {}
   if (!servers || typeof servers !== 'object' || Array.isArray(servers))
-    return { ok: false, problem: { file, line: lineOfKey(text, 'mcpServers'), message: '"mcpServers" must be an object of servers by name' } }
+    return {
+      ok: false,
+      problem: {
+        file,
+        line: lineOfKey(text, 'mcpServers'),
+        message: '"mcpServers" must be an object of servers by name'
+      }
+    }
   return { ok: true, root: root as Record<string, unknown>, servers: servers as Record<string, unknown> }
 }
 
@@ -118,13 +142,20 @@ const lineOfKey = (text: string, key: string): number | undefined => {
 }
 
 /** `${env:VAR}` and `${workspaceFolder}` in every string value; an unset variable is reported. */
-export function substitute(value: string, context: { env: Record<string, string | undefined>; workspaceRoot: string | null }, report: (message: string) => void): string {
-  return value.replace(/\$\{(env:([A-Za-z_][A-Za-z0-9_]*)|workspaceFolder)\}/g, (_match, _whole, variable: string | undefined) => {
-    if (!variable) return context.workspaceRoot ?? ''
-    const found = context.env[variable]
-    if (found === undefined) report(`\${env:${variable}} is not set in the environment`)
-    return found ?? ''
-  })
+export function substitute(
+  value: string,
+  context: { env: Record<string, string | undefined>; workspaceRoot: string | null },
+  report: (message: string) => void
+): string {
+  return value.replace(
+    /\$\{(env:([A-Za-z_][A-Za-z0-9_]*)|workspaceFolder)\}/g,
+    (_match, _whole, variable: string | undefined) => {
+      if (!variable) return context.workspaceRoot ?? ''
+      const found = context.env[variable]
+      if (found === undefined) report(`\${env:${variable}} is not set in the environment`)
+      return found ?? ''
+    }
+  )
 }
 
 function resolveServer(
@@ -143,7 +174,7 @@ function resolveServer(
     scope,
     file,
     entry,
-    transport: entry.command ? 'stdio' : (entry.type as 'streamable-http' | 'sse' | undefined) ?? 'http-auto',
+    transport: entry.command ? 'stdio' : ((entry.type as 'streamable-http' | 'sse' | undefined) ?? 'http-auto'),
     command: entry.command ? sub(entry.command) : undefined,
     args: (entry.args ?? []).map(sub),
     env: mapValues(entry.env),
@@ -163,7 +194,10 @@ export class McpConfigWriteError extends Error {}
  * Changes one config file: reads it, lets `change` edit its servers, writes it atomically. A file
  * that does not parse is left exactly as it is and the error names its line.
  */
-export async function updateMcpConfigFile(file: string, change: (servers: Record<string, unknown>) => void): Promise<void> {
+export async function updateMcpConfigFile(
+  file: string,
+  change: (servers: Record<string, unknown>) => void
+): Promise<void> {
   let text = ''
   try {
     text = await fs.readFile(file, 'utf8')
@@ -171,7 +205,8 @@ export async function updateMcpConfigFile(file: string, change: (servers: Record
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
   const parsed = parseConfigText(file, text)
-  if (!parsed.ok) throw new McpConfigWriteError(`${file} ${parsed.problem.message}; fix it by hand first, it was not changed.`)
+  if (!parsed.ok)
+    throw new McpConfigWriteError(`${file} ${parsed.problem.message}; fix it by hand first, it was not changed.`)
   const servers = { ...parsed.servers }
   change(servers)
   await writeFileAtomic(file, `${JSON.stringify({ ...parsed.root, mcpServers: servers }, null, 2)}\n`)
@@ -184,7 +219,8 @@ export async function updateMcpConfigFile(file: string, change: (servers: Record
 export const describeTarget = (entry: McpServerEntry): string =>
   entry.command ? [entry.command, ...(entry.args ?? [])].map(quoteIfNeeded).join(' ') : (entry.url ?? '')
 
-const quoteIfNeeded = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+const quoteIfNeeded = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 
 /**
  * What else a server's entry decides, as written: its folder, the environment it is handed (which
@@ -207,4 +243,3 @@ export function describeSetup(entry: McpServerEntry): string[] {
 }
 
 const quoteIfSpaced = (value: string): string => (/[\s,']/.test(value) ? `'${value.replace(/'/g, `'\\''`)}'` : value)
-

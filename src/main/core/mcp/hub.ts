@@ -1,9 +1,23 @@
 import { watch as watchPath, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js'
-import type { McpConfigProblem, McpScope, McpServerEntry, McpServerView, McpSnapshot } from '../../../shared/contract/mcp'
+import type {
+  McpConfigProblem,
+  McpScope,
+  McpServerEntry,
+  McpServerView,
+  McpSnapshot
+} from '../../../shared/contract/mcp'
 import type { McpToolInfo } from '../../../shared/tools/mcp'
-import { describeSetup, describeTarget, loadMcpConfig, mcpConfigFiles, McpConfigWriteError, updateMcpConfigFile, type McpServerConfig } from './config'
+import {
+  describeSetup,
+  describeTarget,
+  loadMcpConfig,
+  mcpConfigFiles,
+  McpConfigWriteError,
+  updateMcpConfigFile,
+  type McpServerConfig
+} from './config'
 import { assignExposedNames, sameToolName } from './tool-names'
 import type { McpCallOptions, McpServerConnection } from './server-connection'
 
@@ -41,7 +55,12 @@ export interface McpHub {
   /** Whether a connected server (of those allowed) lists resources. */
   hasResources(servers?: (server: string) => boolean): boolean
   findTool(exposedName: string): McpToolEntry | undefined
-  callTool(server: string, tool: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult>
+  callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options?: McpCallOptions
+  ): Promise<CallToolResult>
   readResource(server: string, uri: string, options?: McpCallOptions): Promise<ReadResourceResult>
   /** Per-tool `alwaysAllow` of the server's config (a project's only when trusted). */
   isAlwaysAllowed(server: string, tool: string): boolean
@@ -74,7 +93,19 @@ const serverGrant = (config: McpServerConfig): string => {
 }
 
 const configKey = (config: McpServerConfig): string =>
-  JSON.stringify([config.scope, config.file, config.transport, config.command, config.args, config.env, config.cwd, config.url, config.headers, config.disabled, config.timeoutMs])
+  JSON.stringify([
+    config.scope,
+    config.file,
+    config.transport,
+    config.command,
+    config.args,
+    config.env,
+    config.cwd,
+    config.url,
+    config.headers,
+    config.disabled,
+    config.timeoutMs
+  ])
 
 export function createMcpHub(deps: McpHubDeps): McpHub {
   let root: string | null = null
@@ -126,16 +157,19 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
       server: config.name,
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.inputSchema as Record<string, unknown>,
+      inputSchema: tool.inputSchema,
       exposedName: names.get(`${config.name}\u0000${tool.name}`) as string,
       enabled: !config.disabledTools.includes(tool.name),
-      annotations: tool.annotations as Record<string, unknown> | undefined
+      annotations: tool.annotations
     }))
   }
 
   const connectionOf = (server: string): McpServerConnection => {
     const found = running.get(server)?.connection
-    if (!found) throw new Error(`No MCP server named "${server}" is configured here. Servers: ${[...running.keys()].join(', ') || 'none'}.`)
+    if (!found)
+      throw new Error(
+        `No MCP server named "${server}" is configured here. Servers: ${[...running.keys()].join(', ') || 'none'}.`
+      )
     return found
   }
 
@@ -146,7 +180,8 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     const trusted = root !== null && deps.isTrusted(root, loaded.project.map(serverGrant))
     // A trusted project's server replaces the global one of the same name; an untrusted one waits.
     // A file being edited into shape (it does not parse) keeps its servers as they were.
-    const kept = (scope: McpScope) => [...configs, ...waiting].filter((config) => config.scope === scope && loaded.brokenFiles.includes(config.file))
+    const kept = (scope: McpScope) =>
+      [...configs, ...waiting].filter((config) => config.scope === scope && loaded.brokenFiles.includes(config.file))
     const global = [...kept('global'), ...loaded.global]
     const project = [...kept('project'), ...loaded.project]
     const byName = new Map<string, McpServerConfig>()
@@ -165,12 +200,17 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     await Promise.all(stops)
     pendingStarts = []
     // The MCP SDK loads with the first server: most workspaces configure none.
-    const { createServerConnection } = configs.length > 0 ? await import('./server-connection') : { createServerConnection: null }
+    const { createServerConnection } =
+      configs.length > 0 ? await import('./server-connection') : { createServerConnection: null }
     for (const config of configs) {
       const current = running.get(config.name)
       if (current) {
         // Same process; only the tool lists of its config (alwaysAllow, disabledTools) changed.
-        Object.assign(current.connection.config, { alwaysAllow: config.alwaysAllow, disabledTools: config.disabledTools, entry: config.entry })
+        Object.assign(current.connection.config, {
+          alwaysAllow: config.alwaysAllow,
+          disabledTools: config.disabledTools,
+          entry: config.entry
+        })
         continue
       }
       const connection = createServerConnection!({
@@ -207,7 +247,11 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
         enabled: !config.disabledTools.includes(tool.name),
         alwaysAllow: allowAll || config.alwaysAllow.includes(tool.name)
       })),
-      resources: state.resources.map((resource) => ({ uri: resource.uri, name: resource.name, mimeType: resource.mimeType })),
+      resources: state.resources.map((resource) => ({
+        uri: resource.uri,
+        name: resource.name,
+        mimeType: resource.mimeType
+      })),
       logs: state.logs,
       entry: config.entry
     }
@@ -245,7 +289,8 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
         await Promise.all([...running.values()].map((entry) => entry.connection.stop()))
         running.clear()
         stopWatching()
-        if (deps.watchConfig !== false) stopWatching = watchConfigFiles(deps.dataDir, root, () => void serial().catch(() => undefined))
+        if (deps.watchConfig !== false)
+          stopWatching = watchConfigFiles(deps.dataDir, root, () => void serial().catch(() => undefined))
       }
       await serial()
     },
@@ -263,11 +308,17 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
     },
     hasResources: (servers) =>
       [...running.values()].some(
-        ({ connection }) => (!servers || servers(connection.config.name)) && connection.state().status === 'connected' && connection.state().resources.length > 0
+        ({ connection }) =>
+          (!servers || servers(connection.config.name)) &&
+          connection.state().status === 'connected' &&
+          connection.state().resources.length > 0
       ),
     findTool(exposedName) {
       const all = [...running.values()].flatMap(({ connection }) => entriesOf(connection))
-      return all.find((tool) => tool.exposedName === exposedName) ?? all.find((tool) => sameToolName(tool.exposedName, exposedName))
+      return (
+        all.find((tool) => tool.exposedName === exposedName) ??
+        all.find((tool) => sameToolName(tool.exposedName, exposedName))
+      )
     },
     callTool: (server, tool, args, options) => connectionOf(server).callTool(tool, args, options),
     readResource: (server, uri, options) => connectionOf(server).readResource(uri, options),
@@ -312,7 +363,10 @@ export function createMcpHub(deps: McpHubDeps): McpHub {
       await serial()
     },
     async describeProjectServers(workspaceRoot) {
-      const loaded = await loadMcpConfig({ global: '', project: mcpConfigFiles(deps.dataDir, workspaceRoot).project }, { env: {}, workspaceRoot })
+      const loaded = await loadMcpConfig(
+        { global: '', project: mcpConfigFiles(deps.dataDir, workspaceRoot).project },
+        { env: {}, workspaceRoot }
+      )
       return loaded.project.map(serverGrant)
     },
     onChange(listener) {

@@ -19,8 +19,10 @@ export function createMcpHandlers(hub: McpHub): Pick<Handlers, McpChannels> {
   return {
     'mcp:list': async () => hub.snapshot(),
     'mcp:restart': ({ server }) => after(() => hub.restart(server)),
-    'mcp:saveServer': ({ scope, name, entry, previousName }) => after(() => hub.saveServer(scope, name, entry, previousName)),
+    'mcp:saveServer': ({ scope, name, entry, previousName }) =>
+      after(() => hub.saveServer(scope, name, entry, previousName)),
     'mcp:removeServer': ({ scope, name }) => after(() => hub.removeServer(scope, name)),
-    'mcp:setTool': ({ server, tool, enabled, alwaysAllow }) => after(() => hub.setTool(server, tool, { enabled, alwaysAllow }))
+    'mcp:setTool': ({ server, tool, enabled, alwaysAllow }) =>
+      after(() => hub.setTool(server, tool, { enabled, alwaysAllow }))
   }
 }

@@ -37,16 +37,31 @@ export interface McpPort {
 /** One line naming a mode's servers that are still starting or failed to start; null when all are up. */
 export function describeNotReady(servers: ReturnType<McpPort['notReadyFor']>): string | null {
   const starting = servers.filter((s) => s.status === 'starting').map((s) => s.server)
-  const failed = servers.filter((s) => s.status === 'failed').map((s) => `${s.server} failed to start (${s.error ?? 'no reason given'})`)
-  const parts = [...(starting.length ? [`still starting: ${starting.join(', ')} (their tools appear once they are up; ask again later)`] : []), ...failed]
+  const failed = servers
+    .filter((s) => s.status === 'failed')
+    .map((s) => `${s.server} failed to start (${s.error ?? 'no reason given'})`)
+  const parts = [
+    ...(starting.length
+      ? [`still starting: ${starting.join(', ')} (their tools appear once they are up; ask again later)`]
+      : []),
+    ...failed
+  ]
   return parts.length ? `MCP servers not ready: ${parts.join('; ')}.` : null
 }
 
-export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) => 'all' | 'none' | readonly string[] }): McpPort {
+export function createMcpPort(deps: {
+  hub: McpHub
+  modeServers: (mode: string) => 'all' | 'none' | readonly string[]
+}): McpPort {
   // The checker (the MCP SDK's Ajv validator) loads with the first MCP call.
   let checker: Promise<(server: string, tool: string, schema: unknown, args: unknown) => ArgumentCheck> | undefined
   const checkArguments = async (server: string, tool: string, schema: unknown, args: unknown): Promise<ArgumentCheck> =>
-    (await (checker ??= import('./argument-check').then(({ createArgumentChecker }) => createArgumentChecker())))(server, tool, schema, args)
+    (await (checker ??= import('./argument-check').then(({ createArgumentChecker }) => createArgumentChecker())))(
+      server,
+      tool,
+      schema,
+      args
+    )
   const serverAllowed = (mode: string, server: string): boolean => {
     const allowed = deps.modeServers(mode)
     return allowed === 'all' ? true : allowed === 'none' ? false : allowed.includes(server)
@@ -54,12 +69,17 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
   const toolsFor = (mode: string) => deps.hub.tools((server) => serverAllowed(mode, server))
 
   const call = async (entry: McpToolEntry, args: Record<string, unknown>, ctx: McpCallContext): Promise<ToolOutput> => {
-    if (!serverAllowed(ctx.mode, entry.server)) return textOutput(`The ${ctx.mode} mode may not use the MCP server "${entry.server}".`, true)
-    if (!entry.enabled) return textOutput(`The tool "${entry.name}" of MCP server "${entry.server}" is disabled in its config.`, true)
+    if (!serverAllowed(ctx.mode, entry.server))
+      return textOutput(`The ${ctx.mode} mode may not use the MCP server "${entry.server}".`, true)
+    if (!entry.enabled)
+      return textOutput(`The tool "${entry.name}" of MCP server "${entry.server}" is disabled in its config.`, true)
     const check = await checkArguments(entry.server, entry.name, entry.inputSchema, args)
     if (!check.ok) return textOutput(check.message, true)
     try {
-      const result = await deps.hub.callTool(entry.server, entry.name, args, { signal: ctx.signal, onProgress: ctx.onProgress })
+      const result = await deps.hub.callTool(entry.server, entry.name, args, {
+        signal: ctx.signal,
+        onProgress: ctx.onProgress
+      })
       return toolResultToOutput(result, ctx)
     } catch (error) {
       if (ctx.signal.aborted) throw error
@@ -68,15 +88,30 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
   }
 
   const unknownTool = (server: string, tool: string, mode: string): ToolOutput => {
-    const names = toolsFor(mode).filter((entry) => entry.server === server).map((entry) => entry.name)
-    const view = serverAllowed(mode, server) ? deps.hub.snapshot().servers.find((candidate) => candidate.name === server) : undefined
-    if (view?.status === 'starting') return textOutput(`The MCP server "${server}" is still starting: its tools are not available yet. Continue with other tools and try it again later.`, true)
-    if (view?.status === 'failed') return textOutput(`The MCP server "${server}" failed to start: ${view.error ?? 'no reason given'}.`, true)
+    const names = toolsFor(mode)
+      .filter((entry) => entry.server === server)
+      .map((entry) => entry.name)
+    const view = serverAllowed(mode, server)
+      ? deps.hub.snapshot().servers.find((candidate) => candidate.name === server)
+      : undefined
+    if (view?.status === 'starting')
+      return textOutput(
+        `The MCP server "${server}" is still starting: its tools are not available yet. Continue with other tools and try it again later.`,
+        true
+      )
+    if (view?.status === 'failed')
+      return textOutput(`The MCP server "${server}" failed to start: ${view.error ?? 'no reason given'}.`, true)
     if (view?.status !== 'connected') {
       const servers = [...new Set(toolsFor(mode).map((entry) => entry.server))]
-      return textOutput(`No connected MCP server "${server}" is available in this mode. Servers: ${servers.join(', ') || 'none'}.`, true)
+      return textOutput(
+        `No connected MCP server "${server}" is available in this mode. Servers: ${servers.join(', ') || 'none'}.`,
+        true
+      )
     }
-    return textOutput(`The MCP server "${server}" has no tool "${tool}". Its tools: ${names.join(', ') || 'none'}.`, true)
+    return textOutput(
+      `The MCP server "${server}" has no tool "${tool}". Its tools: ${names.join(', ') || 'none'}.`,
+      true
+    )
   }
 
   return {
@@ -85,7 +120,8 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
     hasResourcesFor: (mode) => deps.hub.hasResources((server) => serverAllowed(mode, server)),
     isAlwaysAllowed: (server, tool) => deps.hub.isAlwaysAllowed(server, tool),
     findTool: (exposedName) => deps.hub.findTool(exposedName),
-    configFile: (server) => deps.hub.snapshot().servers.find((view) => view.name === server && view.status !== 'untrusted')?.file,
+    configFile: (server) =>
+      deps.hub.snapshot().servers.find((view) => view.name === server && view.status !== 'untrusted')?.file,
     async callTool(server, tool, args, ctx) {
       const entry = deps.hub.tools().find((candidate) => candidate.server === server && candidate.name === tool)
       return entry ? call(entry, args, ctx) : unknownTool(server, tool, ctx.mode)
@@ -95,7 +131,8 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
       return entry ? call(entry, args, ctx) : textOutput(`No MCP tool "${exposedName}" is connected now.`, true)
     },
     async readResource(server, uri, ctx) {
-      if (!serverAllowed(ctx.mode, server)) return textOutput(`The ${ctx.mode} mode may not use the MCP server "${server}".`, true)
+      if (!serverAllowed(ctx.mode, server))
+        return textOutput(`The ${ctx.mode} mode may not use the MCP server "${server}".`, true)
       try {
         return resourceResultToOutput(await deps.hub.readResource(server, uri, { signal: ctx.signal }), ctx)
       } catch (error) {
@@ -106,11 +143,16 @@ export function createMcpPort(deps: { hub: McpHub; modeServers: (mode: string) =
     notReadyFor(mode) {
       return deps.hub
         .snapshot()
-        .servers.filter((view) => serverAllowed(mode, view.name) && (view.status === 'starting' || view.status === 'failed'))
+        .servers.filter(
+          (view) => serverAllowed(mode, view.name) && (view.status === 'starting' || view.status === 'failed')
+        )
         .map((view) => ({ server: view.name, status: view.status as 'starting' | 'failed', error: view.error }))
     },
     searchTools(mode, query, limit = 10) {
-      const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+      const words = query
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean)
       const scored = toolsFor(mode).map((entry) => {
         const text = `${entry.server} ${entry.name} ${entry.description ?? ''}`.toLowerCase()
         return { entry, score: words.filter((word) => text.includes(word)).length }
@@ -149,7 +191,9 @@ function parseIssues(message: string): Array<{ path?: unknown[]; message?: unkno
   if (!message.trimStart().startsWith('[')) return null
   try {
     const parsed: unknown = JSON.parse(message)
-    return Array.isArray(parsed) && parsed.every((item) => item && typeof item === 'object' && 'code' in item) ? parsed : null
+    return Array.isArray(parsed) && parsed.every((item) => item && typeof item === 'object' && 'code' in item)
+      ? parsed
+      : null
   } catch {
     return null
   }

@@ -10,7 +10,13 @@ const cache = new Map<string, number>()
  */
 export function mcpSchemaTokens(tools: readonly McpToolEntry[]): number {
   if (tools.length === 0) return 0
-  const wire = JSON.stringify(tools.map((tool) => ({ name: tool.exposedName, description: tool.description ?? '', input_schema: tool.inputSchema })))
+  const wire = JSON.stringify(
+    tools.map((tool) => ({
+      name: tool.exposedName,
+      description: tool.description ?? '',
+      input_schema: tool.inputSchema
+    }))
+  )
   const known = cache.get(wire)
   if (known !== undefined) return known
   encoding ??= getEncoding('o200k_base')

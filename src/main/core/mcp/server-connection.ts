@@ -106,9 +106,14 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
   const httpInit = (): RequestInit => ({ headers: config.headers })
 
   const newClient = (session: number): Client => {
-    const created = new Client({ name: 'modus', version: deps.clientVersion }, { capabilities: { roots: { listChanged: true } } })
+    const created = new Client(
+      { name: 'modus', version: deps.clientVersion },
+      { capabilities: { roots: { listChanged: true } } }
+    )
     created.setRequestHandler(ListRootsRequestSchema, async () => ({
-      roots: deps.workspaceRoot ? [{ uri: pathToFileURL(deps.workspaceRoot).href, name: basename(deps.workspaceRoot) }] : []
+      roots: deps.workspaceRoot
+        ? [{ uri: pathToFileURL(deps.workspaceRoot).href, name: basename(deps.workspaceRoot) }]
+        : []
     }))
     created.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (session === generation) await refresh('tools', session)
@@ -161,10 +166,16 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
     if (!current) return
     try {
       if (what === 'tools') {
-        const listed = await listAll((cursor) => current.listTools(cursor ? { cursor } : undefined, { timeout: config.timeoutMs }), (page) => page.tools)
+        const listed = await listAll(
+          (cursor) => current.listTools(cursor ? { cursor } : undefined, { timeout: config.timeoutMs }),
+          (page) => page.tools
+        )
         if (session === generation) tools = listed
       } else if (current.getServerCapabilities()?.resources) {
-        const listed = await listAll((cursor) => current.listResources(cursor ? { cursor } : undefined, { timeout: config.timeoutMs }), (page) => page.resources)
+        const listed = await listAll(
+          (cursor) => current.listResources(cursor ? { cursor } : undefined, { timeout: config.timeoutMs }),
+          (page) => page.resources
+        )
         if (session === generation) resources = listed
       }
       if (session === generation) log(`${what} list refreshed (${what === 'tools' ? tools.length : resources.length})`)
@@ -175,7 +186,10 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
 
   const scheduleRestart = (session: number) => {
     if (restarts >= backoff.maxRestarts) {
-      setStatus('failed', `${error ?? 'The server stopped'} — gave up after ${restarts} restarts; use Restart to try again`)
+      setStatus(
+        'failed',
+        `${error ?? 'The server stopped'} — gave up after ${restarts} restarts; use Restart to try again`
+      )
       return
     }
     const delay = Math.min(backoff.maxMs, backoff.baseMs * 2 ** restarts)
@@ -264,7 +278,11 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
     async callTool(tool, args, options = {}) {
       const own = callSignal(options.signal)
       try {
-        return (await requireClient().callTool({ name: tool, arguments: args }, undefined, requestOptions(options, own.signal))) as CallToolResult
+        return (await requireClient().callTool(
+          { name: tool, arguments: args },
+          undefined,
+          requestOptions(options, own.signal)
+        )) as CallToolResult
       } finally {
         own.release()
       }

@@ -9,7 +9,9 @@ const MAX_NAME = 64
  * so the same servers always give the same names. Keys are `server\0tool`.
  */
 export function assignExposedNames(tools: readonly { server: string; tool: string }[]): Map<string, string> {
-  const sorted = [...tools].sort((a, b) => (a.server === b.server ? compare(a.tool, b.tool) : compare(a.server, b.server)))
+  const sorted = [...tools].sort((a, b) =>
+    a.server === b.server ? compare(a.tool, b.tool) : compare(a.server, b.server)
+  )
   const taken = new Set<string>()
   const names = new Map<string, string>()
   for (const { server, tool } of sorted) {
@@ -25,4 +27,5 @@ export function assignExposedNames(tools: readonly { server: string; tool: strin
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Models sometimes write `mcp__server__tool` or swap `-` and `_`: compared loosely as a fallback. */
-export const sameToolName = (exposed: string, written: string): boolean => exposed.replace(/-/g, '_') === written.replace(/-/g, '_')
+export const sameToolName = (exposed: string, written: string): boolean =>
+  exposed.replace(/-/g, '_') === written.replace(/-/g, '_')

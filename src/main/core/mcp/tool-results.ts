@@ -22,12 +22,17 @@ export function toolResultToOutput(result: unknown, options: { modelSupportsImag
   const content = Array.isArray(record.content) ? record.content : []
   for (const item of content) parts.push(...contentPart(item, options))
   const structured = record.structuredContent
-  if (structured !== undefined && structured !== null && !parts.some((part) => part.type === 'text' && part.text.trim())) {
+  if (
+    structured !== undefined &&
+    structured !== null &&
+    !parts.some((part) => part.type === 'text' && part.text.trim())
+  ) {
     parts.push({ type: 'text', text: safeJson(structured) })
   } else if (structured !== undefined && structured !== null) {
     parts.push({ type: 'text', text: `Structured content: ${safeJson(structured)}` })
   }
-  if (!Array.isArray(record.content) && record.toolResult !== undefined) parts.push({ type: 'text', text: safeJson(record.toolResult) })
+  if (!Array.isArray(record.content) && record.toolResult !== undefined)
+    parts.push({ type: 'text', text: safeJson(record.toolResult) })
   if (parts.length === 0) parts.push({ type: 'text', text: '(The tool returned no content.)' })
   return { content: limitImages(limitText(parts)), isError: record.isError === true }
 }
@@ -37,7 +42,10 @@ export function resourceResultToOutput(result: unknown, options: { modelSupports
   const record = (result && typeof result === 'object' ? result : {}) as Record<string, unknown>
   const contents = Array.isArray(record.contents) ? record.contents : []
   const parts = contents.flatMap((item) => resourceContents(item, options))
-  return { content: limitImages(limitText(parts.length ? parts : [{ type: 'text', text: '(The resource is empty.)' }])), isError: false }
+  return {
+    content: limitImages(limitText(parts.length ? parts : [{ type: 'text', text: '(The resource is empty.)' }])),
+    isError: false
+  }
 }
 
 /** A server's text field as text: a string as it is, a number or boolean spelled out, anything else empty. */
@@ -53,11 +61,21 @@ function contentPart(item: unknown, options: { modelSupportsImages: boolean }): 
     case 'image':
       return image(field(part.mimeType), part.data, options)
     case 'audio':
-      return [{ type: 'text', text: `[audio ${field(part.mimeType)}, ${approxBytes(part.data)} bytes: not passed to the model]` }]
+      return [
+        {
+          type: 'text',
+          text: `[audio ${field(part.mimeType)}, ${approxBytes(part.data)} bytes: not passed to the model]`
+        }
+      ]
     case 'resource_link': {
       const mimeType = field(part.mimeType)
       const description = field(part.description)
-      return [{ type: 'text', text: `Resource link: ${field(part.name) || field(part.uri)} <${field(part.uri)}>${mimeType ? ` (${mimeType})` : ''}${description ? ` — ${description}` : ''}` }]
+      return [
+        {
+          type: 'text',
+          text: `Resource link: ${field(part.name) || field(part.uri)} <${field(part.uri)}>${mimeType ? ` (${mimeType})` : ''}${description ? ` — ${description}` : ''}`
+        }
+      ]
     }
     case 'resource':
       return resourceContents(part.resource, options)
@@ -71,33 +89,61 @@ function resourceContents(item: unknown, options: { modelSupportsImages: boolean
   const resource = item as Record<string, unknown>
   const uri = field(resource.uri)
   const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : undefined
-  if (typeof resource.text === 'string') return [{ type: 'text', text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}:\n${resource.text}` }]
-  if (mimeType && IMAGE_TYPES.has(mimeType)) return [{ type: 'text', text: `Resource ${uri}:` }, ...image(mimeType, resource.blob, options)]
-  return [{ type: 'text', text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}: binary, ${approxBytes(resource.blob)} bytes (not shown)` }]
+  if (typeof resource.text === 'string')
+    return [{ type: 'text', text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}:\n${resource.text}` }]
+  if (mimeType && IMAGE_TYPES.has(mimeType))
+    return [{ type: 'text', text: `Resource ${uri}:` }, ...image(mimeType, resource.blob, options)]
+  return [
+    {
+      type: 'text',
+      text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}: binary, ${approxBytes(resource.blob)} bytes (not shown)`
+    }
+  ]
 }
 
 function image(mimeType: string, data: unknown, options: { modelSupportsImages: boolean }): Part[] {
-  if (typeof data !== 'string' || !/^[A-Za-z0-9+/=\s]*$/.test(data)) return [{ type: 'text', text: '(An image whose data is not base64 was dropped.)' }]
-  if (!IMAGE_TYPES.has(mimeType)) return [{ type: 'text', text: `[image ${mimeType || 'of unknown type'}: not a type models accept]` }]
-  if (!options.modelSupportsImages) return [{ type: 'text', text: `[image ${mimeType}, ${approxBytes(data)} bytes: this model does not take images]` }]
+  if (typeof data !== 'string' || !/^[A-Za-z0-9+/=\s]*$/.test(data))
+    return [{ type: 'text', text: '(An image whose data is not base64 was dropped.)' }]
+  if (!IMAGE_TYPES.has(mimeType))
+    return [{ type: 'text', text: `[image ${mimeType || 'of unknown type'}: not a type models accept]` }]
+  if (!options.modelSupportsImages)
+    return [{ type: 'text', text: `[image ${mimeType}, ${approxBytes(data)} bytes: this model does not take images]` }]
   const dataBase64 = data.replace(/\s/g, '')
-  if (dataBase64.length > MAX_IMAGE_CHARS) return [{ type: 'text', text: `[image ${mimeType}, ${approxBytes(dataBase64)} bytes: larger than the ${megabytes(MAX_IMAGE_CHARS)} MB a model takes, not passed]` }]
+  if (dataBase64.length > MAX_IMAGE_CHARS)
+    return [
+      {
+        type: 'text',
+        text: `[image ${mimeType}, ${approxBytes(dataBase64)} bytes: larger than the ${megabytes(MAX_IMAGE_CHARS)} MB a model takes, not passed]`
+      }
+    ]
   return [{ type: 'image', mediaType: mimeType, dataBase64 }]
 }
 
 /** Images past the result's budget become a line of text; the earlier ones are kept. */
 const limitImages = (parts: Part[]): Part[] =>
-  spendBudget(parts, 'image', MAX_RESULT_IMAGE_CHARS, (image) => image.dataBase64.length, (image) => ({
-    type: 'text',
-    text: `[image ${image.mediaType}, ${approxBytes(image.dataBase64)} bytes: over the ${megabytes(MAX_RESULT_IMAGE_CHARS)} MB of images one result may carry, not passed]`
-  }))
+  spendBudget(
+    parts,
+    'image',
+    MAX_RESULT_IMAGE_CHARS,
+    (image) => image.dataBase64.length,
+    (image) => ({
+      type: 'text',
+      text: `[image ${image.mediaType}, ${approxBytes(image.dataBase64)} bytes: over the ${megabytes(MAX_RESULT_IMAGE_CHARS)} MB of images one result may carry, not passed]`
+    })
+  )
 
 /** Text past the result's budget is cut where the budget ends. */
 const limitText = (parts: Part[]): Part[] =>
-  spendBudget(parts, 'text', MAX_TEXT_CHARS, (text) => text.text.length, (text, room) => {
-    const kept = text.text.slice(0, room)
-    return { type: 'text', text: `${kept}\n[… ${text.text.length - kept.length} more characters cut]` }
-  })
+  spendBudget(
+    parts,
+    'text',
+    MAX_TEXT_CHARS,
+    (text) => text.text.length,
+    (text, room) => {
+      const kept = text.text.slice(0, room)
+      return { type: 'text', text: `${kept}\n[… ${text.text.length - kept.length} more characters cut]` }
+    }
+  )
 
 /** Parts of one type are kept while their sizes fit the budget; the first that does not, and every later one, are replaced. */
 function spendBudget<T extends Part['type']>(

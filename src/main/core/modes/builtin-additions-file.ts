@@ -36,7 +36,8 @@ export function createBuiltInAdditionsFile(dataDir: string): BuiltInAdditionsFil
     async add(slug, added) {
       const modes = await read()
       const current = modes[slug] ?? {}
-      const merge = (a?: string[], b?: string[]) => (a?.length || b?.length ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined)
+      const merge = (a?: string[], b?: string[]) =>
+        a?.length || b?.length ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined
       modes[slug] = {
         commandAllow: merge(current.commandAllow, added.commandAllow),
         sandboxDomains: merge(current.sandboxDomains, added.sandboxDomains),

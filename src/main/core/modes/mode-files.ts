@@ -44,8 +44,15 @@ export async function loadModeFile(location: ModeFileLocation): Promise<LoadedMo
   try {
     text = await fs.readFile(location.path, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { location, exists: false, modes: [], problems: [], warnings: [] }
-    return { location, exists: true, modes: [], problems: [{ message: `Cannot read: ${(error as Error).message}` }], warnings: [] }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { location, exists: false, modes: [], problems: [], warnings: [] }
+    return {
+      location,
+      exists: true,
+      modes: [],
+      problems: [{ message: `Cannot read: ${(error as Error).message}` }],
+      warnings: []
+    }
   }
   const parsed = parseModesText(text, location.format)
   return parsed.ok

@@ -2,7 +2,14 @@ import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { Handlers } from '../../../shared/contract'
 import { ModeStoreError, type ModeStore } from './mode-store'
 
-type ModesChannels = 'modes:list' | 'modes:save' | 'modes:delete' | 'modes:resetBuiltIn' | 'modes:import' | 'modes:export' | 'modes:testRegex'
+type ModesChannels =
+  | 'modes:list'
+  | 'modes:save'
+  | 'modes:delete'
+  | 'modes:resetBuiltIn'
+  | 'modes:import'
+  | 'modes:export'
+  | 'modes:testRegex'
 
 /** Store errors reach the renderer with their code (invalid_mode, file_broken, not_found, …). */
 async function guarded<T>(run: () => Promise<T>): Promise<T> {

@@ -59,7 +59,11 @@ export interface ModeStore {
   delete(slug: string, scope: ModeScope): Promise<ModesSnapshot>
   /** Import modes from YAML/JSON text (Modus or Roo format) into a scope, replacing same slugs. */
   /** Without a format, the text's content says whether it is Modus's or Roo's (see `detectModesFormat`). */
-  import(text: string, scope: ModeScope, format?: ModesFileFormat): Promise<{ snapshot: ModesSnapshot; imported: string[]; warnings: string[] }>
+  import(
+    text: string,
+    scope: ModeScope,
+    format?: ModesFileFormat
+  ): Promise<{ snapshot: ModesSnapshot; imported: string[]; warnings: string[] }>
   /** One mode, or (no slug) every global and project mode, built-in overrides included. */
   export(slug: string | undefined, format: ModesFileFormat): Promise<{ yaml: string; fileName: string }>
   /** Drop a scope's override of a built-in mode, so the built-in applies again. */
@@ -94,11 +98,20 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
   const ownSaves = createOwnSaves(deps.dataDir)
   const additionsFile = createBuiltInAdditionsFile(deps.dataDir)
   const listeners = new Set<(snapshot: ModesSnapshot) => void>()
-  const globalLocation: ModeFileLocation = { path: globalModesPath(deps.dataDir), format: 'modus', scope: 'global', writable: true }
+  const globalLocation: ModeFileLocation = {
+    path: globalModesPath(deps.dataDir),
+    format: 'modus',
+    scope: 'global',
+    writable: true
+  }
   const projectLocation = (): ModeFileLocation | undefined =>
-    deps.workspaceRoot ? { path: projectModesPath(deps.workspaceRoot), format: 'modus', scope: 'project', writable: true } : undefined
+    deps.workspaceRoot
+      ? { path: projectModesPath(deps.workspaceRoot), format: 'modus', scope: 'project', writable: true }
+      : undefined
   const rooLocation = (): ModeFileLocation | undefined =>
-    deps.workspaceRoot ? { path: roomodesPath(deps.workspaceRoot), format: 'roo', scope: 'project', writable: false } : undefined
+    deps.workspaceRoot
+      ? { path: roomodesPath(deps.workspaceRoot), format: 'roo', scope: 'project', writable: false }
+      : undefined
 
   const loadAll = async () => {
     const project = projectLocation()
@@ -118,7 +131,8 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
   ): ModesSnapshot => {
     const { globalFile, projectFile, rooFile } = files
     const projectModes = [...(projectFile?.modes ?? [])]
-    for (const mode of rooFile?.modes ?? []) if (!projectModes.some((m) => m.slug === mode.slug)) projectModes.push(mode)
+    for (const mode of rooFile?.modes ?? [])
+      if (!projectModes.some((m) => m.slug === mode.slug)) projectModes.push(mode)
     const loaded = [globalFile, projectFile, rooFile].filter((file): file is LoadedModeFile => Boolean(file))
     return {
       modes: resolveModes({ builtIns: BUILT_IN_MODES, global: globalFile.modes, project: projectModes }).map((mode) =>
@@ -131,13 +145,20 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
       defaultSlug: DEFAULT_MODE_SLUG,
       problems: loaded.flatMap((file) => file.problems.map((problem) => ({ file: file.location.path, ...problem }))),
       warnings: loaded.flatMap((file) => file.warnings.map((warning) => `${file.location.path}: ${warning}`)),
-      files: { project: projectFile?.location.path, global: globalFile.location.path, roomodes: rooFile?.exists ? rooFile.location.path : undefined }
+      files: {
+        project: projectFile?.location.path,
+        global: globalFile.location.path,
+        roomodes: rooFile?.exists ? rooFile.location.path : undefined
+      }
     }
   }
 
   const list = async () => {
     const files = await loadAll()
-    const own = deps.workspaceRoot && files.projectFile ? await ownSaves.ownSlugs(deps.workspaceRoot, files.projectFile.modes) : new Set<string>()
+    const own =
+      deps.workspaceRoot && files.projectFile
+        ? await ownSaves.ownSlugs(deps.workspaceRoot, files.projectFile.modes)
+        : new Set<string>()
     return snapshotOf(files, own, await additionsFile.read())
   }
 
@@ -149,7 +170,11 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
   }
 
   /** Read-modify-write of one Modus modes file; a file that does not parse is never overwritten. */
-  const update = async (scope: ModeScope, change: (modes: ModeConfig[]) => ModeConfig[], own?: OwnChange): Promise<ModesSnapshot> => {
+  const update = async (
+    scope: ModeScope,
+    change: (modes: ModeConfig[]) => ModeConfig[],
+    own?: OwnChange
+  ): Promise<ModesSnapshot> => {
     const location = locationFor(scope)
     const current = await loadModeFile(location)
     if (current.problems.length > 0) {
@@ -180,7 +205,10 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
 
   const replaceBySlug = (modes: ModeConfig[], mode: ModeConfig, previousSlug?: string): ModeConfig[] => {
     if (previousSlug && previousSlug !== mode.slug && modes.some((m) => m.slug === mode.slug))
-      throw new ModeStoreError('invalid_mode', `Duplicate mode slugs are not allowed: a mode '${mode.slug}' already exists`)
+      throw new ModeStoreError(
+        'invalid_mode',
+        `Duplicate mode slugs are not allowed: a mode '${mode.slug}' already exists`
+      )
     const at = modes.findIndex((m) => m.slug === (previousSlug ?? mode.slug))
     return at < 0 ? [...modes, mode] : modes.map((m, index) => (index === at ? mode : m))
   }
@@ -202,18 +230,32 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
     import: async (text, scope, format) => {
       const parsed = parseModesText(text, format ?? detectModesFormat(text)?.format ?? 'roo')
       if (!parsed.ok)
-        throw new ModeStoreError('invalid_mode', parsed.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n'))
-      if (parsed.modes.length === 0) throw new ModeStoreError('invalid_mode', 'The text holds no modes (expected customModes: [...])')
+        throw new ModeStoreError(
+          'invalid_mode',
+          parsed.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n')
+        )
+      if (parsed.modes.length === 0)
+        throw new ModeStoreError('invalid_mode', 'The text holds no modes (expected customModes: [...])')
       const imported = parsed.modes.map((mode) => mode.slug)
-      const snapshot = await update(scope, (modes) => parsed.modes.reduce((acc, mode) => replaceBySlug(acc, mode), modes), { saved: imported })
+      const snapshot = await update(
+        scope,
+        (modes) => parsed.modes.reduce((acc, mode) => replaceBySlug(acc, mode), modes),
+        { saved: imported }
+      )
       return { snapshot, imported, warnings: parsed.warnings }
     },
     export: async (slug, format) => {
       const { modes } = await list()
-      const chosen = slug === undefined ? modes.filter((m) => m.origin !== 'builtin') : modes.filter((m) => m.slug === slug)
+      const chosen =
+        slug === undefined ? modes.filter((m) => m.origin !== 'builtin') : modes.filter((m) => m.slug === slug)
       if (chosen.length === 0)
-        throw new ModeStoreError('not_found', slug === undefined ? 'There are no modes of your own to export yet' : `No mode '${slug}'`)
-      const configs = chosen.map(({ origin: _origin, overridesBuiltIn: _override, savedByUser: _own, additions: _added, ...config }) => config)
+        throw new ModeStoreError(
+          'not_found',
+          slug === undefined ? 'There are no modes of your own to export yet' : `No mode '${slug}'`
+        )
+      const configs = chosen.map(
+        ({ origin: _origin, overridesBuiltIn: _override, savedByUser: _own, additions: _added, ...config }) => config
+      )
       const base = slug ?? 'all-modes'
       const fileName = format === 'roo' ? `${base}.roomodes` : `${base}.modes.yaml`
       return { yaml: modesToYaml(configs, format), fileName }
@@ -226,7 +268,10 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
       for (const each of scopes) {
         const file = await loadModeFile(locationFor(each))
         if (file.modes.some((mode) => mode.slug === slug))
-          snapshot = await update(each, (modes) => modes.filter((mode) => mode.slug !== slug), { saved: [], forget: [slug] })
+          snapshot = await update(each, (modes) => modes.filter((mode) => mode.slug !== slug), {
+            saved: [],
+            forget: [slug]
+          })
       }
       return snapshot
     },
@@ -243,7 +288,10 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
       return () => listeners.delete(listener)
     },
     watch() {
-      const dirs = [deps.dataDir, ...(deps.workspaceRoot ? [deps.workspaceRoot, join(deps.workspaceRoot, '.modus')] : [])]
+      const dirs = [
+        deps.dataDir,
+        ...(deps.workspaceRoot ? [deps.workspaceRoot, join(deps.workspaceRoot, '.modus')] : [])
+      ]
       const names = new Set(['modes.yaml', '.roomodes'])
       let last = ''
       let timer: NodeJS.Timeout | undefined
@@ -277,7 +325,19 @@ export function createModeStore(deps: ModeStoreDeps): ModeStore {
   }
 }
 
-const SKIPPED_DIRS = new Set(['.git', 'node_modules', 'dist', 'out', 'build', '.next', 'target', 'vendor', '__pycache__', '.venv', 'venv'])
+const SKIPPED_DIRS = new Set([
+  '.git',
+  'node_modules',
+  'dist',
+  'out',
+  'build',
+  '.next',
+  'target',
+  'vendor',
+  '__pycache__',
+  '.venv',
+  'venv'
+])
 
 async function workspaceFiles(root: string, max: number): Promise<{ files: string[]; truncated: boolean }> {
   try {

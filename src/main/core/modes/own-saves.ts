@@ -51,7 +51,10 @@ export function createOwnSaves(dataDir: string): OwnSaves {
       return { workspaces: {} }
     }
   }
-  const writeFolder = async (root: string, change: (saved: Record<string, string>) => Record<string, string>): Promise<void> => {
+  const writeFolder = async (
+    root: string,
+    change: (saved: Record<string, string>) => Record<string, string>
+  ): Promise<void> => {
     const state = await read()
     const next = change({ ...(state.workspaces[root] ?? {}) })
     const workspaces = { ...state.workspaces, [root]: next }

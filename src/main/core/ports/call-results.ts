@@ -15,11 +15,13 @@ const theirReason = (reason?: string): string => (reason?.trim() ? ` Their reaso
 
 /** Tool results the loop itself writes; wording the model can act on. */
 export const resultText = {
-  userDenied: (reason?: string) => `${REFUSED_PREFIX} by the user] The user denied this operation.${theirReason(reason)}`,
+  userDenied: (reason?: string) =>
+    `${REFUSED_PREFIX} by the user] The user denied this operation.${theirReason(reason)}`,
   /** Nobody could be asked (a non-interactive run): no one denied it, it was not approved. */
   notApproved: () =>
     `${REFUSED_PREFIX}: not approved — non-interactive run] Not run: this call needs approval, and Modus runs non-interactively, so nobody can approve it. Decide with what you know, or finish with attempt_completion and say what is missing.`,
-  policyDenied: (rule: string, reason: string) => `${REFUSED_PREFIX} by policy] Denied by policy (${rule}): ${reason} The call was not run.`,
+  policyDenied: (rule: string, reason: string) =>
+    `${REFUSED_PREFIX} by policy] Denied by policy (${rule}): ${reason} The call was not run.`,
   skippedAfterRejection: (tool: string) =>
     `${REFUSED_PREFIX}: skipped] Skipped: not run because the user rejected an earlier tool call in this message (${tool}). Adjust your plan before calling it again.`,
   invalidArguments: (tool: string, detail: string) =>
@@ -56,7 +58,9 @@ export const textResult = (toolUseId: string, text: string, isError = false): To
 
 /** The images of a result, for the tool-result event (the tool card shows them). */
 export const resultImages = (block: ToolResultBlock): Array<{ mediaType: string; dataBase64: string }> | undefined => {
-  const images = block.content.flatMap((part) => (part.type === 'image' ? [{ mediaType: part.mediaType, dataBase64: part.dataBase64 }] : []))
+  const images = block.content.flatMap((part) =>
+    part.type === 'image' ? [{ mediaType: part.mediaType, dataBase64: part.dataBase64 }] : []
+  )
   return images.length > 0 ? images : undefined
 }
 

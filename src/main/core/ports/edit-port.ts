@@ -31,7 +31,13 @@ export function createEditPort(deps: EditPortDeps): EditPort & { view(change: St
       const changes: ChangeView[] = []
       for (const [index, change] of proposed.entries()) {
         const id = ctx.reuseIds?.[index]
-        const staged = await workspace.changes.stage({ taskId: ctx.taskId, toolName: ctx.toolName, toolUseId: ctx.callId, change, id })
+        const staged = await workspace.changes.stage({
+          taskId: ctx.taskId,
+          toolName: ctx.toolName,
+          toolUseId: ctx.callId,
+          change,
+          id
+        })
         storeOf.set(staged.id, workspace.changes)
         changes.push(toChangeView(staged))
       }
@@ -67,7 +73,12 @@ export function createEditPort(deps: EditPortDeps): EditPort & { view(change: St
       if (!change || change.taskId !== taskId) throw new Error(`Task ${taskId} has no change ${changeId}`)
       const planned = await store.planRevert(changeId)
       if (!planned.ok) throw new Error(`Not reverted: ${planned.reason}. Nothing was overwritten.`)
-      const staged = await store.stage({ taskId, toolName: 'revert_change', change: planned.proposal, revertOf: changeId })
+      const staged = await store.stage({
+        taskId,
+        toolName: 'revert_change',
+        change: planned.proposal,
+        revertOf: changeId
+      })
       storeOf.set(staged.id, store)
       return view(staged)
     }

@@ -21,8 +21,22 @@ export type HookReports = string[]
 /** The user's programs at four moments of a task (see README "Hooks"). */
 export interface HookPort {
   /** The policy's answer after the hooks: the same when no hook changed it (its reason may say a hook's allow could not lift it). */
-  preToolUse(scope: HookScope, call: ToolCallFacts, policy: PolicyAnswer): Promise<{ verdict: PolicyAnswer; reports: HookReports }>
-  postToolUse(scope: HookScope, call: ToolCallFacts, response: { text: string; isError: boolean }): Promise<{ notes: string[]; reports: HookReports }>
-  userPromptSubmit(scope: HookScope, prompt: string): Promise<{ blocked?: string; context: string[]; reports: HookReports }>
-  stop(scope: HookScope, facts: { result: string; stopHookActive: boolean }): Promise<{ keepGoing?: string; reports: HookReports }>
+  preToolUse(
+    scope: HookScope,
+    call: ToolCallFacts,
+    policy: PolicyAnswer
+  ): Promise<{ verdict: PolicyAnswer; reports: HookReports }>
+  postToolUse(
+    scope: HookScope,
+    call: ToolCallFacts,
+    response: { text: string; isError: boolean }
+  ): Promise<{ notes: string[]; reports: HookReports }>
+  userPromptSubmit(
+    scope: HookScope,
+    prompt: string
+  ): Promise<{ blocked?: string; context: string[]; reports: HookReports }>
+  stop(
+    scope: HookScope,
+    facts: { result: string; stopHookActive: boolean }
+  ): Promise<{ keepGoing?: string; reports: HookReports }>
 }

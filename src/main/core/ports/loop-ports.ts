@@ -23,8 +23,7 @@ export interface LoopMode {
 }
 
 export type ValidatedCall =
-  | { ok: true; name: string; params: unknown; definition: ToolDefinition }
-  | { ok: false; error: string }
+  { ok: true; name: string; params: unknown; definition: ToolDefinition } | { ok: false; error: string }
 
 export interface PolicyVerdict {
   decision: 'allow' | 'ask' | 'deny'

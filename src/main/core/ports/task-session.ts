@@ -4,7 +4,13 @@ import type { ConversationMessage, ToolResultBlock } from '../../../shared/agent
 import type { TaskSummary } from '../../../shared/contract/task'
 import type { TaskLogWriter } from '../store/task-log'
 import type { HideReason, TaskMeta } from '../store/task-records'
-import { insertMessage, type ReplayedTask, type StoredMessage, type TaskStatus, type TodoItem } from '../store/task-replay'
+import {
+  insertMessage,
+  type ReplayedTask,
+  type StoredMessage,
+  type TaskStatus,
+  type TodoItem
+} from '../store/task-replay'
 
 /**
  * One task's live state: the model's history, the events the user saw, counters, and the log they

@@ -16,13 +16,16 @@ export function parseTodoChecklist(markdown: string): { ok: true; items: TodoIte
       bad.push(line.trim())
       continue
     }
-    const mark = (match[1] as string).toLowerCase()
-    items.push({ text: match[2] as string, status: mark === 'x' ? 'completed' : mark === ' ' ? 'pending' : 'in_progress' })
+    const mark = match[1].toLowerCase()
+    items.push({ text: match[2], status: mark === 'x' ? 'completed' : mark === ' ' ? 'pending' : 'in_progress' })
   }
   if (bad.length > 0) {
     return {
       ok: false,
-      error: `Invalid todos format: every line must be a checklist item like "[ ] step", "[-] step in progress" or "[x] done step". Not understood: ${bad.slice(0, 3).map((l) => JSON.stringify(l)).join(', ')}`
+      error: `Invalid todos format: every line must be a checklist item like "[ ] step", "[-] step in progress" or "[x] done step". Not understood: ${bad
+        .slice(0, 3)
+        .map((l) => JSON.stringify(l))
+        .join(', ')}`
     }
   }
   if (items.length === 0) return { ok: false, error: 'Invalid todos format: the checklist is empty.' }
@@ -30,4 +33,6 @@ export function parseTodoChecklist(markdown: string): { ok: true; items: TodoIte
 }
 
 export const formatTodos = (items: TodoItem[]): string =>
-  items.map((item) => `[${item.status === 'completed' ? 'x' : item.status === 'in_progress' ? '-' : ' '}] ${item.text}`).join('\n')
+  items
+    .map((item) => `[${item.status === 'completed' ? 'x' : item.status === 'in_progress' ? '-' : ' '}] ${item.text}`)
+    .join('\n')

@@ -57,9 +57,7 @@ export interface SandboxRequest {
 }
 
 /** How a command of a sandboxed mode runs: wrapped, or (after the user approved) without, and why (the policy's plan says which). */
-export type CommandSandbox =
-  | { wrap: (command: string, shell: string) => Promise<SandboxWrap> }
-  | { outside: string }
+export type CommandSandbox = { wrap: (command: string, shell: string) => Promise<SandboxWrap> } | { outside: string }
 
 /** Context of the file tools: a workspace is required. */
 export type FileToolContext = ToolContext & { workspace: Workspace }
@@ -83,8 +81,7 @@ export interface ToolExecutor<P = unknown, C extends ToolContext = ToolContext> 
  * model (e.g. which SEARCH blocks failed), or an error output when nothing could be proposed.
  */
 export type ProposalResult =
-  | { ok: true; changes: ProposedChange[]; notes: string[] }
-  | { ok: false; output: ToolOutput }
+  { ok: true; changes: ProposedChange[]; notes: string[] } | { ok: false; output: ToolOutput }
 
 /** Edit tools (write_to_file, apply_diff, edit, apply_patch): the loop stages what they propose. */
 export interface EditToolExecutor<P = unknown, C extends ToolContext = FileToolContext> {
@@ -123,4 +120,5 @@ export type ExecutorFor<E extends ToolEffect, P> = E extends 'edit'
     : ToolExecutor<P, FullToolContext>
 
 /** Any executor, for tools only known at run time (MCP, custom, tests). */
-export type AnyToolExecutor = ToolExecutor<never, FullToolContext> | EditToolExecutor<never, FileToolContext> | TaskToolExecutor<never>
+export type AnyToolExecutor =
+  ToolExecutor<never, FullToolContext> | EditToolExecutor<never, FileToolContext> | TaskToolExecutor<never>

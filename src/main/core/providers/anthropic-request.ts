@@ -1,5 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { AssistantBlock, ConversationMessage, ImageBlock, TextBlock, UserBlock } from '../../../shared/agent/messages'
+import type {
+  AssistantBlock,
+  ConversationMessage,
+  ImageBlock,
+  TextBlock,
+  UserBlock
+} from '../../../shared/agent/messages'
 import type { ModelInfo } from '../../../shared/models'
 import type { ModelRequest } from './types'
 
@@ -20,7 +26,9 @@ const imageParam = (image: ImageBlock): Anthropic.Messages.ImageBlockParam => ({
 
 const textParam = (text: string): Anthropic.Messages.TextBlockParam => ({ type: 'text', text })
 
-function resultContent(parts: Array<TextBlock | ImageBlock>): Array<Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam> {
+function resultContent(
+  parts: Array<TextBlock | ImageBlock>
+): Array<Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam> {
   return parts
     .filter((part) => part.type === 'image' || part.text !== '')
     .map((part) => (part.type === 'image' ? imageParam(part) : textParam(part.text)))
@@ -33,7 +41,12 @@ function userBlocks(content: UserBlock[]): BlockParam[] {
   for (const block of content) {
     if (block.type === 'tool_result') {
       const parts = resultContent(block.content)
-      results.push({ type: 'tool_result', tool_use_id: block.toolUseId, is_error: block.isError, ...(parts.length ? { content: parts } : {}) })
+      results.push({
+        type: 'tool_result',
+        tool_use_id: block.toolUseId,
+        is_error: block.isError,
+        ...(parts.length ? { content: parts } : {})
+      })
     } else if (block.type === 'image') {
       rest.push(imageParam(block))
     } else if (block.text !== '') {
@@ -48,10 +61,12 @@ function assistantBlocks(content: AssistantBlock[]): BlockParam[] {
   for (const block of content) {
     if (block.type === 'text' && block.text !== '') blocks.push(textParam(block.text))
     // Thinking goes back unchanged with its signature; without one (another provider wrote it) the API would refuse it.
-    if (block.type === 'reasoning' && block.signature) blocks.push({ type: 'thinking', thinking: block.text, signature: block.signature })
+    if (block.type === 'reasoning' && block.signature)
+      blocks.push({ type: 'thinking', thinking: block.text, signature: block.signature })
     if (block.type === 'tool_use') {
-      const input = block.input !== null && typeof block.input === 'object' && !Array.isArray(block.input) ? block.input : {}
-      blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: input as Record<string, unknown> })
+      const input =
+        block.input !== null && typeof block.input === 'object' && !Array.isArray(block.input) ? block.input : {}
+      blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: input })
     }
   }
   return blocks
@@ -100,6 +115,11 @@ export function toAnthropicParams(request: ModelRequest, model: ModelInfo | unde
           }))
         }
       : {}),
-    ...(thinking ? { thinking: model?.thinkingStyle === 'adaptive' ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: budget } } : {})
+    ...(thinking
+      ? {
+          thinking:
+            model?.thinkingStyle === 'adaptive' ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: budget }
+        }
+      : {})
   }
 }

@@ -67,14 +67,27 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     id: options.id ?? `anthropic:${options.baseUrl}`,
     async *stream(request, signal) {
       const context: ErrorContext = { providerLabel: label, model: request.model, baseUrl: options.baseUrl, signal }
-      checkRequestAgainstModel(request, { apiKey: options.apiKey, label, modelOverrides: options.modelOverrides, needsKey: true })
-      yield* streamWithRetry(() => attempt(request, signal), signal, (error) => classifyProviderError(error, context), options.retry)
+      checkRequestAgainstModel(request, {
+        apiKey: options.apiKey,
+        label,
+        modelOverrides: options.modelOverrides,
+        needsKey: true
+      })
+      yield* streamWithRetry(
+        () => attempt(request, signal),
+        signal,
+        (error) => classifyProviderError(error, context),
+        options.retry
+      )
     }
   }
 }
 
 /** Maps raw Anthropic stream events to `ModelStreamEvent`s; usage totals overwrite, never add. */
-export async function* translateStream(stream: AsyncIterable<StreamEvent>, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+export async function* translateStream(
+  stream: AsyncIterable<StreamEvent>,
+  signal: AbortSignal
+): AsyncGenerator<ModelStreamEvent> {
   const blocks = new Map<number, OpenBlock>()
   const usage: ModelUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }
   let rawStopReason: string | null = null
@@ -113,7 +126,14 @@ export async function* translateStream(stream: AsyncIterable<StreamEvent>, signa
       case 'content_block_stop': {
         const block = blocks.get(event.index)
         blocks.delete(event.index)
-        if (block?.kind === 'tool') yield { type: 'tool-call', callId: block.id, name: block.name, rawArgs: block.json, ...parseToolArguments(block.json) }
+        if (block?.kind === 'tool')
+          yield {
+            type: 'tool-call',
+            callId: block.id,
+            name: block.name,
+            rawArgs: block.json,
+            ...parseToolArguments(block.json)
+          }
         break
       }
       case 'message_delta':
@@ -129,10 +149,22 @@ export async function* translateStream(stream: AsyncIterable<StreamEvent>, signa
   if (!finished) throw new ProviderError('network', 'The connection closed before the answer was complete.')
   // A tool block the output limit cut off never gets content_block_stop.
   for (const block of blocks.values()) {
-    if (block.kind === 'tool') yield { type: 'tool-call', callId: block.id, name: block.name, rawArgs: block.json, input: null, parseError: CUT_OFF_TOOL_CALL }
+    if (block.kind === 'tool')
+      yield {
+        type: 'tool-call',
+        callId: block.id,
+        name: block.name,
+        rawArgs: block.json,
+        input: null,
+        parseError: CUT_OFF_TOOL_CALL
+      }
   }
   yield { type: 'usage', usage }
-  yield { type: 'done', stopReason: STOP_REASONS[rawStopReason ?? ''] ?? 'other', ...(rawStopReason ? { rawStopReason } : {}) }
+  yield {
+    type: 'done',
+    stopReason: STOP_REASONS[rawStopReason ?? ''] ?? 'other',
+    ...(rawStopReason ? { rawStopReason } : {})
+  }
 }
 
 type WireUsage = {

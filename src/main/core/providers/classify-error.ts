@@ -12,8 +12,10 @@ export interface ErrorContext {
 
 type HeaderSource = { get?: (name: string) => string | null } | Record<string, unknown> | undefined
 
-const NO_TOOLS = /does not support tools|support tool use|tool use is not supported|tools? (?:are|is) not supported|not support (?:function|tool) call|no endpoints found that support tool/i
-const CONTEXT_TOO_LONG = /prompt is too long|context[ _]length|maximum context|context window|too many tokens|exceeds? (?:the )?(?:model'?s? )?(?:maximum )?context|input length and `?max_tokens`? exceed/i
+const NO_TOOLS =
+  /does not support tools|support tool use|tool use is not supported|tools? (?:are|is) not supported|not support (?:function|tool) call|no endpoints found that support tool/i
+const CONTEXT_TOO_LONG =
+  /prompt is too long|context[ _]length|maximum context|context window|too many tokens|exceeds? (?:the )?(?:model'?s? )?(?:maximum )?context|input length and `?max_tokens`? exceed/i
 
 function header(headers: HeaderSource, name: string): string | undefined {
   if (!headers) return undefined
@@ -67,10 +69,14 @@ type ErrorClassName = 'APIError' | 'APIUserAbortError' | 'APIConnectionError' | 
 /** Whether the error is one of either SDK's error classes of this name (only a loaded SDK can have thrown it). */
 function isSdkError(error: unknown, name: ErrorClassName): boolean {
   const { anthropic, openai } = loadedSdks()
-  return (anthropic !== undefined && error instanceof anthropic[name]) || (openai !== undefined && error instanceof openai[name])
+  return (
+    (anthropic !== undefined && error instanceof anthropic[name]) ||
+    (openai !== undefined && error instanceof openai[name])
+  )
 }
 
-const isAbort = (error: unknown): boolean => isSdkError(error, 'APIUserAbortError') || (error as { name?: string } | undefined)?.name === 'AbortError'
+const isAbort = (error: unknown): boolean =>
+  isSdkError(error, 'APIUserAbortError') || (error as { name?: string } | undefined)?.name === 'AbortError'
 
 const isTimeout = (error: unknown): boolean => isSdkError(error, 'APIConnectionTimeoutError')
 
@@ -88,7 +94,11 @@ function droppedConnection(error: unknown): string | null {
   let dropped = false
   let reason = ''
   for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
-    if ((current.name === 'TypeError' && current.message === 'terminated') || (typeof current.code === 'string' && DROPPED_CODES.has(current.code))) dropped = true
+    if (
+      (current.name === 'TypeError' && current.message === 'terminated') ||
+      (typeof current.code === 'string' && DROPPED_CODES.has(current.code))
+    )
+      dropped = true
     if (typeof current.message === 'string' && current.message) reason = current.message
     current = current.cause as typeof current
   }
@@ -112,9 +122,12 @@ function rootReason(error: unknown): string {
 /** Turns whatever an SDK threw into a `ProviderError` whose message says what to do. */
 export function classifyProviderError(error: unknown, context: ErrorContext): ProviderError {
   if (error instanceof ProviderError) return error
-  if (context.signal?.aborted || isAbort(error)) return new ProviderError('cancelled', 'The request was cancelled.', { cause: error })
+  if (context.signal?.aborted || isAbort(error))
+    return new ProviderError('cancelled', 'The request was cancelled.', { cause: error })
   if (isTimeout(error)) {
-    return new ProviderError('network', `${context.providerLabel} did not answer in time (${context.baseUrl}).`, { cause: error })
+    return new ProviderError('network', `${context.providerLabel} did not answer in time (${context.baseUrl}).`, {
+      cause: error
+    })
   }
   if (isConnectionError(error)) {
     const reason = rootReason(error)
@@ -129,7 +142,11 @@ export function classifyProviderError(error: unknown, context: ErrorContext): Pr
   const dropped = droppedConnection(error)
   if (dropped) {
     // A server or proxy closing the stream is transient, like a reset before the answer began.
-    return new ProviderError('network', `The connection to ${context.providerLabel} was lost mid-answer (${dropped}).`, { cause: error, retryable: true })
+    return new ProviderError(
+      'network',
+      `The connection to ${context.providerLabel} was lost mid-answer (${dropped}).`,
+      { cause: error, retryable: true }
+    )
   }
   if (error instanceof SyntaxError) {
     // The SDK could not read a server-sent event: a proxy or a server that speaks the protocol wrongly.
@@ -140,7 +157,10 @@ export function classifyProviderError(error: unknown, context: ErrorContext): Pr
     )
   }
   const message = error instanceof Error ? error.message : String(error)
-  return new ProviderError('server', `${context.providerLabel} request failed: ${message}`, { cause: error, retryable: false })
+  return new ProviderError('server', `${context.providerLabel} request failed: ${message}`, {
+    cause: error,
+    retryable: false
+  })
 }
 
 function classifyApiError(error: ApiErrorLike, context: ErrorContext): ProviderError {
@@ -160,17 +180,37 @@ function classifyApiError(error: ApiErrorLike, context: ErrorContext): ProviderE
   const model = context.model
 
   if (status !== undefined && status >= 400 && status < 500 && NO_TOOLS.test(apiMessage)) {
-    return new ProviderError('model_no_tools', `Model "${model}" does not support tool calling (${who}: ${apiMessage}). Modus needs a model with tools: choose another model.`, { ...details, setting: 'model', retryable: false })
+    return new ProviderError(
+      'model_no_tools',
+      `Model "${model}" does not support tool calling (${who}: ${apiMessage}). Modus needs a model with tools: choose another model.`,
+      { ...details, setting: 'model', retryable: false }
+    )
   }
-  if (status === 413 || code === 'context_length_exceeded' || (status !== undefined && status < 500 && CONTEXT_TOO_LONG.test(apiMessage))) {
-    return new ProviderError('context_too_long', `The conversation is too long for model "${model}" (${who}: ${apiMessage}).`, { ...details, retryable: false })
+  if (
+    status === 413 ||
+    code === 'context_length_exceeded' ||
+    (status !== undefined && status < 500 && CONTEXT_TOO_LONG.test(apiMessage))
+  ) {
+    return new ProviderError(
+      'context_too_long',
+      `The conversation is too long for model "${model}" (${who}: ${apiMessage}).`,
+      { ...details, retryable: false }
+    )
   }
   switch (status) {
     case 401:
-      return new ProviderError('auth', `${who} rejected the API key (${tag}: ${apiMessage}). Check the API key in the provider settings.`, { ...details, setting: 'apiKey', retryable: false })
+      return new ProviderError(
+        'auth',
+        `${who} rejected the API key (${tag}: ${apiMessage}). Check the API key in the provider settings.`,
+        { ...details, setting: 'apiKey', retryable: false }
+      )
     case 402:
     case 403:
-      return new ProviderError('auth', `${who} refused the request (${tag}: ${apiMessage}). Check that the API key has access to model "${model}" and that billing is set up.`, { ...details, setting: 'apiKey', retryable: false })
+      return new ProviderError(
+        'auth',
+        `${who} refused the request (${tag}: ${apiMessage}). Check that the API key has access to model "${model}" and that billing is set up.`,
+        { ...details, setting: 'apiKey', retryable: false }
+      )
     case 404:
       return notFound(apiMessage, code, type, details, context)
     case 429:
@@ -186,22 +226,52 @@ function classifyApiError(error: ApiErrorLike, context: ErrorContext): ProviderE
   }
   const setting = /\bmodel\b/i.test(apiMessage) ? 'model' : undefined
   const hint = setting === 'model' ? ` Check the model name "${model}".` : ''
-  return new ProviderError('bad_request', `${who} rejected the request (${tag}): ${apiMessage.replace(/\.$/, '')}.${hint}`, { ...details, setting, retryable: false })
+  return new ProviderError(
+    'bad_request',
+    `${who} rejected the request (${tag}): ${apiMessage.replace(/\.$/, '')}.${hint}`,
+    { ...details, setting, retryable: false }
+  )
 }
 
-function notFound(apiMessage: string, code: string | undefined, type: string | undefined, details: ProviderErrorDetails, context: ErrorContext): ProviderError {
+function notFound(
+  apiMessage: string,
+  code: string | undefined,
+  type: string | undefined,
+  details: ProviderErrorDetails,
+  context: ErrorContext
+): ProviderError {
   const aboutModel = code === 'model_not_found' || /\bmodel\b/i.test(apiMessage)
   if (aboutModel) {
-    return new ProviderError('bad_request', `Model "${context.model}" was not found at ${context.baseUrl} (404 ${type ?? ''}: ${apiMessage}). Check the model name.`, { ...details, setting: 'model', retryable: false })
+    return new ProviderError(
+      'bad_request',
+      `Model "${context.model}" was not found at ${context.baseUrl} (404 ${type ?? ''}: ${apiMessage}). Check the model name.`,
+      { ...details, setting: 'model', retryable: false }
+    )
   }
-  return new ProviderError('bad_request', `${context.baseUrl} answered 404 (${apiMessage}). Check the base URL: OpenAI-compatible servers usually end in /v1, Anthropic's is the bare origin.`, { ...details, setting: 'baseUrl', retryable: false })
+  return new ProviderError(
+    'bad_request',
+    `${context.baseUrl} answered 404 (${apiMessage}). Check the base URL: OpenAI-compatible servers usually end in /v1, Anthropic's is the bare origin.`,
+    { ...details, setting: 'baseUrl', retryable: false }
+  )
 }
 
 /** An error event inside a 200 stream has no status; its type says what happened. */
-function midStreamError(apiMessage: string, type: string | undefined, details: ProviderErrorDetails, who: string): ProviderError {
-  if (type === 'overloaded_error') return new ProviderError('overloaded', `${who} became overloaded mid-answer (${apiMessage}).`, details)
-  if (type === 'rate_limit_error' || type === 'rate_limit_exceeded') return new ProviderError('rate_limit', `${who} rate limit hit mid-answer (${apiMessage}).`, details)
-  if (type && CONTEXT_TOO_LONG.test(apiMessage)) return new ProviderError('context_too_long', `${who}: ${apiMessage}`, { ...details, retryable: false })
-  if (type === 'invalid_request_error') return new ProviderError('bad_request', `${who} rejected the request mid-answer: ${apiMessage}`, { ...details, retryable: false })
+function midStreamError(
+  apiMessage: string,
+  type: string | undefined,
+  details: ProviderErrorDetails,
+  who: string
+): ProviderError {
+  if (type === 'overloaded_error')
+    return new ProviderError('overloaded', `${who} became overloaded mid-answer (${apiMessage}).`, details)
+  if (type === 'rate_limit_error' || type === 'rate_limit_exceeded')
+    return new ProviderError('rate_limit', `${who} rate limit hit mid-answer (${apiMessage}).`, details)
+  if (type && CONTEXT_TOO_LONG.test(apiMessage))
+    return new ProviderError('context_too_long', `${who}: ${apiMessage}`, { ...details, retryable: false })
+  if (type === 'invalid_request_error')
+    return new ProviderError('bad_request', `${who} rejected the request mid-answer: ${apiMessage}`, {
+      ...details,
+      retryable: false
+    })
   return new ProviderError('server', `${who} failed mid-answer (${type ?? 'error'}): ${apiMessage}`, details)
 }

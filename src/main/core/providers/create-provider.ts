@@ -32,7 +32,10 @@ export interface ProviderDeps {
 }
 
 /** Builds the provider for a settings entry. Throws `ProviderError` (setting `baseUrl`) for a bad URL. */
-export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}): ModelProvider & { readonly model: string } {
+export function createProvider(
+  config: ProviderConfig,
+  deps: ProviderDeps = {}
+): ModelProvider & { readonly model: string } {
   const descriptor = PROVIDERS[config.kind]
   const baseUrl = resolveBaseUrl(config.kind, config.baseUrl)
   const inner = WIRE_ADAPTERS[descriptor.wire].createProvider({

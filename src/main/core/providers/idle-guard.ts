@@ -43,7 +43,11 @@ export async function* withIdleGuard(
     yield* attempt(controller.signal, guard)
   } catch (error) {
     if (idle && !outer.aborted) {
-      throw new ProviderError('network', `${providerLabel} sent nothing for ${Math.round(idleTimeoutMs / 1000)} s in the middle of the answer; the connection was dropped.`, { cause: error })
+      throw new ProviderError(
+        'network',
+        `${providerLabel} sent nothing for ${Math.round(idleTimeoutMs / 1000)} s in the middle of the answer; the connection was dropped.`,
+        { cause: error }
+      )
     }
     throw error
   } finally {

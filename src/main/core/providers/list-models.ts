@@ -42,7 +42,8 @@ export async function listProviderModels(target: ListModelsTarget, deps: ListMod
   }
 }
 
-const withoutPrefix = (id: string, prefix: string): string => (prefix && id.startsWith(prefix) ? id.slice(prefix.length) : id)
+const withoutPrefix = (id: string, prefix: string): string =>
+  prefix && id.startsWith(prefix) ? id.slice(prefix.length) : id
 
 /** The model ids a provider lists: the cheapest request that proves the URL is right and the key is accepted. */
 export async function listModels(target: ListModelsTarget, deps: ListModelsDeps = {}): Promise<string[]> {
@@ -57,5 +58,7 @@ export function isListedModel(model: string, listed: readonly string[]): boolean
   const wanted = model.trim()
   if (listed.includes(wanted)) return true
   const base = wanted.replace(/-latest$/, '')
-  return listed.some((id) => id === `${wanted}:latest` || (id.startsWith(`${base}-`) && /^\d{8}$/.test(id.slice(base.length + 1))))
+  return listed.some(
+    (id) => id === `${wanted}:latest` || (id.startsWith(`${base}-`) && /^\d{8}$/.test(id.slice(base.length + 1)))
+  )
 }

@@ -1,5 +1,12 @@
 import type OpenAI from 'openai'
-import type { AssistantBlock, ConversationMessage, ImageBlock, TextBlock, ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
+import type {
+  AssistantBlock,
+  ConversationMessage,
+  ImageBlock,
+  TextBlock,
+  ToolResultBlock,
+  UserBlock
+} from '../../../shared/agent/messages'
 import type { ModelRequest } from './types'
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam

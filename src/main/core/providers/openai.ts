@@ -74,7 +74,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
 
   const attempt = (request: ModelRequest, outer: AbortSignal) =>
     withIdleGuard(outer, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, label, async function* (signal, guard) {
-      const stream = await (await clientOf()).chat.completions.create(toOpenAIParams(request, requestOptions), { signal })
+      const stream = await (
+        await clientOf()
+      ).chat.completions.create(toOpenAIParams(request, requestOptions), { signal })
       yield* translateChunks(guard(stream), signal)
     })
 
@@ -82,8 +84,18 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     id: options.id ?? `openai:${options.baseUrl}`,
     async *stream(request, signal) {
       const context: ErrorContext = { providerLabel: label, model: request.model, baseUrl: options.baseUrl, signal }
-      checkRequestAgainstModel(request, { apiKey: options.apiKey, label, modelOverrides: options.modelOverrides, needsKey })
-      yield* streamWithRetry(() => attempt(request, signal), signal, (error) => classifyProviderError(error, context), options.retry)
+      checkRequestAgainstModel(request, {
+        apiKey: options.apiKey,
+        label,
+        modelOverrides: options.modelOverrides,
+        needsKey
+      })
+      yield* streamWithRetry(
+        () => attempt(request, signal),
+        signal,
+        (error) => classifyProviderError(error, context),
+        options.retry
+      )
     }
   }
 }
@@ -98,7 +110,10 @@ function reasoningOf(delta: Record<string, unknown>): string | undefined {
  * Maps Chat Completions chunks to `ModelStreamEvent`s. Tool calls are keyed by `index` (ids come only
  * on the first fragment, and fragments of parallel calls may interleave); they complete at the end.
  */
-export async function* translateChunks(stream: AsyncIterable<Chunk>, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+export async function* translateChunks(
+  stream: AsyncIterable<Chunk>,
+  signal: AbortSignal
+): AsyncGenerator<ModelStreamEvent> {
   const calls = new Map<number, PendingCall>()
   let usage: ModelUsage | null = null
   let finishReason: string | null = null

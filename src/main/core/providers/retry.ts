@@ -86,7 +86,14 @@ export async function* streamWithRetry(
       const delayMs = retryDelayMs(attemptNumber, error, options)
       if (delayMs > (options.maxRetryAfterMs ?? 600_000)) throw error
       const wait = wakeableWait(delayMs, signal, sleep)
-      yield { type: 'retry', attempt: attemptNumber, delayMs, reason: error.message, status: error.status, retryNow: wait.wake }
+      yield {
+        type: 'retry',
+        attempt: attemptNumber,
+        delayMs,
+        reason: error.message,
+        status: error.status,
+        retryNow: wait.wake
+      }
       await wait.done
     }
   }

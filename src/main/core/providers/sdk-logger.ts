@@ -6,7 +6,8 @@
  */
 const SAID_BY_US = ['Could not parse message into JSON', 'From chunk']
 
-const saidByUs = (args: unknown[]): boolean => typeof args[0] === 'string' && SAID_BY_US.some((prefix) => (args[0] as string).startsWith(prefix))
+const saidByUs = (args: unknown[]): boolean =>
+  typeof args[0] === 'string' && SAID_BY_US.some((prefix) => (args[0] as string).startsWith(prefix))
 
 export const sdkLogger = {
   error: (...args: unknown[]): void => {

@@ -51,7 +51,8 @@ export const WIRE_ADAPTERS: Readonly<Record<WireProtocol, WireAdapter>> = {
   anthropic: {
     // The SDK appends `/v1/messages`, so a pasted `…/v1` is dropped.
     sdkBaseUrl: (origin, path) => origin + path.replace(/\/v1$/, ''),
-    createProvider: ({ descriptor: _descriptor, includeUsage: _includeUsage, ...options }) => createAnthropicProvider(options),
+    createProvider: ({ descriptor: _descriptor, includeUsage: _includeUsage, ...options }) =>
+      createAnthropicProvider(options),
     listModels: async (client) => listAnthropic(new (await loadAnthropicSdk())(client))
   },
   openai: {
@@ -66,7 +67,8 @@ export const WIRE_ADAPTERS: Readonly<Record<WireProtocol, WireAdapter>> = {
         includeUsage: includeUsage ?? descriptor.capabilities.streamUsage
       }),
     // The SDK refuses an empty key; local servers ignore whatever is sent.
-    listModels: async (client) => listOpenAI(new (await loadOpenAISdk())({ ...client, apiKey: client.apiKey || 'no-key' }))
+    listModels: async (client) =>
+      listOpenAI(new (await loadOpenAISdk())({ ...client, apiKey: client.apiKey || 'no-key' }))
   }
 }
 
@@ -88,7 +90,8 @@ async function listAnthropic(client: Anthropic): Promise<ListedModel[]> {
 async function listOpenAI(client: OpenAI): Promise<ListedModel[]> {
   const models: ListedModel[] = []
   for await (const model of client.models.list()) {
-    const created = typeof model.created === 'number' && model.created > 0 ? new Date(model.created * 1000).toISOString() : undefined
+    const created =
+      typeof model.created === 'number' && model.created > 0 ? new Date(model.created * 1000).toISOString() : undefined
     models.push({ id: model.id, createdAt: day(created) })
     if (models.length >= MAX_MODELS) break
   }

@@ -5,12 +5,19 @@
  * protected path inside the workspace may also show as "Permission denied" or "File exists".
  * Connections: the ones the network policy or the user refused.
  */
-export function blockedReport(output: string, refusedConnections: readonly string[], protectedNames: readonly string[], hiddenPaths: readonly string[] = []): string | null {
+export function blockedReport(
+  output: string,
+  refusedConnections: readonly string[],
+  protectedNames: readonly string[],
+  hiddenPaths: readonly string[] = []
+): string | null {
   const writes = blockedWrites(output, protectedNames)
   const parts: string[] = []
   const reads = blockedReads(output, hiddenPaths)
   if (reads.length > 0)
-    parts.push(`${reads.length === 1 ? 'a read of' : 'reads of'} ${list(reads)} (a credential store, unreadable in the sandbox unless the mode gives it back in its sandbox settings)`)
+    parts.push(
+      `${reads.length === 1 ? 'a read of' : 'reads of'} ${list(reads)} (a credential store, unreadable in the sandbox unless the mode gives it back in its sandbox settings)`
+    )
   const isProtected = (path: string): boolean => protectedNames.some((name) => protectedPath(name).test(path))
   const outside = writes.named.filter((path) => !isProtected(path))
   const guarded = writes.named.filter(isProtected)
@@ -18,16 +25,19 @@ export function blockedReport(output: string, refusedConnections: readonly strin
   if (outside.length > 0) writeGroups.push(`${writesTo(outside)} (outside the writable roots)`)
   if (guarded.length > 0) writeGroups.push(`${writesTo(guarded)} (a protected path, read-only in the sandbox)`)
   // Unnamed refusals only matter when nothing named tells the model already.
-  if (writeGroups.length === 0 && writes.unnamed) writeGroups.push('a write outside the writable roots (the output does not name the path)')
+  if (writeGroups.length === 0 && writes.unnamed)
+    writeGroups.push('a write outside the writable roots (the output does not name the path)')
   if (writeGroups.length > 0) parts.push(writeGroups.join(' and '))
-  if (refusedConnections.length > 0) parts.push(`${refusedConnections.length === 1 ? 'a connection to' : 'connections to'} ${list(refusedConnections)}`)
+  if (refusedConnections.length > 0)
+    parts.push(`${refusedConnections.length === 1 ? 'a connection to' : 'connections to'} ${list(refusedConnections)}`)
   return parts.length > 0 ? `Sandbox: blocked ${parts.join('; and ')}.` : null
 }
 
 /** What a scanner keeps: enough refusals to name every path the report lists, bounded in memory. */
 const MAX_KEPT_LINES = 200
 const MAX_LINE_CHARS = 2000
-const REFUSAL_WORDS = /read-only file system|Permission denied|Operation not permitted|File exists|No such file or directory|ENOENT|EACCES/i
+const REFUSAL_WORDS =
+  /read-only file system|Permission denied|Operation not permitted|File exists|No such file or directory|ENOENT|EACCES/i
 
 /**
  * Watches a command's whole output as it streams and keeps only the lines that report a refusal,
@@ -73,22 +83,26 @@ export function createBlockedWriteScanner(alsoKeep?: RegExp): BlockedWriteScanne
 /** The unterminated end of a very long line (a progress bar, minified output): an error printed after it lands there. */
 const clip = (line: string): string => (line.length > MAX_LINE_CHARS ? line.slice(-MAX_LINE_CHARS) : line)
 /** A long refusal line keeps the part around its refusal words, where the path is named. */
-const around = (line: string, at: number): string => (line.length > MAX_LINE_CHARS ? line.slice(Math.max(0, at - MAX_LINE_CHARS / 2), at + MAX_LINE_CHARS / 2) : line)
+const around = (line: string, at: number): string =>
+  line.length > MAX_LINE_CHARS ? line.slice(Math.max(0, at - MAX_LINE_CHARS / 2), at + MAX_LINE_CHARS / 2) : line
 
-const writesTo = (paths: readonly string[]): string => `${paths.length === 1 ? 'a write to' : 'writes to'} ${list(paths)}`
+const writesTo = (paths: readonly string[]): string =>
+  `${paths.length === 1 ? 'a write to' : 'writes to'} ${list(paths)}`
 
 const list = (items: readonly string[]): string => {
   const shown = items.slice(0, 5).join(', ')
   return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown
 }
 
-const protectedPath = (name: string): RegExp => new RegExp(`(?:^|/)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`)
+const protectedPath = (name: string): RegExp =>
+  new RegExp(`(?:^|/)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`)
 
 const READ_ONLY = /read-only file system/i
 const REFUSED = /Permission denied|Operation not permitted|File exists/
 const QUOTED = /['‘"`]([^'’"`]+)['’"`]/g
 // "bash: line 1: /etc/x: Read-only …", "sed: couldn't open temporary file .git/sedXYZ: Read-only …"
-const COLON_PATH = /(?:^|\s)((?:~|\.{0,2}\/|[\w.-]+\/)[^\s:]*|\.[\w.-]+)\s*:\s*(?:Read-only file system|Permission denied|File exists)/i
+const COLON_PATH =
+  /(?:^|\s)((?:~|\.{0,2}\/|[\w.-]+\/)[^\s:]*|\.[\w.-]+)\s*:\s*(?:Read-only file system|Permission denied|File exists)/i
 
 /** A quoted path: the last one, as in "cannot copy 'template' to 'destination'". */
 const lastQuoted = (line: string): string | undefined => [...line.matchAll(QUOTED)].at(-1)?.[1]

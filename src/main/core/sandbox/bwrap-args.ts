@@ -30,7 +30,11 @@ type Mount = { path: string; rank: number; args: string[] }
 export function mountArgs(layout: BwrapLayout): string[] {
   const mounts: Mount[] = [
     ...layout.writable.map((path) => ({ path, rank: 0, args: ['--bind', path, path] })),
-    ...layout.hidden.map(({ path, dir }) => ({ path, rank: 1, args: dir ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path] })),
+    ...layout.hidden.map(({ path, dir }) => ({
+      path,
+      rank: 1,
+      args: dir ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]
+    })),
     ...layout.readOnly.map((path) => ({ path, rank: 2, args: ['--ro-bind', path, path] })),
     ...layout.absent.map((path) => ({ path, rank: 2, args: ['--ro-bind', '/dev/null', path] }))
   ]
@@ -63,4 +67,5 @@ export function bwrapArgs(layout: BwrapLayout): string[] {
 }
 
 /** One word for a POSIX shell. */
-export const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
+export const shellWord = (text: string): string =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`

@@ -37,7 +37,17 @@ export function createCommandSandboxes(deps: CommandSandboxDeps) {
     const mode = deps.mode(run.mode)
     return {
       wrap: (command, shell) =>
-        deps.sandbox.prepare({ taskId: run.taskId, callId: run.callId, modeSlug: run.mode, modeName: mode?.name ?? run.mode, command, workspaceRoot: root, sandbox: plan.sandbox, shell, privateDirs: deps.privateDirs })
+        deps.sandbox.prepare({
+          taskId: run.taskId,
+          callId: run.callId,
+          modeSlug: run.mode,
+          modeName: mode?.name ?? run.mode,
+          command,
+          workspaceRoot: root,
+          sandbox: plan.sandbox,
+          shell,
+          privateDirs: deps.privateDirs
+        })
     }
   }
 }

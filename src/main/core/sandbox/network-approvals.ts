@@ -28,13 +28,18 @@ type Ended = Extract<AgentEvent, { type: 'network-ask-ended' }>
  * The ask and its end are also recorded in the task, on the card of the call that ran the
  * command; a command that ends first leaves a line there and in its tool result.
  */
-export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: NetworkAsk, signal: AbortSignal) => Promise<NetworkAnswer> {
+export function createNetworkApprovals(
+  deps: NetworkApprovalDeps
+): (ask: NetworkAsk, signal: AbortSignal) => Promise<NetworkAnswer> {
   const now = deps.now ?? Date.now
   return async (ask, signal) => {
     const [first, ...others] = ask.commands
     const modes = [...new Set(ask.commands.map((command) => command.modeSlug))]
     const target = ask.port ? `${ask.host}:${ask.port}` : ask.host
-    const who = others.length === 0 ? first.command : `${first.command} (or one of ${others.length} other sandboxed commands: ${others.map((c) => c.command).join('; ')})`
+    const who =
+      others.length === 0
+        ? first.command
+        : `${first.command} (or one of ${others.length} other sandboxed commands: ${others.map((c) => c.command).join('; ')})`
     const rule: DomainRule = { sandboxDomain: ask.domain, mode: first.modeSlug }
     const program = programOf(first.command, ask.host)
     const { item, answer } = deps.approvals.ask({
@@ -48,7 +53,14 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
       summary: `${oneLine(who)} wants ${target}`,
       rule: 'sandbox.network-ask',
       reason: `${isLoopback(ask.host) ? `${target} is a service on this machine (loopback: a dev server, a database), a host like any other for the sandbox; it` : ask.host} is not on the sandbox allow list of ${first.modeName} mode, which asks for other domains. The connection waits for your answer: allow once (for this run of the command), always in this mode (adds ${ask.domain} to the mode), or deny.`,
-      ...(modes.length === 1 ? { suggestedRule: { rule, label: `Always allow ${ask.domain} for sandboxed commands in ${first.modeName} mode` } } : {})
+      ...(modes.length === 1
+        ? {
+            suggestedRule: {
+              rule,
+              label: `Always allow ${ask.domain} for sandboxed commands in ${first.modeName} mode`
+            }
+          }
+        : {})
     })
     const record = (event: AgentEvent): void => {
       try {
@@ -57,7 +69,15 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
         // The record is for the user's eyes; the connection's answer must not depend on it.
       }
     }
-    record({ type: 'network-ask', at: item.createdAt, approvalId: item.id, ...(first.callId ? { callId: first.callId } : {}), host: ask.host, ...(ask.port ? { port: ask.port } : {}), command: oneLine(first.command) })
+    record({
+      type: 'network-ask',
+      at: item.createdAt,
+      approvalId: item.id,
+      ...(first.callId ? { callId: first.callId } : {}),
+      host: ask.host,
+      ...(ask.port ? { port: ask.port } : {}),
+      command: oneLine(first.command)
+    })
 
     let withdrawn: Pick<Ended, 'outcome' | 'text'> | null = null
     const withdraw = (): void => {
@@ -67,14 +87,19 @@ export function createNetworkApprovals(deps: NetworkApprovalDeps): (ask: Network
         withdrawn = { outcome: 'gave-up', text: `${line}.` }
         // Synchronous with the gate's `remove`, so it reaches the ended command's tool result.
         for (const command of ask.commands) command.unanswered.push(`Sandbox: ${line}; the connection was refused.`)
-      } else withdrawn = { outcome: 'cancelled', text: `Modus stopped the sandbox before you answered; ${target} was not reached.` }
+      } else
+        withdrawn = {
+          outcome: 'cancelled',
+          text: `Modus stopped the sandbox before you answered; ${target} was not reached.`
+        }
       deps.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call', reason: withdrawn.text })
     }
     if (signal.aborted) withdraw()
     else signal.addEventListener('abort', withdraw, { once: true })
     const decided = await answer
     signal.removeEventListener('abort', withdraw)
-    const ended = (outcome: Ended['outcome'], text: string): void => record({ type: 'network-ask-ended', at: now(), approvalId: item.id, outcome, text })
+    const ended = (outcome: Ended['outcome'], text: string): void =>
+      record({ type: 'network-ask-ended', at: now(), approvalId: item.id, outcome, text })
 
     if (decided.outcome === 'cancelled') {
       ended('cancelled', `The task was stopped before you answered; ${target} was not reached.`)

@@ -12,7 +12,10 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
  * that names the host (else of the whole line), without assignments, wrappers or its directory.
  */
 export function programOf(command: string, host: string): string {
-  const parts = command.split(/&&|\|\||[;|&\n]/).map((part) => part.trim()).filter(Boolean)
+  const parts = command
+    .split(/&&|\|\||[;|&\n]/)
+    .map((part) => part.trim())
+    .filter(Boolean)
   const part = parts.find((candidate) => candidate.includes(host)) ?? parts[0] ?? ''
   const words = part.split(/\s+/).map((word) => word.replace(/^['"(]+|['")]+$/g, ''))
   const program = words.find((word) => word && !ASSIGNMENT.test(word) && !RUNS_NEXT.has(word))

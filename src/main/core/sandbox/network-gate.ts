@@ -62,7 +62,9 @@ export interface NetworkGate {
  * connection through whichever command made it, so it cannot be narrowed to one. Concurrent
  * connections to one host share one question.
  */
-export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: AbortSignal) => Promise<NetworkAnswer> }): NetworkGate {
+export function createNetworkGate(deps: {
+  askNetwork: (ask: NetworkAsk, signal: AbortSignal) => Promise<NetworkAnswer>
+}): NetworkGate {
   const live = new Map<string, { command: SandboxedCommand; register: (allowed: string[]) => void }>()
   const pending = new Map<string, { ids: string[]; controller: AbortController; verdict: Promise<Verdict> }>()
 
@@ -71,7 +73,13 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
     return { allow: false, reason }
   }
 
-  async function ask(commands: SandboxedCommand[], host: string, port: number | undefined, target: string, signal: AbortSignal): Promise<Verdict> {
+  async function ask(
+    commands: SandboxedCommand[],
+    host: string,
+    port: number | undefined,
+    target: string,
+    signal: AbortSignal
+  ): Promise<Verdict> {
     // Loopback is one machine with many services: "always" names the port (`localhost:3000`).
     const domain = isLoopback(host) && port ? `${bracketed(host)}:${port}` : bracketed(host)
     let answer: NetworkAnswer
@@ -80,7 +88,8 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
     } catch {
       answer = { allow: false, reason: 'the question could not be asked' }
     }
-    if (!answer.allow) return refuse(commands, target, `${target} was denied${answer.reason ? `: ${answer.reason}` : ' by the user'}`)
+    if (!answer.allow)
+      return refuse(commands, target, `${target} was denied${answer.reason ? `: ${answer.reason}` : ' by the user'}`)
     for (const command of commands) {
       const entry = live.get(command.id)
       if (!entry || entry.command.allowed.includes(domain)) continue
@@ -108,8 +117,11 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
     },
     decide({ host, port }) {
       const target = port ? `${host}:${port}` : host
-      const commands = [...live.values()].map((entry) => entry.command).filter((command) => !listAllows(command.allowed, host, port))
-      if (commands.length === 0) return Promise.resolve(refuse([], target, `${target}: no sandboxed command that may ask is running`))
+      const commands = [...live.values()]
+        .map((entry) => entry.command)
+        .filter((command) => !listAllows(command.allowed, host, port))
+      if (commands.length === 0)
+        return Promise.resolve(refuse([], target, `${target}: no sandboxed command that may ask is running`))
       const quiet = commands.filter((command) => command.network !== 'ask')
       if (quiet.length > 0) {
         const only = commands.length === 1 ? commands[0] : null
@@ -123,7 +135,10 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
       const key = `${target}\u0000${commands.map((c) => c.id).join(',')}`
       const existing = pending.get(key)
       if (existing) return existing.verdict
-      const likeliest = [...commands.filter((c) => namesHost(c.command, host)), ...commands.filter((c) => !namesHost(c.command, host))]
+      const likeliest = [
+        ...commands.filter((c) => namesHost(c.command, host)),
+        ...commands.filter((c) => !namesHost(c.command, host))
+      ]
       const controller = new AbortController()
       const verdict = ask(likeliest, host, port, target, controller.signal).finally(() => pending.delete(key))
       pending.set(key, { ids: commands.map((c) => c.id), controller, verdict })
@@ -140,7 +155,13 @@ export function createNetworkGate(deps: { askNetwork: (ask: NetworkAsk, signal: 
 /** 127.0.0.0/8, `localhost` (and `*.localhost`), `::1`. */
 export const isLoopback = (host: string): boolean => {
   const name = host.toLowerCase().replace(/^\[|\]$/g, '')
-  return name === 'localhost' || name.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(name) || name === '::1' || /^::ffff:127\./.test(name)
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    /^127(?:\.\d{1,3}){3}$/.test(name) ||
+    name === '::1' ||
+    /^::ffff:127\./.test(name)
+  )
 }
 
 const bracketed = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)

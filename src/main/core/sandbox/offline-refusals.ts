@@ -19,7 +19,8 @@ const PATTERNS: readonly RegExp[] = [
 ]
 
 /** Words that mark a line worth keeping while the output streams (see createBlockedWriteScanner). */
-export const NETWORK_FAILURE_WORDS = /Failed to connect to|Could not resolve host|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|host='|unable to resolve host/
+export const NETWORK_FAILURE_WORDS =
+  /Failed to connect to|Could not resolve host|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|host='|unable to resolve host/
 
 /** `host:port` (or the host) of each connection the output says failed, each once. */
 export function offlineRefusals(output: string): string[] {

@@ -87,7 +87,10 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
  * bind lands on its target and leaves the link itself replaceable, so the runtime, which
  * resolves such paths, wraps that command.
  */
-export function layoutOnDisk(request: Pick<OfflineWrapRequest, 'workspaceRoot' | 'writable' | 'hidden'>, deps: Pick<OfflineSandboxDeps, 'protectedAlways' | 'protectedWherePresent' | 'readOnly'>): BwrapLayout | null {
+export function layoutOnDisk(
+  request: Pick<OfflineWrapRequest, 'workspaceRoot' | 'writable' | 'hidden'>,
+  deps: Pick<OfflineSandboxDeps, 'protectedAlways' | 'protectedWherePresent' | 'readOnly'>
+): BwrapLayout | null {
   const readOnly: string[] = []
   const absent: string[] = []
   for (const name of [...deps.protectedAlways, ...deps.protectedWherePresent]) {
@@ -107,7 +110,8 @@ export function layoutOnDisk(request: Pick<OfflineWrapRequest, 'workspaceRoot' |
   return { writable: request.writable, hidden, readOnly: [...readOnly, ...deps.readOnly], absent }
 }
 
-const within = (roots: readonly string[], path: string): boolean => roots.some((root) => path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`))
+const within = (roots: readonly string[], path: string): boolean =>
+  roots.some((root) => path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`))
 
 function realOrNull(path: string): string | null {
   try {

@@ -34,7 +34,8 @@ export interface KeptWrap {
 }
 
 /** Whether a wrap can be kept: a plain bwrap line (not the form that passes its mounts through an open file). */
-export const keepable = (text: string, bwrap: string): boolean => text.startsWith(`${shellWord(bwrap)} `) && !text.includes('--args')
+export const keepable = (text: string, bwrap: string): boolean =>
+  text.startsWith(`${shellWord(bwrap)} `) && !text.includes('--args')
 
 /** The kept wrap for one command: its identity, its prelude and its text. */
 export function fromKeptWrap(kept: KeptWrap, commandId: string, prelude: string, command: string): string {

@@ -23,5 +23,5 @@ export type { SandboxAskCallback, SandboxRuntimeConfig }
 /** The runtime is an ES module; the core is bundled as CommonJS, so it is loaded on first use. */
 export async function loadSandboxRuntime(): Promise<SandboxRuntime> {
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime')
-  return SandboxManager as unknown as SandboxRuntime
+  return SandboxManager
 }

@@ -93,7 +93,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   const gate = createNetworkGate({ askNetwork: deps.askNetwork })
   // The task shells' functions and aliases, one file per command (see shell-definitions.ts).
   let definitionsDir: string | null = null
-  const definitionsFile = (commandId: string): string => join((definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-'))), `${commandId}.sh`)
+  const definitionsFile = (commandId: string): string =>
+    join((definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-'))), `${commandId}.sh`)
   let runtime: SandboxRuntime | null = null
   let offline: OfflineSandbox | null = null
   let bwrapPath: string | null = null
@@ -115,16 +116,27 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       // Names like .bashrc are looked for below the app's own cwd: one level is enough there,
       // since the workspace's protected paths are named per command.
       mandatoryDenySearchDepth: 1,
-      ...(tools && 'bwrap' in tools ? { bwrapPath: tools.bwrap, socatPath: tools.socat, ripgrep: { command: tools.rg } } : {})
+      ...(tools && 'bwrap' in tools
+        ? { bwrapPath: tools.bwrap, socatPath: tools.socat, ripgrep: { command: tools.rg } }
+        : {})
     }
     try {
       await loaded.initialize(config, (host) => gate.decide(host))
     } catch (error) {
-      return refused({ reason: `the sandbox runtime did not start (${error instanceof Error ? error.message : String(error)})`, fix: 'see the log; commands of sandboxed modes ask meanwhile' })
+      return refused({
+        reason: `the sandbox runtime did not start (${error instanceof Error ? error.message : String(error)})`,
+        fix: 'see the log; commands of sandboxed modes ask meanwhile'
+      })
     }
     if (platform === 'linux') mkdirSync('/tmp/claude', { recursive: true })
     const trial = await loaded
-      .wrapWithSandbox('true', undefined, { filesystem: { denyRead: [], allowWrite: [tempDir], denyWrite: [] } }, undefined, { commandId: newCommandId(), commandText: 'true' })
+      .wrapWithSandbox(
+        'true',
+        undefined,
+        { filesystem: { denyRead: [], allowWrite: [tempDir], denyWrite: [] } },
+        undefined,
+        { commandId: newCommandId(), commandText: 'true' }
+      )
       .then(run)
       .catch((error: unknown) => ({ code: 1, stderr: error instanceof Error ? error.message : String(error) }))
     // Every wrap counts as running until this: mount points are only removed when none is.
@@ -149,7 +161,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const filterFile = join(dir, 'seccomp.bpf')
     writeFileSync(filterFile, filter)
     const layout = { writable: [tempDir], hidden: [], readOnly: [dir], absent: [] }
-    const trial = await run(`${[bwrap, ...bwrapArgs(layout)].map(shellWord).join(' ')} -- /bin/sh -c true ${SECCOMP_FD}< ${shellWord(filterFile)}`)
+    const trial = await run(
+      `${[bwrap, ...bwrapArgs(layout)].map(shellWord).join(' ')} -- /bin/sh -c true ${SECCOMP_FD}< ${shellWord(filterFile)}`
+    )
     if (trial.code !== 0) return null
     return createOfflineSandbox({
       bwrap,
@@ -166,23 +180,43 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
    * and settings while the protected and hidden paths on disk stay as they were
    * (runtime-template.ts); else made for the command. `end` runs once the command has ended.
    */
-  async function runtimeWrap(live: SandboxRuntime, request: SandboxCommandRequest, commandId: string, config: Partial<SandboxRuntimeConfig>, definitions: ShellDefinitions | null, roots: string[], hidden: string[]): Promise<{ text: string; end: () => void }> {
+  async function runtimeWrap(
+    live: SandboxRuntime,
+    request: SandboxCommandRequest,
+    commandId: string,
+    config: Partial<SandboxRuntimeConfig>,
+    definitions: ShellDefinitions | null,
+    roots: string[],
+    hidden: string[]
+  ): Promise<{ text: string; end: () => void }> {
     const made = async () => {
       const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
-      const text = await live.wrapWithSandbox(inner, request.shell, config, undefined, { commandId, commandText: request.command })
+      const text = await live.wrapWithSandbox(inner, request.shell, config, undefined, {
+        commandId,
+        commandText: request.command
+      })
       janitor.begin()
       return { text, end: () => janitor.end(() => live.cleanupAfterCommand()) }
     }
     const shell = request.shell ?? 'bash'
     const readOnly = definitionsDir ? [definitionsDir] : []
-    const layout = bwrapPath && POSIX_SHELLS.has(basename(shell)) ? layoutOnDisk({ workspaceRoot: request.workspaceRoot, writable: roots, hidden }, { protectedAlways: PROTECTED_IN_SANDBOX, protectedWherePresent: PROTECTED_WHERE_PRESENT, readOnly }) : null
+    const layout =
+      bwrapPath && POSIX_SHELLS.has(basename(shell))
+        ? layoutOnDisk(
+            { workspaceRoot: request.workspaceRoot, writable: roots, hidden },
+            { protectedAlways: PROTECTED_IN_SANDBOX, protectedWherePresent: PROTECTED_WHERE_PRESENT, readOnly }
+          )
+        : null
     if (!bwrapPath || !layout) return made()
     const key = JSON.stringify([request.workspaceRoot, roots, hidden, shell])
     const signature = JSON.stringify(layout)
     let kept = keptWraps.get(key)
     if (kept?.layout !== signature) {
       const id = templateCommandId()
-      const text = await live.wrapWithSandbox(TEMPLATE_INNER, request.shell, config, undefined, { commandId: id, commandText: request.command })
+      const text = await live.wrapWithSandbox(TEMPLATE_INNER, request.shell, config, undefined, {
+        commandId: id,
+        commandText: request.command
+      })
       // The runtime counts every wrap as running until its cleanup: this one never runs by itself.
       janitor.begin()
       janitor.end(() => live.cleanupAfterCommand())
@@ -197,10 +231,21 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   }
 
   /** A command without network in Modus's own wrap, or null where that does not apply. */
-  function prepareOffline(request: SandboxCommandRequest, commandId: string, roots: string[], hidden: string[]): SandboxedRun | null {
+  function prepareOffline(
+    request: SandboxCommandRequest,
+    commandId: string,
+    roots: string[],
+    hidden: string[]
+  ): SandboxedRun | null {
     if (!offline || request.sandbox.network !== 'none') return null
     const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
-    const wrap = offline.wrap({ workspaceRoot: request.workspaceRoot, writable: roots, hidden, shell: request.shell, command: definitions?.command ?? request.command })
+    const wrap = offline.wrap({
+      workspaceRoot: request.workspaceRoot,
+      writable: roots,
+      hidden,
+      shell: request.shell,
+      command: definitions?.command ?? request.command
+    })
     if (!wrap) {
       if (definitions) rmSync(definitionsFile(commandId), { force: true })
       return null
@@ -239,7 +284,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     async prepare(request) {
       const current = await status()
       if (!current.available || !runtime) {
-        throw new Error(`${current.available ? 'The sandbox is not ready.' : sandboxUnavailableLine(current)} Nothing was run.`)
+        throw new Error(
+          `${current.available ? 'The sandbox is not ready.' : sandboxUnavailableLine(current)} Nothing was run.`
+        )
       }
       const commandId = templateCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
@@ -359,8 +406,16 @@ export function writableRoots(sandbox: EffectiveSandbox, workspaceRoot: string, 
 
 function linuxTools(path: string | undefined): { bwrap: string; socat: string; rg: string } | { missing: string[] } {
   const env = { PATH: path ?? '' }
-  const found = { bwrap: findOnPath('bwrap', env, 'linux'), socat: findOnPath('socat', env, 'linux'), rg: findOnPath('rg', env, 'linux') }
-  const missing = [found.bwrap ? null : 'bubblewrap (bwrap)', found.socat ? null : 'socat', found.rg ? null : 'ripgrep (rg)'].filter((name): name is string => name !== null)
+  const found = {
+    bwrap: findOnPath('bwrap', env, 'linux'),
+    socat: findOnPath('socat', env, 'linux'),
+    rg: findOnPath('rg', env, 'linux')
+  }
+  const missing = [
+    found.bwrap ? null : 'bubblewrap (bwrap)',
+    found.socat ? null : 'socat',
+    found.rg ? null : 'ripgrep (rg)'
+  ].filter((name): name is string => name !== null)
   return missing.length > 0 ? { missing } : (found as { bwrap: string; socat: string; rg: string })
 }
 

@@ -36,7 +36,13 @@ interface ArchTable {
 
 const ARCHES: Partial<Record<NodeJS.Architecture, ArchTable>> = {
   // ia32: socketcall (102) multiplexes socket(), and its argument cannot be read, so it goes too.
-  x64: { audit: 0xc000003e, socket: 41, ioUringSetup: 425, compat: { audit: 0x40000003, refused: [102, 359, 425] }, foreignAbove: 0x40000000 },
+  x64: {
+    audit: 0xc000003e,
+    socket: 41,
+    ioUringSetup: 425,
+    compat: { audit: 0x40000003, refused: [102, 359, 425] },
+    foreignAbove: 0x40000000
+  },
   arm64: { audit: 0xc00000b7, socket: 198, ioUringSetup: 425 }
 }
 

@@ -18,17 +18,29 @@ export interface ShellDefinitions {
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 /** Null for shells it cannot carry definitions for (pwsh, sh …): the command runs as given. */
-export function carryShellDefinitions(shell: string | undefined, file: string, command: string): ShellDefinitions | null {
+export function carryShellDefinitions(
+  shell: string | undefined,
+  file: string,
+  command: string
+): ShellDefinitions | null {
   const name = basename(shell ?? 'bash')
   const target = quote(file)
   if (name === 'bash') {
     // shopt -p carries expand_aliases (and extglob, which many function bodies need to parse).
     // bash runs a -c string line by line, so the aliases apply to the command on the next line.
-    return { dump: `{ shopt -p; alias -p; declare -f; } >| ${target} 2>/dev/null`, command: `. ${target} 2>/dev/null\n${command}`, load: `. ${target} 2>/dev/null` }
+    return {
+      dump: `{ shopt -p; alias -p; declare -f; } >| ${target} 2>/dev/null`,
+      command: `. ${target} 2>/dev/null\n${command}`,
+      load: `. ${target} 2>/dev/null`
+    }
   }
   if (name === 'zsh') {
     // zsh parses a whole -c string before running it: the command goes through eval to see the aliases.
-    return { dump: `{ alias -L; typeset -f; } >| ${target} 2>/dev/null`, command: `. ${target} 2>/dev/null\neval ${quote(command)}`, load: `. ${target} 2>/dev/null` }
+    return {
+      dump: `{ alias -L; typeset -f; } >| ${target} 2>/dev/null`,
+      command: `. ${target} 2>/dev/null\neval ${quote(command)}`,
+      load: `. ${target} 2>/dev/null`
+    }
   }
   return null
 }

@@ -4,13 +4,20 @@ export interface Unavailable {
   fix: string
 }
 
-const INSTALL_FIX = 'install them (Debian/Ubuntu: sudo apt-get install bubblewrap socat ripgrep; Fedora: sudo dnf install bubblewrap socat ripgrep), then reopen the mode editor'
+const INSTALL_FIX =
+  'install them (Debian/Ubuntu: sudo apt-get install bubblewrap socat ripgrep; Fedora: sudo dnf install bubblewrap socat ripgrep), then reopen the mode editor'
 
 export function unsupportedPlatform(platform: NodeJS.Platform): Unavailable | null {
   if (platform === 'linux' || platform === 'darwin') return null
   if (platform === 'win32')
-    return { reason: 'the OS sandbox is not available on Windows', fix: 'run Modus in WSL2, on Linux or on macOS to sandbox commands; here every command of a sandboxed mode asks' }
-  return { reason: `the OS sandbox is not available on ${platform}`, fix: 'run Modus on Linux or macOS to sandbox commands' }
+    return {
+      reason: 'the OS sandbox is not available on Windows',
+      fix: 'run Modus in WSL2, on Linux or on macOS to sandbox commands; here every command of a sandboxed mode asks'
+    }
+  return {
+    reason: `the OS sandbox is not available on ${platform}`,
+    fix: 'run Modus on Linux or macOS to sandbox commands'
+  }
 }
 
 export function missingTools(missing: readonly string[]): Unavailable {
@@ -19,7 +26,13 @@ export function missingTools(missing: readonly string[]): Unavailable {
 
 /** What bubblewrap printed when it could not set up the sandbox, read as a cause and a fix. */
 export function refusedByKernel(stderr: string): Unavailable {
-  const said = stderr.trim().split('\n').find((line) => line.includes('bwrap')) ?? stderr.trim().split('\n')[0] ?? ''
+  const said =
+    stderr
+      .trim()
+      .split('\n')
+      .find((line) => line.includes('bwrap')) ??
+    stderr.trim().split('\n')[0] ??
+    ''
   const detail = said ? ` (${said.slice(0, 200)})` : ''
   if (/RTM_NEWADDR|setting up uid map|No permissions to create new namespace|unprivileged_userns/i.test(stderr))
     return {
@@ -31,5 +44,8 @@ export function refusedByKernel(stderr: string): Unavailable {
       reason: `this container does not allow the namespaces bubblewrap needs${detail}`,
       fix: 'run Modus outside the container, or start the container with user namespaces allowed (e.g. --security-opt seccomp=unconfined --cap-add SYS_ADMIN)'
     }
-  return { reason: `bubblewrap could not start a sandbox${detail}`, fix: 'check that "bwrap --ro-bind / / true" works for your user' }
+  return {
+    reason: `bubblewrap could not start a sandbox${detail}`,
+    fix: 'check that "bwrap --ro-bind / / true" works for your user'
+  }
 }

@@ -18,7 +18,12 @@ export async function checkProvider(
   const key = typed ?? (input.apiKey === '' ? undefined : (await resolveApiKey(deps.secrets, input, deps.env)).key)
   if (!key && PROVIDERS[input.kind].needsKey) {
     const variable = PROVIDERS[input.kind].envKey
-    return { ok: false, setting: 'apiKey', models: [], message: `${input.label} needs an API key: enter it here${variable ? ` or set ${variable}` : ''}.` }
+    return {
+      ok: false,
+      setting: 'apiKey',
+      models: [],
+      message: `${input.label} needs an API key: enter it here${variable ? ` or set ${variable}` : ''}.`
+    }
   }
   let models: string[]
   try {
@@ -36,5 +41,9 @@ export async function checkProvider(
       message: `${input.label} has no model "${input.model}". It lists ${models.length}: ${sample}.`
     }
   }
-  return { ok: true, models, message: `Connected to ${input.label}: "${input.model}" is available (${models.length} models listed).` }
+  return {
+    ok: true,
+    models,
+    message: `Connected to ${input.label}: "${input.model}" is available (${models.length} models listed).`
+  }
 }

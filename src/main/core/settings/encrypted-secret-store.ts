@@ -35,7 +35,8 @@ export function createEncryptedSecretStore(deps: {
       json = undefined
     }
     const parsed = SecretsFile.safeParse(json)
-    if (!parsed.success) throw new Error(`${deps.file} is damaged; it was kept as it is. Fix or remove it to store keys again.`)
+    if (!parsed.success)
+      throw new Error(`${deps.file} is damaged; it was kept as it is. Fix or remove it to store keys again.`)
     return parsed.data
   }
   const write = (secrets: z.infer<typeof SecretsFile>): Promise<void> =>

@@ -50,7 +50,7 @@ function createScanner(text: string) {
   }
   const describe = () => (pos >= text.length ? 'end of file' : `'${text[pos]}'`)
   const skipSpace = () => {
-    while (pos < text.length && ' \t\r\n'.includes(text[pos] as string)) pos++
+    while (pos < text.length && ' \t\r\n'.includes(text[pos])) pos++
   }
   const expect = (char: string) => {
     if (text[pos] !== char) fail(`expected '${char}' but found ${describe()}`)
@@ -59,7 +59,7 @@ function createScanner(text: string) {
   const string = () => {
     expect('"')
     while (pos < text.length && text[pos] !== '"') {
-      const char = text[pos] as string
+      const char = text[pos]
       if (char === '\n') fail('unterminated string')
       if (char === '\\') {
         pos++

@@ -22,7 +22,8 @@ export function createFileSecretStore(file: string): SecretStore {
     })
     if (text === null) return {}
     const parsed = SecretsFile.safeParse(safeJson(text))
-    if (!parsed.success) throw new Error(`${file} is damaged; it was kept as it is. Fix or remove it to store keys again.`)
+    if (!parsed.success)
+      throw new Error(`${file} is damaged; it was kept as it is. Fix or remove it to store keys again.`)
     return parsed.data
   }
   const write = async (secrets: Record<string, string>) => {
@@ -120,6 +121,9 @@ export async function resolveEmbeddingsKey(
   if (stored) return stored
   const { envKey, defaultBaseUrl } = PROVIDERS[endpoint.kind]
   if (!envKey || !defaultBaseUrl) return undefined
-  const official = envKeyMayReach({ id: 'embeddings', kind: endpoint.kind, baseUrl: endpoint.baseUrl ?? defaultBaseUrl }, env)
+  const official = envKeyMayReach(
+    { id: 'embeddings', kind: endpoint.kind, baseUrl: endpoint.baseUrl ?? defaultBaseUrl },
+    env
+  )
   return official ? env[envKey] || undefined : undefined
 }

@@ -7,7 +7,13 @@ import { chooseBaseUrl } from '../providers/base-url'
 import { ProviderError } from '../providers/errors'
 import { listProviderModels } from '../providers/list-models'
 import type { EventBus } from '../event-bus'
-import { EMBEDDINGS_SECRET, resolveApiKey, resolveEmbeddingsKey, secretNameForProvider, type SecretStore } from './secret-store'
+import {
+  EMBEDDINGS_SECRET,
+  resolveApiKey,
+  resolveEmbeddingsKey,
+  secretNameForProvider,
+  type SecretStore
+} from './secret-store'
 import type { SettingsStore } from './settings-store'
 import { checkProvider } from './check-provider'
 import { findChromiumSync, noBrowserAdvice, type FoundChromium } from '../browser/find-chromium'
@@ -49,7 +55,8 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
   }
   return {
     'settings:get': view,
-    'settings:testProvider': (provider) => checkProvider(provider, { secrets: deps.secrets, env: deps.env ?? process.env, fetch: deps.fetch }),
+    'settings:testProvider': (provider) =>
+      checkProvider(provider, { secrets: deps.secrets, env: deps.env ?? process.env, fetch: deps.fetch }),
     async 'settings:saveProvider'({ apiKey, ...provider }) {
       await deps.settings.update((current) => {
         const others = current.providers.filter((p) => p.id !== provider.id)
@@ -94,7 +101,12 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
       const env = deps.env ?? process.env
       const apiKey = input.apiKey?.trim() || (await storedKeyFor(deps, input, env)) || ''
       try {
-        const target = { kind: input.kind, baseUrl: chooseBaseUrl(input.kind, input.baseUrl, env), apiKey, label: PROVIDERS[input.kind].nameInMessages }
+        const target = {
+          kind: input.kind,
+          baseUrl: chooseBaseUrl(input.kind, input.baseUrl, env),
+          apiKey,
+          label: PROVIDERS[input.kind].nameInMessages
+        }
         const listed = await listProviderModels(target, { fetch: deps.fetch })
         return { models: toModelChoices(listed) }
       } catch (error) {
@@ -131,7 +143,11 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<Handlers
  * A saved key is sent only where that provider sends it: same kind and base URL as the saved entry.
  * A form aimed elsewhere must have its own key typed (or an environment key that may reach it).
  */
-async function storedKeyFor(deps: SettingsHandlerDeps, input: ListModelsInput, env: Record<string, string | undefined>): Promise<string | undefined> {
+async function storedKeyFor(
+  deps: SettingsHandlerDeps,
+  input: ListModelsInput,
+  env: Record<string, string | undefined>
+): Promise<string | undefined> {
   const saved = input.providerId ? deps.settings.get().providers.find((p) => p.id === input.providerId) : undefined
   const sameEndpoint = saved && saved.kind === input.kind && (saved.baseUrl ?? '') === (input.baseUrl ?? '')
   // Provider ids cannot hold ':', so the draft's name never finds a stored secret.
@@ -165,7 +181,10 @@ export async function buildSettingsView(deps: SettingsHandlerDeps): Promise<Sett
     commandRules: current.policy.commandRules,
     theme: current.theme,
     embeddings: current.embeddings
-      ? { ...current.embeddings, hasKey: Boolean(await resolveEmbeddingsKey(deps.secrets, current.embeddings, deps.env ?? process.env)) }
+      ? {
+          ...current.embeddings,
+          hasKey: Boolean(await resolveEmbeddingsKey(deps.secrets, current.embeddings, deps.env ?? process.env))
+        }
       : null,
     browser: { viewport: current.browser.viewport, chromium: chromiumStatus(deps.findBrowser ?? findChromiumSync) },
     mcp: current.mcp,

@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { BrowserViewport, EmbeddingsKind, HttpUrl, ProviderKind, ThemePreference } from '../../../shared/contract/settings'
+import {
+  BrowserViewport,
+  EmbeddingsKind,
+  HttpUrl,
+  ProviderKind,
+  ThemePreference
+} from '../../../shared/contract/settings'
 
 export const ProviderConfig = z
   .object({
@@ -92,7 +98,11 @@ export const SettingsFile = z
     const seen = new Set<string>()
     value.providers.forEach((provider, index) => {
       if (seen.has(provider.id)) {
-        ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: `duplicate provider id "${provider.id}"` })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['providers', index, 'id'],
+          message: `duplicate provider id "${provider.id}"`
+        })
       }
       seen.add(provider.id)
     })

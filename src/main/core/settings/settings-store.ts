@@ -60,12 +60,20 @@ export async function loadSettingsFile(file: string): Promise<{ settings: Settin
     raw = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (error) {
     const where = locateJsonError(text.replace(/^\uFEFF/, ''))
-    const position = where ? ` at line ${where.line}, column ${where.column}: ${where.message}` : `: ${(error as Error).message}`
-    return { settings: defaultSettings(), problems: [`${file} is not valid JSON${position}. The file was kept unchanged.`] }
+    const position = where
+      ? ` at line ${where.line}, column ${where.column}: ${where.message}`
+      : `: ${(error as Error).message}`
+    return {
+      settings: defaultSettings(),
+      problems: [`${file} is not valid JSON${position}. The file was kept unchanged.`]
+    }
   }
   const parsed = SettingsFile.safeParse(raw)
   if (!parsed.success) {
-    return { settings: defaultSettings(), problems: [`${file} is invalid: ${formatIssues(parsed.error)}. The file was kept unchanged.`] }
+    return {
+      settings: defaultSettings(),
+      problems: [`${file} is invalid: ${formatIssues(parsed.error)}. The file was kept unchanged.`]
+    }
   }
   return { settings: parsed.data, problems: [] }
 }

@@ -3,7 +3,14 @@ import type { ReplayedTask } from './task-replay'
 
 /** A readable transcript: what the user saw, in order, with tool calls and their results. */
 export function exportTaskMarkdown(task: ReplayedTask): string {
-  const lines: string[] = [`# ${task.meta.title}`, '', `- Task: ${task.meta.id}`, `- Mode: ${task.mode}`, `- Workspace: ${task.meta.workspace}`, `- Started: ${new Date(task.meta.createdAt).toISOString()}`]
+  const lines: string[] = [
+    `# ${task.meta.title}`,
+    '',
+    `- Task: ${task.meta.id}`,
+    `- Mode: ${task.mode}`,
+    `- Workspace: ${task.meta.workspace}`,
+    `- Started: ${new Date(task.meta.createdAt).toISOString()}`
+  ]
   if (task.costUsd !== null) lines.push(`- Cost: $${task.costUsd.toFixed(4)}`)
   lines.push('')
   let assistantText = ''
@@ -39,7 +46,12 @@ function describe(event: AgentEvent): string[] | null {
     case 'completion':
       return ['## Result', '', event.result]
     case 'followup':
-      return ['## Question', '', event.question, ...event.suggestions.map((s) => `- ${s.answer}${s.mode ? ` (→ ${s.mode})` : ''}`)]
+      return [
+        '## Question',
+        '',
+        event.question,
+        ...event.suggestions.map((s) => `- ${s.answer}${s.mode ? ` (→ ${s.mode})` : ''}`)
+      ]
     case 'mode-changed':
       return [`> Mode: ${event.mode}${event.reason ? ` — ${event.reason}` : ''}`]
     case 'context-condensed':
@@ -77,7 +89,9 @@ export function exportTaskJson(task: ReplayedTask): string {
 /** The task as a file to save: a readable transcript (markdown) or the full record (json). */
 export function exportTaskFile(task: ReplayedTask, format: 'markdown' | 'json'): { fileName: string; content: string } {
   const base = `modus-task-${slugOf(task.meta.title)}-${task.meta.id.slice(0, 8)}`
-  return format === 'markdown' ? { fileName: `${base}.md`, content: exportTaskMarkdown(task) } : { fileName: `${base}.json`, content: exportTaskJson(task) }
+  return format === 'markdown'
+    ? { fileName: `${base}.md`, content: exportTaskMarkdown(task) }
+    : { fileName: `${base}.json`, content: exportTaskJson(task) }
 }
 
 const slugOf = (title: string): string =>

@@ -66,7 +66,9 @@ export async function loadTaskIndex(tasksDir: string): Promise<TaskIndex> {
     timer = null
     const ids = [...pending]
     pending.clear()
-    saving = saving.then(() => Promise.all(ids.map((id) => writeSummary(tasksDir, id, byId.get(id), removed)))).then(() => undefined)
+    saving = saving
+      .then(() => Promise.all(ids.map((id) => writeSummary(tasksDir, id, byId.get(id), removed))))
+      .then(() => undefined)
     return saving
   }
   const schedule = () => {
@@ -114,16 +116,32 @@ export async function loadTaskIndex(tasksDir: string): Promise<TaskIndex> {
   }
 }
 
-async function writeSummary(tasksDir: string, id: string, entry: Loaded | undefined, removed: Set<string>): Promise<void> {
+async function writeSummary(
+  tasksDir: string,
+  id: string,
+  entry: Loaded | undefined,
+  removed: Set<string>
+): Promise<void> {
   if (!entry || removed.has(id)) return
   // Never bring back a folder that was deleted (by this process or another) while the write waited.
-  if (!(await fs.stat(join(tasksDir, id, 'log.jsonl')).then(() => true, () => false))) return
+  if (
+    !(await fs.stat(join(tasksDir, id, 'log.jsonl')).then(
+      () => true,
+      () => false
+    ))
+  )
+    return
   const body = JSON.stringify({ version: 1, summary: entry.summary, owner: entry.owner })
   // The history is a view over the logs: a summary that cannot be saved (disk full) is rebuilt from the log later.
   await writeFileAtomic(join(tasksDir, id, SUMMARY_FILE), body).catch(() => undefined)
 }
 
-async function loadOne(tasksDir: string, name: string, legacy: Map<string, TaskSummary>, problems: string[]): Promise<Loaded | null> {
+async function loadOne(
+  tasksDir: string,
+  name: string,
+  legacy: Map<string, TaskSummary>,
+  problems: string[]
+): Promise<Loaded | null> {
   const file = join(tasksDir, name, SUMMARY_FILE)
   const text = await fs.readFile(file, 'utf8').catch(() => null)
   if (text !== null) {

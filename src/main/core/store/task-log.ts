@@ -131,7 +131,7 @@ export function openTaskLogWriter(file: string): TaskLogWriter {
 type DeltaEvent = { type: 'text-delta' | 'reasoning-delta'; messageId: string; text: string }
 const asDelta = (record: TaskRecord): DeltaEvent | null =>
   record.r === 'event' && (record.event.type === 'text-delta' || record.event.type === 'reasoning-delta')
-    ? (record.event as DeltaEvent)
+    ? record.event
     : null
 
 /** Reads a log; a torn last line (the process died mid-write) or a damaged line is skipped and reported. */
@@ -147,7 +147,11 @@ export async function readTaskLog(file: string): Promise<{ records: TaskRecord[]
     try {
       raw = JSON.parse(line)
     } catch {
-      problems.push(isLast ? `line ${index + 1}: incomplete last line (Modus stopped, or its disk filled up, while writing it); ignored` : `line ${index + 1}: not JSON; skipped`)
+      problems.push(
+        isLast
+          ? `line ${index + 1}: incomplete last line (Modus stopped, or its disk filled up, while writing it); ignored`
+          : `line ${index + 1}: not JSON; skipped`
+      )
       return
     }
     const parsed = TaskRecord.safeParse(raw)

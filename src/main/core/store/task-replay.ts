@@ -67,7 +67,8 @@ export function replayRecords(records: TaskRecord[]): ReplayedTask | null {
   }
   task.unansweredApprovals = [...approvals.values()]
   // A call still waiting for its approval had not started, whatever older logs recorded before asking.
-  for (const approval of task.unansweredApprovals) if (approval.callId) task.startedWithoutResult.delete(approval.callId)
+  for (const approval of task.unansweredApprovals)
+    if (approval.callId) task.startedWithoutResult.delete(approval.callId)
   return task
 }
 

@@ -56,7 +56,8 @@ export async function createTaskStore(tasksDir: string): Promise<TaskStore> {
         // A task that could not start leaves nothing behind: no empty folder in the history.
         writer?.close()
         rmSync(folder, { recursive: true, force: true })
-        const message = error instanceof TaskLogWriteError ? error.message : describeWriteFailure(error, file, 'data dir')
+        const message =
+          error instanceof TaskLogWriteError ? error.message : describeWriteFailure(error, file, 'data dir')
         throw new UserFacingError('write_failed', message)
       }
     },

@@ -56,7 +56,11 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
     const { origin, overridesBuiltIn: _o, savedByUser, ...config } = mode
     const scope = origin === 'project' ? 'project' : 'global'
     // A rule added to the project's own mode stays the project's (it asks for trust like the rest of it).
-    modes = (await storeFor(deps.currentWorkspace()).save(change(config), scope, slug, { own: origin !== 'project' || savedByUser === true })).modes
+    modes = (
+      await storeFor(deps.currentWorkspace()).save(change(config), scope, slug, {
+        own: origin !== 'project' || savedByUser === true
+      })
+    ).modes
   }
 
   /** A built-in mode keeps its definition: what the user adds is stored apart (undefined for other modes). */
@@ -85,7 +89,10 @@ export async function createActiveModes(deps: ActiveModesDeps): Promise<ActiveMo
       addToBuiltIn(slug, { sandboxDomains: [domain] }) ??
       update(slug, (config) => {
         const sandbox = config.sandbox ?? { enabled: true, network: 'ask' as const }
-        return { ...config, sandbox: { ...sandbox, allowedDomains: [...new Set([...(sandbox.allowedDomains ?? []), domain])] } }
+        return {
+          ...config,
+          sandbox: { ...sandbox, allowedDomains: [...new Set([...(sandbox.allowedDomains ?? []), domain])] }
+        }
       }),
     addBrowserOrigin: (slug, origin) =>
       addToBuiltIn(slug, { browserAllow: [origin] }) ??

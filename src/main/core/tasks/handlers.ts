@@ -56,7 +56,9 @@ export function createApprovalHandlers(deps: {
   approvals: ApprovalQueue
   bus?: EventBus
 }): Pick<Handlers, ApprovalChannels> & { dispose(): void } {
-  const unsubscribe = deps.bus ? deps.approvals.subscribe((items) => deps.bus?.emit('approvals:changed', items)) : () => undefined
+  const unsubscribe = deps.bus
+    ? deps.approvals.subscribe((items) => deps.bus?.emit('approvals:changed', items))
+    : () => undefined
   return {
     'approvals:list': async () => deps.approvals.list(),
     'approvals:decide': async (decision) => {
@@ -68,7 +70,8 @@ export function createApprovalHandlers(deps: {
       if (decision.changes) {
         const known = new Set((item.changes ?? []).map((change) => change.id))
         const unknown = decision.changes.find((change) => !known.has(change.changeId))
-        if (unknown) throw new UserFacingError('invalid_decision', `The change ${unknown.changeId} is not part of this review.`)
+        if (unknown)
+          throw new UserFacingError('invalid_decision', `The change ${unknown.changeId} is not part of this review.`)
       }
       if (decision.alwaysAllow !== undefined && !item.suggestedRule) {
         throw new UserFacingError('invalid_decision', 'No "always allow" rule was offered for this item.')

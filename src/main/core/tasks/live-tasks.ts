@@ -60,7 +60,11 @@ export function createLiveTasks(deps: LiveTasksDeps): LiveTasks {
       await store.refresh([taskId])
       const elsewhere = store.runningElsewhere(taskId)
       // Two processes appending to one log would interleave their turns: the live one keeps the task.
-      if (elsewhere !== null) throw new UserFacingError('busy', `This task is running in another Modus process (pid ${elsewhere}); wait for it to finish, or stop it there, before continuing it here.`)
+      if (elsewhere !== null)
+        throw new UserFacingError(
+          'busy',
+          `This task is running in another Modus process (pid ${elsewhere}); wait for it to finish, or stop it there, before continuing it here.`
+        )
       // A torn last line is cut off before anything is appended, or the next record would be lost with it.
       const setAside = await store.setAsideTornTail(taskId)
       const replayed = await store.load(taskId)
@@ -69,7 +73,13 @@ export function createLiveTasks(deps: LiveTasksDeps): LiveTasks {
       if (setAside) session.emit({ type: 'error', at: now(), message: setAside, recoverable: true })
       restoreResults(session, replayed)
       for (const approval of replayed.unansweredApprovals) {
-        session.emit({ type: 'approval-resolved', at: now(), approvalId: approval.approvalId, outcome: 'cancelled', reason: 'Modus stopped before it was answered; it is asked again on resume.' })
+        session.emit({
+          type: 'approval-resolved',
+          at: now(),
+          approvalId: approval.approvalId,
+          outcome: 'cancelled',
+          reason: 'Modus stopped before it was answered; it is asked again on resume.'
+        })
       }
       const interrupted = replayed.lastStatus === 'running' || replayed.lastStatus === 'waiting'
       session.status = replayed.lastStatus
@@ -83,7 +93,12 @@ export function createLiveTasks(deps: LiveTasksDeps): LiveTasks {
 
 /** What was wrong in a task's log, for the chat (each damaged line was skipped, the rest kept). */
 export const logProblemEvents = (problems: readonly string[], at: number): AgentEvent[] =>
-  problems.map((problem) => ({ type: 'error', at, message: `This task's log is damaged at ${problem}.`, recoverable: true }))
+  problems.map((problem) => ({
+    type: 'error',
+    at,
+    message: `This task's log is damaged at ${problem}.`,
+    recoverable: true
+  }))
 
 /** Results already produced for the open calls (before the app stopped) are reused, not re-run. */
 function restoreResults(session: TaskSession, replayed: ReplayedTask): void {

@@ -66,10 +66,25 @@ export function createSubtasks(deps: SubtasksDeps): Subtasks {
   return {
     async run(parent, request, signal) {
       const child = await deps.start(
-        { text: request.message, mode: request.mode, workspace: parent.meta.workspace, parentId: parent.id, parentCallId: request.callId, todos: request.todos },
+        {
+          text: request.message,
+          mode: request.mode,
+          workspace: parent.meta.workspace,
+          parentId: parent.id,
+          parentCallId: request.callId,
+          todos: request.todos
+        },
         deps.tasks.get(parent.id)?.provider ?? undefined
       )
-      parent.emit({ type: 'subtask', at: now(), callId: request.callId, childId: child.id, mode: request.mode, status: 'started', message: request.message })
+      parent.emit({
+        type: 'subtask',
+        at: now(),
+        callId: request.callId,
+        childId: child.id,
+        mode: request.mode,
+        status: 'started',
+        message: request.message
+      })
       const outcome = await waitForChild(child.id, signal)
       reportChild(parent, request.callId, request.mode, outcome)
       return outcome

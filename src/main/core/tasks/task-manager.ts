@@ -225,7 +225,9 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     },
     record(taskId, event) {
       // A deleted task has nowhere to show it; the approval queue still does.
-      const next = (recording.get(taskId) ?? Promise.resolve()).then(() => addEvent(taskId, event)).catch(() => undefined)
+      const next = (recording.get(taskId) ?? Promise.resolve())
+        .then(() => addEvent(taskId, event))
+        .catch(() => undefined)
       recording.set(taskId, next)
       void next.then(() => {
         if (recording.get(taskId) === next) recording.delete(taskId)

@@ -81,7 +81,10 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       .catch((error: unknown): RunOutcome => {
         // A log the disk cannot take says so in its own words (which file, what to free); the
         // events below reach the user even though they cannot be written either.
-        const message = error instanceof TaskLogWriteError ? error.message : `Internal error: ${error instanceof Error ? error.message : String(error)}`
+        const message =
+          error instanceof TaskLogWriteError
+            ? error.message
+            : `Internal error: ${error instanceof Error ? error.message : String(error)}`
         try {
           session.emit({ type: 'error', at: now(), message, recoverable: true })
         } catch {
@@ -143,7 +146,13 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       await deps.beforeRun?.()
       const mode = input.mode ?? deps.defaultMode
       if (!deps.gate.mode(mode)) {
-        throw new UserFacingError('unknown_mode', `Unknown mode "${mode}". Available: ${deps.gate.modes().map((m) => m.slug).join(', ')}`)
+        throw new UserFacingError(
+          'unknown_mode',
+          `Unknown mode "${mode}". Available: ${deps.gate
+            .modes()
+            .map((m) => m.slug)
+            .join(', ')}`
+        )
       }
       const provider = inheritedProvider ?? (await deps.providerFor({ providerId: input.providerId }))
       const meta: TaskMeta = {
@@ -157,7 +166,8 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
         providerId: input.providerId,
         model: provider.model,
         // An unknown price makes the cost unknown from the start, never $0.00.
-        priceKnown: provider.info.costUsd({ inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }) !== null
+        priceKnown:
+          provider.info.costUsd({ inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }) !== null
       }
       const task = tasks.create(meta, provider)
       if (input.todos) task.session.setTodos(input.todos)

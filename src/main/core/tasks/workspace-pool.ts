@@ -23,7 +23,8 @@ export function createWorkspacePool(deps: WorkspacePoolDeps): WorkspacePool {
     get(root) {
       let pending = workspaces.get(root)
       if (!pending) {
-        const recordWrite: WriteRecorder = (taskId, path, write) => deps.checkpoints.forWorkspace(root).recordWrite(taskId, path, write)
+        const recordWrite: WriteRecorder = (taskId, path, write) =>
+          deps.checkpoints.forWorkspace(root).recordWrite(taskId, path, write)
         pending = createWorkspace({ root, now: deps.now, recordWrite }).then((ws) => {
           opened.push(ws)
           ws.changes.subscribe(deps.onChange)

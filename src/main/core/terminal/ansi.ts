@@ -6,14 +6,13 @@
 // CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, charset selections, two-byte escapes,
 // CR before LF, and C0 controls other than TAB, LF and CR.
 const MODEL_NOISE =
-  // eslint-disable-next-line no-control-regex
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()*+#%][ -~]|\x1b[ -/]*[0-OQ-WYZ\\`-~]|\r(?=\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g
-// eslint-disable-next-line no-control-regex
+
 const CRLF = /\r\n/g
-// eslint-disable-next-line no-control-regex
+
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g
 // What an escape sequence cut by a chunk boundary can look like.
-// eslint-disable-next-line no-control-regex
+
 const UNFINISHED = /^\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|[PX^_][^\x1b]*|[()*+#%]|[ -/]*)?$/
 /** Longest unfinished escape sequence we hold back for the next chunk. */
 const MAX_CARRY = 4096

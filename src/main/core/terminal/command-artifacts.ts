@@ -22,7 +22,11 @@ export interface CommandArtifacts {
   /** The command writing the artifact, so reads wait for its output to reach the file. */
   track(taskId: string, artifactId: string, record: CommandRecord): void
   /** Pages or searches a saved output of the task; says whether its command still runs. */
-  read(taskId: string, artifactId: string, request: OutputReadRequest): Promise<OutputPage & { command: TerminalCommandInfo | null }>
+  read(
+    taskId: string,
+    artifactId: string,
+    request: OutputReadRequest
+  ): Promise<OutputPage & { command: TerminalCommandInfo | null }>
 }
 
 /** Finished commands older than the last 500 are forgotten in memory; their files stay readable. */
@@ -61,7 +65,9 @@ export function createCommandArtifacts(deps: CommandArtifactsDeps): CommandArtif
     },
     async read(taskId, artifactId, request) {
       if (!ARTIFACT_ID.test(artifactId)) {
-        throw new Error(`Invalid artifact_id '${artifactId.slice(0, 80)}': expected the id execute_command gave, like cmd-1732250000000001.txt.`)
+        throw new Error(
+          `Invalid artifact_id '${artifactId.slice(0, 80)}': expected the id execute_command gave, like cmd-1732250000000001.txt.`
+        )
       }
       const path = join(commandOutputDir(deps.dataDir, taskId), artifactId)
       if (!existsSync(path)) throw new Error(`No saved output with artifact_id ${artifactId} in this task.`)

@@ -54,7 +54,11 @@ export function startCommandMonitor(options: CommandMonitorOptions): { stop(): v
       } else if (reader === null) {
         if (current.since !== null) set({ since: null, pid: null, inferred: false })
       } else {
-        set({ since: current.pid === reader && current.since !== null ? current.since : Date.now(), pid: reader, inferred: false })
+        set({
+          since: current.pid === reader && current.since !== null ? current.since : Date.now(),
+          pid: reader,
+          inferred: false
+        })
       }
     } finally {
       busy = false

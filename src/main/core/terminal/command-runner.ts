@@ -60,11 +60,18 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   const withTaskLock = <T>(taskId: string, work: () => Promise<T>): Promise<T> => {
     const previous = taskLocks.get(taskId) ?? Promise.resolve()
     const next = previous.then(work, work)
-    taskLocks.set(taskId, next.catch(() => undefined))
+    taskLocks.set(
+      taskId,
+      next.catch(() => undefined)
+    )
     return next
   }
 
-  async function spawnTaskTerminal(taskId: string, rootReal: string, loadUserRc: boolean): Promise<{ terminal: TerminalRecord; ready: boolean }> {
+  async function spawnTaskTerminal(
+    taskId: string,
+    rootReal: string,
+    loadUserRc: boolean
+  ): Promise<{ terminal: TerminalRecord; ready: boolean }> {
     const shell = await deps.shells.taskShell(rootReal, loadUserRc)
     const count = registry.all().filter((t) => t.taskId === taskId).length
     const terminal = registry.add(
@@ -97,7 +104,9 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     }
     const live = registry.all().filter((t) => t.taskId === taskId && !t.exited).length
     if (live >= deps.maxTerminalsPerTask) {
-      throw new Error(`This task already has ${live} terminals busy with running commands; stop one before starting another.`)
+      throw new Error(
+        `This task already has ${live} terminals busy with running commands; stop one before starting another.`
+      )
     }
     registry.pruneExited(taskId)
     const first = await spawnTaskTerminal(taskId, rootReal, deps.loadUserRc)
@@ -110,9 +119,18 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     throw new Error(`The shell (${second.terminal.shell}) did not start.`)
   }
 
-  async function startCommand(terminal: TerminalRecord, taskId: string, command: string, runCwd: string | null, wrap: SandboxWrap | null, label = command): Promise<CommandRecord> {
+  async function startCommand(
+    terminal: TerminalRecord,
+    taskId: string,
+    command: string,
+    runCwd: string | null,
+    wrap: SandboxWrap | null,
+    label = command
+  ): Promise<CommandRecord> {
     const session = terminal.session
-    const { artifactId, capture } = await deps.artifacts.create(taskId, (paused) => (paused ? session.pause() : session.resume()))
+    const { artifactId, capture } = await deps.artifacts.create(taskId, (paused) =>
+      paused ? session.pause() : session.resume()
+    )
     if (wrap) capture.observe((text) => wrap.scan(text))
     let running: RunningCommand
     try {
@@ -134,7 +152,14 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       endedAt: null,
       exitCode: null
     }
-    const record = { info, capture, running, stopReason: null, inputWait: { since: null, pid: null, inferred: false }, lastUserInputAt: 0 } as unknown as CommandRecord
+    const record = {
+      info,
+      capture,
+      running,
+      stopReason: null,
+      inputWait: { since: null, pid: null, inferred: false },
+      lastUserInputAt: 0
+    } as unknown as CommandRecord
     record.settled = running.done.then(async (end) => {
       const preview = await capture.finish()
       info.endedAt = Date.now()
@@ -169,7 +194,8 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       intervalMs: 250,
       onChange: (state) => {
         record.inputWait = state
-        if (record.info.endedAt === null) record.info.state = state.since !== null && !state.inferred ? 'waiting-input' : 'running'
+        if (record.info.endedAt === null)
+          record.info.state = state.since !== null && !state.inferred ? 'waiting-input' : 'running'
         registry.changed()
       },
       onTick: () => {
@@ -189,7 +215,11 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     void record.settled.finally(() => monitor.stop())
   }
 
-  async function stop(terminal: TerminalRecord, record: CommandRecord, reason: 'cancelled' | 'hard-limit' | 'killed'): Promise<void> {
+  async function stop(
+    terminal: TerminalRecord,
+    record: CommandRecord,
+    reason: 'cancelled' | 'hard-limit' | 'killed'
+  ): Promise<void> {
     if (record.info.endedAt !== null) return
     record.stopReason ??= reason
     await terminal.session.kill(deps.killGraceMs)
@@ -197,7 +227,11 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   }
 
   /** The model's call returns when the command ends, times out, waits for input or is cancelled. */
-  function outcomeOf(terminal: TerminalRecord, record: CommandRecord, request: CommandRunRequest): Promise<CommandOutcome> {
+  function outcomeOf(
+    terminal: TerminalRecord,
+    record: CommandRecord,
+    request: CommandRunRequest
+  ): Promise<CommandOutcome> {
     const timeoutMs = request.timeoutMs ?? deps.defaultTimeoutMs
     return new Promise<CommandOutcome>((resolve) => {
       const done = (value: CommandOutcome): void => {
@@ -214,14 +248,24 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       const inputPoll = setInterval(() => {
         const wait = record.inputWait
         // Silence alone (no /proc) is too weak to cut the call short; it becomes a note instead.
-        if (wait.since !== null && !wait.inferred && Date.now() - Math.max(wait.since, record.lastUserInputAt) >= deps.inputWaitReturnMs) done('waiting-input')
+        if (
+          wait.since !== null &&
+          !wait.inferred &&
+          Date.now() - Math.max(wait.since, record.lastUserInputAt) >= deps.inputWaitReturnMs
+        )
+          done('waiting-input')
       }, 250)
       if (request.signal?.aborted) onAbort()
       else request.signal?.addEventListener('abort', onAbort, { once: true })
     })
   }
 
-  async function awaitOutcome(terminal: TerminalRecord, record: CommandRecord, request: CommandRunRequest, notes: string[]): Promise<CommandRunResult> {
+  async function awaitOutcome(
+    terminal: TerminalRecord,
+    record: CommandRecord,
+    request: CommandRunRequest,
+    notes: string[]
+  ): Promise<CommandRunResult> {
     const outcome = await outcomeOf(terminal, record, request)
     const ended = record.info.endedAt !== null
     if (!ended) {
@@ -229,7 +273,9 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       registry.changed()
       if (outcome === 'background' && record.inputWait.inferred && record.inputWait.since !== null) {
         const quiet = Math.round((Date.now() - record.running.lastOutputAt()) / 1000)
-        notes.push(`It has printed nothing for ${quiet} s; if it is waiting for input, the user can answer it in the terminal.`)
+        notes.push(
+          `It has printed nothing for ${quiet} s; if it is waiting for input, the user can answer it in the terminal.`
+        )
       }
     }
     const settled = ended ? await record.settled : null
@@ -257,7 +303,10 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   /** Asks the shell what each name means; throws ShellNamesChanged when one is not the program of that name. */
   async function checkNames(terminal: TerminalRecord, names: readonly string[], cwd: string): Promise<void> {
     const probe = nameProbe(terminal.session.kind, names)
-    if (!probe) throw new ShellNamesChanged([{ name: names[0] ?? '', says: `what names mean cannot be checked in ${terminal.shell}` }])
+    if (!probe)
+      throw new ShellNamesChanged([
+        { name: names[0] ?? '', says: `what names mean cannot be checked in ${terminal.shell}` }
+      ])
     let timer: NodeJS.Timeout | undefined
     const timedOut = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), deps.readyTimeoutMs)))
     const output = await Promise.race([terminal.session.probe(probe.script), timedOut])
@@ -266,7 +315,9 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     if (!parsed) {
       // A shell that does not answer the question plainly is not one to run the command in.
       await registry.kill(terminal, true)
-      throw new ShellNamesChanged([{ name: names[0] ?? '', says: 'the task shell did not answer what its command names mean (it was restarted)' }])
+      throw new ShellNamesChanged([
+        { name: names[0] ?? '', says: 'the task shell did not answer what its command names mean (it was restarted)' }
+      ])
     }
     const problems = nameProblems(parsed, cwd)
     if (problems.length > 0) throw new ShellNamesChanged(problems)
@@ -285,12 +336,20 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
         const terminal = await acquireTaskTerminal(taskId, rootReal, notes)
         try {
           // In the same shell, under the same lock: nothing can run in between.
-          if (request.checkNames && request.checkNames.length > 0) await checkNames(terminal, request.checkNames, explicitCwd ?? rootReal)
+          if (request.checkNames && request.checkNames.length > 0)
+            await checkNames(terminal, request.checkNames, explicitCwd ?? rootReal)
           const wrap = request.sandbox ? await request.sandbox(request.command, terminal.shell) : null
           if (wrap?.note) notes.push(wrap.note)
           // Every call starts where the tool says (default: the workspace root), whatever an
           // earlier command cd-ed to; variables and functions do persist in the task shell.
-          const record = await startCommand(terminal, taskId, request.command, explicitCwd ?? rootReal, wrap, request.label)
+          const record = await startCommand(
+            terminal,
+            taskId,
+            request.command,
+            explicitCwd ?? rootReal,
+            wrap,
+            request.label
+          )
           return { terminal, record }
         } finally {
           terminal.reserved = false

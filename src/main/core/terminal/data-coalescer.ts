@@ -22,7 +22,7 @@ export function createDataCoalescer(
     const entry = pending.get(terminalId)
     if (!entry) return
     pending.delete(terminalId)
-    deliver(terminalId, entry.parts.length === 1 ? entry.parts[0]! : entry.parts.join(''))
+    deliver(terminalId, entry.parts.length === 1 ? entry.parts[0] : entry.parts.join(''))
   }
 
   const flushAll = (): void => {

@@ -35,7 +35,8 @@ export function createTerminalHandlers(deps: TerminalHandlerDeps): Pick<Handlers
   }
   return {
     'terminal:list': async () => service.list(),
-    'terminal:create': (input) => guard(() => service.createUserTerminal({ ...input, workspaceRoot: deps.workspaceRoot() })),
+    'terminal:create': (input) =>
+      guard(() => service.createUserTerminal({ ...input, workspaceRoot: deps.workspaceRoot() })),
     'terminal:write': (input) =>
       guard(() => {
         service.write(input.terminalId, input.data)

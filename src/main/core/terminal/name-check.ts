@@ -40,15 +40,21 @@ export function nameProbe(kind: ShellKind, names: readonly string[]): { script: 
     const q = quote(name)
     if (kind === 'bash') {
       lines.push(
-        `\\builtin printf '%s' ${q}`, sep,
-        `\\builtin type -t -- ${q} 2>/dev/null`, sep,
-        `\\builtin alias -- ${q} 2>/dev/null; \\builtin declare -f -- ${q} 2>/dev/null; \\builtin hash -t -- ${q} 2>/dev/null`, sep
+        `\\builtin printf '%s' ${q}`,
+        sep,
+        `\\builtin type -t -- ${q} 2>/dev/null`,
+        sep,
+        `\\builtin alias -- ${q} 2>/dev/null; \\builtin declare -f -- ${q} 2>/dev/null; \\builtin hash -t -- ${q} 2>/dev/null`,
+        sep
       )
     } else {
       lines.push(
-        `\\builtin printf '%s' ${q}`, sep,
-        `\\builtin whence -w -- ${q} 2>/dev/null`, sep,
-        `\\builtin alias -L -- ${q} 2>/dev/null; \\builtin functions -- ${q} 2>/dev/null; \\builtin whence -p -- ${q} 2>/dev/null`, sep
+        `\\builtin printf '%s' ${q}`,
+        sep,
+        `\\builtin whence -w -- ${q} 2>/dev/null`,
+        sep,
+        `\\builtin alias -L -- ${q} 2>/dev/null; \\builtin functions -- ${q} 2>/dev/null; \\builtin whence -p -- ${q} 2>/dev/null`,
+        sep
       )
     }
   }
@@ -129,7 +135,11 @@ export function nameProblems(resolved: { path: string; names: readonly NameResol
       case 'builtin':
       case 'keyword':
       case 'reserved':
-        if (!SHELL_OWN.has(name)) problems.push({ name, says: `'${name}' is a ${kind} loaded into the task shell, not the program of that name` })
+        if (!SHELL_OWN.has(name))
+          problems.push({
+            name,
+            says: `'${name}' is a ${kind} loaded into the task shell, not the program of that name`
+          })
         break
       case 'file':
       case 'command':
@@ -137,7 +147,11 @@ export function nameProblems(resolved: { path: string; names: readonly NameResol
         const hashed = detail.split('\n').pop()?.trim() ?? ''
         const found = pathLookup(name, resolved.path, cwd)
         if (name.includes('/') || !hashed) break
-        if (!found || !sameFile(hashed, found)) problems.push({ name, says: `'${name}' is hashed in the task shell to ${hashed}, not ${found ?? 'a program on PATH'}` })
+        if (!found || !sameFile(hashed, found))
+          problems.push({
+            name,
+            says: `'${name}' is hashed in the task shell to ${hashed}, not ${found ?? 'a program on PATH'}`
+          })
         break
       }
       default:

@@ -125,12 +125,19 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
   let savedBytes: number | null = null
   const measureSaved = async (): Promise<void> => {
     if (stopReason === null) return
-    savedBytes = await fs.stat(options.filePath).then((info) => info.size, () => file.bytesWritten)
+    savedBytes = await fs.stat(options.filePath).then(
+      (info) => info.size,
+      () => file.bytesWritten
+    )
   }
   const saveStopped = (bytes: number): SaveStopped | undefined =>
     stopReason === null
       ? undefined
-      : { atByte: fileFull ? writtenBytes : Math.min(savedBytes ?? file.bytesWritten, bytes), printedBytes: bytes, reason: stopReason }
+      : {
+          atByte: fileFull ? writtenBytes : Math.min(savedBytes ?? file.bytesWritten, bytes),
+          printedBytes: bytes,
+          reason: stopReason
+        }
 
   const append = (text: string): void => {
     if (!text) return
@@ -150,7 +157,8 @@ export function createOutputCapture(options: OutputCaptureOptions): OutputCaptur
     const omittedChars = tail.dropped()
     const stopped = saveStopped(bytes)
     const cut = stopped ? { saveStopped: stopped } : {}
-    if (omittedChars === 0) return { text: collapseCarriageReturns(head + tailText), truncated: false, totalBytes: bytes, ...cut }
+    if (omittedChars === 0)
+      return { text: collapseCarriageReturns(head + tailText), truncated: false, totalBytes: bytes, ...cut }
     const headPart = cutAtLastNewline(head)
     const tailPart = cutAtFirstNewline(tailText)
     const hidden = omittedChars + (head.length - headPart.length) + (tailText.length - tailPart.length)

@@ -49,9 +49,9 @@ async function readRange(path: string, offset: number, limit: number, totalBytes
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset)
     const bytes = buffer.subarray(0, bytesRead)
     let start = 0
-    while (start < bytes.length && start < 3 && isContinuation(bytes[start]!)) start++
+    while (start < bytes.length && start < 3 && isContinuation(bytes[start])) start++
     let end = Math.min(bytes.length, limit)
-    while (end < bytes.length && isContinuation(bytes[end]!)) end++
+    while (end < bytes.length && isContinuation(bytes[end])) end++
     return {
       totalBytes,
       start: offset + start,
@@ -124,7 +124,15 @@ async function searchFile(
   } finally {
     await handle.close()
   }
-  return { totalBytes, start: offset, end: moreMatches ? position : totalBytes, text: lines.join('\n'), matches, moreMatches, literal }
+  return {
+    totalBytes,
+    start: offset,
+    end: moreMatches ? position : totalBytes,
+    text: lines.join('\n'),
+    matches,
+    moreMatches,
+    literal
+  }
 }
 
 /** Line number of the byte at `offset`, so search results show absolute line numbers. */

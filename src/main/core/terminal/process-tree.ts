@@ -16,7 +16,7 @@ export interface ProcessEntry {
 const run = (file: string, args: string[]): Promise<string> =>
   new Promise((resolve, reject) =>
     execFile(file, args, { timeout: 5000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) =>
-      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(stdout)
+      error ? reject(Object.assign(new Error(error.message), { cause: error })) : resolve(stdout)
     )
   )
 
@@ -46,8 +46,13 @@ export async function listProcesses(platform: NodeJS.Platform = process.platform
   return out
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .filter((parts) => parts.length >= 3 && /^\d+$/.test(parts[0]!))
-    .map(([pid, ppid, pgid, state]) => ({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), state: (state ?? '?')[0]! }))
+    .filter((parts) => parts.length >= 3 && /^\d+$/.test(parts[0]))
+    .map(([pid, ppid, pgid, state]) => ({
+      pid: Number(pid),
+      ppid: Number(ppid),
+      pgid: Number(pgid),
+      state: (state ?? '?')[0]
+    }))
 }
 
 export function descendantsOf(all: ProcessEntry[], rootPid: number): ProcessEntry[] {
@@ -139,7 +144,10 @@ export async function killProcessTree(rootPid: number, options: KillTreeOptions)
 }
 
 /** The foreground process group of the shell's terminal (Linux/macOS), or null. */
-export async function foregroundGroup(shellPid: number, platform: NodeJS.Platform = process.platform): Promise<number | null> {
+export async function foregroundGroup(
+  shellPid: number,
+  platform: NodeJS.Platform = process.platform
+): Promise<number | null> {
   if (platform === 'linux') {
     const stat = parseStat(await readFile(`/proc/${shellPid}/stat`, 'utf8').catch(() => ''))
     return stat && stat.tpgid > 0 ? stat.tpgid : null
@@ -157,7 +165,10 @@ const TTY_WAITS = new Set(['n_tty_read', 'wait_woken', 'tty_read'])
  * terminal (kernel wait channel of a tty read, and the syscall's fd is the pty or /dev/tty).
  * Returns undefined where the platform cannot tell (callers fall back to a quiet period).
  */
-export async function terminalReader(shellPid: number, platform: NodeJS.Platform = process.platform): Promise<number | null | undefined> {
+export async function terminalReader(
+  shellPid: number,
+  platform: NodeJS.Platform = process.platform
+): Promise<number | null | undefined> {
   if (platform !== 'linux') return undefined
   const group = await foregroundGroup(shellPid, platform)
   if (group === null) return null
@@ -179,7 +190,7 @@ async function readsTerminal(pid: number): Promise<boolean> {
   const syscall = await readFile(`/proc/${pid}/syscall`, 'utf8').catch(() => '')
   const parts = syscall.trim().split(' ')
   if (parts.length < 2 || parts[0] === 'running') return wchan === 'n_tty_read'
-  const fd = Number.parseInt(parts[1]!, 16)
+  const fd = Number.parseInt(parts[1], 16)
   const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')
   return target.startsWith('/dev/pts/') || target === '/dev/tty' || target.startsWith('/dev/tty')
 }

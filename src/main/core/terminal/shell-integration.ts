@@ -150,7 +150,11 @@ function global:__modus_run([string]$Nonce) {
 Remove-Item Env:MODUS_READY_NONCE -ErrorAction SilentlyContinue
 `
 
-export function findOnPath(name: string, env: Record<string, string | undefined>, platform: NodeJS.Platform): string | null {
+export function findOnPath(
+  name: string,
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform
+): string | null {
   const dirs = (env.PATH ?? env.Path ?? '').split(platform === 'win32' ? ';' : delimiter)
   const exts = platform === 'win32' ? ['.exe', '.cmd', ''] : ['']
   for (const dir of dirs) {
@@ -164,14 +168,21 @@ export function findOnPath(name: string, env: Record<string, string | undefined>
 }
 
 /** bash or zsh from $SHELL (bash otherwise) on Linux/macOS; pwsh, else Windows PowerShell, on Windows. */
-export function chooseShell(env: Record<string, string | undefined>, platform: NodeJS.Platform, preferred?: string): ShellChoice {
+export function chooseShell(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform,
+  preferred?: string
+): ShellChoice {
   if (platform === 'win32') {
     const pwsh = preferred ?? findOnPath('pwsh', env, platform)
     return { kind: 'pwsh', file: pwsh ?? 'powershell.exe' }
   }
   const wanted = preferred ?? env.SHELL ?? ''
   const name = basename(wanted)
-  if ((name === 'zsh' || name === 'bash') && (wanted.includes('/') ? existsSync(wanted) : findOnPath(name, env, platform))) {
+  if (
+    (name === 'zsh' || name === 'bash') &&
+    (wanted.includes('/') ? existsSync(wanted) : findOnPath(name, env, platform))
+  ) {
     return { kind: name, file: wanted }
   }
   const bash = findOnPath('bash', env, platform) ?? '/bin/bash'

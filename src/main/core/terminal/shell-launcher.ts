@@ -59,11 +59,19 @@ export function createShellLauncher(deps: ShellLauncherDeps): ShellLauncher {
     async taskShell(cwd, loadUserRc) {
       const choice = chooseShell(await resolveEnv(), platform, deps.shell)
       const readyNonce = randomBytes(16).toString('hex')
-      const launch = await prepareShellLaunch({ choice, integrationDir, scriptDir, readyNonce, loadUserRc, userZdotdir: (await resolveEnv()).ZDOTDIR })
+      const launch = await prepareShellLaunch({
+        choice,
+        integrationDir,
+        scriptDir,
+        readyNonce,
+        loadUserRc,
+        userZdotdir: (await resolveEnv()).ZDOTDIR
+      })
       const env = await shellEnv('task')
       return {
         shell: choice.file,
-        start: (hooks) => createShellSession({ launch, cwd, env, cols: deps.cols, rows: deps.rows, scriptDir, readyNonce, ...hooks })
+        start: (hooks) =>
+          createShellSession({ launch, cwd, env, cols: deps.cols, rows: deps.rows, scriptDir, readyNonce, ...hooks })
       }
     },
     async userShell(cwd, size) {

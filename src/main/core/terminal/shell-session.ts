@@ -15,8 +15,7 @@ import { invocationLine, writeCommandScript, type ShellLaunch } from './shell-in
 export type SessionState = 'starting' | 'idle' | 'awaiting-start' | 'running' | 'exited'
 
 export type CommandEnd =
-  | { kind: 'exited'; exitCode: number; cwd: string }
-  | { kind: 'shell-exited'; exitCode: number | null }
+  { kind: 'exited'; exitCode: number; cwd: string } | { kind: 'shell-exited'; exitCode: number | null }
 
 export interface RunningCommand {
   readonly nonce: string
@@ -81,7 +80,6 @@ interface ActiveCommand {
   resolve: (end: CommandEnd) => void
 }
 
-// eslint-disable-next-line no-control-regex
 const TERMINAL_MODES = /\x1b\[\?[\d;]*[hl]|\x1b[=>]/g
 
 export function createShellSession(options: ShellSessionOptions): ShellSession {
@@ -165,7 +163,12 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
 
   const platform = process.platform
 
-  async function start(command: string, runCwd: string | null, capture: ActiveCommand['capture'], display: string | null): Promise<RunningCommand> {
+  async function start(
+    command: string,
+    runCwd: string | null,
+    capture: ActiveCommand['capture'],
+    display: string | null
+  ): Promise<RunningCommand> {
     if (state !== 'idle') throw new Error(`The shell is not ready for a command (${state}).`)
     const nonce = randomBytes(16).toString('hex')
     state = 'awaiting-start'
@@ -198,9 +201,13 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
     state: () => state,
     cwd: () => cwd,
     waitReady(timeoutMs) {
-      return Promise.race([ready, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())])
+      return Promise.race([
+        ready,
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())
+      ])
     },
-    run: (command, runCwd, capture, shown = command) => start(command, runCwd, capture, shown.replace(/\r?\n/g, '\r\n') + '\r\n'),
+    run: (command, runCwd, capture, shown = command) =>
+      start(command, runCwd, capture, shown.replace(/\r?\n/g, '\r\n') + '\r\n'),
     async probe(script) {
       let output = ''
       const running = await start(script, null, { push: (text) => void (output += text) }, null)

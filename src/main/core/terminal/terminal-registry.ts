@@ -6,7 +6,10 @@ import type { OutputCapture, OutputPreview } from './output-capture'
 import type { CommandEnd, RunningCommand, ShellSession } from './shell-session'
 
 /** Matches the core's `EventBus.emit`, narrowed to this domain's events. */
-export type TerminalEventSink = <E extends 'terminal:data' | 'terminal:changed'>(name: E, payload: EventPayload<E>) => void
+export type TerminalEventSink = <E extends 'terminal:data' | 'terminal:changed'>(
+  name: E,
+  payload: EventPayload<E>
+) => void
 
 /** A command started in a terminal, from its start until its output is saved. */
 export interface CommandRecord {
@@ -35,7 +38,10 @@ export interface TerminalRecord {
   command: CommandRecord | null
 }
 
-export type SessionStarter = (hooks: { onOutput(text: string): void; onExit(code: number | null): void }) => ShellSession
+export type SessionStarter = (hooks: {
+  onOutput(text: string): void
+  onExit(code: number | null): void
+}) => ShellSession
 
 /** Every live terminal (task and user), their list as the UI sees it, and its change events. */
 export interface TerminalRegistry {
@@ -76,7 +82,9 @@ export function createTerminalRegistry(deps: TerminalRegistryDeps): TerminalRegi
   let counter = 0
   let changeQueued = false
   let disposed = false
-  const coalescer = createDataCoalescer((terminalId, data) => deps.emit('terminal:data', { terminalId, data }), { intervalMs: deps.coalesceMs })
+  const coalescer = createDataCoalescer((terminalId, data) => deps.emit('terminal:data', { terminalId, data }), {
+    intervalMs: deps.coalesceMs
+  })
 
   const info = (t: TerminalRecord): TerminalInfo => ({
     id: t.id,

@@ -52,7 +52,13 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
   const rows = deps.rows ?? 30
   const killGraceMs = deps.killGraceMs ?? 1500
   const registry = createTerminalRegistry({ emit: deps.emit, killGraceMs, coalesceMs: deps.coalesceMs ?? 16 })
-  const shells = createShellLauncher({ dataDir: deps.dataDir, resolveEnv: deps.resolveEnv, shell: deps.shell, cols, rows })
+  const shells = createShellLauncher({
+    dataDir: deps.dataDir,
+    resolveEnv: deps.resolveEnv,
+    shell: deps.shell,
+    cols,
+    rows
+  })
   const artifacts = createCommandArtifacts({
     dataDir: deps.dataDir,
     previewChars: deps.previewChars ?? 10_000,
@@ -89,13 +95,21 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
         const now = Date.now()
         return registry
           .runningCommands(taskId)
-          .map((p) => `- ${p.command} (pid ${p.pid ?? '?'}, ${p.state}, running ${Math.round((now - p.startedAt) / 1000)} s, output: ${p.artifactId})`)
+          .map(
+            (p) =>
+              `- ${p.command} (pid ${p.pid ?? '?'}, ${p.state}, running ${Math.round((now - p.startedAt) / 1000)} s, output: ${p.artifactId})`
+          )
           .join('\n')
       }
     }
   }
 
-  async function createUserTerminal(request: { cwd?: string; cols?: number; rows?: number; workspaceRoot: string | null }): Promise<TerminalInfo> {
+  async function createUserTerminal(request: {
+    cwd?: string
+    cols?: number
+    rows?: number
+    workspaceRoot: string | null
+  }): Promise<TerminalInfo> {
     if (registry.disposed) throw new Error('The terminal service has shut down.')
     const rootReal = request.workspaceRoot ? await realpath(request.workspaceRoot) : null
     const cwd = request.cwd
@@ -106,7 +120,18 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
     const shell = await shells.userShell(cwd, request)
     const number = registry.all().filter((t) => t.kind === 'user').length + 1
     const terminal = registry.add(
-      { id: registry.nextId('user'), kind: 'user', taskId: null, title: `Terminal ${number}`, shell: shell.shell, kept: true, exitCode: null, exited: false, reserved: false, command: null },
+      {
+        id: registry.nextId('user'),
+        kind: 'user',
+        taskId: null,
+        title: `Terminal ${number}`,
+        shell: shell.shell,
+        kept: true,
+        exitCode: null,
+        exited: false,
+        reserved: false,
+        command: null
+      },
       shell.start
     )
     return registry.info(terminal)
@@ -161,7 +186,8 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
       let total = 0
       for (const terminal of registry.all()) {
         total += terminal.session.scrollbackSize()
-        if (terminal.command && terminal.command.info.endedAt === null) total += terminal.command.capture.retainedChars()
+        if (terminal.command && terminal.command.info.endedAt === null)
+          total += terminal.command.capture.retainedChars()
       }
       return total
     },

@@ -24,9 +24,9 @@ export function createTextRing(keepChars: number): TextRing {
       if (!text) return
       chunks.push(text)
       held += text.length
-      while (held - chunks[first]!.length >= keep) {
-        held -= chunks[first]!.length
-        droppedChars += chunks[first]!.length
+      while (held - chunks[first].length >= keep) {
+        held -= chunks[first].length
+        droppedChars += chunks[first].length
         chunks[first++] = ''
       }
       // Compact the array now and then so it does not grow with the dropped slots.

@@ -78,7 +78,10 @@ export interface TaskTerminal {
   readonly taskId: string
   execute(request: CommandRunRequest): Promise<CommandRunResult>
   /** Pages or searches a saved output of this task; also says whether it still runs. */
-  readOutput(artifactId: string, request: OutputReadRequest): Promise<OutputPage & { command: TerminalCommandInfo | null }>
+  readOutput(
+    artifactId: string,
+    request: OutputReadRequest
+  ): Promise<OutputPage & { command: TerminalCommandInfo | null }>
   /** Commands of this task still running (dev servers, watchers, timed-out builds). */
   processes(): TerminalCommandInfo[]
   /** One line per background command, for the model's environment details; '' when none. */
@@ -89,7 +92,12 @@ export interface TerminalService {
   /** The task's terminals; `taskTitle` names their tabs. */
   forTask(taskId: string, workspaceRoot: string, taskTitle?: string): TaskTerminal
   list(): TerminalInfo[]
-  createUserTerminal(request: { cwd?: string; cols?: number; rows?: number; workspaceRoot: string | null }): Promise<TerminalInfo>
+  createUserTerminal(request: {
+    cwd?: string
+    cols?: number
+    rows?: number
+    workspaceRoot: string | null
+  }): Promise<TerminalInfo>
   write(terminalId: string, data: string): void
   resize(terminalId: string, cols: number, rows: number): void
   /** Ends the terminal's shell and all in it; an exited terminal is removed from the list. */

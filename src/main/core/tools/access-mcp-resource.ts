@@ -6,6 +6,10 @@ import type { McpToolContext, ToolExecutor } from '../ports/tool-types'
 export function createAccessMcpResourceExecutor(mcp: McpPort): ToolExecutor<AccessMcpResourceParams, McpToolContext> {
   return {
     execute: (params, ctx) =>
-      mcp.readResource(params.server_name, params.uri, { mode: ctx.mode, signal: ctx.signal, modelSupportsImages: ctx.modelSupportsImages })
+      mcp.readResource(params.server_name, params.uri, {
+        mode: ctx.mode,
+        signal: ctx.signal,
+        modelSupportsImages: ctx.modelSupportsImages
+      })
   }
 }

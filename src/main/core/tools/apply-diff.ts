@@ -6,7 +6,10 @@ import type { EditToolExecutor, FileToolContext } from '../ports/tool-types'
 function describe(block: BlockResult, total: number): string {
   const name = `Block ${block.index + 1} of ${total}`
   if (block.status === 'applied') {
-    const moved = block.hint !== undefined && block.hint !== block.startLine ? ` (found at line ${block.startLine}, hint was ${block.hint})` : ''
+    const moved =
+      block.hint !== undefined && block.hint !== block.startLine
+        ? ` (found at line ${block.startLine}, hint was ${block.hint})`
+        : ''
     const reindent = block.reindented ? '; replacement re-indented to the file' : ''
     return `${name}: applied to lines ${block.startLine}-${block.endLine}${moved}${reindent}.`
   }
@@ -22,11 +25,15 @@ export const applyDiffExecutor: EditToolExecutor<ApplyDiffParams, FileToolContex
     const total = result.blocks.length
     const notes = result.blocks.map((b) => describe(b, total))
     if (result.applied === 0) {
-      return failed(`No SEARCH/REPLACE block of the diff applied to ${file.path.display}; nothing changed.\n\n${notes.join('\n\n')}`)
+      return failed(
+        `No SEARCH/REPLACE block of the diff applied to ${file.path.display}; nothing changed.\n\n${notes.join('\n\n')}`
+      )
     }
     if (result.content === file.text) return failed(`The diff leaves ${file.path.display} unchanged.`)
     if (result.failed > 0) {
-      notes.push(`Only ${result.applied} of ${total} blocks applied. Re-read the file before resending the failed blocks.`)
+      notes.push(
+        `Only ${result.applied} of ${total} blocks applied. Re-read the file before resending the failed blocks.`
+      )
     }
     return { ok: true, changes: [modification(file, params.path, result.content)], notes }
   }

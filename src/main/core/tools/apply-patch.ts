@@ -38,11 +38,24 @@ export const applyPatchExecutor: EditToolExecutor<ApplyPatchParams, FileToolCont
           changes.push({ path: change.path, kind: 'create', original: null, proposed: change.content })
         }
       } else if (change.type === 'delete') {
-        changes.push({ path: change.path, kind: 'delete', original: file!.text, proposed: null, format: formatOf(file!) })
+        changes.push({
+          path: change.path,
+          kind: 'delete',
+          original: file!.text,
+          proposed: null,
+          format: formatOf(file!)
+        })
       } else {
         const proposed = withLineEnding(keepFinalNewline(file!.text, change.content), file!.eol)
         if (change.movePath) {
-          changes.push({ path: change.path, kind: 'move', moveTo: change.movePath, original: file!.text, proposed, format: formatOf(file!) })
+          changes.push({
+            path: change.path,
+            kind: 'move',
+            moveTo: change.movePath,
+            original: file!.text,
+            proposed,
+            format: formatOf(file!)
+          })
         } else {
           changes.push(modification(file!, change.path, proposed))
         }

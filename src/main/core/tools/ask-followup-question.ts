@@ -27,7 +27,10 @@ export const askFollowupQuestionExecutor: TaskToolExecutor<AskFollowupQuestionPa
   }
 }
 
-async function waitForAnswer(ctx: TaskToolContext, first: { answer: string; mode?: string } | undefined): Promise<Answer | null> {
+async function waitForAnswer(
+  ctx: TaskToolContext,
+  first: { answer: string; mode?: string } | undefined
+): Promise<Answer | null> {
   const { session, loop, control } = ctx
   const autoMs = loop.gate.followupAutoAnswerMs(session.mode, session.meta.workspace)
   let timer: NodeJS.Timeout | undefined

@@ -18,7 +18,9 @@ function checkUrl(url: string): string | null {
   } catch {
     return `"${url}" is not a URL: give a full address such as http://localhost:3000 or file:///path/to/page.html.`
   }
-  return SCHEMES.has(parsed.protocol) ? null : `Only http://, https:// and file:// pages can be opened, not ${parsed.protocol}`
+  return SCHEMES.has(parsed.protocol)
+    ? null
+    : `Only http://, https:// and file:// pages can be opened, not ${parsed.protocol}`
 }
 
 function outsideViewport(session: BrowserSession, point: { x: number; y: number }): string | null {
@@ -36,7 +38,13 @@ async function settle(session: BrowserSession): Promise<void> {
 }
 
 /** The screenshot, URL and logs since the previous action: what every action returns. */
-async function report(session: BrowserSession, done: string, ctx: ToolContext, isError = false, stopped = session.drainBlocked()): Promise<ToolOutput> {
+async function report(
+  session: BrowserSession,
+  done: string,
+  ctx: ToolContext,
+  isError = false,
+  stopped = session.drainBlocked()
+): Promise<ToolOutput> {
   const shot = await session.page.screenshot({ type: 'png' })
   const logs = session.drainLogs()
   const blocked = describeBlocked(stopped)
@@ -45,13 +53,20 @@ async function report(session: BrowserSession, done: string, ctx: ToolContext, i
     ...blocked,
     `Current URL: ${session.page.url()}`,
     `Viewport: ${session.viewport.width}x${session.viewport.height}`,
-    logs.console.length > 0 ? `Console since the previous action:\n${logs.console.join('\n')}` : 'Console since the previous action: (none)',
-    logs.errors.length > 0 ? `Page errors since the previous action:\n${logs.errors.join('\n')}` : 'Page errors since the previous action: (none)'
+    logs.console.length > 0
+      ? `Console since the previous action:\n${logs.console.join('\n')}`
+      : 'Console since the previous action: (none)',
+    logs.errors.length > 0
+      ? `Page errors since the previous action:\n${logs.errors.join('\n')}`
+      : 'Page errors since the previous action: (none)'
   ]
-  if (!ctx.modelSupportsImages) lines.push('(A screenshot was taken but not sent: this model does not take images. Rely on the URL and console.)')
+  if (!ctx.modelSupportsImages)
+    lines.push('(A screenshot was taken but not sent: this model does not take images. Rely on the URL and console.)')
   const text = { type: 'text' as const, text: lines.join('\n') }
   return {
-    content: ctx.modelSupportsImages ? [text, { type: 'image', mediaType: 'image/png', dataBase64: shot.toString('base64') }] : [text],
+    content: ctx.modelSupportsImages
+      ? [text, { type: 'image', mediaType: 'image/png', dataBase64: shot.toString('base64') }]
+      : [text],
     isError
   }
 }
@@ -62,11 +77,21 @@ const MAX_BLOCKED_REQUESTS = 10
 function describeBlocked(stopped: readonly BlockedNavigation[]): string[] {
   const lines = stopped
     .filter((entry) => entry.kind === 'navigation')
-    .map((entry) => `The page tried to open ${entry.url}; it was not opened (${entry.reason}). To go there, call browser_action launch with that url, so the user can approve it.`)
-  const requests = [...new Map(stopped.filter((entry) => entry.kind === 'request').map((entry) => [entry.url, entry])).values()]
-  for (const entry of requests.slice(0, MAX_BLOCKED_REQUESTS)) lines.push(`The page sent a request to ${entry.url}; it was blocked (${entry.reason}).`)
-  if (requests.length > MAX_BLOCKED_REQUESTS) lines.push(`(${requests.length - MAX_BLOCKED_REQUESTS} more blocked requests to other URLs)`)
-  if (requests.length > 0) lines.push('A page may only reach the origins it was opened from and those this mode allows; a browser URL rule in the mode allows more.')
+    .map(
+      (entry) =>
+        `The page tried to open ${entry.url}; it was not opened (${entry.reason}). To go there, call browser_action launch with that url, so the user can approve it.`
+    )
+  const requests = [
+    ...new Map(stopped.filter((entry) => entry.kind === 'request').map((entry) => [entry.url, entry])).values()
+  ]
+  for (const entry of requests.slice(0, MAX_BLOCKED_REQUESTS))
+    lines.push(`The page sent a request to ${entry.url}; it was blocked (${entry.reason}).`)
+  if (requests.length > MAX_BLOCKED_REQUESTS)
+    lines.push(`(${requests.length - MAX_BLOCKED_REQUESTS} more blocked requests to other URLs)`)
+  if (requests.length > 0)
+    lines.push(
+      'A page may only reach the origins it was opened from and those this mode allows; a browser URL rule in the mode allows more.'
+    )
   return lines
 }
 
@@ -88,7 +113,8 @@ async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext):
   } catch (error) {
     // The page redirected somewhere the policy did not allow: that, not a network failure, is the news.
     const stopped = session.drainBlocked()
-    if (stopped.some((entry) => entry.kind === 'navigation')) return await report(session, `Opening ${url} led to a page that was not opened.`, ctx, true, stopped)
+    if (stopped.some((entry) => entry.kind === 'navigation'))
+      return await report(session, `Opening ${url} led to a page that was not opened.`, ctx, true, stopped)
     const logs = session.drainLogs()
     const errors = logs.errors.length > 0 ? `\nPage errors: ${logs.errors.join('; ')}` : ''
     return textOutput(`Navigation to ${url} failed: ${errorText(error)}${errors}`, true)
@@ -96,7 +122,8 @@ async function launch(sessions: BrowserSessions, url: string, ctx: ToolContext):
 }
 
 /** The mode's check for pages the browser opens on its own; without one, none opens unasked. */
-const pageCheckOf = (ctx: ToolContext) => ctx.checkPage ?? (async () => ({ allowed: false, reason: 'no policy is available to approve it' }))
+const pageCheckOf = (ctx: ToolContext) =>
+  ctx.checkPage ?? (async () => ({ allowed: false, reason: 'no policy is available to approve it' }))
 
 /** Runs one action on the open page; a string back is an error for the model. */
 async function act(session: BrowserSession, params: BrowserActionParams): Promise<string | null> {
@@ -158,7 +185,8 @@ export function createBrowserActionExecutor(sessions: BrowserSessions): ToolExec
         await sessions.close(ctx.taskId)
         return textOutput('The browser was closed.')
       }
-      if (!session) return textOutput(`No browser is open: start with browser_action launch (url) before ${params.action}.`, true)
+      if (!session)
+        return textOutput(`No browser is open: start with browser_action launch (url) before ${params.action}.`, true)
       session.checkPagesWith(pageCheckOf(ctx))
       try {
         const problem = await act(session, params)

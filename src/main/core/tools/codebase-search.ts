@@ -19,7 +19,10 @@ export interface CodebaseSearchOptions {
 }
 
 function formatHit(hit: SearchHit): string {
-  const parts = [hit.similarity !== undefined ? `semantic ${hit.similarity.toFixed(2)}` : '', hit.lexicalRank ? `lexical #${hit.lexicalRank}` : ''].filter(Boolean)
+  const parts = [
+    hit.similarity !== undefined ? `semantic ${hit.similarity.toFixed(2)}` : '',
+    hit.lexicalRank ? `lexical #${hit.lexicalRank}` : ''
+  ].filter(Boolean)
   return [
     `File path: ${hit.chunk.path}`,
     `Score: ${hit.score.toFixed(3)} (${parts.join(', ')})`,
@@ -45,7 +48,9 @@ function withinBudget(hits: readonly SearchHit[], budgetChars: number): { blocks
   return { blocks, left: hits.length - blocks.length }
 }
 
-export function createCodebaseSearchExecutor(options: CodebaseSearchOptions): ToolExecutor<CodebaseSearchParams, FileToolContext> {
+export function createCodebaseSearchExecutor(
+  options: CodebaseSearchOptions
+): ToolExecutor<CodebaseSearchParams, FileToolContext> {
   const maxResults = options.maxResults ?? CODEBASE_SEARCH_MAX_RESULTS
   const budgetChars = (options.tokenBudget ?? CODEBASE_SEARCH_TOKEN_BUDGET) * CHARS_PER_TOKEN
   return {
@@ -54,9 +59,17 @@ export function createCodebaseSearchExecutor(options: CodebaseSearchOptions): To
         let pathPrefix: string | undefined
         if (params.path && params.path !== '.') {
           const target = await ctx.workspace.resolve(params.path)
-          if (target.outsideWorkspace) return textOutput(`Error: ${target.display}${outsideNote(true)}: codebase_search covers the workspace only.`, true)
+          if (target.outsideWorkspace)
+            return textOutput(
+              `Error: ${target.display}${outsideNote(true)}: codebase_search covers the workspace only.`,
+              true
+            )
           if (target.kind === 'missing') return textOutput(`Error: ${params.path} was not found.`, true)
-          if (target.ignored) return textOutput(`Error: ${target.display} is excluded by the workspace's ignore file (.modusignore / .rooignore): codebase_search does not search it.`, true)
+          if (target.ignored)
+            return textOutput(
+              `Error: ${target.display} is excluded by the workspace's ignore file (.modusignore / .rooignore): codebase_search does not search it.`,
+              true
+            )
           pathPrefix = target.display === '.' ? undefined : target.display
         }
         const index = await options.indexFor(ctx.workspace.root)
@@ -64,19 +77,38 @@ export function createCodebaseSearchExecutor(options: CodebaseSearchOptions): To
         if (!outcome.complete) {
           // The first build is still running: a partial index would hide what it has not reached.
           const { filesDone, filesTotal } = outcome.progress
-          const { words, hits, skipped: notSearched } = await searchByWords(params.query, pathPrefix ?? '.', maxResults, ctx)
+          const {
+            words,
+            hits,
+            skipped: notSearched
+          } = await searchByWords(params.query, pathPrefix ?? '.', maxResults, ctx)
           const progress = filesTotal > 0 ? `${filesDone} of ${filesTotal} files indexed` : 'scanning the workspace'
           const head = `The code index is still being built (${progress}): these results come from a plain text search of the workspace for the words ${words.join(', ') || '(none usable)'}, files ranked by how many of them they hold, not by meaning.`
           const skipped = describeSkipped(notSearched)
           const body = hits.length === 0 ? 'No file holds any of these words.' : formatTextHits(hits)
-          return textOutput([head, ...(skipped ? [skipped] : []), `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''}`, '', body].join('\n'))
+          return textOutput(
+            [
+              head,
+              ...(skipped ? [skipped] : []),
+              `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''}`,
+              '',
+              body
+            ].join('\n')
+          )
         }
         const visible = outcome.hits.filter((h) => !ctx.workspace.isIgnored(h.chunk.path))
         const skipped = describeSkipped(outcome.skipped)
-        const head = [...outcome.notes, ...(skipped ? [skipped] : []), `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''} — ${outcome.mode === 'hybrid' ? 'semantic + lexical' : 'lexical'} ranking`]
+        const head = [
+          ...outcome.notes,
+          ...(skipped ? [skipped] : []),
+          `Query: ${params.query}${pathPrefix ? ` (in ${pathPrefix})` : ''} — ${outcome.mode === 'hybrid' ? 'semantic + lexical' : 'lexical'} ranking`
+        ]
         if (visible.length === 0) return textOutput(`${head.join('\n')}\nNo results found.`)
         const { blocks, left } = withinBudget(visible, budgetChars)
-        const tail = left > 0 ? `\n\n(${left} more results left out to stay within the result budget; narrow the query or the path.)` : ''
+        const tail =
+          left > 0
+            ? `\n\n(${left} more results left out to stay within the result budget; narrow the query or the path.)`
+            : ''
         return textOutput(`${head.join('\n')}\n\n${blocks.join('\n\n')}${tail}`)
       } catch (err) {
         return workspaceErrorOutput(err)

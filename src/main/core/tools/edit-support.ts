@@ -2,11 +2,17 @@ import { WorkspaceError, type ProposedChange, type TextFile } from '../workspace
 import { textOutput, type FileToolContext, type ProposalResult } from '../ports/tool-types'
 
 /** The file an edit starts from; a missing file is an error that tells the model what to use. */
-export async function readExistingForEdit(ctx: FileToolContext, path: string, tool: string): Promise<TextFile | ProposalResult> {
+export async function readExistingForEdit(
+  ctx: FileToolContext,
+  path: string,
+  tool: string
+): Promise<TextFile | ProposalResult> {
   try {
     const file = await ctx.workspace.readTextIfExists(path)
     if (file) return file
-    return failed(`Error: File not found: ${path}. ${tool} edits existing files; use write_to_file to create a new one.`)
+    return failed(
+      `Error: File not found: ${path}. ${tool} edits existing files; use write_to_file to create a new one.`
+    )
   } catch (err) {
     return failedFrom(err)
   }
@@ -22,5 +28,11 @@ export function failedFrom(err: unknown): ProposalResult {
 }
 
 export function modification(file: TextFile, path: string, proposed: string): ProposedChange {
-  return { path, kind: 'modify', original: file.text, proposed, format: { encoding: file.encoding, eol: file.eol, mode: file.mode } }
+  return {
+    path,
+    kind: 'modify',
+    original: file.text,
+    proposed,
+    format: { encoding: file.encoding, eol: file.eol, mode: file.mode }
+  }
 }

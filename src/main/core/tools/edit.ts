@@ -19,8 +19,12 @@ function newIndentsOtherwise(text: string, oldString: string, newString: string)
 
 export const editExecutor: EditToolExecutor<EditParams, FileToolContext> = {
   async propose(params, ctx) {
-    if (params.old_string === '') return failed("Error: 'old_string' is empty. Give the exact text to replace (use write_to_file to create a file).")
-    if (params.old_string === params.new_string) return failed("Error: 'old_string' and 'new_string' are identical; the edit would change nothing.")
+    if (params.old_string === '')
+      return failed(
+        "Error: 'old_string' is empty. Give the exact text to replace (use write_to_file to create a file)."
+      )
+    if (params.old_string === params.new_string)
+      return failed("Error: 'old_string' and 'new_string' are identical; the edit would change nothing.")
     const file = await readExistingForEdit(ctx, params.file_path, 'edit')
     if (!isFile(file)) return file
     const text = toLf(file.text)
@@ -34,7 +38,9 @@ export const editExecutor: EditToolExecutor<EditParams, FileToolContext> = {
         return {
           ok: true,
           changes: [modification(file, params.file_path, withLineEnding(loose.text, file.eol))],
-          notes: [`Replaced ${loose.count} occurrence${loose.count === 1 ? '' : 's'} of 'old_string' in ${file.path.display}, re-indented to the file's indentation.`]
+          notes: [
+            `Replaced ${loose.count} occurrence${loose.count === 1 ? '' : 's'} of 'old_string' in ${file.path.display}, re-indented to the file's indentation.`
+          ]
         }
       }
       if (count === 0 && loose.count > 1) {
@@ -53,7 +59,9 @@ export const editExecutor: EditToolExecutor<EditParams, FileToolContext> = {
         `Error: Found ${count} matches of 'old_string' in ${file.path.display}. Use replace_all: true to replace every occurrence, or include more surrounding text in 'old_string' to make it unique.`
       )
     }
-    const updated = params.replace_all ? text.split(oldString).join(newString) : text.replace(oldString, () => newString)
+    const updated = params.replace_all
+      ? text.split(oldString).join(newString)
+      : text.replace(oldString, () => newString)
     const proposed = withLineEnding(updated, file.eol)
     return {
       ok: true,

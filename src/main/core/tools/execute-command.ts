@@ -17,7 +17,8 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
       try {
         const plan = ctx.plan
         const command = plan?.command ?? params.command
-        const sandbox = (await ctx.sandbox?.({ command: params.command, outsideSandbox: params.outside_sandbox === true })) ?? null
+        const sandbox =
+          (await ctx.sandbox?.({ command: params.command, outsideSandbox: params.outside_sandbox === true })) ?? null
         const result = await ctx.terminal.execute({
           command,
           label: params.command,
@@ -28,13 +29,21 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
           sandbox: sandbox && 'wrap' in sandbox ? sandbox.wrap : undefined
         })
         const unsandboxed = sandbox && 'outside' in sandbox ? `Sandbox: not used. ${sandbox.outside}` : null
-        const rewritten = command !== params.command ? `Ran as: ${command} (git with the repository's code-running config turned off)` : null
+        const rewritten =
+          command !== params.command
+            ? `Ran as: ${command} (git with the repository's code-running config turned off)`
+            : null
         const note = [unsandboxed, rewritten].filter(Boolean).join('\n') || null
         const output = textOutput(formatCommandResult(result, note), result.outcome === 'cancelled')
-        return result.outcome === 'exited' && result.exitCode !== null ? { ...output, exitCode: result.exitCode } : output
+        return result.outcome === 'exited' && result.exitCode !== null
+          ? { ...output, exitCode: result.exitCode }
+          : output
       } catch (error) {
         if (error instanceof ShellNamesChanged)
-          return { ...textOutput(`Not run: ${error.message}.`, true), needsApproval: { rule: 'shell-name', reason: `${error.message}; so the command was not auto-approved` } }
+          return {
+            ...textOutput(`Not run: ${error.message}.`, true),
+            needsApproval: { rule: 'shell-name', reason: `${error.message}; so the command was not auto-approved` }
+          }
         return textOutput(`execute_command failed: ${error instanceof Error ? error.message : String(error)}`, true)
       }
     }
@@ -66,7 +75,9 @@ export const savedOutputCut = (stopped: SaveStopped): string =>
 
 function statusLine(result: CommandRunResult): string {
   if (result.exitCode === 0) return `Command exited with code 0 in ${result.cwd}.`
-  const how = result.signal ? `was ended by ${result.signal} (exit code ${result.exitCode})` : `failed with exit code ${result.exitCode}`
+  const how = result.signal
+    ? `was ended by ${result.signal} (exit code ${result.exitCode})`
+    : `failed with exit code ${result.exitCode}`
   const hint = result.exitCode === 127 ? ' Exit code 127 means the command was not found.' : ''
   return `Command ${how} in ${result.cwd}.${hint}`
 }
@@ -97,7 +108,10 @@ function formatOutcome(result: CommandRunResult): string {
         `It ends with the task unless the user keeps it.${stopHint(result)}${notes}`
       )
     case 'waiting-input': {
-      const who = result.waitingPid !== null ? `process ${result.waitingPid} is blocked reading the terminal` : 'it has printed nothing for a while'
+      const who =
+        result.waitingPid !== null
+          ? `process ${result.waitingPid} is blocked reading the terminal`
+          : 'it has printed nothing for a while'
       return (
         `The command seems to be waiting for input: ${who}.\n\n${outputBlock(result, 'Output so far')}\n\n` +
         `It is still running in the task terminal, where the user can answer it. You cannot type into it: ` +

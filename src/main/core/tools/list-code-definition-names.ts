@@ -10,17 +10,25 @@ import { textOutput, type FileToolContext, type ToolExecutor } from '../ports/to
 export const DEFINITION_FILES_LIMIT = 50
 const MAX_SOURCE_BYTES = 1024 * 1024
 
-type FileOutcome = { kind: 'listed'; text: string } | { kind: 'unsupported' | 'empty' | 'skipped'; path: string; why?: string }
+type FileOutcome =
+  { kind: 'listed'; text: string } | { kind: 'unsupported' | 'empty' | 'skipped'; path: string; why?: string }
 
 /** Why a folder's entry is not read: it links out of the workspace while the folder is inside. */
 const LINKS_OUTSIDE = 'it links outside the workspace; name it on its own to read it.'
 
-async function describeFile(parser: CodeParser, ctx: FileToolContext, path: string, display: string, stayInside = false): Promise<FileOutcome> {
+async function describeFile(
+  parser: CodeParser,
+  ctx: FileToolContext,
+  path: string,
+  display: string,
+  stayInside = false
+): Promise<FileOutcome> {
   const language = languageFor(display)
   if (!language) return { kind: 'unsupported', path: display }
   try {
     // The policy approved the folder, not where its links lead: reading one would bypass the outside-read decision.
-    if (stayInside && (await ctx.workspace.resolve(path)).outsideWorkspace) return { kind: 'skipped', path: display, why: LINKS_OUTSIDE }
+    if (stayInside && (await ctx.workspace.resolve(path)).outsideWorkspace)
+      return { kind: 'skipped', path: display, why: LINKS_OUTSIDE }
     const file = await ctx.workspace.readText(path, { maxBytes: MAX_SOURCE_BYTES })
     const definitions = await parser.definitions(file.text, language)
     if (definitions.length === 0) return { kind: 'empty', path: display }
@@ -33,7 +41,8 @@ async function describeFile(parser: CodeParser, ctx: FileToolContext, path: stri
 
 function summarize(outcomes: readonly FileOutcome[], leftOut: number): string {
   const sections = outcomes.flatMap((o) => (o.kind === 'listed' ? [o.text] : []))
-  const named = (kind: FileOutcome['kind']) => outcomes.flatMap((o) => (o.kind === kind && o.kind !== 'listed' ? [o.path] : []))
+  const named = (kind: FileOutcome['kind']) =>
+    outcomes.flatMap((o) => (o.kind === kind && o.kind !== 'listed' ? [o.path] : []))
   const notes: string[] = []
   const empty = named('empty')
   const unsupported = named('unsupported')
@@ -45,7 +54,9 @@ function summarize(outcomes: readonly FileOutcome[], leftOut: number): string {
   return [...sections, ...(notes.length ? [notes.join('\n')] : [])].join('\n\n')
 }
 
-export function createListCodeDefinitionNamesExecutor(parser: CodeParser): ToolExecutor<ListCodeDefinitionNamesParams, FileToolContext> {
+export function createListCodeDefinitionNamesExecutor(
+  parser: CodeParser
+): ToolExecutor<ListCodeDefinitionNamesParams, FileToolContext> {
   return {
     async execute(params, ctx) {
       try {
@@ -56,7 +67,8 @@ export function createListCodeDefinitionNamesExecutor(parser: CodeParser): ToolE
           const outcome = await describeFile(parser, ctx, params.path, target.display)
           if (outcome.kind === 'listed') return textOutput(note + outcome.text)
           if (outcome.kind === 'skipped') return textOutput(`Error: ${outcome.why}`, true)
-          if (outcome.kind === 'unsupported') return textOutput(`${target.display}: not parsed, its language is not supported.`)
+          if (outcome.kind === 'unsupported')
+            return textOutput(`${target.display}: not parsed, its language is not supported.`)
           return textOutput(`No definitions found in ${target.display}.`)
         }
         const { entries } = await ctx.workspace.list(params.path, { recursive: false, limit: 10_000 })

@@ -4,7 +4,9 @@ import { textOutput, type FileToolContext, type ToolExecutor } from '../ports/to
 
 export const LIST_FILES_LIMIT = 200
 
-export function createListFilesExecutor(options: { limit?: number } = {}): ToolExecutor<ListFilesParams, FileToolContext> {
+export function createListFilesExecutor(
+  options: { limit?: number } = {}
+): ToolExecutor<ListFilesParams, FileToolContext> {
   const limit = options.limit ?? LIST_FILES_LIMIT
   return {
     async execute(params, ctx) {

@@ -19,7 +19,11 @@ export const newTaskExecutor: TaskToolExecutor<NewTaskParams> = {
     }
     session.emit({ type: 'tool-started', at: loop.now(), callId })
     session.setStatus('waiting')
-    const outcome = await loop.subtasks.run(session, { callId, mode: params.mode, message: params.message, todos }, control.signal)
+    const outcome = await loop.subtasks.run(
+      session,
+      { callId, mode: params.mode, message: params.message, todos },
+      control.signal
+    )
     if (control.signal.aborted) return { kind: 'cancelled', output: textOutput(resultText.cancelled('new_task')) }
     session.setStatus('running')
     return { kind: 'result', output: textOutput(subtaskResultText(outcome)) }

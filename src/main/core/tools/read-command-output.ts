@@ -30,7 +30,9 @@ export function createReadCommandOutputExecutor(): ToolExecutor<ReadCommandOutpu
         if (params.search !== undefined) {
           const kind = page.literal ? 'text (not a valid regex, matched literally)' : 'regex'
           const head = `Search of ${what} for ${kind} /${params.search}/i, bytes ${page.start}–${page.totalBytes} of ${total}: ${page.matches} matching line(s).`
-          const more = page.moreMatches ? `\n\n[More matches after byte ${page.end}: search again with offset=${page.end}.]` : ''
+          const more = page.moreMatches
+            ? `\n\n[More matches after byte ${page.end}: search again with offset=${page.end}.]`
+            : ''
           return textOutput(`${head}\n${page.text || '(no matches)'}${more}${cut}`)
         }
         const head = `Output of ${what}: bytes ${page.start}–${page.end} of ${total}.`

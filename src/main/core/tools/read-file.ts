@@ -50,7 +50,10 @@ async function readImage(params: ReadFileParams, ctx: FileToolContext, mediaType
   const { path, bytes } = await ctx.workspace.readBytes(params.path, { maxBytes: MAX_IMAGE_BYTES })
   return {
     content: [
-      { type: 'text', text: `File: ${path.display}${outsideNote(path.outsideWorkspace)} (${mediaType}, ${bytes.length} bytes)` },
+      {
+        type: 'text',
+        text: `File: ${path.display}${outsideNote(path.outsideWorkspace)} (${mediaType}, ${bytes.length} bytes)`
+      },
       { type: 'image', mediaType, dataBase64: Buffer.from(bytes).toString('base64') }
     ],
     isError: false
@@ -73,7 +76,9 @@ async function readSlice(params: ReadFileParams, ctx: FileToolContext): Promise<
   if (offset === 1 && last >= range.totalLines) return textOutput(`${header}\n${body}`)
   const note =
     `IMPORTANT: File content truncated.\n\tStatus: Showing lines ${offset}-${last} of ${range.totalLines} total lines.` +
-    (last < range.totalLines ? `\n\tTo read more: Use the read_file tool with offset=${last + 1} and limit=${limit}.` : '')
+    (last < range.totalLines
+      ? `\n\tTo read more: Use the read_file tool with offset=${last + 1} and limit=${limit}.`
+      : '')
   return textOutput(`${header}\n${note}\n\n${body}`)
 }
 
@@ -93,7 +98,7 @@ export function longLinesNote(lines: ReadonlyArray<{ lineNumber: number; content
     .map((line) => `line ${line.lineNumber} has ${line.content.length.toLocaleString('en-US')} characters`)
     .join(', ')
   const more = cut.length > LONG_LINES_NAMED ? ` (and ${cut.length - LONG_LINES_NAMED} more long lines)` : ''
-  const first = cut[0]!
+  const first = cut[0]
   return (
     `\n\nNote: lines longer than ${MAX_LINE_LENGTH.toLocaleString('en-US')} characters are cut here to their first ${shown}, ending in "...": ${named}${more}. ` +
     `read_file cannot show the rest of a line. search_files with a regex tells whether (and on which line) a text occurs; ` +
@@ -121,9 +126,14 @@ async function readIndentation(params: ReadFileParams, ctx: FileToolContext): Pr
   const note = result.wasTruncated
     ? `\n\n(Block truncated at ${result.returnedLines} lines; raise limit/max_lines or read lines ${from}-${to} onward with slice mode.)`
     : ''
-  const shown = text.split('\n').slice(from - 1, to).map((content, i) => ({ lineNumber: from + i, content }))
+  const shown = text
+    .split('\n')
+    .slice(from - 1, to)
+    .map((content, i) => ({ lineNumber: from + i, content }))
   const cut = longLinesNote(shown, file.path.display)
-  return textOutput(`${header}\n${result.content}\n\nIncluded ranges: ${from}-${to} (total: ${result.totalLines} lines)${note}${cut}`)
+  return textOutput(
+    `${header}\n${result.content}\n\nIncluded ranges: ${from}-${to} (total: ${result.totalLines} lines)${note}${cut}`
+  )
 }
 
 export const readFileExecutor: ToolExecutor<ReadFileParams, FileToolContext> = {

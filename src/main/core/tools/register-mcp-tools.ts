@@ -1,7 +1,6 @@
 import { mcpToolDefinition } from '../../../shared/tools/mcp'
 import { createMcpServerToolExecutor } from './mcp-server-tool'
 import type { ToolRegistry } from './registry'
-import type { AnyToolExecutor } from '../ports/tool-types'
 import type { McpHub } from '../mcp/hub'
 import type { McpPort } from '../mcp/mcp-port'
 
@@ -22,7 +21,7 @@ export function registerMcpTools(hub: McpHub, port: McpPort, registry: ToolRegis
       'mcp',
       entries.map((entry) => ({
         definition: mcpToolDefinition(entry),
-        executor: createMcpServerToolExecutor(port, entry.exposedName) as unknown as AnyToolExecutor
+        executor: createMcpServerToolExecutor(port, entry.exposedName)
       }))
     )
   }

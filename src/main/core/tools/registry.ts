@@ -33,8 +33,11 @@ export function createToolRegistry(builtIns: BuiltInExecutors): ToolRegistry {
     runtimeDefinitions: () => [...runtime.values()].map((tool) => tool.definition),
     register(source, tools) {
       for (const { definition } of tools) {
-        if (Object.hasOwn(table, resolveToolAlias(definition.name))) throw new Error(`"${definition.name}" is a built-in tool name.`)
-        const owner = [...bySource].find(([other, list]) => other !== source && list.some((t) => t.definition.name === definition.name))
+        if (Object.hasOwn(table, resolveToolAlias(definition.name)))
+          throw new Error(`"${definition.name}" is a built-in tool name.`)
+        const owner = [...bySource].find(
+          ([other, list]) => other !== source && list.some((t) => t.definition.name === definition.name)
+        )
         if (owner) throw new Error(`The tool "${definition.name}" is already registered by ${owner[0]}.`)
       }
       const registered = [...tools]

@@ -15,7 +15,9 @@ export interface SearchFilesExecutorOptions {
 }
 
 const cut = (text: string): string =>
-  text.length > SEARCH_MAX_LINE_LENGTH ? `${text.slice(0, SEARCH_MAX_LINE_LENGTH)} […line cut at ${SEARCH_MAX_LINE_LENGTH} characters]` : text
+  text.length > SEARCH_MAX_LINE_LENGTH
+    ? `${text.slice(0, SEARCH_MAX_LINE_LENGTH)} […line cut at ${SEARCH_MAX_LINE_LENGTH} characters]`
+    : text
 
 /** `Found N results.` then per file `# path`, `N | line` rows, `----` between separate regions. */
 export function formatSearchResult(result: SearchResult, maxResults: number): string {
@@ -37,7 +39,9 @@ export function formatSearchResult(result: SearchResult, maxResults: number): st
   return `${head}\n\n${blocks.join('\n----\n\n')}`
 }
 
-export function createSearchFilesExecutor(options: SearchFilesExecutorOptions = {}): ToolExecutor<SearchFilesParams, FileToolContext> {
+export function createSearchFilesExecutor(
+  options: SearchFilesExecutorOptions = {}
+): ToolExecutor<SearchFilesParams, FileToolContext> {
   const maxResults = options.maxResults ?? SEARCH_MAX_RESULTS
   const contextLines = options.contextLines ?? SEARCH_CONTEXT_LINES
   return {
@@ -57,7 +61,10 @@ export function createSearchFilesExecutor(options: SearchFilesExecutorOptions = 
         return textOutput(note + formatSearchResult(result, maxResults) + (skipped ? `\n\n${skipped}` : ''))
       } catch (err) {
         if (err instanceof InvalidRegexError) {
-          return textOutput(`Error: invalid regular expression /${params.regex}/: ${err.message}\nFix the pattern (Rust regex syntax; escape special characters such as ( [ { . * + ?) and retry.`, true)
+          return textOutput(
+            `Error: invalid regular expression /${params.regex}/: ${err.message}\nFix the pattern (Rust regex syntax; escape special characters such as ( [ { . * + ?) and retry.`,
+            true
+          )
         }
         return workspaceErrorOutput(err)
       }

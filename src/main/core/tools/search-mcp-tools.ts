@@ -17,7 +17,8 @@ export function createSearchMcpToolsExecutor(mcp: McpPort): ToolExecutor<SearchM
         return textOutput(
           (servers.length === 0
             ? 'No MCP server with tools is connected in this mode.'
-            : `No MCP tool matches "${params.query}". Servers here: ${servers.join(', ')}; try other words, or an empty query to list every tool.`) + tail
+            : `No MCP tool matches "${params.query}". Servers here: ${servers.join(', ')}; try other words, or an empty query to list every tool.`) +
+            tail
         )
       }
       const entries = found.map((tool) =>
@@ -27,7 +28,9 @@ export function createSearchMcpToolsExecutor(mcp: McpPort): ToolExecutor<SearchM
           `Input schema: ${JSON.stringify(tool.inputSchema)}`
         ].join('\n')
       )
-      return textOutput(`${entries.join('\n\n')}\n\nCall one with use_mcp_tool (server_name, tool_name, arguments).${tail}`)
+      return textOutput(
+        `${entries.join('\n\n')}\n\nCall one with use_mcp_tool (server_name, tool_name, arguments).${tail}`
+      )
     }
   }
 }

@@ -2,7 +2,10 @@ import type { SwitchModeParams } from '../../../shared/tools/switch-mode'
 import { textOutput, type TaskToolContext, type TaskToolExecutor } from '../ports/tool-types'
 
 export const invalidModeText = (slug: string, ctx: TaskToolContext): string =>
-  `Invalid mode: ${slug}. Available modes: ${ctx.loop.gate.modes().map((m) => m.slug).join(', ')}.`
+  `Invalid mode: ${slug}. Available modes: ${ctx.loop.gate
+    .modes()
+    .map((m) => m.slug)
+    .join(', ')}.`
 
 /** Moves the task to another mode (the policy has already asked when the mode wants that). */
 export const switchModeExecutor: TaskToolExecutor<SwitchModeParams> = {
@@ -15,7 +18,9 @@ export const switchModeExecutor: TaskToolExecutor<SwitchModeParams> = {
     session.setMode(slug, reason || undefined)
     return {
       kind: 'result',
-      output: textOutput(`Switched from ${from?.name ?? session.mode} mode to ${target.name} mode${reason ? ` because: ${reason}` : ''}.`)
+      output: textOutput(
+        `Switched from ${from?.name ?? session.mode} mode to ${target.name} mode${reason ? ` because: ${reason}` : ''}.`
+      )
     }
   }
 }

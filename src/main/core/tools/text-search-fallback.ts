@@ -4,7 +4,9 @@ import type { FileToolContext } from '../ports/tool-types'
 
 /** Words that say nothing about code: a query in plain English would match every file with them. */
 const STOP_WORDS = new Set(
-  'the and for with that this from where what which when how does into are was were has have had not but any all can use used uses using its it is be to of in on by or as an at do get set find code function method class file files show me'.split(' ')
+  'the and for with that this from where what which when how does into are was were has have had not but any all can use used uses using its it is be to of in on by or as an at do get set find code function method class file files show me'.split(
+    ' '
+  )
 )
 const MAX_TERMS = 8
 /** Matching lines read from the text search before ranking files. */
@@ -43,13 +45,27 @@ const escape = (word: string): string => word.replace(/[$]/g, '\\$')
  * on PATH, the same ignore rules as search_files) for the query's words, files ranked by how many
  * distinct words they hold, then by matches.
  */
-export async function searchByWords(query: string, path: string, limit: number, ctx: FileToolContext): Promise<{ words: string[]; hits: TextSearchHit[]; skipped: SkippedFolder[] }> {
+export async function searchByWords(
+  query: string,
+  path: string,
+  limit: number,
+  ctx: FileToolContext
+): Promise<{ words: string[]; hits: TextSearchHit[]; skipped: SkippedFolder[] }> {
   const words = queryWords(query)
   if (words.length === 0) return { words, hits: [], skipped: [] }
-  const result = await ctx.workspace.search(path, { regex: `(?i)(${words.map(escape).join('|')})`, contextLines: 0, maxResults: LINES_READ, signal: ctx.signal })
+  const result = await ctx.workspace.search(path, {
+    regex: `(?i)(${words.map(escape).join('|')})`,
+    contextLines: 0,
+    maxResults: LINES_READ,
+    signal: ctx.signal
+  })
   const hits = result.files.map((file) => rankFile(file, words))
   hits.sort((a, b) => b.terms - a.terms || b.lines.length - a.lines.length || (a.path < b.path ? -1 : 1))
-  return { words, hits: hits.slice(0, limit).map((h) => ({ ...h, lines: h.lines.slice(0, LINES_PER_FILE) })), skipped: result.skipped ?? [] }
+  return {
+    words,
+    hits: hits.slice(0, limit).map((h) => ({ ...h, lines: h.lines.slice(0, LINES_PER_FILE) })),
+    skipped: result.skipped ?? []
+  }
 }
 
 function rankFile(file: SearchFileResult, words: readonly string[]): TextSearchHit {
@@ -68,6 +84,10 @@ function rankFile(file: SearchFileResult, words: readonly string[]): TextSearchH
 
 export function formatTextHits(hits: readonly TextSearchHit[]): string {
   return hits
-    .map((hit) => [`File path: ${hit.path}`, ...hit.lines.sort((a, b) => a.line - b.line).map((l) => `${l.line} | ${l.text}`)].join('\n'))
+    .map((hit) =>
+      [`File path: ${hit.path}`, ...hit.lines.sort((a, b) => a.line - b.line).map((l) => `${l.line} | ${l.text}`)].join(
+        '\n'
+      )
+    )
     .join('\n\n')
 }

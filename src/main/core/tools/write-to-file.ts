@@ -23,11 +23,16 @@ export const writeToFileExecutor: EditToolExecutor<WriteToFileParams, FileToolCo
   async propose(params, ctx) {
     try {
       const target = await ctx.workspace.resolve(params.path)
-      if (target.kind === 'directory') return failed(`Error: '${target.display}' is a directory; write_to_file needs a file path.`)
+      if (target.kind === 'directory')
+        return failed(`Error: '${target.display}' is a directory; write_to_file needs a file path.`)
       const content = cleanWriteContent(params.content)
       const existing = await ctx.workspace.readTextIfExists(params.path)
       if (!existing) {
-        return { ok: true, changes: [{ path: params.path, kind: 'create', original: null, proposed: content }], notes: [] }
+        return {
+          ok: true,
+          changes: [{ path: params.path, kind: 'create', original: null, proposed: content }],
+          notes: []
+        }
       }
       const proposed = withLineEnding(content, existing.eol)
       if (proposed === existing.text) {

@@ -46,7 +46,9 @@ export interface TrustStore {
 }
 
 export const hashGrants = (grants: readonly string[]): string =>
-  createHash('sha256').update(JSON.stringify([...new Set(grants)].sort())).digest('hex')
+  createHash('sha256')
+    .update(JSON.stringify([...new Set(grants)].sort()))
+    .digest('hex')
 
 export function createTrustStore(dataDir: string): TrustStore {
   const file = join(dataDir, 'trusted-workspaces.json')
@@ -82,9 +84,13 @@ export function createTrustStore(dataDir: string): TrustStore {
       await write(root, { ...record, grants: [...record.grants, ...grants] })
     },
     problems: () => [...problems],
-    list: () => Object.entries(state.workspaces).map(([root, record]) => ({ root, ...record })).sort((a, b) => b.at - a.at),
+    list: () =>
+      Object.entries(state.workspaces)
+        .map(([root, record]) => ({ root, ...record }))
+        .sort((a, b) => b.at - a.at),
     async forget(root) {
-      if (problems.length > 0) throw new UserFacingError('trust_file_broken', `Nothing was changed: ${problems.join(' ')}`)
+      if (problems.length > 0)
+        throw new UserFacingError('trust_file_broken', `Nothing was changed: ${problems.join(' ')}`)
       if (!(root in state.workspaces)) return
       const { [root]: _dropped, ...rest } = state.workspaces
       const next = { workspaces: rest }
@@ -112,7 +118,10 @@ function load(file: string): { state: TrustFile; problems: string[] } {
   const parsed = TrustFile.safeParse(raw)
   if (!parsed.success) {
     const where = parsed.error.issues[0]?.path.join('.') || 'the top level'
-    return { state: empty, problems: [`${file} is invalid at ${where}; it is kept as it is until you fix or remove it.`] }
+    return {
+      state: empty,
+      problems: [`${file} is invalid at ${where}; it is kept as it is until you fix or remove it.`]
+    }
   }
   return { state: parsed.data, problems: [] }
 }

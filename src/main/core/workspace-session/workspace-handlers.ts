@@ -92,7 +92,10 @@ export function createWorkspaceSession(deps: {
       if (grantsHash !== undefined && grantsHash !== hashGrants(grants.items)) {
         current = await describe(current.root)
         deps.bus.emit('workspace:opened', current)
-        throw new UserFacingError('grants_changed', "The project's permissions changed while you were deciding: review them again.")
+        throw new UserFacingError(
+          'grants_changed',
+          "The project's permissions changed while you were deciding: review them again."
+        )
       }
       await deps.trust.set(current.root, trusted, grants.items)
       current = await describe(current.root)
@@ -132,7 +135,13 @@ export async function completeFolderPath(typed: string): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.name.startsWith(prefix) || (entry.name.startsWith('.') && !prefix.startsWith('.'))) continue
     const full = join(parent, entry.name)
-    const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await fs.stat(full).then((s) => s.isDirectory(), () => false)))
+    const isFolder =
+      entry.isDirectory() ||
+      (entry.isSymbolicLink() &&
+        (await fs.stat(full).then(
+          (s) => s.isDirectory(),
+          () => false
+        )))
     if (isFolder) folders.push(full)
   }
   return folders.sort((a, b) => a.localeCompare(b)).slice(0, MAX_COMPLETIONS)

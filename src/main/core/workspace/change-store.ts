@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { applySelectedHunks, computeHunks, hunksReachingDisk, invertHunks, rebaseHunks, unifiedDiff } from '../../../shared/diff/hunks'
+import {
+  applySelectedHunks,
+  computeHunks,
+  hunksReachingDisk,
+  invertHunks,
+  rebaseHunks,
+  unifiedDiff
+} from '../../../shared/diff/hunks'
 import { detectLineEnding, toLf, withLineEnding, type LineEnding } from '../../../shared/diff/text'
 import {
   WorkspaceError,
@@ -64,8 +71,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
   }
   // An edit approved inside the workspace must land inside, whatever was swapped for a link since.
   const writeFile = (change: StagedChange, path: string, text: string) =>
-    recorded(change, path, () => workspace.writeText(path, text, formatOf(change), { stayInside: !change.outsideWorkspace }))
-  const deleteFile = (change: StagedChange, path: string) => recorded(change, path, () => workspace.deleteFile(path, { stayInside: !change.outsideWorkspace }))
+    recorded(change, path, () =>
+      workspace.writeText(path, text, formatOf(change), { stayInside: !change.outsideWorkspace })
+    )
+  const deleteFile = (change: StagedChange, path: string) =>
+    recorded(change, path, () => workspace.deleteFile(path, { stayInside: !change.outsideWorkspace }))
 
   /**
    * A path that was not protected when proposed but leads to a protected file now (it or a folder
@@ -96,11 +106,17 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
   }
 
   /** What to write given the review decision, relative to the proposal's original. */
-  function reviewedTarget(change: StagedChange, options: AcceptOptions): { target: DiskState; hunkIds: string[] } | null {
+  function reviewedTarget(
+    change: StagedChange,
+    options: AcceptOptions
+  ): { target: DiskState; hunkIds: string[] } | null {
     const allIds = change.hunks.map((h) => h.id)
     if (options.editedContent !== undefined) {
       // The reviewer sends an edited text with its rejected hunks already left out: count from the text.
-      const hunkIds = change.original === null ? allIds : hunksReachingDisk(toLf(change.original), change.hunks, toLf(options.editedContent))
+      const hunkIds =
+        change.original === null
+          ? allIds
+          : hunksReachingDisk(toLf(change.original), change.hunks, toLf(options.editedContent))
       return { target: inFileEol(options.editedContent, change), hunkIds }
     }
     // An explicit empty selection declines the change whatever its kind (a created or deleted file too).
@@ -111,14 +127,22 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
     const selected = new Set(options.hunkIds.filter((id) => allIds.includes(id)))
     if (selected.size === 0) return null
     if (selected.size === allIds.length) return { target: change.proposed, hunkIds: allIds }
-    return { target: inFileEol(applySelectedHunks(change.original, change.hunks, selected), change), hunkIds: [...selected] }
+    return {
+      target: inFileEol(applySelectedHunks(change.original, change.hunks, selected), change),
+      hunkIds: [...selected]
+    }
   }
 
   /**
    * Brings `target` (computed against `base`) onto what is on disk now: identical → as is; otherwise
    * the base→target hunks are re-applied onto the current text, or it is a conflict.
    */
-  function rebase(base: DiskState, target: DiskState, current: DiskState, change: StagedChange): { ok: true; text: DiskState; rebased: boolean } | { ok: false; reason: string } {
+  function rebase(
+    base: DiskState,
+    target: DiskState,
+    current: DiskState,
+    change: StagedChange
+  ): { ok: true; text: DiskState; rebased: boolean } | { ok: false; reason: string } {
     if (current === base) return { ok: true, text: target, rebased: false }
     if (current === target) return { ok: true, text: target, rebased: true }
     if (base === null || target === null || current === null) {
@@ -126,7 +150,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       return { ok: false, reason: `${change.displayPath} ${what} since the change was proposed` }
     }
     const result = rebaseHunks(current, computeHunks(base, target))
-    if (!result.ok) return { ok: false, reason: `${change.displayPath} changed on disk since the change was proposed, and hunks ${result.conflicts.join(', ')} no longer apply` }
+    if (!result.ok)
+      return {
+        ok: false,
+        reason: `${change.displayPath} changed on disk since the change was proposed, and hunks ${result.conflicts.join(', ')} no longer apply`
+      }
     return { ok: true, text: inFileEol(result.content, change), rebased: true }
   }
 
@@ -178,7 +206,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
 
     list(filter = {}) {
       return [...changes.values()]
-        .filter((c) => (filter.taskId === undefined || c.taskId === filter.taskId) && (filter.status === undefined || c.status === filter.status))
+        .filter(
+          (c) =>
+            (filter.taskId === undefined || c.taskId === filter.taskId) &&
+            (filter.status === undefined || c.status === filter.status)
+        )
         .map((c) => structuredClone(c))
     },
 
@@ -192,7 +224,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         change.status = 'rejected'
         change.rejectReason = 'no hunk selected'
         emit(change)
-        return { status: 'nothing_selected', change: structuredClone(change), message: `The user accepted none of the hunks for ${change.displayPath}; nothing was written.` }
+        return {
+          status: 'nothing_selected',
+          change: structuredClone(change),
+          message: `The user accepted none of the hunks for ${change.displayPath}; nothing was written.`
+        }
       }
       const current = await currentText(change.path)
       if (change.kind === 'move' && (await currentText(change.moveTo!)) !== null) {
@@ -206,14 +242,19 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       try {
         writtenTo = await writeTarget(change, merged.text)
       } catch (error) {
-        if (error instanceof WorkspaceError && error.code === 'outside_workspace') return conflict(change, error.message)
+        if (error instanceof WorkspaceError && error.code === 'outside_workspace')
+          return conflict(change, error.message)
         throw error
       }
       change.status = 'accepted'
       change.conflict = undefined
       change.written = merged.text
       change.acceptedHunkIds = reviewed.hunkIds
-      if (options.editedContent !== undefined && change.proposed !== null && toLf(options.editedContent) !== toLf(change.proposed)) {
+      if (
+        options.editedContent !== undefined &&
+        change.proposed !== null &&
+        toLf(options.editedContent) !== toLf(change.proposed)
+      ) {
         change.userEdits = unifiedDiff(change.displayPath, change.proposed, options.editedContent)
       }
       emit(change)
@@ -222,7 +263,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
         undone.status = 'reverted'
         emit(undone)
       }
-      return { status: merged.rebased ? 'reapplied' : 'applied', change: structuredClone(change), message: acceptMessage(change, merged.rebased, writtenTo) }
+      return {
+        status: merged.rebased ? 'reapplied' : 'applied',
+        change: structuredClone(change),
+        message: acceptMessage(change, merged.rebased, writtenTo)
+      }
     },
 
     reject(id, reason) {
@@ -243,18 +288,29 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       if (current === change.original) return null
       const merged = rebase(change.original, change.proposed, current, change)
       return merged.ok
-        ? { conflict: false, message: `${change.displayPath} changed on disk since the change was proposed; accepting merges the change onto it` }
+        ? {
+            conflict: false,
+            message: `${change.displayPath} changed on disk since the change was proposed; accepting merges the change onto it`
+          }
         : { conflict: true, message: merged.reason }
     },
 
     async planRevert(id) {
       const change = mustGet(id)
-      if (change.status !== 'accepted') throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)
+      if (change.status !== 'accepted')
+        throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)
       const planned = await revertTarget(change)
       if (!planned.ok) return planned
       const proposal: ProposedChange =
         change.kind === 'move'
-          ? { path: change.moveTo!, moveTo: change.path, kind: 'move', original: planned.current, proposed: planned.restored, format: change.format }
+          ? {
+              path: change.moveTo!,
+              moveTo: change.path,
+              kind: 'move',
+              original: planned.current,
+              proposed: planned.restored,
+              format: change.format
+            }
           : {
               path: change.path,
               kind: planned.current === null ? 'create' : planned.restored === null ? 'delete' : 'modify',
@@ -267,7 +323,8 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
 
     async revert(id): Promise<RevertOutcome> {
       const change = mustGet(id)
-      if (change.status !== 'accepted') throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)
+      if (change.status !== 'accepted')
+        throw new WorkspaceError('io', `Change ${id} is ${change.status}; only accepted changes can be reverted`)
       const planned = await revertTarget(change)
       if (!planned.ok) return revertConflict(change, planned.reason)
       const restored = planned.restored
@@ -281,7 +338,11 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       }
       change.status = 'reverted'
       emit(change)
-      return { status: 'reverted', change: structuredClone(change), message: `Reverted the change to ${change.displayPath}.` }
+      return {
+        status: 'reverted',
+        change: structuredClone(change),
+        message: `Reverted the change to ${change.displayPath}.`
+      }
     },
 
     subscribe(listener) {
@@ -291,7 +352,9 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
   }
 
   /** What the file holds now and what undoing the change would leave: the change's hunks inverted onto it. */
-  async function revertTarget(change: StagedChange): Promise<{ ok: true; current: DiskState; restored: DiskState } | { ok: false; reason: string }> {
+  async function revertTarget(
+    change: StagedChange
+  ): Promise<{ ok: true; current: DiskState; restored: DiskState } | { ok: false; reason: string }> {
     const written = change.written ?? null
     const current = await currentText(change.kind === 'move' ? change.moveTo! : change.path)
     if (current === written) return { ok: true, current, restored: change.original }
@@ -299,14 +362,22 @@ export function createChangeStore(deps: ChangeStoreDeps): ChangeStore {
       return { ok: false, reason: `${change.displayPath} changed since the change was accepted` }
     }
     const result = rebaseHunks(current, invertHunks(computeHunks(change.original, written)))
-    if (!result.ok) return { ok: false, reason: `${change.displayPath} changed since the change was accepted and hunks ${result.conflicts.join(', ')} cannot be undone` }
+    if (!result.ok)
+      return {
+        ok: false,
+        reason: `${change.displayPath} changed since the change was accepted and hunks ${result.conflicts.join(', ')} cannot be undone`
+      }
     return { ok: true, current, restored: inFileEol(result.content, change) }
   }
 
   function revertConflict(change: StagedChange, reason: string): RevertOutcome {
     change.conflict = reason
     emit(change)
-    return { status: 'conflict', change: structuredClone(change), message: `Not reverted: ${reason}. Nothing was overwritten.` }
+    return {
+      status: 'conflict',
+      change: structuredClone(change),
+      message: `Not reverted: ${reason}. Nothing was overwritten.`
+    }
   }
 }
 
@@ -315,16 +386,22 @@ function acceptMessage(change: StagedChange, rebased: boolean, writtenTo: string
   const target = change.kind === 'move' ? `${change.displayPath} → ${change.displayMoveTo}` : change.displayPath
   const shown = change.kind === 'move' ? change.displayMoveTo : change.displayPath
   // Through a link, the file written is not the one named: say which it was.
-  const where = writtenTo !== null && shown !== undefined && !writtenTo.endsWith(`/${shown}`) && writtenTo !== shown ? ` (written to ${writtenTo})` : ''
+  const where =
+    writtenTo !== null && shown !== undefined && !writtenTo.endsWith(`/${shown}`) && writtenTo !== shown
+      ? ` (written to ${writtenTo})`
+      : ''
   const parts = [`${verb} ${target}${where}.`]
   const total = change.hunks.length
   const accepted = change.acceptedHunkIds?.length ?? total
   if (!change.userEdits && accepted < total) {
     const rejected = change.hunks.filter((h) => !change.acceptedHunkIds?.includes(h.id))
     const where = rejected.map((h) => `lines ${h.oldStart}-${h.oldStart + Math.max(0, h.oldLines - 1)}`).join(', ')
-    parts.push(`The user accepted ${accepted} of ${total} hunks; the rejected ones (original ${where}) were left unchanged.`)
+    parts.push(
+      `The user accepted ${accepted} of ${total} hunks; the rejected ones (original ${where}) were left unchanged.`
+    )
   }
-  if (rebased) parts.push('The file had changed on disk since your proposal; your change was merged onto the current version.')
+  if (rebased)
+    parts.push('The file had changed on disk since your proposal; your change was merged onto the current version.')
   if (change.userEdits) {
     parts.push(
       'The user edited your proposal before accepting it. What they changed, from your proposal to what was written:',

@@ -54,7 +54,9 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     throw new WorkspaceError('not_a_directory', `Workspace root is not a folder: ${options.root}`, options.root)
   }
   const isProtected: ProtectedPathCheck = options.isProtected ?? isProtectedPath
-  const protectedIn = options.isProtected ? (dir: string) => (name: string) => isProtected(dir === '' ? name : `${dir}/${name}`) : protectedEntriesOf
+  const protectedIn = options.isProtected
+    ? (dir: string) => (name: string) => isProtected(dir === '' ? name : `${dir}/${name}`)
+    : protectedEntriesOf
   const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES
   let rules: IgnoreRules = await loadIgnoreRules(rootReal)
   const ripgrep = options.ripgrepPath !== undefined ? options.ripgrepPath : findRipgrep()
@@ -72,9 +74,14 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     if (p.ignored) throw ignoredError(p)
     if (p.kind === 'missing') throw new WorkspaceError('not_found', `File not found: ${p.display}`, p.display)
     if (p.kind === 'directory')
-      throw new WorkspaceError('is_directory', `'${p.display}' is a directory, not a file. Use list_files to see its contents.`, p.display)
+      throw new WorkspaceError(
+        'is_directory',
+        `'${p.display}' is a directory, not a file. Use list_files to see its contents.`,
+        p.display
+      )
     // FIFOs, sockets and devices would block or never end.
-    if (p.kind === 'other') throw new WorkspaceError('io', `'${p.display}' is not a regular file (device, socket or pipe).`, p.display)
+    if (p.kind === 'other')
+      throw new WorkspaceError('io', `'${p.display}' is not a regular file (device, socket or pipe).`, p.display)
   }
 
   const binaryError = (p: ResolvedPath): WorkspaceError =>
@@ -86,13 +93,25 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     const st = await stat(p.real)
     const limit = opts.maxBytes ?? maxTextBytes
     if (st.size > limit) {
-      throw new WorkspaceError('too_large', `'${p.display}' is ${st.size} bytes, above the ${limit}-byte limit for whole-file reads.`, p.display)
+      throw new WorkspaceError(
+        'too_large',
+        `'${p.display}' is ${st.size} bytes, above the ${limit}-byte limit for whole-file reads.`,
+        p.display
+      )
     }
     const bytes = await readFile(p.real)
     const encoding = detectEncoding(bytes)
     if (encoding === null) throw binaryError(p)
     const text = decodeText(bytes, encoding)
-    return { path: p, text, encoding, eol: detectLineEnding(text), mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs }
+    return {
+      path: p,
+      text,
+      encoding,
+      eol: detectLineEnding(text),
+      mode: st.mode & 0o7777,
+      size: st.size,
+      mtimeMs: st.mtimeMs
+    }
   }
 
   async function readLines(path: string, offset: number, limit: number): Promise<LineRange> {
@@ -114,7 +133,8 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       if (all.length && all[all.length - 1] === '') all.pop()
       return { offset, lines: all.slice(offset - 1, offset - 1 + limit), totalLines: all.length, format: file }
     }
-    const decode = (bytes: Buffer): string => decodeText(bytes, encoding === 'utf8bom' && offset === 1 ? 'utf8bom' : encoding === 'latin1' ? 'latin1' : 'utf8')
+    const decode = (bytes: Buffer): string =>
+      decodeText(bytes, encoding === 'utf8bom' && offset === 1 ? 'utf8bom' : encoding === 'latin1' ? 'latin1' : 'utf8')
     const { lines, totalLines } = await readLineWindow(p.real, offset, limit, decode)
     const eol = head.includes(13) ? 'crlf' : 'lf'
     return { offset, lines, totalLines, format: { encoding, eol, mode: st.mode & 0o7777 } }
@@ -125,7 +145,11 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     requireReadableFile(p)
     const st = await stat(p.real)
     if (opts.maxBytes !== undefined && st.size > opts.maxBytes) {
-      throw new WorkspaceError('too_large', `'${p.display}' is ${st.size} bytes, above the ${opts.maxBytes}-byte limit.`, p.display)
+      throw new WorkspaceError(
+        'too_large',
+        `'${p.display}' is ${st.size} bytes, above the ${opts.maxBytes}-byte limit.`,
+        p.display
+      )
     }
     return { path: p, bytes: new Uint8Array(await readFile(p.real)) }
   }
@@ -156,11 +180,17 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     const destination = join(parentReal, basename(p.absolute))
     if (!(await lstat(destination).catch(() => null))?.isSymbolicLink()) return destination
     const target = realpathOfNearest(destination)
-    if (stayInside && (!isWithin(rootReal, target) || !isWithin(rootReal, realpathOfNearest(dirname(target))))) throw escaped(p)
+    if (stayInside && (!isWithin(rootReal, target) || !isWithin(rootReal, realpathOfNearest(dirname(target)))))
+      throw escaped(p)
     return target
   }
 
-  async function writeText(path: string, text: string, format: Partial<TextFormat> = {}, options: WriteOptions = {}): Promise<string> {
+  async function writeText(
+    path: string,
+    text: string,
+    format: Partial<TextFormat> = {},
+    options: WriteOptions = {}
+  ): Promise<string> {
     const p = resolvePath(path)
     if (p.ignored) throw ignoredError(p)
     if (p.kind === 'directory') throw new WorkspaceError('is_directory', `'${p.display}' is a directory.`, p.display)
@@ -177,7 +207,8 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     // The final rename replaces the name in the real parent; it never follows a link.
     await writeFileAtomic(destination, encodeText(body, encoding), { mode }).catch((error: unknown) => {
       // The atomic write left the file as it was; say which disk to clean, not a bare ENOSPC.
-      if (isOutOfSpace(error)) throw new WorkspaceError('io', describeWriteFailure(error, destination, 'workspace'), p.display)
+      if (isOutOfSpace(error))
+        throw new WorkspaceError('io', describeWriteFailure(error, destination, 'workspace'), p.display)
       throw error
     })
     return destination
@@ -187,7 +218,8 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     const p = resolvePath(path)
     if (p.ignored) throw ignoredError(p)
     if (p.kind === 'missing') throw new WorkspaceError('not_found', `File not found: ${p.display}`, p.display)
-    if (p.kind === 'directory') throw new WorkspaceError('is_directory', `'${p.display}' is a directory; only files are deleted.`, p.display)
+    if (p.kind === 'directory')
+      throw new WorkspaceError('is_directory', `'${p.display}' is a directory; only files are deleted.`, p.display)
     // `rm` removes a link itself, but a parent swapped for a link would lead it elsewhere.
     if (options.stayInside && !isWithin(rootReal, realpathOfNearest(dirname(p.absolute)))) throw escaped(p)
     await rm(p.absolute)
@@ -207,18 +239,28 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       const p = resolvePath(path)
       if (p.ignored) throw ignoredError(p)
       if (p.kind === 'missing') throw new WorkspaceError('not_found', `Directory not found: ${p.display}`, p.display)
-      if (p.kind !== 'directory') throw new WorkspaceError('not_a_directory', `'${p.display}' is a file, not a directory.`, p.display)
+      if (p.kind !== 'directory')
+        throw new WorkspaceError('not_a_directory', `'${p.display}' is a file, not a directory.`, p.display)
       return listDirectory(p.real, listOptions, { rootReal, ignored: flags.ignored, protectedIn })
     },
     async search(path, searchOptions) {
       const p = resolvePath(path)
       if (p.ignored) throw ignoredError(p)
       if (p.kind === 'missing') throw new WorkspaceError('not_found', `Path not found: ${p.display}`, p.display)
-      const searching = searchFiles(p.real, searchOptions, { rootReal, ignoreFiles: rules.sources, ignored: flags.ignored, ripgrep })
+      const searching = searchFiles(p.real, searchOptions, {
+        rootReal,
+        ignoreFiles: rules.sources,
+        ignored: flags.ignored,
+        ripgrep
+      })
       if (p.kind !== 'directory') return searching
       // Beside the search, a walk of the folders names what the search did not enter (one line for the model).
       const skipped = skippedCollector()
-      const walking = listDirectory(p.real, { recursive: true, limit: SKIP_WALK_LIMIT }, { rootReal, ignored: flags.ignored, protectedIn: () => () => false, onSkipped: skipped.add })
+      const walking = listDirectory(
+        p.real,
+        { recursive: true, limit: SKIP_WALK_LIMIT },
+        { rootReal, ignored: flags.ignored, protectedIn: () => () => false, onSkipped: skipped.add }
+      )
       const [result] = await Promise.all([searching, walking])
       return { ...result, skipped: skipped.list() }
     },
@@ -234,7 +276,11 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       rules = await loadIgnoreRules(rootReal)
     }
   }
-  ;(workspace as { changes: Workspace['changes'] }).changes = createChangeStore({ workspace, now: options.now, recordWrite: options.recordWrite })
+  ;(workspace as { changes: Workspace['changes'] }).changes = createChangeStore({
+    workspace,
+    now: options.now,
+    recordWrite: options.recordWrite
+  })
   return workspace
 }
 

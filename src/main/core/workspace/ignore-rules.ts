@@ -61,4 +61,3 @@ export function testPath(matcher: Ignore, rel: string, isDirectory = false): boo
   if (rel === '' || rel === '.' || rel.startsWith('../') || rel === '..') return false
   return matcher.ignores(isDirectory ? `${rel}/` : rel)
 }
-

@@ -16,7 +16,11 @@ export const IGNORED_WITHIN_BUDGET = 20_000
  * target (a link to an ignored file counts; `grep -R`, `cp -L` follow them). Fails closed: past
  * the budget, the answer is yes.
  */
-export async function holdsIgnoredEntries(dirReal: string, deps: IgnoredWithinDeps, budget = IGNORED_WITHIN_BUDGET): Promise<boolean> {
+export async function holdsIgnoredEntries(
+  dirReal: string,
+  deps: IgnoredWithinDeps,
+  budget = IGNORED_WITHIN_BUDGET
+): Promise<boolean> {
   const relOf = (abs: string) => toPosix(relative(deps.rootReal, abs))
   const seen = new Set<string>([dirReal])
   const queue = [dirReal]

@@ -43,5 +43,8 @@ export async function readLineWindow(
   const text = decode(Buffer.concat(kept))
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
   if (lines.length && lines[lines.length - 1] === '' && text.endsWith('\n')) lines.pop()
-  return { lines: lines.slice(0, Math.max(0, Math.min(limit, totalLines - offset + 1))), totalLines: Math.max(totalLines, 0) }
+  return {
+    lines: lines.slice(0, Math.max(0, Math.min(limit, totalLines - offset + 1))),
+    totalLines: Math.max(totalLines, 0)
+  }
 }

@@ -94,7 +94,11 @@ function inPathOrder(root: ListedDir): ListEntry[] {
     let s = 0
     for (let e = 0; e < names.length; e++) {
       while (s < subdirs.length && subdirs[s].key < names[e]) emit(subdirs[s++].listed)
-      out.push({ path: prefix + names[e], isDirectory: (kinds[e] & IS_DIRECTORY) !== 0, protected: (kinds[e] & IS_PROTECTED) !== 0 })
+      out.push({
+        path: prefix + names[e],
+        isDirectory: (kinds[e] & IS_DIRECTORY) !== 0,
+        protected: (kinds[e] & IS_PROTECTED) !== 0
+      })
     }
     while (s < subdirs.length) emit(subdirs[s++].listed)
   }
@@ -133,7 +137,15 @@ export function listDirectory(dirReal: string, options: ListOptions, deps: WalkD
   const above = respectGitignore ? gitignoresAbove(deps.rootReal, dirReal) : []
   const startScopes = gitIgnored(above, dirReal, true) ? [] : above
   const queue: QueuedDir[] = [{ dir: dirReal, rel: startRel, scopes: startScopes, listed: root }]
-  const state: WalkState = { options, deps, inside, applyDefaultExcludes, respectGitignore, count: { entries: 0 }, queue }
+  const state: WalkState = {
+    options,
+    deps,
+    inside,
+    applyDefaultExcludes,
+    respectGitignore,
+    count: { entries: 0 },
+    queue
+  }
   /** Each queued directory's children once read, by queue index; null when it could not be read. */
   const read: Array<Dirent[] | null | undefined> = []
   let issued = 0
@@ -178,7 +190,11 @@ interface WalkState {
 }
 
 /** Adds one directory's entries (sorted by name) and queues its subdirectories; true once the limit cut it. */
-function listChildren({ dir, rel: dirRel, scopes: parentScopes, listed }: QueuedDir, children: Dirent[], state: WalkState): boolean {
+function listChildren(
+  { dir, rel: dirRel, scopes: parentScopes, listed }: QueuedDir,
+  children: Dirent[],
+  state: WalkState
+): boolean {
   const { options, deps, inside, count, queue } = state
   const own = state.respectGitignore && children.some((c) => c.name === '.gitignore') ? readGitignore(dir) : null
   const scopes = own ? [...parentScopes, { base: dir, matcher: own }] : parentScopes

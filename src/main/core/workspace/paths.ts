@@ -101,7 +101,11 @@ export interface PathFlags {
  */
 export function resolveWorkspacePath(rootReal: string, input: string, flags: PathFlags): ResolvedPath {
   if (hasControlCharacter(input))
-    throw new WorkspaceError('invalid_path', `Invalid path ${JSON.stringify(input)}: a path must not contain a NUL or another control character.`, input)
+    throw new WorkspaceError(
+      'invalid_path',
+      `Invalid path ${JSON.stringify(input)}: a path must not contain a NUL or another control character.`,
+      input
+    )
   const trimmed = input.trim() === '' ? '.' : input.trim()
   const absolute = physicalPath(rootReal, trimmed, false)
   const real = physicalPath(rootReal, trimmed)

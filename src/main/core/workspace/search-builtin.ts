@@ -5,7 +5,18 @@ import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
 import { isWithin, toPosix } from './paths'
 import { requiredLiteral } from './required-literal'
 import type { SearchDeps, SearchOptions, SearchResult } from './search'
-import { ancestorScopes, Collector, MAX_KEPT_LINE, displayOf, gitignoreAt, gitIgnored, insideExcluded, InvalidRegexError, pointsIntoGitignored, type Scope } from './search-common'
+import {
+  ancestorScopes,
+  Collector,
+  MAX_KEPT_LINE,
+  displayOf,
+  gitignoreAt,
+  gitIgnored,
+  insideExcluded,
+  InvalidRegexError,
+  pointsIntoGitignored,
+  type Scope
+} from './search-common'
 
 /**
  * The search used when rg is not on PATH: same results, order and ignore rules as the rg engine
@@ -45,9 +56,15 @@ export async function searchBuiltin(dirReal: string, options: SearchOptions, dep
   const bytes = literal === null ? null : Buffer.from(literal.text, 'utf8')
   // A lone surrogate has no UTF-8 form: such a literal cannot be looked for in bytes.
   const usable = bytes !== null && bytes.toString('utf8') === literal?.text
-  const matcher: Matcher = { re, anyLine: new RegExp(re.source, re.flags + 'm'), literal: usable ? { bytes, whole: literal.whole } : null }
+  const matcher: Matcher = {
+    re,
+    anyLine: new RegExp(re.source, re.flags + 'm'),
+    literal: usable ? { bytes, whole: literal.whole } : null
+  }
   const collector = new Collector(options)
-  const files = statSync(dirReal).isDirectory() ? walkFiles(dirReal, options, deps) : [{ abs: dirReal, display: displayOf(deps, dirReal) }]
+  const files = statSync(dirReal).isDirectory()
+    ? walkFiles(dirReal, options, deps)
+    : [{ abs: dirReal, display: displayOf(deps, dirReal) }]
   const reader = new FileReader()
   let sliceStart = performance.now()
   for (const { abs, display } of files) {
@@ -75,7 +92,11 @@ const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name 
  * The files a search reads, depth first with each directory's entries taken by name: rg's
  * `--sort path` order, so results stream in their final order and a capped search stops the walk.
  */
-function* walkFiles(dirReal: string, options: SearchOptions, deps: SearchDeps): Generator<{ abs: string; display: string }> {
+function* walkFiles(
+  dirReal: string,
+  options: SearchOptions,
+  deps: SearchDeps
+): Generator<{ abs: string; display: string }> {
   const glob = options.filePattern
     ? picomatch(options.filePattern, { dot: true, basename: !options.filePattern.includes('/') })
     : null
@@ -89,7 +110,12 @@ function* walkFiles(dirReal: string, options: SearchOptions, deps: SearchDeps): 
       return null
     }
     const own = gitignoreAt(dir, entries)
-    return { display, scopes: own ? [...scopes, { base: dir, matcher: own }] : scopes, entries: entries.sort(byName), next: 0 }
+    return {
+      display,
+      scopes: own ? [...scopes, { base: dir, matcher: own }] : scopes,
+      entries: entries.sort(byName),
+      next: 0
+    }
   }
   const rootScopes = pointsIntoGitignored(deps, dirReal) ? [] : ancestorScopes(deps, dirReal)
   const first = enter(dirReal, displayOf(deps, dirReal).replace(/^\.$/, ''), rootScopes)
@@ -169,7 +195,13 @@ class FileReader {
   }
 }
 
-function searchFile(bytes: Buffer, display: string, matcher: Matcher, contextLines: number, collector: Collector): void {
+function searchFile(
+  bytes: Buffer,
+  display: string,
+  matcher: Matcher,
+  contextLines: number,
+  collector: Collector
+): void {
   if (matcher.literal && !bytes.includes(matcher.literal.bytes)) return
   if (bytes.includes(0)) return // binary
   if (matcher.literal) searchLiteralLines(bytes, display, matcher.re, matcher.literal, contextLines, collector)
@@ -177,7 +209,13 @@ function searchFile(bytes: Buffer, display: string, matcher: Matcher, contextLin
 }
 
 /** Decodes the file and tests every line. */
-function searchAllLines(bytes: Buffer, display: string, { re, anyLine }: Matcher, ctx: number, collector: Collector): void {
+function searchAllLines(
+  bytes: Buffer,
+  display: string,
+  { re, anyLine }: Matcher,
+  ctx: number,
+  collector: Collector
+): void {
   const text = bytes.toString('utf8')
   if (!anyLine.test(text)) return
   const lines = text.split('\n')
@@ -211,11 +249,18 @@ interface LineSpan {
  * context: the output is the one `searchAllLines` gives, without decoding or splitting whole files
  * (minified bundles are megabytes).
  */
-function searchLiteralLines(bytes: Buffer, display: string, re: RegExp, literal: { bytes: Buffer; whole: boolean }, ctx: number, collector: Collector): void {
+function searchLiteralLines(
+  bytes: Buffer,
+  display: string,
+  re: RegExp,
+  literal: { bytes: Buffer; whole: boolean },
+  ctx: number,
+  collector: Collector
+): void {
   const matches: Array<LineSpan & { text: string }> = []
   let line = 0
   let counted = 0 // newlines before this offset are counted in `line`
-  for (let at = bytes.indexOf(literal.bytes); at !== -1; ) {
+  for (let at = bytes.indexOf(literal.bytes); at !== -1;) {
     const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1
     const end = lineEnd(bytes, at)
     line += countNewlines(bytes, counted, start)
@@ -253,7 +298,8 @@ function searchLiteralLines(bytes: Buffer, display: string, re: RegExp, literal:
  * each, after a CR it strips), without decoding megabytes of a minified line only to cut it.
  */
 const PREVIEW_BYTES = 3 * MAX_KEPT_LINE + 8
-const preview = (bytes: Buffer, start: number, end: number): string => bytes.toString('utf8', start, Math.min(end, start + PREVIEW_BYTES))
+const preview = (bytes: Buffer, start: number, end: number): string =>
+  bytes.toString('utf8', start, Math.min(end, start + PREVIEW_BYTES))
 
 const lineEnd = (bytes: Buffer, from: number): number => {
   const nl = bytes.indexOf(10, from)

@@ -49,7 +49,11 @@ export class Collector {
     // Minified lines can be megabytes: keep a bounded prefix (the tool cuts further for the model).
     // Both engines drop the line ending, CRLF included.
     const clean = text.replace(/\r?\n?$/, '')
-    this.current.lines.push({ line, text: clean.length > MAX_KEPT_LINE ? clean.slice(0, MAX_KEPT_LINE) : clean, isMatch })
+    this.current.lines.push({
+      line,
+      text: clean.length > MAX_KEPT_LINE ? clean.slice(0, MAX_KEPT_LINE) : clean,
+      isMatch
+    })
   }
 
   end(): void {
@@ -70,7 +74,10 @@ export const displayOf = (deps: SearchDeps, abs: string): string =>
   isWithin(deps.rootReal, abs) ? toPosix(relative(deps.rootReal, abs)) : toPosix(abs)
 
 export const insideExcluded = (deps: SearchDeps, dir: string): boolean =>
-  isWithin(deps.rootReal, dir) && toPosix(relative(deps.rootReal, dir)).split('/').some((s) => DEFAULT_EXCLUDED_DIRS.has(s))
+  isWithin(deps.rootReal, dir) &&
+  toPosix(relative(deps.rootReal, dir))
+    .split('/')
+    .some((s) => DEFAULT_EXCLUDED_DIRS.has(s))
 
 /** The order of a walk that visits each directory's entries by name (rg `--sort path`, the built-in engine). */
 export function compareWalkOrder(a: string, b: string): number {
@@ -120,6 +127,9 @@ export function pointsIntoGitignored(deps: SearchDeps, dir: string): boolean {
 export const gitIgnored = (scopes: readonly Scope[], abs: string, isDir: boolean): boolean =>
   scopes.some(({ base, matcher }) => {
     // abs is below base or equal to it: slice instead of path.relative (once per entry and scope).
-    const rel = abs.length > base.length && abs.startsWith(base) ? toPosix(abs.slice(base.length + 1)) : toPosix(relative(base, abs))
+    const rel =
+      abs.length > base.length && abs.startsWith(base)
+        ? toPosix(abs.slice(base.length + 1))
+        : toPosix(relative(base, abs))
     return rel !== '' && matcher.ignores(isDir ? `${rel}/` : rel)
   })

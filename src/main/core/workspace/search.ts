@@ -3,7 +3,15 @@ import { statSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
 import { isWithin } from './paths'
-import { Collector, compareWalkOrder, displayOf, InvalidRegexError, insideExcluded, pointsIntoGitignored, RG_MAX_BYTES } from './search-common'
+import {
+  Collector,
+  compareWalkOrder,
+  displayOf,
+  InvalidRegexError,
+  insideExcluded,
+  pointsIntoGitignored,
+  RG_MAX_BYTES
+} from './search-common'
 import { searchBuiltin } from './search-builtin'
 import type { SkippedFolder } from './skipped-folders'
 
@@ -57,7 +65,8 @@ export function findRipgrep(env: NodeJS.ProcessEnv = process.env): string | null
     if (!dir) continue
     const candidate = join(dir, process.platform === 'win32' ? 'rg.exe' : 'rg')
     try {
-      if (statSync(candidate).isFile() && spawnSync(candidate, ['--version'], { timeout: 5000 }).status === 0) return candidate
+      if (statSync(candidate).isFile() && spawnSync(candidate, ['--version'], { timeout: 5000 }).status === 0)
+        return candidate
     } catch {
       // not here
     }
@@ -100,7 +109,12 @@ function parseRipgrepLine(line: Buffer): { path: string; line: number; isMatch: 
   while (i < line.length && line[i] >= 0x30 && line[i] <= 0x39) number = number * 10 + line[i++] - 0x30
   const kind = line[i]
   if (i === nul + 1 || (kind !== 0x3a && kind !== 0x2d)) return null
-  return { path: line.toString('utf8', 0, nul), line: number, isMatch: kind === 0x3a, text: line.toString('utf8', i + 1) }
+  return {
+    path: line.toString('utf8', 0, nul),
+    line: number,
+    isMatch: kind === 0x3a,
+    text: line.toString('utf8', i + 1)
+  }
 }
 
 /**
@@ -108,11 +122,19 @@ function parseRipgrepLine(line: Buffer): { path: string; line: number; isMatch: 
  * built-in engine finds, and stop rg once the cap is reached. An uncapped search lets rg use every
  * thread (it prints each file's lines together) and sorts the files afterwards.
  */
-function searchWithRipgrep(rg: string, dirReal: string, options: SearchOptions, deps: SearchDeps): Promise<SearchResult> {
+function searchWithRipgrep(
+  rg: string,
+  dirReal: string,
+  options: SearchOptions,
+  deps: SearchDeps
+): Promise<SearchResult> {
   const sorted = Number.isFinite(options.maxResults) && options.maxResults < Number.MAX_SAFE_INTEGER
   const collector = new Collector(options)
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, ripgrepArgs(dirReal, options, deps, sorted), { cwd: deps.rootReal, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(rg, ripgrepArgs(dirReal, options, deps, sorted), {
+      cwd: deps.rootReal,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let stderr = ''
     let pending: Buffer[] = []
     let currentPath: string | null = null

@@ -19,11 +19,16 @@ import { useWorkspaceStore } from '../features/workspace/workspace-store'
  * are batched per animation frame so a fast stream renders once per frame.
  */
 export function routeEvents(client: ModusClient): () => void {
-  const batcher = createEventBatcher<LiveEvent>((taskId, events) => useChatStore.getState().applyLiveEvents(taskId, events))
+  const batcher = createEventBatcher<LiveEvent>((taskId, events) =>
+    useChatStore.getState().applyLiveEvents(taskId, events)
+  )
   const unsubscribe = client.subscribe((name, payload) => {
     switch (name) {
       case 'task:event':
-        return batcher.push(payload.taskId, { event: payload.event, replays: useChatStore.getState().replays[payload.taskId] ?? 0 })
+        return batcher.push(payload.taskId, {
+          event: payload.event,
+          replays: useChatStore.getState().replays[payload.taskId] ?? 0
+        })
       case 'task:updated':
         batcher.flush()
         useChatStore.getState().upsertTask(payload)

@@ -38,4 +38,6 @@ export const composerField = (): HTMLElement | null => document.querySelector<HT
 
 /** The first control inside `root` a keyboard user can reach. */
 export const firstFocusable = (root: ParentNode | null | undefined): HTMLElement | null =>
-  root?.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])') ?? null
+  root?.querySelector<HTMLElement>(
+    'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])'
+  ) ?? null

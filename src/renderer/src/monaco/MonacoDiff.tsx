@@ -59,6 +59,7 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
       side.addAction({
         id: 'modus.leaveEditor',
         label: 'Leave the editor',
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- typed under TypeScript 7; the lint's TypeScript 6 cannot resolve monaco's types
         keybindings: [monaco.KeyCode.Escape],
         precondition: ESCAPE_IS_FREE,
         run: () => {
@@ -166,7 +167,8 @@ const MAX_REMEMBERED_TEXTS = 200
 const ESCAPE_IS_FREE =
   '!suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible && !inSnippetMode && !editorHasMultipleSelections'
 
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+const TABBABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
 /** Moves focus to the first control after `container` in the page order (or blurs when there is none). */
 function focusAfter(container: HTMLElement): void {
@@ -200,5 +202,10 @@ function nameEditInputs(root: HTMLElement | null, label: string): void {
     }
   }
   name()
-  new MutationObserver(name).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label'] })
+  new MutationObserver(name).observe(root, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['aria-label']
+  })
 }

@@ -81,7 +81,9 @@ const DARK_DIFF = {
 }
 
 const rules = (palette: Palette, background: string): editor.ITokenThemeRule[] =>
-  Object.entries(palette).map(([token, foreground]) => (token === '' ? { token, foreground, background } : { token, foreground }))
+  Object.entries(palette).map(([token, foreground]) =>
+    token === '' ? { token, foreground, background } : { token, foreground }
+  )
 
 export const THEMES: Record<string, editor.IStandaloneThemeData> = {
   [LIGHT_THEME]: {

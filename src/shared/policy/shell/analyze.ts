@@ -74,7 +74,20 @@ export interface CommandAnalysis {
 }
 
 const WRITE_OK = new Set(['/dev/null'])
-const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'runuser', 'sudoedit', 'gosu', 'su-exec', 'setpriv', 'capsh', 'chroot'])
+const PRIVILEGED = new Set([
+  'sudo',
+  'doas',
+  'su',
+  'pkexec',
+  'run0',
+  'runuser',
+  'sudoedit',
+  'gosu',
+  'su-exec',
+  'setpriv',
+  'capsh',
+  'chroot'
+])
 const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/|^\/opt\/homebrew\/bin\//
 const MAX_DEPTH = 4
 
@@ -82,7 +95,13 @@ const MAX_DEPTH = 4
 export const programForAllow = (program: string): string =>
   STANDARD_BIN.test(program) && !/\/\.{0,2}\//.test(program) ? basename(program) : program
 
-const pathUse = (word: ShellWord, via: string, extra: Partial<PathUse> = {}): PathUse => ({ path: word.value, expands: word.expands, via, glob: word.glob || undefined, ...extra })
+const pathUse = (word: ShellWord, via: string, extra: Partial<PathUse> = {}): PathUse => ({
+  path: word.value,
+  expands: word.expands,
+  via,
+  glob: word.glob || undefined,
+  ...extra
+})
 const values = (words: readonly ShellWord[]): string[] => words.map((word) => word.value)
 const unquotedText = (raw: string): string => raw.replace(/'[^']*'|"(?:[^"\\]|\\.)*"|\\./g, '')
 
@@ -117,7 +136,8 @@ class Analyzer {
     for (const redirect of command.redirects) {
       const target = redirect.target
       if (!target) continue
-      if (redirect.kind === 'write' && !WRITE_OK.has(target.value)) this.analysis.writes.push(pathUse(target, redirect.op, { redirect: true }))
+      if (redirect.kind === 'write' && !WRITE_OK.has(target.value))
+        this.analysis.writes.push(pathUse(target, redirect.op, { redirect: true }))
       else if (redirect.kind === 'read') this.analysis.reads.push(pathUse(target, redirect.op))
     }
     for (const assignment of command.assignments) this.assignment(assignment)
@@ -174,7 +194,8 @@ class Analyzer {
     if (inner.length === 0 && wrappers.length > 0) {
       const last = wrappers[wrappers.length - 1]
       // `… | xargs` runs echo; a wrapper alone (`nohup`) is the command itself.
-      if (last.name === 'xargs') inner = [{ ...words[last.at], raw: 'echo', value: 'echo', quoted: false, expands: false, glob: false }]
+      if (last.name === 'xargs')
+        inner = [{ ...words[last.at], raw: 'echo', value: 'echo', quoted: false, expands: false, glob: false }]
       else {
         inner = words.slice(last.at)
         wrappers = wrappers.slice(0, -1)
@@ -188,8 +209,24 @@ class Analyzer {
     const allowLevels = levels.slice(runner + 1, privileged >= 0 ? privileged + 1 : levels.length)
     const program = inner[0].value
     const programWords = new Set([...wrappers.map((wrapper) => words[wrapper.at]), inner[0]])
-    const part: CommandPart = { command, argv, wrappers: wrappers.map((w) => w.name), program, levels, allowLevels, argvWords: inner, words: [...words], programWords, dataWords: dataWords(inner, command, fromCode) }
-    const elevated = privileged >= 0 ? wrappers[privileged].name : PRIVILEGED.has(commandName(program)) ? commandName(program) : undefined
+    const part: CommandPart = {
+      command,
+      argv,
+      wrappers: wrappers.map((w) => w.name),
+      program,
+      levels,
+      allowLevels,
+      argvWords: inner,
+      words: [...words],
+      programWords,
+      dataWords: dataWords(inner, command, fromCode)
+    }
+    const elevated =
+      privileged >= 0
+        ? wrappers[privileged].name
+        : PRIVILEGED.has(commandName(program))
+          ? commandName(program)
+          : undefined
     if (elevated) part.privileged = elevated
     if (fromCode) part.fromCode = true
     this.analysis.parts.push(part)
@@ -197,7 +234,8 @@ class Analyzer {
     for (const wrapper of wrappers)
       if (['time', 'strace', 'ltrace'].includes(wrapper.name))
         for (let i = wrapper.at + 1; i < words.length && words[i].value.startsWith('-'); i++)
-          if (words[i].value === '-o' || words[i].value === '--output') words[i + 1] && this.analysis.writes.push(pathUse(words[i + 1], wrapper.name))
+          if ((words[i].value === '-o' || words[i].value === '--output') && words[i + 1])
+            this.analysis.writes.push(pathUse(words[i + 1], wrapper.name))
     this.paths(inner, part)
     const code = codeOf(inner, command)
     code.alwaysAsk.forEach((reason) => this.ask(reason))
@@ -208,7 +246,8 @@ class Analyzer {
   private constructs(inner: readonly ShellWord[], command: ShellCommand): void {
     const [first] = inner
     if (first.expands) this.ask(`the program '${first.value}' is only known at run time`)
-    else if (first.glob && /[*?]|\[.*\]/.test(unquotedText(first.raw))) this.ask(`the program '${first.value}' is a file pattern`)
+    else if (first.glob && /[*?]|\[.*\]/.test(unquotedText(first.raw)))
+      this.ask(`the program '${first.value}' is a file pattern`)
     const name = commandName(first.value)
     const args = inner.slice(1)
     if (DECLARING.has(name)) this.declaration(name, args)
@@ -216,7 +255,8 @@ class Analyzer {
     this.arithmeticBuiltins(name, args)
     if (name === 'make' || name === 'gmake')
       for (const word of args) if (splitAssignment(word.value)) this.assignment(word)
-    if (name === 'launchctl' && /^(setenv|unsetenv|config)$/.test(args[0]?.value ?? '')) this.ask(`launchctl ${args[0].value} sets variables for every program started later`)
+    if (name === 'launchctl' && /^(setenv|unsetenv|config)$/.test(args[0]?.value ?? ''))
+      this.ask(`launchctl ${args[0].value} sets variables for every program started later`)
     if (command.words.length === 0) return
   }
 
@@ -224,7 +264,8 @@ class Analyzer {
   private declaration(name: string, args: readonly ShellWord[]): void {
     const found = declared(args)
     if (found.printsOnly) return
-    for (const option of found.options) this.ask(`${name} ${option} changes how the shell evaluates the variables it declares`)
+    for (const option of found.options)
+      this.ask(`${name} ${option} changes how the shell evaluates the variables it declares`)
     for (const entry of found.names) {
       const subscript = /\[(.*)\]$/.exec(entry.name)
       if (subscript) this.arithmetic({ text: subscript[1], kind: 'subscript' })
@@ -247,12 +288,20 @@ class Analyzer {
       texts.forEach((text, i) => {
         if (!ARITHMETIC_TESTS.has(text)) return
         for (const operand of [args[i - 1], args[i + 1]])
-          if (operand && !(literalArithmetic(operand.value) && !operand.expands) && !NUMERIC_PARAMETER.test(operand.value))
-            this.ask(`'[[ … ${text} … ]]' evaluates '${operand.value}' as arithmetic, which reads variables and runs subscripts`)
+          if (
+            operand &&
+            !(literalArithmetic(operand.value) && !operand.expands) &&
+            !NUMERIC_PARAMETER.test(operand.value)
+          )
+            this.ask(
+              `'[[ … ${text} … ]]' evaluates '${operand.value}' as arithmetic, which reads variables and runs subscripts`
+            )
       })
     }
     if (name === '[[' || name === 'test' || name === '[' || name === 'unset') {
-      for (const text of texts) if (text.includes('[') && text !== '[[' && text !== '[') this.ask(`${name} evaluates the subscript in '${text}' as code`)
+      for (const text of texts)
+        if (text.includes('[') && text !== '[[' && text !== '[')
+          this.ask(`${name} evaluates the subscript in '${text}' as code`)
     }
   }
 
@@ -310,7 +359,10 @@ function dataWords(argv: readonly ShellWord[], command: ShellCommand, fromCode: 
   const name = commandName(argv[0].value)
   if (name === 'echo' && command.origin === 'top' && !fromCode && command.redirects.length === 0)
     for (const word of argv.slice(1)) if (word.quoted && !word.expands) data.add(word)
-  if (name === 'git' && ['commit', 'tag', 'stash', 'merge', 'notes'].some((sub) => argv.some((word) => word.value === sub)))
+  if (
+    name === 'git' &&
+    ['commit', 'tag', 'stash', 'merge', 'notes'].some((sub) => argv.some((word) => word.value === sub))
+  )
     argv.forEach((word, i) => {
       if (i > 0 && MESSAGE_OPTIONS.has(argv[i - 1].value) && !word.expands) data.add(word)
     })

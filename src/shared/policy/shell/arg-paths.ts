@@ -22,25 +22,128 @@ export interface ArgPaths {
 
 /** Builtins and tools whose arguments are not paths. */
 const NO_PATHS = new Set([
-  'echo', 'printf', 'true', 'false', 'test', '[', '[[', ']]', 'sleep', 'date', 'expr', 'seq', 'yes', 'kill', 'killall', 'exit', 'return', 'let',
-  'read', 'shift', 'wait', 'jobs', 'fg', 'bg', 'which', 'type', 'hash', 'history', 'alias', 'unalias', 'unset', 'trap', 'ulimit', 'umask',
-  'whoami', 'id', 'uname', 'hostname', 'printenv', 'tput', 'clear', 'pwd', 'export', 'declare', 'typeset', 'local', 'readonly', 'set', 'shopt',
-  'command', 'builtin', 'getopts', 'break', 'continue', 'eval', ':', 'ps', 'pgrep', 'pkill', 'nproc', 'uptime', 'free', 'env'
+  'echo',
+  'printf',
+  'true',
+  'false',
+  'test',
+  '[',
+  '[[',
+  ']]',
+  'sleep',
+  'date',
+  'expr',
+  'seq',
+  'yes',
+  'kill',
+  'killall',
+  'exit',
+  'return',
+  'let',
+  'read',
+  'shift',
+  'wait',
+  'jobs',
+  'fg',
+  'bg',
+  'which',
+  'type',
+  'hash',
+  'history',
+  'alias',
+  'unalias',
+  'unset',
+  'trap',
+  'ulimit',
+  'umask',
+  'whoami',
+  'id',
+  'uname',
+  'hostname',
+  'printenv',
+  'tput',
+  'clear',
+  'pwd',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'set',
+  'shopt',
+  'command',
+  'builtin',
+  'getopts',
+  'break',
+  'continue',
+  'eval',
+  ':',
+  'ps',
+  'pgrep',
+  'pkill',
+  'nproc',
+  'uptime',
+  'free',
+  'env'
 ])
 
 /** Tools that only read the paths they name. The value: whether they read directories recursively. */
 const READERS: Readonly<Record<string, 'flat' | 'recursive' | 'flag'>> = {
-  cat: 'flat', head: 'flat', tail: 'flat', less: 'flat', more: 'flat', bat: 'flat', nl: 'flat', wc: 'flat', file: 'flat', stat: 'flat',
-  cmp: 'flat', diff: 'flag', md5sum: 'flat', sha1sum: 'flat', sha256sum: 'flat', sha512sum: 'flat', shasum: 'flat', cksum: 'flat',
-  hexdump: 'flat', od: 'flat', strings: 'flat', cut: 'flat', column: 'flat', jq: 'flat', yq: 'flat', comm: 'flat',
-  join: 'flat', paste: 'flat', realpath: 'flat', readlink: 'flat', basename: 'flat', dirname: 'flat', cd: 'flat', pushd: 'flat',
-  source: 'flat', '.': 'flat', ls: 'flag', grep: 'flag', egrep: 'flag', fgrep: 'flag', zgrep: 'flag',
-  rg: 'recursive', ag: 'recursive', ack: 'recursive', tree: 'recursive', du: 'recursive', find: 'recursive', fd: 'recursive', wc_l: 'flat'
+  cat: 'flat',
+  head: 'flat',
+  tail: 'flat',
+  less: 'flat',
+  more: 'flat',
+  bat: 'flat',
+  nl: 'flat',
+  wc: 'flat',
+  file: 'flat',
+  stat: 'flat',
+  cmp: 'flat',
+  diff: 'flag',
+  md5sum: 'flat',
+  sha1sum: 'flat',
+  sha256sum: 'flat',
+  sha512sum: 'flat',
+  shasum: 'flat',
+  cksum: 'flat',
+  hexdump: 'flat',
+  od: 'flat',
+  strings: 'flat',
+  cut: 'flat',
+  column: 'flat',
+  jq: 'flat',
+  yq: 'flat',
+  comm: 'flat',
+  join: 'flat',
+  paste: 'flat',
+  realpath: 'flat',
+  readlink: 'flat',
+  basename: 'flat',
+  dirname: 'flat',
+  cd: 'flat',
+  pushd: 'flat',
+  source: 'flat',
+  '.': 'flat',
+  ls: 'flag',
+  grep: 'flag',
+  egrep: 'flag',
+  fgrep: 'flag',
+  zgrep: 'flag',
+  rg: 'recursive',
+  ag: 'recursive',
+  ack: 'recursive',
+  tree: 'recursive',
+  du: 'recursive',
+  find: 'recursive',
+  fd: 'recursive',
+  wc_l: 'flat'
 }
 
 const RECURSIVE_FLAG = /^-(?:[A-Za-z]*[rRa][A-Za-z]*)$|^--(recursive|archive|dereference-recursive)$/
 
-const options = (args: readonly ShellWord[]): ShellWord[] => args.filter((w) => w.value.startsWith('-') && w.value !== '-')
+const options = (args: readonly ShellWord[]): ShellWord[] =>
+  args.filter((w) => w.value.startsWith('-') && w.value !== '-')
 const operands = (args: readonly ShellWord[], valued: readonly string[] = []): ShellWord[] => {
   const out: ShellWord[] = []
   let ended = false
@@ -60,7 +163,8 @@ const optionValue = (args: readonly ShellWord[], names: readonly string[]): Shel
     for (const name of names) {
       if (value === name && args[i + 1]) out.push(args[i + 1])
       else if (value.startsWith(`${name}=`)) out.push({ ...args[i], value: value.slice(name.length + 1) })
-      else if (/^-[A-Za-z]$/.test(name) && value.startsWith(name) && value.length > 2 && !value.startsWith('--')) out.push({ ...args[i], value: value.slice(2) })
+      else if (/^-[A-Za-z]$/.test(name) && value.startsWith(name) && value.length > 2 && !value.startsWith('--'))
+        out.push({ ...args[i], value: value.slice(2) })
     }
   }
   return out
@@ -72,21 +176,121 @@ const PATHISH = /[/.~$]/
 
 /** Options that take a value in one of the tools the tables know: the word after one may be a path. */
 const VALUED = new Set([
-  '-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group', '-s', '--size', '-r', '--reference',
-  '-d', '--date', '-i', '-p', '-D', '-F', '-B', '-e', '--expression', '-f', '--file', '-l', '--line-length', '--rsh', '-P', '-c',
-  '--exclude', '--include', '--filter', '--rsync-path', '--port', '--password-file', '--log-file', '-C', '--directory', '-T',
-  '--files-from', '-X', '--exclude-from', '-I', '-b', '-n', '-x', '-TT', '-K', '--config', '-A', '--max-count', '--glob', '--type',
-  '-L', '-k', '--key', '--field-separator', '--output', '-O', '--output-document', '--output-dir', '--ignore-file', '--pre-glob',
-  '--backup-dir', '--temp-dir', '--partial-dir', '--compare-dest', '--copy-dest', '--link-dest', '--from-file', '--to-file',
-  '--git-dir', '--work-tree', '--exec-path', '-d', '--data', '--data-binary', '--data-urlencode', '--json', '--form', '-H', '--header',
-  '--cacert', '--capath', '--cert', '--key', '-E', '--netrc-file', '--upload-file', '--prefix', '--manifest-path', '--rootdir'
+  '-t',
+  '--target-directory',
+  '-S',
+  '--suffix',
+  '-m',
+  '--mode',
+  '-o',
+  '--owner',
+  '-g',
+  '--group',
+  '-s',
+  '--size',
+  '-r',
+  '--reference',
+  '-d',
+  '--date',
+  '-i',
+  '-p',
+  '-D',
+  '-F',
+  '-B',
+  '-e',
+  '--expression',
+  '-f',
+  '--file',
+  '-l',
+  '--line-length',
+  '--rsh',
+  '-P',
+  '-c',
+  '--exclude',
+  '--include',
+  '--filter',
+  '--rsync-path',
+  '--port',
+  '--password-file',
+  '--log-file',
+  '-C',
+  '--directory',
+  '-T',
+  '--files-from',
+  '-X',
+  '--exclude-from',
+  '-I',
+  '-b',
+  '-n',
+  '-x',
+  '-TT',
+  '-K',
+  '--config',
+  '-A',
+  '--max-count',
+  '--glob',
+  '--type',
+  '-L',
+  '-k',
+  '--key',
+  '--field-separator',
+  '--output',
+  '-O',
+  '--output-document',
+  '--output-dir',
+  '--ignore-file',
+  '--pre-glob',
+  '--backup-dir',
+  '--temp-dir',
+  '--partial-dir',
+  '--compare-dest',
+  '--copy-dest',
+  '--link-dest',
+  '--from-file',
+  '--to-file',
+  '--git-dir',
+  '--work-tree',
+  '--exec-path',
+  '-d',
+  '--data',
+  '--data-binary',
+  '--data-urlencode',
+  '--json',
+  '--form',
+  '-H',
+  '--header',
+  '--cacert',
+  '--capath',
+  '--cert',
+  '--key',
+  '-E',
+  '--netrc-file',
+  '--upload-file',
+  '--prefix',
+  '--manifest-path',
+  '--rootdir'
 ])
 
 const NO_TEXT_OPTIONS: ReadonlySet<string> = new Set()
 /** git options whose value is text, never a path (`--grep=/fix/` is a pattern). */
 const GIT_TEXT_OPTIONS: ReadonlySet<string> = new Set([
-  '--grep', '--author', '--committer', '--format', '--pretty', '--since', '--until', '--after', '--before', '--date', '-m', '--message',
-  '--invert-grep', '--word-diff-regex', '--color-words', '-I', '--ignore-matching-lines'
+  '--grep',
+  '--author',
+  '--committer',
+  '--format',
+  '--pretty',
+  '--since',
+  '--until',
+  '--after',
+  '--before',
+  '--date',
+  '-m',
+  '--message',
+  '--invert-grep',
+  '--word-diff-regex',
+  '--color-words',
+  '-I',
+  '--ignore-matching-lines'
 ])
 
 /**
@@ -152,7 +356,12 @@ function urlFileNames(args: readonly ShellWord[], dir: ShellWord | undefined): S
       // A malformed escape is kept as written.
     }
     for (const file of new Set([name, decoded]))
-      if (file !== '') out.push({ ...word, value: dir ? `${dir.value}/${file}` : file, expands: word.expands || Boolean(dir?.expands) })
+      if (file !== '')
+        out.push({
+          ...word,
+          value: dir ? `${dir.value}/${file}` : file,
+          expands: word.expands || Boolean(dir?.expands)
+        })
   }
   return out
 }
@@ -170,7 +379,18 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
     case 'ln':
     case 'link': {
       const target = optionValue(args, ['-t', '--target-directory'])
-      const files = operands(args, ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group'])
+      const files = operands(args, [
+        '-t',
+        '--target-directory',
+        '-S',
+        '--suffix',
+        '-m',
+        '--mode',
+        '-o',
+        '--owner',
+        '-g',
+        '--group'
+      ])
       const dest = target.length > 0 ? target : files.slice(-1)
       const sources = target.length > 0 ? files : files.slice(0, -1)
       out.writes.push(...dest)
@@ -200,7 +420,25 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
     case 'srm':
     case 'trash':
     case 'patch':
-      out.writes.push(...operands(args, ['-s', '--size', '-m', '--mode', '-r', '--reference', '-d', '--date', '-t', '-i', '-o', '-p', '-D', '-F', '-B']))
+      out.writes.push(
+        ...operands(args, [
+          '-s',
+          '--size',
+          '-m',
+          '--mode',
+          '-r',
+          '--reference',
+          '-d',
+          '--date',
+          '-t',
+          '-i',
+          '-o',
+          '-p',
+          '-D',
+          '-F',
+          '-B'
+        ])
+      )
       out.optionWrites.push(...optionValue(args, name === 'patch' ? ['-o', '--output'] : []))
       return out
     case 'chmod':
@@ -216,25 +454,49 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
     case 'dd':
       for (const word of args) {
         if (word.value.startsWith('of=')) out.writes.push({ ...word, value: word.value.slice(3) })
-        if (word.value.startsWith('if=')) out.reads.push({ word: { ...word, value: word.value.slice(3) }, recursive: false })
+        if (word.value.startsWith('if='))
+          out.reads.push({ word: { ...word, value: word.value.slice(3) }, recursive: false })
       }
       return out
     case 'sed': {
       const inPlace = options(args).some((w) => /^-[A-Za-z]*i/.test(w.value) || w.value.startsWith('--in-place'))
-      const scripted = args.some((w) => /^-[A-Za-z]*[ef]$/.test(w.value) || w.value.startsWith('--expression') || w.value.startsWith('--file'))
-      const files = operands(args, ['-e', '--expression', '-f', '--file', '-l', '--line-length']).slice(scripted ? 0 : 1)
+      const scripted = args.some(
+        (w) => /^-[A-Za-z]*[ef]$/.test(w.value) || w.value.startsWith('--expression') || w.value.startsWith('--file')
+      )
+      const files = operands(args, ['-e', '--expression', '-f', '--file', '-l', '--line-length']).slice(
+        scripted ? 0 : 1
+      )
       if (inPlace) out.optionWrites.push(...files)
       else out.reads.push(...reads(files, false))
       return out
     }
     case 'rsync':
     case 'scp': {
-      const files = operands(args, ['-e', '--rsh', '-i', '-o', '-P', '-F', '-S', '-c', '-l', '--exclude', '--include', '--filter', '-f', '--rsync-path', '--port', '--password-file', '--log-file'])
+      const files = operands(args, [
+        '-e',
+        '--rsh',
+        '-i',
+        '-o',
+        '-P',
+        '-F',
+        '-S',
+        '-c',
+        '-l',
+        '--exclude',
+        '--include',
+        '--filter',
+        '-f',
+        '--rsync-path',
+        '--port',
+        '--password-file',
+        '--log-file'
+      ])
       const local = (w: ShellWord) => !/^[^/]*:/.test(w.value)
       out.writes.push(...files.slice(-1).filter(local))
       out.reads.push(...reads(files.slice(0, -1).filter(local), name === 'scp' ? recursiveBy(args) : true))
       out.optionWrites.push(...optionValue(args, ['--log-file']))
-      if (args.some((w) => w.value === '--remove-source-files')) out.optionWrites.push(...files.slice(0, -1).filter(local))
+      if (args.some((w) => w.value === '--remove-source-files'))
+        out.optionWrites.push(...files.slice(0, -1).filter(local))
       return out
     }
     case 'tar':
@@ -250,7 +512,8 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
       out.writes.push(...files.slice(0, 1), ...optionValue(args, ['-O', '--output-file']))
       out.reads.push(...reads(files.slice(1), recursiveBy(args)))
       // `-m` moves the files into the archive: it deletes them.
-      if (args.some((w) => w.value === '--move' || /^-[A-Za-z]*m[A-Za-z]*$/.test(w.value))) out.optionWrites.push(...files.slice(1))
+      if (args.some((w) => w.value === '--move' || /^-[A-Za-z]*m[A-Za-z]*$/.test(w.value)))
+        out.optionWrites.push(...files.slice(1))
       return out
     }
     case 'unzip': {
@@ -261,38 +524,90 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
     }
     case 'curl': {
       // `curl file:///x` reads the local file x.
-      out.reads.push(...reads(args.filter((w) => /^file:/i.test(w.value)), false))
-      out.optionWrites.push(...optionValue(args, ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr']))
+      out.reads.push(
+        ...reads(
+          args.filter((w) => /^file:/i.test(w.value)),
+          false
+        )
+      )
+      out.optionWrites.push(
+        ...optionValue(args, [
+          '-o',
+          '--output',
+          '--output-dir',
+          '-c',
+          '--cookie-jar',
+          '-D',
+          '--dump-header',
+          '--trace',
+          '--trace-ascii',
+          '--stderr'
+        ])
+      )
       // `-O` saves each download under the URL's own file name, `.bashrc` included.
-      const remoteName = args.some((w) => /^--remote-name(-all)?$/.test(w.value) || /^-[A-Za-z]*O[A-Za-z]*$/.test(w.value))
+      const remoteName = args.some(
+        (w) => /^--remote-name(-all)?$/.test(w.value) || /^-[A-Za-z]*O[A-Za-z]*$/.test(w.value)
+      )
       if (remoteName) out.optionWrites.push(...urlFileNames(args, optionValue(args, ['--output-dir'])[0]))
       out.reads.push(...reads(optionValue(args, ['-K', '--config', '-T', '--upload-file', '-b', '--cookie']), false))
       return out
     }
     case 'wget': {
-      out.reads.push(...reads(args.filter((w) => /^file:/i.test(w.value)), false))
+      out.reads.push(
+        ...reads(
+          args.filter((w) => /^file:/i.test(w.value)),
+          false
+        )
+      )
       const document = optionValue(args, ['-O', '--output-document'])
-      out.optionWrites.push(...document, ...optionValue(args, ['-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output']))
+      out.optionWrites.push(
+        ...document,
+        ...optionValue(args, ['-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output'])
+      )
       // Without -O each download is saved under the URL's own file name.
-      if (document.length === 0) out.writes.push(...urlFileNames(args, optionValue(args, ['-P', '--directory-prefix'])[0]))
+      if (document.length === 0)
+        out.writes.push(...urlFileNames(args, optionValue(args, ['-P', '--directory-prefix'])[0]))
       return out
     }
     case 'base64':
     case 'basenc':
       // BSD base64 writes `-o file` and reads `-i file`.
       out.optionWrites.push(...optionValue(args, ['-o', '--output']))
-      out.reads.push(...reads([...operands(args, ['-o', '--output', '-i', '--input', '-b', '--break', '-w', '--wrap']), ...optionValue(args, ['-i', '--input'])], false))
+      out.reads.push(
+        ...reads(
+          [
+            ...operands(args, ['-o', '--output', '-i', '--input', '-b', '--break', '-w', '--wrap']),
+            ...optionValue(args, ['-i', '--input'])
+          ],
+          false
+        )
+      )
       return out
     case 'xxd': {
       // `xxd in out` writes out.
-      const files = operands(args, ['-c', '-cols', '-g', '-groupsize', '-l', '-len', '-o', '-offset', '-s', '-seek', '-n', '-name'])
+      const files = operands(args, [
+        '-c',
+        '-cols',
+        '-g',
+        '-groupsize',
+        '-l',
+        '-len',
+        '-o',
+        '-offset',
+        '-s',
+        '-seek',
+        '-n',
+        '-name'
+      ])
       out.reads.push(...reads(files.slice(0, 1), false))
       out.writes.push(...files.slice(1, 2))
       return out
     }
     case 'sort':
       out.optionWrites.push(...optionValue(args, ['-o', '--output']))
-      out.reads.push(...reads(operands(args, ['-o', '--output', '-k', '-t', '-S', '-T', '--key', '--field-separator']), false))
+      out.reads.push(
+        ...reads(operands(args, ['-o', '--output', '-k', '-t', '-S', '-T', '--key', '--field-separator']), false)
+      )
       return out
     case 'uniq': {
       const files = operands(args, ['-f', '-s', '-w'])
@@ -319,14 +634,25 @@ function writerPaths(argv0: ShellWord, name: string, args: readonly ShellWord[])
 function gitPaths(args: readonly ShellWord[]): ArgPaths {
   const out = empty()
   let i = 0
-  while (i < args.length && args[i].value.startsWith('-')) i += ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'].includes(args[i].value) ? 2 : 1
+  while (i < args.length && args[i].value.startsWith('-'))
+    i += ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'].includes(args[i].value) ? 2 : 1
   const sub = args[i]?.value
   const rest = args.slice(i + 1)
   const at = (value: string): ShellWord => ({ ...(args[i] ?? args[0]), value })
   if (sub === 'config') {
-    const reading = rest.some((w) => /^--(get|get-all|get-regexp|get-urlmatch|list|show-origin|show-scope|name-only)$|^-l$/.test(w.value)) || rest.some((w) => w.value === 'get' || w.value === 'list')
+    const reading =
+      rest.some((w) =>
+        /^--(get|get-all|get-regexp|get-urlmatch|list|show-origin|show-scope|name-only)$|^-l$/.test(w.value)
+      ) || rest.some((w) => w.value === 'get' || w.value === 'list')
     const values = operands(rest, ['-f', '--file', '--blob', '--type', '--default', '--comment'])
-    const writing = !reading && (values.length >= 2 || rest.some((w) => /^--(add|unset|unset-all|replace-all|rename-section|remove-section|edit)$|^-e$/.test(w.value)) || values[0]?.value === 'set' || values[0]?.value === 'unset')
+    const writing =
+      !reading &&
+      (values.length >= 2 ||
+        rest.some((w) =>
+          /^--(add|unset|unset-all|replace-all|rename-section|remove-section|edit)$|^-e$/.test(w.value)
+        ) ||
+        values[0]?.value === 'set' ||
+        values[0]?.value === 'unset')
     if (writing) {
       const file = optionValue(rest, ['-f', '--file'])
       if (file.length > 0) out.writes.push(...file)
@@ -336,12 +662,43 @@ function gitPaths(args: readonly ShellWord[]): ArgPaths {
     }
     return out
   }
-  if (sub === 'clone') out.writes.push(...operands(rest, ['-b', '--branch', '-o', '--origin', '--depth', '-c', '--config', '--reference', '--separate-git-dir', '-u', '--upload-pack', '--template', '-j', '--jobs', '--filter']).slice(1, 2))
-  if (sub === 'init') out.writes.push(...operands(rest, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format']).slice(0, 1))
+  if (sub === 'clone')
+    out.writes.push(
+      ...operands(rest, [
+        '-b',
+        '--branch',
+        '-o',
+        '--origin',
+        '--depth',
+        '-c',
+        '--config',
+        '--reference',
+        '--separate-git-dir',
+        '-u',
+        '--upload-pack',
+        '--template',
+        '-j',
+        '--jobs',
+        '--filter'
+      ]).slice(1, 2)
+    )
+  if (sub === 'init')
+    out.writes.push(
+      ...operands(rest, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format']).slice(0, 1)
+    )
   // `git diff --output=f`, `git log -o f`… write the file they name.
   // `git diff --output=f`, `git log --output f`, `git format-patch -o dir` write what they name;
   // elsewhere `-o` is a flag (`git ls-files -o`, `git grep -o`).
-  out.optionWrites.push(...optionValue(rest, sub === 'format-patch' ? ['--output', '-o', '--output-directory'] : sub === 'commit' || sub === 'clone' ? [] : ['--output']))
+  out.optionWrites.push(
+    ...optionValue(
+      rest,
+      sub === 'format-patch'
+        ? ['--output', '-o', '--output-directory']
+        : sub === 'commit' || sub === 'clone'
+          ? []
+          : ['--output']
+    )
+  )
   for (const word of rest) {
     if (word.value.startsWith('-') || word.value === sub) continue
     out.unknown.push(word)
@@ -360,22 +717,52 @@ function findPaths(args: readonly ShellWord[]): ArgPaths {
     if (word.value.startsWith('-') || word.value === '(' || word.value === '!') break
     starts.push(word)
   }
-  const roots = starts.length > 0 ? starts : [{ ...(args[0] ?? { raw: '.', start: 0, end: 0, quoted: false, expands: false, glob: false }), value: '.' }]
+  const roots =
+    starts.length > 0
+      ? starts
+      : [{ ...(args[0] ?? { raw: '.', start: 0, end: 0, quoted: false, expands: false, glob: false }), value: '.' }]
   if (args.some((w) => w.value === '-delete')) out.optionWrites.push(...roots)
   out.optionWrites.push(...optionValue(args, ['-fprint', '-fprint0', '-fprintf', '-fls']))
   out.reads.push(...reads(roots, true))
   // `-newer f`, `-samefile f`, `-newerXY f` read the file they name.
-  for (let i = 0; i < args.length - 1; i++) if (/^-(?:[acm]?newer|newer[aBcmt][aBcmt]|samefile)$/.test(args[i].value)) out.values.push(args[i + 1])
+  for (let i = 0; i < args.length - 1; i++)
+    if (/^-(?:[acm]?newer|newer[aBcmt][aBcmt]|samefile)$/.test(args[i].value)) out.values.push(args[i + 1])
   return out
 }
 
 /** GNU and BSD tar's short options that take a value, and its long ones. */
 const TAR_VALUED_LETTERS = 'bCfFgHIKLNTVX'
 const TAR_VALUED_LONG = new Set([
-  '--file', '--directory', '--files-from', '--exclude-from', '--listed-incremental', '--newer', '--after-date', '--starting-file',
-  '--volno-file', '--label', '--format', '--blocking-factor', '--tape-length', '--use-compress-program', '--info-script',
-  '--new-volume-script', '--to-command', '--rsh-command', '--index-file', '--owner', '--group', '--mode', '--mtime', '--transform',
-  '--xform', '--exclude', '--suffix', '--newer-mtime', '--record-size', '--checkpoint-action'
+  '--file',
+  '--directory',
+  '--files-from',
+  '--exclude-from',
+  '--listed-incremental',
+  '--newer',
+  '--after-date',
+  '--starting-file',
+  '--volno-file',
+  '--label',
+  '--format',
+  '--blocking-factor',
+  '--tape-length',
+  '--use-compress-program',
+  '--info-script',
+  '--new-volume-script',
+  '--to-command',
+  '--rsh-command',
+  '--index-file',
+  '--owner',
+  '--group',
+  '--mode',
+  '--mtime',
+  '--transform',
+  '--xform',
+  '--exclude',
+  '--suffix',
+  '--newer-mtime',
+  '--record-size',
+  '--checkpoint-action'
 ])
 
 interface TarOptions {
@@ -445,7 +832,9 @@ function tarPaths(argv0: ShellWord, args: readonly ShellWord[]): ArgPaths {
     // Without -C the archive's entries land in the current directory, `.git/hooks/…` included.
     if (!has('-O', '--to-stdout')) out.writes.push(...(dirs.length > 0 ? dirs : [here(argv0)]))
     out.reads.push(...reads(archives, false))
-  } else if (has('-c', '-r', '-u', '-A', '--create', '--append', '--update', '--concatenate', '--catenate', '--delete')) {
+  } else if (
+    has('-c', '-r', '-u', '-A', '--create', '--append', '--update', '--concatenate', '--catenate', '--delete')
+  ) {
     out.writes.push(...archives)
     out.reads.push(...reads(files, true), ...reads(dirs, true))
     if (has('--remove-files')) out.optionWrites.push(...files)
@@ -459,7 +848,10 @@ function sevenZipPaths(argv0: ShellWord, args: readonly ShellWord[]): ArgPaths {
   const out = empty()
   const words = operands(args)
   const [command, archive, ...files] = words
-  const option = (prefix: string) => args.filter((w) => w.value.startsWith(prefix) && w.value.length > prefix.length).map((w) => at(w, w.value.slice(prefix.length)))
+  const option = (prefix: string) =>
+    args
+      .filter((w) => w.value.startsWith(prefix) && w.value.length > prefix.length)
+      .map((w) => at(w, w.value.slice(prefix.length)))
   const sub = command?.value.toLowerCase()
   if (!archive) return out
   if (sub === 'a' || sub === 'u' || sub === 'd' || sub === 'rn') {
@@ -467,7 +859,8 @@ function sevenZipPaths(argv0: ShellWord, args: readonly ShellWord[]): ArgPaths {
     out.reads.push(...reads(files, true))
     if (args.some((w) => w.value === '-sdel')) out.optionWrites.push(...files)
   } else if (sub === 'x' || sub === 'e') {
-    if (!args.some((w) => w.value === '-so')) out.writes.push(...(option('-o').length > 0 ? option('-o') : [here(argv0)]))
+    if (!args.some((w) => w.value === '-so'))
+      out.writes.push(...(option('-o').length > 0 ? option('-o') : [here(argv0)]))
     out.reads.push(...reads([archive], false))
   } else out.reads.push(...reads([archive], false))
   out.values.push(...option('-w'), ...option('-i@'), ...option('-x@'))
@@ -481,8 +874,10 @@ function rgStarts(args: readonly ShellWord[]): string[] {
     const value = word.value
     if (value === '--') break
     if (value === '--pre' || value.startsWith('--pre=')) out.push(`'rg --pre' runs a program of its own on every file`)
-    else if (value === '--hostname-bin' || value.startsWith('--hostname-bin=')) out.push(`'rg --hostname-bin' runs a program of its own`)
-    else if (value === '--search-zip' || /^-[A-Za-z]*z[A-Za-z]*$/.test(value)) out.push(`'rg -z' starts decompression programs`)
+    else if (value === '--hostname-bin' || value.startsWith('--hostname-bin='))
+      out.push(`'rg --hostname-bin' runs a program of its own`)
+    else if (value === '--search-zip' || /^-[A-Za-z]*z[A-Za-z]*$/.test(value))
+      out.push(`'rg -z' starts decompression programs`)
   }
   return out
 }
@@ -490,7 +885,21 @@ function rgStarts(args: readonly ShellWord[]): string[] {
 /** Options that write a file in tools the tables do not know: `-o`/`--output` and their kin. */
 const WRITE_OPTIONS = ['-o', '--output', '--output-file', '--outfile', '--out-file', '--log-file', '--logfile']
 /** Tools whose `-o` is no output file (`pytest -o ini=value`, `ssh -o Opt=v`): its value is only checked as a value. */
-const O_IS_NOT_OUTPUT = new Set(['pytest', 'py.test', 'ssh', 'scp', 'sftp', 'mount', 'ps', 'lsblk', 'findmnt', 'journalctl', 'lsof', 'xargs', 'make'])
+const O_IS_NOT_OUTPUT = new Set([
+  'pytest',
+  'py.test',
+  'ssh',
+  'scp',
+  'sftp',
+  'mount',
+  'ps',
+  'lsblk',
+  'findmnt',
+  'journalctl',
+  'lsof',
+  'xargs',
+  'make'
+])
 const DECLARING_PATHS = new Set(['export', 'declare', 'typeset', 'local', 'readonly'])
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_.-]*(\[[^\]]*\])?\+?=/
 
@@ -499,7 +908,8 @@ export function argPaths(argv: readonly ShellWord[]): ArgPaths {
   if (argv.length === 0) return empty()
   const name = commandName(argv[0].value)
   const args = argv.slice(1)
-  if (DECLARING_PATHS.has(name)) return { ...empty(), values: args.filter((w) => ASSIGNMENT.test(w.value)).flatMap(assignmentValues) }
+  if (DECLARING_PATHS.has(name))
+    return { ...empty(), values: args.filter((w) => ASSIGNMENT.test(w.value)).flatMap(assignmentValues) }
   if (NO_PATHS.has(name)) return empty()
   const found = programPaths(argv, name, args)
   found.values.push(...optionValues(args, name === 'git' ? GIT_TEXT_OPTIONS : NO_TEXT_OPTIONS))
@@ -513,13 +923,39 @@ function programPaths(argv: readonly ShellWord[], name: string, args: readonly S
   if (writer) return writer
   const kind = READERS[name]
   if (kind) {
-    const files = operands(args, ['-e', '-f', '-m', '-A', '-B', '-C', '--max-count', '-g', '--glob', '-t', '--type', '-n', '-c', '--exclude', '--include', '-I', '-L', '-P'])
+    const files = operands(args, [
+      '-e',
+      '-f',
+      '-m',
+      '-A',
+      '-B',
+      '-C',
+      '--max-count',
+      '-g',
+      '--glob',
+      '-t',
+      '--type',
+      '-n',
+      '-c',
+      '--exclude',
+      '--include',
+      '-I',
+      '-L',
+      '-P'
+    ])
     const recursive = kind === 'recursive' || (kind === 'flag' && recursiveBy(args))
     // `grep -r KEY` and `rg KEY` search the current directory; their first operand is the pattern.
-    const searches = name === 'grep' || name === 'egrep' || name === 'fgrep' || name === 'zgrep' || name === 'rg' || name === 'ag' || name === 'ack'
+    const searches =
+      name === 'grep' ||
+      name === 'egrep' ||
+      name === 'fgrep' ||
+      name === 'zgrep' ||
+      name === 'rg' ||
+      name === 'ag' ||
+      name === 'ack'
     const patternGiven = args.some((w) => /^(-e|-f|--regexp|--file)(=|$)/.test(w.value))
     const paths = searches && !patternGiven ? files.slice(1) : files
-    const dot = { ...(argv[0] as ShellWord), value: '.' }
+    const dot = { ...argv[0], value: '.' }
     const out: ArgPaths = { ...empty(), reads: reads(paths.length === 0 && recursive ? [dot] : paths, recursive) }
     // The pattern may be a path after an option the table does not list as taking a value (`grep --exclude-from /x k f`).
     if (searches && !patternGiven) out.values.push(...files.slice(0, 1))

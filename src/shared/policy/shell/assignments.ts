@@ -60,12 +60,14 @@ export const isInertName = (name: string): boolean => valuePattern(name) !== und
  * holds an expansion.
  */
 export function assignmentProblem(name: string, value: string | undefined, literal: boolean): string | undefined {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `'${name}' is not a plain variable name (a subscript is evaluated as code)`
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    return `'${name}' is not a plain variable name (a subscript is evaluated as code)`
   const pattern = valuePattern(name)
   if (!pattern) return `setting ${name}: only inert variables (${INERT_VARIABLES.join(', ')}) auto-run`
   if (value === undefined) return `setting ${name} to a value known only at run time`
   if (!literal) return `the value of ${name} is not a literal`
-  if (!pattern.test(value)) return `the value of ${name} ('${value.slice(0, 40)}') is not one it takes plainly (a path or code)`
+  if (!pattern.test(value))
+    return `the value of ${name} ('${value.slice(0, 40)}') is not one it takes plainly (a path or code)`
   return undefined
 }
 
@@ -90,7 +92,11 @@ const PLAIN_DECLARE_OPTIONS = /^[-+][xrgp]+$/
  * change how the shell reads the variable later (`-i` evaluates every assignment as arithmetic,
  * `-n` makes a name point at another, `-a`/`-A` make subscripts of later assignments code).
  */
-export function declared(words: readonly { value: string; expands: boolean }[]): { names: { name: string; value?: string; literal: boolean }[]; options: string[]; printsOnly: boolean } {
+export function declared(words: readonly { value: string; expands: boolean }[]): {
+  names: { name: string; value?: string; literal: boolean }[]
+  options: string[]
+  printsOnly: boolean
+} {
   const names: { name: string; value?: string; literal: boolean }[] = []
   const options: string[] = []
   let optionsEnd = false
@@ -101,10 +107,16 @@ export function declared(words: readonly { value: string; expands: boolean }[]):
     } else {
       const eq = word.value.indexOf('=')
       if (eq < 0) names.push({ name: word.value, literal: !word.expands })
-      else names.push({ name: word.value.slice(0, eq).replace(/\+$/, ''), value: word.value.slice(eq + 1), literal: !word.expands })
+      else
+        names.push({
+          name: word.value.slice(0, eq).replace(/\+$/, ''),
+          value: word.value.slice(eq + 1),
+          literal: !word.expands
+        })
     }
   }
-  const printsOnly = words.some((word) => /^-[A-Za-z]*[pfF]/.test(word.value)) && names.every((entry) => entry.value === undefined)
+  const printsOnly =
+    words.some((word) => /^-[A-Za-z]*[pfF]/.test(word.value)) && names.every((entry) => entry.value === undefined)
   return { names, options, printsOnly }
 }
 
@@ -138,9 +150,13 @@ export function namesSetBy(argv: readonly string[]): string[] {
       break
     }
     if (!word.startsWith('-') || word === '-') operands.push(word)
-    else if ((name === 'read' && /^-[A-Za-z]*a/.test(word)) || (name === 'printf' && word.startsWith('-v')) || (name === 'wait' && word.startsWith('-p'))) {
+    else if (
+      (name === 'read' && /^-[A-Za-z]*a/.test(word)) ||
+      (name === 'printf' && word.startsWith('-v')) ||
+      (name === 'wait' && word.startsWith('-p'))
+    ) {
       const at = word.search(/[avp]/)
-      names.push(at < word.length - 1 ? word.slice(at + 1) : args[++i] ?? '')
+      names.push(at < word.length - 1 ? word.slice(at + 1) : (args[++i] ?? ''))
     } else if (valued.includes(word)) i++
   }
   if (name === 'read') names.push(...(operands.length > 0 ? operands : ['REPLY']))

@@ -42,7 +42,10 @@ function firstGroup(raw: string, mask: boolean[]): Group | undefined {
       else if (raw[i] === '}') {
         depth--
         if (depth === 0) {
-          if (commas.length > 0 || /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(\.\.-?\d+)?\}$/.test(raw.slice(open, i + 1)))
+          if (
+            commas.length > 0 ||
+            /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(\.\.-?\d+)?\}$/.test(raw.slice(open, i + 1))
+          )
             return { open, close: i, commas }
           break
         }
@@ -60,7 +63,8 @@ function sequence(body: string): string[] | undefined {
   const b = numeric ? Number(to) : to.charCodeAt(0)
   if (Math.abs(b - a) / step > MAX_WORDS) return undefined
   const out: string[] = []
-  for (let n = a; a <= b ? n <= b : n >= b; n += a <= b ? step : -step) out.push(numeric ? String(n) : String.fromCharCode(n))
+  for (let n = a; a <= b ? n <= b : n >= b; n += a <= b ? step : -step)
+    out.push(numeric ? String(n) : String.fromCharCode(n))
   return out
 }
 
@@ -88,4 +92,5 @@ export function expandBraces(raw: string, budget = { left: MAX_WORDS }): string[
 }
 
 /** Whether the raw word holds an unquoted brace expansion. */
-export const hasBraceExpansion = (raw: string): boolean => raw.includes('{') && firstGroup(raw, unquotedMask(raw)) !== undefined
+export const hasBraceExpansion = (raw: string): boolean =>
+  raw.includes('{') && firstGroup(raw, unquotedMask(raw)) !== undefined

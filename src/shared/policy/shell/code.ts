@@ -19,7 +19,28 @@ export interface CodeFindings {
   alwaysAsk: string[]
 }
 
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'pwsh', 'powershell', 'cmd', 'cmd.exe', 'nu', 'elvish', 'xonsh'])
+export const SHELLS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'fish',
+  'csh',
+  'tcsh',
+  'yash',
+  'posh',
+  'rbash',
+  'pwsh',
+  'powershell',
+  'cmd',
+  'cmd.exe',
+  'nu',
+  'elvish',
+  'xonsh'
+])
 
 /**
  * Interpreters and the options whose value is program text. `valued`: options that take the next
@@ -31,15 +52,48 @@ interface InterpreterSpec {
   subcommand?: string
   valued?: readonly string[]
 }
-const NODE_VALUED = ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title', '--cwd', '--preload', '--inspect-port', '--watch-path', '--stack-size', '--max-old-space-size', '--openssl-config', '--icu-data-dir', '--redirect-warnings', '--disable-warning', '--experimental-policy', '--report-dir', '--diagnostic-dir']
+const NODE_VALUED = [
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--input-type',
+  '--env-file',
+  '--title',
+  '--cwd',
+  '--preload',
+  '--inspect-port',
+  '--watch-path',
+  '--stack-size',
+  '--max-old-space-size',
+  '--openssl-config',
+  '--icu-data-dir',
+  '--redirect-warnings',
+  '--disable-warning',
+  '--experimental-policy',
+  '--report-dir',
+  '--diagnostic-dir'
+]
 const INTERPRETERS: ReadonlyArray<[RegExp, InterpreterSpec]> = [
   [/^(python[0-9.]*|pypy[0-9.]*)$/i, { clusterLetters: 'c', valued: ['-W', '-X', '-Q', '--check-hash-based-pycs'] }],
   [/^(node|nodejs|bun)$/i, { options: ['-e', '--eval', '-p', '--print', '-pe', '-ep'], valued: NODE_VALUED }],
   [/^deno$/i, { subcommand: 'eval' }],
   [/^perl[0-9.]*$/i, { clusterLetters: 'eE', valued: ['-I', '-M', '-m'] }],
-  [/^ruby[0-9.]*$/i, { clusterLetters: 'e', valued: ['-I', '-r', '-C', '-E', '--encoding', '-F', '--external-encoding', '--internal-encoding'] }],
+  [
+    /^ruby[0-9.]*$/i,
+    {
+      clusterLetters: 'e',
+      valued: ['-I', '-r', '-C', '-E', '--encoding', '-F', '--external-encoding', '--internal-encoding']
+    }
+  ],
   [/^php[0-9.]*$/i, { options: ['-r', '-R', '-B', '-E'], valued: ['-d', '-c', '-z', '-t'] }],
-  [/^(osascript|lua[0-9.]*|luajit|Rscript|R|julia|expect|tclsh|wish|jshell|groovy|scala|ghc|runghc|guile|racket|sbcl|clojure)$/i, { options: ['-e', '--eval', '-c', '--expr', '--exec'] }],
+  [
+    /^(osascript|lua[0-9.]*|luajit|Rscript|R|julia|expect|tclsh|wish|jshell|groovy|scala|ghc|runghc|guile|racket|sbcl|clojure)$/i,
+    { options: ['-e', '--eval', '-c', '--expr', '--exec'] }
+  ],
   [/^(vim|nvim|vi|ex|view|gvim)$/i, { options: ['-c', '--cmd'] }],
   [/^emacs$/i, { options: ['--eval', '-eval', '--execute'] }]
 ]
@@ -65,22 +119,29 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
 }
 
 /** `git -c key=value` keys that name a program or a hook: they change what runs. */
-const GIT_EXEC_KEY = /^(core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|alternaterefscommand|attributesfile)|alias\.|diff\.external|diff\..+\.(textconv|command)|filter\.|credential\.|sequence\.editor|gpg\.|uploadpack\.|receivepack\.|protocol\.|include\.|includeif\.|merge\..+\.driver|pager\.|web\.browser|browser\.|man\.|remote\..+\.(uploadpack|receivepack|proxy)|http\..*proxy|ssh\.variant|submodule\..+\.update)/i
+const GIT_EXEC_KEY =
+  /^(core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy|alternaterefscommand|attributesfile)|alias\.|diff\.external|diff\..+\.(textconv|command)|filter\.|credential\.|sequence\.editor|gpg\.|uploadpack\.|receivepack\.|protocol\.|include\.|includeif\.|merge\..+\.driver|pager\.|web\.browser|browser\.|man\.|remote\..+\.(uploadpack|receivepack|proxy)|http\..*proxy|ssh\.variant|submodule\..+\.update)/i
 
 const valueOf = (words: readonly ShellWord[], i: number, option: string): { text?: string; next: number } => {
   const word = words[i].value
   if (word.startsWith(`${option}=`)) return { text: word.slice(option.length + 1), next: i + 1 }
   if (word === option) return { text: words[i + 1]?.value, next: i + 2 }
   // `-c'code'`, `-ecode`: a short option glued to its value.
-  if (/^-[A-Za-z]$/.test(option) && word.startsWith(option) && word.length > 2) return { text: word.slice(2), next: i + 1 }
+  if (/^-[A-Za-z]$/.test(option) && word.startsWith(option) && word.length > 2)
+    return { text: word.slice(2), next: i + 1 }
   return { next: i + 1 }
 }
 
 const stdinSources = (command: ShellCommand): EmbeddedCode[] =>
   command.redirects.flatMap((redirect): EmbeddedCode[] =>
-    redirect.kind === 'heredoc' ? [{ text: redirect.body ?? '', language: 'shell' }] : redirect.kind === 'herestring' && redirect.target ? [{ text: redirect.target.value, language: 'shell' }] : []
+    redirect.kind === 'heredoc'
+      ? [{ text: redirect.body ?? '', language: 'shell' }]
+      : redirect.kind === 'herestring' && redirect.target
+        ? [{ text: redirect.target.value, language: 'shell' }]
+        : []
   )
-const readsStdinFromFile = (command: ShellCommand): boolean => command.redirects.some((redirect) => redirect.kind === 'read' && redirect.target?.value !== '/dev/null')
+const readsStdinFromFile = (command: ShellCommand): boolean =>
+  command.redirects.some((redirect) => redirect.kind === 'read' && redirect.target?.value !== '/dev/null')
 
 /** A script path that is a pipe: `<(curl …)`, `/dev/stdin`, `/dev/fd/0`. Its text is unknown until run. */
 const readsFromPipe = (word: ShellWord): boolean =>
@@ -89,7 +150,8 @@ const readsFromPipe = (word: ShellWord): boolean =>
 /** `source FILE` runs FILE in this shell: a pipe as FILE hides the commands. */
 function sourceCode(argv: readonly ShellWord[], found: CodeFindings): void {
   const script = argv.slice(1).find((word) => !word.value.startsWith('-') || word.value === '-')
-  if (script && readsFromPipe(script)) found.alwaysAsk.push(`${argv[0].value} runs a script it reads from a pipe ('${script.raw}')`)
+  if (script && readsFromPipe(script))
+    found.alwaysAsk.push(`${argv[0].value} runs a script it reads from a pipe ('${script.raw}')`)
 }
 
 function shellCode(name: string, argv: readonly ShellWord[], command: ShellCommand, found: CodeFindings): void {
@@ -145,18 +207,29 @@ function interpreterSpec(name: string): InterpreterSpec | null {
   return spec
 }
 
-function interpreterCode(name: string, argv: readonly ShellWord[], command: ShellCommand, found: CodeFindings): boolean {
+function interpreterCode(
+  name: string,
+  argv: readonly ShellWord[],
+  command: ShellCommand,
+  found: CodeFindings
+): boolean {
   const spec = interpreterSpec(name)
   if (!spec) return false
   if (spec.subcommand) {
     if (argv.slice(1).some((word) => word.value === spec.subcommand)) {
       found.alwaysAsk.push(`${name} ${spec.subcommand} runs a string as code`)
-      found.code.push({ text: argv.slice(1).map((w) => w.value).join(' '), language: 'foreign' })
+      found.code.push({
+        text: argv
+          .slice(1)
+          .map((w) => w.value)
+          .join(' '),
+        language: 'foreign'
+      })
     }
     return true
   }
   let script = false
-  for (let i = 1; i < argv.length && !script; ) {
+  for (let i = 1; i < argv.length && !script;) {
     const word = argv[i].value
     if (!word.startsWith('-') || word === '-' || word === '--') {
       script = word !== '-' && word !== '--'
@@ -166,8 +239,16 @@ function interpreterCode(name: string, argv: readonly ShellWord[], command: Shel
       i += 2
       continue
     }
-    const option = spec.options?.find((o) => word === o || word.startsWith(`${o}=`) || (/^-[A-Za-z]$/.test(o) && word.startsWith(o) && !word.startsWith('--')))
-    const cluster = spec.clusterLetters && /^-[A-Za-z]+/.test(word) && !word.startsWith('--') ? [...spec.clusterLetters].find((l) => word.slice(1).includes(l)) : undefined
+    const option = spec.options?.find(
+      (o) =>
+        word === o ||
+        word.startsWith(`${o}=`) ||
+        (/^-[A-Za-z]$/.test(o) && word.startsWith(o) && !word.startsWith('--'))
+    )
+    const cluster =
+      spec.clusterLetters && /^-[A-Za-z]+/.test(word) && !word.startsWith('--')
+        ? [...spec.clusterLetters].find((l) => word.slice(1).includes(l))
+        : undefined
     if (option || cluster) {
       found.alwaysAsk.push(`${name} ${option ?? `-${cluster}`} runs a string as code`)
       const letterAt = cluster ? word.indexOf(cluster) : -1
@@ -191,9 +272,13 @@ function sedCode(argv: readonly ShellWord[], found: CodeFindings): void {
   if (fromFile) found.alwaysAsk.push('sed reads its script from a file, which may run commands (e) or write files (w)')
   for (const script of scripts) {
     const sed = sedScript(script)
-    if (sed.runs) found.alwaysAsk.push(`the sed script '${script.slice(0, 60)}' runs a shell command (the e command or the e flag of s)`)
+    if (sed.runs)
+      found.alwaysAsk.push(
+        `the sed script '${script.slice(0, 60)}' runs a shell command (the e command or the e flag of s)`
+      )
     if (sed.writes) found.alwaysAsk.push(`the sed script '${script.slice(0, 60)}' writes a file (w)`)
-    if (sed.unreadable && !sed.runs) found.alwaysAsk.push(`the sed script '${script.slice(0, 60)}' could not be read, so what it runs is unknown`)
+    if (sed.unreadable && !sed.runs)
+      found.alwaysAsk.push(`the sed script '${script.slice(0, 60)}' could not be read, so what it runs is unknown`)
   }
 }
 
@@ -225,7 +310,9 @@ function makeCode(argv: readonly ShellWord[], found: CodeFindings): void {
 function awkCode(argv: readonly ShellWord[], found: CodeFindings): void {
   if (argv.slice(1).some((word) => /^(-l|--load|-i|--include)(=|$)|^-[li]./.test(word.value)))
     found.alwaysAsk.push('awk loads an extension or a source file, which can run code')
-  const program = argv.slice(1).find((word, i, rest) => !word.value.startsWith('-') && !['-f', '-v', '-F'].includes(rest[i - 1]?.value ?? ''))
+  const program = argv
+    .slice(1)
+    .find((word, i, rest) => !word.value.startsWith('-') && !['-f', '-v', '-F'].includes(rest[i - 1]?.value ?? ''))
   if (program && /system\s*\(|\|\s*(getline|&)|\|\s*"|print[^;]*\||@load|@include/.test(program.value)) {
     found.alwaysAsk.push(`the awk program runs commands`)
     found.code.push({ text: program.value, language: 'foreign' })
@@ -249,9 +336,13 @@ function optionCode(name: string, argv: readonly ShellWord[], found: CodeFinding
       const { text } = valueOf(argv, i, option)
       if (text !== undefined) found.code.push({ text: text.replace(/^exec=/, ''), language: 'shell' })
     }
-    if (name === 'tar' && word.startsWith('--checkpoint-action=exec=')) found.code.push({ text: word.slice('--checkpoint-action=exec='.length), language: 'shell' })
+    if (name === 'tar' && word.startsWith('--checkpoint-action=exec='))
+      found.code.push({ text: word.slice('--checkpoint-action=exec='.length), language: 'shell' })
   }
-  if ((name === 'su' || name === 'runuser' || name === 'script') && !argv.some((w) => options.some((o) => w.value === o || w.value.startsWith(`${o}=`))))
+  if (
+    (name === 'su' || name === 'runuser' || name === 'script') &&
+    !argv.some((w) => options.some((o) => w.value === o || w.value.startsWith(`${o}=`)))
+  )
     found.alwaysAsk.push(`${name} without -c runs an interactive shell`)
 }
 
@@ -267,8 +358,9 @@ function programOptions(name: string, argv: readonly ShellWord[], found: CodeFin
       const text = option[2] === '=' ? word.slice(word.indexOf('=') + 1) : argv[i + 1]?.value
       if (text) found.code.push({ text, language: 'shell' })
     } else if (name === 'cargo') {
-      const value = word.startsWith('--config=') ? word.slice(9) : word === '--config' ? argv[i + 1]?.value ?? '' : ''
-      if (/runner|linker|rustc|wrapper|\bar\b/i.test(value)) found.alwaysAsk.push('cargo --config sets a program cargo runs')
+      const value = word.startsWith('--config=') ? word.slice(9) : word === '--config' ? (argv[i + 1]?.value ?? '') : ''
+      if (/runner|linker|rustc|wrapper|\bar\b/i.test(value))
+        found.alwaysAsk.push('cargo --config sets a program cargo runs')
     } else if (/^--(script-shell|node-options|userconfig|globalconfig|shell)(=|$)/.test(word))
       found.alwaysAsk.push(`${name} ${word.split('=')[0]} changes the program ${name} runs`)
   }
@@ -278,9 +370,17 @@ function gitConfigAssignments(argv: readonly ShellWord[], found: CodeFindings): 
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i].value
     if (!word.startsWith('-')) break
-    const value = word === '-c' || word === '--config-env' ? argv[++i]?.value ?? '' : word.startsWith('--config-env=') ? word.slice(13) : word.startsWith('-c') ? word.slice(2) : ''
+    const value =
+      word === '-c' || word === '--config-env'
+        ? (argv[++i]?.value ?? '')
+        : word.startsWith('--config-env=')
+          ? word.slice(13)
+          : word.startsWith('-c')
+            ? word.slice(2)
+            : ''
     if (GIT_EXEC_KEY.test(value)) found.alwaysAsk.push(`git -c ${value.split('=')[0]} changes the program git runs`)
-    if (word === '--exec-path' || word.startsWith('--exec-path=')) found.alwaysAsk.push('git --exec-path changes the programs git runs')
+    if (word === '--exec-path' || word.startsWith('--exec-path='))
+      found.alwaysAsk.push('git --exec-path changes the programs git runs')
   }
 }
 
@@ -293,12 +393,19 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
   if (SHELLS.has(name)) shellCode(name, argv, command, found)
   else if (name === 'source' || name === '.') sourceCode(argv, found)
   else if (name === 'tmux') tmuxCode(args, found)
-  else if (name === 'gdb' && args.some((w) => /^--?(ex|iex|eval-command|init-eval-command|x|command)(=|$)/.test(w.value)))
+  else if (
+    name === 'gdb' &&
+    args.some((w) => /^--?(ex|iex|eval-command|init-eval-command|x|command)(=|$)/.test(w.value))
+  )
     found.alwaysAsk.push('gdb runs debugger commands, and they can run shell commands')
-  else if ((name === 'at' && !args.some((w) => /^-[lrdc]$/.test(w.value))) || name === 'batch') found.alwaysAsk.push(`${name} schedules commands it reads from its input or a file`)
-  else if (name === 'crontab' && !args.some((w) => /^-[lT]$/.test(w.value))) found.alwaysAsk.push('crontab installs commands that run later')
-  else if (name === 'hash' && args.some((w) => /^-[A-Za-z]*p/.test(w.value))) found.alwaysAsk.push('hash -p changes the program a later command name runs')
-  else if (name === 'enable' && args.some((w) => !/^-[aps]+$/.test(w.value))) found.alwaysAsk.push('enable loads or turns off builtins, which changes what later commands run')
+  else if ((name === 'at' && !args.some((w) => /^-[lrdc]$/.test(w.value))) || name === 'batch')
+    found.alwaysAsk.push(`${name} schedules commands it reads from its input or a file`)
+  else if (name === 'crontab' && !args.some((w) => /^-[lT]$/.test(w.value)))
+    found.alwaysAsk.push('crontab installs commands that run later')
+  else if (name === 'hash' && args.some((w) => /^-[A-Za-z]*p/.test(w.value)))
+    found.alwaysAsk.push('hash -p changes the program a later command name runs')
+  else if (name === 'enable' && args.some((w) => !/^-[aps]+$/.test(w.value)))
+    found.alwaysAsk.push('enable loads or turns off builtins, which changes what later commands run')
   else if (name === 'eval') {
     found.alwaysAsk.push('eval runs a string as a command')
     found.code.push({ text: args.map((w) => w.value).join(' '), language: 'shell' })
@@ -310,7 +417,8 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
     }
   } else if (name === 'trap') {
     const operands = args.filter((w) => !/^-[lp-]*$/.test(w.value) || w.value === '-')
-    if (operands.length >= 2 && operands[0].value !== '-') found.code.push({ text: operands[0].value, language: 'shell' })
+    if (operands.length >= 2 && operands[0].value !== '-')
+      found.code.push({ text: operands[0].value, language: 'shell' })
   } else if (name === 'watch') watchCode(argv, found)
   else if (name === 'parallel') parallelCode(argv, found)
   else if (name === 'sudo' || name === 'doas') {
@@ -321,11 +429,20 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
       if (rest.length > 0) found.code.push({ text: rest.map((w) => w.value).join(' '), language: 'shell' })
     }
   } else if (name === 'env') {
-    const split = args.findIndex((w) => w.value === '-S' || w.value.startsWith('--split-string') || /^-[A-Za-z]*S/.test(w.value))
+    const split = args.findIndex(
+      (w) => w.value === '-S' || w.value.startsWith('--split-string') || /^-[A-Za-z]*S/.test(w.value)
+    )
     if (split >= 0) {
       found.alwaysAsk.push('env -S runs a command line built from a string')
       const word = args[split].value
-      const text = word.includes('=') ? word.slice(word.indexOf('=') + 1) : /^-[A-Za-z]*S./.test(word) ? word.slice(word.indexOf('S') + 1) : args.slice(split + 1).map((w) => w.value).join(' ')
+      const text = word.includes('=')
+        ? word.slice(word.indexOf('=') + 1)
+        : /^-[A-Za-z]*S./.test(word)
+          ? word.slice(word.indexOf('S') + 1)
+          : args
+              .slice(split + 1)
+              .map((w) => w.value)
+              .join(' ')
       found.code.push({ text, language: 'shell' })
     }
   } else if (/^(g|m|n)?awk$/.test(name)) awkCode(argv, found)
@@ -345,12 +462,50 @@ export function codeOf(argv: readonly ShellWord[], command: ShellCommand): CodeF
 }
 
 /** tmux subcommands that run a shell command given as their last words; send-keys types into a shell. */
-const TMUX_RUNS = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw', 'run-shell', 'run', 'display-popup', 'popup', 'pipe-pane', 'pipep'])
-const TMUX_VALUED = new Set(['-s', '-n', '-t', '-c', '-x', '-y', '-e', '-F', '-l', '-L', '-S', '-f', '-d', '-w', '-h', '-b', '-T', '-E', '-p'])
+const TMUX_RUNS = new Set([
+  'new',
+  'new-session',
+  'new-window',
+  'neww',
+  'split-window',
+  'splitw',
+  'respawn-pane',
+  'respawnp',
+  'respawn-window',
+  'respawnw',
+  'run-shell',
+  'run',
+  'display-popup',
+  'popup',
+  'pipe-pane',
+  'pipep'
+])
+const TMUX_VALUED = new Set([
+  '-s',
+  '-n',
+  '-t',
+  '-c',
+  '-x',
+  '-y',
+  '-e',
+  '-F',
+  '-l',
+  '-L',
+  '-S',
+  '-f',
+  '-d',
+  '-w',
+  '-h',
+  '-b',
+  '-T',
+  '-E',
+  '-p'
+])
 
 function tmuxCode(args: readonly ShellWord[], found: CodeFindings): void {
   let i = 0
-  while (i < args.length && args[i].value.startsWith('-')) i += ['-L', '-S', '-f', '-T', '-c'].includes(args[i].value) ? 2 : 1
+  while (i < args.length && args[i].value.startsWith('-'))
+    i += ['-L', '-S', '-f', '-T', '-c'].includes(args[i].value) ? 2 : 1
   const sub = args[i]?.value ?? 'new-session'
   if (sub === 'send-keys' || sub === 'send') found.alwaysAsk.push('tmux send-keys types into a shell')
   if (!TMUX_RUNS.has(sub)) return
@@ -382,9 +537,39 @@ function watchCode(argv: readonly ShellWord[], found: CodeFindings): void {
 }
 
 function parallelCode(argv: readonly ShellWord[], found: CodeFindings): void {
-  const argOptions = ['-j', '--jobs', '-S', '--sshlogin', '-N', '-n', '-L', '-a', '--arg-file', '-d', '--delimiter', '--colsep', '-C', '-I', '--tmpdir', '--env', '--workdir', '--wd', '--delay', '--timeout', '--joblog', '--results', '--halt', '--memfree', '--load', '-E', '--tag-string', '--rpl']
+  const argOptions = [
+    '-j',
+    '--jobs',
+    '-S',
+    '--sshlogin',
+    '-N',
+    '-n',
+    '-L',
+    '-a',
+    '--arg-file',
+    '-d',
+    '--delimiter',
+    '--colsep',
+    '-C',
+    '-I',
+    '--tmpdir',
+    '--env',
+    '--workdir',
+    '--wd',
+    '--delay',
+    '--timeout',
+    '--joblog',
+    '--results',
+    '--halt',
+    '--memfree',
+    '--load',
+    '-E',
+    '--tag-string',
+    '--rpl'
+  ]
   let i = 1
-  while (i < argv.length && argv[i].value.startsWith('-') && argv[i].value !== ':::' && argv[i].value !== '::::') i += argOptions.includes(argv[i].value) ? 2 : 1
+  while (i < argv.length && argv[i].value.startsWith('-') && argv[i].value !== ':::' && argv[i].value !== '::::')
+    i += argOptions.includes(argv[i].value) ? 2 : 1
   const words: string[] = []
   for (; i < argv.length && !/^:{3,4}\+?$/.test(argv[i].value); i++) words.push(argv[i].value)
   if (words.length > 0) {
@@ -404,7 +589,8 @@ function parallelCode(argv: readonly ShellWord[], found: CodeFindings): void {
   if (fromFileOrStdin) found.alwaysAsk.push('parallel without a command runs the lines it reads as commands')
 }
 
-const quote = (word: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+const quote = (word: string): string =>
+  /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 
 /** String literals of foreign code, each a candidate shell command (`os.system("rm -rf /")`). */
 export function stringLiterals(code: string): string[] {

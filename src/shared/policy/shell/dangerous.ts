@@ -5,7 +5,10 @@
  */
 const DANGEROUS_PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/\$\{[^}]*@[PQEAa]/, 'a ${…@P}-style transformation can run code'],
-  [/\$\{[A-Za-z_][A-Za-z0-9_]*:?[=+?-][^}]*\\(?:[0-7]{3}|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})/, 'escape sequences in a ${…} default can hide a command'],
+  [
+    /\$\{[A-Za-z_][A-Za-z0-9_]*:?[=+?-][^}]*\\(?:[0-7]{3}|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})/,
+    'escape sequences in a ${…} default can hide a command'
+  ],
   [/\$\{!/, 'indirect expansion ${!…}'],
   [/<<<\s*(?:\$\(|`)/, 'a here-string fed by a command substitution'],
   [/(?:^|[\s;&|(])=\(/, 'zsh =(…) process substitution'],

@@ -10,16 +10,40 @@ const COMPOUND_BODY = ['if', 'while', 'until', 'for', 'select', 'case', '[[']
 /** Bash drops a NUL (`r\0m` runs `rm`); other control characters hide what runs. */
 const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/
 /** Characters with no special meaning in an unquoted word. */
-const PLAIN = /[A-Za-z0-9_.,:+=%@^~\/-]/
+const PLAIN = /[A-Za-z0-9_.,:+=%@^~/-]/
 const NAME_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
 
 const isBlank = (c: string): boolean => c === ' ' || c === '\t'
 const isNewline = (c: string): boolean => c === '\n' || c === '\r'
 /** Characters that end an unquoted word. */
 const isMeta = (c: string): boolean =>
-  c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '<' || c === '>'
+  c === ' ' ||
+  c === '\t' ||
+  c === '\n' ||
+  c === '\r' ||
+  c === ';' ||
+  c === '&' ||
+  c === '|' ||
+  c === '(' ||
+  c === ')' ||
+  c === '<' ||
+  c === '>'
 
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' }
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?'
+}
 
 function decodeAnsiEscape(src: string, at: number): { text: string; next: number } {
   const c = src[at]
@@ -89,7 +113,8 @@ class Parser {
     // Any operator needs a command before it (`&& ls`, `ls; ; ls` do not parse).
     let needCommand: string | undefined = 'the start'
     const operator = (op: string): void => {
-      if (needCommand) throw new ShellSyntaxError(`'${op}' follows ${needCommand === 'the start' ? 'nothing' : `'${needCommand}'`}`)
+      if (needCommand)
+        throw new ShellSyntaxError(`'${op}' follows ${needCommand === 'the start' ? 'nothing' : `'${needCommand}'`}`)
       needCommand = op
     }
     const continues = (): boolean => needCommand === '&&' || needCommand === '||' || needCommand === '|'
@@ -101,7 +126,8 @@ class Parser {
         (this.backtickEnd && c === '`') ||
         (closer === ')' && c === ')') ||
         (closer === '}' && c === '}' && this.atWordBoundaryAfter(this.pos + 1)) ||
-        (closer === 'esac' && (this.src.startsWith(';;', this.pos) || this.src.startsWith(';&', this.pos) || this.atKeyword('esac')))
+        (closer === 'esac' &&
+          (this.src.startsWith(';;', this.pos) || this.src.startsWith(';&', this.pos) || this.atKeyword('esac')))
       if (closing) {
         // `;` and `&` end a command and need none after them; `&&`, `||` and `|` do.
         if (continues()) throw new ShellSyntaxError(`'${needCommand}' has no command after it`)
@@ -149,7 +175,8 @@ class Parser {
       }
       needCommand = undefined
       if (c === ')') throw new ShellSyntaxError(`unexpected ')' at ${this.pos}`)
-      if (c === '}' && this.atWordBoundaryAfter(this.pos + 1)) throw new ShellSyntaxError(`unexpected '}' at ${this.pos}`)
+      if (c === '}' && this.atWordBoundaryAfter(this.pos + 1))
+        throw new ShellSyntaxError(`unexpected '}' at ${this.pos}`)
       if (c === '(' && this.src[this.pos + 1] === '(') {
         this.readArithmeticCommand(origin, pipedInput)
         pipedInput = false
@@ -184,7 +211,8 @@ class Parser {
     for (;;) {
       const c = this.src[this.pos]
       if (isBlank(c)) this.pos++
-      else if (c === '\\' && isNewline(this.src[this.pos + 1] ?? '')) this.pos += this.src.startsWith('\r\n', this.pos + 1) ? 3 : 2
+      else if (c === '\\' && isNewline(this.src[this.pos + 1] ?? ''))
+        this.pos += this.src.startsWith('\r\n', this.pos + 1) ? 3 : 2
       else return
     }
   }
@@ -233,7 +261,13 @@ class Parser {
         continue
       }
       if (isMeta(c)) {
-        if (c === '(' && words.length === 1 && assignments.length === 0 && redirects.length === 0 && /^\(\s*\)/.test(this.src.slice(this.pos, this.pos + 40))) {
+        if (
+          c === '(' &&
+          words.length === 1 &&
+          assignments.length === 0 &&
+          redirects.length === 0 &&
+          /^\(\s*\)/.test(this.src.slice(this.pos, this.pos + 40))
+        ) {
           // `name() body`: the body's commands are parts of the line, decided at the definition.
           this.pos = this.src.indexOf(')', this.pos) + 1
           this.readFunctionBody(origin)
@@ -290,9 +324,16 @@ class Parser {
     // `for PATH in /tmp/evil; do ls; done` assigns PATH each item; `for x; do` assigns it each of "$@".
     if (loopVariable) {
       const variable = loopVariable
-      if (!loopItems) this.loopVariables.push({ ...variable, raw: `${variable.raw}$@`, value: `${variable.value}$@`, expands: true })
+      if (!loopItems)
+        this.loopVariables.push({ ...variable, raw: `${variable.raw}$@`, value: `${variable.value}$@`, expands: true })
       else if (loopItems.length === 0) this.loopVariables.push(variable)
-      else for (const item of loopItems) this.loopVariables.push({ ...item, raw: `${variable.raw}${item.raw}`, value: `${variable.value}${item.value}` })
+      else
+        for (const item of loopItems)
+          this.loopVariables.push({
+            ...item,
+            raw: `${variable.raw}${item.raw}`,
+            value: `${variable.value}${item.value}`
+          })
     }
     if (words.length === 0 && assignments.length === 0 && redirects.length === 0) return
     this.commands.splice(insertAt, 0, {
@@ -393,7 +434,15 @@ class Parser {
       if (isNewline(c)) throw new ShellSyntaxError("missing ']]'")
       if (isMeta(c)) {
         const op = /^(&&|\|\||[<>()!|])/.exec(this.src.slice(this.pos, this.pos + 2))?.[0] ?? c
-        words.push({ raw: op, value: op, start: this.pos, end: this.pos + op.length, quoted: false, expands: false, glob: false })
+        words.push({
+          raw: op,
+          value: op,
+          start: this.pos,
+          end: this.pos + op.length,
+          quoted: false,
+          expands: false,
+          glob: false
+        })
         this.pos += op.length
         continue
       }
@@ -421,7 +470,9 @@ class Parser {
     const first = this.src.charCodeAt(this.pos)
     // Fast exit: a redirection starts with <, >, &> or a file-descriptor digit.
     if (first !== 60 && first !== 62 && first !== 38 && (first < 48 || first > 57)) return undefined
-    const match = /^(\d*)(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>(?!\()|<(?!\())/.exec(this.src.slice(this.pos, this.pos + 8))
+    const match = /^(\d*)(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>(?!\()|<(?!\())/.exec(
+      this.src.slice(this.pos, this.pos + 8)
+    )
     if (!match) return undefined
     const op = match[2]
     this.pos += match[0].length
@@ -433,12 +484,21 @@ class Parser {
         return { op: op + dup[0], kind: 'dup' }
       }
     }
-    if (this.pos >= this.src.length || (isMeta(this.src[this.pos]) && this.src[this.pos] !== '<' && this.src[this.pos] !== '>'))
+    if (
+      this.pos >= this.src.length ||
+      (isMeta(this.src[this.pos]) && this.src[this.pos] !== '<' && this.src[this.pos] !== '>')
+    )
       throw new ShellSyntaxError(`redirection '${op}' has no target`)
     const target = this.readWord(origin)
     if (op === '<<' || op === '<<-') {
       const redirect: ShellRedirect = { op, kind: 'heredoc', target, body: '' }
-      this.pendingHeredocs.push({ redirect, delimiter: target.value, stripTabs: op === '<<-', expands: !target.quoted, origin })
+      this.pendingHeredocs.push({
+        redirect,
+        delimiter: target.value,
+        stripTabs: op === '<<-',
+        expands: !target.quoted,
+        origin
+      })
       return redirect
     }
     if (op === '<<<') return { op, kind: 'herestring', target }
@@ -478,10 +538,13 @@ class Parser {
     }
   }
 
-  private readWord(origin: CommandOrigin): ShellWord {
+  private readWord(_origin: CommandOrigin): ShellWord {
     const start = this.pos
     const acc = { value: '', quoted: false, expands: false, glob: false }
-    if ((this.src[this.pos] === '<' || this.src[this.pos] === '>' || this.src[this.pos] === '=') && this.src[this.pos + 1] === '(') {
+    if (
+      (this.src[this.pos] === '<' || this.src[this.pos] === '>' || this.src[this.pos] === '=') &&
+      this.src[this.pos + 1] === '('
+    ) {
       this.readProcessSubstitution()
       acc.value += this.src.slice(start, this.pos)
       acc.expands = true
@@ -546,7 +609,15 @@ class Parser {
       acc.value += this.src.slice(this.pos, end)
       this.pos = end
     }
-    return { raw: this.src.slice(start, this.pos), value: acc.value, start, end: this.pos, quoted: acc.quoted, expands: acc.expands, glob: acc.glob }
+    return {
+      raw: this.src.slice(start, this.pos),
+      value: acc.value,
+      start,
+      end: this.pos,
+      quoted: acc.quoted,
+      expands: acc.expands,
+      glob: acc.glob
+    }
   }
 
   /** `files=(a b)` arrays and bash/zsh extglobs `*(…)`, `@(…)` keep their parentheses. */
@@ -648,7 +719,14 @@ class Parser {
   }
 
   private parseNested(origin: CommandOrigin, closer: ')'): void {
-    const cutStart = this.pos - (this.src[this.pos - 2] === '$' || this.src[this.pos - 2] === '<' || this.src[this.pos - 2] === '>' || this.src[this.pos - 2] === '=' ? 2 : 1)
+    const cutStart =
+      this.pos -
+      (this.src[this.pos - 2] === '$' ||
+      this.src[this.pos - 2] === '<' ||
+      this.src[this.pos - 2] === '>' ||
+      this.src[this.pos - 2] === '='
+        ? 2
+        : 1)
     const saved = this.pendingHeredocs
     this.pendingHeredocs = []
     this.parseList(origin, closer)
@@ -689,7 +767,14 @@ class Parser {
     const start = this.pos
     this.pos--
     this.readArithmetic('arithmetic command')
-    this.commands.push({ words: [], assignments: [], redirects: [], text: this.src.slice(start, this.pos), origin, pipedInput })
+    this.commands.push({
+      words: [],
+      assignments: [],
+      redirects: [],
+      text: this.src.slice(start, this.pos),
+      origin,
+      pipedInput
+    })
     this.readTrailingRedirects(origin, false)
   }
 
@@ -778,7 +863,15 @@ class Parser {
         const assigned = /^([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?):?=([\s\S]*)$/.exec(body)
         if (assigned) {
           const raw = `${assigned[1]}=${assigned[2]}`
-          this.expansionAssignments.push({ raw, value: raw, start: from, end: this.pos, quoted: false, expands: /[$`]/.test(assigned[2]), glob: false })
+          this.expansionAssignments.push({
+            raw,
+            value: raw,
+            start: from,
+            end: this.pos,
+            quoted: false,
+            expands: /[$`]/.test(assigned[2]),
+            glob: false
+          })
         }
         this.pos++
         return
@@ -818,14 +911,26 @@ function parameterArithmetic(body: string): ArithmeticUse[] {
 
 /** Parse a command line into every simple command it would run. Never throws. */
 export function parseShell(command: string): ShellParse {
-  if (CONTROL_CHARACTER.test(command)) return { ok: false, error: 'the command holds a NUL or another control character', invalid: true, commands: [] }
+  if (CONTROL_CHARACTER.test(command))
+    return { ok: false, error: 'the command holds a NUL or another control character', invalid: true, commands: [] }
   const parser = new Parser(command)
   try {
     parser.parseAll()
-    return { ok: true, commands: parser.commands, loopVariables: [...parser.loopVariables, ...parser.expansionAssignments], arithmetic: parser.arithmetic }
+    return {
+      ok: true,
+      commands: parser.commands,
+      loopVariables: [...parser.loopVariables, ...parser.expansionAssignments],
+      arithmetic: parser.arithmetic
+    }
   } catch (error) {
     if (error instanceof ShellSyntaxError)
-      return { ok: false, error: error.message, commands: parser.commands, loopVariables: [...parser.loopVariables, ...parser.expansionAssignments], arithmetic: parser.arithmetic }
+      return {
+        ok: false,
+        error: error.message,
+        commands: parser.commands,
+        loopVariables: [...parser.loopVariables, ...parser.expansionAssignments],
+        arithmetic: parser.arithmetic
+      }
     throw error
   }
 }

@@ -133,7 +133,9 @@ export function sedScripts(args: readonly string[]): { scripts: string[]; fromFi
       break
     }
     if (word.startsWith('--')) {
-      const [name, value] = word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined]
+      const [name, value] = word.includes('=')
+        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+        : [word, undefined]
       if (name === '--expression') scripts.push(value ?? args[++i] ?? '')
       else if (name === '--file') {
         fromFile = true
@@ -146,7 +148,7 @@ export function sedScripts(args: readonly string[]): { scripts: string[]; fromFi
         const letter = word[j]
         if (letter === 'i') break
         if (letter === 'e' || letter === 'f' || letter === 'l') {
-          const value = j < word.length - 1 ? word.slice(j + 1) : args[++i] ?? ''
+          const value = j < word.length - 1 ? word.slice(j + 1) : (args[++i] ?? '')
           if (letter === 'e') scripts.push(value)
           if (letter === 'f') fromFile = true
           break

@@ -47,4 +47,11 @@ export type ShellParse =
   /** `loopVariables`: what `for NAME in …` and `select NAME in …` assign, one `NAME=item` word per item, and `${NAME:=value}` defaults. */
   | { ok: true; commands: ShellCommand[]; loopVariables?: ShellWord[]; arithmetic?: ArithmeticUse[] }
   /** `invalid`: input no shell should be given (control characters): refused, not asked. */
-  | { ok: false; error: string; invalid?: boolean; commands: ShellCommand[]; loopVariables?: ShellWord[]; arithmetic?: ArithmeticUse[] }
+  | {
+      ok: false
+      error: string
+      invalid?: boolean
+      commands: ShellCommand[]
+      loopVariables?: ShellWord[]
+      arithmetic?: ArithmeticUse[]
+    }

@@ -15,7 +15,11 @@ const PLAIN_NAME = /^[a-z0-9_+-]*$/
  */
 export const commandName = (program: string): string =>
   // Most names are already plain lower-case ASCII without a path or a `.exe`: the common case returns at once.
-  PLAIN_NAME.test(program) ? program : basename(program).toLowerCase().replace(/\.(exe|com)$/, '')
+  PLAIN_NAME.test(program)
+    ? program
+    : basename(program)
+        .toLowerCase()
+        .replace(/\.(exe|com)$/, '')
 
 /**
  * Commands that run the rest of their words as a command. `argOptions` take a separate value;
@@ -35,10 +39,38 @@ interface WrapperSpec {
   noCommand?: readonly string[]
 }
 
-const SUDO_ARGS = ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout', '--chroot']
+const SUDO_ARGS = [
+  '-u',
+  '-g',
+  '-C',
+  '-D',
+  '-h',
+  '-p',
+  '-r',
+  '-t',
+  '-U',
+  '-T',
+  '-R',
+  '--user',
+  '--group',
+  '--chdir',
+  '--prompt',
+  '--host',
+  '--role',
+  '--type',
+  '--other-user',
+  '--close-from',
+  '--command-timeout',
+  '--chroot'
+]
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
-  sudo: { argOptions: SUDO_ARGS, privileged: true, assignments: true, noCommand: ['-v', '-k', '-K', '-l', '-e', '--validate', '--list', '--edit', '-V', '-s', '-i', '--shell', '--login'] },
+  sudo: {
+    argOptions: SUDO_ARGS,
+    privileged: true,
+    assignments: true,
+    noCommand: ['-v', '-k', '-K', '-l', '-e', '--validate', '--list', '--edit', '-V', '-s', '-i', '--shell', '--login']
+  },
   doas: { argOptions: ['-u', '-C'], privileged: true, noCommand: ['-s'] },
   pkexec: { argOptions: ['--user'], privileged: true },
   run0: { argOptions: ['-u', '--user', '--chdir', '-D', '--setenv', '--unit', '--property'], privileged: true },
@@ -51,16 +83,57 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   exec: { argOptions: ['-a'] },
   time: { argOptions: ['-f', '-o', '--format', '--output'] },
   nice: { argOptions: ['-n', '--adjustment'] },
-  ionice: { argOptions: ['-c', '-n', '--class', '--classdata'], noCommand: ['-p', '-P', '-u', '--pid', '--pgid', '--uid'] },
+  ionice: {
+    argOptions: ['-c', '-n', '--class', '--classdata'],
+    noCommand: ['-p', '-P', '-u', '--pid', '--pgid', '--uid']
+  },
   chrt: { argOptions: ['-T', '-P', '-D'], positional: 1, noCommand: ['-p', '--pid'] },
   taskset: { positional: 1, noCommand: ['-p', '--pid'] },
-  numactl: { argOptions: ['-m', '-N', '-C', '-i', '-p', '--membind', '--cpunodebind', '--physcpubind', '--interleave', '--preferred'] },
+  numactl: {
+    argOptions: [
+      '-m',
+      '-N',
+      '-C',
+      '-i',
+      '-p',
+      '--membind',
+      '--cpunodebind',
+      '--physcpubind',
+      '--interleave',
+      '--preferred'
+    ]
+  },
   timeout: { argOptions: ['-s', '-k', '--signal', '--kill-after'], positional: 1 },
   stdbuf: { argOptions: ['-i', '-o', '-e', '--input', '--output', '--error'] },
   chroot: { argOptions: ['--userspec', '--groups'], positional: 1 },
-  flock: { argOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'], positional: 1, noCommand: ['-c', '--command'] },
-  strace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X', '--output', '--user', '--env'] },
-  ltrace: { argOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-A', '-D', '-F', '-l', '-n', '-x', '--output', '--user'] },
+  flock: {
+    argOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'],
+    positional: 1,
+    noCommand: ['-c', '--command']
+  },
+  strace: {
+    argOptions: [
+      '-o',
+      '-e',
+      '-p',
+      '-s',
+      '-u',
+      '-E',
+      '-a',
+      '-b',
+      '-I',
+      '-O',
+      '-P',
+      '-S',
+      '-X',
+      '--output',
+      '--user',
+      '--env'
+    ]
+  },
+  ltrace: {
+    argOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-A', '-D', '-F', '-l', '-n', '-x', '--output', '--user']
+  },
   unbuffer: {},
   busybox: {},
   caffeinate: { argOptions: ['-t', '-w'] },
@@ -69,7 +142,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   proxychains4: { argOptions: ['-f'] },
   faketime: { argOptions: ['-m', '-f'], positional: 1 },
   fakeroot: { argOptions: ['-l', '-s', '-i', '--lib', '--faked'] },
-  'xvfb-run': { argOptions: ['-n', '-s', '-e', '-f', '-p', '--server-num', '--server-args', '--error-file', '--auth-file'] },
+  'xvfb-run': {
+    argOptions: ['-n', '-s', '-e', '-f', '-p', '--server-num', '--server-args', '--error-file', '--auth-file']
+  },
   'dbus-run-session': { argOptions: ['--config-file', '--dbus-daemon'] },
   unshare: {},
   // Personality and limit wrappers: `linux64 cmd`, `setarch x86_64 -R cmd`, `prlimit --nofile=1 cmd`.
@@ -88,15 +163,37 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   firejail: {},
   nsenter: { argOptions: ['-t', '--target', '-S', '-G', '--setuid', '--setgid'] },
   cgexec: { argOptions: ['-g'] },
-  'systemd-run': { argOptions: ['-u', '--unit', '-p', '--property', '-E', '--setenv', '--uid', '--gid', '-M', '--machine'] },
+  'systemd-run': {
+    argOptions: ['-u', '--unit', '-p', '--property', '-E', '--setenv', '--uid', '--gid', '-M', '--machine']
+  },
   valgrind: {},
   watchexec: { argOptions: ['-w', '-e', '-i', '--watch', '--exts', '--ignore', '-d', '--debounce'] },
   npx: { argOptions: ['-p', '--package', '--prefix', '-w', '--workspace'], noCommand: ['-c', '--call'] },
   bunx: { argOptions: ['-p', '--package'] },
   uvx: { argOptions: ['--from', '--with', '-p', '--python', '--index-url'] },
-  screen: { argOptions: ['-S', '-c', '-e', '-h', '-p', '-T', '-t', '-s'], noCommand: ['-r', '-R', '-x', '-ls', '-list', '-X', '-wipe', '-Q'] },
+  screen: {
+    argOptions: ['-S', '-c', '-e', '-h', '-p', '-T', '-t', '-s'],
+    noCommand: ['-r', '-R', '-x', '-ls', '-list', '-X', '-wipe', '-Q']
+  },
   xargs: {
-    argOptions: ['-I', '-n', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-lines', '--max-procs', '--delimiter', '--eof', '--max-chars', '--arg-file', '--replace'],
+    argOptions: [
+      '-I',
+      '-n',
+      '-L',
+      '-P',
+      '-d',
+      '-E',
+      '-s',
+      '-a',
+      '--max-args',
+      '--max-lines',
+      '--max-procs',
+      '--delimiter',
+      '--eof',
+      '--max-chars',
+      '--arg-file',
+      '--replace'
+    ],
     runner: true
   }
 }
@@ -106,11 +203,33 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
  * Seen as the wrapper `npm exec`, with the options that take a value.
  */
 const SUBCOMMAND_RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; spec: WrapperSpec }>> = {
-  npm: { subcommands: ['exec', 'x'], spec: { argOptions: ['-p', '--package', '-w', '--workspace'], noCommand: ['-c', '--call'] } },
-  pnpm: { subcommands: ['dlx', 'exec'], spec: { argOptions: ['-p', '--package', '--filter', '-F'], noCommand: ['-c', '--shell-mode'] } },
+  npm: {
+    subcommands: ['exec', 'x'],
+    spec: { argOptions: ['-p', '--package', '-w', '--workspace'], noCommand: ['-c', '--call'] }
+  },
+  pnpm: {
+    subcommands: ['dlx', 'exec'],
+    spec: { argOptions: ['-p', '--package', '--filter', '-F'], noCommand: ['-c', '--shell-mode'] }
+  },
   yarn: { subcommands: ['dlx', 'exec'], spec: { argOptions: ['-p', '--package'] } },
   bun: { subcommands: ['x'], spec: { argOptions: ['-p', '--package'] } },
-  uv: { subcommands: ['run'], spec: { argOptions: ['--with', '--from', '-p', '--python', '--directory', '--project', '--env-file', '--extra', '--group', '--index-url'] } },
+  uv: {
+    subcommands: ['run'],
+    spec: {
+      argOptions: [
+        '--with',
+        '--from',
+        '-p',
+        '--python',
+        '--directory',
+        '--project',
+        '--env-file',
+        '--extra',
+        '--group',
+        '--index-url'
+      ]
+    }
+  },
   poetry: { subcommands: ['run'], spec: { argOptions: ['-C', '--directory', '-P', '--project'] } },
   pipx: { subcommands: ['run'], spec: { argOptions: ['--spec', '--python', '--index-url', '--pip-args'] } },
   pdm: { subcommands: ['run'], spec: {} },

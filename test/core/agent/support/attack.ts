@@ -36,20 +36,32 @@ export const sandboxedGuardedMode: ModeConfigInput = {
   sandbox: { enabled: true, network: 'none' }
 }
 
-export const run = (command: string, extra: Record<string, unknown> = {}): FakeTurn => ({ toolCalls: [{ name: 'execute_command', input: { command, ...extra } }] })
+export const run = (command: string, extra: Record<string, unknown> = {}): FakeTurn => ({
+  toolCalls: [{ name: 'execute_command', input: { command, ...extra } }]
+})
 export const done: FakeTurn = { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
 
 /**
  * Runs a task to its end; each approval item is answered by `answer` (approve or reject) and
  * collected. Returns the items asked, in order.
  */
-export async function runTask(h: Harness, mode: string, answer: (item: ApprovalItem) => boolean): Promise<ApprovalItem[]> {
+export async function runTask(
+  h: Harness,
+  mode: string,
+  answer: (item: ApprovalItem) => boolean
+): Promise<ApprovalItem[]> {
   const asked: ApprovalItem[] = []
   const stop = h.services.approvals.subscribe((items) => {
     for (const item of items) {
       if (asked.some((seen) => seen.id === item.id)) continue
       asked.push(item)
-      queueMicrotask(() => h.services.approvals.decide({ approvalId: item.id, outcome: answer(item) ? 'approve' : 'reject', scope: 'call' }))
+      queueMicrotask(() =>
+        h.services.approvals.decide({
+          approvalId: item.id,
+          outcome: answer(item) ? 'approve' : 'reject',
+          scope: 'call'
+        })
+      )
     }
   })
   try {

@@ -18,21 +18,36 @@ async function main() {
   const settings = await createSettingsStore(join(dataDir, 'settings.json'))
   // The task shell gets a HOME of its own: a test never reads or writes the user's.
   const home = mkdtempSync(join(dataDir, 'home-'))
-  const terminal = createTerminalService({ dataDir, emit: () => undefined, resolveEnv: async () => ({ ...process.env, HOME: home }) as Record<string, string>, shell: '/bin/bash', loadUserRc: false })
+  const terminal = createTerminalService({
+    dataDir,
+    emit: () => undefined,
+    resolveEnv: async () => ({ ...process.env, HOME: home }),
+    shell: '/bin/bash',
+    loadUserRc: false
+  })
   const services = await createAgentServices({
     dataDir,
     settings,
     secrets: createFileSecretStore(join(dataDir, 'secrets.json')),
     currentWorkspace: () => workspace,
     terminal,
-    providerOverride: { kind: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: env.CRASH_PROVIDER_URL, apiKey: 'test-key' }
+    providerOverride: {
+      kind: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      baseUrl: env.CRASH_PROVIDER_URL,
+      apiKey: 'test-key'
+    }
   })
   services.tasks.subscribe((id, event) => {
     // Logged events only: the kill must come after the log has the line the test relies on.
     if (waitFor === 'tool-started' && event.type === 'tool-started') process.stdout.write(`READY ${id}\n`)
     if (waitFor === 'approval' && event.type === 'approval-requested') process.stdout.write(`READY ${id}\n`)
   })
-  const task = await services.tasks.start({ text: env.CRASH_TASK ?? 'crash test', mode: env.CRASH_MODE ?? 'builder', workspace })
+  const task = await services.tasks.start({
+    text: env.CRASH_TASK ?? 'crash test',
+    mode: env.CRASH_MODE ?? 'builder',
+    workspace
+  })
   process.stdout.write(`STARTED ${task.id}\n`)
   // Stay alive until killed.
   setInterval(() => undefined, 1_000)

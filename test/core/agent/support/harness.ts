@@ -5,7 +5,11 @@ import { stringify } from 'yaml'
 import type { AgentEvent } from '../../../../src/shared/agent/events'
 import type { ApprovalItem } from '../../../../src/shared/contract/approvals'
 import type { ModeConfigInput } from '../../../../src/shared/modes/schema'
-import { createAgentServices, type AgentServices, type AgentServicesOptions } from '../../../../src/main/core/create-agent-services'
+import {
+  createAgentServices,
+  type AgentServices,
+  type AgentServicesOptions
+} from '../../../../src/main/core/create-agent-services'
 import { createFileSecretStore } from '../../../../src/main/core/settings/secret-store'
 import { createSettingsStore, type SettingsStore } from '../../../../src/main/core/settings/settings-store'
 import type { GlobalPolicy } from '../../../../src/main/core/settings/settings-schema'
@@ -79,7 +83,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const terminal = createTerminalService({
     dataDir,
     emit: () => undefined,
-    resolveEnv: async () => ({ ...process.env, HOME: home }) as Record<string, string>,
+    resolveEnv: async () => ({ ...process.env, HOME: home }),
     shell: '/bin/bash',
     loadUserRc: false
   })
@@ -125,7 +129,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       }
       const timer = setTimeout(() => {
         waiters.delete(check)
-        reject(new Error(`Timed out waiting for ${what}; last events: ${JSON.stringify(events.slice(-8).map((e) => e.event.type))}; fake failures: ${fake.failures.join('; ')}`))
+        reject(
+          new Error(
+            `Timed out waiting for ${what}; last events: ${JSON.stringify(events.slice(-8).map((e) => e.event.type))}; fake failures: ${fake.failures.join('; ')}`
+          )
+        )
       }, WAIT_LIMIT_MS)
       if (!check()) waiters.add(check)
     })
@@ -142,7 +150,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     eventsOf: (taskId) => events.filter((e) => e.taskId === taskId).map((e) => e.event),
     waitForEvent: (predicate, what = 'an event') =>
       waitUntil(() => events.find((e) => predicate(e.event, e.taskId))?.event, what),
-    waitForApproval: (predicate = () => true) => waitUntil(() => services.approvals.list().find(predicate), 'an approval item'),
+    waitForApproval: (predicate = () => true) =>
+      waitUntil(() => services.approvals.list().find(predicate), 'an approval item'),
     read: (path) => fs.readFile(join(workspace, path), 'utf8'),
     async close() {
       await services.dispose()

@@ -10,7 +10,9 @@ const checkpoints = createCheckpointService({ dir: process.env.KILL_DATA_DIR! })
 async function main() {
   for (let round = 0; ; round++) {
     const marker = await checkpoints.mark('t1', `turn ${round}`)
-    await checkpoints.aroundCommand('t1', async () => execFileSync('sh', ['-c', `for i in $(seq 1 300); do echo ${round} > gen/f$i.txt; done`], { cwd: root }))
+    await checkpoints.aroundCommand('t1', async () =>
+      execFileSync('sh', ['-c', `for i in $(seq 1 300); do echo ${round} > gen/f$i.txt; done`], { cwd: root })
+    )
     process.stdout.write(`ROUND ${round}\n`)
     // A restore in progress: atomic writes of every planned file (as the workspace writes them).
     for (const file of await checkpoints.planRestore('t1', marker.id)) {

@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 
@@ -9,7 +18,14 @@ export const userGit = (cwd: string, ...args: string[]): string =>
   execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x', GIT_CONFIG_NOSYSTEM: '1' }
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'u',
+      GIT_AUTHOR_EMAIL: 'u@x',
+      GIT_COMMITTER_NAME: 'u',
+      GIT_COMMITTER_EMAIL: 'u@x',
+      GIT_CONFIG_NOSYSTEM: '1'
+    }
   })
 
 export function tempDir(prefix: string): string {
@@ -48,7 +64,9 @@ export function fingerprintGitDir(root: string): Record<string, string> {
       const full = join(dir, name)
       const info = statSync(full)
       if (info.isDirectory()) walk(full)
-      else result[full.slice(root.length)] = `${info.mode}:${createHash('sha256').update(readFileSync(full)).digest('hex')}`
+      else
+        result[full.slice(root.length)] =
+          `${info.mode}:${createHash('sha256').update(readFileSync(full)).digest('hex')}`
     }
   }
   walk(join(root, '.git'))
@@ -57,7 +75,11 @@ export function fingerprintGitDir(root: string): Record<string, string> {
 
 /** The user's view; `status` runs without optional locks so the observation itself does not refresh the index. */
 export function userState(root: string) {
-  return { porcelain: userGit(root, '--no-optional-locks', 'status', '--porcelain', '--untracked-files=all'), index: readFileSync(join(root, '.git', 'index')), gitDir: fingerprintGitDir(root) }
+  return {
+    porcelain: userGit(root, '--no-optional-locks', 'status', '--porcelain', '--untracked-files=all'),
+    index: readFileSync(join(root, '.git', 'index')),
+    gitDir: fingerprintGitDir(root)
+  }
 }
 
 export const cleanup = (...dirs: string[]) => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }))

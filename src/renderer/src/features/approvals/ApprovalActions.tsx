@@ -56,7 +56,8 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
     if (props.requested === 'accept') setAcceptRequest((count) => count + 1)
     else if (props.requested && isPause) void stop()
     // A review has its own reason box and Reject: `r` goes there rather than opening a second pair.
-    else if (props.requested === 'reject' && reviewed) actions.current?.querySelector<HTMLTextAreaElement>('.changeset-actions textarea')?.focus()
+    else if (props.requested === 'reject' && reviewed)
+      actions.current?.querySelector<HTMLTextAreaElement>('.changeset-actions textarea')?.focus()
     else if (props.requested) open(props.requested, null)
     if (props.requested) props.onRequestedHandled?.()
     // eslint-disable-next-line react-hooks/exhaustive-deps -- acts once per keyboard request, not on every render's new `stop`
@@ -65,7 +66,9 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   useEffect(() => {
     if (pending === 'reject' || pending === 'reject-turn') reasonField.current?.focus()
     else if (pending === 'always') actions.current?.querySelector<HTMLElement>('[data-action="save-rule"]')?.focus()
-    else if (pending === null && opener) actions.current?.querySelector<HTMLElement>(`[data-action="${opener}"]`)?.focus()
+    else if (pending === null && opener)
+      actions.current?.querySelector<HTMLElement>(`[data-action="${opener}"]`)?.focus()
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- focus moves when the pending step changes, not when the opener is noted
   }, [pending])
 
   const send = async (decision: ApprovalDecision): Promise<void> => {
@@ -115,7 +118,12 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
       {pending === null && item.kind === 'mistake-limit' && (
         <label className="guidance">
           Guidance for the model (optional; it goes along when you continue)
-          <textarea value={reason} rows={2} placeholder="e.g. break the task into smaller steps" onChange={(event) => setReason(event.target.value)} />
+          <textarea
+            value={reason}
+            rows={2}
+            placeholder="e.g. break the task into smaller steps"
+            onChange={(event) => setReason(event.target.value)}
+          />
         </label>
       )}
       {pending === null && (
@@ -125,7 +133,9 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               type="button"
               className={risky ? 'risky-approve' : 'primary'}
               disabled={busy}
-              onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', reason: guidanceOf(item, reason) })}
+              onClick={() =>
+                void send({ ...base, outcome: 'approve', scope: 'call', reason: guidanceOf(item, reason) })
+              }
             >
               {isPause ? 'Continue' : isNetwork ? 'Allow once' : 'Approve'}
             </button>
@@ -141,7 +151,13 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
             </button>
           ) : (
             !(isEdit && props.showReview) && (
-              <button type="button" className="danger" data-action="reject" disabled={busy} onClick={(event) => open('reject', event.currentTarget)}>
+              <button
+                type="button"
+                className="danger"
+                data-action="reject"
+                disabled={busy}
+                onClick={(event) => open('reject', event.currentTarget)}
+              >
                 {isNetwork ? 'Deny…' : 'Reject…'}
               </button>
             )
@@ -151,18 +167,34 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               <button
                 type="button"
                 disabled={busy}
-                onClick={() => (isEdit ? sendReviewed('turn') : void send({ ...base, outcome: 'approve', scope: 'turn' }))}
+                onClick={() =>
+                  isEdit ? sendReviewed('turn') : void send({ ...base, outcome: 'approve', scope: 'turn' })
+                }
               >
                 Approve whole turn
               </button>
-              <button type="button" data-action="reject-turn" disabled={busy} onClick={(event) => open('reject-turn', event.currentTarget)}>
+              <button
+                type="button"
+                data-action="reject-turn"
+                disabled={busy}
+                onClick={(event) => open('reject-turn', event.currentTarget)}
+              >
                 Reject whole turn…
               </button>
             </>
           )}
           {item.suggestedRule && (
-            <button type="button" data-action="always" disabled={busy} onClick={(event) => open('always', event.currentTarget)}>
-              {item.suggestedRule.savedIn ? 'Always allow this tool…' : isNetwork ? 'Always in this mode…' : 'Always allow in this mode…'}
+            <button
+              type="button"
+              data-action="always"
+              disabled={busy}
+              onClick={(event) => open('always', event.currentTarget)}
+            >
+              {item.suggestedRule.savedIn
+                ? 'Always allow this tool…'
+                : isNetwork
+                  ? 'Always in this mode…'
+                  : 'Always allow in this mode…'}
             </button>
           )}
         </div>
@@ -172,7 +204,12 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
           className="reject-form"
           onSubmit={(event) => {
             event.preventDefault()
-            void send({ ...base, outcome: 'reject', scope: pending === 'reject-turn' ? 'turn' : 'call', reason: reason.trim() || undefined })
+            void send({
+              ...base,
+              outcome: 'reject',
+              scope: pending === 'reject-turn' ? 'turn' : 'call',
+              reason: reason.trim() || undefined
+            })
           }}
         >
           <label>
@@ -217,7 +254,12 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               <legend>Rule to save (widen it to a prefix if you like)</legend>
               {ruleWidenings(singleRule).map((rule) => (
                 <label key={rule} className="inline">
-                  <input type="radio" name={`widen-${item.id}`} checked={(widenTo ?? singleRule) === rule} onChange={() => setWidenTo(rule === singleRule ? undefined : rule)} />
+                  <input
+                    type="radio"
+                    name={`widen-${item.id}`}
+                    checked={(widenTo ?? singleRule) === rule}
+                    onChange={() => setWidenTo(rule === singleRule ? undefined : rule)}
+                  />
                   <code>{rule}</code>
                 </label>
               ))}
@@ -231,7 +273,15 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               className="primary"
               data-action="save-rule"
               disabled={busy}
-              onClick={() => void send({ ...base, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule!.rule, widenTo })}
+              onClick={() =>
+                void send({
+                  ...base,
+                  outcome: 'approve',
+                  scope: 'call',
+                  alwaysAllow: item.suggestedRule!.rule,
+                  widenTo
+                })
+              }
             >
               Save rule and approve
             </button>

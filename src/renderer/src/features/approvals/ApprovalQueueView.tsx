@@ -49,6 +49,7 @@ export function ApprovalQueueView(): ReactNode {
     if (active && active !== document.body && active.isConnected) return
     if (selected) focusSelected()
     else document.querySelector<HTMLElement>('nav.app-nav [aria-current="page"]')?.focus()
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new item (its id), not a new object for the same item, moves the focus
   }, [selected?.id, focusSelected])
 
   // Opened from the navigation: put the keyboard on the queue so j/k/a/r work at once.
@@ -62,7 +63,9 @@ export function ApprovalQueueView(): ReactNode {
     try {
       // An edit is approved as its review stands, never as the bare proposal.
       const decision =
-        item.kind === 'edit' && item.changes?.length ? reviewedDecision(item.id, item.changes, scope) : { approvalId: item.id, outcome, scope }
+        item.kind === 'edit' && item.changes?.length
+          ? reviewedDecision(item.id, item.changes, scope)
+          : { approvalId: item.id, outcome, scope }
       await useApprovalsStore.getState().decide(client, decision)
       requestAnimationFrame(focusSelected)
     } catch (failure) {
@@ -98,7 +101,9 @@ export function ApprovalQueueView(): ReactNode {
       <header className="approval-queue-head">
         <h1>Approvals</h1>
         <p className="note" aria-live="polite">
-          {items.length === 0 || !selected ? 'Nothing is waiting for you.' : `${items.length} waiting · ${shortcutHint(selected)}`}
+          {items.length === 0 || !selected
+            ? 'Nothing is waiting for you.'
+            : `${items.length} waiting · ${shortcutHint(selected)}`}
         </p>
       </header>
       <FormError message={error} />
@@ -183,7 +188,9 @@ function ApprovalCard(props: {
           onRequestedHandled={props.onRequestedHandled}
         />
       ) : (
-        item.kind === 'edit' && <p className="note">{item.changes?.length ?? 0} file(s) to review — select to review.</p>
+        item.kind === 'edit' && (
+          <p className="note">{item.changes?.length ?? 0} file(s) to review — select to review.</p>
+        )
       )}
     </article>
   )
@@ -197,7 +204,10 @@ function OpenInChat({ taskId }: { taskId: string }): ReactNode {
       className="link"
       onClick={(event) => {
         event.stopPropagation()
-        void useChatStore.getState().openTask(client, taskId).then(() => useNavigationStore.getState().show('chat'))
+        void useChatStore
+          .getState()
+          .openTask(client, taskId)
+          .then(() => useNavigationStore.getState().show('chat'))
       }}
     >
       Open in chat

@@ -1,7 +1,11 @@
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
 
 /** Keeps the selection on the same item when the queue changes, else on its neighbour, else the first. */
-export function nextSelection(previous: readonly ApprovalItem[], next: readonly ApprovalItem[], selectedId: string | null): string | null {
+export function nextSelection(
+  previous: readonly ApprovalItem[],
+  next: readonly ApprovalItem[],
+  selectedId: string | null
+): string | null {
   if (next.length === 0) return null
   if (selectedId && next.some((item) => item.id === selectedId)) return selectedId
   const oldIndex = previous.findIndex((item) => item.id === selectedId)
@@ -42,12 +46,26 @@ export function groupByTask(items: readonly ApprovalItem[]): TaskGroup[] {
   return [...groups.values()]
 }
 
-const KEY_ORDER = ['command', 'path', 'cwd', 'regex', 'file_pattern', 'query', 'url', 'mode', 'message', 'question', 'server_name', 'tool_name']
+const KEY_ORDER = [
+  'command',
+  'path',
+  'cwd',
+  'regex',
+  'file_pattern',
+  'query',
+  'url',
+  'mode',
+  'message',
+  'question',
+  'server_name',
+  'tool_name'
+]
 
 /** The arguments worth showing at a glance, most telling first; long values are cut. */
 export function keyArguments(args: unknown, limit = 4, maxLength = 160): Array<{ name: string; value: string }> {
   if (args === null || args === undefined) return []
-  if (typeof args !== 'object' || Array.isArray(args)) return [{ name: 'input', value: clip(String(JSON.stringify(args)), maxLength) }]
+  if (typeof args !== 'object' || Array.isArray(args))
+    return [{ name: 'input', value: clip(String(JSON.stringify(args)), maxLength) }]
   const entries = Object.entries(args as Record<string, unknown>)
   const rank = (name: string): number => {
     const index = KEY_ORDER.indexOf(name)
@@ -59,7 +77,10 @@ export function keyArguments(args: unknown, limit = 4, maxLength = 160): Array<{
     .slice(0, limit)
     .map(([name, value]) => ({
       name,
-      value: BULK_TEXT.has(name) && typeof value === 'string' ? linesLabel(value) : clip(typeof value === 'string' ? value : JSON.stringify(value), maxLength)
+      value:
+        BULK_TEXT.has(name) && typeof value === 'string'
+          ? linesLabel(value)
+          : clip(typeof value === 'string' ? value : JSON.stringify(value), maxLength)
     }))
 }
 

@@ -23,14 +23,13 @@ interface ApprovalsSlice {
 export const useApprovalsStore = create<ApprovalsSlice>((set, get) => ({
   items: [],
   selectedId: null,
-  setItems: (items) =>
-    set((state) => ({ items, selectedId: nextSelection(state.items, items, state.selectedId) })),
+  setItems: (items) => set((state) => ({ items, selectedId: nextSelection(state.items, items, state.selectedId) })),
   select: (id) => set({ selectedId: id }),
   move: (delta) =>
     set((state) => {
       if (state.items.length === 0) return { selectedId: null }
       const current = state.items.findIndex((item) => item.id === state.selectedId)
-      const index = Math.max(0, Math.min(state.items.length - 1, (current < 0 ? 0 : current + delta)))
+      const index = Math.max(0, Math.min(state.items.length - 1, current < 0 ? 0 : current + delta))
       return { selectedId: state.items[index].id }
     }),
   async load(client) {

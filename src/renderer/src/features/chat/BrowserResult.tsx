@@ -32,7 +32,13 @@ export function BrowserResult({ result }: { result: NonNullable<ToolItem['result
         </p>
       )}
       {shot && (
-        <button ref={thumbnail} type="button" className="browser-shot" aria-label="Enlarge the screenshot" onClick={() => setEnlarged(true)}>
+        <button
+          ref={thumbnail}
+          type="button"
+          className="browser-shot"
+          aria-label="Enlarge the screenshot"
+          onClick={() => setEnlarged(true)}
+        >
           <img src={src} alt={`Screenshot of ${facts.url ?? 'the page'}`} />
         </button>
       )}

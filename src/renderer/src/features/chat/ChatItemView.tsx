@@ -77,7 +77,11 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
         </div>
       )
     case 'truncated':
-      return <div className="chat-row note">{item.hiddenMessages} earlier messages no longer sent to the model (context full)</div>
+      return (
+        <div className="chat-row note">
+          {item.hiddenMessages} earlier messages no longer sent to the model (context full)
+        </div>
+      )
     case 'subtask':
       return (
         <div className="chat-row">
@@ -111,7 +115,10 @@ function Completion({ id, result, answered }: { id: string; result: string; answ
               <button type="button" className="primary" onClick={() => useChatStore.getState().acceptCompletion(id)}>
                 Accept result
               </button>
-              <button type="button" onClick={() => document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus()}>
+              <button
+                type="button"
+                onClick={() => document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus()}
+              >
                 Answer…
               </button>
             </div>
@@ -149,7 +156,12 @@ function Followup(props: {
         {!props.answered && props.item.suggestions.length > 0 && (
           <div className="suggestions" role="group" aria-label="Suggested answers">
             {props.item.suggestions.map((suggestion, n) => (
-              <button key={n} type="button" disabled={busy} onClick={() => void answer(suggestion.answer, suggestion.mode)}>
+              <button
+                key={n}
+                type="button"
+                disabled={busy}
+                onClick={() => void answer(suggestion.answer, suggestion.mode)}
+              >
                 {suggestion.answer}
                 {suggestion.mode && <span className="note"> (switches to {suggestion.mode})</span>}
               </button>
@@ -163,7 +175,15 @@ function Followup(props: {
 }
 
 /** Failures a provider setting can fix (key, base URL, model); retrying alone may not help. */
-const SETTINGS_FAILURES = new Set(['auth', 'network', 'bad_request', 'model_no_tools', 'rate_limit', 'overloaded', 'server'])
+const SETTINGS_FAILURES = new Set([
+  'auth',
+  'network',
+  'bad_request',
+  'model_no_tools',
+  'rate_limit',
+  'overloaded',
+  'server'
+])
 
 /** An error; the one that failed the task offers to retry it and, for provider failures, the settings. */
 function ErrorCard(props: {
@@ -177,7 +197,8 @@ function ErrorCard(props: {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const { item, taskId } = props
-  const failedTask = Boolean(item.failure) && !props.superseded && (props.status === 'failed' || props.status === 'interrupted')
+  const failedTask =
+    Boolean(item.failure) && !props.superseded && (props.status === 'failed' || props.status === 'interrupted')
   const retry = async (): Promise<void> => {
     if (!taskId) return
     setBusy(true)

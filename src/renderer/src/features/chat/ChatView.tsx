@@ -73,9 +73,17 @@ const EMPTY: ChatItem[] = []
 const SHOWN_ELSEWHERE = new Set(['attempt_completion', 'ask_followup_question'])
 
 const isShown = (item: ChatItem): boolean => {
-  if (item.kind === 'tool') return !(SHOWN_ELSEWHERE.has(item.name) && !item.result?.isError && item.decision?.decision !== 'deny')
+  if (item.kind === 'tool')
+    return !(SHOWN_ELSEWHERE.has(item.name) && !item.result?.isError && item.decision?.decision !== 'deny')
   // A turn that only called tools has no words: no empty bubble (a cut-off reply still says so).
-  if (item.kind === 'assistant') return Boolean(item.text.trim() || item.reasoning || item.cutOff || item.stopReason === 'cancelled' || item.stopReason === 'max_tokens')
+  if (item.kind === 'assistant')
+    return Boolean(
+      item.text.trim() ||
+      item.reasoning ||
+      item.cutOff ||
+      item.stopReason === 'cancelled' ||
+      item.stopReason === 'max_tokens'
+    )
   return true
 }
 

@@ -10,7 +10,9 @@ import { composerField, focusWhenReady } from '../../components/focus-after'
 export function Composer(): ReactNode {
   const client = useClient()
   const activeTaskId = useChatStore((state) => state.activeTaskId)
-  const status = useChatStore((state) => (activeTaskId ? state.views[activeTaskId]?.status ?? state.tasks[activeTaskId]?.status : undefined))
+  const status = useChatStore((state) =>
+    activeTaskId ? (state.views[activeTaskId]?.status ?? state.tasks[activeTaskId]?.status) : undefined
+  )
   const taskMode = useChatStore((state) =>
     activeTaskId ? (state.views[activeTaskId]?.mode ?? state.tasks[activeTaskId]?.mode ?? null) : null
   )
@@ -54,7 +56,9 @@ export function Composer(): ReactNode {
       <textarea
         aria-label="Message"
         placeholder={
-          activeTaskId ? 'Answer or give more instructions…' : 'Describe a task…  (Enter to send, Shift+Enter for a new line)'
+          activeTaskId
+            ? 'Answer or give more instructions…'
+            : 'Describe a task…  (Enter to send, Shift+Enter for a new line)'
         }
         value={text}
         onChange={(event) => setText(event.target.value)}
@@ -66,7 +70,11 @@ export function Composer(): ReactNode {
         }}
       />
       <div className="composer-actions">
-        <ModePicker options={modes.options} value={mode} onChange={(slug) => useChatStore.getState().setComposerMode(slug)} />
+        <ModePicker
+          options={modes.options}
+          value={mode}
+          onChange={(slug) => useChatStore.getState().setComposerMode(slug)}
+        />
         <span className="spacer" />
         {activeTaskId && (
           <button
@@ -99,10 +107,14 @@ function LeftTaskNotice(): ReactNode {
   const title = useChatStore((state) => (id ? state.tasks[id]?.title : undefined))
   const approvals = useApprovalsStore((state) => state.items.filter((item) => item.taskId === id).length)
   if (!id || (status !== 'running' && status !== 'waiting')) return null
-  const where = approvals > 0 ? `its ${approvals === 1 ? 'approval stays' : `${approvals} approvals stay`} in Approvals.` : 'it stays in History.'
+  const where =
+    approvals > 0
+      ? `its ${approvals === 1 ? 'approval stays' : `${approvals} approvals stay`} in Approvals.`
+      : 'it stays in History.'
   return (
     <p className="note left-task" role="status">
-      “{title ?? 'The previous task'}” {status === 'waiting' ? `keeps waiting for you: ${where}` : 'keeps running in the background.'}{' '}
+      “{title ?? 'The previous task'}”{' '}
+      {status === 'waiting' ? `keeps waiting for you: ${where}` : 'keeps running in the background.'}{' '}
       <button type="button" className="link" onClick={() => useChatStore.getState().setActiveTask(id)}>
         Back to it
       </button>

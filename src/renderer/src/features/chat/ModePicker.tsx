@@ -21,7 +21,9 @@ const NETWORK_WORDS: Record<string, string> = {
 
 /** Where the mode's commands run, in a few words. */
 export const sandboxWords = (option: ModeOption): string =>
-  option.sandbox?.enabled ? `Sandbox on, ${NETWORK_WORDS[option.sandbox.network] ?? option.sandbox.network}` : 'Sandbox off'
+  option.sandbox?.enabled
+    ? `Sandbox on, ${NETWORK_WORDS[option.sandbox.network] ?? option.sandbox.network}`
+    : 'Sandbox off'
 
 /** Whether the mode's grants are in force in this folder. */
 export function trustWords(option: ModeOption, folderTrusted: boolean): string {
@@ -34,7 +36,11 @@ export function trustWords(option: ModeOption, folderTrusted: boolean): string {
  * The mode for the next message: a menu button (WAI-ARIA menu button pattern) whose items say what
  * each mode is for, where its commands run, and whether this folder trusts it.
  */
-export function ModePicker(props: { options: ModeOption[]; value: string; onChange: (slug: string) => void }): ReactNode {
+export function ModePicker(props: {
+  options: ModeOption[]
+  value: string
+  onChange: (slug: string) => void
+}): ReactNode {
   const folderTrusted = useWorkspaceStore((state) => state.current?.trusted ?? false)
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(0)
@@ -61,7 +67,10 @@ export function ModePicker(props: { options: ModeOption[]; value: string; onChan
     props.onChange(slug)
     close(true)
   }
-  const selectedIndex = Math.max(0, options.findIndex((option) => option.slug === props.value))
+  const selectedIndex = Math.max(
+    0,
+    options.findIndex((option) => option.slug === props.value)
+  )
 
   const onButtonKey = (event: KeyboardEvent): void => {
     if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
@@ -73,7 +82,12 @@ export function ModePicker(props: { options: ModeOption[]; value: string; onChan
     }
   }
   const onMenuKey = (event: KeyboardEvent): void => {
-    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: options.length - 1 }
+    const moves: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      Home: 0,
+      End: options.length - 1
+    }
     if (event.key in moves) {
       event.preventDefault()
       setActive((moves[event.key] + options.length) % options.length)
@@ -109,7 +123,8 @@ export function ModePicker(props: { options: ModeOption[]; value: string; onChan
           aria-label="Modes"
           onKeyDown={onMenuKey}
           onBlur={(event) => {
-            if (!event.currentTarget.contains(event.relatedTarget as Node | null) && event.relatedTarget !== button.current) close(false)
+            if (!event.currentTarget.contains(event.relatedTarget) && event.relatedTarget !== button.current)
+              close(false)
           }}
         >
           {options.map((option, index) => (
@@ -134,7 +149,11 @@ export function ModePicker(props: { options: ModeOption[]; value: string; onChan
                 <span>
                   <Icon name={option.sandbox?.enabled ? 'shield' : 'shieldOff'} size={12} /> {sandboxWords(option)}
                 </span>
-                <span className={option.origin === 'project' && !option.savedByUser && !folderTrusted ? 'warn-text' : undefined}>
+                <span
+                  className={
+                    option.origin === 'project' && !option.savedByUser && !folderTrusted ? 'warn-text' : undefined
+                  }
+                >
                   {trustWords(option, folderTrusted)}
                 </span>
               </span>

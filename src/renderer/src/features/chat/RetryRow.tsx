@@ -46,7 +46,8 @@ export function RetryRow({ taskId, retry }: { taskId: string; retry: Retry }): R
         <AnnounceOnce text={`${announced} Attempt ${retry.attempt}.`} />
       </p>
       <p className="retry" aria-hidden="true">
-        {failedRequestLabel(retry)}, {seconds > 0 ? `retrying in ${seconds} s` : 'retrying now'} (attempt {retry.attempt})
+        {failedRequestLabel(retry)}, {seconds > 0 ? `retrying in ${seconds} s` : 'retrying now'} (attempt{' '}
+        {retry.attempt})
       </p>
       <p className="note retry-reason">{retry.reason}</p>
       <div className="row">

@@ -91,4 +91,3 @@ function Meters({ usage }: { usage: UsageTotals }): ReactNode {
     </span>
   )
 }
-

@@ -10,7 +10,10 @@ export function TodoList({ todos }: { todos: readonly TodoItem[] }): ReactNode {
   return (
     <aside className="todo-list" aria-label="Todo list">
       <h2>
-        Todo <span className="note">{done}/{todos.length}</span>
+        Todo{' '}
+        <span className="note">
+          {done}/{todos.length}
+        </span>
       </h2>
       <ul>
         {todos.map((todo, n) => (

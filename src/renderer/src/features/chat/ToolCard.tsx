@@ -10,7 +10,16 @@ import { parsePartialJson } from './partial-json'
 import { composerField, focusWhenReady } from '../../components/focus-after'
 import { Icon } from '../../components/icons'
 import { toolTitle, type ToolTitle } from './tool-words'
-import { changeLabel, decisionLabel, phaseLabel, sentence, toolPhase, type ApprovalState, type TaskStatus, type ToolItem } from './task-view'
+import {
+  changeLabel,
+  decisionLabel,
+  phaseLabel,
+  sentence,
+  toolPhase,
+  type ApprovalState,
+  type TaskStatus,
+  type ToolItem
+} from './task-view'
 
 /** One tool call: what it is, how it was decided, and its result. */
 export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus }): ReactNode {
@@ -65,7 +74,15 @@ function ToolHeading({ title, toolName }: { title: ToolTitle; toolName: string }
       <Icon name={title.icon} />
       <span>
         {title.verb}
-        {title.target && (title.plainTarget ? ` ${title.target}` : <> <code className="tool-target">{title.target}</code></>)}
+        {title.target &&
+          (title.plainTarget ? (
+            ` ${title.target}`
+          ) : (
+            <>
+              {' '}
+              <code className="tool-target">{title.target}</code>
+            </>
+          ))}
         {title.outcome && <span className="tool-outcome"> — {title.outcome}</span>}
       </span>
     </span>
@@ -82,7 +99,12 @@ function ToolResult({ result }: { result: NonNullable<ToolItem['result']> }): Re
       </summary>
       <pre className="tool-result-text">{result.text}</pre>
       {result.images?.map((image, index) => (
-        <img key={index} className="tool-result-image" alt={`Image ${index + 1} returned by the tool`} src={`data:${image.mediaType};base64,${image.dataBase64}`} />
+        <img
+          key={index}
+          className="tool-result-image"
+          alt={`Image ${index + 1} returned by the tool`}
+          src={`data:${image.mediaType};base64,${image.dataBase64}`}
+        />
       ))}
     </details>
   )
@@ -92,7 +114,8 @@ function ToolProgress({ progress }: { progress: NonNullable<ToolItem['progress']
   const label = `${progress.progress}${progress.total ? ` of ${progress.total}` : ''}${progress.message ? ` — ${progress.message}` : ''}`
   return (
     <p className="tool-progress">
-      {progress.total ? <progress max={progress.total} value={progress.progress} aria-label="Tool progress" /> : null} {label}
+      {progress.total ? <progress max={progress.total} value={progress.progress} aria-label="Tool progress" /> : null}{' '}
+      {label}
     </p>
   )
 }
@@ -110,7 +133,9 @@ function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
       {page && <BrowserPageField page={page} className="tool-args" />}
       {isEdit && (
         <button type="button" aria-expanded={reviewing} onClick={() => setReviewing((value) => !value)}>
-          {reviewing ? 'Hide review' : `Review ${item.changes!.length} file change${item.changes!.length === 1 ? '' : 's'}`}
+          {reviewing
+            ? 'Hide review'
+            : `Review ${item.changes!.length} file change${item.changes!.length === 1 ? '' : 's'}`}
         </button>
       )}
       <ApprovalActions item={item} showReview={reviewing} onDecided={focusNextInChat} />
@@ -120,7 +145,11 @@ function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
 
 /** After an answer in the chat: the next call still waiting there, else the message field. */
 function focusNextInChat(): void {
-  focusWhenReady(() => document.querySelector<HTMLElement>('.chat .inline-approval .approval-buttons button:not([disabled])') ?? composerField())
+  focusWhenReady(
+    () =>
+      document.querySelector<HTMLElement>('.chat .inline-approval .approval-buttons button:not([disabled])') ??
+      composerField()
+  )
 }
 
 const PAUSE_ANSWERS: Record<NonNullable<ApprovalState['outcome']>, string> = {

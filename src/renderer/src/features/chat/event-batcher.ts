@@ -32,7 +32,10 @@ export function createEventBatcher<T = AgentEvent>(
     let start = 0
     for (let i = 1; i <= pending.length; i++) {
       if (i === pending.length || pending[i].taskId !== pending[start].taskId) {
-        apply(pending[start].taskId, pending.slice(start, i).map((entry) => entry.event))
+        apply(
+          pending[start].taskId,
+          pending.slice(start, i).map((entry) => entry.event)
+        )
         start = i
       }
     }

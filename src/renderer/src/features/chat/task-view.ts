@@ -66,7 +66,15 @@ export type ChatItem =
   | { kind: 'user'; id: string; text: string }
   /** Files and conversation can be taken back to here (before a turn). */
   | { kind: 'checkpoint'; id: string; checkpointId: string; label: string }
-  | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; stopReason?: string; cutOff?: boolean }
+  | {
+      kind: 'assistant'
+      id: string
+      text: string
+      reasoning: string
+      streaming: boolean
+      stopReason?: string
+      cutOff?: boolean
+    }
   | ToolItem
   | { kind: 'error'; id: string; message: string; recoverable: boolean; failure?: string }
   | { kind: 'completion'; id: string; result: string }
@@ -146,10 +154,21 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       items.push({ kind: 'user', id: `u${items.length}`, text: event.text })
       return
     case 'checkpoint':
-      items.push({ kind: 'checkpoint', id: `cp:${event.checkpointId}`, checkpointId: event.checkpointId, label: event.label })
+      items.push({
+        kind: 'checkpoint',
+        id: `cp:${event.checkpointId}`,
+        checkpointId: event.checkpointId,
+        label: event.label
+      })
       return
     case 'files-restored':
-      items.push({ kind: 'restored', id: `restored${items.length}`, how: event.how, label: event.label, files: event.files })
+      items.push({
+        kind: 'restored',
+        id: `restored${items.length}`,
+        how: event.how,
+        label: event.label,
+        files: event.files
+      })
       return
     case 'rewound': {
       // Everything after the checkpoint is gone from the conversation; the marker stays.
@@ -168,7 +187,12 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       return updateAssistant(items, event.messageId, (item) => ({ ...item, reasoning: item.reasoning + event.text }))
     case 'assistant-end':
       markMessageEnded(items, event.messageId)
-      return updateAssistant(items, event.messageId, (item) => ({ ...item, streaming: false, stopReason: event.stopReason, cutOff: event.cutOff }))
+      return updateAssistant(items, event.messageId, (item) => ({
+        ...item,
+        streaming: false,
+        stopReason: event.stopReason,
+        cutOff: event.cutOff
+      }))
     case 'tool-call-partial':
       // Deltas: appended only where they continue the text this view has (a tab that joined mid-stream waits for the tool-call).
       return upsertTool(items, event.callId, event.messageId, event.name, (item) =>
@@ -186,10 +210,19 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     case 'tool-result':
       return updateTool(items, event.callId, (item) => ({
         ...item,
-        result: { isError: event.isError, text: event.text, images: event.images, outcome: event.outcome, exitCode: event.exitCode }
+        result: {
+          isError: event.isError,
+          text: event.text,
+          images: event.images,
+          outcome: event.outcome,
+          exitCode: event.exitCode
+        }
       }))
     case 'tool-progress':
-      return updateTool(items, event.callId, (item) => ({ ...item, progress: { progress: event.progress, total: event.total, message: event.message } }))
+      return updateTool(items, event.callId, (item) => ({
+        ...item,
+        progress: { progress: event.progress, total: event.total, message: event.message }
+      }))
     case 'approval-requested': {
       const approval: ApprovalState = {
         approvalId: event.approvalId,
@@ -207,19 +240,31 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
     case 'approval-resolved':
       return resolveApproval(items, event.approvalId, event.outcome, event.reason)
     case 'network-ask': {
-      const ask: NetworkAskState = { approvalId: event.approvalId, host: event.host, port: event.port, command: event.command }
+      const ask: NetworkAskState = {
+        approvalId: event.approvalId,
+        host: event.host,
+        port: event.port,
+        command: event.command
+      }
       if (!event.callId) return
       return updateTool(items, event.callId, (item) =>
-        item.networkAsks?.some((known) => known.approvalId === ask.approvalId) ? item : { ...item, networkAsks: [...(item.networkAsks ?? []), ask] }
+        item.networkAsks?.some((known) => known.approvalId === ask.approvalId)
+          ? item
+          : { ...item, networkAsks: [...(item.networkAsks ?? []), ask] }
       )
     }
     case 'network-ask-ended': {
-      const index = findLast(items, (item) => item.kind === 'tool' && !!item.networkAsks?.some((ask) => ask.approvalId === event.approvalId))
+      const index = findLast(
+        items,
+        (item) => item.kind === 'tool' && !!item.networkAsks?.some((ask) => ask.approvalId === event.approvalId)
+      )
       if (index < 0) return
       const item = items[index] as ToolItem
       items[index] = {
         ...item,
-        networkAsks: item.networkAsks!.map((ask) => (ask.approvalId === event.approvalId ? { ...ask, outcome: event.outcome, text: event.text } : ask))
+        networkAsks: item.networkAsks!.map((ask) =>
+          ask.approvalId === event.approvalId ? { ...ask, outcome: event.outcome, text: event.text } : ask
+        )
       }
       return
     }
@@ -245,11 +290,22 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       draft.usage = addUsage(draft.usage, event.usage)
       return
     case 'retry':
-      draft.retry = { attempt: event.attempt, until: event.at + event.delayMs, reason: event.reason, status: event.status }
+      draft.retry = {
+        attempt: event.attempt,
+        until: event.at + event.delayMs,
+        reason: event.reason,
+        status: event.status
+      }
       return
     case 'error':
       draft.retry = null
-      items.push({ kind: 'error', id: `e${items.length}`, message: event.message, recoverable: event.recoverable, failure: event.failure })
+      items.push({
+        kind: 'error',
+        id: `e${items.length}`,
+        message: event.message,
+        recoverable: event.recoverable,
+        failure: event.failure
+      })
       return
     case 'status':
       draft.status = event.status
@@ -262,7 +318,12 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       items.push({ kind: 'completion', id: `c${items.length}`, result: event.result })
       return
     case 'followup':
-      items.push({ kind: 'followup', id: `f:${event.callId}`, question: event.question, suggestions: event.suggestions })
+      items.push({
+        kind: 'followup',
+        id: `f:${event.callId}`,
+        question: event.question,
+        suggestions: event.suggestions
+      })
       return
     case 'mode-changed':
       draft.mode = event.mode
@@ -344,7 +405,8 @@ function markMessageEnded(items: ChatItem[], messageId: string): void {
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i]
     if (item.kind === 'assistant' && item.id === messageId) return
-    if (item.kind === 'tool' && item.messageId === messageId && !item.messageEnded) items[i] = { ...item, messageEnded: true }
+    if (item.kind === 'tool' && item.messageId === messageId && !item.messageEnded)
+      items[i] = { ...item, messageEnded: true }
   }
 }
 
@@ -402,7 +464,8 @@ export function toolPhase(item: ToolItem, taskStatus: TaskStatus): ToolPhase {
   if (item.approval?.outcome === 'cancelled' || item.result?.outcome === 'cancelled') return 'cancelled'
   if (item.approval?.outcome === 'rejected') return 'rejected'
   if (item.result) return resultPhase(item)
-  if (taskStatus !== 'running' && taskStatus !== 'waiting') return taskStatus === 'cancelled' ? 'cancelled' : 'interrupted'
+  if (taskStatus !== 'running' && taskStatus !== 'waiting')
+    return taskStatus === 'cancelled' ? 'cancelled' : 'interrupted'
   if (item.approval && !item.approval.outcome) return 'waiting'
   if (item.networkAsks?.some((ask) => !ask.outcome)) return 'waiting'
   if (item.started) return 'running'
@@ -459,7 +522,9 @@ export function changeLabel(change: ChangeState, callCancelled: boolean): string
     case 'applied':
       return change.editedByUser ? 'applied with your edits' : 'applied'
     case 'partially-applied':
-      return change.hunksTotal !== undefined ? `applied ${change.hunksAccepted ?? 0} of ${change.hunksTotal} hunks` : 'applied in part'
+      return change.hunksTotal !== undefined
+        ? `applied ${change.hunksAccepted ?? 0} of ${change.hunksTotal} hunks`
+        : 'applied in part'
     case 'rejected':
       return callCancelled ? 'not written (cancelled)' : 'rejected'
     case 'reverted':
@@ -473,13 +538,19 @@ export function changeLabel(change: ChangeState, callCancelled: boolean): string
 export function decisionLabel(item: ToolItem): { text: string; rule?: string } | null {
   const approval = item.approval
   if (approval?.outcome === 'approved') return { text: 'Approved by you', rule: approval.rule }
-  if (approval?.outcome === 'rejected') return { text: approval.answer ? `Rejected by you: ${approval.answer}` : 'Rejected by you', rule: approval.rule }
-  if (approval?.outcome === 'cancelled') return { text: 'The task was stopped before you answered', rule: approval.rule }
+  if (approval?.outcome === 'rejected')
+    return { text: approval.answer ? `Rejected by you: ${approval.answer}` : 'Rejected by you', rule: approval.rule }
+  if (approval?.outcome === 'cancelled')
+    return { text: 'The task was stopped before you answered', rule: approval.rule }
   if (approval) return { text: `Waiting for your approval: ${sentence(approval.reason)}`, rule: approval.rule }
   if (!item.decision) return null
   const { decision, rule, reason } = item.decision
   // Most allow reasons already say so ("Reads are auto-approved in this mode").
-  if (decision === 'allow') return { text: /auto-approv|always allowed/i.test(reason) ? sentence(reason) : `Auto-approved: ${sentence(reason)}`, rule }
+  if (decision === 'allow')
+    return {
+      text: /auto-approv|always allowed/i.test(reason) ? sentence(reason) : `Auto-approved: ${sentence(reason)}`,
+      rule
+    }
   if (decision === 'deny') return { text: `Denied: ${sentence(reason)}`, rule }
   return { text: `Approved with its turn: ${sentence(reason)}`, rule }
 }

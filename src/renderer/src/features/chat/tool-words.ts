@@ -26,7 +26,8 @@ interface Words {
   plainTarget?: boolean
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined)
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value.trim() : undefined
 const pathOf = (args: Record<string, unknown>): string | undefined => text(args.path) ?? text(args.file_path)
 const verbs = (past: string, now: string, ask: string): Record<Tense, string> => ({ past, now, ask })
 
@@ -34,25 +35,74 @@ const EDIT: Words = { icon: 'pencil', verbs: verbs('Edited', 'Editing', 'Edit'),
 
 const WORDS: Record<string, Words> = {
   execute_command: { icon: 'terminal', verbs: verbs('Ran', 'Running', 'Run'), target: (a) => text(a.command) },
-  read_command_output: { icon: 'terminal', verbs: verbs('Read the output of', 'Reading the output of', 'Read the output of'), target: (a) => text(a.command_id) ?? text(a.id) },
+  read_command_output: {
+    icon: 'terminal',
+    verbs: verbs('Read the output of', 'Reading the output of', 'Read the output of'),
+    target: (a) => text(a.command_id) ?? text(a.id)
+  },
   write_to_file: { icon: 'pencil', verbs: verbs('Wrote', 'Writing', 'Write'), target: pathOf },
   apply_diff: EDIT,
   edit: EDIT,
   apply_patch: { icon: 'pencil', verbs: verbs('Patched', 'Patching', 'Patch'), target: pathOf },
   read_file: { icon: 'file', verbs: verbs('Read', 'Reading', 'Read'), target: pathOf },
   list_files: { icon: 'folder', verbs: verbs('Listed', 'Listing', 'List'), target: (a) => pathOf(a) ?? '.' },
-  list_code_definition_names: { icon: 'list', verbs: verbs('Listed definitions in', 'Listing definitions in', 'List definitions in'), target: pathOf },
-  search_files: { icon: 'search', verbs: verbs('Searched for', 'Searching for', 'Search for'), target: (a) => text(a.regex) ?? text(a.pattern) },
-  codebase_search: { icon: 'search', verbs: verbs('Searched the code for', 'Searching the code for', 'Search the code for'), target: (a) => text(a.query) },
-  browser_action: { icon: 'globe', verbs: verbs('Browser:', 'Browser:', 'Browser:'), target: (a) => [text(a.action), text(a.url)].filter(Boolean).join(' '), plainTarget: true },
-  use_mcp_tool: { icon: 'plug', verbs: verbs('Used', 'Using', 'Use'), target: (a) => [text(a.tool_name), text(a.server_name)].filter(Boolean).join(' of ') },
-  access_mcp_resource: { icon: 'plug', verbs: verbs('Read resource', 'Reading resource', 'Read resource'), target: (a) => text(a.uri) },
-  search_mcp_tools: { icon: 'search', verbs: verbs('Looked up MCP tools', 'Looking up MCP tools', 'Look up MCP tools'), target: () => undefined },
-  ask_followup_question: { icon: 'message', verbs: verbs('Asked you', 'Asking you', 'Ask you'), target: () => undefined },
+  list_code_definition_names: {
+    icon: 'list',
+    verbs: verbs('Listed definitions in', 'Listing definitions in', 'List definitions in'),
+    target: pathOf
+  },
+  search_files: {
+    icon: 'search',
+    verbs: verbs('Searched for', 'Searching for', 'Search for'),
+    target: (a) => text(a.regex) ?? text(a.pattern)
+  },
+  codebase_search: {
+    icon: 'search',
+    verbs: verbs('Searched the code for', 'Searching the code for', 'Search the code for'),
+    target: (a) => text(a.query)
+  },
+  browser_action: {
+    icon: 'globe',
+    verbs: verbs('Browser:', 'Browser:', 'Browser:'),
+    target: (a) => [text(a.action), text(a.url)].filter(Boolean).join(' '),
+    plainTarget: true
+  },
+  use_mcp_tool: {
+    icon: 'plug',
+    verbs: verbs('Used', 'Using', 'Use'),
+    target: (a) => [text(a.tool_name), text(a.server_name)].filter(Boolean).join(' of ')
+  },
+  access_mcp_resource: {
+    icon: 'plug',
+    verbs: verbs('Read resource', 'Reading resource', 'Read resource'),
+    target: (a) => text(a.uri)
+  },
+  search_mcp_tools: {
+    icon: 'search',
+    verbs: verbs('Looked up MCP tools', 'Looking up MCP tools', 'Look up MCP tools'),
+    target: () => undefined
+  },
+  ask_followup_question: {
+    icon: 'message',
+    verbs: verbs('Asked you', 'Asking you', 'Ask you'),
+    target: () => undefined
+  },
   attempt_completion: { icon: 'check', verbs: verbs('Finished', 'Finishing', 'Finish'), target: () => undefined },
-  switch_mode: { icon: 'sparkle', verbs: verbs('Switched to mode', 'Switching to mode', 'Switch to mode'), target: (a) => text(a.mode_slug) ?? text(a.mode) },
-  new_task: { icon: 'sparkle', verbs: verbs('Started a subtask in', 'Starting a subtask in', 'Start a subtask in'), target: (a) => text(a.mode) },
-  update_todo_list: { icon: 'list', verbs: verbs('Updated the to-do list', 'Updating the to-do list', 'Update the to-do list'), target: () => undefined }
+  switch_mode: {
+    icon: 'sparkle',
+    verbs: verbs('Switched to mode', 'Switching to mode', 'Switch to mode'),
+    target: (a) => text(a.mode_slug) ?? text(a.mode)
+  },
+  new_task: {
+    icon: 'sparkle',
+    verbs: verbs('Started a subtask in', 'Starting a subtask in', 'Start a subtask in'),
+    target: (a) => text(a.mode)
+  },
+  update_todo_list: {
+    icon: 'list',
+    verbs: verbs('Updated the to-do list', 'Updating the to-do list', 'Update the to-do list'),
+    target: () => undefined
+  }
 }
 
 const TENSE: Record<ToolPhase, Tense> = {
@@ -75,8 +125,20 @@ const TENSE: Record<ToolPhase, Tense> = {
 export function toolTitle(item: ToolItem, phase: ToolPhase, args: unknown): ToolTitle {
   const words = WORDS[item.name]
   const record = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
-  if (!words) return { icon: item.name.startsWith('mcp') ? 'plug' : 'sparkle', verb: 'Used', target: item.name, outcome: outcomeOf(item, phase) }
-  return { icon: words.icon, verb: words.verbs[TENSE[phase]], target: clipTarget(words.target(record)), plainTarget: words.plainTarget, outcome: outcomeOf(item, phase) }
+  if (!words)
+    return {
+      icon: item.name.startsWith('mcp') ? 'plug' : 'sparkle',
+      verb: 'Used',
+      target: item.name,
+      outcome: outcomeOf(item, phase)
+    }
+  return {
+    icon: words.icon,
+    verb: words.verbs[TENSE[phase]],
+    target: clipTarget(words.target(record)),
+    plainTarget: words.plainTarget,
+    outcome: outcomeOf(item, phase)
+  }
 }
 
 /** A title is one line: the first line of the target, cut at a word with an ellipsis. */
@@ -84,7 +146,8 @@ function clipTarget(target: string | undefined, max = 80): string | undefined {
   if (!target) return target
   const line = target.split('\n', 1)[0]
   if (line.length <= max && line === target) return line
-  const cut = line.length > max ? line.slice(0, line.lastIndexOf(' ', max) > max / 2 ? line.lastIndexOf(' ', max) : max) : line
+  const cut =
+    line.length > max ? line.slice(0, line.lastIndexOf(' ', max) > max / 2 ? line.lastIndexOf(' ', max) : max) : line
   return `${cut.trimEnd()}…`
 }
 
@@ -101,4 +164,5 @@ function outcomeOf(item: ToolItem, phase: ToolPhase): string | undefined {
 
 /** The title as one line of text (for tests of the words, and the card's accessible description). */
 export const titleText = (title: ToolTitle): string =>
-  [title.verb, title.target && (title.plainTarget ? title.target : `\`${title.target}\``)].filter(Boolean).join(' ') + (title.outcome ? ` — ${title.outcome}` : '')
+  [title.verb, title.target && (title.plainTarget ? title.target : `\`${title.target}\``)].filter(Boolean).join(' ') +
+  (title.outcome ? ` — ${title.outcome}` : '')

@@ -6,7 +6,11 @@ import { useClient } from '../../client/client-context'
 import { useCheckpointsStore } from './checkpoints-store'
 
 const formatBytes = (bytes: number): string =>
-  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : bytes < 1024 ** 3 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024 ** 3).toFixed(2)} GB`
+  bytes < 1024 * 1024
+    ? `${(bytes / 1024).toFixed(0)} KB`
+    : bytes < 1024 ** 3
+      ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+      : `${(bytes / 1024 ** 3).toFixed(2)} GB`
 
 /** Space the checkpoints use per workspace, and the two settings that bound it. */
 export function CheckpointSettings(): ReactNode {
@@ -47,8 +51,8 @@ export function CheckpointSettings(): ReactNode {
   return (
     <div className="checkpoint-settings">
       <p className="note">
-        Every change Modus applies keeps the file’s previous content, and commands that may write are snapshotted before and after, in the app data
-        dir — never in your repository’s .git.
+        Every change Modus applies keeps the file’s previous content, and commands that may write are snapshotted before
+        and after, in the app data dir — never in your repository’s .git.
       </p>
       {usage && !usage.gitAvailable && (
         <p className="form-error" role="alert">
@@ -80,9 +84,19 @@ export function CheckpointSettings(): ReactNode {
         }}
       >
         <label htmlFor={`${id}-file`}>Skip files larger than (MB) in command snapshots</label>
-        <input id={`${id}-file`} inputMode="decimal" value={draft.maxFileMb} onChange={(e) => setDraft({ ...draft, maxFileMb: e.target.value })} />
+        <input
+          id={`${id}-file`}
+          inputMode="decimal"
+          value={draft.maxFileMb}
+          onChange={(e) => setDraft({ ...draft, maxFileMb: e.target.value })}
+        />
         <label htmlFor={`${id}-cap`}>Space per workspace (MB); the oldest tasks’ checkpoints go first</label>
-        <input id={`${id}-cap`} inputMode="decimal" value={draft.workspaceCapMb} onChange={(e) => setDraft({ ...draft, workspaceCapMb: e.target.value })} />
+        <input
+          id={`${id}-cap`}
+          inputMode="decimal"
+          value={draft.workspaceCapMb}
+          onChange={(e) => setDraft({ ...draft, workspaceCapMb: e.target.value })}
+        />
         <button type="submit">Save checkpoint settings</button>
         {saved && <span role="status">Saved</span>}
       </form>

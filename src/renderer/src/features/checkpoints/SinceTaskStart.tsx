@@ -35,7 +35,11 @@ export function SinceTaskStart({ taskId, refreshKey }: { taskId: string; refresh
           <div className="change-row-head">
             <span className={`op op-${change.operation}`}>{change.operation}</span>
             <span className="path">{change.path}</span>
-            <button type="button" aria-expanded={open === change.id} onClick={() => setOpen(open === change.id ? null : change.id)}>
+            <button
+              type="button"
+              aria-expanded={open === change.id}
+              onClick={() => setOpen(open === change.id ? null : change.id)}
+            >
               {open === change.id ? 'Hide diff' : 'Show diff'}
             </button>
           </div>

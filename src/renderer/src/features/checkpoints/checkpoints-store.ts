@@ -42,7 +42,8 @@ export const useCheckpointsStore = create<CheckpointsSlice>((set) => ({
     set((state) => ({ sinceStart: { ...state.sinceStart, [taskId]: result.value } }))
     return null
   },
-  restore: async (client, taskId, checkpointId) => unwrap(await client.request('checkpoints:restore', { taskId, checkpointId })),
+  restore: async (client, taskId, checkpointId) =>
+    unwrap(await client.request('checkpoints:restore', { taskId, checkpointId })),
   async rewind(client, taskId, checkpointId) {
     unwrap(await client.request('task:rewind', { taskId, checkpointId }))
   }

@@ -21,7 +21,12 @@ export function EmbeddingsForm(): ReactNode {
     event.preventDefault()
     setError(null)
     setNote(null)
-    const embeddings = { kind, model, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(apiKey ? { apiKey } : {}) }
+    const embeddings = {
+      kind,
+      model,
+      ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+      ...(apiKey ? { apiKey } : {})
+    }
     const problem = await useSettingsStore.getState().save(client, 'settings:saveEmbeddings', { embeddings })
     if (problem) return setError(problem)
     setApiKey('')
@@ -45,7 +50,11 @@ export function EmbeddingsForm(): ReactNode {
       </label>
       <label>
         Base URL{PROVIDERS[kind].defaultBaseUrl ? ' (optional)' : ''}
-        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={PROVIDERS[kind].defaultBaseUrl ?? PROVIDERS[kind].baseUrlExample} />
+        <input
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.target.value)}
+          placeholder={PROVIDERS[kind].defaultBaseUrl ?? PROVIDERS[kind].baseUrlExample}
+        />
       </label>
       <label>
         Model
@@ -63,7 +72,11 @@ export function EmbeddingsForm(): ReactNode {
           </button>
         )}
       </div>
-      {note && <p className="note" role="status">{note}</p>}
+      {note && (
+        <p className="note" role="status">
+          {note}
+        </p>
+      )}
       <FormError message={error} />
     </form>
   )
@@ -97,7 +110,9 @@ export function CodeIndexStatusPanel(): ReactNode {
       )}
       <p className="note">
         Semantic search: {status.semantic.state === 'off' ? 'off (lexical only)' : status.semantic.state}
-        {status.semantic.model ? ` · ${status.semantic.model}${status.semantic.dimension ? ` (${status.semantic.dimension} dimensions)` : ''}` : ''}
+        {status.semantic.model
+          ? ` · ${status.semantic.model}${status.semantic.dimension ? ` (${status.semantic.dimension} dimensions)` : ''}`
+          : ''}
         {status.semantic.message ? ` · ${status.semantic.message}` : ''}
       </p>
       {status.recentErrors.length > 0 && (

@@ -19,7 +19,9 @@ export function IndexStatusItem(props: { workspace: string }): ReactNode {
   return (
     <div className="status-item index-status" aria-label="Codebase index" title={error ?? status.message}>
       <span role="status">{view.label}</span>
-      {view.progress && <progress max={Math.max(view.progress.total, 1)} value={view.progress.done} aria-label="Indexing progress" />}
+      {view.progress && (
+        <progress max={Math.max(view.progress.total, 1)} value={view.progress.done} aria-label="Indexing progress" />
+      )}
       {view.action && (
         <button type="button" onClick={() => void act(view.action!.kind)} aria-label={view.action.name}>
           {view.action.label}

@@ -16,7 +16,12 @@ interface CodeIndexSlice {
 
 /** A status for another workspace than the one shown is dropped (a late event after switching folders). */
 export const nextStatus = (current: CodeIndexStatus | null, incoming: CodeIndexStatus): CodeIndexStatus =>
-  current && current.workspace && incoming.workspace && current.workspace !== incoming.workspace && incoming.state !== 'idle' && current.state !== 'idle'
+  current &&
+  current.workspace &&
+  incoming.workspace &&
+  current.workspace !== incoming.workspace &&
+  incoming.state !== 'idle' &&
+  current.state !== 'idle'
     ? current
     : incoming
 
@@ -56,14 +61,28 @@ export interface StatusBarView {
 export function statusBarView(status: CodeIndexStatus): StatusBarView {
   const { semantic } = status
   if (status.state === 'indexing' && semantic.state === 'embedding') {
-    return { label: `Embedding ${semantic.chunksEmbedded} / ${semantic.chunksTotal} chunks`, progress: { done: semantic.chunksEmbedded, total: semantic.chunksTotal }, action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' } }
+    return {
+      label: `Embedding ${semantic.chunksEmbedded} / ${semantic.chunksTotal} chunks`,
+      progress: { done: semantic.chunksEmbedded, total: semantic.chunksTotal },
+      action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' }
+    }
   }
   if (status.state === 'indexing' || status.state === 'loading') {
-    return { label: `Indexing ${status.filesDone} / ${status.filesTotal} files`, progress: { done: status.filesDone, total: status.filesTotal }, action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' } }
+    return {
+      label: `Indexing ${status.filesDone} / ${status.filesTotal} files`,
+      progress: { done: status.filesDone, total: status.filesTotal },
+      action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' }
+    }
   }
-  if (status.state === 'cancelled') return { label: `Index paused at ${status.filesDone} / ${status.filesTotal} files`, progress: null, action: { kind: 'resume', label: 'Resume', name: 'Resume indexing' } }
+  if (status.state === 'cancelled')
+    return {
+      label: `Index paused at ${status.filesDone} / ${status.filesTotal} files`,
+      progress: null,
+      action: { kind: 'resume', label: 'Resume', name: 'Resume indexing' }
+    }
   if (status.state === 'ready') return { label: `Index: ${status.chunks} chunks`, progress: null, action: null }
-  if (status.state === 'error') return { label: 'Index failed', progress: null, action: { kind: 'resume', label: 'Retry', name: 'Retry indexing' } }
+  if (status.state === 'error')
+    return { label: 'Index failed', progress: null, action: { kind: 'resume', label: 'Retry', name: 'Retry indexing' } }
   // Idle: never built here (auto-start off, or the workspace is past the size limit).
   return { label: 'Not indexed', progress: null, action: { kind: 'resume', label: 'Build index', name: 'Build index' } }
 }

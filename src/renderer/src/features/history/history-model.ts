@@ -18,7 +18,11 @@ export function searchTasks(tasks: readonly TaskSummary[], query: string): TaskS
 }
 
 export const formatCost = (cost: number | null | undefined): string =>
-  cost === undefined ? '' : cost === null ? 'cost unknown' : `$${cost < 0.01 && cost > 0 ? cost.toFixed(4) : cost.toFixed(2)}`
+  cost === undefined
+    ? ''
+    : cost === null
+      ? 'cost unknown'
+      : `$${cost < 0.01 && cost > 0 ? cost.toFixed(4) : cost.toFixed(2)}`
 
 export const formatWhen = (epochMs: number, now = Date.now()): string => {
   const date = new Date(epochMs)

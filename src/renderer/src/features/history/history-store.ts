@@ -21,7 +21,11 @@ interface HistorySlice {
    */
   openInChat(client: ModusClient, task: TaskSummary, resume: boolean): Promise<void>
   /** The task as a file to download. Throws what the core refused. */
-  exportTask(client: ModusClient, taskId: string, format: 'markdown' | 'json'): Promise<{ fileName: string; content: string }>
+  exportTask(
+    client: ModusClient,
+    taskId: string,
+    format: 'markdown' | 'json'
+  ): Promise<{ fileName: string; content: string }>
   /** Deletes a task and its history. Throws what the core refused. */
   deleteTask(client: ModusClient, taskId: string): Promise<void>
 }

@@ -13,7 +13,8 @@ export function McpServerForm({ server, hasProject }: { server?: McpServerView; 
   )
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
-  const set = <K extends keyof McpServerDraft>(key: K, value: McpServerDraft[K]) => setDraft((current) => ({ ...current, [key]: value }))
+  const set = <K extends keyof McpServerDraft>(key: K, value: McpServerDraft[K]) =>
+    setDraft((current) => ({ ...current, [key]: value }))
 
   const save = async (): Promise<void> => {
     const built = entryFromDraft(draft, server?.entry)
@@ -46,19 +47,29 @@ export function McpServerForm({ server, hasProject }: { server?: McpServerView; 
       <fieldset disabled={Boolean(server)}>
         <legend>Saved in</legend>
         <label>
-          <input type="radio" name="scope" checked={draft.scope === 'global'} onChange={() => set('scope', 'global')} /> all workspaces (global mcp.json)
+          <input type="radio" name="scope" checked={draft.scope === 'global'} onChange={() => set('scope', 'global')} />{' '}
+          all workspaces (global mcp.json)
         </label>
         <label>
-          <input type="radio" name="scope" checked={draft.scope === 'project'} disabled={!hasProject} onChange={() => set('scope', 'project')} /> this project (.modus/mcp.json)
+          <input
+            type="radio"
+            name="scope"
+            checked={draft.scope === 'project'}
+            disabled={!hasProject}
+            onChange={() => set('scope', 'project')}
+          />{' '}
+          this project (.modus/mcp.json)
         </label>
       </fieldset>
       <fieldset>
         <legend>Kind</legend>
         <label>
-          <input type="radio" name="kind" checked={draft.kind === 'stdio'} onChange={() => set('kind', 'stdio')} /> program (stdio)
+          <input type="radio" name="kind" checked={draft.kind === 'stdio'} onChange={() => set('kind', 'stdio')} />{' '}
+          program (stdio)
         </label>
         <label>
-          <input type="radio" name="kind" checked={draft.kind === 'url'} onChange={() => set('kind', 'url')} /> URL (Streamable HTTP or SSE)
+          <input type="radio" name="kind" checked={draft.kind === 'url'} onChange={() => set('kind', 'url')} /> URL
+          (Streamable HTTP or SSE)
         </label>
       </fieldset>
       {draft.kind === 'stdio' ? (
@@ -67,7 +78,8 @@ export function McpServerForm({ server, hasProject }: { server?: McpServerView; 
             Command <input value={draft.command} onChange={(e) => set('command', e.target.value)} placeholder="npx" />
           </label>
           <label>
-            Arguments, one per line <textarea rows={3} value={draft.args} onChange={(e) => set('args', e.target.value)} />
+            Arguments, one per line{' '}
+            <textarea rows={3} value={draft.args} onChange={(e) => set('args', e.target.value)} />
           </label>
           <label>
             <span>
@@ -76,13 +88,19 @@ export function McpServerForm({ server, hasProject }: { server?: McpServerView; 
             <textarea rows={2} value={draft.env} onChange={(e) => set('env', e.target.value)} />
           </label>
           <label>
-            Working folder (default: the workspace) <input value={draft.cwd} onChange={(e) => set('cwd', e.target.value)} />
+            Working folder (default: the workspace){' '}
+            <input value={draft.cwd} onChange={(e) => set('cwd', e.target.value)} />
           </label>
         </>
       ) : (
         <>
           <label>
-            URL <input value={draft.url} onChange={(e) => set('url', e.target.value)} placeholder="https://example.com/mcp" />
+            URL{' '}
+            <input
+              value={draft.url}
+              onChange={(e) => set('url', e.target.value)}
+              placeholder="https://example.com/mcp"
+            />
           </label>
           <label>
             Transport{' '}
@@ -93,12 +111,14 @@ export function McpServerForm({ server, hasProject }: { server?: McpServerView; 
             </select>
           </label>
           <label>
-            Headers, Name: value per line <textarea rows={2} value={draft.headers} onChange={(e) => set('headers', e.target.value)} />
+            Headers, Name: value per line{' '}
+            <textarea rows={2} value={draft.headers} onChange={(e) => set('headers', e.target.value)} />
           </label>
         </>
       )}
       <label>
-        Request timeout in seconds (default 60) <input inputMode="numeric" value={draft.timeout} onChange={(e) => set('timeout', e.target.value)} />
+        Request timeout in seconds (default 60){' '}
+        <input inputMode="numeric" value={draft.timeout} onChange={(e) => set('timeout', e.target.value)} />
       </label>
       <label>
         <input type="checkbox" checked={draft.disabled} onChange={(e) => set('disabled', e.target.checked)} /> disabled

@@ -11,7 +11,8 @@ export function parseSchemaBudget(text: string): { budget: number } | { error: s
   const trimmed = text.trim()
   if (!/^\d+$/.test(trimmed)) return { error: 'The schema budget must be a whole number of tokens (0 or more).' }
   const budget = Number(trimmed)
-  if (budget > MAX_SCHEMA_BUDGET) return { error: `The schema budget can be at most ${MAX_SCHEMA_BUDGET.toLocaleString('en')} tokens.` }
+  if (budget > MAX_SCHEMA_BUDGET)
+    return { error: `The schema budget can be at most ${MAX_SCHEMA_BUDGET.toLocaleString('en')} tokens.` }
   return { budget }
 }
 
@@ -32,7 +33,9 @@ export function McpSettings(): ReactNode {
     setSaved(false)
     const parsed = parseSchemaBudget(draft)
     if ('error' in parsed) return setError(parsed.error)
-    const problem = await useSettingsStore.getState().save(client, 'settings:saveMcp', { schemaTokenBudget: parsed.budget })
+    const problem = await useSettingsStore
+      .getState()
+      .save(client, 'settings:saveMcp', { schemaTokenBudget: parsed.budget })
     if (problem) return setError(problem)
     setError(null)
     setSaved(true)

@@ -48,7 +48,8 @@ export function McpView(): ReactNode {
         Global: <code>{snapshot.files.global}</code>
         {snapshot.files.project && (
           <>
-            {' '}· project: <code>{snapshot.files.project}</code> (and Roo’s <code>.roo/mcp.json</code>)
+            {' '}
+            · project: <code>{snapshot.files.project}</code> (and Roo’s <code>.roo/mcp.json</code>)
           </>
         )}
       </p>
@@ -68,9 +69,13 @@ export function McpView(): ReactNode {
       {editing !== null && <McpServerForm key={editing} server={edited} hasProject={snapshot.files.project !== null} />}
       <FormError message={error} />
       {snapshot.servers.length === 0 ? (
-        <p>No MCP servers yet: add one, or put Roo’s <code>mcp.json</code> in place.</p>
+        <p>
+          No MCP servers yet: add one, or put Roo’s <code>mcp.json</code> in place.
+        </p>
       ) : (
-        snapshot.servers.map((server) => <ServerCard key={`${server.scope}:${server.name}`} server={server} actions={actions} />)
+        snapshot.servers.map((server) => (
+          <ServerCard key={`${server.scope}:${server.name}`} server={server} actions={actions} />
+        ))
       )}
     </section>
   )
@@ -110,7 +115,11 @@ function ServerCard({ server, actions }: { server: McpServerView; actions: Serve
         <code>{server.target}</code> · {server.transport}
       </p>
       {server.error && <p className="mcp-error">{server.error}</p>}
-      {server.stderr && server.status === 'failed' && <pre className="mcp-stderr" aria-label="stderr">{server.stderr}</pre>}
+      {server.stderr && server.status === 'failed' && (
+        <pre className="mcp-stderr" aria-label="stderr">
+          {server.stderr}
+        </pre>
+      )}
       {server.tools.length > 0 && (
         <table className="mcp-tools" aria-label={`Tools of ${server.name}`}>
           <thead>

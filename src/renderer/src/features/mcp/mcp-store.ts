@@ -14,7 +14,12 @@ interface McpSlice {
   /** The actions below show the servers as the core answers after them; the error text when it refused. */
   restart(client: ModusClient, server: string): Promise<string | null>
   remove(client: ModusClient, server: string, scope: McpScope): Promise<string | null>
-  setTool(client: ModusClient, server: string, tool: string, change: { enabled?: boolean; alwaysAllow?: boolean }): Promise<string | null>
+  setTool(
+    client: ModusClient,
+    server: string,
+    tool: string,
+    change: { enabled?: boolean; alwaysAllow?: boolean }
+  ): Promise<string | null>
   /** Writes a server to its scope's config file (`previousName` when it was renamed). */
   save(client: ModusClient, server: RequestInput<'mcp:saveServer'>): Promise<string | null>
 }
@@ -36,7 +41,8 @@ export const useMcpStore = create<McpSlice>((set) => {
     },
     restart: async (client, server) => show(await client.request('mcp:restart', { server })),
     remove: async (client, server, scope) => show(await client.request('mcp:removeServer', { scope, name: server })),
-    setTool: async (client, server, tool, change) => show(await client.request('mcp:setTool', { server, tool, ...change })),
+    setTool: async (client, server, tool, change) =>
+      show(await client.request('mcp:setTool', { server, tool, ...change })),
     save: async (client, server) => show(await client.request('mcp:saveServer', server))
   }
 })

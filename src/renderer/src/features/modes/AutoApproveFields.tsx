@@ -11,7 +11,12 @@ interface Props {
 /** The mode's own auto-approve set. A toggle turns "ask" into "allow"; it never lifts a deny. */
 export function AutoApproveFields({ draft, errors, onToggle, onNumber }: Props): ReactNode {
   const ids = useId()
-  const number = (key: 'followupTimeoutSeconds' | 'maxRequests' | 'maxCostUsd', label: string, hint: string, disabled = false) => (
+  const number = (
+    key: 'followupTimeoutSeconds' | 'maxRequests' | 'maxCostUsd',
+    label: string,
+    hint: string,
+    disabled = false
+  ) => (
     <div className="field">
       <label htmlFor={`${ids}-${key}`}>{label}</label>
       <input

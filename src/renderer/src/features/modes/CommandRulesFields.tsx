@@ -21,15 +21,16 @@ export function CommandRulesFields(props: {
     <fieldset className="command-rules">
       <legend>{props.legend ?? 'Command rules'}</legend>
       <p className="note">
-        One rule per line: <code>git diff</code> matches that command with any further arguments (never <code>gitk</code>);{' '}
-        <code>*</code> matches any text and the rule is anchored at both ends (<code>git * main</code>); a trailing{' '}
-        <code> *</code> or <code>:*</code> also matches the bare command. Deny beats ask beats allow. Allow rules run a command
-        only when “Run commands that match an allow rule” is on; every part of a compound command must match.
+        One rule per line: <code>git diff</code> matches that command with any further arguments (never{' '}
+        <code>gitk</code>); <code>*</code> matches any text and the rule is anchored at both ends (
+        <code>git * main</code>); a trailing <code> *</code> or <code>:*</code> also matches the bare command. Deny
+        beats ask beats allow. Allow rules run a command only when “Run commands that match an allow rule” is on; every
+        part of a compound command must match.
       </p>
       {/^\s*\*\s*$/m.test(props.rules.allow) && (
         <p className="warn-text" role="alert">
-          The allow rule <code>*</code> runs every command without asking (deny and ask rules, writes outside the workspace
-          and “always ask” constructs still ask).
+          The allow rule <code>*</code> runs every command without asking (deny and ask rules, writes outside the
+          workspace and “always ask” constructs still ask).
         </p>
       )}
       <div className="rule-lists">

@@ -4,7 +4,15 @@ import { downloadText } from '../history/history-model'
 import type { ModesApi, ModesFormat } from './modes-api'
 
 /** Download a mode as Modus YAML or as Roo's `.roomodes` (Modus-only keys dropped), or copy it. */
-export function ExportButtons({ api, slug, onError }: { api: ModesApi; slug: string; onError(message: string): void }): ReactNode {
+export function ExportButtons({
+  api,
+  slug,
+  onError
+}: {
+  api: ModesApi
+  slug: string
+  onError(message: string): void
+}): ReactNode {
   const [copied, setCopied] = useState(false)
   const download = async (format: ModesFormat) => {
     try {

@@ -83,9 +83,7 @@ export function FileRegexField({ api, value, description, disabled, canTest, err
       />
       {test?.ok && !shownError && (
         <section className="regex-matches" aria-label="Matching files">
-          <p className="note">
-            {describeMatches(test.matches.length, test.scanned, test.truncated)}
-          </p>
+          <p className="note">{describeMatches(test.matches.length, test.scanned, test.truncated)}</p>
           <ul>
             {test.matches.slice(0, SHOWN_MATCHES).map((file) => (
               <li key={file} className="mono">

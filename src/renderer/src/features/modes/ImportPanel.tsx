@@ -67,7 +67,9 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
         rows={8}
         value={text}
         spellCheck={false}
-        placeholder={'customModes:\n  - slug: docs-writer\n    name: Docs Writer\n    roleDefinition: …\n    groups: [read]'}
+        placeholder={
+          'customModes:\n  - slug: docs-writer\n    name: Docs Writer\n    roleDefinition: …\n    groups: [read]'
+        }
         onChange={(event) => changeText(event.target.value)}
       />
       <div className="two-columns">
@@ -96,7 +98,9 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
       {detected && (
         <p className="note" id={`${ids}-detected`}>
           Read as {FORMAT_NAMES[detected.format]}: {detected.reason}.
-          {chosenFormat && chosenFormat !== detected.format && ` You chose to import it as ${FORMAT_NAMES[chosenFormat]}.`}
+          {chosenFormat &&
+            chosenFormat !== detected.format &&
+            ` You chose to import it as ${FORMAT_NAMES[chosenFormat]}.`}
         </p>
       )}
       <div className="form-actions">
@@ -110,7 +114,8 @@ export function ImportPanel({ api, onClose }: { api: ModesApi; onClose(): void }
       {result && (
         <div role="status" className="import-result">
           <p>
-            Imported {result.imported.length} mode{result.imported.length === 1 ? '' : 's'}: {result.imported.join(', ')}
+            Imported {result.imported.length} mode{result.imported.length === 1 ? '' : 's'}:{' '}
+            {result.imported.join(', ')}
           </p>
           {result.warnings.length > 0 && (
             <ul className="import-warnings" aria-label="Import warnings">

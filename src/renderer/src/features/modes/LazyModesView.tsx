@@ -19,7 +19,10 @@ export function loadModesView(): Promise<ComponentType> {
 
 const PRELOAD_AFTER_MS = 3000
 if (typeof window !== 'undefined' && 'requestIdleCallback' in window) {
-  setTimeout(() => window.requestIdleCallback(() => void loadModesView().catch(() => {}), { timeout: 5000 }), PRELOAD_AFTER_MS)
+  setTimeout(
+    () => window.requestIdleCallback(() => void loadModesView().catch(() => {}), { timeout: 5000 }),
+    PRELOAD_AFTER_MS
+  )
 }
 
 export function LazyModesView(): ReactNode {

@@ -55,7 +55,9 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
   const allErrors = check.ok ? {} : check.errors
   // Text fields show their errors once the user has tried to save or touched them; patterns and numbers at once.
   const shown = (field: DraftField): string | undefined =>
-    submitted || ['fileRegex', 'followupTimeoutSeconds', 'maxRequests', 'maxCostUsd'].includes(field) ? allErrors[field] : undefined
+    submitted || ['fileRegex', 'followupTimeoutSeconds', 'maxRequests', 'maxCostUsd'].includes(field)
+      ? allErrors[field]
+      : undefined
   const update = (patch: Partial<ModeDraft>) => {
     setStatus(null)
     setDraft((current) => ({ ...current, ...patch }))
@@ -153,12 +155,18 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
         {entry && <span className="pill">{ORIGIN_LABELS[entry.origin]}</span>}
         {entry?.overridesBuiltIn && <span className="pill">overrides built-in</span>}
         {entry?.savedByUser && (
-          <span className="pill" title="You saved this mode in Modus: its toggles are your own grant. A change to it by anyone else makes it the project's again.">
+          <span
+            className="pill"
+            title="You saved this mode in Modus: its toggles are your own grant. A change to it by anyone else makes it the project's again."
+          >
             saved by you
           </span>
         )}
         {untrusted && (
-          <span className="pill warn" title="Its auto-approve toggles and allow rules take effect once you trust this workspace.">
+          <span
+            className="pill warn"
+            title="Its auto-approve toggles and allow rules take effect once you trust this workspace."
+          >
             not trusted
           </span>
         )}
@@ -211,7 +219,9 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
           onDescriptionChange={(fileRegexDescription) => update({ fileRegexDescription })}
         />
         <div className="field">
-          <label htmlFor={`${ids}-mcpServers`}>MCP servers this mode may use (blank: all; none; or names, comma separated)</label>
+          <label htmlFor={`${ids}-mcpServers`}>
+            MCP servers this mode may use (blank: all; none; or names, comma separated)
+          </label>
           <input
             id={`${ids}-mcpServers`}
             value={draft.mcpServers}
@@ -279,7 +289,11 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
         </span>
       </div>
       {confirming && entry && (
-        <div className="row confirm" role="alertdialog" aria-label={entry.overridesBuiltIn ? 'Reset to built-in?' : `Delete mode ${entry.name}?`}>
+        <div
+          className="row confirm"
+          role="alertdialog"
+          aria-label={entry.overridesBuiltIn ? 'Reset to built-in?' : `Delete mode ${entry.name}?`}
+        >
           <span>
             {entry.overridesBuiltIn
               ? `Discard your changes to ${entry.name} and use the built-in mode again?`
@@ -316,7 +330,9 @@ function BuiltInAdditionsList({ additions }: { additions: NonNullable<ModeEntry[
   return (
     <section className="builtin-additions" aria-label="Your additions">
       <h3>Your additions</h3>
-      <p className="note">Kept apart from the built-in, so its updates keep reaching you. Reset to built-in drops them.</p>
+      <p className="note">
+        Kept apart from the built-in, so its updates keep reaching you. Reset to built-in drops them.
+      </p>
       {groups.map(([label, items]) =>
         items?.length ? (
           <div key={label}>

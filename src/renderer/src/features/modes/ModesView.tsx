@@ -15,7 +15,10 @@ import './modes.css'
 export function ModesView(): ReactNode {
   const client = useClient()
   const trusted = useWorkspaceStore((state) => state.current?.trusted ?? false)
-  const api = useMemo(() => createModesApi(client, () => useWorkspaceStore.getState().current?.trusted ?? false), [client])
+  const api = useMemo(
+    () => createModesApi(client, () => useWorkspaceStore.getState().current?.trusted ?? false),
+    [client]
+  )
   return <ModesScreen api={api} projectTrusted={trusted} />
 }
 
@@ -72,7 +75,8 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
         {listing?.problems.map((problem) => (
           <p key={`${problem.file}:${problem.line}:${problem.message}`} className="form-error" role="alert">
             {problem.file}
-            {problem.line ? ` line ${problem.line}` : ''}: {problem.message} (the file is kept as it is until you fix it)
+            {problem.line ? ` line ${problem.line}` : ''}: {problem.message} (the file is kept as it is until you fix
+            it)
           </p>
         ))}
         {importing && <ImportPanel api={api} onClose={() => setImporting(false)} />}
@@ -100,7 +104,15 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
   )
 }
 
-function ModeList({ modes, trusted, selectedSlug }: { modes: ModeEntry[]; trusted: boolean; selectedSlug?: string }): ReactNode {
+function ModeList({
+  modes,
+  trusted,
+  selectedSlug
+}: {
+  modes: ModeEntry[]
+  trusted: boolean
+  selectedSlug?: string
+}): ReactNode {
   const groups = (['project', 'global', 'builtin'] as const)
     .map((origin) => ({ origin, modes: modes.filter((mode) => mode.origin === origin) }))
     .filter((group) => group.modes.length > 0)

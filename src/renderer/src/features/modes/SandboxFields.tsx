@@ -22,7 +22,8 @@ const ON_MEANS =
   'On: its commands write only to the writable roots, .git/ and the other protected paths stay read-only, credential stores are unreadable, and each new host (localhost too) follows the network setting.'
 const OFF_MEANS =
   'Off: its commands run with your full user rights — they can write anywhere you can, read your SSH keys and tokens, and reach any host. In an untrusted folder they still run only in a sandbox, or ask.'
-const UNTIL_THEN_RULES = 'Until then this mode’s commands run unsandboxed as its rules say; in a folder you have not trusted, every command asks.'
+const UNTIL_THEN_RULES =
+  'Until then this mode’s commands run unsandboxed as its rules say; in a folder you have not trusted, every command asks.'
 const UNTIL_THEN_ASK = 'Until then every command of this mode asks.'
 
 const toggled = (list: readonly CredentialStoreId[], id: CredentialStoreId, on: boolean): CredentialStoreId[] =>
@@ -65,7 +66,9 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         </p>
       )}
       <div className="field">
-        <label htmlFor={`${ids}-roots`}>Writable roots (one per line; blank: the workspace and the system temp dir)</label>
+        <label htmlFor={`${ids}-roots`}>
+          Writable roots (one per line; blank: the workspace and the system temp dir)
+        </label>
         <textarea
           id={`${ids}-roots`}
           rows={2}
@@ -74,7 +77,10 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
           placeholder={'.\n/tmp'}
           onChange={(event) => set({ writableRoots: event.target.value })}
         />
-        <p className="note">.git/, .modus/ and .roomodes stay read-only inside the sandbox, and so do .modusignore, .rooignore and .vscode/ where they exist.</p>
+        <p className="note">
+          .git/, .modus/ and .roomodes stay read-only inside the sandbox, and so do .modusignore, .rooignore and
+          .vscode/ where they exist.
+        </p>
       </div>
       <div className="field">
         <label htmlFor={`${ids}-network`}>Network</label>
@@ -92,7 +98,9 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         </select>
       </div>
       <div className="field">
-        <label htmlFor={`${ids}-domains`}>Allowed domains (one per line: registry.npmjs.org, *.example.com, host:port)</label>
+        <label htmlFor={`${ids}-domains`}>
+          Allowed domains (one per line: registry.npmjs.org, *.example.com, host:port)
+        </label>
         <textarea
           id={`${ids}-domains`}
           rows={2}
@@ -103,7 +111,9 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         />
       </div>
       <div className="field">
-        <label htmlFor={`${ids}-outside`}>Commands that run outside the sandbox (one rule per line, e.g. docker *; they always ask first)</label>
+        <label htmlFor={`${ids}-outside`}>
+          Commands that run outside the sandbox (one rule per line, e.g. docker *; they always ask first)
+        </label>
         <textarea
           id={`${ids}-outside`}
           rows={2}
@@ -120,7 +130,9 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
             <input
               type="checkbox"
               checked={sandbox.readableCredentials.includes(store.id)}
-              onChange={(event) => set({ readableCredentials: toggled(sandbox.readableCredentials, store.id, event.target.checked) })}
+              onChange={(event) =>
+                set({ readableCredentials: toggled(sandbox.readableCredentials, store.id, event.target.checked) })
+              }
             />
             <span>
               {store.label} ({store.paths.slice(0, 2).join(', ')}

@@ -16,7 +16,7 @@ export function createModesApi(client: ModusClient, isProjectTrusted: () => bool
       toListing(
         unwrap(
           await client.request('modes:save', {
-            mode: mode as Record<string, unknown>,
+            mode: mode,
             scope,
             ...(previousSlug && previousSlug !== mode.slug ? { previousSlug } : {})
           })

@@ -1,5 +1,13 @@
 import type { CredentialStoreId } from '../../../../shared/sandbox/credentials'
-import { ModeConfig, TOOL_GROUPS, groupName, groupOptions, type AutoApprove, type GroupEntry, type SandboxNetworkPolicy } from '../../../../shared/modes/schema'
+import {
+  ModeConfig,
+  TOOL_GROUPS,
+  groupName,
+  groupOptions,
+  type AutoApprove,
+  type GroupEntry,
+  type SandboxNetworkPolicy
+} from '../../../../shared/modes/schema'
 import { fileRegexProblem } from '../../../../shared/modes/file-regex'
 
 export type ToolGroupKey = (typeof TOOL_GROUPS)[number]
@@ -8,10 +16,16 @@ export const TOGGLES = [
   { key: 'read', label: 'Read files in the workspace' },
   { key: 'readOutsideWorkspace', label: 'Read files outside the workspace' },
   { key: 'edit', label: 'Edit files' },
-  { key: 'command', label: 'Run commands that match an allow rule (no rule matching: asks; deny and ask rules still apply)' },
+  {
+    key: 'command',
+    label: 'Run commands that match an allow rule (no rule matching: asks; deny and ask rules still apply)'
+  },
   { key: 'mcp', label: 'Use MCP tools and resources' },
   { key: 'browser', label: 'Open local pages in the browser (localhost, 127.0.0.1, this workspace’s files)' },
-  { key: 'sandboxedCommands', label: 'Run commands no rule matches when they run in the sandbox below (deny and ask rules still apply)' },
+  {
+    key: 'sandboxedCommands',
+    label: 'Run commands no rule matches when they run in the sandbox below (deny and ask rules still apply)'
+  },
   { key: 'modeSwitch', label: 'Switch modes' },
   { key: 'subtasks', label: 'Start subtasks' },
   { key: 'followup', label: 'Answer follow-up questions with the first suggestion' }
@@ -86,7 +100,7 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
   let fileRegex = ''
   let fileRegexDescription = ''
   for (const entry of mode.groups) {
-    groups[groupName(entry) as ToolGroupKey] = true
+    groups[groupName(entry)] = true
     const options = groupOptions(entry)
     if (groupName(entry) === 'edit' && options) {
       fileRegex = options.fileRegex ?? ''
@@ -114,7 +128,12 @@ export function draftFromMode(mode: ModeConfig): ModeDraft {
     followupTimeoutSeconds: auto.followupTimeoutMs ? String(auto.followupTimeoutMs / 1000) : '',
     maxRequests: auto.maxRequests ? String(auto.maxRequests) : '',
     maxCostUsd: auto.maxCostUsd ? String(auto.maxCostUsd) : '',
-    mcpServers: mode.mcpServers === undefined || mode.mcpServers === 'all' ? '' : Array.isArray(mode.mcpServers) ? mode.mcpServers.join(', ') : mode.mcpServers,
+    mcpServers:
+      mode.mcpServers === undefined || mode.mcpServers === 'all'
+        ? ''
+        : Array.isArray(mode.mcpServers)
+          ? mode.mcpServers.join(', ')
+          : mode.mcpServers,
     sandbox: {
       enabled: mode.sandbox?.enabled ?? false,
       writableRoots: lines(mode.sandbox?.writableRoots),
@@ -133,7 +152,11 @@ function sandboxFromDraft(draft: ModeDraft['sandbox']): Record<string, unknown> 
   const allowedDomains = fromLines(draft.allowedDomains)
   const unsandboxedCommands = fromLines(draft.unsandboxedCommands)
   const untouched =
-    writableRoots.length === 0 && allowedDomains.length === 0 && unsandboxedCommands.length === 0 && draft.network === 'none' && draft.readableCredentials.length === 0
+    writableRoots.length === 0 &&
+    allowedDomains.length === 0 &&
+    unsandboxedCommands.length === 0 &&
+    draft.network === 'none' &&
+    draft.readableCredentials.length === 0
   if (!draft.enabled && untouched) return undefined
   return {
     enabled: draft.enabled,
@@ -154,7 +177,7 @@ function mcpServersFromDraft(text: string): 'all' | 'none' | string[] | undefine
 }
 
 export const emptyDraft = (): ModeDraft =>
-  draftFromMode({ slug: '', name: '', roleDefinition: '', groups: ['read'], autoApprove: { read: true } } as ModeConfig)
+  draftFromMode({ slug: '', name: '', roleDefinition: '', groups: ['read'], autoApprove: { read: true } })
 
 /** A number field: blank → undefined; otherwise the number, or NaN so validation names the field. */
 const optionalNumber = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text.trim()))
@@ -244,8 +267,10 @@ export function checkDraft(draft: ModeDraft, otherSlugs: readonly string[] = [])
       errors[field] ??= NUMBER_MESSAGES[field] ?? messageOf(issue.path, issue.message, draft)
     }
   }
-  if (!errors.slug && otherSlugs.includes(draft.slug.trim())) errors.slug = `A mode with the slug "${draft.slug.trim()}" already exists here.`
-  if (!draft.groups.edit && draft.fileRegex.trim()) errors.fileRegex = 'The file pattern applies to the edit group; turn the edit group on or clear it.'
+  if (!errors.slug && otherSlugs.includes(draft.slug.trim()))
+    errors.slug = `A mode with the slug "${draft.slug.trim()}" already exists here.`
+  if (!draft.groups.edit && draft.fileRegex.trim())
+    errors.fileRegex = 'The file pattern applies to the edit group; turn the edit group on or clear it.'
   if (!errors.fileRegex && draft.fileRegex.trim()) {
     const problem = regexProblem(draft.fileRegex.trim())
     if (problem) errors.fileRegex = problem

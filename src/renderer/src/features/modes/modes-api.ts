@@ -42,8 +42,7 @@ export const toModesListing = (view: ModesView, projectTrusted: boolean): ModesL
 })
 
 export type RegexTest =
-  | { ok: true; matches: string[]; scanned: number; truncated: boolean }
-  | { ok: false; error: string }
+  { ok: true; matches: string[]; scanned: number; truncated: boolean } | { ok: false; error: string }
 
 export interface ImportOutcome {
   listing: ModesListing

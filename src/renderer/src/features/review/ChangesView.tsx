@@ -57,7 +57,9 @@ export function ChangesView(): ReactNode {
         </div>
       )}
       {taskId && scope === 'since-start' && <SinceTaskStart taskId={taskId} refreshKey={changeSignature} />}
-      {scope === 'changes' && taskId && changes.length === 0 && !error && <p className="note">This task has not changed any file.</p>}
+      {scope === 'changes' && taskId && changes.length === 0 && !error && (
+        <p className="note">This task has not changed any file.</p>
+      )}
       <FormError message={error} />
       {scope === 'changes' &&
         changes.map((change) => {
@@ -71,7 +73,11 @@ export function ChangesView(): ReactNode {
                   {change.status}
                   {change.auto ? ' · auto' : ''}
                 </span>
-                <button type="button" aria-expanded={open === change.id} onClick={() => setOpen(open === change.id ? null : change.id)}>
+                <button
+                  type="button"
+                  aria-expanded={open === change.id}
+                  onClick={() => setOpen(open === change.id ? null : change.id)}
+                >
                   {open === change.id ? 'Hide diff' : 'Show diff'}
                 </button>
                 {REVERTIBLE.has(change.status) && change.byCommand === undefined && (
@@ -87,7 +93,8 @@ export function ChangesView(): ReactNode {
                 {!from.putBack && <code>{from.source}</code>}
                 {change.written !== undefined && change.acceptedHunks !== undefined && (
                   <span>
-                    {change.acceptedHunks} of {change.hunks.length} hunks written{change.editedByUser ? ', edited by you' : ''}
+                    {change.acceptedHunks} of {change.hunks.length} hunks written
+                    {change.editedByUser ? ', edited by you' : ''}
                   </span>
                 )}
               </p>

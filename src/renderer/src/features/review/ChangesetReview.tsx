@@ -75,7 +75,8 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
     try {
       await props.onDecide(decision)
       // Answered: the review in progress is done with (it stays while the approval still waits).
-      if (!useApprovalsStore.getState().items.some((item) => item.id === approvalId)) useReviewStore.getState().dropDraft(approvalId)
+      if (!useApprovalsStore.getState().items.some((item) => item.id === approvalId))
+        useReviewStore.getState().dropDraft(approvalId)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     }
@@ -103,7 +104,12 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
           {interactive && ` · ${counts.accepted} of ${counts.total} hunks accepted`}
         </span>
         <span className="changeset-view-buttons">
-          <button type="button" aria-expanded={filesShown} aria-controls={filesId} onClick={() => setChosenFilesShown(!filesShown)}>
+          <button
+            type="button"
+            aria-expanded={filesShown}
+            aria-controls={filesId}
+            onClick={() => setChosenFilesShown(!filesShown)}
+          >
             {filesShown ? 'Hide files' : 'Show files'}
           </button>
           <button type="button" aria-pressed={!sideBySide} onClick={() => setChosenSideBySide(!sideBySide)}>
@@ -160,7 +166,9 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
               revealLine={reveal?.line ?? null}
               revealRequest={reveal?.request}
               rejectedRanges={file ? rejectedRanges(file.hunks, file.accepted) : []}
-              onModifiedChange={interactive ? (text) => setReview((state) => setEdited(state, selected, text)) : undefined}
+              onModifiedChange={
+                interactive ? (text) => setReview((state) => setEdited(state, selected, text)) : undefined
+              }
             />
           </Suspense>
         </div>
@@ -197,7 +205,11 @@ function FileHeader({ change }: { change: ChangeView }): ReactNode {
     <div className="file-header">
       <strong>{change.path}</strong>
       {change.newPath && <span> → {change.newPath}</span>}
-      <span className="note"> · {change.status}{change.auto ? ' (auto-approved)' : ''}</span>
+      <span className="note">
+        {' '}
+        · {change.status}
+        {change.auto ? ' (auto-approved)' : ''}
+      </span>
     </div>
   )
 }
@@ -223,24 +235,45 @@ function HunkList(props: {
           const asking = props.interactive && (props.asking[index] ?? false)
           const label = `hunk ${index + 1}`
           return (
-            <li key={hunk.id} data-hunk={index} className={`hunk ${props.interactive ? (accepted ? 'hunk-accepted' : 'hunk-rejected') : ''}`}>
-              <button type="button" className="link hunk-reveal" onClick={() => props.onReveal(Math.max(1, hunk.newStart))}>
-                Hunk {index + 1} · lines {hunk.newStart}–{hunk.newStart + Math.max(0, displayCounts(hunk).newLines - 1)} · +{sides.added} −{sides.removed}
+            <li
+              key={hunk.id}
+              data-hunk={index}
+              className={`hunk ${props.interactive ? (accepted ? 'hunk-accepted' : 'hunk-rejected') : ''}`}
+            >
+              <button
+                type="button"
+                className="link hunk-reveal"
+                onClick={() => props.onReveal(Math.max(1, hunk.newStart))}
+              >
+                Hunk {index + 1} · lines {hunk.newStart}–{hunk.newStart + Math.max(0, displayCounts(hunk).newLines - 1)}{' '}
+                · +{sides.added} −{sides.removed}
               </button>
               {props.interactive && (
                 <span className="hunk-actions" role="group" aria-label={`Decision for ${label}`}>
-                  <button type="button" className="hunk-accept" aria-pressed={accepted} aria-label={`Accept ${label}`} onClick={() => props.onToggle(index, true)}>
+                  <button
+                    type="button"
+                    className="hunk-accept"
+                    aria-pressed={accepted}
+                    aria-label={`Accept ${label}`}
+                    onClick={() => props.onToggle(index, true)}
+                  >
                     Accept
                   </button>
-                  <button type="button" className="hunk-reject" aria-pressed={!accepted} aria-label={`Reject ${label}`} onClick={() => props.onToggle(index, false)}>
+                  <button
+                    type="button"
+                    className="hunk-reject"
+                    aria-pressed={!accepted}
+                    aria-label={`Reject ${label}`}
+                    onClick={() => props.onToggle(index, false)}
+                  >
                     Reject
                   </button>
                 </span>
               )}
               {asking && (
                 <p className="hunk-question" role="alert">
-                  You edited inside hunk {index + 1}, which you had rejected. Accept it to write your edit, or Reject it to keep the
-                  original lines.
+                  You edited inside hunk {index + 1}, which you had rejected. Accept it to write your edit, or Reject it
+                  to keep the original lines.
                 </p>
               )}
             </li>
@@ -292,9 +325,11 @@ interface FileButtonProps {
 /** A file of the changeset; its name is its visible text in order ("src/a.ts, modify, conflict"). */
 function FileButton(props: FileButtonProps): ReactNode {
   const { change } = props
-  const flags = [props.skipped && 'skipped', props.conflict && 'conflict', props.changedOnDisk && 'changed on disk'].filter(
-    (flag): flag is string => Boolean(flag)
-  )
+  const flags = [
+    props.skipped && 'skipped',
+    props.conflict && 'conflict',
+    props.changedOnDisk && 'changed on disk'
+  ].filter((flag): flag is string => Boolean(flag))
   return (
     <button
       type="button"
@@ -319,14 +354,25 @@ function FileButton(props: FileButtonProps): ReactNode {
  * n / p: the next or previous hunk of the file shown (its row takes the focus, the diff scrolls to it).
  * Only outside text fields and the editor, where the letters are typed; Esc leaves the editor first.
  */
-function moveByKey(event: KeyboardEvent<HTMLElement>, hunks: readonly HunkView[], reveal: (line: number) => void): void {
+function moveByKey(
+  event: KeyboardEvent<HTMLElement>,
+  hunks: readonly HunkView[],
+  reveal: (line: number) => void
+): void {
   if (event.key !== 'n' && event.key !== 'p') return
   if (event.ctrlKey || event.metaKey || event.altKey || hunks.length === 0) return
   const target = event.target as HTMLElement
   if (target.closest('textarea, input, select, [contenteditable="true"], .monaco-editor')) return
   const rows = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('.hunk-list > li[data-hunk]'))
   const current = rows.findIndex((row) => row.contains(target))
-  const next = event.key === 'n' ? (current < 0 ? 0 : Math.min(rows.length - 1, current + 1)) : current < 0 ? rows.length - 1 : Math.max(0, current - 1)
+  const next =
+    event.key === 'n'
+      ? current < 0
+        ? 0
+        : Math.min(rows.length - 1, current + 1)
+      : current < 0
+        ? rows.length - 1
+        : Math.max(0, current - 1)
   const row = rows[next]
   if (!row) return
   event.preventDefault()

@@ -30,7 +30,9 @@ export function turnsOfCalls(items: readonly ChatItem[] | undefined): Map<string
 
 export function provenanceOf(change: ChangeView, turns: Map<string, { turn: number; text: string }>): Provenance {
   const found = change.callId ? turns.get(change.callId) : undefined
-  const label = found ? `Turn ${found.turn} · “${found.text.length > LABEL_LENGTH ? `${found.text.slice(0, LABEL_LENGTH - 1)}…` : found.text}”` : null
+  const label = found
+    ? `Turn ${found.turn} · “${found.text.length > LABEL_LENGTH ? `${found.text.slice(0, LABEL_LENGTH - 1)}…` : found.text}”`
+    : null
   if (change.tool === 'restore_checkpoint') return { turn: null, source: 'Restore', putBack: true }
   if (change.tool === 'revert_change') return { turn: null, source: 'Revert', putBack: true }
   if (change.byCommand !== undefined) return { turn: label, source: `Command: ${change.byCommand}`, putBack: false }
@@ -48,4 +50,5 @@ export function asWritten(change: ChangeView): ChangeView {
 }
 
 /** "14:05:09": the time of day the change was made. */
-export const timeOf = (at: number): string => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+export const timeOf = (at: number): string =>
+  new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })

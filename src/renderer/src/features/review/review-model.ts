@@ -30,11 +30,18 @@ export type ChangesetReview = Record<string, FileReview>
 export function initialReview(changes: readonly ChangeView[]): ChangesetReview {
   const review: ChangesetReview = {}
   for (const change of changes) {
-    review[change.id] = { accepted: change.hunks.map(() => true), edited: null, hunks: change.hunks, asking: change.hunks.map(() => false), rejectedSpans: [] }
+    review[change.id] = {
+      accepted: change.hunks.map(() => true),
+      edited: null,
+      hunks: change.hunks,
+      asking: change.hunks.map(() => false),
+      rejectedSpans: []
+    }
   }
   // A proposal that comes with a conflict (a restore over a file changed since) starts unticked.
   let result = review
-  for (const change of changes) if (change.status === 'proposed' && change.conflict) result = setFile(result, change.id, false)
+  for (const change of changes)
+    if (change.status === 'proposed' && change.conflict) result = setFile(result, change.id, false)
   return result
 }
 
@@ -62,7 +69,13 @@ export function restoreReview(changes: readonly ChangeView[], saved: unknown): C
     if (!isSavedFile(file)) return null
     const hunks = file.edited === null ? change.hunks : computeHunks(change.original ?? '', file.edited)
     if (file.accepted.length !== hunks.length || file.asking.length !== hunks.length) return null
-    review[change.id] = { accepted: file.accepted, asking: file.asking, edited: file.edited, hunks, rejectedSpans: file.rejectedSpans }
+    review[change.id] = {
+      accepted: file.accepted,
+      asking: file.asking,
+      edited: file.edited,
+      hunks,
+      rejectedSpans: file.rejectedSpans
+    }
   }
   return Object.keys(saved).length === changes.length ? review : null
 }
@@ -73,8 +86,16 @@ function isSavedFile(value: unknown): value is Omit<FileReview, 'hunks'> {
   const booleans = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === 'boolean')
   const spans =
     Array.isArray(file.rejectedSpans) &&
-    file.rejectedSpans.every((span) => Array.isArray(span) && span.length === 2 && span.every((n) => typeof n === 'number' && Number.isFinite(n)))
-  return booleans(file.accepted) && booleans(file.asking) && (file.edited === null || typeof file.edited === 'string') && spans
+    file.rejectedSpans.every(
+      (span) =>
+        Array.isArray(span) && span.length === 2 && span.every((n) => typeof n === 'number' && Number.isFinite(n))
+    )
+  return (
+    booleans(file.accepted) &&
+    booleans(file.asking) &&
+    (file.edited === null || typeof file.edited === 'string') &&
+    spans
+  )
 }
 
 /** Deciding a hunk answers its question too. */
@@ -95,7 +116,12 @@ export function setFile(review: ChangesetReview, changeId: string, accepted: boo
   const rejectedSpans = withSpans(file.rejectedSpans, file.hunks, accepted)
   return {
     ...review,
-    [changeId]: { ...file, accepted: file.accepted.map(() => accepted), asking: file.asking.map(() => false), rejectedSpans }
+    [changeId]: {
+      ...file,
+      accepted: file.accepted.map(() => accepted),
+      asking: file.asking.map(() => false),
+      rejectedSpans
+    }
   }
 }
 
@@ -113,7 +139,9 @@ export function setEdited(review: ChangesetReview, change: ChangeView, text: str
   const previous = review[change.id]
   const backToProposal = text === (change.proposed ?? '')
   const hunks: HunkView[] = backToProposal ? change.hunks : computeHunks(change.original ?? '', text)
-  const decisions = previous ? carryDecisions(previous, hunks) : { accepted: hunks.map(() => true), asking: hunks.map(() => false) }
+  const decisions = previous
+    ? carryDecisions(previous, hunks)
+    : { accepted: hunks.map(() => true), asking: hunks.map(() => false) }
   const rejectedSpans = previous?.rejectedSpans ?? []
   return { ...review, [change.id]: { ...decisions, edited: backToProposal ? null : text, hunks, rejectedSpans } }
 }
@@ -124,7 +152,10 @@ export function setEdited(review: ChangesetReview, change: ChangeView, text: str
  * its decision; a hunk that touches a rejected part of the original asks which wins; any other is
  * the user's own text, accepted.
  */
-export function carryDecisions(previous: FileReview, hunks: readonly HunkView[]): Pick<FileReview, 'accepted' | 'asking'> {
+export function carryDecisions(
+  previous: FileReview,
+  hunks: readonly HunkView[]
+): Pick<FileReview, 'accepted' | 'asking'> {
   const accepted: boolean[] = []
   const asking: boolean[] = []
   for (const hunk of hunks) {
@@ -142,7 +173,10 @@ export function carryDecisions(previous: FileReview, hunks: readonly HunkView[])
 }
 
 const sameHunk = (a: HunkView, b: HunkView): boolean =>
-  a.oldStart === b.oldStart && a.oldLines === b.oldLines && a.lines.length === b.lines.length && a.lines.every((line, n) => line === b.lines[n])
+  a.oldStart === b.oldStart &&
+  a.oldLines === b.oldLines &&
+  a.lines.length === b.lines.length &&
+  a.lines.every((line, n) => line === b.lines[n])
 
 const spanOf = (hunk: HunkView): Span =>
   hunk.oldLines === 0 ? [hunk.oldStart + 0.5, hunk.oldStart + 0.5] : [hunk.oldStart, hunk.oldStart + hunk.oldLines - 1]
@@ -175,7 +209,9 @@ export function changeDecision(change: ChangeView, file: FileReview): ChangeDeci
   if (file.edited !== null) {
     const selected = new Set(file.hunks.filter((_, n) => file.accepted[n]).map((hunk) => hunk.id))
     const content =
-      selected.size === file.hunks.length ? file.edited : applySelectedHunks(change.original ?? '', file.hunks, selected)
+      selected.size === file.hunks.length
+        ? file.edited
+        : applySelectedHunks(change.original ?? '', file.hunks, selected)
     return { changeId: change.id, editedContent: content }
   }
   if (file.accepted.every(Boolean)) return { changeId: change.id }
@@ -203,7 +239,9 @@ export function buildEditDecision(
     scope,
     reason: trimmed,
     changes: changes.map((change) =>
-      fileAccepted(review[change.id]) ? changeDecision(change, review[change.id]) : { changeId: change.id, acceptedHunks: [] }
+      fileAccepted(review[change.id])
+        ? changeDecision(change, review[change.id])
+        : { changeId: change.id, acceptedHunks: [] }
     )
   }
 }

@@ -1,7 +1,15 @@
 import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
 import type { ApprovalDecision, ChangeView } from '../../../../shared/contract/approvals'
-import { buildEditDecision, initialReview, openQuestions, restoreReview, reviewFits, unansweredMessage, type ChangesetReview } from './review-model'
+import {
+  buildEditDecision,
+  initialReview,
+  openQuestions,
+  restoreReview,
+  reviewFits,
+  unansweredMessage,
+  type ChangesetReview
+} from './review-model'
 import { loadSavedReviews, saveReviews } from './saved-reviews'
 import { useApprovalsStore } from '../approvals/approvals-store'
 import { useNavigationStore } from '../../navigation-store'
@@ -30,14 +38,22 @@ interface ReviewSlice {
   drafts: Record<string, ChangesetReview>
   /** Reviews saved in the tab before a reload, not yet checked against their changes. */
   saved: Record<string, unknown>
-  updateDraft(approvalId: string, changes: readonly ChangeView[], update: (review: ChangesetReview) => ChangesetReview): void
+  updateDraft(
+    approvalId: string,
+    changes: readonly ChangeView[],
+    update: (review: ChangesetReview) => ChangesetReview
+  ): void
   dropDraft(approvalId: string): void
   /** Forgets the reviews of approvals no longer waiting. */
   keepDrafts(approvalIds: readonly string[]): void
 }
 
 /** The review to show for an approval: the one in progress, else the one saved before a reload, else a fresh one. */
-export function reviewFor(draft: ChangesetReview | undefined, saved: unknown, changes: readonly ChangeView[]): ChangesetReview {
+export function reviewFor(
+  draft: ChangesetReview | undefined,
+  saved: unknown,
+  changes: readonly ChangeView[]
+): ChangesetReview {
   if (draft && reviewFits(draft, changes)) return draft
   return restoreReview(changes, saved) ?? initialReview(changes)
 }
@@ -46,7 +62,11 @@ export function reviewFor(draft: ChangesetReview | undefined, saved: unknown, ch
  * The answer an edit approval gets from outside its review (the turn-wide approve, the folded card's
  * accept): the review as it stands, never the bare proposal. Throws while a hunk's question is open.
  */
-export function reviewedDecision(approvalId: string, changes: readonly ChangeView[], scope: 'call' | 'turn'): ApprovalDecision {
+export function reviewedDecision(
+  approvalId: string,
+  changes: readonly ChangeView[],
+  scope: 'call' | 'turn'
+): ApprovalDecision {
   const { drafts, saved } = useReviewStore.getState()
   const review = reviewFor(drafts[approvalId], saved[approvalId], changes)
   const questions = openQuestions(review)
@@ -80,9 +100,17 @@ export const useReviewStore = create<ReviewSlice>((set, get) => ({
   drafts: {},
   saved: loadSavedReviews(),
   updateDraft: (approvalId, changes, update) =>
-    set((state) => ({ drafts: { ...state.drafts, [approvalId]: update(reviewFor(state.drafts[approvalId], state.saved[approvalId], changes)) } })),
+    set((state) => ({
+      drafts: {
+        ...state.drafts,
+        [approvalId]: update(reviewFor(state.drafts[approvalId], state.saved[approvalId], changes))
+      }
+    })),
   dropDraft: (approvalId) =>
-    set((state) => ({ drafts: without(state.drafts, (id) => id !== approvalId), saved: without(state.saved, (id) => id !== approvalId) })),
+    set((state) => ({
+      drafts: without(state.drafts, (id) => id !== approvalId),
+      saved: without(state.saved, (id) => id !== approvalId)
+    })),
   keepDrafts: (approvalIds) => {
     const waiting = new Set(approvalIds)
     const { drafts, saved } = get()
@@ -101,5 +129,6 @@ export const useReviewStore = create<ReviewSlice>((set, get) => ({
 
 // Saved for a reload of this tab, at most once per short pause in typing.
 useReviewStore.subscribe((state, previous) => {
-  if (state.drafts !== previous.drafts || state.saved !== previous.saved) saveReviews(() => ({ ...state.saved, ...useReviewStore.getState().drafts }))
+  if (state.drafts !== previous.drafts || state.saved !== previous.saved)
+    saveReviews(() => ({ ...state.saved, ...useReviewStore.getState().drafts }))
 })

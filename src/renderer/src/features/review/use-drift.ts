@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react'
 import { useClient } from '../../client/client-context'
 import { useReviewStore, type Drift } from './review-store'
 
-
 const CHECK_EVERY_MS = 2000
 
 /**

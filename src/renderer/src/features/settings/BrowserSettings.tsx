@@ -22,7 +22,8 @@ export function BrowserSettings(): ReactNode {
     setSaved(false)
     const viewport = { width: Number(draft.width), height: Number(draft.height) }
     const fits = (value: number, max: number) => Number.isInteger(value) && value >= 200 && value <= max
-    if (!fits(viewport.width, 3840) || !fits(viewport.height, 2160)) return setError('The viewport must be whole pixels, from 200x200 to 3840x2160.')
+    if (!fits(viewport.width, 3840) || !fits(viewport.height, 2160))
+      return setError('The viewport must be whole pixels, from 200x200 to 3840x2160.')
     const problem = await useSettingsStore.getState().save(client, 'settings:saveBrowser', { viewport })
     if (problem) return setError(problem)
     setError(null)
@@ -47,9 +48,19 @@ export function BrowserSettings(): ReactNode {
         }}
       >
         <label htmlFor={`${id}-width`}>Viewport width (px)</label>
-        <input id={`${id}-width`} inputMode="numeric" value={draft.width} onChange={(e) => setDraft({ ...draft, width: e.target.value })} />
+        <input
+          id={`${id}-width`}
+          inputMode="numeric"
+          value={draft.width}
+          onChange={(e) => setDraft({ ...draft, width: e.target.value })}
+        />
         <label htmlFor={`${id}-height`}>Viewport height (px)</label>
-        <input id={`${id}-height`} inputMode="numeric" value={draft.height} onChange={(e) => setDraft({ ...draft, height: e.target.value })} />
+        <input
+          id={`${id}-height`}
+          inputMode="numeric"
+          value={draft.height}
+          onChange={(e) => setDraft({ ...draft, height: e.target.value })}
+        />
         <button type="submit">Save browser settings</button>
         {saved && <span role="status">Saved</span>}
       </form>

@@ -15,7 +15,14 @@ const toTexts = (rules: GlobalCommandRules): RuleTexts => ({
 
 /** One rule per line; blank lines and surrounding spaces are dropped. */
 export const rulesFromTexts = (texts: RuleTexts): GlobalCommandRules => {
-  const lines = (text: string) => [...new Set(text.split('\n').map((line) => line.trim()).filter(Boolean))]
+  const lines = (text: string) => [
+    ...new Set(
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+    )
+  ]
   return { allow: lines(texts.allow), ask: lines(texts.ask), deny: lines(texts.deny) }
 }
 

@@ -20,7 +20,8 @@ const toDraft = (limits: LimitsInput): LimitsDraft => ({
   commandHardLimitSec: limits.commandHardLimitSec == null ? '' : String(limits.commandHardLimitSec)
 })
 
-export type LimitsCheck = { ok: true; limits: LimitsInput } | { ok: false; errors: Partial<Record<keyof LimitsDraft, string>> }
+export type LimitsCheck =
+  { ok: true; limits: LimitsInput } | { ok: false; errors: Partial<Record<keyof LimitsDraft, string>> }
 
 /** Parses the form: whole numbers ≥ 0 for the counters, blank caps mean "no cap". */
 export function parseLimits(draft: LimitsDraft): LimitsCheck {

@@ -30,7 +30,8 @@ export function ModelPicker({ draft, provider, inputId, problem, invalid, onChan
   const listing = useProviderModelsStore((state) => state.listings[endpoint])
   const listModels = useProviderModelsStore((state) => state.list)
   const baseUrlProblem = checkDraft(draft).baseUrl
-  const canAsk = !baseUrlProblem && (draft.apiKey.trim() !== '' || Boolean(provider?.hasKey) || !PROVIDERS[draft.kind].needsKey)
+  const canAsk =
+    !baseUrlProblem && (draft.apiKey.trim() !== '' || Boolean(provider?.hasKey) || !PROVIDERS[draft.kind].needsKey)
 
   const list = useCallback(
     () =>
@@ -73,7 +74,9 @@ export function ModelPicker({ draft, provider, inputId, problem, invalid, onChan
       </div>
       <datalist id={listId}>
         {listed
-          ? listed.map((choice) => <option key={choice.id} value={choice.id} label={choiceLabel(choice) || undefined} />)
+          ? listed.map((choice) => (
+              <option key={choice.id} value={choice.id} label={choiceLabel(choice) || undefined} />
+            ))
           : suggestedModels(draft.kind).map((id) => <option key={id} value={id} />)}
       </datalist>
       <p className="note model-listing" role="status">
@@ -94,10 +97,17 @@ export function ModelPicker({ draft, provider, inputId, problem, invalid, onChan
   )
 }
 
-function listingLine(listing: ReturnType<typeof useProviderModelsStore.getState>['listings'][string] | undefined, canAsk: boolean): string {
-  if (!listing) return canAsk ? 'Asking the provider for its models…' : 'Suggestions from the built-in table; add the key to list the provider’s own models.'
+function listingLine(
+  listing: ReturnType<typeof useProviderModelsStore.getState>['listings'][string] | undefined,
+  canAsk: boolean
+): string {
+  if (!listing)
+    return canAsk
+      ? 'Asking the provider for its models…'
+      : 'Suggestions from the built-in table; add the key to list the provider’s own models.'
   if (listing.state === 'loading') return 'Asking the provider for its models…'
-  if (listing.state === 'failed') return `Could not list the provider’s models (${listing.message}); suggestions from the built-in table.`
+  if (listing.state === 'failed')
+    return `Could not list the provider’s models (${listing.message}); suggestions from the built-in table.`
   const retiring = listing.models.filter((m) => m.retiresOn).length
   return `${listing.models.length} models from the provider${retiring ? `, ${retiring} with a retirement date` : ''}.`
 }

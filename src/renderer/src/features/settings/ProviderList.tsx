@@ -29,7 +29,10 @@ export function ProviderList(): ReactNode {
   const closeForm = (): void => {
     const from = editing
     setEditing({ kind: 'none' })
-    const opener = from.kind === 'edit' ? `[data-provider="${CSS.escape(from.id)}"] [data-action="edit"]` : '[data-action="add-provider"]'
+    const opener =
+      from.kind === 'edit'
+        ? `[data-provider="${CSS.escape(from.id)}"] [data-action="edit"]`
+        : '[data-action="add-provider"]'
     focusWhenReady(() => list.current?.querySelector<HTMLElement>(opener))
   }
   const closeAfterSave = (provider: ProviderView, check: ProviderCheck | null) => {
@@ -52,14 +55,14 @@ export function ProviderList(): ReactNode {
       {settings.providers.length === 0 && <p className="note">No provider yet.</p>}
       <ul aria-label="Providers">
         {settings.providers.map((provider) => (
-          <li key={provider.id} className="provider-row" data-provider={provider.id} data-active={provider.id === settings.activeProviderId || undefined}>
+          <li
+            key={provider.id}
+            className="provider-row"
+            data-provider={provider.id}
+            data-active={provider.id === settings.activeProviderId || undefined}
+          >
             {editing.kind === 'edit' && editing.id === provider.id ? (
-              <ProviderSettings
-                provider={provider}
-                activate={false}
-                onSaved={closeAfterSave}
-                onCancel={closeForm}
-              />
+              <ProviderSettings provider={provider} activate={false} onSaved={closeAfterSave} onCancel={closeForm} />
             ) : (
               <ProviderSummary
                 provider={provider}
@@ -80,11 +83,7 @@ export function ProviderList(): ReactNode {
       {editing.kind === 'new' ? (
         <section aria-label="New provider" className="card" data-form="new-provider">
           <h3>New provider</h3>
-          <ProviderSettings
-            activate={false}
-            onSaved={closeAfterSave}
-            onCancel={closeForm}
-          />
+          <ProviderSettings activate={false} onSaved={closeAfterSave} onCancel={closeForm} />
         </section>
       ) : (
         <button

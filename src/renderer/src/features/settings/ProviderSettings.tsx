@@ -161,7 +161,9 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         value={draft.apiKey}
         {...invalidBy('apiKey')}
         placeholder={
-          provider?.hasKey ? `stored (…${provider.keyHint ?? ''}); leave blank to keep it` : 'stored securely, never shown again'
+          provider?.hasKey
+            ? `stored (…${provider.keyHint ?? ''}); leave blank to keep it`
+            : 'stored securely, never shown again'
         }
         onChange={(event) => change({ apiKey: event.target.value })}
       />

@@ -27,7 +27,9 @@ export function SettingsView(): ReactNode {
       <h2>Providers</h2>
       <ProviderList />
       <h2>Trust</h2>
-      <p className="note">A folder’s own files (project modes, rules, hooks, MCP servers) grant permissions only once you trust it.</p>
+      <p className="note">
+        A folder’s own files (project modes, rules, hooks, MCP servers) grant permissions only once you trust it.
+      </p>
       <TrustSettings />
       <h2>Limits</h2>
       <LimitsForm />
@@ -35,7 +37,10 @@ export function SettingsView(): ReactNode {
       <p className="note">They apply in every mode; a mode’s own rules add to them. “Always ask” commands still ask.</p>
       <CommandRulesForm />
       <h2>Codebase index</h2>
-      <p className="note">codebase_search finds code by meaning. It works lexically with no setup; an embeddings endpoint adds semantic ranking.</p>
+      <p className="note">
+        codebase_search finds code by meaning. It works lexically with no setup; an embeddings endpoint adds semantic
+        ranking.
+      </p>
       <EmbeddingsForm />
       <CodeIndexStatusPanel />
       <h2>Browser</h2>

@@ -9,8 +9,10 @@ const when = (at: number): string => new Date(at).toLocaleString(undefined, { da
 /** The open folder's trust state in words. */
 function currentState(info: { trusted: boolean; trustAnswered: boolean; projectGrants: string[] } | null): string {
   if (!info) return 'No folder is open.'
-  if (info.trusted) return 'Trusted: its project modes, rules, hooks and MCP servers apply, and its commands may run outside the sandbox.'
-  if (info.trustAnswered) return 'Not trusted: its project permissions are off and its commands auto-run only inside the sandbox.'
+  if (info.trusted)
+    return 'Trusted: its project modes, rules, hooks and MCP servers apply, and its commands may run outside the sandbox.'
+  if (info.trustAnswered)
+    return 'Not trusted: its project permissions are off and its commands auto-run only inside the sandbox.'
   return info.projectGrants.length > 0
     ? 'Not answered yet: its project permissions are off until you trust it.'
     : 'Not trusted (its files grant nothing): its commands auto-run only inside the sandbox.'
@@ -54,7 +56,9 @@ export function TrustSettings(): ReactNode {
         </button>
       )}
       <h3 className="settings-subtitle">Folders you answered for</h3>
-      {listing && listing.folders.length === 0 && <p className="note">None yet: each folder asks when its files grant permissions.</p>}
+      {listing && listing.folders.length === 0 && (
+        <p className="note">None yet: each folder asks when its files grant permissions.</p>
+      )}
       {listing && listing.folders.length > 0 && (
         <ul className="trusted-folders" aria-label="Folders you answered for">
           {listing.folders.map((folder) => (
@@ -64,10 +68,17 @@ export function TrustSettings(): ReactNode {
                 <span className="note">
                   {' '}
                   {folder.trusted ? 'trusted' : 'not trusted'} since {when(folder.at)}
-                  {folder.grants.length > 0 ? ` · ${folder.grants.length} grant${folder.grants.length === 1 ? '' : 's'}` : ''}
+                  {folder.grants.length > 0
+                    ? ` · ${folder.grants.length} grant${folder.grants.length === 1 ? '' : 's'}`
+                    : ''}
                 </span>
               </div>
-              <button type="button" className="danger" aria-label={`${folder.trusted ? 'Revoke trust' : 'Forget answer'} for ${folder.root}`} onClick={() => void revoke(folder)}>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`${folder.trusted ? 'Revoke trust' : 'Forget answer'} for ${folder.root}`}
+                onClick={() => void revoke(folder)}
+              >
                 {folder.trusted ? 'Revoke' : 'Forget'}
               </button>
             </li>

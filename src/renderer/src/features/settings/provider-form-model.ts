@@ -2,7 +2,10 @@ import type { ProviderInput, ProviderKind, ProviderView } from '../../../../shar
 import { needsBaseUrl, PROVIDER_KINDS, PROVIDERS } from '../../../../shared/providers/descriptors'
 
 /** The form's provider choices, in the descriptors' order. */
-export const KIND_CHOICES: ReadonlyArray<{ kind: ProviderKind; label: string }> = PROVIDER_KINDS.map((kind) => ({ kind, label: PROVIDERS[kind].choiceLabel }))
+export const KIND_CHOICES: ReadonlyArray<{ kind: ProviderKind; label: string }> = PROVIDER_KINDS.map((kind) => ({
+  kind,
+  label: PROVIDERS[kind].choiceLabel
+}))
 
 /** A new provider's model when its kind is chosen ('' where the user must name it). */
 export const defaultModelFor = (kind: ProviderKind): string => PROVIDERS[kind].defaultModel ?? ''
@@ -54,11 +57,13 @@ export function toProviderInput(draft: ProviderDraft, id: string): ProviderInput
 export function checkDraft(draft: ProviderDraft): Partial<Record<keyof ProviderDraft, string>> {
   const problems: Partial<Record<keyof ProviderDraft, string>> = {}
   if (!draft.model.trim()) problems.model = 'A model is required.'
-  if (needsBaseUrl(draft.kind) && !draft.baseUrl.trim()) problems.baseUrl = `${PROVIDERS[draft.kind].nameInMessages} needs its base URL.`
+  if (needsBaseUrl(draft.kind) && !draft.baseUrl.trim())
+    problems.baseUrl = `${PROVIDERS[draft.kind].nameInMessages} needs its base URL.`
   if (draft.baseUrl.trim()) {
     try {
       const url = new URL(draft.baseUrl.trim())
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.baseUrl = 'The base URL must start with http:// or https://.'
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        problems.baseUrl = 'The base URL must start with http:// or https://.'
     } catch {
       problems.baseUrl = 'This is not a valid URL.'
     }

@@ -4,7 +4,8 @@ import type { ListModelsInput } from '../../../../shared/contract/settings'
 import type { ModelChoice } from '../../../../shared/models'
 
 /** What one provider listed, or why it could not. Keyed by the endpoint asked (kind + base URL). */
-export type ModelListing = { state: 'loading' } | { state: 'listed'; models: ModelChoice[] } | { state: 'failed'; message: string }
+export type ModelListing =
+  { state: 'loading' } | { state: 'listed'; models: ModelChoice[] } | { state: 'failed'; message: string }
 
 interface ProviderModelsSlice {
   listings: Record<string, ModelListing>
@@ -19,7 +20,10 @@ export const useProviderModelsStore = create<ProviderModelsSlice>((set, get) => 
   async list(client, endpoint, input) {
     get().setListing(endpoint, { state: 'loading' })
     const result = await client.request('settings:listModels', input)
-    get().setListing(endpoint, result.ok ? { state: 'listed', models: result.value.models } : { state: 'failed', message: result.error.message })
+    get().setListing(
+      endpoint,
+      result.ok ? { state: 'listed', models: result.value.models } : { state: 'failed', message: result.error.message }
+    )
   }
 }))
 

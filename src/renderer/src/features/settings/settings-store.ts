@@ -5,7 +5,10 @@ import type { ProviderCheck, ProviderInput, SettingsView, ThemePreference } from
 import type { Result } from '../../../../shared/result'
 
 /** The requests that change a setting and answer with all the settings. */
-export type SettingsChange = Exclude<{ [C in Channel]: RequestOutput<C> extends SettingsView ? C : never }[Channel], 'settings:get'>
+export type SettingsChange = Exclude<
+  { [C in Channel]: RequestOutput<C> extends SettingsView ? C : never }[Channel],
+  'settings:get'
+>
 
 interface SettingsSlice {
   settings: SettingsView | null
@@ -33,7 +36,7 @@ export const useSettingsStore = create<SettingsSlice>((set) => ({
   async save(client, channel, input) {
     const result = await client.request(channel, input)
     if (!result.ok) return result.error.message
-    set({ settings: result.value as SettingsView })
+    set({ settings: result.value })
     return null
   },
   testProvider: (client, input) => client.request('settings:testProvider', input),

@@ -59,7 +59,9 @@ export function TerminalPanel(): ReactNode {
       {active ? (
         <TerminalToolbar terminal={active} apis={apis.current} run={run} />
       ) : (
-        <p className="note terminal-empty">No terminals yet. Commands the agent runs appear here; “+ Terminal” opens your own shell.</p>
+        <p className="note terminal-empty">
+          No terminals yet. Commands the agent runs appear here; “+ Terminal” opens your own shell.
+        </p>
       )}
       <div className="terminal-screens">
         <Suspense fallback={<p className="note">Loading terminal…</p>}>
@@ -119,7 +121,9 @@ function TerminalToolbar(props: { terminal: TerminalInfo; apis: Map<string, Xter
         {terminal.command ? (
           <>
             <code className="terminal-command">{terminal.command.command}</code>
-            <span className={`terminal-state terminal-state-${terminal.command.state}`}>{commandStatus(terminal.command, now)}</span>
+            <span className={`terminal-state terminal-state-${terminal.command.state}`}>
+              {commandStatus(terminal.command, now)}
+            </span>
           </>
         ) : (
           <span className="terminal-cwd">{terminal.cwd}</span>

@@ -21,7 +21,10 @@ export function formatDuration(ms: number): string {
 /** "running 1m 05s · pid 4242", "waiting for input", "exited 0 after 3s", "stopped". */
 export function commandStatus(command: TerminalCommandInfo, now: number): string {
   if (command.endedAt === null) {
-    const parts = [command.state === 'waiting-input' ? 'waiting for input' : 'running', formatDuration(now - command.startedAt)]
+    const parts = [
+      command.state === 'waiting-input' ? 'waiting for input' : 'running',
+      formatDuration(now - command.startedAt)
+    ]
     if (command.pid !== null) parts.push(`pid ${command.pid}`)
     if (command.background) parts.push('background')
     return parts.join(' · ')
@@ -33,7 +36,8 @@ export function commandStatus(command: TerminalCommandInfo, now: number): string
 /** Short state for the tab: what a glance needs. */
 export function tabState(terminal: TerminalInfo): 'exited' | 'waiting' | 'running' | 'idle' {
   if (terminal.status === 'exited') return 'exited'
-  if (terminal.command && terminal.command.endedAt === null) return terminal.command.state === 'waiting-input' ? 'waiting' : 'running'
+  if (terminal.command && terminal.command.endedAt === null)
+    return terminal.command.state === 'waiting-input' ? 'waiting' : 'running'
   return 'idle'
 }
 

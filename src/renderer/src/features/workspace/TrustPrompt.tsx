@@ -51,11 +51,13 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
           </p>
         ))}
         <p className="note">
-          Until you trust it, they do not apply and its MCP servers do not start: Modus asks instead. Deny and ask rules from the project always apply.
+          Until you trust it, they do not apply and its MCP servers do not start: Modus asks instead. Deny and ask rules
+          from the project always apply.
         </p>
         <p className="note">
-          Its tests, package scripts, build files and git config are its code: until you trust it, commands run there only inside the OS sandbox (no network,
-          credential stores unreadable, unless the mode’s own sandbox says otherwise), and where no sandbox can start every command asks. Trusting it lifts this.
+          Its tests, package scripts, build files and git config are its code: until you trust it, commands run there
+          only inside the OS sandbox (no network, credential stores unreadable, unless the mode’s own sandbox says
+          otherwise), and where no sandbox can start every command asks. Trusting it lifts this.
         </p>
       </div>
       <div className="row">

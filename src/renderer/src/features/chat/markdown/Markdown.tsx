@@ -120,7 +120,9 @@ function CodeBlock({ lang, text }: { lang: string; text: string }): ReactNode {
       <pre>
         <code data-lang={lang}>
           {highlight(text, lang).map((token, n) =>
-            token.kind === 'plain' ? token.text : (
+            token.kind === 'plain' ? (
+              token.text
+            ) : (
               <span key={n} className={`tok-${token.kind}`}>
                 {token.text}
               </span>

@@ -44,7 +44,9 @@ const GRAMMARS: Record<string, Grammar> = {
   shell: {
     comment: HASH_COMMENT,
     string: QUOTED,
-    keywords: words('if then else elif fi for while do done case esac function in return export local set unset echo cd'),
+    keywords: words(
+      'if then else elif fi for while do done case esac function in return export local set unset echo cd'
+    ),
     literals: words('true false')
   },
   json: { comment: [], string: [/"(?:[^"\\\n]|\\.)*"?/y], keywords: new Set(), literals: words('true false null') },
@@ -67,12 +69,37 @@ const GRAMMARS: Record<string, Grammar> = {
 }
 
 const ALIASES: Record<string, string> = {
-  javascript: 'js', jsx: 'js', ts: 'js', tsx: 'js', typescript: 'js', mjs: 'js', cjs: 'js',
-  py: 'python', python3: 'python',
-  sh: 'shell', bash: 'shell', zsh: 'shell', console: 'shell', shellscript: 'shell',
-  jsonc: 'json', json5: 'json',
-  cpp: 'c', 'c++': 'c', h: 'c', hpp: 'c', java: 'c', cs: 'c', csharp: 'c', rust: 'c', rs: 'c', go: 'c', kotlin: 'c', kt: 'c', swift: 'c',
-  scss: 'css', less: 'css'
+  javascript: 'js',
+  jsx: 'js',
+  ts: 'js',
+  tsx: 'js',
+  typescript: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  py: 'python',
+  python3: 'python',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  console: 'shell',
+  shellscript: 'shell',
+  jsonc: 'json',
+  json5: 'json',
+  cpp: 'c',
+  'c++': 'c',
+  h: 'c',
+  hpp: 'c',
+  java: 'c',
+  cs: 'c',
+  csharp: 'c',
+  rust: 'c',
+  rs: 'c',
+  go: 'c',
+  kotlin: 'c',
+  kt: 'c',
+  swift: 'c',
+  scss: 'css',
+  less: 'css'
 }
 
 export const grammarFor = (lang: string): Grammar | null => GRAMMARS[ALIASES[lang] ?? lang] ?? null

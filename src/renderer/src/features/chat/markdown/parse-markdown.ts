@@ -80,7 +80,12 @@ function parseBlocks(lines: string[], depth: number): Block[] {
       i = parsed.next
       continue
     }
-    if (line.includes('|') && i + 1 < lines.length && TABLE_SEPARATOR.test(lines[i + 1]) && lines[i + 1].includes('-')) {
+    if (
+      line.includes('|') &&
+      i + 1 < lines.length &&
+      TABLE_SEPARATOR.test(lines[i + 1]) &&
+      lines[i + 1].includes('-')
+    ) {
       const parsed = parseTable(lines, i)
       blocks.push(parsed.block)
       i = parsed.next
@@ -135,7 +140,13 @@ function parseList(lines: string[], from: number, depth: number): { block: Block
       i++
     }
     items.push(parseBlocks(body, depth + 1))
-    while (i < lines.length && lines[i].trim() === '' && i + 1 < lines.length && isSiblingItem(lines[i + 1], indent, ordered)) i++
+    while (
+      i < lines.length &&
+      lines[i].trim() === '' &&
+      i + 1 < lines.length &&
+      isSiblingItem(lines[i + 1], indent, ordered)
+    )
+      i++
   }
   return { block: { type: 'list', ordered, start: ordered ? parseInt(first[2], 10) : 1, items }, next: i }
 }
@@ -181,7 +192,12 @@ function parseTable(lines: string[], from: number): { block: Block; next: number
     i++
   }
   return {
-    block: { type: 'table', header: header.map((cell) => parseInline(cell)), align: header.map((_, n) => align[n] ?? null), rows },
+    block: {
+      type: 'table',
+      header: header.map((cell) => parseInline(cell)),
+      align: header.map((_, n) => align[n] ?? null),
+      rows
+    },
     next: i
   }
 }
@@ -314,7 +330,9 @@ function matchLink(text: string, at: number, depth: number): { node: Inline; nex
   const label = parseInline(text.slice(at + 1, close), depth + 1)
   const href = safeHref(target[1])
   const next = close + 1 + target[0].length
-  return href ? { node: { type: 'link', href, children: label }, next } : { node: { type: 'em', children: label }, next }
+  return href
+    ? { node: { type: 'link', href, children: label }, next }
+    : { node: { type: 'em', children: label }, next }
 }
 
 /** Plain text of inline nodes (for labels and tests). */

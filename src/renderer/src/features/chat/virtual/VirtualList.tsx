@@ -30,7 +30,11 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
   const lastTop = useRef(0)
   const scrollFrame = useRef(0)
   const pendingShift = useRef(0)
-  const latest = useRef<{ items: readonly T[]; offsets: Float64Array; top: number }>({ items, offsets: new Float64Array(1), top: 0 })
+  const latest = useRef<{ items: readonly T[]; offsets: Float64Array; top: number }>({
+    items,
+    offsets: new Float64Array(1),
+    top: 0
+  })
 
   const offsets = useMemo(
     () => computeOffsets(items.length, (i) => heights.current.get(getKey(items[i])) ?? estimateHeight(items[i])),
@@ -147,7 +151,14 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
   }
 
   return (
-    <div ref={scroller} className={props.className} onScroll={onScroll} tabIndex={0} aria-label={props.label} role="list">
+    <div
+      ref={scroller}
+      className={props.className}
+      onScroll={onScroll}
+      tabIndex={0}
+      aria-label={props.label}
+      role="list"
+    >
       <div style={{ position: 'relative', height: total, flexShrink: 0 }}>{rendered}</div>
     </div>
   )
