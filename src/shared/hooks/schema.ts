@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lookupTable } from '../lookup-table'
 
 /** The moments a hook can run at, named as Claude Code names them so its users' files read the same. */
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'] as const
@@ -66,7 +67,7 @@ export function hooksOf(file: HooksFile, origin: HookOrigin, path: string): Load
  * Claude Code's names for the tools Modus also has: a matcher written for Claude Code (`Bash`,
  * `Edit|Write`) matches the same tools here, and an imported file works unchanged.
  */
-export const CLAUDE_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = {
+export const CLAUDE_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = lookupTable({
   execute_command: ['Bash'],
   read_file: ['Read'],
   write_to_file: ['Write'],
@@ -78,7 +79,7 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = {
   browser_action: ['WebFetch'],
   new_task: ['Task'],
   update_todo_list: ['TodoWrite']
-}
+})
 
 /** The names a tool answers to in matchers: its own and Claude Code's (`mcp--s--t` also as `mcp__s__t`). */
 export function toolNamesFor(tool: string): string[] {

@@ -3,6 +3,7 @@ import { isProtectedPath, lexicalPathFacts, normalizePosix, PROTECTED_NAMES, typ
 import { basename, type CommandAnalysis, type PathUse } from './shell/analyze'
 import { assignmentValues } from './shell/arg-paths'
 import type { ShellWord } from './shell/types'
+import { lookupTable } from '../lookup-table'
 
 /** What the policy knows about the workspace when it checks the paths a command line names. */
 export interface CommandPathContext {
@@ -49,11 +50,11 @@ const joinPath = (base: string | undefined, path: string): string =>
 const verdict = (decision: Decision, rule: string, reason: string): PathVerdict => ({ decision, rule, reason })
 
 const CD_OPTION = /^-[LPe@]+$/
-const CHDIR_WRAPPERS: Readonly<Record<string, readonly string[]>> = {
+const CHDIR_WRAPPERS: Readonly<Record<string, readonly string[]>> = lookupTable({
   env: ['-C', '--chdir'],
   sudo: ['-D', '--chdir'],
   run0: ['-D', '--chdir']
-}
+})
 
 /**
  * The directories a part changes to: `cd dir`, `cd` (home), `env -C dir …`, `sudo -D dir …`.

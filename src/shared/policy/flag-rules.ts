@@ -6,6 +6,7 @@
  * the rule (`rm -rf /`) must appear among the command's operands, in order; `*` stands for any.
  * Allow rules never match this way: an allow rule means exactly its words.
  */
+import { lookupTable } from '../lookup-table'
 
 interface FlagRule {
   source: string
@@ -17,7 +18,9 @@ interface FlagRule {
 }
 
 /** Long options and letters that mean the same flag, per program: each maps to one spelling. */
-const SPELLINGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const SPELLINGS: Readonly<Record<string, Readonly<Record<string, string>>>> = lookupTable<
+  Readonly<Record<string, string>>
+>({
   rm: { '--recursive': 'r', R: 'r', '--force': 'f', '--dir': 'd' },
   cp: { '--recursive': 'R', r: 'R', '--force': 'f' },
   mv: { '--force': 'f' },
@@ -27,9 +30,12 @@ const SPELLINGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   chgrp: { '--recursive': 'R' },
   git: { '--force': 'f' },
   shred: { '--remove': 'u', '--force': 'f' }
-}
+})
 
-const canonical = (program: string, flag: string): string => SPELLINGS[program]?.[flag] ?? flag
+const canonical = (program: string, flag: string): string => {
+  const spellings = SPELLINGS[program]
+  return spellings && Object.hasOwn(spellings, flag) ? spellings[flag] : flag
+}
 
 function addFlag(program: string, word: string, short: Set<string>, long: Set<string>): void {
   if (word.startsWith('--')) {

@@ -2,6 +2,7 @@ import type { ModeConfig } from '../modes/schema'
 import { definitionOf, type PolicyCall } from './decide'
 import { firstMatch } from './rules'
 import { analyzeCommand, basename, type CommandAnalysis } from './shell/analyze'
+import { lookupTable } from '../lookup-table'
 
 export interface RuleSuggestion {
   /** The narrowest rule that would allow this call next time, per part; empty when none is safe. */
@@ -11,7 +12,7 @@ export interface RuleSuggestion {
 }
 
 /** Subcommand-style programs: the rule keeps the subcommand word (`git diff`, `npm run build`). */
-const ARITY: Record<string, number> = {
+const ARITY: Record<string, number> = lookupTable({
   git: 2,
   npm: 2,
   pnpm: 2,
@@ -23,7 +24,7 @@ const ARITY: Record<string, number> = {
   gh: 3,
   npx: 2,
   'npm run': 3
-}
+})
 
 const isPlainWord = (word: string): boolean => /^[A-Za-z0-9@_][A-Za-z0-9@_.:+=,-]*$/.test(word) && !word.startsWith('-')
 

@@ -19,6 +19,7 @@ import { updateTodoListTool } from './update-todo-list'
 import { useMcpToolTool } from './use-mcp-tool'
 import { searchMcpToolsTool } from './search-mcp-tools'
 import { accessMcpResourceTool } from './access-mcp-resource'
+import { lookupTable } from '../lookup-table'
 
 /** Every built-in tool, in the order the model is offered them. Adding a tool = one line here. */
 export const builtInTools = [
@@ -54,10 +55,10 @@ const toolsByName: ReadonlyMap<string, ToolDefinition> = new Map(
 )
 
 /** Names some models are trained on; resolved before validation, the model keeps seeing its name. */
-export const TOOL_ALIASES: Readonly<Record<string, string>> = {
+export const TOOL_ALIASES: Readonly<Record<string, string>> = lookupTable({
   write_file: 'write_to_file',
   search_and_replace: 'edit'
-}
+})
 
 export const resolveToolAlias = (name: string): string =>
   Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name

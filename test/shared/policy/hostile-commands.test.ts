@@ -317,3 +317,18 @@ describe('execute_command arguments', () => {
     expect(executeCommandTool.params.safeParse({ command: 'printf "a\\tb\\n"\nls' }).success).toBe(true)
   })
 })
+
+describe("names that are Object's own members", () => {
+  // The policy's tables are keyed by command, flag and tool names from the model: a name such as
+  // `constructor` must find nothing there, not Object's members (it used to throw inside the analysis).
+  const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf']
+
+  it('judges them as unknown commands, never throwing', () => {
+    for (const name of names) {
+      for (const line of [`${name} -x a`, `${name} -v x`, `${name} -- a`, `env ${name} -x a`, `rm --${name} a`])
+        expect(verdict(line, { allow: ['git status *'] }), line).toBe('ask')
+      expect(verdict(`${name} -x a`, { allow: ['*'], deny: ['rm *'] }), name).toBe('allow')
+      expect(verdict(`rm -${name}`, { allow: ['*'], deny: ['rm *'] }), name).toBe('deny')
+    }
+  })
+})

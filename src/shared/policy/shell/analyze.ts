@@ -7,6 +7,7 @@ import { dangerousSubstitution } from './dangerous'
 import { parseShell } from './parser'
 import type { ArithmeticUse, ShellCommand, ShellWord } from './types'
 import { basename, commandName, unwrap } from './wrappers'
+import { lookupTable } from '../../lookup-table'
 
 export { basename, commandName } from './wrappers'
 
@@ -370,11 +371,11 @@ function dataWords(argv: readonly ShellWord[], command: ShellCommand, fromCode: 
 }
 
 /** The options after which find and fd run a command of their own. */
-const EXEC_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+const EXEC_OPTIONS: Readonly<Record<string, readonly string[]>> = lookupTable({
   find: ['-exec', '-execdir', '-ok', '-okdir'],
   fd: ['-x', '--exec', '-X', '--exec-batch'],
   fdfind: ['-x', '--exec', '-X', '--exec-batch']
-}
+})
 
 /** `find … -exec cmd {} ;` and `fd -x cmd` run cmd: each body is a command of its own. */
 function findExecBodies(argv: readonly ShellWord[]): ShellWord[][] {

@@ -1,5 +1,6 @@
 import type { ShellWord } from './types'
 import { commandName } from './wrappers'
+import { lookupTable } from '../../lookup-table'
 
 /** What a command does with the paths its arguments name. */
 export interface ArgPaths {
@@ -88,7 +89,7 @@ const NO_PATHS = new Set([
 ])
 
 /** Tools that only read the paths they name. The value: whether they read directories recursively. */
-const READERS: Readonly<Record<string, 'flat' | 'recursive' | 'flag'>> = {
+const READERS: Readonly<Record<string, 'flat' | 'recursive' | 'flag'>> = lookupTable({
   cat: 'flat',
   head: 'flat',
   tail: 'flat',
@@ -138,7 +139,7 @@ const READERS: Readonly<Record<string, 'flat' | 'recursive' | 'flag'>> = {
   find: 'recursive',
   fd: 'recursive',
   wc_l: 'flat'
-}
+})
 
 const RECURSIVE_FLAG = /^-(?:[A-Za-z]*[rRa][A-Za-z]*)$|^--(recursive|archive|dereference-recursive)$/
 

@@ -10,6 +10,7 @@
  * The values are literal (no `$`, no substitution) and hold no path: an inert name never names a
  * file, so a value with a slash asks (except `TZ`'s zone names such as `Europe/Paris`).
  */
+import { lookupTable } from '../../lookup-table'
 
 /** Words: flags, levels, names (`1`, `true`, `en_US.UTF-8`, `xterm-256color`, `mycrate=debug,info`). */
 const WORD = /^[A-Za-z0-9_.,:@+=-]*$/
@@ -18,7 +19,7 @@ const NUMBER = /^[0-9]*$/
 /** An IANA zone or a POSIX TZ string: never absolute, never `..`, never `:path`. */
 const ZONE = /^(?![/:])(?!.*\.\.)[A-Za-z0-9_.,:+/-]*$/
 
-const INERT: Readonly<Record<string, RegExp>> = {
+const INERT: Readonly<Record<string, RegExp>> = lookupTable({
   CI: WORD,
   NO_COLOR: WORD,
   FORCE_COLOR: WORD,
@@ -41,7 +42,7 @@ const INERT: Readonly<Record<string, RegExp>> = {
   PYTHONUTF8: WORD,
   PYTHONHASHSEED: /^([0-9]*|random)$/,
   GIT_TERMINAL_PROMPT: NUMBER
-}
+})
 
 /** `LC_ALL`, `LC_CTYPE`, `LC_MESSAGES`…: locale categories (not `LOCPATH`, which names a directory). */
 const LOCALE_CATEGORY = /^LC_[A-Z]+$/
@@ -121,14 +122,14 @@ export function declared(words: readonly { value: string; expands: boolean }[]):
 }
 
 /** Options of the variable-setting builtins that take the next word as their value. */
-const VALUED: Readonly<Record<string, readonly string[]>> = {
+const VALUED: Readonly<Record<string, readonly string[]>> = lookupTable({
   read: ['-d', '-i', '-n', '-N', '-p', '-t', '-u'],
   mapfile: ['-d', '-n', '-O', '-s', '-u', '-C', '-c'],
   readarray: ['-d', '-n', '-O', '-s', '-u', '-C', '-c'],
   printf: [],
   getopts: [],
   wait: []
-}
+})
 
 /** Whether namesSetBy may find a name for this command (only the variable-setting builtins set any). */
 export const setsNames = (name: string): boolean => Boolean(VALUED[name])

@@ -1,6 +1,7 @@
 import { sedScript, sedScripts } from './sed-script'
 import type { ShellCommand, ShellWord } from './types'
 import { commandName } from './wrappers'
+import { lookupTable } from '../../lookup-table'
 
 /**
  * Code a command runs although it arrives as data: `sh -c '…'`, `eval …`, `trap '…' EXIT`,
@@ -99,7 +100,7 @@ const INTERPRETERS: ReadonlyArray<[RegExp, InterpreterSpec]> = [
 ]
 
 /** Options of other tools whose value is a command line run by a shell. */
-const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = lookupTable({
   tar: ['--to-command', '--use-compress-program', '-I', '--rsh-command', '--info-script', '--new-volume-script', '-F'],
   rsync: ['-e', '--rsh', '--rsync-path'],
   git: ['--upload-pack', '--receive-pack', '--exec'],
@@ -116,7 +117,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   script: ['-c', '--command'],
   ssh: [],
   scp: ['-S']
-}
+})
 
 /** `git -c key=value` keys that name a program or a hook: they change what runs. */
 const GIT_EXEC_KEY =

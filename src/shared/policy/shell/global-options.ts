@@ -2,7 +2,9 @@
  * Tools whose global options may come before the subcommand (`git -C dir push`): the options that
  * take a separate value. A deny or ask rule `git push` is also matched with them removed.
  */
-const GLOBAL_ARG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+import { lookupTable } from '../../lookup-table'
+
+const GLOBAL_ARG_OPTIONS: Readonly<Record<string, readonly string[]>> = lookupTable({
   git: [
     '-C',
     '-c',
@@ -111,7 +113,7 @@ const GLOBAL_ARG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   gradle: ['-p', '--project-dir', '-b', '--build-file', '-c', '--settings-file', '-D', '-P', '-x'],
   svn: ['--username', '--password', '--config-dir', '--config-option'],
   hg: ['-R', '--repository', '--cwd', '--config']
-}
+})
 
 /** `cargo +nightly publish`: a toolchain before the subcommand. */
 const PLUS_OPTIONS = new Set(['cargo', 'rustup', 'rustc'])

@@ -1,4 +1,5 @@
 import type { ShellWord } from './types'
+import { lookupTable } from '../../lookup-table'
 
 export const basename = (program: string): string => {
   const slash = program.lastIndexOf('/')
@@ -64,7 +65,7 @@ const SUDO_ARGS = [
   '--chroot'
 ]
 
-export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = lookupTable({
   sudo: {
     argOptions: SUDO_ARGS,
     privileged: true,
@@ -196,48 +197,53 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     ],
     runner: true
   }
-}
+})
 
 /**
  * `npm exec cmd`, `uv run cmd`, `bundle exec cmd`…: a subcommand that runs the command after it.
  * Seen as the wrapper `npm exec`, with the options that take a value.
  */
-const SUBCOMMAND_RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; spec: WrapperSpec }>> = {
-  npm: {
-    subcommands: ['exec', 'x'],
-    spec: { argOptions: ['-p', '--package', '-w', '--workspace'], noCommand: ['-c', '--call'] }
-  },
-  pnpm: {
-    subcommands: ['dlx', 'exec'],
-    spec: { argOptions: ['-p', '--package', '--filter', '-F'], noCommand: ['-c', '--shell-mode'] }
-  },
-  yarn: { subcommands: ['dlx', 'exec'], spec: { argOptions: ['-p', '--package'] } },
-  bun: { subcommands: ['x'], spec: { argOptions: ['-p', '--package'] } },
-  uv: {
-    subcommands: ['run'],
-    spec: {
-      argOptions: [
-        '--with',
-        '--from',
-        '-p',
-        '--python',
-        '--directory',
-        '--project',
-        '--env-file',
-        '--extra',
-        '--group',
-        '--index-url'
-      ]
+const SUBCOMMAND_RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; spec: WrapperSpec }>> = lookupTable(
+  {
+    npm: {
+      subcommands: ['exec', 'x'],
+      spec: { argOptions: ['-p', '--package', '-w', '--workspace'], noCommand: ['-c', '--call'] }
+    },
+    pnpm: {
+      subcommands: ['dlx', 'exec'],
+      spec: { argOptions: ['-p', '--package', '--filter', '-F'], noCommand: ['-c', '--shell-mode'] }
+    },
+    yarn: { subcommands: ['dlx', 'exec'], spec: { argOptions: ['-p', '--package'] } },
+    bun: { subcommands: ['x'], spec: { argOptions: ['-p', '--package'] } },
+    uv: {
+      subcommands: ['run'],
+      spec: {
+        argOptions: [
+          '--with',
+          '--from',
+          '-p',
+          '--python',
+          '--directory',
+          '--project',
+          '--env-file',
+          '--extra',
+          '--group',
+          '--index-url'
+        ]
+      }
+    },
+    poetry: { subcommands: ['run'], spec: { argOptions: ['-C', '--directory', '-P', '--project'] } },
+    pipx: { subcommands: ['run'], spec: { argOptions: ['--spec', '--python', '--index-url', '--pip-args'] } },
+    pdm: { subcommands: ['run'], spec: {} },
+    hatch: { subcommands: ['run'], spec: {} },
+    conda: { subcommands: ['run'], spec: { argOptions: ['-n', '--name', '-p', '--prefix', '--cwd'] } },
+    bundle: { subcommands: ['exec'], spec: {} },
+    dotnet: {
+      subcommands: ['exec'],
+      spec: { argOptions: ['--runtimeconfig', '--depsfile', '--additionalprobingpath'] }
     }
-  },
-  poetry: { subcommands: ['run'], spec: { argOptions: ['-C', '--directory', '-P', '--project'] } },
-  pipx: { subcommands: ['run'], spec: { argOptions: ['--spec', '--python', '--index-url', '--pip-args'] } },
-  pdm: { subcommands: ['run'], spec: {} },
-  hatch: { subcommands: ['run'], spec: {} },
-  conda: { subcommands: ['run'], spec: { argOptions: ['-n', '--name', '-p', '--prefix', '--cwd'] } },
-  bundle: { subcommands: ['exec'], spec: {} },
-  dotnet: { subcommands: ['exec'], spec: { argOptions: ['--runtimeconfig', '--depsfile', '--additionalprobingpath'] } }
-}
+  }
+)
 
 /** Options glued to their value (`-uroot`) or given as `--opt=value` take no separate word. */
 function optionTakesNext(spec: WrapperSpec, word: string): boolean {
