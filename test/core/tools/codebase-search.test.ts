@@ -175,8 +175,16 @@ describe('codebase_search', () => {
     const index = await service.forWorkspace(t.root)
     await index.whenIdle()
     expect(index.status()).toMatchObject({ state: 'ready', filesTotal: 3 })
-    // A kept index opens whatever the limit: it answers from disk at once.
+    // A kept index opens whatever the limit: it answers from disk at once (in a new service, as in a new process).
     await service.dispose()
+    service = createCodeIndexService({
+      dataDir,
+      parser,
+      watch: false,
+      embeddings: async () => ({
+        config: { kind: 'openai-compatible', baseUrl: fake.openaiBaseUrl, model: 'fake-embed' }
+      })
+    })
     expect((await service.startWithWorkspace(t.root, { autoStart: false, maxFiles: 0 })).state).toBe('ready')
   })
 })

@@ -20,7 +20,7 @@ const item = (id: string, extra: Partial<ApprovalItem> = {}): ApprovalItem => ({
   tool: 'execute_command',
   args: { command: `npm run ${id}`, cwd: 'packages/app' },
   summary: `Run npm run ${id}`,
-  rule: 'command toggle',
+  rule: 'auto-approve-off',
   reason: 'commands are not auto-approved in Code mode',
   createdAt: Number(id.replace(/\D/g, '')),
   ...extra
@@ -58,7 +58,7 @@ describe('ApprovalQueueView', () => {
     expect(cards[0].textContent).toContain('code mode')
     const why = cards[0].querySelector('.approval-why')!
     expect(why.textContent).toBe('Why you were asked: Commands are not auto-approved in Code mode')
-    expect(why.getAttribute('title')).toBe('Policy rule: command toggle')
+    expect(why.getAttribute('title')).toBe('Policy rule: auto-approve-off')
     expect(cards[1].textContent).toContain('debug mode')
     expect([...view.container.querySelectorAll('h2')].map((h) => h.textContent)).toEqual([
       'Fix the tests',

@@ -264,9 +264,12 @@ describe('ChatView', () => {
     const view = await mount(<ChatView />, fake.client)
     cleanup = view.unmount
     await settle()
-    const picker = view.container.querySelector<HTMLSelectElement>('select[aria-label="Mode"]')!
-    expect([...picker.options].map((o) => o.value)).toEqual(['code', 'reviewer'])
-    await typeInto(picker, 'reviewer')
+    // The mode picker is a menu button (issue #28): open it, check the modes it offers, pick one.
+    await click(view.container.querySelector<HTMLButtonElement>('button[aria-haspopup="menu"]')!)
+    const options = [...view.container.querySelectorAll<HTMLButtonElement>('[role="menu"] [role="menuitemradio"]')]
+    expect(options).toHaveLength(2)
+    expect(options[1].textContent).toMatch(/reviewer/i)
+    await click(options[1])
     await typeInto(
       view.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!,
       'Review my code'

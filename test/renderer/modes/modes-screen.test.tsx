@@ -90,7 +90,7 @@ describe('mode editor', () => {
     expect(saved).toContain('slug: docs-writer')
     expect(saved).toContain('edit: true')
     expect(saved).toContain('git push *')
-    expect(modeButton(container, /Docs Writer/)?.textContent).toContain('not trusted')
+    expect(modeButton(container, /Docs Writer/)?.textContent).not.toContain('not trusted')
   })
 
   it('marks project modes only while the workspace is untrusted', async () => {
