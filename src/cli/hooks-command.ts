@@ -12,6 +12,7 @@ import {
   readHooksFile
 } from '../main/core/hooks/hook-files'
 import { createTrustStore } from '../main/core/workspace-session/trust-store'
+import { fixedTrust } from '../main/core/trust/trust-service'
 import type { HooksArgs } from './args'
 import type { CliIo } from './cli-io'
 import { workspaceOf } from './run-command'
@@ -27,10 +28,10 @@ export async function hooksCommand(args: HooksArgs, io: CliIo): Promise<number> 
 
 async function listHooks(args: HooksArgs, io: CliIo, dataDir: string, workspace: string): Promise<number> {
   const out = (text: string) => io.stdout.write(visible(text))
-  const trust = createTrustStore(dataDir)
   const global = await readHooksFile(globalHooksFile(dataDir), 'global')
   const project = await readHooksFile(projectHooksFile(workspace), 'project')
-  const projectRuns = args.trust || trust.isTrusted(workspace, await projectHookGrants(workspace))
+  // The same answer `modus run` gets: the CLI trusts a folder's grants only with --trust.
+  const projectRuns = fixedTrust(args.trust).inForce('hooks', workspace, await projectHookGrants(workspace))
   for (const problem of [...global.problems, ...project.problems])
     io.stderr.write(visible(`modus: warning: ${problem}\n`))
   if (global.hooks.length + project.hooks.length === 0) {
