@@ -111,6 +111,21 @@ interface CompiledList {
   /** The folded command words, and whether some rule has none (a glob or a word that is not plain ASCII). */
   foldedWordSet: ReadonlySet<string>
   someWordUnknown: boolean
+  /** Rule indexes by command word (as written, and folded), and those of rules without one, ascending. */
+  byWord: ReadonlyMap<string, readonly number[]>
+  byFoldedWord: ReadonlyMap<string, readonly number[]>
+  withoutWord: readonly number[]
+}
+
+function indexByWord(words: ReadonlyArray<string | null>): Map<string, number[]> {
+  const index = new Map<string, number[]>()
+  words.forEach((word, i) => {
+    if (word === null) return
+    const at = index.get(word)
+    if (at) at.push(i)
+    else index.set(word, [i])
+  })
+  return index
 }
 
 const lists = new WeakMap<readonly string[], CompiledList>()
@@ -130,7 +145,10 @@ function compiledList(rules: readonly string[]): CompiledList {
       words,
       foldedWords,
       foldedWordSet: new Set(known),
-      someWordUnknown: known.length < foldedWords.length
+      someWordUnknown: known.length < foldedWords.length,
+      byWord: indexByWord(words),
+      byFoldedWord: indexByWord(foldedWords),
+      withoutWord: words.flatMap((word, i) => (word === null ? [i] : []))
     }
     lists.set(rules, hit)
   }
@@ -172,7 +190,8 @@ export function foldedFirstWordsMayMatch(rules: readonly string[] | undefined, f
   if (!rules || rules.length === 0) return false
   const list = compiledList(rules)
   if (list.someWordUnknown) return true
-  for (const word of firstWords) if (!PLAIN_WORD.test(word) || list.foldedWordSet.has(fold(word))) return true
+  // A plain word is ASCII, where folding is upper-casing.
+  for (const word of firstWords) if (!PLAIN_WORD.test(word) || list.foldedWordSet.has(word.toUpperCase())) return true
   return false
 }
 
@@ -189,18 +208,47 @@ export function firstMatchOfTexts(
   const list = compiledList(rules)
   // A rule whose command word no form starts with cannot match: skip its globs (ASCII words only,
   // where upper-casing and the folding agree).
-  const folded = matchCase === 'folded'
-  const formFirstWords = texts.map((text) => {
+  const byWord = matchCase === 'folded' ? list.byFoldedWord : list.byWord
+  const candidates = candidateRules(list, byWord, texts)
+  const matches = (i: number): boolean => {
+    const globs = list.rules[i][matchCase]
+    for (const text of texts) if (globs.some((glob) => globMatches(glob, text))) return true
+    return false
+  }
+  if (!candidates) {
+    for (let i = 0; i < list.rules.length; i++) if (matches(i)) return list.rules[i].source
+    return undefined
+  }
+  for (const i of candidates) if (matches(i)) return list.rules[i].source
+  return undefined
+}
+
+/**
+ * The rules that may match, in list order: those whose command word some text starts with, and
+ * those without a plain word. Undefined (every rule) when a text's first word is not plain ASCII,
+ * where upper-casing and the folding may disagree.
+ */
+function candidateRules(
+  list: CompiledList,
+  byWord: ReadonlyMap<string, readonly number[]>,
+  texts: readonly string[]
+): readonly number[] | undefined {
+  let found: number[] | undefined
+  let sources = 0
+  for (const text of texts) {
     const end = text.indexOf(SEP)
     const word = end < 0 ? text : text.slice(0, end)
-    return PLAIN_WORD.test(word) ? word : null
-  })
-  const anyUnknown = formFirstWords.includes(null)
-  for (let i = 0; i < list.rules.length; i++) {
-    const key = folded ? list.foldedWords[i] : list.words[i]
-    if (key !== null && !anyUnknown && !formFirstWords.includes(key)) continue
-    const globs = list.rules[i][matchCase]
-    for (const text of texts) if (globs.some((glob) => globMatches(glob, text))) return list.rules[i].source
+    if (!PLAIN_WORD.test(word)) return undefined
+    const at = byWord.get(word)
+    if (!at) continue
+    found = found ? found.concat(at) : [...at]
+    sources++
   }
-  return undefined
+  if (!found) return list.withoutWord
+  if (list.withoutWord.length > 0) {
+    found.push(...list.withoutWord)
+    sources++
+  }
+  // Merged from several lists: back into list order, each rule once.
+  return sources > 1 ? [...new Set(found)].sort((a, b) => a - b) : found
 }

@@ -31,7 +31,7 @@ export interface CommandPart {
   /** The part comes from code another command carries (`sh -c`, `trap`, `python -c` strings). */
   fromCode?: boolean
   /** Every word of the command, wrappers included, as parsed (offsets into the line that holds it). */
-  words: ShellWord[]
+  words: readonly ShellWord[]
   /** The words rules were matched on as programs: each wrapper's name and the program. */
   programWords: Set<ShellWord>
   /** Words the analysis proved are plain data: files a known reader reads, message texts. */
@@ -218,7 +218,7 @@ class Analyzer {
       levels,
       allowLevels,
       argvWords: inner,
-      words: [...words],
+      words,
       programWords,
       dataWords: dataWords(inner, command, fromCode)
     }
