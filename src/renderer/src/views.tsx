@@ -1,12 +1,12 @@
 import type { ComponentType } from 'react'
 import { ApprovalQueueView } from './features/approvals/ApprovalQueueView'
-import { usePendingApprovalCount } from './features/approvals/approvals-store'
+import { usePendingApprovalCount } from './common/approvals/approvals-store'
 import { ChatView } from './features/chat/ChatView'
 import { HistoryView } from './features/history/HistoryView'
 import { LazyModesView } from './features/modes/LazyModesView'
 import { McpView } from './features/mcp/McpView'
 import { ChangesView } from './features/review/ChangesView'
-import { SettingsView } from './features/settings/SettingsView'
+import { SettingsView } from './SettingsView'
 import { TerminalPanel } from './features/terminal'
 
 /**

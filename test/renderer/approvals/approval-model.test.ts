@@ -10,7 +10,7 @@ import {
   whyAsked,
   hasLaterCallsInTurn,
   shortcutHint
-} from '../../../src/renderer/src/features/approvals/approval-model'
+} from '../../../src/renderer/src/common/approvals/approval-model'
 
 const item = (id: string, extra: Partial<ApprovalItem> = {}): ApprovalItem => ({
   id,

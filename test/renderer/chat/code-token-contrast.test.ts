@@ -9,7 +9,7 @@ import { contrast, parseHex } from '../../support/contrast'
 
 const RENDERER = join(__dirname, '../../../src/renderer/src')
 const markdownCss = readFileSync(join(RENDERER, 'features/chat/markdown/markdown.css'), 'utf8')
-const themeCss = readFileSync(join(RENDERER, 'features/settings/theme.css'), 'utf8')
+const themeCss = readFileSync(join(RENDERER, 'common/settings/theme.css'), 'utf8')
 const COLOURED: Exclude<TokenKind, 'plain'>[] = ['comment', 'string', 'number', 'keyword', 'literal']
 
 type Scheme = 'light' | 'dark' | 'system dark'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TaskSummary } from '../../../src/shared/contract/task'
-import { taskToReopen } from '../../../src/renderer/src/features/chat/reopen-task'
+import { taskToReopen } from '../../../src/renderer/src/common/chat/reopen-task'
 
 const task = (id: string, status: TaskSummary['status'], updatedAt: number, parentId?: string): TaskSummary => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../src/shared/agent/events'
-import { useChatStore } from '../../../src/renderer/src/features/chat/chat-store'
+import { useChatStore } from '../../../src/renderer/src/common/chat/chat-store'
 
 const start: AgentEvent = { type: 'assistant-start', at: 1, messageId: 'm', model: 'fake' }
 const delta = (text: string): AgentEvent => ({ type: 'text-delta', messageId: 'm', text })

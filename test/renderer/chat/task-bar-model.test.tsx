@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TaskBar } from '../../../src/renderer/src/features/chat/TaskBar'
-import { emptyTaskView } from '../../../src/renderer/src/features/chat/task-view'
-import { useProviderModelsStore } from '../../../src/renderer/src/features/settings/provider-models-store'
+import { emptyTaskView } from '../../../src/renderer/src/common/chat/task-view'
+import { useProviderModelsStore } from '../../../src/renderer/src/common/settings/provider-models-store'
 import { render, waitFor, type Rendered } from '../modes/dom'
 
 // The model picker itself is checked in e2e/settings.spec.ts (the SDKs do not run in a DOM test environment).

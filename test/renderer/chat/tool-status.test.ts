@@ -8,7 +8,7 @@ import {
   reduceTaskEvent,
   toolPhase,
   type ToolItem
-} from '../../../src/renderer/src/features/chat/task-view'
+} from '../../../src/renderer/src/common/chat/task-view'
 
 const at = 1000
 const fold = (events: AgentEvent[]) => events.reduce(reduceTaskEvent, emptyTaskView())

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../src/shared/agent/events'
 import type { ChangeView } from '../../../src/shared/contract/approvals'
-import { emptyTaskView, reduceTaskEvent } from '../../../src/renderer/src/features/chat/task-view'
-import { describeRestore } from '../../../src/renderer/src/features/checkpoints/restore-message'
-import { buildEditDecision, initialReview } from '../../../src/renderer/src/features/review/review-model'
+import { emptyTaskView, reduceTaskEvent } from '../../../src/renderer/src/common/chat/task-view'
+import { describeRestore } from '../../../src/renderer/src/common/checkpoints/restore-message'
+import { buildEditDecision, initialReview } from '../../../src/renderer/src/common/review/review-model'
 
 const at = 1
 const fold = (events: AgentEvent[]) => events.reduce(reduceTaskEvent, emptyTaskView())

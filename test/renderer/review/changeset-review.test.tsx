@@ -16,7 +16,7 @@ vi.mock('../../../src/renderer/src/monaco/MonacoDiff', () => ({
   )
 }))
 
-const { default: ChangesetReview } = await import('../../../src/renderer/src/features/review/ChangesetReview')
+const { default: ChangesetReview } = await import('../../../src/renderer/src/common/review/ChangesetReview')
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
 const original = lines(20)

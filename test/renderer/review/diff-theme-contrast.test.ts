@@ -35,7 +35,7 @@ describe('the review diff themes', () => {
   }
 
   it('draws the rejected-hunk marking in the colour the contrast was checked with', () => {
-    const css = readFileSync(join(__dirname, '../../../src/renderer/src/features/review/review.css'), 'utf8')
+    const css = readFileSync(join(__dirname, '../../../src/renderer/src/common/review/review.css'), 'utf8')
     expect(css).toMatch(new RegExp(`\\.hunk-rejected-line \\{ background: ${REJECTED_LINE_BACKGROUND};`))
   })
 })

@@ -10,7 +10,7 @@ import {
   setHunk,
   openQuestions,
   restoreReview
-} from '../../../src/renderer/src/features/review/review-model'
+} from '../../../src/renderer/src/common/review/review-model'
 
 const original = [
   'one',

@@ -7,8 +7,8 @@ import { createFileSecretStore } from '../../../src/main/core/settings/secret-st
 import { createSettingsHandlers } from '../../../src/main/core/settings/settings-handlers'
 import { createSettingsStore } from '../../../src/main/core/settings/settings-store'
 import { suggestedModels } from '../../../src/renderer/src/features/settings/model-facts'
-import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView'
-import { useSettingsStore } from '../../../src/renderer/src/features/settings/settings-store'
+import { SettingsView } from '../../../src/renderer/src/SettingsView'
+import { useSettingsStore } from '../../../src/renderer/src/common/settings/settings-store'
 import { byButton, byLabel, click, inProcessClient, render, type, waitFor, type Rendered } from '../modes/dom'
 
 // Gemini exists only as a descriptor: the settings form offers it from the same data as the core.

@@ -14,8 +14,8 @@ import {
 } from '../../../src/renderer/src/features/settings/provider-form-model'
 import { describeModel, suggestedModels } from '../../../src/renderer/src/features/settings/model-facts'
 import { parseLimits } from '../../../src/renderer/src/features/settings/LimitsForm'
-import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView'
-import { applyTheme, useSettingsStore } from '../../../src/renderer/src/features/settings/settings-store'
+import { SettingsView } from '../../../src/renderer/src/SettingsView'
+import { applyTheme, useSettingsStore } from '../../../src/renderer/src/common/settings/settings-store'
 import { byButton, byLabel, click, inProcessClient, render, type, waitFor, type Rendered } from '../modes/dom'
 
 let dir: string

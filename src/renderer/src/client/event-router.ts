@@ -1,17 +1,17 @@
 import type { ModusClient } from '../../../shared/contract'
 import { showQueueCountInTitle } from '../features/approvals/approval-title'
-import { useApprovalsStore } from '../features/approvals/approvals-store'
-import { useChatStore, type LiveEvent } from '../features/chat/chat-store'
+import { useApprovalsStore } from '../common/approvals/approvals-store'
+import { useChatStore, type LiveEvent } from '../common/chat/chat-store'
 import { createEventBatcher } from '../features/chat/event-batcher'
 import { useCodeIndexStore } from '../features/code-index/code-index-store'
 import { useHistoryStore } from '../features/history/history-store'
 import { useMcpStore } from '../features/mcp/mcp-store'
 import { toModesListing } from '../features/modes/modes-api'
 import { useModesStore } from '../features/modes/modes-store'
-import { useReviewStore } from '../features/review/review-store'
-import { useSettingsStore } from '../features/settings/settings-store'
+import { useReviewStore } from '../common/review/review-store'
+import { useSettingsStore } from '../common/settings/settings-store'
 import { useTerminalStore } from '../features/terminal/terminal-store'
-import { useWorkspaceStore } from '../features/workspace/workspace-store'
+import { useWorkspaceStore } from '../common/workspace/workspace-store'
 
 /**
  * The one place the core's events reach the renderer's state: each event (already parsed by the

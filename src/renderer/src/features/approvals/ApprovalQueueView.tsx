@@ -1,12 +1,12 @@
 import { FormError } from '../../components/FormError'
-import { ArgumentList } from './ArgumentList'
+import { ArgumentList } from '../../common/approval-actions/ArgumentList'
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
 import { useNavigationStore } from '../../navigation-store'
-import { useChatStore } from '../chat/chat-store'
-import { ApprovalActions, RiskNote, type PendingAction } from './ApprovalActions'
-import { BrowserPageField } from './BrowserPageField'
+import { useChatStore } from '../../common/chat/chat-store'
+import { ApprovalActions, RiskNote, type PendingAction } from '../../common/approval-actions/ApprovalActions'
+import { BrowserPageField } from '../../common/approval-actions/BrowserPageField'
 import {
   browserPageOf,
   groupByTask,
@@ -17,10 +17,10 @@ import {
   KIND_LABELS,
   shortcutHint,
   whyAsked
-} from './approval-model'
-import { useApprovalsStore } from './approvals-store'
-import { reviewedDecision } from '../review/review-store'
-import './approvals.css'
+} from '../../common/approvals/approval-model'
+import { useApprovalsStore } from '../../common/approvals/approvals-store'
+import { reviewedDecision } from '../../common/review/review-store'
+import '../../common/approval-actions/approvals.css'
 
 /** Every pending item across tasks in one list, answered with the mouse or the keyboard. */
 export function ApprovalQueueView(): ReactNode {

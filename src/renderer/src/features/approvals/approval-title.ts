@@ -1,5 +1,5 @@
-import { titleWithCount } from './approval-model'
-import { useApprovalsStore } from './approvals-store'
+import { titleWithCount } from '../../common/approvals/approval-model'
+import { useApprovalsStore } from '../../common/approvals/approvals-store'
 
 /** The number of waiting approvals in the window title: `(2) Modus`. */
 export function showQueueCountInTitle(): () => void {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { browserFacts } from './browser-result'
-import type { ToolItem } from './task-view'
+import type { ToolItem } from '../../common/chat/task-view'
 
 /** A browser action's screenshot (click to enlarge), the page's URL and its console, shown on the card. */
 export function BrowserResult({ result }: { result: NonNullable<ToolItem['result']> }): ReactNode {

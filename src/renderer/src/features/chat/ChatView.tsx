@@ -1,11 +1,11 @@
 import { useCallback, useMemo, type ReactNode } from 'react'
 import { Composer } from './Composer'
 import { ChatItemView } from './ChatItemView'
-import { useActiveTaskView, useChatStore } from './chat-store'
+import { useActiveTaskView, useChatStore } from '../../common/chat/chat-store'
 import { RetryRow } from './RetryRow'
 import { TaskBar } from './TaskBar'
 import { TodoList } from './TodoList'
-import type { ChatItem } from './task-view'
+import type { ChatItem } from '../../common/chat/task-view'
 import { VirtualList } from './virtual/VirtualList'
 import './chat.css'
 

@@ -1,9 +1,9 @@
 import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
-import { useChatStore } from './chat-store'
+import { useChatStore } from '../../common/chat/chat-store'
 import { ModePicker, useModeOptions } from './ModePicker'
-import { useApprovalsStore } from '../approvals/approvals-store'
+import { useApprovalsStore } from '../../common/approvals/approvals-store'
 import { composerField, focusWhenReady } from '../../components/focus-after'
 
 /** Starts a task or continues the active one, in the mode picked here; cancels a running task. */

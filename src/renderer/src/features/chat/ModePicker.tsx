@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { Icon } from '../../components/icons'
-import { useWorkspaceStore } from '../workspace/workspace-store'
-import { useChatStore, type ModeChoices, type ModeOption } from './chat-store'
+import { useWorkspaceStore } from '../../common/workspace/workspace-store'
+import { useChatStore, type ModeChoices, type ModeOption } from '../../common/chat/chat-store'
 
 /** The modes the core knows (built-in, global, project), kept current by modes:changed; the built-ins until it answers. */
 export function useModeOptions(): ModeChoices {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react'
-import { ApprovalActions } from '../approvals/ApprovalActions'
-import { useApprovalsStore } from '../approvals/approvals-store'
-import type { NetworkAskState } from './task-view'
+import { ApprovalActions } from '../../common/approval-actions/ApprovalActions'
+import { useApprovalsStore } from '../../common/approvals/approvals-store'
+import type { NetworkAskState } from '../../common/chat/task-view'
 
 /**
  * The connections a sandboxed command asked about, on its tool card: host, port and the queue's

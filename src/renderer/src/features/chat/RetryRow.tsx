@@ -2,8 +2,8 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { composerField, focusWhenReady } from '../../components/focus-after'
 import { FormError } from '../../components/FormError'
-import { useChatStore } from './chat-store'
-import type { TaskView } from './task-view'
+import { useChatStore } from '../../common/chat/chat-store'
+import type { TaskView } from '../../common/chat/task-view'
 
 type Retry = NonNullable<TaskView['retry']>
 

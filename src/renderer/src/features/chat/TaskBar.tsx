@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 import { retirementDate } from '../../../../shared/models'
-import { listedModels, useProviderModelsStore } from '../settings/provider-models-store'
-import { useChatStore } from './chat-store'
-import type { TaskStatus, TaskView, UsageTotals } from './task-view'
+import { listedModels, useProviderModelsStore } from '../../common/settings/provider-models-store'
+import { useChatStore } from '../../common/chat/chat-store'
+import type { TaskStatus, TaskView, UsageTotals } from '../../common/chat/task-view'
 
 // Deliberately not "Cancelled": that word belongs to the cut-off reply itself.
 const STATUS_LABEL: Record<TaskStatus, string> = {

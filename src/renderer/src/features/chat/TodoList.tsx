@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { TodoItem } from './task-view'
+import type { TodoItem } from '../../common/chat/task-view'
 
 const MARK: Record<TodoItem['status'], string> = { pending: '○', in_progress: '◐', completed: '●' }
 const SPOKEN: Record<TodoItem['status'], string> = { pending: 'to do', in_progress: 'in progress', completed: 'done' }

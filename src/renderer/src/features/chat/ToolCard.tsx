@@ -1,9 +1,9 @@
-import { ArgumentList } from '../approvals/ArgumentList'
+import { ArgumentList } from '../../common/approval-actions/ArgumentList'
 import { useState, type ReactNode } from 'react'
-import { ApprovalActions } from '../approvals/ApprovalActions'
-import { BrowserPageField } from '../approvals/BrowserPageField'
-import { browserPageOf, keyArguments, KIND_LABELS } from '../approvals/approval-model'
-import { useApprovalsStore } from '../approvals/approvals-store'
+import { ApprovalActions } from '../../common/approval-actions/ApprovalActions'
+import { BrowserPageField } from '../../common/approval-actions/BrowserPageField'
+import { browserPageOf, keyArguments, KIND_LABELS } from '../../common/approvals/approval-model'
+import { useApprovalsStore } from '../../common/approvals/approvals-store'
 import { BrowserResult } from './BrowserResult'
 import { NetworkAsks } from './NetworkAsks'
 import { parsePartialJson } from './partial-json'
@@ -19,7 +19,7 @@ import {
   type ApprovalState,
   type TaskStatus,
   type ToolItem
-} from './task-view'
+} from '../../common/chat/task-view'
 
 /** One tool call: what it is, how it was decided, and its result. */
 export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus }): ReactNode {

@@ -1,5 +1,5 @@
 import type { IconName } from '../../components/icons'
-import type { ToolItem, ToolPhase } from './task-view'
+import type { ToolItem, ToolPhase } from '../../common/chat/task-view'
 
 /**
  * A tool card's title in words: what the call did (or is about to do) and to what, e.g. "Ran

@@ -1,9 +1,9 @@
-import './checkpoints.css'
+import '../../common/checkpoints/checkpoints.css'
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import type { CheckpointUsage } from '../../../../shared/contract/checkpoints'
 import { FormError } from '../../components/FormError'
 import { useClient } from '../../client/client-context'
-import { useCheckpointsStore } from './checkpoints-store'
+import { useCheckpointsStore } from '../../common/checkpoints/checkpoints-store'
 
 const formatBytes = (bytes: number): string =>
   bytes < 1024 * 1024

@@ -3,7 +3,7 @@ import type { EmbeddingsKind } from '../../../../shared/contract/settings'
 import { PROVIDERS } from '../../../../shared/providers/descriptors'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
-import { useSettingsStore } from '../settings/settings-store'
+import { useSettingsStore } from '../../common/settings/settings-store'
 import { progressLine, useCodeIndexStore, type CodeIndexAction } from './code-index-store'
 
 /** The embeddings endpoint of codebase_search; without one the search is lexical (BM25) only. */

@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
 import type { TaskSummary } from '../../../../shared/contract/task'
 import { unwrap } from '../../client/unwrap'
-import { useChatStore } from '../chat/chat-store'
+import { useChatStore } from '../../common/chat/chat-store'
 
 interface HistorySlice {
   tasks: Record<string, TaskSummary>

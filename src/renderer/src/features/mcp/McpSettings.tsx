@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import { FormError } from '../../components/FormError'
 import { useClient } from '../../client/client-context'
-import { useSettingsStore } from '../settings/settings-store'
+import { useSettingsStore } from '../../common/settings/settings-store'
 
 /** The contract's bound on the budget (`McpSettingsInput`). */
 export const MAX_SCHEMA_BUDGET = 1_000_000

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { FormError } from '../../components/FormError'
-import { downloadText } from '../history/history-model'
+import { downloadText } from '../../common/download-text'
 import type { ModesApi, ModesFormat } from './modes-api'
 
 /** Download a mode as Modus YAML or as Roo's `.roomodes` (Modus-only keys dropped), or copy it. */

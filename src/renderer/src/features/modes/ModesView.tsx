@@ -1,7 +1,7 @@
 import { FormError } from '../../components/FormError'
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
-import { useWorkspaceStore } from '../workspace/workspace-store'
+import { useWorkspaceStore } from '../../common/workspace/workspace-store'
 import { createModesApi } from './client-modes-api'
 import { ImportPanel } from './ImportPanel'
 import { ExportAllPanel } from './ExportButtons'

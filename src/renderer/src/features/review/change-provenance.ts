@@ -1,6 +1,6 @@
 import type { ChangeView } from '../../../../shared/contract/approvals'
 import { computeHunks } from '../../../../shared/diff/hunks'
-import type { ChatItem } from '../chat/task-view'
+import type { ChatItem } from '../../common/chat/task-view'
 
 /** Where a change came from, as the Changes list says it. */
 export interface Provenance {

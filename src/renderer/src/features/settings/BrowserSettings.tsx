@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import { FormError } from '../../components/FormError'
 import { useClient } from '../../client/client-context'
-import { useSettingsStore } from './settings-store'
+import { useSettingsStore } from '../../common/settings/settings-store'
 
 /** The browser tool: which Chromium it drives (or how to install one) and the page size it opens with. */
 export function BrowserSettings(): ReactNode {

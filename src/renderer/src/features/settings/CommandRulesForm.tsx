@@ -2,8 +2,8 @@ import { FormError } from '../../components/FormError'
 import { useEffect, useState, type ReactNode } from 'react'
 import type { GlobalCommandRules } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
-import { CommandRulesFields } from '../modes/CommandRulesFields'
-import { useSettingsStore } from './settings-store'
+import { CommandRulesFields } from '../../common/modes/CommandRulesFields'
+import { useSettingsStore } from '../../common/settings/settings-store'
 
 type RuleTexts = { allow: string; ask: string; deny: string }
 

@@ -2,7 +2,7 @@ import { FormError } from '../../components/FormError'
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import type { LimitsInput } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
-import { useSettingsStore } from './settings-store'
+import { useSettingsStore } from '../../common/settings/settings-store'
 
 interface LimitsDraft {
   mistakeLimit: string

@@ -4,7 +4,7 @@ import { PROVIDERS } from '../../../../shared/providers/descriptors'
 import { useClient } from '../../client/client-context'
 import { checkDraft, type ProviderDraft } from './provider-form-model'
 import { choiceLabel, describeModel, suggestedModels } from './model-facts'
-import { endpointKey, useProviderModelsStore } from './provider-models-store'
+import { endpointKey, useProviderModelsStore } from '../../common/settings/provider-models-store'
 
 export interface ModelPickerProps {
   draft: ProviderDraft

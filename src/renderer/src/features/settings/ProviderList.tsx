@@ -5,7 +5,7 @@ import { useClient } from '../../client/client-context'
 import { describeModel } from './model-facts'
 import { shortKindLabel } from './provider-form-model'
 import { ProviderSettings } from './ProviderSettings'
-import { useSettingsStore } from './settings-store'
+import { useSettingsStore } from '../../common/settings/settings-store'
 import { firstFocusable, focusWhenReady } from '../../components/focus-after'
 
 type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; id: string }

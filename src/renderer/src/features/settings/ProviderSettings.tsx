@@ -14,7 +14,7 @@ import {
   toProviderInput,
   type ProviderDraft
 } from './provider-form-model'
-import { useSettingsStore } from './settings-store'
+import { useSettingsStore } from '../../common/settings/settings-store'
 import { composerField, focusWhenReady } from '../../components/focus-after'
 
 export interface ProviderSettingsProps {

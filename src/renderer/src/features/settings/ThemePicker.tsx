@@ -2,7 +2,7 @@ import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import type { ThemePreference } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
-import { useSettingsStore } from './settings-store'
+import { useSettingsStore } from '../../common/settings/settings-store'
 
 const CHOICES: Array<{ value: ThemePreference; label: string }> = [
   { value: 'system', label: 'Follow the system' },

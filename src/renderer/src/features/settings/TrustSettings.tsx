@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { TrustedFolder, TrustedFolders } from '../../../../shared/contract/workspace'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
-import { useWorkspaceStore } from '../workspace/workspace-store'
+import { useWorkspaceStore } from '../../common/workspace/workspace-store'
 
 const when = (at: number): string => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 

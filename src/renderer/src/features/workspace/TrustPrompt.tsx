@@ -2,7 +2,7 @@ import { FormError } from '../../components/FormError'
 import { useState, type ReactNode } from 'react'
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
 import { useClient } from '../../client/client-context'
-import { useWorkspaceStore } from './workspace-store'
+import { useWorkspaceStore } from '../../common/workspace/workspace-store'
 import { composerField, firstFocusable, focusWhenReady } from '../../components/focus-after'
 
 /**

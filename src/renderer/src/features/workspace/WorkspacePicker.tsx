@@ -1,7 +1,7 @@
 import { FormError } from '../../components/FormError'
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
-import { useWorkspaceStore } from './workspace-store'
+import { useWorkspaceStore } from '../../common/workspace/workspace-store'
 
 export interface WorkspacePickerProps {
   /** The first folder (a page of its own) or a switch from the header (a dialog). */

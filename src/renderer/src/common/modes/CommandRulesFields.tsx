@@ -1,7 +1,13 @@
 import { useId, type ReactNode } from 'react'
-import type { ModeDraft } from './mode-draft'
 
-type RuleList = keyof ModeDraft['rules']
+/** A mode's (or the global) command rules as the form edits them: one rule per line. */
+export interface CommandRuleLines {
+  allow: string
+  ask: string
+  deny: string
+}
+
+type RuleList = keyof CommandRuleLines
 
 const LISTS: Array<{ key: RuleList; label: string; hint: string }> = [
   { key: 'allow', label: 'Allow', hint: 'npm test\ngit diff *' },
@@ -11,7 +17,7 @@ const LISTS: Array<{ key: RuleList; label: string; hint: string }> = [
 
 /** One rule per line. Deny beats ask beats allow, whatever the order; every part of a compound command must pass. */
 export function CommandRulesFields(props: {
-  rules: ModeDraft['rules']
+  rules: CommandRuleLines
   error?: string
   legend?: string
   onChange(list: RuleList, value: string): void

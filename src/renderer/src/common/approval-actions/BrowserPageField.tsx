@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { BrowserPage } from './approval-model'
+import type { BrowserPage } from '../approvals/approval-model'
 
 /** The page a browser launch asks to open, with its origin (a page can send away what is typed into it). */
 export function BrowserPageField({ page, className }: { page: BrowserPage; className: string }): ReactNode {

@@ -1,4 +1,4 @@
-import { useApprovalsStore } from './approvals-store'
+import { useApprovalsStore } from '../approvals/approvals-store'
 import './approvals.css'
 import { FormError } from '../../components/FormError'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
@@ -8,7 +8,7 @@ import { LazyChangesetReview } from '../review/LazyChangesetReview'
 import { countAccepted } from '../review/review-model'
 import { reviewedDecision } from '../review/review-store'
 import { useReviewDraft } from '../review/use-review-draft'
-import { hasLaterCallsInTurn, isLoopPause, isRiskyAsk, whyAsked } from './approval-model'
+import { hasLaterCallsInTurn, isLoopPause, isRiskyAsk, whyAsked } from '../approvals/approval-model'
 import { ruleWidenings, singleCommandRule } from '../../../../shared/policy/widen-rule'
 
 export type PendingAction = 'accept' | 'reject' | 'reject-turn' | 'always' | null
