@@ -17,6 +17,8 @@ export interface RunArgs {
   json: boolean
   nonInteractive: boolean
   trust: boolean
+  /** `--worktree [NAME]`: the task runs isolated, in a new git worktree on branch `modus/<slug>`. */
+  worktree?: { name?: string }
 }
 
 export interface PromptArgs {
@@ -69,6 +71,17 @@ export interface CheckpointsArgs {
   json: boolean
 }
 
+/** `modus worktrees [discard NAME --yes]`: the isolated tasks' worktrees of the workspace's repository, and orphans. */
+export interface WorktreesArgs {
+  command: 'worktrees'
+  action: 'list' | 'discard'
+  workspace: string
+  /** discard: the worktree's name, branch or id (or the path of an orphan). */
+  target?: string
+  yes: boolean
+  json: boolean
+}
+
 /** `modus restore CHECKPOINT`: the restore proposed as a review, answered on the terminal (or all with --yes). */
 export interface RestoreArgs {
   command: 'restore'
@@ -78,7 +91,15 @@ export interface RestoreArgs {
 }
 
 export type CliArgs =
-  RunArgs | PromptArgs | TasksArgs | ResumeArgs | HooksArgs | CheckpointsArgs | RestoreArgs | { command: 'help' }
+  | RunArgs
+  | PromptArgs
+  | TasksArgs
+  | ResumeArgs
+  | HooksArgs
+  | CheckpointsArgs
+  | RestoreArgs
+  | WorktreesArgs
+  | { command: 'help' }
 
 export class UsageError extends Error {}
 
@@ -93,6 +114,15 @@ export const USAGE = `Usage:
       Keys: ${PROVIDER_ENV_KEYS.join(' / ')}, or the key stored in settings.
       Base URL: --base-url, else the provider's own in settings, else ${BASE_URL_VARIABLES.join(' /\n      ')},
       else the provider's public API.
+  modus run --worktree [NAME] --workspace DIR [run options] "task"
+      Runs the task isolated: in a new git worktree of the workspace's repository (under the data
+      dir, never in your tree) on a new branch modus/<NAME or slug> from HEAD; prints where it is.
+      The workspace's worktree settings apply (files to copy, setup command, how many run at once).
+  modus worktrees [--workspace DIR] [--json]
+      Lists the isolated tasks' worktrees of the workspace's repository (state, branch, changed
+      files, path), then worktree folders no task owns (orphans), which are never deleted unasked.
+  modus worktrees discard NAME --yes [--workspace DIR]
+      Removes a worktree (its name, branch or id; or an orphan's path) and deletes its branch.
   modus tasks [--workspace DIR] [--json]
       Lists the workspace's recent tasks, newest first, one line each: id, status, mode, when, title.
   modus resume [TASK] [--workspace DIR] [run options] ["message"]
@@ -129,11 +159,13 @@ const BOOLEAN_FLAGS = new Set(['--json', '--non-interactive', '--trust', '--proj
 export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const [command, ...rest] = argv
   if (!command || command === '--help' || command === '-h' || command === 'help') return { command: 'help' }
-  if (!['run', 'prompt', 'tasks', 'resume', 'hooks', 'checkpoints', 'restore'].includes(command))
+  if (!['run', 'prompt', 'tasks', 'resume', 'hooks', 'checkpoints', 'restore', 'worktrees'].includes(command))
     throw new UsageError(`Unknown command "${command}".`)
   const values = new Map<string, string>()
   const flags = new Set<string>()
   const positional: string[] = []
+  /** `--worktree NAME`: the word after it is its name when a task text remains besides it. */
+  let worktreeName: number | null = null
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
     const [name, inline] =
@@ -146,7 +178,14 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
         throw new UsageError(`${name} needs a value.`)
       values.set(name, value)
     } else if (BOOLEAN_FLAGS.has(name)) flags.add(name)
-    else if (name === '--help' || name === '-h') return { command: 'help' }
+    else if (name === '--worktree') {
+      flags.add(name)
+      if (inline !== undefined) values.set(name, inline)
+      else if (rest[i + 1] !== undefined && WORKTREE_NAME.test(rest[i + 1])) {
+        worktreeName = positional.length
+        positional.push(rest[++i])
+      }
+    } else if (name === '--help' || name === '-h') return { command: 'help' }
     else if (arg.startsWith('--')) throw new UsageError(`Unknown option ${name}.`)
     else positional.push(arg)
   }
@@ -177,6 +216,17 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
       throw new UsageError('modus restore needs one checkpoint id (modus checkpoints lists them).')
     return { command: 'restore', workspace, checkpoint: positional[0], yes: flags.has('--yes') }
   }
+  if (command === 'worktrees') {
+    const [action = 'list', target, ...extra] = positional
+    if (action !== 'list' && action !== 'discard')
+      throw new UsageError('modus worktrees takes "discard NAME" or nothing.')
+    if (action === 'discard' && !target) throw new UsageError("modus worktrees discard needs the worktree's name.")
+    if (extra.length > 0 || (action === 'list' && target))
+      throw new UsageError(`modus worktrees ${action} takes no further arguments (got "${extra[0] ?? target}").`)
+    if (action === 'discard' && !flags.has('--yes'))
+      throw new UsageError(`modus worktrees discard removes the worktree and its branch: add --yes to confirm.`)
+    return { command: 'worktrees', action, workspace, target, yes: flags.has('--yes'), json: flags.has('--json') }
+  }
   if (command === 'hooks') {
     const [action, ...extra] = positional
     if (action !== 'list' && action !== 'import') throw new UsageError('modus hooks needs "list" or "import".')
@@ -195,10 +245,16 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
     return { command: 'resume', ...options, words: positional, switchMode: values.get('--mode') }
   }
   if (!values.has('--workspace')) throw new UsageError('modus run needs --workspace DIR.')
+  let name = values.get('--worktree')
+  if (worktreeName !== null && positional.length > 1) name = positional.splice(worktreeName, 1)[0]
   const task = positional.join(' ').trim()
   if (!task) throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
+  if (flags.has('--worktree')) return { command: 'run', task, ...options, worktree: name ? { name } : {} }
   return { command: 'run', task, ...options }
 }
+
+/** A worktree name on the command line: one word (the name schema allows spaces only in the app). */
+const WORKTREE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,59}$/
 
 function runOptions(
   values: Map<string, string>,

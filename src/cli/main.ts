@@ -5,6 +5,7 @@ import { hooksCommand } from './hooks-command'
 import { promptCommand } from './prompt-command'
 import { EXIT, runCommand } from './run-command'
 import { resumeCommand, tasksCommand } from './tasks-command'
+import { worktreesCommand } from './worktrees-command'
 
 /** The headless CLI on the same core as the app; returns the exit code. */
 export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -20,6 +21,7 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
     if (args.command === 'restore') return await restoreCommand(args, io)
     if (args.command === 'hooks') return await hooksCommand(args, io)
     if (args.command === 'resume') return await resumeCommand(args, io)
+    if (args.command === 'worktrees') return await worktreesCommand(args, io)
     return await runCommand(args, io)
   } catch (error) {
     if (error instanceof UsageError) {

@@ -33,9 +33,36 @@ const NON_INTERACTIVE_ANSWER =
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   return withServices(args, io, (services, workspace, reader) =>
     followTask(services, args, workspace, io, reader, () =>
-      services.tasks.start({ text: args.task, mode: args.mode, workspace })
+      args.worktree
+        ? startIsolated(services, args, workspace, io)
+        : services.tasks.start({ text: args.task, mode: args.mode, workspace })
     )
   )
+}
+
+/** `--worktree`: the task starts in a new worktree; where it is and its branch go to stderr first. */
+async function startIsolated(
+  services: AgentServices,
+  args: RunArgs,
+  workspace: string,
+  io: CliIo
+): Promise<TaskSummary> {
+  const isolated = await services.worktrees.start({
+    workspace,
+    text: args.task,
+    mode: args.mode,
+    name: args.worktree?.name
+  })
+  io.stderr.write(
+    `modus: isolated task in ${isolated.path}\nmodus: branch ${isolated.branch} (from ${isolated.baseCommit.slice(0, 12)})\n`
+  )
+  const summary = isolated.taskId && services.tasks.list().find((task) => task.id === isolated.taskId)
+  if (!summary)
+    throw new UserFacingError(
+      'queued',
+      `the isolated task waits in the queue (the limit of tasks that run at once is reached); the app starts it when a slot frees. modus worktrees lists it.`
+    )
+  return summary
 }
 
 type RunOptions = Omit<RunArgs, 'command' | 'task'>

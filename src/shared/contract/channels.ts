@@ -69,7 +69,15 @@ export const requestChannels = [
   'checkpoints:taskChanges',
   'checkpoints:usage',
   'checkpoints:saveSettings',
-  'sandbox:status'
+  'sandbox:status',
+  'worktrees:start',
+  'worktrees:list',
+  'worktrees:orphans',
+  'worktrees:discard',
+  'worktrees:discardOrphan',
+  'worktrees:settings',
+  'worktrees:saveSettings',
+  'worktrees:prune'
 ] as const
 
 export const eventNames = [
@@ -85,7 +93,8 @@ export const eventNames = [
   'modes:changed',
   'mcp:changed',
   'codeindex:progress',
-  'checkpoints:changed'
+  'checkpoints:changed',
+  'worktrees:changed'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

@@ -13,6 +13,7 @@ import { terminalEvents, terminalRequests } from './terminal'
 import { workspaceEvents, workspaceRequests } from './workspace'
 import { mcpEvents, mcpRequests } from './mcp'
 import { sandboxRequests } from './sandbox'
+import { worktreesEvents, worktreesRequests } from './worktrees'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -30,7 +31,8 @@ export const requests = {
   ...mcpRequests,
   ...codeIndexRequests,
   ...checkpointsRequests,
-  ...sandboxRequests
+  ...sandboxRequests,
+  ...worktreesRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
@@ -44,7 +46,8 @@ export const events = {
   ...modesEvents,
   ...mcpEvents,
   ...codeIndexEvents,
-  ...checkpointsEvents
+  ...checkpointsEvents,
+  ...worktreesEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests

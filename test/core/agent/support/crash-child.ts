@@ -43,12 +43,11 @@ async function main() {
     if (waitFor === 'tool-started' && event.type === 'tool-started') process.stdout.write(`READY ${id}\n`)
     if (waitFor === 'approval' && event.type === 'approval-requested') process.stdout.write(`READY ${id}\n`)
   })
-  const task = await services.tasks.start({
-    text: env.CRASH_TASK ?? 'crash test',
-    mode: env.CRASH_MODE ?? 'builder',
-    workspace
-  })
-  process.stdout.write(`STARTED ${task.id}\n`)
+  const input = { text: env.CRASH_TASK ?? 'crash test', mode: env.CRASH_MODE ?? 'builder', workspace }
+  // CRASH_WORKTREE=1: the task runs isolated, in a worktree of the workspace's repository.
+  const taskId =
+    env.CRASH_WORKTREE === '1' ? (await services.worktrees.start(input)).taskId : (await services.tasks.start(input)).id
+  process.stdout.write(`STARTED ${taskId}\n`)
   // Stay alive until killed.
   setInterval(() => undefined, 1_000)
 }
