@@ -56,7 +56,10 @@ describe('vector store compaction', () => {
     const ids = Array.from({ length: 40 }, (_, i) => `c${i}`)
     const kept = await store.chunksById(ids)
     expect([...kept.keys()].sort()).toEqual(ids.filter((_, i) => i % 7 !== 0).sort())
-    expect(await store.searchVectors(vector(12), 5)).toEqual(before)
+    // The same ranking; the scores agree to float32 rounding (the first search was LanceDB's, this one scans memory).
+    const after = await store.searchVectors(vector(12), 5)
+    expect(after.map((hit) => hit.id)).toEqual(before.map((hit) => hit.id))
+    after.forEach((hit, i) => expect(hit.similarity).toBeCloseTo(before[i].similarity, 6))
   })
 })
 
@@ -79,5 +82,56 @@ describe('lexical search in LanceDB (full-text BM25 index over the terms)', () =
     await store.compact(-1)
     expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['c#1'])
     expect([...(await store.chunksById(['b#1', 'c#1'])).keys()].sort()).toEqual(['b#1', 'c#1'])
+  })
+})
+
+describe('vector search scanned in memory for a small table', () => {
+  // Angles 0.07 apart: no two stored vectors are so close that rounding could swap them.
+  const spread = (i: number) => [Math.cos(i * 0.07), Math.sin(i * 0.07), 1]
+  const near = (hits: Array<{ id: string; similarity: number }>) => hits.map((h) => h.id)
+
+  it('ranks as LanceDB does, keeps to a folder, and sees vectors added or removed after the first search', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-vectors-mem-'))
+    const rows = Array.from({ length: 40 }, (_, i) => chunk(i))
+    const seed = await openVectorStore(dir)
+    await seed.addChunks(rows)
+    await seed.addVectors(
+      rows.map((r, i) => ({ id: r.id, path: r.path, vector: spread(i) })),
+      3
+    )
+    seed.close()
+    const lance = await openVectorStore(dir, { memoryScanMaxFloats: 0 })
+    store = await openVectorStore(dir)
+    try {
+      expect(await lance.holdVectorsInMemory()).toBe(false)
+      expect(await store.holdVectorsInMemory()).toBe(true)
+      for (const probe of [spread(3.2), spread(17.3), [2, -1, 0.5]]) {
+        const fromLance = await lance.searchVectors(probe, 6)
+        const fromMemory = await store.searchVectors(probe, 6)
+        expect(near(fromMemory)).toEqual(near(fromLance))
+        fromMemory.forEach((hit, i) => expect(hit.similarity).toBeCloseTo(fromLance[i].similarity, 5))
+        expect(near(await store.searchVectors(probe, 6, 'src/f2.ts'))).toEqual(
+          near(await lance.searchVectors(probe, 6, 'src/f2.ts'))
+        )
+      }
+      await store.removeVectorsOf(['src/f3.ts'])
+      expect(near(await store.searchVectors(spread(3), 40))).not.toContain('c3')
+      await store.addVectors([{ id: 'c3', path: 'src/f3.ts', vector: spread(3) }], 3)
+      expect(near(await store.searchVectors(spread(3), 1))).toEqual(['c3'])
+      await store.removePaths(['src/f5.ts'])
+      expect(await store.holdVectorsInMemory()).toBe(true) // kept up to date, not read again
+      // The vectors kept in memory through those writes rank as the table on disk now does.
+      const reread = await openVectorStore(dir, { memoryScanMaxFloats: 0 })
+      try {
+        expect(near(await store.searchVectors(spread(10.4), 12))).toEqual(
+          near(await reread.searchVectors(spread(10.4), 12))
+        )
+        expect(await store.searchVectors(spread(10.4), 40)).toHaveLength(await reread.vectorCount())
+      } finally {
+        reread.close()
+      }
+    } finally {
+      lance.close()
+    }
   })
 })

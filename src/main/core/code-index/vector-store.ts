@@ -55,6 +55,13 @@ const VECTORS = 'vectors'
  * vectors took 26–29 ms here, of 20k about 6 ms, which is about what an IVF probe plus refine costs.
  */
 export const ANN_INDEX_MIN_VECTORS = 20_000
+/**
+ * Vectors whose floats (count × dimension) fit under this are scanned in this process's memory, not
+ * by a LanceDB query: at 2,000 files (9.9k vectors of 64) LanceDB's flat search took 20–30 ms of a
+ * 36–58 ms hybrid query at load 23 (3 ms in an idle process), the scan in memory under 1 ms. 16M
+ * floats = 64 MB: 100k vectors of 64, 10k of 1536; past it LanceDB (flat, then IVF-PQ) answers.
+ */
+export const MEMORY_SCAN_MAX_FLOATS = 16 * 1024 * 1024
 /** New rows left outside the full-text index before it is brought up to date (they are searched flat until then). */
 const UNINDEXED_ROWS_TOLERATED = 2_000
 const MAX_TERM = 48
@@ -129,8 +136,111 @@ async function ensureChunkIndexes(lancedb: typeof LanceDb, table: LanceDb.Table)
   if (!have.has('path')) await table.createIndex('path', { config: lancedb.Index.btree() })
 }
 
+export interface LanceChunkStore extends ChunkStore {
+  /** Reads the vectors into memory if they fit (once); whether the vector search now scans memory. */
+  holdVectorsInMemory(): Promise<boolean>
+}
+
+/** Every stored vector, normalised, in one array: an exact cosine scan without a LanceDB query. */
+interface VectorsInMemory {
+  ids: string[]
+  paths: string[]
+  dimension: number
+  /** ids.length × dimension floats, each vector of length 1 (or 0 if it was all zeros). */
+  unit: Float32Array
+}
+
+function normaliseInto(target: Float32Array, offset: number, source: ArrayLike<number>): void {
+  let norm = 0
+  for (let i = 0; i < source.length; i++) norm += source[i] * source[i]
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0
+  for (let i = 0; i < source.length; i++) target[offset + i] = source[i] * scale
+}
+
+/** Reads the table column by column (row objects would cost seconds at 10k rows under load). */
+async function loadVectors(table: LanceDb.Table, count: number, dimension: number): Promise<VectorsInMemory> {
+  const memory: VectorsInMemory = { ids: [], paths: [], dimension, unit: new Float32Array(count * dimension) }
+  let row = 0
+  // One answer for the whole table: each streamed batch would wait for LanceDB's threads again.
+  const all = await table.query().select(['id', 'path', 'vector']).toArrow()
+  for (const batch of all.batches) {
+    const ids = batch.getChild('id')!
+    const paths = batch.getChild('path')!
+    const vectors = batch.getChild('vector')!
+    const first = row
+    for (let i = 0; i < batch.numRows && row < count; i++, row++) {
+      memory.ids.push(String(ids.get(i)))
+      memory.paths.push(String(paths.get(i)))
+    }
+    // The floats straight from the list column's child data (one view per data chunk, no per-row objects).
+    let at = first
+    for (const data of vectors.data) {
+      const floats = data.children[0]
+      const values = floats.values as Float32Array
+      for (let i = 0; i < data.length && at < row; i++, at++) {
+        const start = floats.offset + (data.offset + i) * dimension
+        normaliseInto(memory.unit, at * dimension, values.subarray(start, start + dimension))
+      }
+    }
+  }
+  if (row < count) memory.unit = memory.unit.subarray(0, row * dimension)
+  return memory
+}
+
+/** The `limit` nearest by cosine similarity (ties: stored order), as LanceDB's flat search ranks them. */
+function scanVectors(memory: VectorsInMemory, vector: number[], limit: number, pathPrefix?: string): VectorHit[] {
+  const { dimension, unit } = memory
+  if (vector.length !== dimension || limit <= 0) return []
+  const query = new Float32Array(dimension)
+  normaliseInto(query, 0, vector)
+  const inPrefix = (path: string) => !pathPrefix || path === pathPrefix || path.startsWith(`${pathPrefix}/`)
+  const best: VectorHit[] = []
+  for (let row = 0; row < memory.ids.length; row++) {
+    if (!inPrefix(memory.paths[row])) continue
+    let dot = 0
+    for (let i = 0, at = row * dimension; i < dimension; i++, at++) dot += unit[at] * query[i]
+    if (best.length === limit && dot <= best[limit - 1].similarity) continue
+    let at = best.length
+    while (at > 0 && best[at - 1].similarity < dot) at--
+    best.splice(at, 0, { id: memory.ids[row], similarity: dot })
+    if (best.length > limit) best.pop()
+  }
+  return best
+}
+
+function withRows(
+  memory: VectorsInMemory,
+  rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>
+): VectorsInMemory | null {
+  if (memory.ids.length > 0 && rows.some((r) => r.vector.length !== memory.dimension)) return null
+  const dimension = memory.ids.length > 0 ? memory.dimension : rows[0].vector.length
+  const unit = new Float32Array(memory.unit.length + rows.length * dimension)
+  unit.set(memory.unit)
+  rows.forEach((r, i) => normaliseInto(unit, memory.unit.length + i * dimension, r.vector))
+  return {
+    ids: [...memory.ids, ...rows.map((r) => r.id)],
+    paths: [...memory.paths, ...rows.map((r) => r.path)],
+    dimension,
+    unit
+  }
+}
+
+const withoutPaths =
+  (paths: readonly string[]) =>
+  (memory: VectorsInMemory): VectorsInMemory => {
+    const gone = new Set(paths)
+    const keep = memory.paths.flatMap((path, row) => (gone.has(path) ? [] : [row]))
+    const { dimension } = memory
+    const unit = new Float32Array(keep.length * dimension)
+    keep.forEach((row, i) => unit.set(memory.unit.subarray(row * dimension, (row + 1) * dimension), i * dimension))
+    return { ids: keep.map((row) => memory.ids[row]), paths: keep.map((row) => memory.paths[row]), dimension, unit }
+  }
+
 /** A workspace's chunks and vectors on disk (LanceDB, embedded). Chunks and vectors are separate tables, so lexical search works without vectors. */
-export async function openVectorStore(dir: string): Promise<ChunkStore> {
+export async function openVectorStore(
+  dir: string,
+  { memoryScanMaxFloats = MEMORY_SCAN_MAX_FLOATS }: { memoryScanMaxFloats?: number } = {}
+): Promise<LanceChunkStore> {
   await mkdir(dir, { recursive: true })
   // Loaded when a workspace is first indexed: both weigh on the start of every process otherwise.
   const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')])
@@ -147,6 +257,50 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
   } catch (err) {
     db.close()
     throw err instanceof StoreLayoutError ? err : new StoreLayoutError((err as Error).message)
+  }
+
+  // The vectors read into memory for the scan (small tables only): read once, then kept up to date
+  // by the writes below, so an edit does not cost the next query a read of the whole table.
+  let inMemory: Promise<VectorsInMemory | null> | null = null
+  let loaded: VectorsInMemory | null = null
+  let writes = 0
+  const vectorsInMemory = (table: LanceDb.Table): Promise<VectorsInMemory | null> => {
+    if (inMemory) return inMemory
+    inMemory = (async () => {
+      try {
+        return await readVectors(table)
+      } catch {
+        return null // LanceDB keeps answering; the next write allows another read
+      }
+    })()
+    return inMemory
+  }
+  const readVectors = async (table: LanceDb.Table): Promise<VectorsInMemory | null> => {
+    const seen = writes
+    const count = await table.countRows()
+    const probe = (count > 0 ? await table.query().select(['vector']).limit(1).toArray() : []) as Array<{
+      vector: { length: number }
+    }>
+    const dimension = probe.length > 0 ? probe[0].vector.length : 0
+    const memory = count * dimension <= memoryScanMaxFloats ? await loadVectors(table, count, dimension) : null
+    // A write that began meanwhile may be missing from what was read: the next search reads again.
+    if (seen === writes) loaded = memory
+    return memory
+  }
+  /** A write to the vectors; `apply` brings the vectors in memory up to date (null: read them again). */
+  const changingVectors = async (
+    write: () => Promise<void>,
+    apply: (memory: VectorsInMemory) => VectorsInMemory | null
+  ): Promise<void> => {
+    const kept = loaded
+    const mine = ++writes
+    inMemory = null
+    loaded = null
+    await write()
+    if (!kept || mine !== writes) return
+    loaded = apply(kept)
+    if (loaded && loaded.unit.length > memoryScanMaxFloats) loaded = null
+    inMemory = loaded ? Promise.resolve(loaded) : null
   }
 
   const deleteIn = async (table: LanceDb.Table, column: string, values: readonly string[]) => {
@@ -185,7 +339,7 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
     async removePaths(paths) {
       if (paths.length === 0) return
       await deleteIn(chunks, 'path', paths)
-      if (vectors) await deleteIn(vectors, 'path', paths)
+      if (vectors) await changingVectors(() => deleteIn(vectors!, 'path', paths), withoutPaths(paths))
     },
     chunkCount: () => chunks.countRows(),
     async readable() {
@@ -232,20 +386,39 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
     async addVectors(rows, dimension) {
       if (rows.length === 0) return
       vectors ??= await db.createEmptyTable(VECTORS, vectorSchema(arrow, dimension), { mode: 'overwrite' })
-      await vectors.add(rows.map((r) => ({ id: r.id, path: r.path, vector: r.vector })))
+      const table = vectors
+      await changingVectors(
+        async () => {
+          await table.add(rows.map((r) => ({ id: r.id, path: r.path, vector: r.vector })))
+        },
+        (memory) => withRows(memory, rows)
+      )
     },
     async removeVectorsOf(paths) {
-      if (vectors && paths.length > 0) await deleteIn(vectors, 'path', paths)
+      if (vectors && paths.length > 0)
+        await changingVectors(() => deleteIn(vectors!, 'path', paths), withoutPaths(paths))
     },
     async dropVectors() {
-      if (vectors) await db.dropTable(VECTORS)
-      vectors = null
+      await changingVectors(
+        async () => {
+          if (vectors) await db.dropTable(VECTORS)
+          vectors = null
+        },
+        () => null
+      )
+    },
+    async holdVectorsInMemory() {
+      if (vectors) await vectorsInMemory(vectors)
+      return loaded !== null
     },
     async vectorCount() {
       return vectors ? vectors.countRows() : 0
     },
     async searchVectors(vector, limit, pathPrefix) {
       if (!vectors) return []
+      // The first search reads the vectors in the background and is answered by LanceDB meanwhile.
+      if (loaded) return scanVectors(loaded, vector, limit, pathPrefix)
+      void vectorsInMemory(vectors)
       // With an IVF-PQ index, the candidates are re-ranked by their exact distance (refine).
       let query = vectors
         .vectorSearch(vector)
@@ -274,8 +447,13 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
     },
     async clear() {
       await chunks.delete('true')
-      if (vectors) await db.dropTable(VECTORS)
-      vectors = null
+      await changingVectors(
+        async () => {
+          if (vectors) await db.dropTable(VECTORS)
+          vectors = null
+        },
+        () => null
+      )
     },
     close() {
       chunks.close()
@@ -285,4 +463,4 @@ export async function openVectorStore(dir: string): Promise<ChunkStore> {
   }
 }
 
-export type VectorStore = ChunkStore
+export type VectorStore = LanceChunkStore
