@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react'
+import type { ComponentType, ReactNode } from 'react'
 import { ApprovalQueueView } from './features/approvals/ApprovalQueueView'
 import { usePendingApprovalCount } from './features/approvals/approvals-store'
 import { ChatView } from './features/chat/ChatView'
@@ -8,6 +8,7 @@ import { McpView } from './features/mcp/McpView'
 import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './features/settings/SettingsView'
 import { TerminalPanel } from './features/terminal'
+import { NotifyToggle } from './common/NotifyToggle'
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -29,5 +30,19 @@ export const appViews: AppView[] = [
   { id: 'modes', label: 'Modes', component: LazyModesView },
   { id: 'mcp', label: 'MCP', component: McpView },
   { id: 'history', label: 'History', component: HistoryView },
-  { id: 'settings', label: 'Settings', component: SettingsView }
+  { id: 'settings', label: 'Settings', component: SettingsWithFeatures }
 ]
+
+/** Settings with the sections other features own, composed here so no feature imports another. */
+function SettingsWithFeatures(): ReactNode {
+  return (
+    <SettingsView
+      sections={
+        <>
+          <h2>Notifications</h2>
+          <NotifyToggle />
+        </>
+      }
+    />
+  )
+}
