@@ -9,6 +9,10 @@ import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './features/settings/SettingsView'
 import { TerminalPanel } from './features/terminal'
 import { NotifyToggle } from './common/NotifyToggle'
+import { useApprovalsStore } from './features/approvals/approvals-store'
+import { LazyChangesetReview } from './features/review/LazyChangesetReview'
+import { useWorkspaceStore } from './features/workspace/workspace-store'
+import { WorktreesView } from './features/worktrees/WorktreesView'
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -30,8 +34,16 @@ export const appViews: AppView[] = [
   { id: 'modes', label: 'Modes', component: LazyModesView },
   { id: 'mcp', label: 'MCP', component: McpView },
   { id: 'history', label: 'History', component: HistoryView },
-  { id: 'settings', label: 'Settings', component: SettingsWithFeatures }
+  { id: 'settings', label: 'Settings', component: SettingsWithFeatures },
+  { id: 'worktrees', label: 'Worktrees', component: WorktreesWithReview }
 ]
+
+/** Isolated tasks, shown with the queue's items and reviewed in the diff review, composed here. */
+function WorktreesWithReview(): ReactNode {
+  const mainRoot = useWorkspaceStore((state) => state.current?.root ?? null)
+  const approvals = useApprovalsStore((state) => state.items)
+  return <WorktreesView mainRoot={mainRoot} approvals={approvals} Review={LazyChangesetReview} />
+}
 
 /** Settings with the sections other features own, composed here so no feature imports another. */
 function SettingsWithFeatures(): ReactNode {

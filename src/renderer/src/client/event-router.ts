@@ -12,6 +12,7 @@ import { useReviewStore } from '../features/review/review-store'
 import { useSettingsStore } from '../features/settings/settings-store'
 import { useTerminalStore } from '../features/terminal/terminal-store'
 import { useWorkspaceStore } from '../features/workspace/workspace-store'
+import { useWorktreesStore } from '../features/worktrees/worktrees-store'
 
 /**
  * The one place the core's events reach the renderer's state: each event (already parsed by the
@@ -32,6 +33,7 @@ export function routeEvents(client: ModusClient): () => void {
       case 'task:updated':
         batcher.flush()
         useChatStore.getState().upsertTask(payload)
+        useWorktreesStore.getState().upsertTask(payload)
         return useHistoryStore.getState().upsert(payload)
       case 'approvals:changed':
         useReviewStore.getState().keepDrafts(payload.map((item) => item.id))
