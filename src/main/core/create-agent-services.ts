@@ -52,6 +52,9 @@ import { createNetworkApprovals } from './sandbox/network-approvals'
 import { createCommandSandboxes } from './sandbox/command-sandbox'
 import { fixedTrust, type TrustService } from './trust/trust-service'
 import { createHookService } from './hooks/hook-service'
+import { createWorktreeTasks, type WorktreeTasks } from './tasks/worktree-tasks'
+import { createWorktreeHandlers, type WorktreeChannels } from './tasks/worktree-handlers'
+import { privateDataDirs } from './worktrees/private-dirs'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -102,7 +105,12 @@ export interface AgentServices {
   workspace(root: string): Promise<Workspace>
   /** Each workspace's code index (codebase_search), built in the background. */
   codeIndex: CodeIndexService
-  handlers: Pick<Handlers, TaskChannels | ApprovalChannels | ReviewChannels | CheckpointChannels | 'sandbox:status'>
+  /** Isolated tasks, each in its own git worktree under the data dir. */
+  worktrees: WorktreeTasks
+  handlers: Pick<
+    Handlers,
+    TaskChannels | ApprovalChannels | ReviewChannels | CheckpointChannels | WorktreeChannels | 'sandbox:status'
+  >
   dispose(): Promise<void>
 }
 
@@ -113,10 +121,28 @@ export interface AgentServices {
  */
 export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
   const now = options.now ?? Date.now
-  const trust = options.trust ?? fixedTrust(false)
   const env = options.env ?? process.env
   const files = appFiles(options.dataDir)
   const store = await createTaskStore(files.tasksDir)
+  const openTrust = options.trust ?? fixedTrust(false)
+  // The task manager is made below; the worktrees only call it once a task starts.
+  const worktrees = await createWorktreeTasks({
+    dataDir: options.dataDir,
+    tasks: {
+      start: (input) => tasks.start(input),
+      list: () => store.list(),
+      cancel: (taskId) => tasks.cancel(taskId),
+      resume: (taskId) => tasks.resume(taskId),
+      delete: (taskId) => tasks.delete(taskId)
+    },
+    folderTrusted: (root) => openTrust.inForce('modes', root, []),
+    onChange: (list) => options.bus?.emit('worktrees:changed', list),
+    now
+  })
+  // A worktree carries the trust of the folder it was made from, never more (decisions.md).
+  const trust: TrustService = {
+    inForce: (kind, root, grants) => openTrust.inForce(kind, worktrees.sourceOf(root) ?? root, grants)
+  }
   const approvals = createApprovalQueue({ now })
   const terminal =
     options.terminal ??
@@ -207,7 +233,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     sandbox,
     mode: (slug) => modes.list().find((m) => m.slug === slug),
     workspaceRoot: async (root) => (await workspace(root)).root,
-    privateDirs: [options.dataDir]
+    privateDirs: (root) => privateDataDirs(options.dataDir, worktrees.dir, worktrees.worktreeFolders(), root)
   })
 
   const toolPort: ToolPort = withCommandCheckpoints(
@@ -230,7 +256,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
           return { allowed: verdict.decision === 'allow', reason: verdict.reason }
         },
         workspace: await workspace(run.workspace),
-        terminal: terminal.forTask(run.taskId, run.workspace, run.taskTitle),
+        terminal: terminal.forTask(run.taskId, run.workspace, run.taskTitle, worktrees.taskEnv(run.taskId)),
         sandbox: (request) => commandSandbox(run, request)
       })
     },
@@ -292,6 +318,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     }
   })
 
+  // A task's state moved: the worktree list shows it, and a freed slot starts the next queued task.
+  const stopWorktreeWatch = tasks.subscribe((taskId, event) => worktrees.taskEvent(taskId, event))
+
   const approvalHandlers = createApprovalHandlers({ approvals, bus: options.bus })
   return {
     tasks,
@@ -307,8 +336,14 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     modeStore: modes.store,
     workspace,
     codeIndex,
+    worktrees,
     handlers: {
       ...createTaskHandlers({ tasks, currentWorkspace: options.currentWorkspace }),
+      ...createWorktreeHandlers({
+        worktrees,
+        currentWorkspace: options.currentWorkspace,
+        defaultMode: DEFAULT_MODE_SLUG
+      }),
       'approvals:list': approvalHandlers['approvals:list'],
       'approvals:decide': approvalHandlers['approvals:decide'],
       'sandbox:status': () => sandbox.status(),
@@ -340,6 +375,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       })
     },
     async dispose() {
+      stopWorktreeWatch()
       stopMcpTools()
       modes.dispose()
       approvalHandlers.dispose()

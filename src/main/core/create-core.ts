@@ -108,7 +108,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       void agent.codeIndex.startWithWorkspace(root, { autoStart, maxFiles: autoStartMaxFiles }).catch(() => undefined)
   })
   // Tasks that were waiting on an approval when the app stopped ask again; others wait for "resume".
-  void agent.tasks.recover({ reaskApprovals: true }).catch(() => undefined)
+  // Then isolated tasks cut off mid-run continue in their worktrees; queued ones start as slots free.
+  void agent.tasks
+    .recover({ reaskApprovals: true })
+    .catch(() => [])
+    .then(() => agent.worktrees.recover())
+    .catch(() => undefined)
 
   const handlers: Handlers = {
     'app:info': async () => ({

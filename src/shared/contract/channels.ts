@@ -71,7 +71,15 @@ export const requestChannels = [
   'checkpoints:saveSettings',
   'sandbox:status',
   'worktree:changes',
-  'worktree:apply'
+  'worktree:apply',
+  'worktrees:start',
+  'worktrees:list',
+  'worktrees:orphans',
+  'worktrees:discard',
+  'worktrees:discardOrphan',
+  'worktrees:settings',
+  'worktrees:saveSettings',
+  'worktrees:prune'
 ] as const
 
 export const eventNames = [
@@ -87,7 +95,8 @@ export const eventNames = [
   'modes:changed',
   'mcp:changed',
   'codeindex:progress',
-  'checkpoints:changed'
+  'checkpoints:changed',
+  'worktrees:changed'
 ] as const
 
 /** The single IPC channel that carries every event from main to the renderer. */

@@ -14,6 +14,7 @@ import { workspaceEvents, workspaceRequests } from './workspace'
 import { mcpEvents, mcpRequests } from './mcp'
 import { sandboxRequests } from './sandbox'
 import { worktreeReviewRequests } from './worktree-review'
+import { worktreesEvents, worktreesRequests } from './worktrees'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -32,7 +33,8 @@ export const requests = {
   ...codeIndexRequests,
   ...checkpointsRequests,
   ...sandboxRequests,
-  ...worktreeReviewRequests
+  ...worktreeReviewRequests,
+  ...worktreesRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
@@ -46,7 +48,8 @@ export const events = {
   ...modesEvents,
   ...mcpEvents,
   ...codeIndexEvents,
-  ...checkpointsEvents
+  ...checkpointsEvents,
+  ...worktreesEvents
 } satisfies Record<string, z.ZodType>
 
 export type Requests = typeof requests

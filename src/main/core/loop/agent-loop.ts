@@ -16,7 +16,12 @@ import { buildSystemPrompt } from './system-prompt'
 import type { TaskSession } from '../ports/task-session'
 
 export type RunStart =
-  | { kind: 'new'; text: string }
+  | {
+      kind: 'new'
+      text: string
+      /** An isolated task's setup command: run first, through the policy like the model's execute_command. */
+      setupCommand?: string
+    }
   /** A user message to a task that is idle, completed, cancelled or failed. */
   | {
       kind: 'message'
@@ -245,6 +250,32 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     return finishCalls(session, control, await processCalls(session, calls, 'resumed', deps, control))
   }
 
+  /**
+   * The setup command of an isolated task's worktree (e.g. `npm ci`) runs as an execute_command call
+   * would: the same gate, sandbox, approval and task terminal. Its result reaches the model as context.
+   */
+  const runSetup = async (
+    session: TaskSession,
+    control: RunControl,
+    command: string
+  ): Promise<{ context: string } | 'cancelled'> => {
+    const callId = `setup-${session.id}`
+    const outcome = await processCalls(
+      session,
+      [{ callId, name: 'execute_command', input: { command } }],
+      'setup',
+      deps,
+      control
+    )
+    if (outcome.kind === 'cancelled' || control.signal.aborted) return 'cancelled'
+    const block = session.results.get(callId)
+    session.results.delete(callId)
+    const result = block ? resultAsText(block) : 'It did not run.'
+    return {
+      context: `<worktree_setup>\nThe worktree's setup command \`${command}\` ran before this task started:\n${result}\n</worktree_setup>`
+    }
+  }
+
   /** A checkpoint before the turn's work; one that fails is reported in the chat, never silently missing. */
   const markTurn = async (session: TaskSession, text: string): Promise<void> => {
     if (!deps.checkpoints) return
@@ -274,7 +305,10 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       session.emit({ type: 'user-message', at: now(), text: how.text })
       const prompt = await promptHooks(session, control, how.text)
       if (prompt.blocked) return blocked(session)
-      await appendUserTurn(session, control, [], [`<task>\n${how.text}\n</task>`, ...prompt.context], true)
+      const setup = how.setupCommand ? await runSetup(session, control, how.setupCommand) : null
+      if (setup === 'cancelled') return cancelled(session)
+      const context = [`<task>\n${how.text}\n</task>`, ...(setup ? [setup.context] : []), ...prompt.context]
+      await appendUserTurn(session, control, [], context, true)
       return null
     }
     if (how.kind === 'message') {

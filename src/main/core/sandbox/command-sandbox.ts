@@ -8,8 +8,11 @@ export interface CommandSandboxDeps {
   mode: (slug: string) => ResolvedMode | undefined
   /** The workspace root, realpath-resolved. */
   workspaceRoot: (workspace: string) => Promise<string>
-  /** Folders no sandboxed command may read (Modus's data dir, with its secrets file). */
-  privateDirs?: readonly string[]
+  /**
+   * Folders no sandboxed command may read (Modus's data dir, with its secrets file); a function
+   * answers per workspace (an isolated task's worktree lives in the data dir, its siblings do not show).
+   */
+  privateDirs?: readonly string[] | ((workspaceRoot: string) => readonly string[])
 }
 
 export interface CommandRun {
@@ -46,7 +49,7 @@ export function createCommandSandboxes(deps: CommandSandboxDeps) {
           workspaceRoot: root,
           sandbox: plan.sandbox,
           shell,
-          privateDirs: deps.privateDirs
+          privateDirs: typeof deps.privateDirs === 'function' ? deps.privateDirs(root) : deps.privateDirs
         })
     }
   }

@@ -19,6 +19,8 @@ export interface StartTaskInput {
   parentId?: string
   parentCallId?: string
   todos?: TodoItem[]
+  /** Run before the first request, through the policy like an execute_command call (an isolated task's setup). */
+  setupCommand?: string
 }
 
 export interface TaskRunsDeps {
@@ -171,7 +173,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       }
       const task = tasks.create(meta, provider)
       if (input.todos) task.session.setTodos(input.todos)
-      launch(task, { kind: 'new', text: input.text })
+      launch(task, { kind: 'new', text: input.text, setupCommand: input.setupCommand })
       return task.session.summary()
     },
     launch,

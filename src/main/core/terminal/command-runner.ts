@@ -38,6 +38,8 @@ export interface CommandRunner {
   stop(terminal: TerminalRecord, record: CommandRecord, reason: 'cancelled' | 'hard-limit' | 'killed'): Promise<void>
   /** Task terminals are named after their task (the tab adds the command). */
   nameTask(taskId: string, title: string): void
+  /** Variables the task's shells start with (an isolated task's `PORT`, `MODUS_PORT_BASE`). */
+  setTaskEnv(taskId: string, env: Record<string, string>): void
 }
 
 /** "Fix the login form", "Fix the login form (2)": a long title is cut to keep the tab short. */
@@ -56,6 +58,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   const { registry } = deps
   const taskLocks = new Map<string, Promise<unknown>>()
   const taskTitles = new Map<string, string>()
+  const taskEnvs = new Map<string, Record<string, string>>()
 
   const withTaskLock = <T>(taskId: string, work: () => Promise<T>): Promise<T> => {
     const previous = taskLocks.get(taskId) ?? Promise.resolve()
@@ -72,7 +75,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     rootReal: string,
     loadUserRc: boolean
   ): Promise<{ terminal: TerminalRecord; ready: boolean }> {
-    const shell = await deps.shells.taskShell(rootReal, loadUserRc)
+    const shell = await deps.shells.taskShell(rootReal, loadUserRc, taskEnvs.get(taskId))
     const count = registry.all().filter((t) => t.taskId === taskId).length
     const terminal = registry.add(
       {
@@ -326,6 +329,9 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   return {
     nameTask(taskId, title) {
       if (title.trim()) taskTitles.set(taskId, title.trim())
+    },
+    setTaskEnv(taskId, env) {
+      if (Object.keys(env).length > 0) taskEnvs.set(taskId, { ...env })
     },
     async execute(taskId, rootReal, request) {
       if (registry.disposed) throw new Error('The terminal service has shut down.')

@@ -24,7 +24,8 @@ export interface ShellToStart {
 
 /** Starts task shells (integrated: markers, no pager) and user shells in the login environment. */
 export interface ShellLauncher {
-  taskShell(cwd: string, loadUserRc: boolean): Promise<ShellToStart>
+  /** `extraEnv`: the task's own variables (an isolated task's ports), over the login environment. */
+  taskShell(cwd: string, loadUserRc: boolean, extraEnv?: Record<string, string>): Promise<ShellToStart>
   userShell(cwd: string, size: { cols?: number; rows?: number }): Promise<ShellToStart>
 }
 
@@ -56,7 +57,7 @@ export function createShellLauncher(deps: ShellLauncherDeps): ShellLauncher {
   }
 
   return {
-    async taskShell(cwd, loadUserRc) {
+    async taskShell(cwd, loadUserRc, extraEnv = {}) {
       const choice = chooseShell(await resolveEnv(), platform, deps.shell)
       const readyNonce = randomBytes(16).toString('hex')
       const launch = await prepareShellLaunch({
@@ -67,7 +68,7 @@ export function createShellLauncher(deps: ShellLauncherDeps): ShellLauncher {
         loadUserRc,
         userZdotdir: (await resolveEnv()).ZDOTDIR
       })
-      const env = await shellEnv('task')
+      const env = { ...(await shellEnv('task')), ...extraEnv }
       return {
         shell: choice.file,
         start: (hooks) =>

@@ -79,8 +79,14 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
     maxTerminalsPerTask: deps.maxTerminalsPerTask ?? 8
   })
 
-  function forTask(taskId: string, workspaceRoot: string, taskTitle?: string): TaskTerminal {
+  function forTask(
+    taskId: string,
+    workspaceRoot: string,
+    taskTitle?: string,
+    env?: Record<string, string>
+  ): TaskTerminal {
     if (taskTitle) runner.nameTask(taskId, taskTitle)
+    if (env) runner.setTaskEnv(taskId, env)
     let rootReal: Promise<string> | null = null
     const root = (): Promise<string> =>
       (rootReal ??= realpath(workspaceRoot).catch(() => {

@@ -89,8 +89,8 @@ export interface TaskTerminal {
 }
 
 export interface TerminalService {
-  /** The task's terminals; `taskTitle` names their tabs. */
-  forTask(taskId: string, workspaceRoot: string, taskTitle?: string): TaskTerminal
+  /** The task's terminals; `taskTitle` names their tabs; `env`: variables its shells start with (an isolated task's ports). */
+  forTask(taskId: string, workspaceRoot: string, taskTitle?: string, env?: Record<string, string>): TaskTerminal
   list(): TerminalInfo[]
   createUserTerminal(request: {
     cwd?: string
