@@ -135,7 +135,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
     ...ownMcpChanges(createMcpHandlers(mcp), ownGrants),
-    ...createWorktreeApplyHandlers({ tasks: agent.tasks, mainRoot: () => session.current()?.root ?? null })
+    ...createWorktreeApplyHandlers({ worktrees: agent.worktrees })
   }
 
   return {

@@ -11,8 +11,10 @@ import { TerminalPanel } from './features/terminal'
 import { NotifyToggle } from './common/NotifyToggle'
 import { useApprovalsStore } from './features/approvals/approvals-store'
 import { LazyChangesetReview } from './features/review/LazyChangesetReview'
-import { useWorkspaceStore } from './features/workspace/workspace-store'
 import { WorktreesView } from './features/worktrees/WorktreesView'
+import { WorktreeSettings } from './features/worktrees/WorktreeSettings'
+import { useWorktreesStore } from './features/worktrees/worktrees-store'
+import { branchOfTask } from './features/worktrees/worktree-model'
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -28,7 +30,7 @@ export interface AppView {
 
 export const appViews: AppView[] = [
   { id: 'chat', label: 'Chat', component: ChatView },
-  { id: 'approvals', label: 'Approvals', component: ApprovalQueueView, badge: usePendingApprovalCount },
+  { id: 'approvals', label: 'Approvals', component: QueueWithBranches, badge: usePendingApprovalCount },
   { id: 'changes', label: 'Changes', component: ChangesView },
   { id: 'terminal', label: 'Terminal', component: TerminalPanel },
   { id: 'modes', label: 'Modes', component: LazyModesView },
@@ -40,9 +42,8 @@ export const appViews: AppView[] = [
 
 /** Isolated tasks, shown with the queue's items and reviewed in the diff review, composed here. */
 function WorktreesWithReview(): ReactNode {
-  const mainRoot = useWorkspaceStore((state) => state.current?.root ?? null)
   const approvals = useApprovalsStore((state) => state.items)
-  return <WorktreesView mainRoot={mainRoot} approvals={approvals} Review={LazyChangesetReview} />
+  return <WorktreesView approvals={approvals} Review={LazyChangesetReview} />
 }
 
 /** Settings with the sections other features own, composed here so no feature imports another. */
@@ -53,8 +54,16 @@ function SettingsWithFeatures(): ReactNode {
         <>
           <h2>Notifications</h2>
           <NotifyToggle />
+          <h2>Worktrees</h2>
+          <WorktreeSettings />
         </>
       }
     />
   )
+}
+
+/** The queue names the worktree branch of each isolated task's items. */
+function QueueWithBranches(): ReactNode {
+  const tasks = useWorktreesStore((state) => state.tasks)
+  return <ApprovalQueueView branchOf={(taskId) => branchOfTask(tasks, taskId)} />
 }

@@ -7,7 +7,6 @@ import { createWorktreeApply } from '../../../src/main/core/worktrees/apply-serv
 import { planApply } from '../../../src/main/core/worktrees/apply-plan'
 import { readBranchFiles, type WorktreeLocation } from '../../../src/main/core/worktrees/apply-read'
 import { writePlan } from '../../../src/main/core/worktrees/apply-write'
-import { locateWorktree } from '../../../src/main/core/worktrees/apply-locate'
 
 const GIT_ENV = {
   ...process.env,
@@ -164,22 +163,5 @@ describe('bringing an isolated task back', () => {
   it('a task that ran in the main workspace has nothing to bring back', async () => {
     const service = createWorktreeApply({ locate: async () => null })
     await expect(service.changes('t1')).rejects.toThrow(/no worktree/)
-  })
-})
-
-describe('finding a task’s worktree', () => {
-  it('a linked worktree of the same repository, based where its branch forked; the main tree itself has none', async () => {
-    const wt = addWorktree('one')
-    writeFileSync(join(wt.worktree, 'a.txt'), 'x\n')
-    git(wt.worktree, 'commit', '-q', '-am', 'task work')
-    writeFileSync(join(main, 'c.txt'), 'moved on\n')
-    git(main, 'add', 'c.txt')
-    git(main, 'commit', '-q', '-m', 'main moves on')
-    expect(await locateWorktree(main, wt.worktree)).toEqual({ mainRoot: main, worktree: wt.worktree, baseCommit: base })
-    expect(await locateWorktree(main, main)).toBeNull()
-    const other = join(root, 'other')
-    mkdirSync(other)
-    git(other, 'init', '-q')
-    expect(await locateWorktree(main, other)).toBeNull()
   })
 })

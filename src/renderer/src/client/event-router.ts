@@ -33,13 +33,14 @@ export function routeEvents(client: ModusClient): () => void {
       case 'task:updated':
         batcher.flush()
         useChatStore.getState().upsertTask(payload)
-        useWorktreesStore.getState().upsertTask(payload)
         return useHistoryStore.getState().upsert(payload)
       case 'approvals:changed':
         useReviewStore.getState().keepDrafts(payload.map((item) => item.id))
         return useApprovalsStore.getState().setItems(payload)
       case 'changes:updated':
         return useReviewStore.getState().upsertChange(payload.change)
+      case 'worktrees:changed':
+        return useWorktreesStore.getState().setTasks(payload)
       case 'workspace:opened':
         return useWorkspaceStore.getState().setCurrent(payload)
       case 'settings:changed':

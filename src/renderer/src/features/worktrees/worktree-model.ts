@@ -1,35 +1,24 @@
 import type { ApprovalItem } from '../../../../shared/contract/approvals'
-import type { TaskSummary } from '../../../../shared/contract/task'
 import type { ApplyOutcome } from '../../../../shared/contract/worktree-review'
+import type { WorktreeTask } from '../../../../shared/contract/worktrees'
 
-export type TaskState = 'running' | 'waiting for approval' | 'waiting' | 'done' | 'failed' | 'stopped'
+export type ShownState = WorktreeTask['state'] | 'waiting for approval'
 
-/** A task runs isolated when its workspace is not the open folder (its own worktree). */
-export const isIsolated = (task: TaskSummary, mainRoot: string | null): boolean =>
-  Boolean(task.workspace && mainRoot && task.workspace !== mainRoot && !task.parentId)
+/** What the list says of a task: "waiting for approval" while one of its items is in the queue. */
+export const stateOf = (task: WorktreeTask, asking: ReadonlySet<string>): ShownState =>
+  task.taskId && asking.has(task.taskId) ? 'waiting for approval' : task.state
 
-/** What the list says of a task; "waiting for approval" when one of its items is in the queue. */
-export function stateOf(task: TaskSummary, asking: ReadonlySet<string>): TaskState {
-  if (asking.has(task.id)) return 'waiting for approval'
-  if (task.status === 'completed') return 'done'
-  if (task.status === 'failed') return 'failed'
-  if (task.status === 'running') return 'running'
-  if (task.status === 'waiting') return 'waiting'
-  return 'stopped'
-}
-
-/** Tasks waiting for the user first (an approval, then a question), then the most recently active. */
-export function needsYouFirst(tasks: readonly TaskSummary[], approvals: readonly ApprovalItem[]): TaskSummary[] {
+/** Tasks waiting for the user first (an approval, then a question), then the newest. */
+export function needsYouFirst(tasks: readonly WorktreeTask[], approvals: readonly ApprovalItem[]): WorktreeTask[] {
   const asking = new Set(approvals.map((item) => item.taskId))
-  const rank = (task: TaskSummary): number => (asking.has(task.id) ? 0 : task.status === 'waiting' ? 1 : 2)
-  return [...tasks].sort((a, b) => rank(a) - rank(b) || b.updatedAt - a.updatedAt)
+  const rank = (task: WorktreeTask): number =>
+    task.taskId && asking.has(task.taskId) ? 0 : task.state === 'waiting' ? 1 : 2
+  return [...tasks].sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt)
 }
 
-/** The task list's state after an event: a task's summary replaces the one it had. */
-export const withTask = (tasks: Record<string, TaskSummary>, task: TaskSummary): Record<string, TaskSummary> => ({
-  ...tasks,
-  [task.id]: task
-})
+/** The branch a task's approvals belong to, for the queue's heading (undefined: it runs in the open folder). */
+export const branchOfTask = (tasks: readonly WorktreeTask[], taskId: string): string | undefined =>
+  tasks.find((task) => task.taskId === taskId)?.branch
 
 /** What an apply says to the user: what was written, and each conflict left as it was. */
 export function outcomeLines(outcome: ApplyOutcome): string[] {
@@ -43,8 +32,19 @@ export function outcomeLines(outcome: ApplyOutcome): string[] {
   ]
 }
 
-export const formatCost = (cost: number | null | undefined): string =>
-  cost === undefined ? '' : cost === null ? 'cost unknown' : `$${cost.toFixed(cost > 0 && cost < 0.01 ? 4 : 2)}`
+export const formatCost = (cost: number | null): string =>
+  cost === null ? 'cost unknown' : `$${cost.toFixed(cost > 0 && cost < 0.01 ? 4 : 2)}`
 
-/** The worktree's folder name, which is the task's branch slug (`modus/<slug>`). */
-export const worktreeName = (task: TaskSummary): string => task.workspace?.split(/[\\/]/).filter(Boolean).pop() ?? ''
+export const formatBytes = (bytes: number): string =>
+  bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(1)} MB`
+      : `${Math.ceil(bytes / 1e3)} kB`
+
+/** The copy list as the text field shows it (one path a line) and back. */
+export const linesToList = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
