@@ -3,7 +3,7 @@ import { createCore, type Core } from './core/create-core'
 import { hardenApp } from './electron/app-security'
 import { pickFolder } from './electron/dialogs'
 import { bindIpc, forwardEvents } from './electron/ipc'
-import { notifyApprovals } from './electron/notifications'
+import { notifyTasks } from './electron/notifications'
 import { createSafeStorageSecretStore } from './electron/secrets'
 import { createMainWindow, isTrustedSender } from './electron/window'
 
@@ -30,7 +30,7 @@ app
       secrets: createSafeStorageSecretStore(dataDir)
     })
     bindIpc(core, isTrustedSender)
-    notifyApprovals(core)
+    notifyTasks(core)
     openWindow(core)
     app.on('activate', () => {
       if (core && BrowserWindow.getAllWindows().length === 0) openWindow(core)

@@ -22,6 +22,7 @@ import { createMcpHub } from './mcp/hub'
 import { createOwnSaves } from './modes/own-saves'
 import { createMcpHandlers } from './mcp/mcp-handlers'
 import { projectHookGrants } from './hooks/hook-files'
+import { createWorktreeApplyHandlers } from './worktrees/apply-handlers'
 
 export interface CoreOptions {
   dataDir: string
@@ -133,7 +134,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...agent.handlers,
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
-    ...ownMcpChanges(createMcpHandlers(mcp), ownGrants)
+    ...ownMcpChanges(createMcpHandlers(mcp), ownGrants),
+    ...createWorktreeApplyHandlers({ worktrees: agent.worktrees })
   }
 
   return {

@@ -1,37 +1,35 @@
 import { app, BrowserWindow, Notification } from 'electron'
+import type { ApprovalItem } from '../../shared/contract/approvals'
+import type { TaskSummary } from '../../shared/contract/task'
+import { createNoticeTracker, type TaskNotice } from '../../shared/notices/task-notices'
 import type { Core } from '../core/create-core'
 
-interface PendingItem {
-  id: string
-  summary: string
-  taskTitle: string
+/**
+ * Desktop notifications while no Modus window has focus: a task that starts waiting for approval,
+ * finishes or fails, by name (`shared/notices`). With a window focused the user is in the app, where
+ * the task list and the badge show who waits (web notifications stay denied in the window, see
+ * app-security.ts). Keeps the pending count on the dock/taskbar badge.
+ * Clicking a notification brings the window forward.
+ */
+export function notifyTasks(core: Core): () => void {
+  const tracker = createNoticeTracker()
+  return core.bus.subscribe((name, payload) => {
+    if (name === 'task:updated') return show(tracker.onTaskUpdated(payload as TaskSummary))
+    if (name !== 'approvals:changed') return
+    const items = payload as ApprovalItem[]
+    app.setBadgeCount(items.length)
+    for (const notice of tracker.onApprovalsChanged(items)) show(notice)
+  })
 }
 
-/**
- * A desktop notification when an approval item arrives while no Modus window has focus, and the
- * pending count on the dock/taskbar badge. Clicking the notification brings the window forward.
- */
-export function notifyApprovals(core: Core): () => void {
-  let known = new Set<string>()
-  return core.bus.subscribe((name, payload) => {
-    if (name !== 'approvals:changed') return
-    const items = payload as PendingItem[]
-    app.setBadgeCount(items.length)
-    const arrived = items.filter((item) => !known.has(item.id))
-    known = new Set(items.map((item) => item.id))
-    if (arrived.length === 0 || BrowserWindow.getFocusedWindow() || !Notification.isSupported()) return
-    const first = arrived[0]
-    const notification = new Notification({
-      title: arrived.length === 1 ? 'Modus is waiting for your approval' : `${arrived.length} items wait for approval`,
-      body: `${first.taskTitle}: ${first.summary}`.slice(0, 200)
-    })
-    notification.on('click', () => {
-      const window = BrowserWindow.getAllWindows()[0]
-      if (window) {
-        if (window.isMinimized()) window.restore()
-        window.focus()
-      }
-    })
-    notification.show()
+function show(notice: TaskNotice | null): void {
+  if (!notice || BrowserWindow.getFocusedWindow() || !Notification.isSupported()) return
+  const notification = new Notification({ title: notice.title, body: notice.body })
+  notification.on('click', () => {
+    const window = BrowserWindow.getAllWindows()[0]
+    if (!window) return
+    if (window.isMinimized()) window.restore()
+    window.focus()
   })
+  notification.show()
 }

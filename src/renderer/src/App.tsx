@@ -14,6 +14,8 @@ import { useNavigationStore } from './navigation-store'
 import { appViews, type AppView } from './views'
 import { viewShortcutIndex } from './app-shortcuts'
 import { composerField, focusWhenReady } from './components/focus-after'
+import { wireDesktopNotices } from './common/desktop-notices'
+import { noticesEnabled } from './common/notice-preference'
 
 export function App(): ReactNode {
   const client = useClient()
@@ -33,6 +35,27 @@ export function App(): ReactNode {
     Boolean(workspace && !workspace.trusted) && ((grantsPending && !workspace!.trustAnswered) || trustReopened)
 
   useEffect(() => routeEvents(client), [client])
+
+  // A task waiting for approval, done or failed notifies, unless it is the one on screen.
+  useEffect(
+    () =>
+      wireDesktopNotices(client, {
+        Notification: typeof Notification === 'undefined' ? undefined : Notification,
+        hasFocus: () => document.hasFocus(),
+        shownTaskId: () =>
+          useNavigationStore.getState().viewId === 'chat' ? useChatStore.getState().activeTaskId : null,
+        enabled: () => noticesEnabled(),
+        desktopApp: Boolean(window.modus),
+        open: (taskId) => {
+          window.focus()
+          void useChatStore
+            .getState()
+            .openTask(client, taskId)
+            .then(() => useNavigationStore.getState().show('chat'))
+        }
+      }),
+    [client]
+  )
 
   // On every (re)connect the core is the source of truth.
   useEffect(() => {

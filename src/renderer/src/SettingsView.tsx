@@ -11,8 +11,11 @@ import { ThemePicker } from './features/settings/ThemePicker'
 import { TrustSettings } from './features/settings/TrustSettings'
 import './features/settings/settings.css'
 
-/** The Settings view: providers and models, global limits, appearance. */
-export function SettingsView(): ReactNode {
+/**
+ * The Settings view: providers and models, global limits, appearance. `sections` are other features'
+ * settings, composed by the app (views.tsx) so this feature does not import them.
+ */
+export function SettingsView({ sections }: { sections?: ReactNode }): ReactNode {
   const problems = useSettingsStore((state) => state.settings?.problems ?? [])
   return (
     <section className="settings-view" aria-label="Settings">
@@ -53,6 +56,7 @@ export function SettingsView(): ReactNode {
       <CheckpointSettings />
       <h2>Appearance</h2>
       <ThemePicker />
+      {sections}
     </section>
   )
 }

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react'
+import type { ComponentType, ReactNode } from 'react'
 import { ApprovalQueueView } from './features/approvals/ApprovalQueueView'
 import { usePendingApprovalCount } from './common/approvals/approvals-store'
 import { ChatView } from './features/chat/ChatView'
@@ -8,6 +8,13 @@ import { McpView } from './features/mcp/McpView'
 import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './SettingsView'
 import { TerminalPanel } from './features/terminal'
+import { NotifyToggle } from './common/NotifyToggle'
+import { useApprovalsStore } from './features/approvals/approvals-store'
+import { LazyChangesetReview } from './features/review/LazyChangesetReview'
+import { WorktreesView } from './features/worktrees/WorktreesView'
+import { WorktreeSettings } from './features/worktrees/WorktreeSettings'
+import { useWorktreesStore } from './features/worktrees/worktrees-store'
+import { branchOfTask } from './features/worktrees/worktree-model'
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -23,11 +30,40 @@ export interface AppView {
 
 export const appViews: AppView[] = [
   { id: 'chat', label: 'Chat', component: ChatView },
-  { id: 'approvals', label: 'Approvals', component: ApprovalQueueView, badge: usePendingApprovalCount },
+  { id: 'approvals', label: 'Approvals', component: QueueWithBranches, badge: usePendingApprovalCount },
   { id: 'changes', label: 'Changes', component: ChangesView },
   { id: 'terminal', label: 'Terminal', component: TerminalPanel },
   { id: 'modes', label: 'Modes', component: LazyModesView },
   { id: 'mcp', label: 'MCP', component: McpView },
   { id: 'history', label: 'History', component: HistoryView },
-  { id: 'settings', label: 'Settings', component: SettingsView }
+  { id: 'settings', label: 'Settings', component: SettingsWithFeatures },
+  { id: 'worktrees', label: 'Worktrees', component: WorktreesWithReview }
 ]
+
+/** Isolated tasks, shown with the queue's items and reviewed in the diff review, composed here. */
+function WorktreesWithReview(): ReactNode {
+  const approvals = useApprovalsStore((state) => state.items)
+  return <WorktreesView approvals={approvals} Review={LazyChangesetReview} />
+}
+
+/** Settings with the sections other features own, composed here so no feature imports another. */
+function SettingsWithFeatures(): ReactNode {
+  return (
+    <SettingsView
+      sections={
+        <>
+          <h2>Notifications</h2>
+          <NotifyToggle />
+          <h2>Worktrees</h2>
+          <WorktreeSettings />
+        </>
+      }
+    />
+  )
+}
+
+/** The queue names the worktree branch of each isolated task's items. */
+function QueueWithBranches(): ReactNode {
+  const tasks = useWorktreesStore((state) => state.tasks)
+  return <ApprovalQueueView branchOf={(taskId) => branchOfTask(tasks, taskId)} />
+}

@@ -70,6 +70,8 @@ export const requestChannels = [
   'checkpoints:usage',
   'checkpoints:saveSettings',
   'sandbox:status',
+  'worktree:changes',
+  'worktree:apply',
   'worktrees:start',
   'worktrees:list',
   'worktrees:orphans',

@@ -13,6 +13,7 @@ import { terminalEvents, terminalRequests } from './terminal'
 import { workspaceEvents, workspaceRequests } from './workspace'
 import { mcpEvents, mcpRequests } from './mcp'
 import { sandboxRequests } from './sandbox'
+import { worktreeReviewRequests } from './worktree-review'
 import { worktreesEvents, worktreesRequests } from './worktrees'
 
 /**
@@ -32,6 +33,7 @@ export const requests = {
   ...codeIndexRequests,
   ...checkpointsRequests,
   ...sandboxRequests,
+  ...worktreeReviewRequests,
   ...worktreesRequests
 } satisfies Record<string, RequestSpec>
 

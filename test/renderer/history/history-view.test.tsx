@@ -24,6 +24,11 @@ const TASKS = [
 ]
 
 describe('history model', () => {
+  it('lists the tasks waiting for the user first', () => {
+    const waiting = task('t0', 'Old task that asks', 500, { status: 'waiting' })
+    expect(searchTasks([...TASKS, waiting], '').map((t) => t.id)).toEqual(['t0', 't2', 't3', 't1'])
+  })
+
   it('matches every word against title, mode and status, newest first', () => {
     expect(searchTasks(TASKS, '').map((t) => t.id)).toEqual(['t2', 't3', 't1'])
     expect(searchTasks(TASKS, 'LOGIN').map((t) => t.id)).toEqual(['t3', 't1'])

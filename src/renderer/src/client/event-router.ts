@@ -12,6 +12,7 @@ import { useReviewStore } from '../common/review/review-store'
 import { useSettingsStore } from '../common/settings/settings-store'
 import { useTerminalStore } from '../features/terminal/terminal-store'
 import { useWorkspaceStore } from '../common/workspace/workspace-store'
+import { useWorktreesStore } from '../features/worktrees/worktrees-store'
 
 /**
  * The one place the core's events reach the renderer's state: each event (already parsed by the
@@ -38,6 +39,8 @@ export function routeEvents(client: ModusClient): () => void {
         return useApprovalsStore.getState().setItems(payload)
       case 'changes:updated':
         return useReviewStore.getState().upsertChange(payload.change)
+      case 'worktrees:changed':
+        return useWorktreesStore.getState().setTasks(payload)
       case 'workspace:opened':
         return useWorkspaceStore.getState().setCurrent(payload)
       case 'settings:changed':

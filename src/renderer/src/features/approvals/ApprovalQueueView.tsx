@@ -22,8 +22,11 @@ import { useApprovalsStore } from '../../common/approvals/approvals-store'
 import { reviewedDecision } from '../../common/review/review-store'
 import '../../common/approval-actions/approvals.css'
 
-/** Every pending item across tasks in one list, answered with the mouse or the keyboard. */
-export function ApprovalQueueView(): ReactNode {
+/**
+ * Every pending item across tasks in one list, answered with the mouse or the keyboard. `branchOf`
+ * names the worktree branch of a task that runs isolated (the app passes it; undefined: the open folder).
+ */
+export function ApprovalQueueView({ branchOf }: { branchOf?: (taskId: string) => string | undefined }): ReactNode {
   const client = useClient()
   const items = useApprovalsStore((state) => state.items)
   const selectedId = useApprovalsStore((state) => state.selectedId)
@@ -109,7 +112,12 @@ export function ApprovalQueueView(): ReactNode {
       <FormError message={error} />
       {groups.map((group) => (
         <section key={group.taskId} className="approval-group" aria-label={`Task: ${group.taskTitle}`}>
-          <h2>{group.taskTitle}</h2>
+          <h2>
+            {group.taskTitle}
+            {branchOf?.(group.taskId) && (
+              <span className="note approval-branch"> · worktree {branchOf(group.taskId)}</span>
+            )}
+          </h2>
           <ol className="approval-items">
             {group.items.map((item) => (
               <li key={item.id}>

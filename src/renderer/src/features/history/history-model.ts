@@ -4,8 +4,8 @@ import type { TaskSummary } from '../../../../shared/contract/task'
 export const RESUMABLE: ReadonlySet<TaskSummary['status']> = new Set(['interrupted', 'failed'])
 
 /**
- * Tasks matching every word of the query (title, mode, status or id), newest activity first.
- * Subtasks are listed too: they are tasks of their own.
+ * Tasks matching every word of the query (title, mode, status or id): those waiting for the user
+ * first, then newest activity first. Subtasks are listed too: they are tasks of their own.
  */
 export function searchTasks(tasks: readonly TaskSummary[], query: string): TaskSummary[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean)
@@ -14,7 +14,7 @@ export function searchTasks(tasks: readonly TaskSummary[], query: string): TaskS
       const haystack = `${task.title}\n${task.mode}\n${task.status}\n${task.id}`.toLowerCase()
       return words.every((word) => haystack.includes(word))
     })
-    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .sort((a, b) => Number(b.status === 'waiting') - Number(a.status === 'waiting') || b.updatedAt - a.updatedAt)
 }
 
 export const formatCost = (cost: number | null | undefined): string =>

@@ -1,0 +1,25 @@
+import { z } from 'zod'
+import { ChangeDecision, ChangeView } from './approvals'
+import { request } from './define'
+
+export const WorktreeConflict = z.object({
+  path: z.string(),
+  /** Hunk ids not written; empty when the whole file was left alone. */
+  hunks: z.array(z.string()),
+  reason: z.string()
+})
+export type WorktreeConflict = z.infer<typeof WorktreeConflict>
+
+export const ApplyOutcome = z.object({ written: z.array(z.string()), conflicts: z.array(WorktreeConflict) })
+export type ApplyOutcome = z.infer<typeof ApplyOutcome>
+
+/** Bringing an isolated task's work back into the main working tree, through the review. */
+export const worktreeReviewRequests = {
+  /** The task's changes against its base commit (committed on its branch and uncommitted), one per file. */
+  'worktree:changes': request(z.object({ taskId: z.string() }).strict(), z.array(ChangeView)),
+  /** Writes the accepted hunks into the main tree; hunks on lines the user changed locally are never written. */
+  'worktree:apply': request(
+    z.object({ taskId: z.string(), changes: z.array(ChangeDecision).max(5000) }).strict(),
+    ApplyOutcome
+  )
+}
