@@ -8,6 +8,10 @@ import { McpView } from './features/mcp/McpView'
 import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './features/settings/SettingsView'
 import { TerminalPanel } from './features/terminal'
+import { NewTaskStart } from './NewTaskStart'
+
+/** The chat, with what a new task shows before its first message. */
+const ChatWithStart = () => <ChatView start={<NewTaskStart />} />
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -22,7 +26,7 @@ export interface AppView {
 }
 
 export const appViews: AppView[] = [
-  { id: 'chat', label: 'Chat', component: ChatView },
+  { id: 'chat', label: 'Chat', component: ChatWithStart },
   { id: 'approvals', label: 'Approvals', component: ApprovalQueueView, badge: usePendingApprovalCount },
   { id: 'changes', label: 'Changes', component: ChangesView },
   { id: 'terminal', label: 'Terminal', component: TerminalPanel },
