@@ -18,7 +18,7 @@ test('a new task shows its mode and model, tips and recent tasks; a recent task 
   await expect(page.getByRole('region', { name: 'Recent tasks' })).toHaveCount(0)
 
   // The mode picked in the composer is the one the start says.
-  await page.getByRole('button', { name: /^Mode/ }).click()
+  await page.getByRole('button', { name: /^Mode: / }).click()
   await page.getByRole('menuitemradio', { name: /^Ask/ }).click()
   await expect(setup.getByRole('definition').first()).toHaveText(/^Ask — /)
 

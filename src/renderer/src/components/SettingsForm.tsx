@@ -73,7 +73,7 @@ export function SettingsForm(props: {
       {props.children}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={!props.dirty || !props.valid}>
-          Save {props.name.toLowerCase()}
+          Save {props.name.replace(/^[A-Z](?=[a-z])/, (first) => first.toLowerCase())}
         </button>
         {props.extra}
         <span className="note" role="status">

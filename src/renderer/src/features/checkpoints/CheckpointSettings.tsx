@@ -40,7 +40,11 @@ export function CheckpointSettings(): ReactNode {
   const save = async () => {
     if (!draft) return
     const settings = { maxFileMb: Number(draft.maxFileMb), workspaceCapMb: Number(draft.workspaceCapMb) }
-    section.done(await useCheckpointsStore.getState().saveSettings(client, settings), 'Checkpoint settings saved.')
+    const problem = await useCheckpointsStore.getState().saveSettings(client, settings)
+    const saved = useCheckpointsStore.getState().usage?.settings
+    if (!problem && saved)
+      section.reset({ maxFileMb: String(saved.maxFileMb), workspaceCapMb: String(saved.workspaceCapMb) })
+    section.done(problem, 'Checkpoint settings saved.')
   }
 
   return (

@@ -30,12 +30,15 @@ export function McpSettings(): ReactNode {
     const problem = await useSettingsStore
       .getState()
       .save(client, 'settings:saveMcp', { schemaTokenBudget: parsed.budget })
+    // The form shows what was saved (" 500 " is saved as 500).
+    if (!problem) section.reset({ budget: String(parsed.budget) })
     section.done(problem, 'MCP settings saved.')
   }
 
   return (
     <SettingsForm
       name="MCP settings"
+      label="MCP tools"
       className="mcp-settings"
       dirty={section.dirty}
       valid={!('error' in parsed)}

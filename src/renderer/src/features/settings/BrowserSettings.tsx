@@ -24,6 +24,7 @@ export function BrowserSettings(): ReactNode {
   const save = async () => {
     const viewport = { width: Number(draft.width), height: Number(draft.height) }
     const problem = await useSettingsStore.getState().save(client, 'settings:saveBrowser', { viewport })
+    if (!problem) section.reset({ width: String(viewport.width), height: String(viewport.height) })
     section.done(problem, 'Browser settings saved.')
   }
 
