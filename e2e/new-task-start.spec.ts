@@ -7,6 +7,7 @@ test('a new task shows its mode and model, tips and recent tasks; a recent task 
   page,
   modus
 }) => {
+  test.setTimeout(180_000)
   modus.fake.enqueue({ toolCalls: [{ name: 'attempt_completion', input: { result: 'Greeted.' } }] })
   await openWorkspaceAndProvider(page, modus)
 
