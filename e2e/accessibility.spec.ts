@@ -348,3 +348,40 @@ test('issue #28 states: a risky command ask, a rejected hunk, the Changes list w
 
   expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
 })
+
+test('issue #28 h5 states: the new-task start, a live and a folded command output, the settings sections with an error and unsaved changes have no axe violations', async ({
+  page,
+  modus
+}) => {
+  test.setTimeout(240_000)
+  const command =
+    "for i in $(seq 1 30); do printf 'line %s\\n' $i; done; while [ ! -e release ]; do sleep 0.1; done; echo finished"
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'execute_command', input: { command } }] },
+    { toolCalls: [{ name: 'attempt_completion', input: { result: 'Ran it.' } }] }
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await expect(page.getByRole('region', { name: 'This task starts with' })).toBeVisible()
+  await settled(page)
+  const found: Record<string, string[]> = { 'New task start': await violations(page) }
+
+  await send(page, 'Run the loop')
+  const card = page.getByRole('group', { name: 'Tool call execute_command' })
+  await card.getByRole('button', { name: 'Approve', exact: true }).click()
+  await expect(card.locator('.command-output-live')).toContainText('line 30')
+  await settled(page)
+  found['Live command output'] = await violations(page)
+  writeFileSync(join(modus.workspace, 'release'), '')
+  await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Ran it.')
+  await card.locator('details.command-output summary').click()
+  await settled(page)
+  found['Folded command output, opened'] = await violations(page)
+
+  await page.getByRole('button', { name: 'Settings' }).click()
+  const limits = page.getByRole('form', { name: 'Limits' })
+  await limits.getByLabel('Model requests per task before asking').fill('abc')
+  await page.getByRole('form', { name: 'Browser settings' }).getByLabel('Viewport width (px)').fill('1000')
+  await settled(page)
+  found['Settings sections with an error and unsaved changes'] = await violations(page)
+  expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
+})

@@ -126,5 +126,6 @@ export async function openWorkspaceAndProvider(
   await page.getByLabel('Model').fill(kind === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-5')
   await page.getByLabel('API key').fill('sk-test-key-1234')
   await page.getByRole('button', { name: 'Save provider' }).click()
-  await expect(page.getByLabel('Message')).toBeVisible()
+  // Saving first tests the connection to the fake provider: on a loaded machine that alone can pass 10 s.
+  await expect(page.getByLabel('Message')).toBeVisible({ timeout: 60_000 })
 }

@@ -246,6 +246,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         mode: run.mode,
         plan: run.plan,
         reportProgress: run.onProgress,
+        reportOutput: run.onOutput,
         // A page the browser opens by itself (a clicked link) is judged as a launch of it would be.
         async checkPage(url, from) {
           const params = { action: 'launch', url, ...(from === undefined ? {} : { openedFrom: from }) }

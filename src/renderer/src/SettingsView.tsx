@@ -7,6 +7,7 @@ import { LimitsForm } from './features/settings/LimitsForm'
 import { McpSettings } from './features/mcp/McpSettings'
 import { ProviderList } from './features/settings/ProviderList'
 import { useSettingsStore } from './common/settings/settings-store'
+import { SettingsSection } from './features/settings/SettingsSection'
 import { ThemePicker } from './features/settings/ThemePicker'
 import { TrustSettings } from './features/settings/TrustSettings'
 import './features/settings/settings.css'
@@ -27,35 +28,46 @@ export function SettingsView({ sections }: { sections?: ReactNode }): ReactNode 
           ))}
         </div>
       )}
-      <h2>Providers</h2>
-      <ProviderList />
-      <h2>Trust</h2>
-      <p className="note">
-        A folder’s own files (project modes, rules, hooks, MCP servers) grant permissions only once you trust it.
-      </p>
-      <TrustSettings />
-      <h2>Limits</h2>
-      <LimitsForm />
-      <h2>Command rules</h2>
-      <p className="note">They apply in every mode; a mode’s own rules add to them. “Always ask” commands still ask.</p>
-      <CommandRulesForm />
-      <h2>Codebase index</h2>
-      <p className="note">
-        codebase_search finds code by meaning. It works lexically with no setup; an embeddings endpoint adds semantic
-        ranking.
-      </p>
-      <EmbeddingsForm />
-      <CodeIndexStatusPanel />
-      <h2>Browser</h2>
-      <p className="note">browser_action opens pages in a headless Chromium for the modes with the browser group.</p>
-      <BrowserSettings />
-      <h2>MCP tools</h2>
-      <p className="note">Servers are added and edited in the MCP view.</p>
-      <McpSettings />
-      <h2>Checkpoints</h2>
-      <CheckpointSettings />
-      <h2>Appearance</h2>
-      <ThemePicker />
+      <SettingsSection title="Providers">
+        <ProviderList />
+      </SettingsSection>
+      <SettingsSection
+        title="Trust"
+        description="A folder’s own files (project modes, rules, hooks, MCP servers) grant permissions only once you trust it."
+      >
+        <TrustSettings />
+      </SettingsSection>
+      <SettingsSection title="Limits">
+        <LimitsForm />
+      </SettingsSection>
+      <SettingsSection
+        title="Command rules"
+        description="They apply in every mode; a mode’s own rules add to them. “Always ask” commands still ask."
+      >
+        <CommandRulesForm />
+      </SettingsSection>
+      <SettingsSection
+        title="Codebase index"
+        description="codebase_search finds code by meaning. It works lexically with no setup; an embeddings endpoint adds semantic ranking."
+      >
+        <CodeIndexStatusPanel />
+        <EmbeddingsForm />
+      </SettingsSection>
+      <SettingsSection
+        title="Browser"
+        description="browser_action opens pages in a headless Chromium for the modes with the browser group."
+      >
+        <BrowserSettings />
+      </SettingsSection>
+      <SettingsSection title="MCP tools" description="Servers are added and edited in the MCP view.">
+        <McpSettings />
+      </SettingsSection>
+      <SettingsSection title="Checkpoints">
+        <CheckpointSettings />
+      </SettingsSection>
+      <SettingsSection title="Appearance" description="The theme applies as soon as you choose it.">
+        <ThemePicker />
+      </SettingsSection>
       {sections}
     </section>
   )

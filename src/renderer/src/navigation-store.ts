@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { confirmLeavingUnsaved } from './components/unsaved-changes'
 
 /** Which main view is shown; features switch views through `show` (e.g. "open in chat"). */
 interface NavigationSlice {
@@ -6,7 +7,11 @@ interface NavigationSlice {
   show(viewId: string): void
 }
 
-export const useNavigationStore = create<NavigationSlice>((set) => ({
+export const useNavigationStore = create<NavigationSlice>((set, get) => ({
   viewId: 'chat',
-  show: (viewId) => set({ viewId })
+  show: (viewId) => {
+    // Leaving a view with unsaved edits (a Settings section) asks first; staying keeps them.
+    if (viewId !== get().viewId && !confirmLeavingUnsaved()) return
+    set({ viewId })
+  }
 }))

@@ -15,6 +15,10 @@ import { WorktreesView } from './features/worktrees/WorktreesView'
 import { WorktreeSettings } from './features/worktrees/WorktreeSettings'
 import { useWorktreesStore } from './features/worktrees/worktrees-store'
 import { branchOfTask } from './features/worktrees/worktree-model'
+import { NewTaskStart } from './NewTaskStart'
+
+/** The chat, with what a new task shows before its first message. */
+const ChatWithStart = () => <ChatView start={<NewTaskStart />} />
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -29,7 +33,7 @@ export interface AppView {
 }
 
 export const appViews: AppView[] = [
-  { id: 'chat', label: 'Chat', component: ChatView },
+  { id: 'chat', label: 'Chat', component: ChatWithStart },
   { id: 'approvals', label: 'Approvals', component: QueueWithBranches, badge: usePendingApprovalCount },
   { id: 'changes', label: 'Changes', component: ChangesView },
   { id: 'terminal', label: 'Terminal', component: TerminalPanel },

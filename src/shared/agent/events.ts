@@ -108,6 +108,18 @@ export const AgentEvent = z.discriminatedUnion('type', [
     /** The exit code of the command the call ran (execute_command). */
     exitCode: z.number().int().optional()
   }),
+  /**
+   * The live tail of a running command's output (execute_command), as the terminal shows it with
+   * escape sequences removed: the last lines, whole each time (not a delta), throttled by the core.
+   * Live only: never logged or replayed (the tool result holds the final output).
+   */
+  z.object({
+    type: z.literal('tool-output'),
+    callId: z.string(),
+    tail: z.string(),
+    /** Lines the command printed so far (the tail shows the last of them). */
+    lines: z.number().int().nonnegative()
+  }),
   /** Progress a long-running tool reports (MCP progress notifications), for its tool card. */
   z.object({
     type: z.literal('tool-progress'),

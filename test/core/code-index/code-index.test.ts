@@ -103,8 +103,9 @@ describe('code index', () => {
     const index = await open()
     await index.sync()
     const status = index.status()
-    // 7 candidates scanned (the 4 sources, .modusignore, the png and the huge file); the png and the huge file are skipped.
-    expect(status).toMatchObject({ state: 'ready', filesTotal: 7, filesDone: 7, errors: 0 })
+    // 7 candidates scanned (the 4 sources, .modusignore, the png and the huge file); the png and the huge file are
+    // skipped. Once ready, the counts are what is indexed, as the message says (#28 item 18: one truth).
+    expect(status).toMatchObject({ state: 'ready', filesTotal: 5, filesDone: 5, errors: 0 })
     expect(status.message).toMatch(/^5 files, \d+ chunks indexed\.$/)
     expect(status.semantic).toMatchObject({ state: 'ready', model: 'fake-embed-1', dimension: 64 })
     expect(status.semantic.chunksEmbedded).toBe(status.chunks)
@@ -140,6 +141,27 @@ describe('code index', () => {
     const after = await again.search('fetch json from a url', { limit: 3 })
     expect(after.hits.map((h) => h.id)).toEqual(before.hits.map((h) => h.id))
     expect(after.hits[0].chunk.path).toBe('src/http/client.py')
+  })
+
+  it('a kept index says the same number of files in its message and its counts, opened and after an update run', async () => {
+    await setup()
+    const first = await open({ embeddings: false })
+    await first.sync()
+    const files = first.status().filesTotal
+    await first.close()
+    opened.length = 0
+
+    const again = await open({ embeddings: false })
+    const agrees = (count: number) => {
+      const status = again.status()
+      expect(status.message).toBe(`${count} files, ${status.chunks} chunks indexed.`)
+      expect(status).toMatchObject({ state: 'ready', filesDone: count, filesTotal: count })
+    }
+    agrees(files)
+    // An update run checks only what changed; the ready status still counts the whole index.
+    writeFileSync(join(t.root, 'src/added.ts'), 'export const added = 1\n')
+    await again.sync()
+    agrees(files + 1)
   })
 
   it('re-chunks and re-embeds only the file whose content changed', async () => {
@@ -242,7 +264,8 @@ describe('code index', () => {
     // Nothing ran in that process: the answer came from the tables as they were on disk.
     expect(answer.status).toMatchObject({
       state: 'ready',
-      filesDone: 0,
+      filesDone: 5,
+      filesTotal: 5,
       message: expect.stringMatching(/^5 files, \d+ chunks indexed\.$/)
     })
   })

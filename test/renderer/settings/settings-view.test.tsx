@@ -134,9 +134,11 @@ describe('settings view', () => {
       width: 1280,
       height: 800
     })
+    // A bad value: its error under the field once typed, and nothing to save (#28 item 18).
     await type(byLabel(container, 'Viewport width (px)'), '50')
-    await click(byButton(container, 'Save browser settings'))
-    await waitFor(() => container.textContent?.includes('from 200x200 to 3840x2160'))
+    await waitFor(() => container.textContent?.includes('Whole pixels from 200 to 3840.'))
+    expect(byLabel(container, 'Viewport width (px)').getAttribute('aria-invalid')).toBe('true')
+    expect(byButton(container, 'Save browser settings').disabled).toBe(true)
   })
 
   it('adds a provider whose key is stored but only its last four characters are shown', async () => {
@@ -205,17 +207,18 @@ describe('settings view', () => {
     const form = container.querySelector<HTMLFormElement>('form[aria-label="MCP tools"]')!
     const field = byLabel(form, 'Tool schema budget (tokens)')
     expect(field.value).toBe('2000')
+    // Errors show under the field once typed, and Save stays disabled (#28 item 18: one save model).
+    const note = () => form.querySelector('.field-error')?.textContent ?? ''
     await type(field, 'lots')
-    await click(byButton(form, 'Save MCP settings'))
-    await waitFor(() => form.querySelector('[role="alert"]')?.textContent?.includes('whole number of tokens'))
+    await waitFor(() => note().includes('whole number of tokens'))
     expect(field.getAttribute('aria-invalid')).toBe('true')
+    expect(byButton(form, 'Save MCP settings').disabled).toBe(true)
     await type(field, '2000000')
-    await click(byButton(form, 'Save MCP settings'))
-    await waitFor(() => form.querySelector('[role="alert"]')?.textContent?.includes('at most 1,000,000 tokens'))
+    await waitFor(() => note().includes('at most 1,000,000 tokens'))
     expect(existsSync(join(dir, 'settings.json'))).toBe(false) // nothing was written
     await type(field, ' 500 ')
     await click(byButton(form, 'Save MCP settings'))
-    await waitFor(() => form.querySelector('[role="status"]')?.textContent === 'Saved')
+    await waitFor(() => form.querySelector('[role="status"]')?.textContent === 'MCP settings saved.')
     expect(form.querySelector('[role="alert"]')).toBeNull()
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).mcp).toEqual({ schemaTokenBudget: 500 })
     expect(useSettingsStore.getState().settings?.mcp.schemaTokenBudget).toBe(500)

@@ -98,9 +98,16 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     return { total, embedded }
   }
   const readyMessage = () => `${Object.keys(meta.files).length} files, ${countChunks().total} chunks indexed.`
+  // One truth for a ready index: the counts and the message both come from what is indexed (a kept
+  // index opened from disk, or an update run that checked only the changed files, said "8 files
+  // indexed" beside "0 / 0 files").
+  const readyStatus = (message: string): Partial<CodeIndexStatus> => {
+    const files = Object.keys(meta.files).length
+    return { state: 'ready', filesDone: files, filesTotal: files, chunks: countChunks().total, message }
+  }
   // A kept index is ready the moment it is opened: what is on disk answers while a run checks for changes.
   const status: CodeIndexStatus = meta.complete
-    ? { ...idleStatus(root), state: 'ready', message: readyMessage() }
+    ? { ...idleStatus(root), ...readyStatus(readyMessage()) }
     : idleStatus(root)
   let controller: AbortController | null = null
   let running: Promise<void> = Promise.resolve()
@@ -303,7 +310,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         message: `Indexing cancelled at ${status.filesDone} of ${status.filesTotal} files; search uses what is indexed.`
       })
     const semantic = status.semantic.state === 'failed' ? ' Semantic search unavailable; lexical search works.' : ''
-    emit({ state: 'ready', message: `${readyMessage()}${semantic}` })
+    emit(readyStatus(`${readyMessage()}${semantic}`))
   }
 
   /** Serialises runs: one at a time, in order. */

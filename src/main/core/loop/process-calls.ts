@@ -127,7 +127,8 @@ async function processCall(
     mode: session.mode,
     signal: control.signal,
     modelSupportsImages: control.provider.info.supportsImages,
-    onProgress: (progress) => session.emit({ type: 'tool-progress', at: now(), callId: call.callId, ...progress })
+    onProgress: (progress) => session.emit({ type: 'tool-progress', at: now(), callId: call.callId, ...progress }),
+    onOutput: (output) => session.emit({ type: 'tool-output', callId: call.callId, ...output })
   }
   const runTask = () =>
     runTaskTool(session, call.callId, params, executor as TaskToolExecutor<unknown>, deps, control, runContext, finish)

@@ -87,6 +87,8 @@ export interface ToolRunContext {
   plan?: CommandRunPlan
   /** Progress of a long call (MCP), shown on the tool card. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
+  /** The live tail of a running command's output, for its card. */
+  onOutput?: (output: { tail: string; lines: number }) => void
   /** The policy's run plan for this call's command (see PolicyVerdict.run). */
   commandPlan?: SandboxPlan
 }

@@ -95,8 +95,9 @@ export function createTaskSession(
     queuedUserTexts: [],
     retryNow: null,
     emit(event) {
-      // Partial tool arguments are for the live view only; the complete tool-call event replaces them.
-      if (event.type === 'tool-call-partial') return hooks.onEvent(session, event)
+      // Partial tool arguments and a command's live output are for the live view only; the complete
+      // tool-call event and the tool result replace them.
+      if (event.type === 'tool-call-partial' || event.type === 'tool-output') return hooks.onEvent(session, event)
       let unsaved: Error | null = null
       try {
         log.append({ r: 'event', event })

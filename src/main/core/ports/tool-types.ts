@@ -48,6 +48,8 @@ export interface ToolContext {
   sandbox?: (request: SandboxRequest) => Promise<CommandSandbox | null>
   /** Progress of a long call, shown on the tool card. */
   reportProgress?: (progress: { progress: number; total?: number; message?: string }) => void
+  /** The live tail of a running command's output, shown under its card (see terminal/live-tail.ts). */
+  reportOutput?: (output: { tail: string; lines: number }) => void
 }
 
 /** The command a sandbox is chosen for, and whether the model asked to run it outside (`outside_sandbox`). */

@@ -128,13 +128,15 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     command: string,
     runCwd: string | null,
     wrap: SandboxWrap | null,
-    label = command
+    label = command,
+    onOutput?: (text: string) => void
   ): Promise<CommandRecord> {
     const session = terminal.session
     const { artifactId, capture } = await deps.artifacts.create(taskId, (paused) =>
       paused ? session.pause() : session.resume()
     )
     if (wrap) capture.observe((text) => wrap.scan(text))
+    if (onOutput) capture.observe(onOutput)
     let running: RunningCommand
     try {
       running = await session.run(wrap ? wrap.text : command, runCwd, capture, command)
@@ -354,7 +356,8 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
             request.command,
             explicitCwd ?? rootReal,
             wrap,
-            request.label
+            request.label,
+            request.onOutput
           )
           return { terminal, record }
         } finally {

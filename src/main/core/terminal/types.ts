@@ -38,6 +38,8 @@ export interface CommandRunRequest {
   label?: string
   /** Runs the command in a sandbox: given it and the task shell, returns the text the shell runs instead. */
   sandbox?: (command: string, shell: string) => Promise<SandboxWrap>
+  /** Fed the command's output as it streams, escape sequences removed (the chat's live tail). */
+  onOutput?: (text: string) => void
 }
 
 /** A command wrapped in the OS sandbox, as the terminal runs it. */

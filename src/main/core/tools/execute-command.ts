@@ -2,6 +2,7 @@ import type { ExecuteCommandParams } from '../../../shared/tools/execute-command
 import { ShellNamesChanged } from '../terminal/name-check'
 import type { SaveStopped } from '../terminal/output-capture'
 import type { CommandRunResult } from '../terminal/types'
+import { createLiveTail } from '../terminal/live-tail'
 import { textOutput, type CommandToolContext, type ToolExecutor } from '../ports/tool-types'
 
 /**
@@ -14,6 +15,7 @@ import { textOutput, type CommandToolContext, type ToolExecutor } from '../ports
 export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParams, CommandToolContext> {
   return {
     async execute(params, ctx) {
+      const live = ctx.reportOutput ? createLiveTail(ctx.reportOutput) : null
       try {
         const plan = ctx.plan
         const command = plan?.command ?? params.command
@@ -26,8 +28,10 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
           cwd: params.cwd,
           timeoutMs: params.timeout !== undefined ? Math.round(params.timeout * 1000) : undefined,
           signal: ctx.signal,
-          sandbox: sandbox && 'wrap' in sandbox ? sandbox.wrap : undefined
+          sandbox: sandbox && 'wrap' in sandbox ? sandbox.wrap : undefined,
+          onOutput: live ? (text) => live.push(text) : undefined
         })
+        live?.close()
         const unsandboxed = sandbox && 'outside' in sandbox ? `Sandbox: not used. ${sandbox.outside}` : null
         const rewritten =
           command !== params.command
@@ -45,6 +49,9 @@ export function createExecuteCommandExecutor(): ToolExecutor<ExecuteCommandParam
             needsApproval: { rule: 'shell-name', reason: `${error.message}; so the command was not auto-approved` }
           }
         return textOutput(`execute_command failed: ${error instanceof Error ? error.message : String(error)}`, true)
+      } finally {
+        // A command left running in the background keeps writing to its artifact, not to the card.
+        live?.close()
       }
     }
   }

@@ -56,6 +56,8 @@ export interface ToolItem {
   }
   /** Last progress a long-running tool reported (MCP). */
   progress?: { progress: number; total?: number; message?: string }
+  /** The live tail of its command's output (execute_command): its last lines, and how many it printed. */
+  output?: { tail: string; lines: number }
   changes: ChangeState[]
   /** Connections its sandboxed command asked about (answered here or in the queue). */
   networkAsks?: NetworkAskState[]
@@ -223,6 +225,11 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
         ...item,
         progress: { progress: event.progress, total: event.total, message: event.message }
       }))
+    case 'tool-output':
+      // Each event carries the whole tail, so a view that joined mid-command is right from the next one.
+      return updateTool(items, event.callId, (item) =>
+        item.result ? item : { ...item, output: { tail: event.tail, lines: event.lines } }
+      )
     case 'approval-requested': {
       const approval: ApprovalState = {
         approvalId: event.approvalId,

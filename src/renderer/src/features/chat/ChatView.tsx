@@ -24,8 +24,11 @@ function estimateHeight(item: ChatItem): number {
   }
 }
 
-/** The conversation of the active task (windowed), its meters and todo list, and the composer. */
-export function ChatView(): ReactNode {
+/**
+ * The conversation of the active task (windowed), its meters and todo list, and the composer;
+ * `start` is what a new task shows before its first message (composed by the app from several features).
+ */
+export function ChatView({ start }: { start?: ReactNode }): ReactNode {
   const view = useActiveTaskView()
   const taskId = useChatStore((state) => state.activeTaskId)
   const all = view?.items ?? EMPTY
@@ -48,15 +51,19 @@ export function ChatView(): ReactNode {
     <section className="chat" aria-label="Chat">
       {view ? <TaskBar view={view} /> : <h1 className="sr-only">New task</h1>}
       <div className="chat-main">
-        <VirtualList
-          className="chat-scroller"
-          label="Conversation"
-          items={items}
-          getKey={keyOf}
-          estimateHeight={estimateHeight}
-          renderItem={render}
-          followOutput
-        />
+        {!view && start ? (
+          <div className="chat-scroller">{start}</div>
+        ) : (
+          <VirtualList
+            className="chat-scroller"
+            label="Conversation"
+            items={items}
+            getKey={keyOf}
+            estimateHeight={estimateHeight}
+            renderItem={render}
+            followOutput
+          />
+        )}
         {view && view.todos.length > 0 && <TodoList todos={view.todos} />}
       </div>
       {/* Where the reply would appear: the request that failed and when it is sent again. */}

@@ -5,6 +5,8 @@ import { BrowserPageField } from '../../common/approval-actions/BrowserPageField
 import { browserPageOf, keyArguments, KIND_LABELS } from '../../common/approvals/approval-model'
 import { useApprovalsStore } from '../../common/approvals/approvals-store'
 import { BrowserResult } from './BrowserResult'
+import { CommandOutputView } from './CommandOutputView'
+import { commandOutputOf } from './command-output'
 import { NetworkAsks } from './NetworkAsks'
 import { parsePartialJson } from './partial-json'
 import { composerField, focusWhenReady } from '../../components/focus-after'
@@ -29,6 +31,7 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
   const raw = item.args !== undefined ? item.args : parsePartialJson(item.argsText)
   const args = keyArguments(raw, 3, 120)
   const title = toolTitle(item, phase, raw)
+  const output = commandOutputOf(item)
   return (
     <div className="chat-row">
       <div className={`tool-card tool-${phase}`} role="group" aria-label={`Tool call ${item.name}`}>
@@ -60,6 +63,7 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
         {phase === 'waiting' && item.approval && <InlineApproval approvalId={item.approval.approvalId} />}
         {item.networkAsks && item.networkAsks.length > 0 && <NetworkAsks asks={item.networkAsks} />}
         {phase === 'running' && item.progress && <ToolProgress progress={item.progress} />}
+        {output && <CommandOutputView output={output} />}
         {item.result && item.name === 'browser_action' && <BrowserResult result={item.result} />}
         {item.result && <ToolResult result={item.result} />}
       </div>

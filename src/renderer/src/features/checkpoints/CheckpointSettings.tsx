@@ -1,7 +1,7 @@
 import '../../common/checkpoints/checkpoints.css'
-import { useEffect, useId, useState, type ReactNode } from 'react'
-import type { CheckpointUsage } from '../../../../shared/contract/checkpoints'
+import { useEffect, useState, type ReactNode } from 'react'
 import { FormError } from '../../components/FormError'
+import { Field, SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import { useClient } from '../../client/client-context'
 import { useCheckpointsStore } from '../../common/checkpoints/checkpoints-store'
 
@@ -12,40 +12,39 @@ const formatBytes = (bytes: number): string =>
       ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
       : `${(bytes / 1024 ** 3).toFixed(2)} GB`
 
+type LimitsDraft = { maxFileMb: string; workspaceCapMb: string }
+
+const fileError = (text: string): string | null => {
+  const value = Number(text)
+  return text.trim() && value > 0 && value <= 1024 ? null : 'A number above 0, at most 1024.'
+}
+const capError = (text: string): string | null => (text.trim() && Number(text) > 0 ? null : 'A number above 0.')
+
 /** Space the checkpoints use per workspace, and the two settings that bound it. */
 export function CheckpointSettings(): ReactNode {
   const client = useClient()
-  const id = useId()
   const usage = useCheckpointsStore((state) => state.usage)
-  const [draft, setDraft] = useState({ maxFileMb: '', workspaceCapMb: '' })
-  const [error, setError] = useState<string | null>(null)
-  const [saved, setSaved] = useState(false)
-
-  /** The form starts from the settings just read or saved. */
-  const showSaved = (problem: string | null): boolean => {
-    if (problem) {
-      setError(problem)
-      return false
-    }
-    const value = useCheckpointsStore.getState().usage as CheckpointUsage
-    setDraft({ maxFileMb: String(value.settings.maxFileMb), workspaceCapMb: String(value.settings.workspaceCapMb) })
-    return true
-  }
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const saved = usage
+    ? { maxFileMb: String(usage.settings.maxFileMb), workspaceCapMb: String(usage.settings.workspaceCapMb) }
+    : null
+  const section = useSectionDraft<LimitsDraft>('settings:checkpoints', 'Checkpoints', saved)
   useEffect(() => {
-    void useCheckpointsStore.getState().loadUsage(client).then(showSaved)
+    void useCheckpointsStore.getState().loadUsage(client).then(setLoadError)
   }, [client])
+  const draft = section.draft
+  const errors = draft
+    ? { maxFileMb: fileError(draft.maxFileMb), workspaceCapMb: capError(draft.workspaceCapMb) }
+    : null
 
   const save = async () => {
-    setSaved(false)
-    const maxFileMb = Number(draft.maxFileMb)
-    const workspaceCapMb = Number(draft.workspaceCapMb)
-    if (!(maxFileMb > 0 && maxFileMb <= 1024) || !(workspaceCapMb > 0)) {
-      setError('Both values must be numbers above 0 (the file size at most 1024 MB).')
-      return
-    }
-    if (!showSaved(await useCheckpointsStore.getState().saveSettings(client, { maxFileMb, workspaceCapMb }))) return
-    setError(null)
-    setSaved(true)
+    if (!draft) return
+    const settings = { maxFileMb: Number(draft.maxFileMb), workspaceCapMb: Number(draft.workspaceCapMb) }
+    const problem = await useCheckpointsStore.getState().saveSettings(client, settings)
+    const saved = useCheckpointsStore.getState().usage?.settings
+    if (!problem && saved)
+      section.reset({ maxFileMb: String(saved.maxFileMb), workspaceCapMb: String(saved.workspaceCapMb) })
+    section.done(problem, 'Checkpoint settings saved.')
   }
 
   return (
@@ -76,31 +75,50 @@ export function CheckpointSettings(): ReactNode {
           </tbody>
         </table>
       )}
-      <form
-        className="checkpoint-limits"
-        onSubmit={(event) => {
-          event.preventDefault()
-          void save()
-        }}
-      >
-        <label htmlFor={`${id}-file`}>Skip files larger than (MB) in command snapshots</label>
-        <input
-          id={`${id}-file`}
-          inputMode="decimal"
-          value={draft.maxFileMb}
-          onChange={(e) => setDraft({ ...draft, maxFileMb: e.target.value })}
-        />
-        <label htmlFor={`${id}-cap`}>Space per workspace (MB); the oldest tasks’ checkpoints go first</label>
-        <input
-          id={`${id}-cap`}
-          inputMode="decimal"
-          value={draft.workspaceCapMb}
-          onChange={(e) => setDraft({ ...draft, workspaceCapMb: e.target.value })}
-        />
-        <button type="submit">Save checkpoint settings</button>
-        {saved && <span role="status">Saved</span>}
-      </form>
-      <FormError message={error} />
+      {draft && errors && (
+        <SettingsForm
+          name="Checkpoint settings"
+          className="checkpoint-limits"
+          dirty={section.dirty}
+          valid={!errors.maxFileMb && !errors.workspaceCapMb}
+          status={section.status}
+          error={section.error}
+          onSave={() => void save()}
+        >
+          <Field
+            label="Skip files larger than (MB) in command snapshots"
+            error={errors.maxFileMb}
+            touched={section.touched('maxFileMb')}
+            onTouch={() => section.touch('maxFileMb')}
+          >
+            {(input) => (
+              <input
+                {...input}
+                inputMode="decimal"
+                value={draft.maxFileMb}
+                onChange={(event) => section.set('maxFileMb', event.target.value)}
+              />
+            )}
+          </Field>
+          <Field
+            label="Space per workspace (MB)"
+            hint="The oldest tasks’ checkpoints go first."
+            error={errors.workspaceCapMb}
+            touched={section.touched('workspaceCapMb')}
+            onTouch={() => section.touch('workspaceCapMb')}
+          >
+            {(input) => (
+              <input
+                {...input}
+                inputMode="decimal"
+                value={draft.workspaceCapMb}
+                onChange={(event) => section.set('workspaceCapMb', event.target.value)}
+              />
+            )}
+          </Field>
+        </SettingsForm>
+      )}
+      <FormError message={loadError} />
     </div>
   )
 }

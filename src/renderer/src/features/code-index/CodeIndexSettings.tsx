@@ -1,84 +1,108 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import type { EmbeddingsKind } from '../../../../shared/contract/settings'
 import { PROVIDERS } from '../../../../shared/providers/descriptors'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
+import { Field, SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import { useSettingsStore } from '../../common/settings/settings-store'
 import { progressLine, useCodeIndexStore, type CodeIndexAction } from './code-index-store'
+
+type EmbeddingsDraft = { kind: string; baseUrl: string; model: string; apiKey: string }
 
 /** The embeddings endpoint of codebase_search; without one the search is lexical (BM25) only. */
 export function EmbeddingsForm(): ReactNode {
   const client = useClient()
   const saved = useSettingsStore((state) => state.settings?.embeddings ?? null)
-  const [kind, setKind] = useState<EmbeddingsKind>(saved?.kind ?? 'openai')
-  const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '')
-  const [model, setModel] = useState(saved?.model ?? 'text-embedding-3-small')
-  const [apiKey, setApiKey] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [note, setNote] = useState<string | null>(null)
+  const loaded = useSettingsStore((state) => state.settings !== null)
+  // The key is never shown: an empty field keeps the stored one, so typing one is the change.
+  const stored: EmbeddingsDraft | null = loaded
+    ? {
+        kind: saved?.kind ?? 'openai',
+        baseUrl: saved?.baseUrl ?? '',
+        model: saved?.model ?? 'text-embedding-3-small',
+        apiKey: ''
+      }
+    : null
+  const section = useSectionDraft<EmbeddingsDraft>('settings:embeddings', 'Codebase index', stored)
+  const draft = section.draft
+  if (!draft) return null
+  const kind = draft.kind as EmbeddingsKind
+  const modelError = draft.model.trim() ? null : 'The embeddings model is required.'
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault()
-    setError(null)
-    setNote(null)
+  const save = async () => {
     const embeddings = {
       kind,
-      model,
-      ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
-      ...(apiKey ? { apiKey } : {})
+      model: draft.model.trim(),
+      ...(draft.baseUrl.trim() ? { baseUrl: draft.baseUrl.trim() } : {}),
+      ...(draft.apiKey ? { apiKey: draft.apiKey } : {})
     }
     const problem = await useSettingsStore.getState().save(client, 'settings:saveEmbeddings', { embeddings })
-    if (problem) return setError(problem)
-    setApiKey('')
-    setNote('Saved. The index embeds its chunks with this model in the background.')
+    if (!problem) section.reset({ ...draft, apiKey: '' })
+    section.done(problem, 'Saved. The index embeds its chunks with this model in the background.')
   }
   const turnOff = async () => {
-    setError(null)
     const problem = await useSettingsStore.getState().save(client, 'settings:saveEmbeddings', { embeddings: null })
-    if (problem) return setError(problem)
-    setNote('Semantic search is off; codebase_search is lexical.')
+    section.done(problem, 'Semantic search is off; codebase_search is lexical.')
   }
+  const field = (key: keyof EmbeddingsDraft) => ({
+    touched: section.touched(key),
+    onTouch: () => section.touch(key)
+  })
 
   return (
-    <form className="embeddings-form" onSubmit={(e) => void save(e)} aria-label="Embeddings">
-      <label>
-        Provider
-        <select value={kind} onChange={(e) => setKind(e.target.value as EmbeddingsKind)}>
-          <option value="openai">OpenAI</option>
-          <option value="openai-compatible">OpenAI-compatible (Ollama, LM Studio, vLLM)</option>
-        </select>
-      </label>
-      <label>
-        Base URL{PROVIDERS[kind].defaultBaseUrl ? ' (optional)' : ''}
-        <input
-          value={baseUrl}
-          onChange={(e) => setBaseUrl(e.target.value)}
-          placeholder={PROVIDERS[kind].defaultBaseUrl ?? PROVIDERS[kind].baseUrlExample}
-        />
-      </label>
-      <label>
-        Model
-        <input value={model} onChange={(e) => setModel(e.target.value)} required />
-      </label>
-      <label>
-        API key {saved?.hasKey ? '(stored; leave empty to keep it)' : '(optional for local servers)'}
-        <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" />
-      </label>
-      <div className="actions">
-        <button type="submit">Save embeddings</button>
-        {saved && (
+    <SettingsForm
+      name="Embeddings"
+      className="embeddings-form"
+      dirty={section.dirty}
+      valid={!modelError}
+      status={section.status}
+      error={section.error}
+      onSave={() => void save()}
+      extra={
+        saved && (
           <button type="button" onClick={() => void turnOff()}>
             Turn semantic search off
           </button>
+        )
+      }
+    >
+      <Field label="Provider" {...field('kind')}>
+        {(input) => (
+          <select {...input} value={kind} onChange={(e) => section.set('kind', e.target.value)}>
+            <option value="openai">OpenAI</option>
+            <option value="openai-compatible">OpenAI-compatible (Ollama, LM Studio, vLLM)</option>
+          </select>
         )}
-      </div>
-      {note && (
-        <p className="note" role="status">
-          {note}
-        </p>
-      )}
-      <FormError message={error} />
-    </form>
+      </Field>
+      <Field label={`Base URL${PROVIDERS[kind].defaultBaseUrl ? ' (optional)' : ''}`} {...field('baseUrl')}>
+        {(input) => (
+          <input
+            {...input}
+            value={draft.baseUrl}
+            onChange={(e) => section.set('baseUrl', e.target.value)}
+            placeholder={PROVIDERS[kind].defaultBaseUrl ?? PROVIDERS[kind].baseUrlExample}
+          />
+        )}
+      </Field>
+      <Field label="Model" error={modelError} {...field('model')}>
+        {(input) => <input {...input} value={draft.model} onChange={(e) => section.set('model', e.target.value)} />}
+      </Field>
+      <Field
+        label="API key"
+        hint={saved?.hasKey ? 'Stored; leave empty to keep it.' : 'Optional for local servers.'}
+        {...field('apiKey')}
+      >
+        {(input) => (
+          <input
+            {...input}
+            type="password"
+            value={draft.apiKey}
+            onChange={(e) => section.set('apiKey', e.target.value)}
+            autoComplete="off"
+          />
+        )}
+      </Field>
+    </SettingsForm>
   )
 }
 

@@ -1,5 +1,5 @@
-import { useEffect, useId, useState, type ReactNode } from 'react'
-import { FormError } from '../../components/FormError'
+import type { ReactNode } from 'react'
+import { Field, SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import { useClient } from '../../client/client-context'
 import { useSettingsStore } from '../../common/settings/settings-store'
 
@@ -19,55 +19,49 @@ export function parseSchemaBudget(text: string): { budget: number } | { error: s
 /** Settings → MCP tools: how many tokens of server tool schemas a mode sends before they go on demand. */
 export function McpSettings(): ReactNode {
   const client = useClient()
-  const id = useId()
   const stored = useSettingsStore((state) => state.settings?.mcp.schemaTokenBudget)
-  const [draft, setDraft] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [saved, setSaved] = useState(false)
-  useEffect(() => {
-    if (stored !== undefined) setDraft(String(stored))
-  }, [stored])
-  if (stored === undefined) return null
+  const section = useSectionDraft('settings:mcp', 'MCP tools', stored === undefined ? null : { budget: String(stored) })
+  const draft = section.draft
+  if (!draft) return null
+  const parsed = parseSchemaBudget(draft.budget)
 
   const save = async (): Promise<void> => {
-    setSaved(false)
-    const parsed = parseSchemaBudget(draft)
-    if ('error' in parsed) return setError(parsed.error)
+    if ('error' in parsed) return
     const problem = await useSettingsStore
       .getState()
       .save(client, 'settings:saveMcp', { schemaTokenBudget: parsed.budget })
-    if (problem) return setError(problem)
-    setError(null)
-    setSaved(true)
+    // The form shows what was saved (" 500 " is saved as 500).
+    if (!problem) section.reset({ budget: String(parsed.budget) })
+    section.done(problem, 'MCP settings saved.')
   }
 
   return (
-    <form
+    <SettingsForm
+      name="MCP settings"
+      label="MCP tools"
       className="mcp-settings"
-      aria-label="MCP tools"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void save()
-      }}
+      dirty={section.dirty}
+      valid={!('error' in parsed)}
+      status={section.status}
+      error={section.error}
+      onSave={() => void save()}
     >
-      <label htmlFor={`${id}-budget`}>Tool schema budget (tokens)</label>
-      <input
-        id={`${id}-budget`}
-        inputMode="numeric"
-        aria-describedby={`${id}-budget-note`}
-        aria-invalid={error ? true : undefined}
-        value={draft}
-        onChange={(event) => setDraft(event.target.value)}
-      />
-      <p className="note" id={`${id}-budget-note`}>
-        When the server tools a mode may use cost more than this in schemas, they are not sent with every request: the
-        model finds them with search_mcp_tools and loads a schema when it needs one. 0 always loads them on demand.
-      </p>
-      <div className="form-actions">
-        <button type="submit">Save MCP settings</button>
-        {saved && <span role="status">Saved</span>}
-      </div>
-      <FormError message={error} />
-    </form>
+      <Field
+        label="Tool schema budget (tokens)"
+        hint="When the server tools a mode may use cost more than this in schemas, they are not sent with every request: the model finds them with search_mcp_tools and loads a schema when it needs one. 0 always loads them on demand."
+        error={'error' in parsed ? parsed.error : null}
+        touched={section.touched('budget')}
+        onTouch={() => section.touch('budget')}
+      >
+        {(input) => (
+          <input
+            {...input}
+            inputMode="numeric"
+            value={draft.budget}
+            onChange={(event) => section.set('budget', event.target.value)}
+          />
+        )}
+      </Field>
+    </SettingsForm>
   )
 }

@@ -1,33 +1,31 @@
-import { useEffect, useId, useState, type ReactNode } from 'react'
-import { FormError } from '../../components/FormError'
+import type { ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
+import { Field, SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import { useSettingsStore } from '../../common/settings/settings-store'
+
+type ViewportDraft = { width: string; height: string }
+
+/** Whole pixels within the contract's bounds, or what is wrong in words. */
+const pixels = (text: string, max: number): string | null => {
+  const value = Number(text)
+  return /^\d+$/.test(text.trim()) && value >= 200 && value <= max ? null : `Whole pixels from 200 to ${max}.`
+}
 
 /** The browser tool: which Chromium it drives (or how to install one) and the page size it opens with. */
 export function BrowserSettings(): ReactNode {
   const client = useClient()
-  const id = useId()
   const browser = useSettingsStore((state) => state.settings?.browser)
-  const [draft, setDraft] = useState({ width: '', height: '' })
-  const [error, setError] = useState<string | null>(null)
-  const [saved, setSaved] = useState(false)
-  const width = browser?.viewport.width
-  const height = browser?.viewport.height
-  useEffect(() => {
-    if (width !== undefined && height !== undefined) setDraft({ width: String(width), height: String(height) })
-  }, [width, height])
-  if (!browser) return null
+  const saved = browser ? { width: String(browser.viewport.width), height: String(browser.viewport.height) } : null
+  const section = useSectionDraft<ViewportDraft>('settings:browser', 'Browser', saved)
+  const draft = section.draft
+  if (!browser || !draft) return null
+  const errors = { width: pixels(draft.width, 3840), height: pixels(draft.height, 2160) }
 
   const save = async () => {
-    setSaved(false)
     const viewport = { width: Number(draft.width), height: Number(draft.height) }
-    const fits = (value: number, max: number) => Number.isInteger(value) && value >= 200 && value <= max
-    if (!fits(viewport.width, 3840) || !fits(viewport.height, 2160))
-      return setError('The viewport must be whole pixels, from 200x200 to 3840x2160.')
     const problem = await useSettingsStore.getState().save(client, 'settings:saveBrowser', { viewport })
-    if (problem) return setError(problem)
-    setError(null)
-    setSaved(true)
+    if (!problem) section.reset({ width: String(viewport.width), height: String(viewport.height) })
+    section.done(problem, 'Browser settings saved.')
   }
 
   return (
@@ -41,30 +39,35 @@ export function BrowserSettings(): ReactNode {
           The browser tool cannot run: {browser.chromium.advice}
         </p>
       )}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault()
-          void save()
-        }}
+      <SettingsForm
+        name="Browser settings"
+        dirty={section.dirty}
+        valid={!errors.width && !errors.height}
+        status={section.status}
+        error={section.error}
+        onSave={() => void save()}
       >
-        <label htmlFor={`${id}-width`}>Viewport width (px)</label>
-        <input
-          id={`${id}-width`}
-          inputMode="numeric"
-          value={draft.width}
-          onChange={(e) => setDraft({ ...draft, width: e.target.value })}
-        />
-        <label htmlFor={`${id}-height`}>Viewport height (px)</label>
-        <input
-          id={`${id}-height`}
-          inputMode="numeric"
-          value={draft.height}
-          onChange={(e) => setDraft({ ...draft, height: e.target.value })}
-        />
-        <button type="submit">Save browser settings</button>
-        {saved && <span role="status">Saved</span>}
-      </form>
-      <FormError message={error} />
+        <div className="settings-row">
+          {(['width', 'height'] as const).map((key) => (
+            <Field
+              key={key}
+              label={`Viewport ${key} (px)`}
+              error={errors[key]}
+              touched={section.touched(key)}
+              onTouch={() => section.touch(key)}
+            >
+              {(input) => (
+                <input
+                  {...input}
+                  inputMode="numeric"
+                  value={draft[key]}
+                  onChange={(event) => section.set(key, event.target.value)}
+                />
+              )}
+            </Field>
+          ))}
+        </div>
+      </SettingsForm>
     </div>
   )
 }

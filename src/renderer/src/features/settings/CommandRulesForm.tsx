@@ -1,5 +1,5 @@
-import { FormError } from '../../components/FormError'
-import { useEffect, useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
+import { SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import type { GlobalCommandRules } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
 import { CommandRulesFields } from '../../common/modes/CommandRulesFields'
@@ -30,46 +30,34 @@ export const rulesFromTexts = (texts: RuleTexts): GlobalCommandRules => {
 export function CommandRulesForm(): ReactNode {
   const client = useClient()
   const saved = useSettingsStore((state) => state.settings?.commandRules)
-  const [texts, setTexts] = useState<RuleTexts | null>(saved ? toTexts(saved) : null)
-  const [status, setStatus] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    if (saved && !texts) setTexts(toTexts(saved))
-  }, [saved, texts])
+  const section = useSectionDraft<RuleTexts>('settings:command-rules', 'Command rules', saved ? toTexts(saved) : null)
+  const texts = section.draft
   if (!texts) return null
 
   const save = async () => {
-    setError(null)
     const problem = await useSettingsStore.getState().save(client, 'settings:saveCommandRules', rulesFromTexts(texts))
-    if (problem) return setError(problem)
-    setTexts(toTexts(useSettingsStore.getState().settings!.commandRules))
-    setStatus('Command rules saved.')
+    const stored = useSettingsStore.getState().settings?.commandRules
+    // The core keeps one copy of each rule, trimmed: the form shows what it saved.
+    if (!problem && stored) section.reset(toTexts(stored))
+    section.done(problem, 'Command rules saved.')
   }
 
   return (
-    <form
+    <SettingsForm
+      name="Command rules"
+      label="Command rules for every mode"
       className="global-rules"
-      aria-label="Command rules for every mode"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void save()
-      }}
+      dirty={section.dirty}
+      valid
+      status={section.status}
+      error={section.error}
+      onSave={() => void save()}
     >
       <CommandRulesFields
         rules={texts}
         legend="Rules for every mode"
-        onChange={(list, value) => {
-          setStatus(null)
-          setTexts({ ...texts, [list]: value })
-        }}
+        onChange={(list, value) => section.set(list, value)}
       />
-      <div className="form-actions">
-        <button type="submit">Save command rules</button>
-        <span className="note" role="status">
-          {status}
-        </span>
-      </div>
-      <FormError message={error} />
-    </form>
+    </SettingsForm>
   )
 }

@@ -1,10 +1,10 @@
-import { FormError } from '../../components/FormError'
-import { useEffect, useId, useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
+import { Field, SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import type { LimitsInput } from '../../../../shared/contract/settings'
 import { useClient } from '../../client/client-context'
 import { useSettingsStore } from '../../common/settings/settings-store'
 
-interface LimitsDraft {
+type LimitsDraft = {
   mistakeLimit: string
   repetitionLimit: string
   maxRequests: string
@@ -61,63 +61,50 @@ const FIELDS: Array<{ key: keyof LimitsDraft; label: string; hint: string }> = [
 export function LimitsForm(): ReactNode {
   const client = useClient()
   const limits = useSettingsStore((state) => state.settings?.limits)
-  const [draft, setDraft] = useState<LimitsDraft | null>(limits ? toDraft(limits) : null)
-  const [status, setStatus] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const ids = useId()
-  useEffect(() => {
-    if (limits && !draft) setDraft(toDraft(limits))
-  }, [limits, draft])
+  const section = useSectionDraft('settings:limits', 'Limits', limits ? toDraft(limits) : null)
+  const draft = section.draft
   if (!draft) return null
   const check = parseLimits(draft)
   const errors = check.ok ? {} : check.errors
 
   const save = async () => {
     if (!check.ok) return
-    setError(null)
     const problem = await useSettingsStore.getState().save(client, 'settings:saveLimits', check.limits)
-    if (problem) return setError(problem)
-    setStatus('Limits saved.')
+    const saved = useSettingsStore.getState().settings?.limits
+    if (!problem && saved) section.reset(toDraft(saved))
+    section.done(problem, 'Limits saved.')
   }
 
   return (
-    <form
+    <SettingsForm
+      name="Limits"
       className="limits-form"
-      aria-label="Limits"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void save()
-      }}
+      dirty={section.dirty}
+      valid={check.ok}
+      status={section.status}
+      error={section.error}
+      onSave={() => void save()}
     >
       {FIELDS.map(({ key, label, hint }) => (
-        <div key={key} className="field">
-          <label htmlFor={`${ids}-${key}`}>{label}</label>
-          <input
-            id={`${ids}-${key}`}
-            inputMode="decimal"
-            value={draft[key]}
-            placeholder={hint}
-            aria-invalid={Boolean(errors[key])}
-            aria-describedby={`${ids}-${key}-hint`}
-            onChange={(event) => {
-              setStatus(null)
-              setDraft({ ...draft, [key]: event.target.value })
-            }}
-          />
-          <span className={errors[key] ? 'field-error' : 'note'} id={`${ids}-${key}-hint`}>
-            {errors[key] ?? hint}
-          </span>
-        </div>
+        <Field
+          key={key}
+          label={label}
+          hint={hint}
+          error={errors[key]}
+          touched={section.touched(key)}
+          onTouch={() => section.touch(key)}
+        >
+          {(input) => (
+            <input
+              {...input}
+              inputMode="decimal"
+              value={draft[key]}
+              placeholder={hint}
+              onChange={(event) => section.set(key, event.target.value)}
+            />
+          )}
+        </Field>
       ))}
-      <div className="form-actions">
-        <button type="submit" disabled={!check.ok}>
-          Save limits
-        </button>
-        <span className="note" role="status">
-          {status}
-        </span>
-      </div>
-      <FormError message={error} />
-    </form>
+    </SettingsForm>
   )
 }
