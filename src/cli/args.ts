@@ -11,6 +11,8 @@ export interface RunArgs {
   workspace: string
   mode: string
   task: string
+  /** `--image FILE`, repeatable: images sent with the task. */
+  images?: string[]
   provider?: ProviderKind
   model?: string
   baseUrl?: string
@@ -86,7 +88,8 @@ const BASE_URL_VARIABLES = [...new Set(PROVIDER_KINDS.flatMap((kind) => PROVIDER
 
 export const USAGE = `Usage:
   modus run --workspace DIR [--mode SLUG] [--provider ${PROVIDER_KINDS.join('|')}]
-            [--model ID] [--base-url URL] [--json] [--non-interactive] [--trust] "task"
+            [--model ID] [--base-url URL] [--json] [--non-interactive] [--trust]
+            [--image FILE]... "task"
       Runs a task headless: the answer streams to stdout (--json: every event as a JSON line).
       Approvals are asked on the terminal, or denied with --non-interactive.
       Without --provider the active provider from the app's settings is used.
@@ -134,13 +137,19 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const values = new Map<string, string>()
   const flags = new Set<string>()
   const positional: string[] = []
+  const images: string[] = []
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
     const [name, inline] =
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined]
-    if (VALUE_FLAGS.has(name)) {
+    if (name === '--image') {
+      const value = inline ?? rest[++i]
+      if (value === undefined || (inline === undefined && value.startsWith('--')))
+        throw new UsageError('--image needs a file.')
+      images.push(value)
+    } else if (VALUE_FLAGS.has(name)) {
       const value = inline ?? rest[++i]
       if (value === undefined || (inline === undefined && value.startsWith('--')))
         throw new UsageError(`${name} needs a value.`)
@@ -197,7 +206,7 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   if (!values.has('--workspace')) throw new UsageError('modus run needs --workspace DIR.')
   const task = positional.join(' ').trim()
   if (!task) throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
-  return { command: 'run', task, ...options }
+  return { command: 'run', task, ...options, ...(images.length > 0 ? { images } : {}) }
 }
 
 function runOptions(

@@ -21,6 +21,8 @@ import { describeProjectGrants, projectGrantItems } from '../../shared/modes/pro
 import { createMcpHub } from './mcp/hub'
 import { createOwnSaves } from './modes/own-saves'
 import { createMcpHandlers } from './mcp/mcp-handlers'
+import { createCommandCatalog } from './commands/command-catalog'
+import { createCommandHandlers } from './commands/command-handlers'
 import { projectHookGrants } from './hooks/hook-files'
 
 export interface CoreOptions {
@@ -128,7 +130,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...agent.handlers,
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
-    ...ownMcpChanges(createMcpHandlers(mcp), ownGrants)
+    ...ownMcpChanges(createMcpHandlers(mcp), ownGrants),
+    ...createCommandHandlers(
+      createCommandCatalog({ dataDir: options.dataDir, workspace: () => session.current()?.root ?? null })
+    )
   }
 
   return {

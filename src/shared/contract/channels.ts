@@ -69,7 +69,9 @@ export const requestChannels = [
   'checkpoints:taskChanges',
   'checkpoints:usage',
   'checkpoints:saveSettings',
-  'sandbox:status'
+  'sandbox:status',
+  'commands:list',
+  'commands:expand'
 ] as const
 
 export const eventNames = [

@@ -13,6 +13,7 @@ import { terminalEvents, terminalRequests } from './terminal'
 import { workspaceEvents, workspaceRequests } from './workspace'
 import { mcpEvents, mcpRequests } from './mcp'
 import { sandboxRequests } from './sandbox'
+import { commandsRequests } from './commands'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -30,7 +31,8 @@ export const requests = {
   ...mcpRequests,
   ...codeIndexRequests,
   ...checkpointsRequests,
-  ...sandboxRequests
+  ...sandboxRequests,
+  ...commandsRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {
