@@ -160,7 +160,7 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
             checked={draft.acceptsImages}
             onChange={(event) => change({ acceptsImages: event.target.checked })}
           />{' '}
-          Accepts images (screenshots, MCP images and pasted images are sent to this model)
+          Accepts images (screenshots, MCP images and pasted images are sent to it)
         </label>
       )}
       <label htmlFor={fieldId('key')}>API key</label>
