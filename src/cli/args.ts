@@ -11,6 +11,8 @@ export interface RunArgs {
   workspace: string
   mode: string
   task: string
+  /** `--image FILE`, repeatable: images sent with the task. */
+  images?: string[]
   provider?: ProviderKind
   model?: string
   baseUrl?: string
@@ -107,7 +109,8 @@ const BASE_URL_VARIABLES = [...new Set(PROVIDER_KINDS.flatMap((kind) => PROVIDER
 
 export const USAGE = `Usage:
   modus run --workspace DIR [--mode SLUG] [--provider ${PROVIDER_KINDS.join('|')}]
-            [--model ID] [--base-url URL] [--json] [--non-interactive] [--trust] "task"
+            [--model ID] [--base-url URL] [--json] [--non-interactive] [--trust]
+            [--image FILE]... "task"
       Runs a task headless: the answer streams to stdout (--json: every event as a JSON line).
       Approvals are asked on the terminal, or denied with --non-interactive.
       Without --provider the active provider from the app's settings is used.
@@ -166,13 +169,19 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const positional: string[] = []
   /** `--worktree NAME`: the word after it is its name when a task text remains besides it. */
   let worktreeName: number | null = null
+  const images: string[] = []
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]
     const [name, inline] =
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined]
-    if (VALUE_FLAGS.has(name)) {
+    if (name === '--image') {
+      const value = inline ?? rest[++i]
+      if (value === undefined || (inline === undefined && value.startsWith('--')))
+        throw new UsageError('--image needs a file.')
+      images.push(value)
+    } else if (VALUE_FLAGS.has(name)) {
       const value = inline ?? rest[++i]
       if (value === undefined || (inline === undefined && value.startsWith('--')))
         throw new UsageError(`${name} needs a value.`)
@@ -250,7 +259,7 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   const task = positional.join(' ').trim()
   if (!task) throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
   if (flags.has('--worktree')) return { command: 'run', task, ...options, worktree: name ? { name } : {} }
-  return { command: 'run', task, ...options }
+  return { command: 'run', task, ...options, ...(images.length > 0 ? { images } : {}) }
 }
 
 /** A worktree name on the command line: one word (the name schema allows spaces only in the app). */

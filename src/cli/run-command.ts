@@ -15,6 +15,7 @@ import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import { askOnTerminal } from './approval-prompt'
 import { defaultModelFor, UsageError, type RunArgs } from './args'
+import { expandSlashCommand, readImageFiles } from './run-inputs'
 import { visible } from './visible'
 import { createLineReader, type CliIo, type LineReader } from './cli-io'
 
@@ -32,11 +33,13 @@ const NON_INTERACTIVE_ANSWER =
 /** `modus run`: one task on the real core, streamed to the terminal (or as JSON lines). */
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   return withServices(args, io, (services, workspace, reader) =>
-    followTask(services, args, workspace, io, reader, () =>
-      args.worktree
-        ? startIsolated(services, args, workspace, io)
-        : services.tasks.start({ text: args.task, mode: args.mode, workspace })
-    )
+    followTask(services, args, workspace, io, reader, async () => {
+      if (args.worktree) return startIsolated(services, args, workspace, io)
+      const images = await readImageFiles(args.images ?? [], io.cwd)
+      const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
+      const text = await expandSlashCommand(args.task, { dataDir, workspace })
+      return services.tasks.start({ text, mode: args.mode, workspace, images })
+    })
   )
 }
 

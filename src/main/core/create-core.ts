@@ -21,6 +21,8 @@ import { describeProjectGrants, projectGrantItems } from '../../shared/modes/pro
 import { createMcpHub } from './mcp/hub'
 import { createOwnSaves } from './modes/own-saves'
 import { createMcpHandlers } from './mcp/mcp-handlers'
+import { createCommandCatalog } from './commands/command-catalog'
+import { createCommandHandlers } from './commands/command-handlers'
 import { projectHookGrants } from './hooks/hook-files'
 import { createWorktreeApplyHandlers } from './worktrees/apply-handlers'
 
@@ -135,7 +137,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
     ...ownMcpChanges(createMcpHandlers(mcp), ownGrants),
-    ...createWorktreeApplyHandlers({ worktrees: agent.worktrees })
+    ...createWorktreeApplyHandlers({ worktrees: agent.worktrees }),
+    ...createCommandHandlers(
+      createCommandCatalog({ dataDir: options.dataDir, workspace: () => session.current()?.root ?? null })
+    )
   }
 
   return {

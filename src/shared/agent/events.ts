@@ -31,7 +31,13 @@ export const ApprovalKind = z.enum([
 export type ApprovalKind = z.infer<typeof ApprovalKind>
 
 export const AgentEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('user-message'), at, text: z.string() }),
+  z.object({
+    type: z.literal('user-message'),
+    at,
+    text: z.string(),
+    /** Images the user attached (kept with the task, so a reload or a resumed task shows them). */
+    images: z.array(z.object({ mediaType: z.string(), dataBase64: z.string(), name: z.string().optional() })).optional()
+  }),
   /** Files can be restored to this point (taken before a turn's work). */
   z.object({
     type: z.literal('checkpoint'),

@@ -79,7 +79,9 @@ export const requestChannels = [
   'worktrees:discardOrphan',
   'worktrees:settings',
   'worktrees:saveSettings',
-  'worktrees:prune'
+  'worktrees:prune',
+  'commands:list',
+  'commands:expand'
 ] as const
 
 export const eventNames = [

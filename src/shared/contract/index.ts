@@ -15,6 +15,7 @@ import { mcpEvents, mcpRequests } from './mcp'
 import { sandboxRequests } from './sandbox'
 import { worktreeReviewRequests } from './worktree-review'
 import { worktreesEvents, worktreesRequests } from './worktrees'
+import { commandsRequests } from './commands'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -34,7 +35,8 @@ export const requests = {
   ...checkpointsRequests,
   ...sandboxRequests,
   ...worktreeReviewRequests,
-  ...worktreesRequests
+  ...worktreesRequests,
+  ...commandsRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {

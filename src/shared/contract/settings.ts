@@ -20,6 +20,8 @@ export const ProviderView = z.object({
   label: z.string(),
   baseUrl: z.string().optional(),
   model: z.string(),
+  /** Set by the user for a custom model: whether it reads images (otherwise the model table decides). */
+  acceptsImages: z.boolean().optional(),
   hasKey: z.boolean(),
   /** Last four characters of the key, for recognition. */
   keyHint: z.string().optional()
@@ -33,6 +35,8 @@ export const ProviderInput = z
     label: z.string().min(1).max(80),
     baseUrl: HttpUrl.optional(),
     model: z.string().min(1).max(200),
+    /** A custom model reads images (screenshots, MCP images and the user's own are sent to it). */
+    acceptsImages: z.boolean().optional(),
     /** Omitted: keep the stored key. Empty string: remove it. */
     apiKey: z.string().max(500).optional()
   })

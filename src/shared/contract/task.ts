@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { request } from './define'
 import { AgentEvent } from '../agent/events'
+import { ImageAttachments } from '../agent/images'
 
 export const TaskSummary = z.object({
   id: z.string(),
@@ -20,7 +21,14 @@ export type TaskSummary = z.infer<typeof TaskSummary>
 export const taskRequests = {
   /** Starts a task in the open workspace; the reply streams as `task:event`. */
   'task:start': request(
-    z.object({ text: z.string().min(1).max(200_000), mode: z.string().optional() }).strict(),
+    z
+      .object({
+        text: z.string().min(1).max(200_000),
+        mode: z.string().optional(),
+        /** Pasted or dropped images; refused before sending when the model does not take images. */
+        images: ImageAttachments.optional()
+      })
+      .strict(),
     TaskSummary
   ),
   /** A user message to an existing task (answer, follow-up, resume). */
@@ -29,6 +37,7 @@ export const taskRequests = {
       .object({
         taskId: z.string(),
         text: z.string().min(1).max(200_000),
+        images: ImageAttachments.optional(),
         /** Answering a follow-up with a suggestion that names a mode switches to it first. */
         mode: z.string().optional()
       })

@@ -76,11 +76,11 @@ suite('browser_action against a local page in real Chromium', { timeout: 60_000 
     expect(await sessions.get('t1')!.page.inputValue('#name')).toBe('Ada')
   })
 
-  it('reports page errors and sends a text note instead of the image to models without images', async () => {
+  it('reports page errors and tells models without images the screenshot is not theirs (the user still sees it)', async () => {
     const output = await run({ action: 'launch', url: `${origin}/again` }, 't2', false)
     await sessions.get('t2')!.page.waitForTimeout(100)
     const shot = await run({ action: 'screenshot' }, 't2', false)
-    expect(output.content.every((block) => block.type === 'text')).toBe(true)
+    expect(output.content.some((block) => block.type === 'image')).toBe(true)
     expect(text(output)).toMatch(/screenshot was taken but not sent/)
     expect(text(output) + text(shot)).toContain('late failure')
     await run({ action: 'close' }, 't2')

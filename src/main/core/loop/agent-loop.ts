@@ -1,5 +1,5 @@
 import { restoredFilesNote } from './restored-files-note'
-import type { AssistantBlock, ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
+import type { AssistantBlock, ImageBlock, ToolResultBlock, UserBlock } from '../../../shared/agent/messages'
 import { wakeableWait } from '../providers/retry'
 import type { ModelRequest } from '../providers/types'
 import type { TaskStatus } from '../store/task-replay'
@@ -11,6 +11,7 @@ import { closeOpenCalls, openToolUses } from './open-calls'
 import type { LoopMode } from '../ports/loop-ports'
 import { askUser, processCalls, reattachCall, type CallsOutcome } from './process-calls'
 import { loadRulesFiles } from './rules-files'
+import { forModel } from './model-images'
 import { errorMessage, isContextTooLong, streamTurn } from './stream-turn'
 import { buildSystemPrompt } from './system-prompt'
 import type { TaskSession } from '../ports/task-session'
@@ -19,6 +20,7 @@ export type RunStart =
   | {
       kind: 'new'
       text: string
+      images?: ImageBlock[]
       /** An isolated task's setup command: run first, through the policy like the model's execute_command. */
       setupCommand?: string
     }
@@ -26,6 +28,7 @@ export type RunStart =
   | {
       kind: 'message'
       text: string
+      images?: ImageBlock[]
       /** Its user-message event was already emitted (sent while the task ran). */ alreadyShown?: boolean
     }
   /** Continue after an interruption: unanswered calls are processed again (approvals re-asked). */
@@ -50,6 +53,10 @@ export interface AgentLoop {
 const CONTEXT_RETRIES = 3
 const MIDSTREAM_RETRIES = 3
 const MIDSTREAM_RETRY_BASE_MS = 500
+
+/** The user-message event's images field: absent when the message has none. */
+const shownImages = (images: ImageBlock[] | undefined) =>
+  images?.length ? { images: images.map(({ mediaType, dataBase64 }) => ({ mediaType, dataBase64 })) } : {}
 
 const isRetryablePartial = (error: unknown): boolean => {
   const e = error as { retryable?: unknown; partial?: unknown } | null
@@ -106,6 +113,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     const restored = restoredFilesNote(session.events)
     const content: UserBlock[] = [
       ...results,
+      ...session.queuedUserImages.splice(0),
       ...[...(restored ? [restored] : []), ...texts, ...queued].map((text) => ({ type: 'text' as const, text })),
       { type: 'text', text: await environment(session, control, withListing) }
     ]
@@ -131,7 +139,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     return {
       model: control.provider.model,
       system,
-      messages: modelView(session),
+      messages: forModel(modelView(session), control.provider.info.supportsImages),
       tools,
       maxOutputTokens: control.provider.info.maxOutputTokens
     }
@@ -301,8 +309,9 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
 
   const start = async (session: TaskSession, control: RunControl, how: RunStart): Promise<RunOutcome | null> => {
     if (how.kind === 'new' || how.kind === 'message') await markTurn(session, how.text)
+    if (how.kind === 'new' || how.kind === 'message') session.queuedUserImages.push(...(how.images ?? []))
     if (how.kind === 'new') {
-      session.emit({ type: 'user-message', at: now(), text: how.text })
+      session.emit({ type: 'user-message', at: now(), text: how.text, ...shownImages(how.images) })
       const prompt = await promptHooks(session, control, how.text)
       if (prompt.blocked) return blocked(session)
       const setup = how.setupCommand ? await runSetup(session, control, how.setupCommand) : null
@@ -312,7 +321,8 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       return null
     }
     if (how.kind === 'message') {
-      if (!how.alreadyShown) session.emit({ type: 'user-message', at: now(), text: how.text })
+      if (!how.alreadyShown)
+        session.emit({ type: 'user-message', at: now(), text: how.text, ...shownImages(how.images) })
       const prompt = await promptHooks(session, control, how.text)
       if (prompt.blocked) return blocked(session)
       const answers = (name: string) => deps.gate.definition(name)?.answeredByUserMessage === true
@@ -363,6 +373,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     return { blocked: outcome.blocked !== undefined, context: outcome.context }
   }
   const blocked = (session: TaskSession): RunOutcome => {
+    session.queuedUserImages.length = 0
     session.setStatus('idle')
     return { status: 'idle' }
   }

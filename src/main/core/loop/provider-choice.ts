@@ -65,7 +65,14 @@ export function createProviderChoice(
     }
     const baseUrl = chooseBaseUrl(provider.kind, provider.baseUrl, env)
     return createProviderPort(
-      { kind: provider.kind, model: provider.model, baseUrl, apiKey: key ?? '', label: provider.label },
+      {
+        kind: provider.kind,
+        model: provider.model,
+        baseUrl,
+        apiKey: key ?? '',
+        label: provider.label,
+        acceptsImages: provider.acceptsImages
+      },
       deps.providerDeps
     )
   }

@@ -11,18 +11,24 @@ export interface ProviderChoice {
   apiKey: string
   label?: string
   modelOverrides?: readonly ModelOverride[]
+  /** The provider settings' "accepts images": wins over the model table. */
+  acceptsImages?: boolean
 }
 
 /** Room for one answer; long outputs are rare in tool loops and every reserved token shrinks the context budget. */
 const DEFAULT_MAX_OUTPUT = 16_384
 
 /** The model table's limits and prices for a model; unknown models get a conservative guess and unknown cost. */
-export function modelInfoFor(model: string, overrides: readonly ModelOverride[] = []): ModelInfo {
+export function modelInfoFor(
+  model: string,
+  overrides: readonly ModelOverride[] = [],
+  acceptsImages?: boolean
+): ModelInfo {
   const known = findModel(model, overrides)
   return {
     contextWindow: known?.contextWindow ?? null,
     maxOutputTokens: Math.min(known?.maxOutput ?? 8_192, DEFAULT_MAX_OUTPUT),
-    supportsImages: known?.supportsImages ?? false,
+    supportsImages: acceptsImages ?? known?.supportsImages ?? false,
     costUsd: (usage) => estimateCost(usage, known)
   }
 }
@@ -39,5 +45,9 @@ export function createProviderPort(choice: ProviderChoice, deps: ProviderDeps = 
     },
     deps
   )
-  return { provider, model: choice.model, info: modelInfoFor(choice.model, choice.modelOverrides) }
+  return {
+    provider,
+    model: choice.model,
+    info: modelInfoFor(choice.model, choice.modelOverrides, choice.acceptsImages)
+  }
 }

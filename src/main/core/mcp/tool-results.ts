@@ -12,8 +12,8 @@ const MAX_RESULT_IMAGE_CHARS = 8 * 1024 * 1024
 type Part = TextBlock | ImageBlock
 
 /**
- * A `tools/call` result as the model reads it: text, images (as image blocks to models that take
- * images), resource links, embedded resources and structured content. The server is untrusted:
+ * A `tools/call` result as the model reads it: text, images (as image blocks; the loop turns them
+ * into a line for a model without image input), resource links, embedded resources and structured content. The server is untrusted:
  * any shape is accepted and anything unexpected becomes a line of text, never an exception.
  */
 export function toolResultToOutput(result: unknown, options: { modelSupportsImages: boolean }): ToolOutput {
@@ -59,7 +59,7 @@ function contentPart(item: unknown, options: { modelSupportsImages: boolean }): 
     case 'text':
       return [{ type: 'text', text: field(part.text) }]
     case 'image':
-      return image(field(part.mimeType), part.data, options)
+      return image(field(part.mimeType), part.data)
     case 'audio':
       return [
         {
@@ -84,7 +84,8 @@ function contentPart(item: unknown, options: { modelSupportsImages: boolean }): 
   }
 }
 
-function resourceContents(item: unknown, options: { modelSupportsImages: boolean }): Part[] {
+// Images are kept for every model (see image()); the option stays in the signature its callers share.
+function resourceContents(item: unknown, _options: { modelSupportsImages: boolean }): Part[] {
   if (!item || typeof item !== 'object') return [{ type: 'text', text: `(Unreadable resource: ${safeJson(item)})` }]
   const resource = item as Record<string, unknown>
   const uri = field(resource.uri)
@@ -92,7 +93,7 @@ function resourceContents(item: unknown, options: { modelSupportsImages: boolean
   if (typeof resource.text === 'string')
     return [{ type: 'text', text: `Resource ${uri}${mimeType ? ` (${mimeType})` : ''}:\n${resource.text}` }]
   if (mimeType && IMAGE_TYPES.has(mimeType))
-    return [{ type: 'text', text: `Resource ${uri}:` }, ...image(mimeType, resource.blob, options)]
+    return [{ type: 'text', text: `Resource ${uri}:` }, ...image(mimeType, resource.blob)]
   return [
     {
       type: 'text',
@@ -101,13 +102,12 @@ function resourceContents(item: unknown, options: { modelSupportsImages: boolean
   ]
 }
 
-function image(mimeType: string, data: unknown, options: { modelSupportsImages: boolean }): Part[] {
+/** Images are kept whatever the model: the user sees them, and the loop sends them only to a model that reads them. */
+function image(mimeType: string, data: unknown): Part[] {
   if (typeof data !== 'string' || !/^[A-Za-z0-9+/=\s]*$/.test(data))
     return [{ type: 'text', text: '(An image whose data is not base64 was dropped.)' }]
   if (!IMAGE_TYPES.has(mimeType))
     return [{ type: 'text', text: `[image ${mimeType || 'of unknown type'}: not a type models accept]` }]
-  if (!options.modelSupportsImages)
-    return [{ type: 'text', text: `[image ${mimeType}, ${approxBytes(data)} bytes: this model does not take images]` }]
   const dataBase64 = data.replace(/\s/g, '')
   if (dataBase64.length > MAX_IMAGE_CHARS)
     return [

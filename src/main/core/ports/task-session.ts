@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { AgentEvent } from '../../../shared/agent/events'
-import type { ConversationMessage, ToolResultBlock } from '../../../shared/agent/messages'
+import type { ConversationMessage, ImageBlock, ToolResultBlock } from '../../../shared/agent/messages'
 import type { TaskSummary } from '../../../shared/contract/task'
 import type { TaskLogWriter } from '../store/task-log'
 import type { HideReason, TaskMeta } from '../store/task-records'
@@ -31,6 +31,8 @@ export interface TaskSession {
   counters: SessionCounters
   /** Texts the user sent while the loop was busy; they go into the next user message. */
   queuedUserTexts: string[]
+  /** Images the user attached that have not reached the model yet; they go into the next user message. */
+  queuedUserImages: ImageBlock[]
   /** Ends the wait before a retried request early ("Retry now"); null when nothing waits. */
   retryNow: (() => void) | null
   emit(event: AgentEvent): void
@@ -93,6 +95,7 @@ export function createTaskSession(
       historyAtLastRequest: replayed?.messages.length ?? 0
     },
     queuedUserTexts: [],
+    queuedUserImages: [],
     retryNow: null,
     emit(event) {
       // Partial tool arguments and a command's live output are for the live view only; the complete

@@ -13,7 +13,9 @@ export const ProviderConfig = z
     kind: ProviderKind,
     label: z.string().min(1),
     baseUrl: HttpUrl.optional(),
-    model: z.string().min(1)
+    model: z.string().min(1),
+    /** The user's word on image input for a model the table does not know (Ollama, LM Studio…). */
+    acceptsImages: z.boolean().optional()
   })
   .strict()
 export type ProviderConfig = z.infer<typeof ProviderConfig>

@@ -21,10 +21,10 @@ export function createTaskHandlers(deps: {
   currentWorkspace: () => string | null
 }): Pick<Handlers, TaskChannels> {
   return {
-    'task:start': ({ text, mode }) => {
+    'task:start': ({ text, mode, images }) => {
       const workspace = deps.currentWorkspace()
       if (!workspace) throw new UserFacingError('no_workspace', 'Open a project folder before starting a task.')
-      return deps.tasks.start({ text, mode, workspace })
+      return deps.tasks.start({ text, mode, images, workspace })
     },
     'task:send': (input) => deps.tasks.send(input),
     'task:cancel': ({ taskId }) => deps.tasks.cancel(taskId),

@@ -10,6 +10,8 @@ import { createLiveTasks, logProblemEvents } from './live-tasks'
 import type { LoopDeps } from '../ports/loop-deps'
 import type { ProviderPort } from '../ports/loop-ports'
 import { rewindSession } from './rewind'
+import { imagesForModel } from './image-input'
+import type { ImageAttachment } from '../../../shared/agent/images'
 import { createSubtasks } from './subtasks'
 import { createTaskRuns, type StartTaskInput } from './task-runs'
 import type { SessionHooks, TaskSession } from '../ports/task-session'
@@ -29,7 +31,7 @@ export interface TaskManagerDeps {
 
 export interface TaskManager {
   start(input: StartTaskInput): Promise<TaskSummary>
-  send(input: { taskId: string; text: string; mode?: string }): Promise<TaskSummary>
+  send(input: { taskId: string; text: string; mode?: string; images?: ImageAttachment[] }): Promise<TaskSummary>
   cancel(taskId: string): Promise<TaskSummary>
   /** Ends a running task's wait before a retried request; false when it is not waiting to retry. */
   retryNow(taskId: string): boolean
@@ -125,19 +127,22 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
   return {
     agentLoop,
     start: (input) => runs.start(input),
-    async send({ taskId, text, mode }) {
+    async send({ taskId, text, mode, images }) {
       const task = await tasks.hydrate(taskId)
       const session = task.session
-      if (task.run) {
+      if (task.run && task.provider) {
+        const blocks = imagesForModel(images, task.provider)
         const waiter = task.answerWaiters.shift()
-        session.emit({ type: 'user-message', at: now(), text })
+        session.emit({ type: 'user-message', at: now(), text, ...(images?.length ? { images } : {}) })
+        session.queuedUserImages.push(...blocks)
         if (waiter) waiter({ text, mode })
         else session.queuedUserTexts.push(text)
         return session.summary()
       }
       await ensureProvider(task)
+      const blocks = task.provider ? imagesForModel(images, task.provider) : []
       if (mode && mode !== session.mode && deps.loop.gate.mode(mode)) session.setMode(mode, 'chosen by the user')
-      launch(task, { kind: 'message', text })
+      launch(task, { kind: 'message', text, images: blocks })
       return session.summary()
     },
     cancel,

@@ -9,9 +9,13 @@ import type { ApprovalQueue } from '../approvals/approval-queue'
 import type { LiveTask, LiveTasks } from './live-tasks'
 import type { LoopDeps, RunControl } from '../ports/loop-deps'
 import type { ProviderPort } from '../ports/loop-ports'
+import type { ImageAttachment } from '../../../shared/agent/images'
+import { imagesForModel } from './image-input'
 
 export interface StartTaskInput {
   text: string
+  /** Images the user attached; refused before the task starts when the model does not take them. */
+  images?: ImageAttachment[]
   mode?: string
   workspace: string
   /** A settings provider id; default: the active one. */
@@ -157,6 +161,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
         )
       }
       const provider = inheritedProvider ?? (await deps.providerFor({ providerId: input.providerId }))
+      const images = imagesForModel(input.images, provider)
       const meta: TaskMeta = {
         id: newTaskId(now()),
         title: titleOf(input.text),
@@ -173,7 +178,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       }
       const task = tasks.create(meta, provider)
       if (input.todos) task.session.setTodos(input.todos)
-      launch(task, { kind: 'new', text: input.text, setupCommand: input.setupCommand })
+      launch(task, { kind: 'new', text: input.text, images, setupCommand: input.setupCommand })
       return task.session.summary()
     },
     launch,

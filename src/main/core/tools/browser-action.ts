@@ -63,10 +63,9 @@ async function report(
   if (!ctx.modelSupportsImages)
     lines.push('(A screenshot was taken but not sent: this model does not take images. Rely on the URL and console.)')
   const text = { type: 'text' as const, text: lines.join('\n') }
+  // The user always sees the screenshot; the loop sends it only to a model that reads images.
   return {
-    content: ctx.modelSupportsImages
-      ? [text, { type: 'image', mediaType: 'image/png', dataBase64: shot.toString('base64') }]
-      : [text],
+    content: [text, { type: 'image', mediaType: 'image/png', dataBase64: shot.toString('base64') }],
     isError
   }
 }

@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { AgentEvent } from '../../../../shared/agent/events'
 import type { ModusClient } from '../../../../shared/contract'
+import type { ImageAttachment } from '../../../../shared/agent/images'
 import type { ModesView } from '../../../../shared/contract/modes'
 import type { TaskSummary } from '../../../../shared/contract/task'
 import { BUILT_IN_MODES, DEFAULT_MODE_SLUG } from '../../../../shared/modes/builtin'
@@ -80,7 +81,10 @@ interface ChatSlice {
    * The composer's message: continues the active task (switching it to `switchMode` when given) or
    * starts one in `mode`, then shows that task. Throws what the core refused.
    */
-  submit(client: ModusClient, message: { text: string; mode: string; switchMode?: string }): Promise<void>
+  submit(
+    client: ModusClient,
+    message: { text: string; mode: string; switchMode?: string; images?: ImageAttachment[] }
+  ): Promise<void>
   /** Answers a task's follow-up question (or sends it more instructions). Throws what the core refused. */
   send(client: ModusClient, taskId: string, text: string, mode?: string): Promise<void>
   /** Runs a failed or interrupted task again. Throws what the core refused. */
@@ -139,11 +143,12 @@ export const useChatStore = create<ChatSlice>((set, get) => ({
     const result = await client.request('modes:list', {})
     if (result.ok) get().setModes(result.value)
   },
-  async submit(client, { text, mode, switchMode }) {
+  async submit(client, { text, mode, switchMode, images }) {
     const { activeTaskId } = get()
+    const withImages = images?.length ? { images } : {}
     const task = activeTaskId
-      ? unwrap(await client.request('task:send', { taskId: activeTaskId, text, mode: switchMode }))
-      : unwrap(await client.request('task:start', { text, mode }))
+      ? unwrap(await client.request('task:send', { taskId: activeTaskId, text, mode: switchMode, ...withImages }))
+      : unwrap(await client.request('task:start', { text, mode, ...withImages }))
     get().upsertTask(task)
     set({ activeTaskId: task.id, composerMode: null })
   },

@@ -65,7 +65,7 @@ export interface ToolItem {
 
 /** What the chat shows of one task, folded from its AgentEvents by `reduceTaskEvent(s)`. */
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string }
+  | { kind: 'user'; id: string; text: string; images?: Array<{ mediaType: string; dataBase64: string }> }
   /** Files and conversation can be taken back to here (before a turn). */
   | { kind: 'checkpoint'; id: string; checkpointId: string; label: string }
   | {
@@ -153,7 +153,12 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
   const items = draft.items
   switch (event.type) {
     case 'user-message':
-      items.push({ kind: 'user', id: `u${items.length}`, text: event.text })
+      items.push({
+        kind: 'user',
+        id: `u${items.length}`,
+        text: event.text,
+        ...(event.images?.length ? { images: event.images } : {})
+      })
       return
     case 'checkpoint':
       items.push({

@@ -9,6 +9,7 @@ import { CheckpointMarker } from '../../common/checkpoints/CheckpointMarker'
 import { RestoredRow } from '../../common/checkpoints/RestoredRow'
 import { useNavigationStore } from '../../navigation-store'
 import { focusWhenReady } from '../../components/focus-after'
+import { UserImages } from './attachments/UserImages'
 
 interface ItemProps {
   item: ChatItem
@@ -23,7 +24,10 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
     case 'user':
       return (
         <div className="chat-row chat-row-user">
-          <div className="bubble user">{item.text}</div>
+          <div className="bubble user">
+            {item.text}
+            {item.images && <UserImages images={item.images} />}
+          </div>
         </div>
       )
     case 'assistant':

@@ -5,6 +5,11 @@ import { useChatStore } from '../../common/chat/chat-store'
 import { ModePicker, useModeOptions } from './ModePicker'
 import { useApprovalsStore } from '../../common/approvals/approvals-store'
 import { composerField, focusWhenReady } from '../../components/focus-after'
+import { forRequest, useImageAttachments } from './attachments/use-image-attachments'
+import { AttachImageButton, AttachmentTray } from './attachments/AttachmentTray'
+import { useSlashCommands } from './slash-commands/use-slash-commands'
+import { SlashMenu, slashComboboxProps } from './slash-commands/SlashMenu'
+import { runSlashCommand } from './slash-commands/run-slash-command'
 
 /** Starts a task or continues the active one, in the mode picked here; cancels a running task. */
 export function Composer(): ReactNode {
@@ -21,16 +26,36 @@ export function Composer(): ReactNode {
   const mode = picked ?? taskMode ?? modes.defaultSlug
   const [text, setText] = useState('')
   const [error, setError] = useState<string | null>(null)
+  const [note, setNote] = useState<string | null>(null)
   const busy = status === 'running' || status === 'waiting'
+  const attachments = useImageAttachments()
+  const slash = useSlashCommands(client, text, setText)
 
   const send = async (): Promise<void> => {
-    const message = text.trim()
+    let message = text.trim()
     if (!message) return
     setError(null)
+    setNote(null)
     try {
+      const command = slash.invoked(message)
+      if (command) {
+        const ran = await runSlashCommand(
+          client,
+          command,
+          modes.options.map((option) => option.slug)
+        )
+        if (ran.note !== undefined) {
+          setNote(ran.note)
+          setText('')
+          return
+        }
+        message = ran.prompt
+      }
       const switchMode = picked && picked !== taskMode ? picked : undefined
-      await useChatStore.getState().submit(client, { text: message, mode, switchMode })
+      const images = forRequest(attachments.images)
+      await useChatStore.getState().submit(client, { text: message, mode, switchMode, images })
       setText('')
+      attachments.clear()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     }
@@ -53,7 +78,13 @@ export function Composer(): ReactNode {
       }}
     >
       {!activeTaskId && <LeftTaskNotice />}
+      <SlashMenu slash={slash} />
+      <AttachmentTray attachments={attachments} />
       <textarea
+        {...slashComboboxProps(slash)}
+        onPaste={attachments.onPaste}
+        onDrop={attachments.onDrop}
+        onDragOver={attachments.onDragOver}
         aria-label="Message"
         placeholder={
           activeTaskId
@@ -63,6 +94,7 @@ export function Composer(): ReactNode {
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
+          if (slash.onKeyDown(event)) return
           if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
             event.preventDefault()
             void send()
@@ -75,6 +107,7 @@ export function Composer(): ReactNode {
           value={mode}
           onChange={(slug) => useChatStore.getState().setComposerMode(slug)}
         />
+        <AttachImageButton attachments={attachments} />
         <span className="spacer" />
         {activeTaskId && (
           <button
@@ -96,6 +129,11 @@ export function Composer(): ReactNode {
         )}
       </div>
       <FormError message={error} />
+      {note && (
+        <p className="note slash-note" role="status">
+          {note}
+        </p>
+      )}
     </form>
   )
 }

@@ -153,6 +153,16 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
         invalid={invalidBy('model')}
         onChange={(model) => change({ model })}
       />
+      {draft.kind === 'openai-compatible' && (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={draft.acceptsImages}
+            onChange={(event) => change({ acceptsImages: event.target.checked })}
+          />{' '}
+          Accepts images (screenshots, MCP images and pasted images are sent to it)
+        </label>
+      )}
       <label htmlFor={fieldId('key')}>API key</label>
       <input
         id={fieldId('key')}

@@ -15,14 +15,30 @@ export interface ProviderDraft {
   label: string
   baseUrl: string
   model: string
+  /** A custom model reads images (offered for OpenAI-compatible servers, whose models the table does not know). */
+  acceptsImages: boolean
   /** Typed by the user; empty means "keep the stored key". */
   apiKey: string
 }
 
 export const draftFor = (provider?: ProviderView): ProviderDraft =>
   provider
-    ? { kind: provider.kind, label: provider.label, baseUrl: provider.baseUrl ?? '', model: provider.model, apiKey: '' }
-    : { kind: 'anthropic', label: '', baseUrl: '', model: defaultModelFor('anthropic'), apiKey: '' }
+    ? {
+        kind: provider.kind,
+        label: provider.label,
+        baseUrl: provider.baseUrl ?? '',
+        model: provider.model,
+        acceptsImages: provider.acceptsImages ?? false,
+        apiKey: ''
+      }
+    : {
+        kind: 'anthropic',
+        label: '',
+        baseUrl: '',
+        model: defaultModelFor('anthropic'),
+        acceptsImages: false,
+        apiKey: ''
+      }
 
 export const shortKindLabel = (kind: ProviderKind): string => PROVIDERS[kind].label
 
@@ -49,6 +65,7 @@ export function toProviderInput(draft: ProviderDraft, id: string): ProviderInput
     label,
     model: draft.model.trim(),
     ...(draft.baseUrl.trim() ? { baseUrl: draft.baseUrl.trim() } : {}),
+    ...(draft.kind === 'openai-compatible' ? { acceptsImages: draft.acceptsImages } : {}),
     ...(draft.apiKey ? { apiKey: draft.apiKey } : {})
   }
 }
