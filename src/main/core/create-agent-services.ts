@@ -52,6 +52,8 @@ import { createNetworkApprovals } from './sandbox/network-approvals'
 import { createCommandSandboxes } from './sandbox/command-sandbox'
 import { fixedTrust, type TrustService } from './trust/trust-service'
 import { createHookService } from './hooks/hook-service'
+import { createMentionPort } from './mentions/mention-registry'
+import { createPageFetcher } from './mentions/page-markdown'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -280,6 +282,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       shell: process.env.SHELL || safeShell(),
       sleep: options.providerDeps?.retry?.sleep,
       hooks,
+      mentions: createMentionPort({ fetchPage: createPageFetcher(browsers) }),
       checkpoints: {
         async beginTurn(taskId, root, label) {
           const workspaceCheckpoints = checkpoints.forWorkspace(root)

@@ -22,6 +22,8 @@ import { createMcpHub } from './mcp/hub'
 import { createOwnSaves } from './modes/own-saves'
 import { createMcpHandlers } from './mcp/mcp-handlers'
 import { projectHookGrants } from './hooks/hook-files'
+import { createMentionHandlers } from './mentions/mention-handlers'
+import { createPromptHandlers } from './loop/prompt-preview'
 
 export interface CoreOptions {
   dataDir: string
@@ -128,7 +130,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...agent.handlers,
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
-    ...ownMcpChanges(createMcpHandlers(mcp), ownGrants)
+    ...ownMcpChanges(createMcpHandlers(mcp), ownGrants),
+    ...createMentionHandlers({ workspace: agent.workspace, currentWorkspace: () => session.current()?.root ?? null }),
+    ...createPromptHandlers({
+      loop: () => agent.tasks.agentLoop,
+      gate: agent.gate,
+      currentWorkspace: () => session.current()?.root ?? null,
+      beforePreview: () => agent.refreshModes().catch(() => undefined)
+    })
   }
 
   return {

@@ -69,7 +69,9 @@ export const requestChannels = [
   'checkpoints:taskChanges',
   'checkpoints:usage',
   'checkpoints:saveSettings',
-  'sandbox:status'
+  'sandbox:status',
+  'mentions:complete',
+  'prompt:preview'
 ] as const
 
 export const eventNames = [

@@ -13,6 +13,8 @@ import { terminalEvents, terminalRequests } from './terminal'
 import { workspaceEvents, workspaceRequests } from './workspace'
 import { mcpEvents, mcpRequests } from './mcp'
 import { sandboxRequests } from './sandbox'
+import { mentionsRequests } from './mentions'
+import { promptRequests } from './prompt'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -30,7 +32,9 @@ export const requests = {
   ...mcpRequests,
   ...codeIndexRequests,
   ...checkpointsRequests,
-  ...sandboxRequests
+  ...sandboxRequests,
+  ...mentionsRequests,
+  ...promptRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {

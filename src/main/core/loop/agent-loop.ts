@@ -11,6 +11,7 @@ import { closeOpenCalls, openToolUses } from './open-calls'
 import type { LoopMode } from '../ports/loop-ports'
 import { askUser, processCalls, reattachCall, type CallsOutcome } from './process-calls'
 import { loadRulesFiles } from './rules-files'
+import { mentionBlocks } from './message-mentions'
 import { errorMessage, isContextTooLong, streamTurn } from './stream-turn'
 import { buildSystemPrompt } from './system-prompt'
 import type { TaskSession } from '../ports/task-session'
@@ -274,7 +275,14 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       session.emit({ type: 'user-message', at: now(), text: how.text })
       const prompt = await promptHooks(session, control, how.text)
       if (prompt.blocked) return blocked(session)
-      await appendUserTurn(session, control, [], [`<task>\n${how.text}\n</task>`, ...prompt.context], true)
+      const mentioned = await mentionBlocks(session, deps, control, how.text)
+      await appendUserTurn(
+        session,
+        control,
+        [],
+        [`<task>\n${how.text}\n</task>`, ...mentioned, ...prompt.context],
+        true
+      )
       return null
     }
     if (how.kind === 'message') {
@@ -282,9 +290,11 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       const prompt = await promptHooks(session, control, how.text)
       if (prompt.blocked) return blocked(session)
       const answers = (name: string) => deps.gate.definition(name)?.answeredByUserMessage === true
+      const mentioned = await mentionBlocks(session, deps, control, how.text)
       const { results, usedUserText } = closeOpenCalls(session, { text: how.text, answers })
       await appendUserTurn(session, control, results, [
         ...(usedUserText ? [] : [resultText.userMessage(how.text)]),
+        ...mentioned,
         ...prompt.context
       ])
       return null
