@@ -9,6 +9,7 @@ import { CheckpointMarker } from '../checkpoints/CheckpointMarker'
 import { RestoredRow } from '../checkpoints/RestoredRow'
 import { useNavigationStore } from '../../navigation-store'
 import { focusWhenReady } from '../../components/focus-after'
+import { MentionText } from './mentions/MentionText'
 
 interface ItemProps {
   item: ChatItem
@@ -23,7 +24,9 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
     case 'user':
       return (
         <div className="chat-row chat-row-user">
-          <div className="bubble user">{item.text}</div>
+          <div className="bubble user">
+            <MentionText text={item.text} />
+          </div>
         </div>
       )
     case 'assistant':

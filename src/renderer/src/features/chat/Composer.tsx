@@ -1,10 +1,12 @@
 import { FormError } from '../../components/FormError'
-import { useState, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useChatStore } from './chat-store'
 import { ModePicker, useModeOptions } from './ModePicker'
 import { useApprovalsStore } from '../approvals/approvals-store'
 import { composerField, focusWhenReady } from '../../components/focus-after'
+import { useMentionCompletion } from './mentions/use-mention-completion'
+import { comboboxProps, fieldProps, MentionPopover } from './mentions/MentionPopover'
 
 /** Starts a task or continues the active one, in the mode picked here; cancels a running task. */
 export function Composer(): ReactNode {
@@ -22,6 +24,8 @@ export function Composer(): ReactNode {
   const [text, setText] = useState('')
   const [error, setError] = useState<string | null>(null)
   const busy = status === 'running' || status === 'waiting'
+  const field = useRef<HTMLTextAreaElement>(null)
+  const mentions = useMentionCompletion(text, setText, field)
 
   const send = async (): Promise<void> => {
     const message = text.trim()
@@ -53,22 +57,33 @@ export function Composer(): ReactNode {
       }}
     >
       {!activeTaskId && <LeftTaskNotice />}
-      <textarea
-        aria-label="Message"
-        placeholder={
-          activeTaskId
-            ? 'Answer or give more instructions…'
-            : 'Describe a task…  (Enter to send, Shift+Enter for a new line)'
-        }
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-            event.preventDefault()
-            void send()
+      <div className="composer-field" {...comboboxProps(mentions)}>
+        <textarea
+          ref={field}
+          {...fieldProps(mentions)}
+          aria-label="Message"
+          placeholder={
+            activeTaskId
+              ? 'Answer or give more instructions…'
+              : 'Describe a task…  (Enter to send, Shift+Enter for a new line)'
           }
-        }}
-      />
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value)
+            mentions.update(event.target.value, event.target.selectionStart)
+          }}
+          onSelect={(event) => mentions.update(event.currentTarget.value, event.currentTarget.selectionStart)}
+          onBlur={mentions.close}
+          onKeyDown={(event) => {
+            if (mentions.onKeyDown(event)) return
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault()
+              void send()
+            }
+          }}
+        />
+        <MentionPopover completion={mentions} />
+      </div>
       <div className="composer-actions">
         <ModePicker
           options={modes.options}
