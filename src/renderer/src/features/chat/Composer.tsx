@@ -70,7 +70,7 @@ export function Composer(): ReactNode {
           value={text}
           onChange={(event) => {
             setText(event.target.value)
-            mentions.update(event.target.value, event.target.selectionStart)
+            mentions.update(event.target.value, event.target.selectionStart, true)
           }}
           onSelect={(event) => mentions.update(event.currentTarget.value, event.currentTarget.selectionStart)}
           onBlur={mentions.close}

@@ -10,8 +10,8 @@ export interface MentionCompletion {
   optionId(index: number): string
   /** Call from the field's keydown first: true when the list used the key. */
   onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): boolean
-  /** Call after the text or the caret moved. */
-  update(text: string, caret: number): void
+  /** Call after the text or the caret moved; `typed` (a text change) opens a list Esc closed. */
+  update(text: string, caret: number, typed?: boolean): void
   choose(index: number): void
   close(): void
 }
@@ -51,10 +51,10 @@ export function useMentionCompletion(
   const listId = 'mention-list'
   const optionId = (index: number) => `mention-option-${index}`
 
-  const update = (nextText: string, caret: number) => {
+  const update = (nextText: string, caret: number, typed = false) => {
     const next = activeMention(nextText, caret)
     setActive(next)
-    if (!next) setDismissed(null)
+    if (!next || typed) setDismissed(null)
   }
 
   const choose = (index: number) => {
