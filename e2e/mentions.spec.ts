@@ -38,7 +38,8 @@ test('typing @src/ma offers the file, the keyboard chooses it, and the model rec
   await page.keyboard.press('Enter')
 
   await expect(page.getByRole('group', { name: 'Task result' })).toContainText('Read it.')
-  const sent = lastUserText(modus.fake.requests[0])
+  // The first requests are the provider check; the model request is the one with messages.
+  const sent = lastUserText(modus.fake.requests.filter((request) => request.body?.messages).at(-1)!)
   expect(sent).toContain('<task>\nExplain @src/main.ts please\n</task>')
   expect(sent).toContain(
     '<mention path="src/main.ts">\nFile: src/main.ts\n1 | export const mainAnswer = 42\n</mention>'
