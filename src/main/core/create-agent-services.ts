@@ -55,6 +55,8 @@ import { createHookService } from './hooks/hook-service'
 import { createWorktreeTasks, type WorktreeTasks } from './tasks/worktree-tasks'
 import { createWorktreeHandlers, type WorktreeChannels } from './tasks/worktree-handlers'
 import { privateDataDirs } from './worktrees/private-dirs'
+import { createMentionPort } from './mentions/mention-registry'
+import { createPageFetcher } from './mentions/page-markdown'
 
 export interface AgentServicesOptions {
   dataDir: string
@@ -307,6 +309,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       shell: process.env.SHELL || safeShell(),
       sleep: options.providerDeps?.retry?.sleep,
       hooks,
+      mentions: createMentionPort({ fetchPage: createPageFetcher(browsers) }),
       checkpoints: {
         async beginTurn(taskId, root, label) {
           const workspaceCheckpoints = checkpoints.forWorkspace(root)

@@ -25,6 +25,8 @@ import { createCommandCatalog } from './commands/command-catalog'
 import { createCommandHandlers } from './commands/command-handlers'
 import { projectHookGrants } from './hooks/hook-files'
 import { createWorktreeApplyHandlers } from './worktrees/apply-handlers'
+import { createMentionHandlers } from './mentions/mention-handlers'
+import { createPromptHandlers } from './loop/prompt-preview'
 
 export interface CoreOptions {
   dataDir: string
@@ -140,7 +142,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createWorktreeApplyHandlers({ worktrees: agent.worktrees }),
     ...createCommandHandlers(
       createCommandCatalog({ dataDir: options.dataDir, workspace: () => session.current()?.root ?? null })
-    )
+    ),
+    ...createMentionHandlers({ workspace: agent.workspace, currentWorkspace: () => session.current()?.root ?? null }),
+    ...createPromptHandlers({
+      loop: () => agent.tasks.agentLoop,
+      gate: agent.gate,
+      currentWorkspace: () => session.current()?.root ?? null,
+      beforePreview: () => agent.refreshModes().catch(() => undefined)
+    })
   }
 
   return {

@@ -81,7 +81,9 @@ export const requestChannels = [
   'worktrees:saveSettings',
   'worktrees:prune',
   'commands:list',
-  'commands:expand'
+  'commands:expand',
+  'mentions:complete',
+  'prompt:preview'
 ] as const
 
 export const eventNames = [

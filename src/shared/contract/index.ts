@@ -16,6 +16,8 @@ import { sandboxRequests } from './sandbox'
 import { worktreeReviewRequests } from './worktree-review'
 import { worktreesEvents, worktreesRequests } from './worktrees'
 import { commandsRequests } from './commands'
+import { mentionsRequests } from './mentions'
+import { promptRequests } from './prompt'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -36,7 +38,9 @@ export const requests = {
   ...sandboxRequests,
   ...worktreeReviewRequests,
   ...worktreesRequests,
-  ...commandsRequests
+  ...commandsRequests,
+  ...mentionsRequests,
+  ...promptRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {

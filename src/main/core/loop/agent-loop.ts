@@ -12,6 +12,7 @@ import type { LoopMode } from '../ports/loop-ports'
 import { askUser, processCalls, reattachCall, type CallsOutcome } from './process-calls'
 import { loadRulesFiles } from './rules-files'
 import { forModel } from './model-images'
+import { mentionBlocks } from './message-mentions'
 import { errorMessage, isContextTooLong, streamTurn } from './stream-turn'
 import { buildSystemPrompt } from './system-prompt'
 import type { TaskSession } from '../ports/task-session'
@@ -316,7 +317,8 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       if (prompt.blocked) return blocked(session)
       const setup = how.setupCommand ? await runSetup(session, control, how.setupCommand) : null
       if (setup === 'cancelled') return cancelled(session)
-      const context = [`<task>\n${how.text}\n</task>`, ...(setup ? [setup.context] : []), ...prompt.context]
+      const mentioned = await mentionBlocks(session, deps, control, how.text)
+      const context = [`<task>\n${how.text}\n</task>`, ...mentioned, ...(setup ? [setup.context] : []), ...prompt.context]
       await appendUserTurn(session, control, [], context, true)
       return null
     }
@@ -326,9 +328,11 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       const prompt = await promptHooks(session, control, how.text)
       if (prompt.blocked) return blocked(session)
       const answers = (name: string) => deps.gate.definition(name)?.answeredByUserMessage === true
+      const mentioned = await mentionBlocks(session, deps, control, how.text)
       const { results, usedUserText } = closeOpenCalls(session, { text: how.text, answers })
       await appendUserTurn(session, control, results, [
         ...(usedUserText ? [] : [resultText.userMessage(how.text)]),
+        ...mentioned,
         ...prompt.context
       ])
       return null

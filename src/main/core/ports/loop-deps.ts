@@ -1,4 +1,5 @@
 import type { HookPort } from './hook-port'
+import type { MentionPort } from './mention-port'
 import type { TodoItem } from '../store/task-replay'
 import type { ApprovalQueue } from '../approvals/approval-queue'
 import type { EditPort, EnvironmentPort, ProviderPort, ToolGate, ToolPort } from './loop-ports'
@@ -45,6 +46,8 @@ export interface LoopDeps {
   checkpoints?: TurnCheckpoints
   /** The user's hooks (PreToolUse, PostToolUse, UserPromptSubmit, Stop); absent → none run. */
   hooks?: HookPort
+  /** Attaches what a user message's @-mentions name; absent → mentions stay plain text. */
+  mentions?: MentionPort
   /** Waits before asking again for a turn cut off mid-answer; rejects when `signal` aborts. Default: a timer (tests pass the provider retry's sleep). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import type { TerminalInfo } from '../../../shared/contract/terminal'
+import type { TerminalCommandInfo, TerminalInfo } from '../../../shared/contract/terminal'
 import { createCommandArtifacts } from './command-artifacts'
 import { createCommandRunner } from './command-runner'
 import type { ResolveEnv } from './login-env'
@@ -106,6 +106,16 @@ export function createTerminalService(deps: TerminalServiceDeps): TerminalServic
               `- ${p.command} (pid ${p.pid ?? '?'}, ${p.state}, running ${Math.round((now - p.startedAt) / 1000)} s, output: ${p.artifactId})`
           )
           .join('\n')
+      },
+      lastCommand() {
+        const commands = registry
+          .all()
+          .filter((t) => t.taskId === taskId && t.command)
+          .map((t) => t.command!.info)
+        return commands.reduce<TerminalCommandInfo | null>(
+          (latest, info) => (!latest || info.startedAt > latest.startedAt ? { ...info } : latest),
+          null
+        )
       }
     }
   }

@@ -88,6 +88,8 @@ export interface TaskTerminal {
   processes(): TerminalCommandInfo[]
   /** One line per background command, for the model's environment details; '' when none. */
   describeProcesses(): string
+  /** The task's most recent command (running or ended), whose saved output `@terminal` attaches; null before any. */
+  lastCommand?(): TerminalCommandInfo | null
 }
 
 export interface TerminalService {

@@ -10,6 +10,7 @@ import { RestoredRow } from '../../common/checkpoints/RestoredRow'
 import { useNavigationStore } from '../../navigation-store'
 import { focusWhenReady } from '../../components/focus-after'
 import { UserImages } from './attachments/UserImages'
+import { MentionText } from './mentions/MentionText'
 
 interface ItemProps {
   item: ChatItem
@@ -25,7 +26,7 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
       return (
         <div className="chat-row chat-row-user">
           <div className="bubble user">
-            {item.text}
+            <MentionText text={item.text} />
             {item.images && <UserImages images={item.images} />}
           </div>
         </div>

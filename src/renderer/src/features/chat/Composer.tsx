@@ -1,5 +1,5 @@
 import { FormError } from '../../components/FormError'
-import { useState, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useChatStore } from '../../common/chat/chat-store'
 import { ModePicker, useModeOptions } from './ModePicker'
@@ -10,6 +10,8 @@ import { AttachImageButton, AttachmentTray } from './attachments/AttachmentTray'
 import { useSlashCommands } from './slash-commands/use-slash-commands'
 import { SlashMenu, slashComboboxProps } from './slash-commands/SlashMenu'
 import { runSlashCommand } from './slash-commands/run-slash-command'
+import { useMentionCompletion } from './mentions/use-mention-completion'
+import { comboboxProps, fieldProps, MentionPopover } from './mentions/MentionPopover'
 
 /** Starts a task or continues the active one, in the mode picked here; cancels a running task. */
 export function Composer(): ReactNode {
@@ -30,6 +32,8 @@ export function Composer(): ReactNode {
   const busy = status === 'running' || status === 'waiting'
   const attachments = useImageAttachments()
   const slash = useSlashCommands(client, text, setText)
+  const field = useRef<HTMLTextAreaElement>(null)
+  const mentions = useMentionCompletion(text, setText, field)
 
   const send = async (): Promise<void> => {
     let message = text.trim()
@@ -80,27 +84,38 @@ export function Composer(): ReactNode {
       {!activeTaskId && <LeftTaskNotice />}
       <SlashMenu slash={slash} />
       <AttachmentTray attachments={attachments} />
-      <textarea
-        {...slashComboboxProps(slash)}
-        onPaste={attachments.onPaste}
-        onDrop={attachments.onDrop}
-        onDragOver={attachments.onDragOver}
-        aria-label="Message"
-        placeholder={
-          activeTaskId
-            ? 'Answer or give more instructions…'
-            : 'Describe a task…  (Enter to send, Shift+Enter for a new line)'
-        }
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={(event) => {
-          if (slash.onKeyDown(event)) return
-          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-            event.preventDefault()
-            void send()
+      <div className="composer-field" {...comboboxProps(mentions)}>
+        <textarea
+          ref={field}
+          {...fieldProps(mentions)}
+          {...slashComboboxProps(slash)}
+          onPaste={attachments.onPaste}
+          onDrop={attachments.onDrop}
+          onDragOver={attachments.onDragOver}
+          aria-label="Message"
+          placeholder={
+            activeTaskId
+              ? 'Answer or give more instructions…'
+              : 'Describe a task…  (Enter to send, Shift+Enter for a new line)'
           }
-        }}
-      />
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value)
+            mentions.update(event.target.value, event.target.selectionStart, true)
+          }}
+          onSelect={(event) => mentions.update(event.currentTarget.value, event.currentTarget.selectionStart)}
+          onBlur={mentions.close}
+          onKeyDown={(event) => {
+            if (slash.onKeyDown(event)) return
+            if (mentions.onKeyDown(event)) return
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault()
+              void send()
+            }
+          }}
+        />
+        <MentionPopover completion={mentions} />
+      </div>
       <div className="composer-actions">
         <ModePicker
           options={modes.options}
