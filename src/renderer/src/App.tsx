@@ -14,6 +14,7 @@ import { useNavigationStore } from './navigation-store'
 import { appViews, type AppView } from './views'
 import { viewShortcutIndex } from './app-shortcuts'
 import { composerField, focusWhenReady } from './components/focus-after'
+import { NeedsTokenPage } from './components/NeedsTokenPage'
 
 export function App(): ReactNode {
   const client = useClient()
@@ -57,11 +58,7 @@ export function App(): ReactNode {
   }, [setViewId])
 
   if (connection === 'unauthorized') {
-    return (
-      <main className="app-main">
-        <p role="alert">Modus: this address needs the token printed when the server started.</p>
-      </main>
-    )
+    return <NeedsTokenPage />
   }
   const active = appViews.find((view) => view.id === viewId) ?? appViews[0]
   return (
