@@ -246,7 +246,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(limit).toContainText('The model made 3 mistakes in a row')
     await scanAtBothSizes(page, 'Mistake limit card', found)
     await limit.getByRole('button', { name: 'Stop the task' }).click()
-    await expect(page.locator('.task-status')).toHaveText('Idle')
+    await expect(page.locator('.task-status')).toHaveText('Stopped at a limit')
 
     // A rejected key: the error card with Retry and Open settings.
     await page.getByRole('button', { name: 'New task' }).click()
@@ -385,3 +385,79 @@ test('issue #28 h5 states: the new-task start, a live and a folded command outpu
   found['Settings sections with an error and unsaved changes'] = await violations(page)
   expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
 })
+
+// This wave's states: the trust prompt with code in its grants, Settings → Trust with a trusted
+// folder, a sandbox domain error linked to its box, History with a stopped task, and the page a
+// tab shows when its token is refused. Both themes.
+for (const theme of ['light', 'dark'] as const) {
+  test(`trust settings, field errors, stopped tasks and the token page have no axe violations (${theme})`, async ({
+    page,
+    modus
+  }) => {
+    test.setTimeout(240_000)
+    await page.emulateMedia({ colorScheme: theme })
+    const found: Record<string, string[]> = {}
+
+    mkdirSync(join(modus.workspace, '.modus'), { recursive: true })
+    writeFileSync(
+      join(modus.workspace, '.modus', 'modes.yaml'),
+      "customModes:\n  - slug: fast\n    name: Fast\n    roleDefinition: Goes fast.\n    groups: [read, command]\n    commandRules: { allow: ['npm test *'] }\n"
+    )
+    const invalidRead = { toolCalls: [{ name: 'read_file', input: {} }] }
+    modus.fake.enqueue(invalidRead, invalidRead, invalidRead)
+    await page.goto(modus.url)
+    await page.getByLabel('Folder path').fill(modus.workspace)
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    const prompt = page.getByRole('dialog', { name: /Trust/ })
+    await expect(prompt.locator('li code').first()).toBeVisible()
+    await settled(page)
+    found['Trust prompt with code'] = await violations(page)
+    await prompt.getByRole('button', { name: 'Trust this workspace' }).click()
+    // The folder is open now: only the provider is left to choose.
+    await page.getByLabel('Provider', { exact: true }).selectOption('anthropic')
+    await page.getByLabel(/Base URL/).fill(modus.fake.anthropicBaseUrl)
+    await page.getByLabel('Model').fill('claude-sonnet-4-5')
+    await page.getByLabel('API key').fill('sk-test-key-1234')
+    await page.getByRole('button', { name: 'Save provider' }).click()
+    await expect(page.getByLabel('Message')).toBeVisible()
+
+    const nav = page.getByRole('navigation', { name: 'Views' })
+    await nav.getByRole('button', { name: /^Settings/ }).click()
+    const settings = page.getByRole('region', { name: 'Settings' })
+    await expect(settings.getByRole('list', { name: 'Folders you answered for' })).toBeVisible()
+    await settled(page)
+    found['Settings → Trust'] = await violations(page)
+
+    await nav.getByRole('button', { name: /^Modes/ }).click()
+    await page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ }).click()
+    const editor = page.getByRole('form', { name: 'Edit mode Code' })
+    await editor.getByLabel('Network', { exact: true }).selectOption('allow-list')
+    await editor.getByLabel(/^Allowed domains/).fill('not a domain!')
+    await editor.getByRole('button', { name: 'Save override' }).click()
+    await expect(editor.getByLabel(/^Allowed domains/)).toHaveAttribute('aria-invalid', 'true')
+    await settled(page)
+    found['Sandbox domain error'] = await violations(page)
+
+    await nav.getByRole('button', { name: /^Chat/ }).click()
+    await page.getByLabel('Message').fill('Read something')
+    await page.getByLabel('Message').press('Enter')
+    await page
+      .getByRole('group', { name: 'Mistake limit reached' })
+      .getByRole('button', { name: 'Stop the task' })
+      .click()
+    await expect(page.locator('.task-status')).toHaveText('Stopped at a limit')
+    await nav.getByRole('button', { name: /^History/ }).click()
+    await expect(page.getByRole('listitem', { name: 'Read something' }).locator('time')).toBeVisible()
+    await settled(page)
+    found['History with a stopped task'] = await violations(page)
+
+    // A token from an earlier start (a fragment change does not reload the page: reload it).
+    await page.goto(`${modus.origin}/#token=from-an-earlier-start`)
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'This tab needs a new address' })).toBeVisible()
+    await settled(page)
+    found['Token refused'] = await violations(page)
+
+    expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({})
+  })
+}

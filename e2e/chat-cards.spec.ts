@@ -75,7 +75,7 @@ test('the mistake-limit card says its sentence once and stops the task without a
   await card.getByRole('button', { name: 'Stop the task' }).click()
   await expect(card).toContainText('You stopped the task here.')
   await expect(card.getByLabel(/reason/i)).toHaveCount(0)
-  await expect(page.locator('.task-status')).toHaveText('Idle')
+  await expect(page.locator('.task-status')).toHaveText('Stopped at a limit')
   expect(modus.fake.requests.filter((r) => r.protocol === 'anthropic' && r.path.endsWith('/messages'))).toHaveLength(3)
 
   // In the queue, the same pause says its sentence once too.

@@ -27,7 +27,7 @@ test('a finished task is in the history: search finds it, export downloads Markd
   await expect(row).toBeVisible()
   await search.fill('no such words here')
   await expect(row).toHaveCount(0)
-  await expect(page.getByText('0 of 1 tasks')).toBeVisible()
+  await expect(page.getByText('0 of 1 task', { exact: true })).toBeVisible()
   await search.fill('document')
   await expect(row).toBeVisible()
 

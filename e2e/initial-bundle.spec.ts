@@ -24,3 +24,21 @@ test('starting the app and opening the chat loads neither Monaco nor xterm', asy
   expect(scripts.some((script) => script.body.includes('xterm-helper-textarea'))).toBe(true)
   expect(scripts.every((script) => new URL(script.url).hostname === '127.0.0.1')).toBe(true)
 })
+
+// The first screen needs neither the policy engine (re2js, which the mode schema pulls in) nor the
+// contract's zod schemas: the page's entry script and what it preloads must not carry them.
+test('the scripts the page loads first carry neither zod nor the re2js policy engine', async ({ page, modus }) => {
+  const html = await (await page.request.get(`${modus.origin}/`)).text()
+  const first = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"/g)].map(
+    (match) => new URL(match[1], `${modus.origin}/`).href
+  )
+  expect(first.length).toBeGreaterThan(0)
+  for (const url of first) {
+    const body = await (await page.request.get(url)).text()
+    expect(body, `${url} carries re2js`).not.toContain('missing argument to repetition operator')
+    expect(body, `${url} carries zod`).not.toContain('ZodError')
+  }
+  // They still load, after the first paint, and events still arrive parsed: the chat works.
+  await openWorkspaceAndProvider(page, modus)
+  await expect(page.getByLabel('Message')).toBeVisible()
+})

@@ -286,7 +286,7 @@ const exitCodeFor = (status: string, refusedCalls = 0): number =>
       : EXIT.completed
     : status === 'cancelled'
       ? EXIT.cancelled
-      : status === 'idle'
+      : status === 'idle' || status === 'stopped'
         ? EXIT.stopped
         : EXIT.failed
 

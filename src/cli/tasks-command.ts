@@ -6,7 +6,15 @@ import { visible } from './visible'
 
 const RECENT = 20
 /** Statuses a run can pick up from without a message: the loop stopped before finishing (Ctrl-C included). */
-const RESUMABLE = new Set<TaskSummary['status']>(['interrupted', 'cancelled', 'failed', 'idle', 'running', 'waiting'])
+const RESUMABLE = new Set<TaskSummary['status']>([
+  'interrupted',
+  'cancelled',
+  'failed',
+  'idle',
+  'stopped',
+  'running',
+  'waiting'
+])
 
 /** The workspace's top-level tasks, newest activity first. */
 const tasksOf = (all: readonly TaskSummary[], workspace: string): TaskSummary[] =>

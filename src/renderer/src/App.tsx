@@ -16,6 +16,7 @@ import { viewShortcutIndex } from './app-shortcuts'
 import { composerField, focusWhenReady } from './components/focus-after'
 import { wireDesktopNotices } from './common/desktop-notices'
 import { noticesEnabled } from './common/notice-preference'
+import { NeedsTokenPage } from './components/NeedsTokenPage'
 
 export function App(): ReactNode {
   const client = useClient()
@@ -80,11 +81,7 @@ export function App(): ReactNode {
   }, [setViewId])
 
   if (connection === 'unauthorized') {
-    return (
-      <main className="app-main">
-        <p role="alert">Modus: this address needs the token printed when the server started.</p>
-      </main>
-    )
+    return <NeedsTokenPage />
   }
   const active = appViews.find((view) => view.id === viewId) ?? appViews[0]
   return (

@@ -156,7 +156,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('status'),
     at,
-    status: z.enum(['running', 'waiting', 'idle', 'completed', 'failed', 'cancelled', 'interrupted'])
+    status: z.enum(['running', 'waiting', 'idle', 'stopped', 'completed', 'failed', 'cancelled', 'interrupted'])
   }),
   z.object({
     type: z.literal('todos'),

@@ -7,7 +7,7 @@ export const TaskSummary = z.object({
   id: z.string(),
   title: z.string(),
   mode: z.string(),
-  status: z.enum(['running', 'waiting', 'idle', 'completed', 'failed', 'cancelled', 'interrupted']),
+  status: z.enum(['running', 'waiting', 'idle', 'stopped', 'completed', 'failed', 'cancelled', 'interrupted']),
   createdAt: z.number(),
   updatedAt: z.number(),
   parentId: z.string().optional(),

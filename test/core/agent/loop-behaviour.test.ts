@@ -181,7 +181,7 @@ describe('the agent loop', () => {
     expect(lastUserText(modelRequests(harness)[1])).toContain('You did not use a tool')
   })
 
-  it('a request cap pauses the loop; declining leaves the task idle and resumable', async () => {
+  it('a request cap pauses the loop; declining leaves the task stopped (not idle) and resumable', async () => {
     const read = (path: string) => ({ toolCalls: [{ name: 'list_files', input: { path, recursive: false } }] })
     harness = await createHarness({
       modes: [builderMode],
@@ -193,7 +193,7 @@ describe('the agent loop', () => {
     expect(item.kind).toBe('request-limit')
     harness.services.approvals.decide({ approvalId: item.id, outcome: 'reject', scope: 'call' })
     await harness.services.tasks.whenSettled(task.id)
-    expect(harness.services.tasks.list().find((t) => t.id === task.id)?.status).toBe('idle')
+    expect(harness.services.tasks.list().find((t) => t.id === task.id)?.status).toBe('stopped')
     expect(modelRequests(harness)).toHaveLength(2)
     await harness.services.tasks.send({ taskId: task.id, text: 'go on' })
     const again = await harness.waitForApproval()

@@ -119,7 +119,7 @@ describe('refused calls reach the model as error results', () => {
       scope: 'call',
       reason: 'read_file takes a path'
     })
-    await harness.waitForEvent((e, id) => id === task.id && e.type === 'status' && e.status === 'idle')
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'status' && e.status === 'stopped')
     expect(modelRequests(harness)).toHaveLength(2)
 
     await harness.services.tasks.send({ taskId: task.id, text: 'try once more' })

@@ -406,8 +406,9 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       const limit = await checkLimits(session, control)
       if (limit === 'cancelled' || signal.aborted) return cancelled(session)
       if (limit === 'stop') {
-        session.setStatus('idle')
-        return { status: 'idle' }
+        // Stopped at a limit by the user: not idle (nothing was finished), and resumable by a new message.
+        session.setStatus('stopped')
+        return { status: 'stopped' }
       }
       let request = await buildRequest(session, control, false)
       let turn = await streamTurn(session, control.provider, request, signal, now)

@@ -430,6 +430,7 @@ const STATE_OF_STATUS: Record<TaskSummary['status'], WorktreeTaskState> = {
   completed: 'done',
   failed: 'failed',
   idle: 'stopped',
+  stopped: 'stopped',
   cancelled: 'stopped',
   interrupted: 'stopped'
 }

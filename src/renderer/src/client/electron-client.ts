@@ -1,12 +1,13 @@
 import type { ModusClient } from '../../../shared/contract'
-import { createEventFanout } from '../../../shared/contract/client-events'
+import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
+import { loadEventSchemasAfterPaint } from './event-schemas'
 import type { Result } from '../../../shared/result'
 
 type Bridge = NonNullable<Window['modus']>
 
 /** The contract over Electron IPC, through the preload's `window.modus` bridge. */
 export function createElectronClient(bridge: Bridge): ModusClient {
-  const fanout = createEventFanout((problem) => console.error(`Modus: ${problem}`))
+  const fanout = createLazyEventFanout((problem) => console.error(`Modus: ${problem}`), loadEventSchemasAfterPaint)
   bridge.onEvent(fanout.deliver)
   return {
     request: (channel, input) => bridge.invoke(channel, input) as Promise<Result<never>>,

@@ -1,11 +1,12 @@
 import type { ModusClient } from '../../../shared/contract'
-import { createEventFanout } from '../../../shared/contract/client-events'
+import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
+import { loadEventSchemasAfterPaint } from './event-schemas'
 import {
   TOKEN_HEADER,
   WS_PROTOCOL,
   WS_TOKEN_PROTOCOL_PREFIX,
   type ServerMessage
-} from '../../../shared/contract/ws-wire'
+} from '../../../shared/contract/ws-protocol'
 import type { Result } from '../../../shared/result'
 
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
@@ -22,7 +23,7 @@ export function createWebClient(
   token: string | null,
   onConnectionChange: (state: ConnectionState) => void = () => {}
 ): ModusClient {
-  const fanout = createEventFanout((problem) => console.error(`Modus: ${problem}`))
+  const fanout = createLazyEventFanout((problem) => console.error(`Modus: ${problem}`), loadEventSchemasAfterPaint)
   const pending = new Map<number, (result: Result<unknown>) => void>()
   const outbox: string[] = []
   let nextId = 1

@@ -1,3 +1,4 @@
+import { countedOf } from '../../common/plural'
 import type { AgentEvent, ApprovalKind, Usage } from '../../../../shared/agent/events'
 
 /** The approval a tool call (or a paused loop) is waiting on, and how it ended. */
@@ -521,7 +522,7 @@ export function phaseLabel(item: ToolItem, phase: ToolPhase): string {
     const counted = item.changes.filter((change) => change.hunksTotal !== undefined)
     const accepted = counted.reduce((sum, change) => sum + (change.hunksAccepted ?? 0), 0)
     const total = counted.reduce((sum, change) => sum + (change.hunksTotal ?? 0), 0)
-    if (total > 0) return `applied ${accepted} of ${total} hunk${total === 1 ? '' : 's'}`
+    if (total > 0) return `applied ${countedOf(accepted, total, 'hunk')}`
   }
   return PHASE_LABEL[phase]
 }
@@ -535,7 +536,7 @@ export function changeLabel(change: ChangeState, callCancelled: boolean): string
       return change.editedByUser ? 'applied with your edits' : 'applied'
     case 'partially-applied':
       return change.hunksTotal !== undefined
-        ? `applied ${change.hunksAccepted ?? 0} of ${change.hunksTotal} hunks`
+        ? `applied ${countedOf(change.hunksAccepted ?? 0, change.hunksTotal, 'hunk')}`
         : 'applied in part'
     case 'rejected':
       return callCancelled ? 'not written (cancelled)' : 'rejected'

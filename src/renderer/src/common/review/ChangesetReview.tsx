@@ -1,4 +1,5 @@
 import { FormError } from '../../components/FormError'
+import { countedOf } from '../../common/plural'
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
 import { displayCounts, displayRows } from '../../../../shared/diff/hunks'
@@ -101,7 +102,7 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
       <div className="changeset-toolbar">
         <span>
           {changes.length} file{changes.length === 1 ? '' : 's'}
-          {interactive && ` · ${counts.accepted} of ${counts.total} hunks accepted`}
+          {interactive && ` · ${countedOf(counts.accepted, counts.total, 'hunk')} accepted`}
         </span>
         <span className="changeset-view-buttons">
           <button

@@ -1,4 +1,5 @@
 import { FormError } from '../../components/FormError'
+import { counted } from '../../common/plural'
 import { memo, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useChatStore } from '../../common/chat/chat-store'
@@ -75,7 +76,8 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
         <div className="chat-row">
           <details className="condensed">
             <summary>
-              Context condensed: {item.hiddenMessages} earlier messages summarised ({item.tokensBefore} tokens before)
+              Context condensed: {counted(item.hiddenMessages, 'earlier message')} summarised (
+              {counted(item.tokensBefore, 'token')} before)
             </summary>
             <Markdown text={item.summary} />
           </details>

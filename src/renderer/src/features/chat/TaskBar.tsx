@@ -9,6 +9,7 @@ const STATUS_LABEL: Record<TaskStatus, string> = {
   running: 'Working…',
   waiting: 'Waiting for you',
   idle: 'Idle',
+  stopped: 'Stopped at a limit',
   completed: 'Done',
   failed: 'Failed',
   cancelled: 'Stopped',

@@ -11,7 +11,7 @@ import { NetworkAsks } from './NetworkAsks'
 import { parsePartialJson } from './partial-json'
 import { composerField, focusWhenReady } from '../../components/focus-after'
 import { Icon } from '../../components/icons'
-import { toolTitle, type ToolTitle } from './tool-words'
+import { clipLine, toolTitle, type ToolTitle } from './tool-words'
 import {
   changeLabel,
   decisionLabel,
@@ -94,7 +94,7 @@ function ToolHeading({ title, toolName }: { title: ToolTitle; toolName: string }
 }
 
 function ToolResult({ result }: { result: NonNullable<ToolItem['result']> }): ReactNode {
-  const firstLine = result.text.split('\n', 1)[0].slice(0, 160)
+  const firstLine = clipLine(result.text, 160)
   return (
     <details className={`tool-result ${result.isError ? 'tool-error' : ''}`}>
       <summary>

@@ -1,4 +1,5 @@
 import type { IconName } from '../../components/icons'
+import { countedOf } from '../../common/plural'
 import type { ToolItem, ToolPhase } from '../../common/chat/task-view'
 
 /**
@@ -143,11 +144,15 @@ export function toolTitle(item: ToolItem, phase: ToolPhase, args: unknown): Tool
 
 /** A title is one line: the first line of the target, cut at a word with an ellipsis. */
 function clipTarget(target: string | undefined, max = 80): string | undefined {
-  if (!target) return target
+  return target ? clipLine(target, max) : target
+}
+
+/** The first line of a text, cut at a word boundary (mid-word only when one word is that long) with an ellipsis. */
+export function clipLine(target: string, max: number): string {
   const line = target.split('\n', 1)[0]
   if (line.length <= max && line === target) return line
-  const cut =
-    line.length > max ? line.slice(0, line.lastIndexOf(' ', max) > max / 2 ? line.lastIndexOf(' ', max) : max) : line
+  const space = line.lastIndexOf(' ', max)
+  const cut = line.length > max ? line.slice(0, space > max / 2 ? space : max) : line
   return `${cut.trimEnd()}…`
 }
 
@@ -158,7 +163,7 @@ function outcomeOf(item: ToolItem, phase: ToolPhase): string | undefined {
   const counted = item.changes.filter((change) => change.hunksTotal !== undefined)
   const total = counted.reduce((sum, change) => sum + (change.hunksTotal ?? 0), 0)
   const accepted = counted.reduce((sum, change) => sum + (change.hunksAccepted ?? 0), 0)
-  if (total > 1 || accepted < total) return `${accepted} of ${total} hunk${total === 1 ? '' : 's'}`
+  if (total > 1 || accepted < total) return countedOf(accepted, total, 'hunk')
   return undefined
 }
 

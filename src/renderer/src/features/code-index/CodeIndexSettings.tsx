@@ -153,7 +153,7 @@ export function CodeIndexStatusPanel(): ReactNode {
           <button type="button" onClick={() => void act('rebuild')}>
             Rebuild index
           </button>
-          <button type="button" onClick={() => void act('clear')}>
+          <button type="button" className="danger" onClick={() => void act('clear')}>
             Clear index
           </button>
           {busy && (

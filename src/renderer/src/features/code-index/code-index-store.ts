@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { counted } from '../../common/plural'
 import type { ModusClient } from '../../../../shared/contract'
 import type { CodeIndexStatus } from '../../../../shared/contract/code-index'
 
@@ -42,7 +43,7 @@ export const useCodeIndexStore = create<CodeIndexSlice>((set, get) => ({
 
 /** One line of progress, e.g. "Indexing: 120 / 400 files · 812 chunks · 2 errors". */
 export function progressLine(status: CodeIndexStatus): string {
-  const parts = [`${status.filesDone} / ${status.filesTotal} files`, `${status.chunks} chunks`]
+  const parts = [`${status.filesDone} / ${counted(status.filesTotal, 'file')}`, counted(status.chunks, 'chunk')]
   if (status.errors) parts.push(`${status.errors} error${status.errors === 1 ? '' : 's'}`)
   const semantic = status.semantic
   if (semantic.state === 'embedding') parts.push(`embedded ${semantic.chunksEmbedded} / ${semantic.chunksTotal}`)
@@ -62,25 +63,26 @@ export function statusBarView(status: CodeIndexStatus): StatusBarView {
   const { semantic } = status
   if (status.state === 'indexing' && semantic.state === 'embedding') {
     return {
-      label: `Embedding ${semantic.chunksEmbedded} / ${semantic.chunksTotal} chunks`,
+      label: `Embedding ${semantic.chunksEmbedded} / ${counted(semantic.chunksTotal, 'chunk')}`,
       progress: { done: semantic.chunksEmbedded, total: semantic.chunksTotal },
       action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' }
     }
   }
   if (status.state === 'indexing' || status.state === 'loading') {
     return {
-      label: `Indexing ${status.filesDone} / ${status.filesTotal} files`,
+      label: `Indexing ${status.filesDone} / ${counted(status.filesTotal, 'file')}`,
       progress: { done: status.filesDone, total: status.filesTotal },
       action: { kind: 'cancel', label: 'Cancel', name: 'Cancel indexing' }
     }
   }
   if (status.state === 'cancelled')
     return {
-      label: `Index paused at ${status.filesDone} / ${status.filesTotal} files`,
+      label: `Index paused at ${status.filesDone} / ${counted(status.filesTotal, 'file')}`,
       progress: null,
       action: { kind: 'resume', label: 'Resume', name: 'Resume indexing' }
     }
-  if (status.state === 'ready') return { label: `Index: ${status.chunks} chunks`, progress: null, action: null }
+  if (status.state === 'ready')
+    return { label: `Index: ${counted(status.chunks, 'chunk')}`, progress: null, action: null }
   if (status.state === 'error')
     return { label: 'Index failed', progress: null, action: { kind: 'resume', label: 'Retry', name: 'Retry indexing' } }
   // Idle: never built here (auto-start off, or the workspace is past the size limit).

@@ -1,10 +1,11 @@
 import { FormError } from '../../components/FormError'
+import { countedOf } from '../../common/plural'
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react'
 import type { TaskSummary } from '../../../../shared/contract/task'
 import { useClient } from '../../client/client-context'
 import { useHistoryStore } from './history-store'
 import { downloadText } from '../../common/download-text'
-import { formatCost, formatWhen, RESUMABLE, searchTasks } from './history-model'
+import { formatCost, formatWhen, RESUMABLE, searchTasks, STATUS_WORDS } from './history-model'
 import { useNavigationStore } from '../../navigation-store'
 import './history.css'
 
@@ -44,7 +45,7 @@ export function HistoryView(): ReactNode {
         onChange={(event) => useHistoryStore.getState().setQuery(event.target.value)}
       />
       <p className="note" role="status">
-        {!loaded ? 'Loading…' : total === 0 ? 'No tasks yet.' : `${shown.length} of ${total} tasks`}
+        {!loaded ? 'Loading…' : total === 0 ? 'No tasks yet.' : countedOf(shown.length, total, 'task')}
       </p>
       <FormError message={error} />
       <ul className="history-list" aria-label="Tasks">
@@ -92,10 +93,10 @@ function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: s
     <li className="history-row" aria-label={task.title}>
       <div className="history-title">
         <strong>{task.title}</strong>
-        <span className={`status status-${task.status}`}>{task.status}</span>
+        <span className={`status status-${task.status}`}>{STATUS_WORDS[task.status]}</span>
       </div>
       <div className="note">
-        {task.mode} · {formatWhen(task.updatedAt)}
+        {task.mode} · <time dateTime={new Date(task.updatedAt).toISOString()}>{formatWhen(task.updatedAt)}</time>
         {task.parentId ? ' · subtask' : ''}
         {formatCost(task.costUsd) && ` · ${formatCost(task.costUsd)}`}
       </div>
@@ -126,7 +127,7 @@ function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: s
           <button type="button" disabled={busy} onClick={() => void act(() => exportAs('json'))}>
             Export JSON
           </button>
-          <button type="button" disabled={busy} onClick={() => setConfirming(true)}>
+          <button type="button" className="danger" disabled={busy} onClick={() => setConfirming(true)}>
             Delete
           </button>
         </div>

@@ -11,7 +11,8 @@ export function searchTasks(tasks: readonly TaskSummary[], query: string): TaskS
   const words = query.toLowerCase().split(/\s+/).filter(Boolean)
   return tasks
     .filter((task) => {
-      const haystack = `${task.title}\n${task.mode}\n${task.status}\n${task.id}`.toLowerCase()
+      const haystack =
+        `${task.title}\n${task.mode}\n${task.status}\n${STATUS_WORDS[task.status]}\n${task.id}`.toLowerCase()
       return words.every((word) => haystack.includes(word))
     })
     .sort((a, b) => Number(b.status === 'waiting') - Number(a.status === 'waiting') || b.updatedAt - a.updatedAt)
@@ -26,8 +27,22 @@ export const formatCost = (cost: number | null | undefined): string =>
 
 export const formatWhen = (epochMs: number, now = Date.now()): string => {
   const date = new Date(epochMs)
+  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
   const sameDay = new Date(now).toDateString() === date.toDateString()
-  return sameDay
-    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+  const day = sameDay
+    ? 'Today'
     : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
+  return `${day}, ${time}`
+}
+
+/** A task's status in words (a task stopped at a limit is not idle: the user stopped it there). */
+export const STATUS_WORDS: Record<TaskSummary['status'], string> = {
+  running: 'running',
+  waiting: 'waiting for you',
+  idle: 'idle',
+  stopped: 'stopped at a limit',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'stopped',
+  interrupted: 'interrupted'
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
+import { counted } from '../../common/plural'
 import type { McpServerView } from '../../../../shared/contract/mcp'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
@@ -106,7 +107,7 @@ function ServerCard({ server, actions }: { server: McpServerView; actions: Serve
           <button type="button" onClick={() => useMcpStore.getState().edit(server.name)}>
             Edit
           </button>
-          <button type="button" onClick={() => void actions.remove(server.name, server.scope)}>
+          <button type="button" className="danger" onClick={() => void actions.remove(server.name, server.scope)}>
             Remove
           </button>
         </span>
@@ -159,7 +160,7 @@ function ServerCard({ server, actions }: { server: McpServerView; actions: Serve
       )}
       {server.resources.length > 0 && (
         <details>
-          <summary>{server.resources.length} resources</summary>
+          <summary>{counted(server.resources.length, 'resource')}</summary>
           <ul>
             {server.resources.map((resource) => (
               <li key={resource.uri}>

@@ -253,7 +253,12 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
       />
       <SandboxFields
         sandbox={draft.sandbox}
-        error={shown('sandbox')}
+        errors={{
+          sandbox: shown('sandbox'),
+          sandboxRoots: shown('sandboxRoots'),
+          sandboxDomains: shown('sandboxDomains'),
+          sandboxOutside: shown('sandboxOutside')
+        }}
         status={api.sandboxStatus}
         onChange={(sandbox) => update({ sandbox })}
       />
@@ -279,7 +284,7 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
           </button>
         )}
         {entry && entry.origin !== 'builtin' && !confirming && (
-          <button type="button" onClick={() => setConfirming(true)}>
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
             {entry.overridesBuiltIn ? 'Reset to built-in' : 'Delete'}
           </button>
         )}

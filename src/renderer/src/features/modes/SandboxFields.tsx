@@ -2,11 +2,15 @@ import { useEffect, useId, useState, type ReactNode } from 'react'
 import { SANDBOX_NETWORK_POLICIES, type SandboxNetworkPolicy } from '../../../../shared/modes/schema'
 import type { SandboxStatus } from '../../../../shared/sandbox/status'
 import { CREDENTIAL_STORES, type CredentialStoreId } from '../../../../shared/sandbox/credentials'
-import type { ModeDraft } from './mode-draft'
+import { FieldError } from '../../components/FieldError'
+import type { DraftErrors, ModeDraft } from './mode-draft'
+
+/** The sandbox's errors: each list's under its own box, the rest under the group. */
+export type SandboxErrors = Pick<DraftErrors, 'sandbox' | 'sandboxRoots' | 'sandboxDomains' | 'sandboxOutside'>
 
 interface Props {
   sandbox: ModeDraft['sandbox']
-  error?: string
+  errors: SandboxErrors
   /** Asks the core whether the sandbox can start here; absent → nothing is shown. */
   status?: () => Promise<SandboxStatus>
   onChange(sandbox: ModeDraft['sandbox']): void
@@ -30,7 +34,7 @@ const toggled = (list: readonly CredentialStoreId[], id: CredentialStoreId, on: 
   on ? [...list.filter((item) => item !== id), id] : list.filter((item) => item !== id)
 
 /** The mode's OS sandbox for commands: on/off (and what that means), writable roots, network policy and domains, credential stores given back. */
-export function SandboxFields({ sandbox, error, status, onChange }: Props): ReactNode {
+export function SandboxFields({ sandbox, errors, status, onChange }: Props): ReactNode {
   const ids = useId()
   const [found, setFound] = useState<SandboxStatus | null>(null)
   useEffect(() => {
@@ -71,12 +75,15 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         </label>
         <textarea
           id={`${ids}-roots`}
+          aria-invalid={Boolean(errors.sandboxRoots)}
+          aria-describedby={errors.sandboxRoots ? `${ids}-roots-error` : undefined}
           rows={2}
           value={sandbox.writableRoots}
           disabled={!sandbox.enabled}
           placeholder={'.\n/tmp'}
           onChange={(event) => set({ writableRoots: event.target.value })}
         />
+        <FieldError id={`${ids}-roots-error`} message={errors.sandboxRoots} />
         <p className="note">
           .git/, .modus/ and .roomodes stay read-only inside the sandbox, and so do .modusignore, .rooignore and
           .vscode/ where they exist.
@@ -103,12 +110,14 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         </label>
         <textarea
           id={`${ids}-domains`}
+          aria-invalid={Boolean(errors.sandboxDomains)}
+          aria-describedby={errors.sandboxDomains ? `${ids}-domains-error` : undefined}
           rows={2}
           value={sandbox.allowedDomains}
           disabled={!sandbox.enabled || sandbox.network === 'none'}
-          aria-invalid={Boolean(error)}
           onChange={(event) => set({ allowedDomains: event.target.value })}
         />
+        <FieldError id={`${ids}-domains-error`} message={errors.sandboxDomains} />
       </div>
       <div className="field">
         <label htmlFor={`${ids}-outside`}>
@@ -116,12 +125,15 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         </label>
         <textarea
           id={`${ids}-outside`}
+          aria-invalid={Boolean(errors.sandboxOutside)}
+          aria-describedby={errors.sandboxOutside ? `${ids}-outside-error` : undefined}
           rows={2}
           value={sandbox.unsandboxedCommands}
           disabled={!sandbox.enabled}
           placeholder="docker *"
           onChange={(event) => set({ unsandboxedCommands: event.target.value })}
         />
+        <FieldError id={`${ids}-outside-error`} message={errors.sandboxOutside} />
       </div>
       <fieldset className="credentials" disabled={!sandbox.enabled}>
         <legend>Credential stores its commands may read (the others stay unreadable)</legend>
@@ -142,7 +154,7 @@ export function SandboxFields({ sandbox, error, status, onChange }: Props): Reac
         ))}
         <p className="note">Modus’s own data folder (with its secrets file) is never readable.</p>
       </fieldset>
-      {error && <p className="field-error">{error}</p>}
+      <FieldError id={`${ids}-error`} message={errors.sandbox} />
     </fieldset>
   )
 }

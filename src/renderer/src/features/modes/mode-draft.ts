@@ -84,6 +84,9 @@ export type DraftField =
   | 'maxCostUsd'
   | 'mcpServers'
   | 'sandbox'
+  | 'sandboxRoots'
+  | 'sandboxDomains'
+  | 'sandboxOutside'
   | 'form'
 
 export type DraftErrors = Partial<Record<DraftField, string>>
@@ -224,6 +227,13 @@ export function modeInputFromDraft(draft: ModeDraft): Record<string, unknown> {
   return input
 }
 
+/** A sandbox list's error sits under its own text box; the rest of the sandbox under the group. */
+const FIELD_OF_SANDBOX: Record<string, DraftField> = {
+  writableRoots: 'sandboxRoots',
+  allowedDomains: 'sandboxDomains',
+  unsandboxedCommands: 'sandboxOutside'
+}
+
 const FIELD_OF_AUTO: Record<string, DraftField> = {
   followupTimeoutMs: 'followupTimeoutSeconds',
   maxRequests: 'maxRequests',
@@ -236,7 +246,7 @@ function fieldOf(path: readonly PropertyKey[]): DraftField {
   if (head === 'commandRules') return 'rules'
   if (head === 'browserRules') return 'browserRules'
   if (head === 'mcpServers') return 'mcpServers'
-  if (head === 'sandbox') return 'sandbox'
+  if (head === 'sandbox') return FIELD_OF_SANDBOX[String(second)] ?? 'sandbox'
   if (head === 'autoApprove') return FIELD_OF_AUTO[String(second)] ?? 'form'
   const direct: DraftField[] = ['slug', 'name', 'roleDefinition', 'whenToUse', 'description', 'customInstructions']
   return direct.includes(head as DraftField) ? (head as DraftField) : 'form'

@@ -1,4 +1,5 @@
 import { FormError } from '../../components/FormError'
+import { countedOf } from '../../common/plural'
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { ChangeView } from '../../../../shared/contract/approvals'
 import { useClient } from '../../client/client-context'
@@ -81,7 +82,12 @@ export function ChangesView(): ReactNode {
                   {open === change.id ? 'Hide diff' : 'Show diff'}
                 </button>
                 {REVERTIBLE.has(change.status) && change.byCommand === undefined && (
-                  <button type="button" disabled={busy === change.id} onClick={() => void revert(change)}>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={busy === change.id}
+                    onClick={() => void revert(change)}
+                  >
                     Revert…
                   </button>
                 )}
@@ -93,7 +99,7 @@ export function ChangesView(): ReactNode {
                 {!from.putBack && <code>{from.source}</code>}
                 {change.written !== undefined && change.acceptedHunks !== undefined && (
                   <span>
-                    {change.acceptedHunks} of {change.hunks.length} hunks written
+                    {countedOf(change.acceptedHunks, change.hunks.length, 'hunk')} written
                     {change.editedByUser ? ', edited by you' : ''}
                   </span>
                 )}

@@ -155,7 +155,7 @@ function ProviderSummary({ provider, active, confirming, ...on }: SummaryProps):
           <button type="button" data-action="edit" onClick={on.onEdit} aria-label={`Edit ${provider.label}`}>
             Edit
           </button>
-          <button type="button" onClick={on.onRemove} aria-label={`Remove ${provider.label}`}>
+          <button type="button" className="danger" onClick={on.onRemove} aria-label={`Remove ${provider.label}`}>
             Remove
           </button>
         </div>

@@ -1,4 +1,5 @@
 import { FormError } from '../../components/FormError'
+import { TextWithCode } from '../../common/TextWithCode'
 import { useState, type ReactNode } from 'react'
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
 import { useClient } from '../../client/client-context'
@@ -30,7 +31,9 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
             <p>Since you trusted it, this project’s files ask for more:</p>
             <ul aria-label="New permissions">
               {workspace.newGrants.map((grant) => (
-                <li key={grant}>{grant}</li>
+                <li key={grant}>
+                  <TextWithCode text={grant} />
+                </li>
               ))}
             </ul>
             <p className="note">Until you answer, none of the project’s permissions apply.</p>
@@ -40,7 +43,9 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
             <p>This project’s own files ask for these permissions:</p>
             <ul>
               {workspace.projectGrants.map((grant) => (
-                <li key={grant}>{grant}</li>
+                <li key={grant}>
+                  <TextWithCode text={grant} />
+                </li>
               ))}
             </ul>
           </>

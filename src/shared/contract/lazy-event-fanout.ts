@@ -1,0 +1,48 @@
+import type { EventListener } from './index'
+
+type Fanout = ReturnType<typeof import('./client-events').createEventFanout>
+type FanoutModule = { createEventFanout: (report: (problem: string) => void) => Fanout }
+
+/**
+ * The renderer's event fanout, with the contract's schemas loaded after the first paint: building
+ * every zod schema (and the policy engine the mode schema needs) is main-thread work the first
+ * screen does not need. Events that arrive before the schemas are held and delivered in order once
+ * they are in, each still parsed: no payload reaches a feature unchecked.
+ */
+export function createLazyEventFanout(
+  report: (problem: string) => void,
+  load: () => Promise<FanoutModule> = () => import('./client-events')
+) {
+  const early = new Set<EventListener>()
+  const moved = new Map<EventListener, () => void>()
+  const held: Array<[string, unknown]> = []
+  let fanout: Fanout | null = null
+
+  void load().then(
+    (module) => {
+      const loaded = module.createEventFanout(report)
+      for (const listener of early) moved.set(listener, loaded.subscribe(listener))
+      early.clear()
+      fanout = loaded
+      for (const [name, payload] of held.splice(0)) loaded.deliver(name, payload)
+    },
+    (error: unknown) =>
+      report(`The event schemas did not load: ${error instanceof Error ? error.message : String(error)}`)
+  )
+
+  return {
+    subscribe(listener: EventListener): () => void {
+      if (fanout) return fanout.subscribe(listener)
+      early.add(listener)
+      return () => {
+        early.delete(listener)
+        moved.get(listener)?.()
+        moved.delete(listener)
+      }
+    },
+    deliver(name: string, payload: unknown): void {
+      if (fanout) fanout.deliver(name, payload)
+      else held.push([name, payload])
+    }
+  }
+}
