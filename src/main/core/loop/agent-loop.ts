@@ -318,7 +318,12 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
       const setup = how.setupCommand ? await runSetup(session, control, how.setupCommand) : null
       if (setup === 'cancelled') return cancelled(session)
       const mentioned = await mentionBlocks(session, deps, control, how.text)
-      const context = [`<task>\n${how.text}\n</task>`, ...mentioned, ...(setup ? [setup.context] : []), ...prompt.context]
+      const context = [
+        `<task>\n${how.text}\n</task>`,
+        ...mentioned,
+        ...(setup ? [setup.context] : []),
+        ...prompt.context
+      ]
       await appendUserTurn(session, control, [], context, true)
       return null
     }
