@@ -86,7 +86,7 @@ describe('mode draft', () => {
       }).sandbox
     ).toBeUndefined()
     const bad = checkDraft({ ...draft, sandbox: { ...draft.sandbox, allowedDomains: 'https://registry.npmjs.org/' } })
-    expect(bad.ok === false && bad.errors.sandbox).toContain('A domain must be a host name')
+    expect(bad.ok === false && bad.errors.sandboxDomains).toContain('A domain must be a host name')
   })
 
   it('keeps the built-in "where available" flag and the credential stores given back', () => {
