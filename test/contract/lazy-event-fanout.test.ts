@@ -53,4 +53,23 @@ describe('events arriving before the contract schemas have loaded', () => {
     fanout.deliver('terminal:changed', [])
     expect(late).toEqual(['terminal:changed'])
   })
+  it('keeps a request answer behind the events that arrived before it (a replay must not overtake them)', async () => {
+    const schemas = deferredSchemas()
+    const fanout = createLazyEventFanout(() => {}, schemas.load)
+    const order: string[] = []
+    fanout.subscribe((name, payload) => {
+      if (name === 'terminal:data') order.push(`event ${payload.data}`)
+    })
+    fanout.deliver('terminal:data', { terminalId: 't1', data: 'before' })
+    fanout.inOrder(() => order.push('answer'))
+    fanout.deliver('terminal:data', { terminalId: 't1', data: 'after' })
+    expect(order).toEqual([])
+
+    schemas.arrive()
+    await schemas.load()
+    await Promise.resolve()
+    expect(order).toEqual(['event before', 'answer', 'event after'])
+    fanout.inOrder(() => order.push('later answer'))
+    expect(order.at(-1)).toBe('later answer')
+  })
 })

@@ -15,7 +15,8 @@ export function createLazyEventFanout(
 ) {
   const early = new Set<EventListener>()
   const moved = new Map<EventListener, () => void>()
-  const held: Array<[string, unknown]> = []
+  // Events and anything ordered behind them (request answers), run in arrival order once loaded.
+  const held: Array<() => void> = []
   let fanout: Fanout | null = null
 
   void load().then(
@@ -24,7 +25,7 @@ export function createLazyEventFanout(
       for (const listener of early) moved.set(listener, loaded.subscribe(listener))
       early.clear()
       fanout = loaded
-      for (const [name, payload] of held.splice(0)) loaded.deliver(name, payload)
+      for (const run of held.splice(0)) run()
     },
     (error: unknown) =>
       report(`The event schemas did not load: ${error instanceof Error ? error.message : String(error)}`)
@@ -42,7 +43,15 @@ export function createLazyEventFanout(
     },
     deliver(name: string, payload: unknown): void {
       if (fanout) fanout.deliver(name, payload)
-      else held.push([name, payload])
+      else held.push(() => fanout?.deliver(name, payload))
+    },
+    /**
+     * Runs `then` after every event that arrived before it: a request's answer (say a task's
+     * replay) must not overtake the held events it already contains, or they would apply twice.
+     */
+    inOrder(then: () => void): void {
+      if (fanout) then()
+      else held.push(then)
     }
   }
 }

@@ -10,7 +10,11 @@ export function createElectronClient(bridge: Bridge): ModusClient {
   const fanout = createLazyEventFanout((problem) => console.error(`Modus: ${problem}`), loadEventSchemasAfterPaint)
   bridge.onEvent(fanout.deliver)
   return {
-    request: (channel, input) => bridge.invoke(channel, input) as Promise<Result<never>>,
+    // An answer waits behind the events that arrived before it (see inOrder).
+    request: (channel, input) =>
+      (bridge.invoke(channel, input) as Promise<Result<never>>).then(
+        (result) => new Promise<Result<never>>((resolve) => fanout.inOrder(() => resolve(result)))
+      ),
     subscribe: fanout.subscribe
   }
 }

@@ -77,8 +77,9 @@ export function createWebClient(
       return
     }
     if (message.kind === 'response') {
-      pending.get(message.id)?.(message.result)
+      const resolve = pending.get(message.id)
       pending.delete(message.id)
+      fanout.inOrder(() => resolve?.(message.result))
     } else if (message.kind === 'event') {
       fanout.deliver(message.name, message.payload)
     }
