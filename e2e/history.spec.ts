@@ -124,7 +124,8 @@ test('a task resumed from the history shows its whole conversation in the chat, 
 
   // Another task takes the chat, then the page is reloaded: the resumed task must bring its own conversation.
   await page.getByRole('button', { name: 'New task' }).click()
-  await expect(page.getByText('Remember this request')).toHaveCount(0)
+  // The new task's start lists it under Recent tasks; its conversation is gone from the chat.
+  await expect(page.locator('.bubble.user').filter({ hasText: 'Remember this request' })).toHaveCount(0)
   await page.reload()
   await page.getByRole('button', { name: 'History' }).click()
   const row = page.getByRole('listitem', { name: 'Remember this request' })

@@ -1,18 +1,16 @@
-import { z } from 'zod'
-
 /**
  * @-mentions in a user message: `@path/to/file`, `@folder/`, `@terminal`, `@git-changes` and
  * `@https://…`. The chat shows them as chips; the core attaches what each names to the message the
  * model receives (see core/mentions). Pure: the renderer, the core and the CLI share this parser.
  */
-export const Mention = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('file'), path: z.string().min(1).max(4096) }),
-  z.object({ kind: z.literal('folder'), path: z.string().min(1).max(4096) }),
-  z.object({ kind: z.literal('terminal') }),
-  z.object({ kind: z.literal('git-changes') }),
-  z.object({ kind: z.literal('url'), url: z.string().url().max(8192) })
-])
-export type Mention = z.infer<typeof Mention>
+// Plain types, no zod: the chat renders chips with this module, and it must not pull the schema
+// library into the renderer's first chunk (issue 28 item 21).
+export type Mention =
+  | { kind: 'file'; path: string }
+  | { kind: 'folder'; path: string }
+  | { kind: 'terminal' }
+  | { kind: 'git-changes' }
+  | { kind: 'url'; url: string }
 export type MentionKind = Mention['kind']
 
 /** One mention as written in the text: `raw` is what follows the `@`, `start`/`end` span the `@` too. */
@@ -24,14 +22,13 @@ export interface MentionToken {
 }
 
 /** What a mention attached for the model, or why it attached nothing (shown to the user too). */
-export const MentionAttachment = z.object({
-  raw: z.string(),
-  kind: z.enum(['file', 'folder', 'terminal', 'git-changes', 'url']),
-  ok: z.boolean(),
+export interface MentionAttachment {
+  raw: string
+  kind: MentionKind
+  ok: boolean
   /** The attached text (ok) or the reason nothing was attached. */
-  text: z.string()
-})
-export type MentionAttachment = z.infer<typeof MentionAttachment>
+  text: string
+}
 
 /** The special words completion offers beside paths. */
 export const SPECIAL_MENTIONS = ['terminal', 'git-changes'] as const
@@ -44,13 +41,21 @@ const MENTION = /(^|[\s([{])@([^\s]+)/g
 // Sentence punctuation after a mention is not part of it ("see @src/a.ts, then…").
 const TRAILING = /[.,;:!?)\]}'"]+$/
 
+function isUrl(text: string): boolean {
+  try {
+    new URL(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The mention a written token stands for; null when it names nothing a mention can be. */
 export function mentionOf(raw: string): Mention | null {
   if (raw === 'terminal') return { kind: 'terminal' }
   if (raw === 'git-changes') return { kind: 'git-changes' }
   if (/^https?:\/\//i.test(raw)) {
-    const parsed = Mention.safeParse({ kind: 'url', url: raw })
-    return parsed.success ? parsed.data : null
+    return raw.length <= 8192 && isUrl(raw) ? { kind: 'url', url: raw } : null
   }
   if (raw.length > 4096 || raw.includes('\0')) return null
   if (raw.endsWith('/')) return { kind: 'folder', path: raw.length > 1 ? raw.slice(0, -1) : '.' }

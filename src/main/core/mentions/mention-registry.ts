@@ -1,6 +1,6 @@
 import {
   MAX_MENTIONS,
-  MentionAttachment,
+  type MentionAttachment,
   parseMentions,
   type Mention,
   type MentionKind
@@ -54,7 +54,7 @@ export function createMentionPort(services: MentionServices = {}): MentionPort {
         if (scope.signal.aborted) break
         try {
           const attached = await expandOne(token.mention, scope, services)
-          attachments.push(MentionAttachment.parse({ raw: token.raw, kind, ok: true, text: attached }))
+          attachments.push({ raw: token.raw, kind, ok: true, text: attached })
         } catch (error) {
           const reason =
             error instanceof MentionRefused
