@@ -14,9 +14,8 @@ import type { CommandRunRequest } from '../src/main/core/terminal/types'
  * network none (since issue 26 Modus's own bubblewrap line, kept between commands), rounds
  * interleaved in one run. Commands: `true`, and `npm test` of a small fixture (node's test runner,
  * one test). The wrap alone (building the line) is timed too, and, interleaved with the `true`
- * rounds: a mode with network (`ask`, the built-in modes' default: since issue 26 item 6 Modus's
- * own bubblewrap line with the relay to the runtime's proxy beside it), the wrapped `true` (both
- * kinds) run outside the pty, and, spawned bare from Node, `/bin/true` and bubblewrap with the same
+ * rounds: a mode with network (`ask`: the runtime's wrap, its proxy bridges), the wrapped `true`
+ * run outside the pty, and, spawned bare from Node, `/bin/true` and bubblewrap with the same
  * namespaces (without, then with a network namespace): bare bwrap minus bare `true` is what one
  * bubblewrap start costs here, the floor of any sandbox that starts one per command.
  */
@@ -115,8 +114,7 @@ it('sandboxed vs unsandboxed command overhead', async () => {
         direct: [] as number[],
         bareTrue: [] as number[],
         bwrap: [] as number[],
-        bwrapNet: [] as number[],
-        directAsk: [] as number[]
+        bwrapNet: [] as number[]
       }
       for (let round = 0; round < rounds; round++) {
         plain.push(await timed(command, 'plain'))
@@ -134,17 +132,6 @@ it('sandboxed vs unsandboxed command overhead', async () => {
         })
         parts.direct.push(await spawnTime('/bin/bash', ['-c', wrapped.text]))
         wrapped.finish('')
-        const asking = await sandbox.prepare({
-          taskId: 'bench',
-          modeSlug: 'code',
-          modeName: 'Code',
-          command: 'true',
-          workspaceRoot: root,
-          sandbox: { network: 'ask', allowedDomains: [] },
-          shell: '/bin/bash'
-        })
-        parts.directAsk.push(await spawnTime('/bin/bash', ['-c', asking.text]))
-        asking.finish('')
         parts.bareTrue.push(await spawnTime('/bin/true', []))
         parts.bwrap.push(await spawnTime('bwrap', [...BARE_BWRAP, '--', '/bin/true']))
         parts.bwrapNet.push(await spawnTime('bwrap', [...BARE_BWRAP, '--unshare-net', '--', '/bin/true']))
@@ -154,8 +141,8 @@ it('sandboxed vs unsandboxed command overhead', async () => {
       )
       if (parts.direct.length > 0)
         lines.push(
-          `  sandboxed with network ask (Modus's line + relay to the runtime's proxy) ${span(parts.ask)}, overhead ${(median(parts.ask) - median(plain)).toFixed(0)} ms`,
-          `  spawned bare from Node: /bin/true ${span(parts.bareTrue)}; bwrap ${span(parts.bwrap)} (one bwrap start: ${(median(parts.bwrap) - median(parts.bareTrue)).toFixed(0)} ms); bwrap + network namespace ${span(parts.bwrapNet)} (${(median(parts.bwrapNet) - median(parts.bareTrue)).toFixed(0)} ms); the wrapped \`true\` outside the pty: network none ${span(parts.direct)}, network ask ${span(parts.directAsk)}`
+          `  sandboxed with network (ask: the runtime's wrap and proxy bridges) ${span(parts.ask)}, overhead ${(median(parts.ask) - median(plain)).toFixed(0)} ms`,
+          `  spawned bare from Node: /bin/true ${span(parts.bareTrue)}; bwrap ${span(parts.bwrap)} (one bwrap start: ${(median(parts.bwrap) - median(parts.bareTrue)).toFixed(0)} ms); bwrap + network namespace ${span(parts.bwrapNet)} (${(median(parts.bwrapNet) - median(parts.bareTrue)).toFixed(0)} ms); the wrapped \`true\` outside the pty ${span(parts.direct)}`
         )
     }
   } finally {

@@ -14,11 +14,6 @@ export interface BwrapLayout {
   readOnly: readonly string[]
   /** Absent protected paths: /dev/null is bound there (bubblewrap leaves an empty file to remove). */
   absent: readonly string[]
-  /**
-   * The proxy's unix socket, for a command with network: bound over itself, so that, though its
-   * folder is writable, the command cannot move it or put another socket's link in its place.
-   */
-  sockets?: readonly string[]
 }
 
 export const SECCOMP_FD = 3
@@ -35,7 +30,6 @@ type Mount = { path: string; rank: number; args: string[] }
 export function mountArgs(layout: BwrapLayout): string[] {
   const mounts: Mount[] = [
     ...layout.writable.map((path) => ({ path, rank: 0, args: ['--bind', path, path] })),
-    ...(layout.sockets ?? []).map((path) => ({ path, rank: 0, args: ['--bind', path, path] })),
     ...layout.hidden.map(({ path, dir }) => ({
       path,
       rank: 1,

@@ -2,12 +2,10 @@ import { lstatSync, realpathSync, statSync } from 'node:fs'
 import { basename, isAbsolute, join } from 'node:path'
 import { findOnPath } from '../terminal/shell-integration'
 import { bwrapArgs, SECCOMP_FD, shellWord, type BwrapLayout } from './bwrap-args'
-import { bridgeArgs, bridgedLine, type ProxyBridgeTools, type ProxyEndpoint } from './proxy-bridge'
 
 /**
- * Sandboxed commands on Linux, wrapped by Modus instead of the runtime: one bubblewrap start;
- * without network nothing else, with network the relay of proxy-bridge.ts beside it (the
- * runtime's proxy still decides every connection). The command line of each (workspace, writable roots,
+ * Sandboxed commands without network on Linux, wrapped by Modus instead of the runtime: one
+ * bubblewrap start, no proxy bridges. The command line of each (workspace, writable roots,
  * hidden paths, shell) is kept and used again while the protected and hidden paths on disk are
  * as they were; which of them exist is looked at (a few dozen lstat calls) before every command,
  * so a protected or hidden path that appears later is covered from the next command on.
@@ -22,8 +20,6 @@ export interface OfflineWrapRequest {
   shell: string | undefined
   /** What the inner shell runs (definitions first). */
   command: string
-  /** For a command with network: the runtime's proxy and the command's id (its identity there). */
-  network?: { endpoint: ProxyEndpoint; commandId: string }
 }
 
 export interface OfflineWrap {
@@ -42,8 +38,6 @@ export interface OfflineSandboxDeps {
   protectedAlways: readonly string[]
   protectedWherePresent: readonly string[]
   path: () => string | undefined
-  /** perl and socat, for commands with network; without them those commands are not wrapped here. */
-  bridge?: ProxyBridgeTools
 }
 
 export interface OfflineSandbox {
@@ -69,13 +63,10 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
     wrap(request) {
       const shellName = request.shell ?? 'bash'
       if (!POSIX_SHELLS.has(basename(shellName))) return null
-      const network = request.network
-      if (network && !deps.bridge) return null
       const shell = innerShell(shellName)
-      const onDisk = shell ? layoutOnDisk(request, deps) : null
-      if (!shell || !onDisk) return null
-      const layout = network ? { ...onDisk, sockets: [network.endpoint.socket] } : onDisk
-      const key = JSON.stringify([request.workspaceRoot, request.writable, request.hidden, shell, !!network])
+      const layout = shell ? layoutOnDisk(request, deps) : null
+      if (!shell || !layout) return null
+      const key = JSON.stringify([request.workspaceRoot, request.writable, request.hidden, shell])
       const signature = JSON.stringify(layout)
       let entry = kept.get(key)
       if (entry?.layout !== signature) {
@@ -83,10 +74,8 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
         if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!)
         kept.set(key, entry)
       }
-      const own = network ? ` ${bridgeArgs(network.endpoint, network.commandId).map(shellWord).join(' ')}` : ''
-      const line = `${entry.prefix}${own} -- ${shellWord(shell)} -c ${shellWord(request.command)} ${SECCOMP_FD}< ${shellWord(deps.filterFile)}`
       return {
-        text: network && deps.bridge ? bridgedLine(line, network.endpoint, deps.bridge) : line,
+        text: `${entry.prefix} -- ${shellWord(shell)} -c ${shellWord(request.command)} ${SECCOMP_FD}< ${shellWord(deps.filterFile)}`,
         mountPoints: [...layout.absent]
       }
     }

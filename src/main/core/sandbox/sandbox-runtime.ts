@@ -11,10 +11,6 @@ export interface SandboxRuntime {
     abortSignal: AbortSignal | undefined,
     options: { commandId: string; commandText: string }
   ): Promise<string>
-  /** Linux: the unix socket that reaches the proxy (HTTP and SOCKS on one port), once initialised. */
-  getLinuxHttpSocketPath(): string | undefined
-  /** The proxy's password, once initialised. */
-  getProxyAuthToken(): string | undefined
   registerCommandNetworkLists(commandId: string, lists: { allowedDomains: string[] }): void
   unregisterCommandNetworkLists(commandId: string): void
   /** After each wrapped command has ended: removes the mount points bwrap left in the workspace once none runs. */

@@ -15,7 +15,6 @@ import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedC
 import { NETWORK_FAILURE_WORDS, offlineRefusals } from './offline-refusals'
 import { createOfflineSandbox, layoutOnDisk, POSIX_SHELLS, type OfflineSandbox } from './offline-sandbox'
 import { fromKeptWrap, keepable, TEMPLATE_INNER, templateCommandId, type KeptWrap } from './runtime-template'
-import { bridgeSupported, RELAY_PORT, type ProxyEndpoint } from './proxy-bridge'
 import { loadSandboxRuntime, type SandboxRuntime, type SandboxRuntimeConfig } from './sandbox-runtime'
 import { unixSocketFilter } from './seccomp-filter'
 import { carryShellDefinitions, shellStateNote, type ShellDefinitions } from './shell-definitions'
@@ -85,10 +84,8 @@ export interface SandboxService {
 /**
  * Commands in Anthropic's sandbox runtime (bubblewrap + socat on Linux, Seatbelt on macOS): writes
  * confined to the mode's writable roots, network only through the runtime's proxy, whose
- * unlisted domains the network gate refuses or puts to the user. On Linux commands skip the
- * runtime's wrap: Modus's own bubblewrap line (offline-sandbox.ts), kept between commands; with
- * network, the relay of proxy-bridge.ts joins it to the runtime's proxy (the runtime's own wrap,
- * kept too, remains where that cannot start: no perl, another architecture).
+ * unlisted domains the network gate refuses or puts to the user. On Linux a command without
+ * network skips the runtime: Modus's own bubblewrap line (offline-sandbox.ts), kept between commands.
  */
 export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   const platform = deps.platform ?? process.platform
@@ -101,8 +98,6 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   let runtime: SandboxRuntime | null = null
   let offline: OfflineSandbox | null = null
   let bwrapPath: string | null = null
-  // The runtime's proxy as Modus's own line reaches it; null where commands with network use the runtime's wrap.
-  let endpoint: ProxyEndpoint | null = null
   const keptWraps = new Map<string, { layout: string; wrap: KeptWrap }>()
   const janitor = createMountPointJanitor()
   let checking: Promise<SandboxStatus> | null = null
@@ -153,17 +148,13 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     runtime = loaded
     if (tools && 'bwrap' in tools) {
       bwrapPath = tools.bwrap
-      offline = await startOffline(tools, loaded)
+      offline = await startOffline(tools.bwrap)
     }
     return { available: true, platform }
   }
 
-  /**
-   * Modus's own wrap, once it has started a sandbox here; else null (the runtime wraps every
-   * command). Commands with network use it too once a trial connection through the relay has
-   * reached the proxy.
-   */
-  async function startOffline(tools: LinuxTools, live: SandboxRuntime): Promise<OfflineSandbox | null> {
+  /** Modus's own wrap for commands without network, once it has started a sandbox here; else null (the runtime wraps them). */
+  async function startOffline(bwrap: string): Promise<OfflineSandbox | null> {
     const filter = unixSocketFilter()
     if (!filter) return null
     const dir = (definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-')))
@@ -171,42 +162,17 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     writeFileSync(filterFile, filter)
     const layout = { writable: [tempDir], hidden: [], readOnly: [dir], absent: [] }
     const trial = await run(
-      `${[tools.bwrap, ...bwrapArgs(layout)].map(shellWord).join(' ')} -- /bin/sh -c true ${SECCOMP_FD}< ${shellWord(filterFile)}`
+      `${[bwrap, ...bwrapArgs(layout)].map(shellWord).join(' ')} -- /bin/sh -c true ${SECCOMP_FD}< ${shellWord(filterFile)}`
     )
     if (trial.code !== 0) return null
-    const make = (bridged: boolean) =>
-      createOfflineSandbox({
-        bwrap: tools.bwrap,
-        filterFile,
-        readOnly: [dir],
-        protectedAlways: PROTECTED_IN_SANDBOX,
-        protectedWherePresent: PROTECTED_WHERE_PRESENT,
-        path: () => deps.path?.() ?? process.env.PATH,
-        ...(bridged && tools.perl ? { bridge: { perl: tools.perl, socat: tools.socat } } : {})
-      })
-    const socket = live.getLinuxHttpSocketPath()
-    const token = live.getProxyAuthToken()
-    if (!tools.perl || !bridgeSupported() || !socket || !token) return make(false)
-    const bridged = make(true)
-    if (await bridgeWorks(bridged, { socket, token }, dir)) endpoint = { socket, token }
-    return bridged
-  }
-
-  /** One command through the relay: the proxy answers (407 without the command's identity registered), so the path is whole. */
-  async function bridgeWorks(sandbox: OfflineSandbox, proxy: ProxyEndpoint, dir: string): Promise<boolean> {
-    const probe = `exec 3<>/dev/tcp/127.0.0.1/${RELAY_PORT} && printf 'CONNECT modus.invalid:1 HTTP/1.1\r\n\r\n' >&3 && read -r status <&3 && echo "$status"`
-    const wrap = sandbox.wrap({
-      workspaceRoot: dir,
-      // Nothing writable: no mount points for absent protected names in that folder.
-      writable: [],
-      hidden: [],
-      shell: 'bash',
-      command: probe,
-      network: { endpoint: proxy, commandId: templateCommandId() }
+    return createOfflineSandbox({
+      bwrap,
+      filterFile,
+      readOnly: [dir],
+      protectedAlways: PROTECTED_IN_SANDBOX,
+      protectedWherePresent: PROTECTED_WHERE_PRESENT,
+      path: () => deps.path?.() ?? process.env.PATH
     })
-    if (!wrap) return false
-    const trial = await run(wrap.text, '/bin/bash')
-    return trial.code === 0 && /^HTTP\/1\.[01] \d{3}/.test(trial.stdout)
   }
 
   /**
@@ -262,28 +228,6 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const prelude = [withLoopbackThroughProxy('', shell).trim(), definitions?.load ?? ''].filter(Boolean).join('\n')
     janitor.begin(layout.absent)
     return { text: fromKeptWrap(kept.wrap, commandId, prelude, request.command), end: () => janitor.end() }
-  }
-
-  /** A command with network in Modus's own wrap and relay, or null where that does not apply. */
-  function ownNetworkWrap(
-    request: SandboxCommandRequest,
-    commandId: string,
-    definitions: ShellDefinitions | null,
-    roots: string[],
-    hidden: string[]
-  ): { text: string; end: () => void } | null {
-    if (!offline || !endpoint) return null
-    const wrap = offline.wrap({
-      workspaceRoot: request.workspaceRoot,
-      writable: roots,
-      hidden,
-      shell: request.shell,
-      command: definitions?.command ?? request.command,
-      network: { endpoint, commandId }
-    })
-    if (!wrap) return null
-    janitor.begin(wrap.mountPoints)
-    return { text: wrap.text, end: () => janitor.end() }
   }
 
   /** A command without network in Modus's own wrap, or null where that does not apply. */
@@ -375,9 +319,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const live = runtime
       gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
       try {
-        const wrap =
-          ownNetworkWrap(request, commandId, definitions, roots, hidden) ??
-          (await runtimeWrap(live, request, commandId, customConfig, definitions, roots, hidden))
+        const wrap = await runtimeWrap(live, request, commandId, customConfig, definitions, roots, hidden)
         let finished = false
         const note = shellStateNote(request.command)
         const scanner = createBlockedWriteScanner()
@@ -412,7 +354,6 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       if (runtime) await runtime.reset().catch(() => undefined)
       runtime = null
       offline = null
-      endpoint = null
       bwrapPath = null
       keptWraps.clear()
       known = null
@@ -463,35 +404,26 @@ export function writableRoots(sandbox: EffectiveSandbox, workspaceRoot: string, 
   })
 }
 
-interface LinuxTools {
-  bwrap: string
-  socat: string
-  rg: string
-  /** Optional: the relay's helper (proxy-bridge.ts); without it commands with network use the runtime's wrap. */
-  perl: string | null
-}
-
-function linuxTools(path: string | undefined): LinuxTools | { missing: string[] } {
+function linuxTools(path: string | undefined): { bwrap: string; socat: string; rg: string } | { missing: string[] } {
   const env = { PATH: path ?? '' }
   const found = {
     bwrap: findOnPath('bwrap', env, 'linux'),
     socat: findOnPath('socat', env, 'linux'),
-    rg: findOnPath('rg', env, 'linux'),
-    perl: findOnPath('perl', env, 'linux')
+    rg: findOnPath('rg', env, 'linux')
   }
   const missing = [
     found.bwrap ? null : 'bubblewrap (bwrap)',
     found.socat ? null : 'socat',
     found.rg ? null : 'ripgrep (rg)'
   ].filter((name): name is string => name !== null)
-  return missing.length > 0 ? { missing } : (found as LinuxTools)
+  return missing.length > 0 ? { missing } : (found as { bwrap: string; socat: string; rg: string })
 }
 
-function run(wrapped: string, shell = '/bin/sh'): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(wrapped: string): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
-    execFile(shell, ['-c', wrapped], { timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile('/bin/sh', ['-c', wrapped], { timeout: 20_000 }, (error, _stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
-      done({ code, stdout: String(stdout), stderr: String(stderr) })
+      done({ code, stderr: String(stderr) })
     })
   })
 }
