@@ -36,14 +36,17 @@ const editingTurn: FakeTurn = (request) => {
 
 /** Answers every command approval yes, as a user at the queue would. */
 function approveCommands(h: Harness): () => void {
-  // Answered after the queue has told every listener, as a click would come.
-  return h.services.approvals.subscribe((items) => {
+  // Answered after the queue has told every listener, as a click would come; items already
+  // waiting when this starts are answered too (a task may ask before the test subscribes).
+  const approve = (items: ReturnType<typeof h.services.approvals.list>) =>
     setImmediate(() => {
       for (const item of items)
         if (item.tool === 'execute_command')
           h.services.approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     })
-  })
+  const stop = h.services.approvals.subscribe(approve)
+  approve(h.services.approvals.list())
+  return stop
 }
 
 describe('isolated tasks in git worktrees', { timeout: 120_000 }, () => {
