@@ -1,13 +1,11 @@
 import { promises as fs } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
-import { getEncoding } from 'js-tiktoken'
 import { createAgentServices } from '../main/core/create-agent-services'
 import { createMcpHub } from '../main/core/mcp/hub'
 import { fixedTrust } from '../main/core/trust/trust-service'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
-import { loadRulesReport } from '../main/core/loop/rules-files'
-import { ruleSection } from '../main/core/loop/system-prompt'
+import { promptParts } from '../main/core/loop/prompt-preview'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import type { PromptArgs } from './args'
@@ -66,27 +64,10 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
       )
       return 2
     }
-    const { system, tools } = await services.tasks.agentLoop.requestPreview(args.mode, workspace, args.model)
-    // Counted in the Anthropic wire form, as the model receives them.
-    const wireTools = tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.inputSchema
-    }))
-    const encoding = getEncoding('o200k_base')
-    const systemTokens = encoding.encode(system).length
-    const toolTokens = encoding.encode(JSON.stringify(wireTools)).length
-    const rules = await loadRulesReport(workspace, args.mode)
-    // Each file as the model reads it (its heading and "apply only" line included), counted like the prompt.
-    const rulesRead = {
-      read: rules.files.map((f) => f.path),
-      files: rules.files.map((f) => ({
-        path: f.path,
-        tokens: encoding.encode(ruleSection(f)).length,
-        ...(f.appliesTo ? { appliesTo: f.appliesTo } : {})
-      })),
-      skipped: rules.skipped
-    }
+    // The same parts and counts as the app's system prompt view (`prompt:preview`).
+    const parts = await promptParts(services.tasks.agentLoop, args.mode, workspace, args.model)
+    const { system, systemTokens, toolTokens, tools, wireTools } = parts
+    const rulesRead = { read: parts.rules.map((f) => f.path), files: parts.rules, skipped: parts.skipped }
     const cost = services.gate.mcpSchemaCost?.(args.mode) ?? { tokens: 0, budget: 0, onDemand: false }
     const mcpReport = { schemaTokens: cost.tokens, budget: cost.budget, onDemand: cost.onDemand }
     const report: PromptReport = {
@@ -95,7 +76,7 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
       systemTokens,
       toolTokens,
       totalTokens: systemTokens + toolTokens,
-      tools: tools.map((t) => t.name),
+      tools,
       mcp: mcpReport
     }
     if (args.json) {

@@ -2,6 +2,7 @@ import { getEncoding, type Tiktoken } from 'js-tiktoken'
 import type { Handlers } from '../../../shared/contract'
 import { UserFacingError } from '../../../shared/contract/dispatch'
 import type { PromptPreview } from '../../../shared/contract/prompt'
+import type { ToolSpec } from '../../../shared/tools/json-schema'
 import type { ToolGate } from '../ports/loop-ports'
 import type { AgentLoop } from './agent-loop'
 import { loadRulesReport } from './rules-files'
@@ -10,17 +11,30 @@ import { ruleSection } from './system-prompt'
 let encoding: Tiktoken | undefined
 const tokens = (text: string): number => (encoding ??= getEncoding('o200k_base')).encode(text).length
 
+/** A tool definition in the Anthropic wire form, as the model receives it and as it is counted. */
+export interface WireTool {
+  name: string
+  description: string
+  input_schema: ToolSpec['inputSchema']
+}
+
+/** Everything `modus prompt` and `prompt:preview` report, computed once for both. */
+export interface PromptParts extends PromptPreview {
+  wireTools: WireTool[]
+}
+
 /**
- * What a mode sends on every request in a workspace, counted in o200k tokens as `modus prompt`
- * counts it: the system prompt, the tool definitions in the wire form, each rule file as the model
- * reads it (heading and "apply only" line included).
+ * What a mode sends on every request in a workspace, counted in o200k tokens: the system prompt,
+ * the tool definitions in the wire form, each rule file as the model reads it (heading and "apply
+ * only" line included). `model` narrows the tools to what that model can use.
  */
-export async function promptPreview(
+export async function promptParts(
   loop: Pick<AgentLoop, 'requestPreview'>,
   mode: string,
-  workspace: string
-): Promise<PromptPreview> {
-  const { system, tools } = await loop.requestPreview(mode, workspace)
+  workspace: string,
+  model?: string
+): Promise<PromptParts> {
+  const { system, tools } = await loop.requestPreview(mode, workspace, model)
   const wireTools = tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
@@ -33,6 +47,7 @@ export async function promptPreview(
     systemTokens: tokens(system),
     toolTokens: tokens(JSON.stringify(wireTools)),
     tools: tools.map((tool) => tool.name),
+    wireTools,
     rules: rules.files.map((file) => ({
       path: file.path,
       tokens: tokens(ruleSection(file)),
@@ -40,6 +55,16 @@ export async function promptPreview(
     })),
     skipped: rules.skipped
   }
+}
+
+/** The app's view of `modus prompt`: the same parts without the full tool definitions. */
+export async function promptPreview(
+  loop: Pick<AgentLoop, 'requestPreview'>,
+  mode: string,
+  workspace: string
+): Promise<PromptPreview> {
+  const { wireTools: _sentAsNames, ...preview } = await promptParts(loop, mode, workspace)
+  return preview
 }
 
 /** `prompt:preview` for the open workspace. */
