@@ -1,3 +1,4 @@
+import { homedir } from 'node:os'
 import type { Handlers } from '../../shared/contract'
 import { modesRequests } from '../../shared/contract/modes'
 import { dispatch } from '../../shared/contract/dispatch'
@@ -27,6 +28,7 @@ import { projectHookGrants } from './hooks/hook-files'
 import { createWorktreeApplyHandlers } from './worktrees/apply-handlers'
 import { createMentionHandlers } from './mentions/mention-handlers'
 import { createPromptHandlers } from './loop/prompt-preview'
+import { createHookHandlers } from './hooks/hook-handlers'
 
 export interface CoreOptions {
   dataDir: string
@@ -149,6 +151,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       gate: agent.gate,
       currentWorkspace: () => session.current()?.root ?? null,
       beforePreview: () => agent.refreshModes().catch(() => undefined)
+    }),
+    ...createHookHandlers({
+      dataDir: options.dataDir,
+      home: env.HOME || homedir(),
+      currentWorkspace: () => session.current(),
+      trust: trustService
     })
   }
 

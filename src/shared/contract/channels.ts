@@ -83,7 +83,11 @@ export const requestChannels = [
   'commands:list',
   'commands:expand',
   'mentions:complete',
-  'prompt:preview'
+  'prompt:preview',
+  'hooks:list',
+  'hooks:saveGlobal',
+  'hooks:previewClaudeImport',
+  'hooks:importClaude'
 ] as const
 
 export const eventNames = [

@@ -18,6 +18,7 @@ import { worktreesEvents, worktreesRequests } from './worktrees'
 import { commandsRequests } from './commands'
 import { mentionsRequests } from './mentions'
 import { promptRequests } from './prompt'
+import { hooksRequests } from './hooks'
 
 /**
  * The one contract between the renderer and the core. Each domain owns a file; this merges them.
@@ -40,7 +41,8 @@ export const requests = {
   ...worktreesRequests,
   ...commandsRequests,
   ...mentionsRequests,
-  ...promptRequests
+  ...promptRequests,
+  ...hooksRequests
 } satisfies Record<string, RequestSpec>
 
 export const events = {

@@ -6,6 +6,9 @@ import {
   hookGrant,
   hooksOf,
   HooksFile,
+  HOOK_EVENTS,
+  type HookConfig,
+  type HookEvent,
   type HookOrigin,
   type LoadedHook
 } from '../../../shared/hooks/schema'
@@ -88,4 +91,21 @@ export async function appendHooks(path: string, add: HooksFile): Promise<number>
   await fs.mkdir(dirname(path), { recursive: true })
   await writeFileAtomic(path, stringify(merged))
   return added
+}
+
+/**
+ * Replaces a hooks file's hooks with this list (each event's hooks in the list's order). A file
+ * that cannot be read as hooks is left as it is: the user's hand-written file is never lost to a save.
+ */
+export async function writeHooks(path: string, hooks: ReadonlyArray<HookConfig & { event: HookEvent }>): Promise<void> {
+  const current = await readHooksFile(path, 'global')
+  // A file that parsed has its hooks listed (a bad matcher is the hook's problem, which this save may fix).
+  if (current.hooks.length === 0 && current.problems.length > 0)
+    throw new Error(`Not saved, so the file is kept as it is: ${current.problems.join('; ')}`)
+  const file: HooksFile = { hooks: {} }
+  for (const event of HOOK_EVENTS) {
+    const list = hooks.filter((hook) => hook.event === event).map(({ event: _grouped, ...config }) => config)
+    if (list.length > 0) file.hooks[event] = list
+  }
+  await writeFileAtomic(path, stringify(file))
 }
