@@ -23,6 +23,8 @@ interface StartedHost {
   dataDir: string
   child: ChildProcess
   url: string
+  /** What the host printed so far (and how it exited). */
+  output: () => string
 }
 
 async function startHost(): Promise<StartedHost> {
@@ -33,8 +35,8 @@ async function startHost(): Promise<StartedHost> {
   writeFileSync(join(workspace, 'src', 'greet.ts'), 'export const greet = (name: string) => `Hello ${name}`\n')
   const dataDir = join(root, 'data')
   try {
-    const { child, url } = await startServeProcess(dataDir)
-    return { root, workspace, dataDir, child, url }
+    const { child, url, output } = await startServeProcess(dataDir)
+    return { root, workspace, dataDir, child, url, output }
   } catch (error) {
     rmSync(root, { recursive: true, force: true })
     throw error
@@ -103,6 +105,9 @@ export const test = base.extend<{ modus: ModusHarness }, { hosts: HostQueue }>({
         dataDir: host.dataDir
       })
     } finally {
+      // A failed test carries the host's own output: a crash or a lost connection then says why.
+      if (testInfo.status !== testInfo.expectedStatus)
+        await testInfo.attach('web-host.log', { body: host.output(), contentType: 'text/plain' })
       hosts.prepareNext()
       await stopHost(host)
       await fake?.close()

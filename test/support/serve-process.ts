@@ -8,7 +8,9 @@ export const SERVE_ENTRY = resolve(__dirname, '../../out/main/serve.js')
  * Starts the built web host (`out/main/serve.js`) as a user would, on its own data dir and a free
  * port; resolves with the URL it prints (token in its fragment). Used by e2e and the UI benchmarks.
  */
-export async function startServeProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+export async function startServeProcess(
+  dataDir: string
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   // The host's shells get a HOME of their own beside the data dir: no test reads or writes the user's.
   const home = `${dataDir}-home`
   mkdirSync(home, { recursive: true })
@@ -16,8 +18,10 @@ export async function startServeProcess(dataDir: string): Promise<{ child: Child
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', GEMINI_API_KEY: '' }
   })
+  // Everything the host prints, and how it ended, for the report of a test that failed.
+  let output = ''
+  child.once('exit', (code, signal) => (output += `\n[web host exited: code ${code}, signal ${signal}]\n`))
   const url = await new Promise<string>((resolveUrl, reject) => {
-    let output = ''
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000)
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
@@ -31,5 +35,5 @@ export async function startServeProcess(dataDir: string): Promise<{ child: Child
     child.stderr.on('data', onData)
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)))
   })
-  return { child, url }
+  return { child, url, output: () => output }
 }

@@ -7,6 +7,7 @@ import { LazyModesView } from './features/modes/LazyModesView'
 import { McpView } from './features/mcp/McpView'
 import { ChangesView } from './features/review/ChangesView'
 import { SettingsView } from './SettingsView'
+import { SettingsSection } from './features/settings/SettingsSection'
 import { TerminalPanel } from './features/terminal'
 import { NotifyToggle } from './common/NotifyToggle'
 import { useApprovalsStore } from './common/approvals/approvals-store'
@@ -56,10 +57,18 @@ function SettingsWithFeatures(): ReactNode {
     <SettingsView
       sections={
         <>
-          <h2>Notifications</h2>
-          <NotifyToggle />
-          <h2>Worktrees</h2>
-          <WorktreeSettings />
+          <SettingsSection
+            title="Notifications"
+            description="A task that waits for you, finishes or fails raises a desktop notification naming it."
+          >
+            <NotifyToggle />
+          </SettingsSection>
+          <SettingsSection
+            title="Worktrees"
+            description="Tasks in worktrees run on their own branch and folder; these settings make each new worktree runnable."
+          >
+            <WorktreeSettings />
+          </SettingsSection>
         </>
       }
     />

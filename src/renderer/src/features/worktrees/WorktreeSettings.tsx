@@ -1,104 +1,137 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import type { OrphanWorktree, WorktreeSettings as Settings } from '../../../../shared/contract/worktrees'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
+import { Field, SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import { unwrap } from '../../client/unwrap'
 import { formatBytes, linesToList } from './worktree-model'
 
-/** Worktree settings: ignored files to copy (offered, never copied unlisted), setup command, limits, space, orphans. */
+type WorktreeDraft = { copy: string; setup: string; max: string }
+
+const toDraft = (settings: Settings): WorktreeDraft => ({
+  copy: settings.copyFiles.join('\n'),
+  setup: settings.setupCommand,
+  max: String(settings.maxConcurrent)
+})
+
+/** A whole number of tasks from 1 to 32, or the problem to show. */
+const maxProblem = (text: string): string | null => {
+  const value = Number(text)
+  return Number.isInteger(value) && value >= 1 && value <= 32 ? null : 'A whole number from 1 to 32.'
+}
+
+/**
+ * Worktree settings in the Settings layout (components/SettingsForm): ignored files to copy (offered,
+ * never copied unlisted), the setup command, how many run at once; then the space used and orphans.
+ */
 export function WorktreeSettings(): ReactNode {
   const client = useClient()
-  const id = useId()
   const [settings, setSettings] = useState<Settings | null>(null)
-  const [copy, setCopy] = useState('')
-  const [setup, setSetup] = useState('')
-  const [max, setMax] = useState(3)
-  const [status, setStatus] = useState('')
-  const [error, setError] = useState<string | null>(null)
-
-  const show = (loaded: Settings): void => {
-    setSettings(loaded)
-    setCopy(loaded.copyFiles.join('\n'))
-    setSetup(loaded.setupCommand)
-    setMax(loaded.maxConcurrent)
-  }
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const section = useSectionDraft<WorktreeDraft>('settings:worktrees', 'Worktrees', settings ? toDraft(settings) : null)
   useEffect(() => {
     void client
       .request('worktrees:settings', {})
-      .then((result) => (result.ok ? show(result.value) : setError(result.error.message)))
+      .then((result) => (result.ok ? setSettings(result.value) : setLoadError(result.error.message)))
   }, [client])
 
-  if (!settings) return <FormError message={error} />
-  const listed = new Set(linesToList(copy))
-  const offer = (path: string): void => setCopy([...listed, path].join('\n'))
+  const draft = section.draft
+  if (!settings || !draft) return <FormError message={loadError} />
+  const listed = new Set(linesToList(draft.copy))
+  const problem = maxProblem(draft.max)
 
-  const save = async (event: FormEvent): Promise<void> => {
-    event.preventDefault()
-    setError(null)
-    try {
-      const saved = unwrap(
-        await client.request('worktrees:saveSettings', {
-          copyFiles: linesToList(copy),
-          setupCommand: setup.trim(),
-          maxConcurrent: max,
-          pruneAfterDays: settings.pruneAfterDays,
-          maxTotalMb: settings.maxTotalMb
-        })
-      )
-      show(saved)
-      setStatus('Saved.')
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure))
+  const save = async (): Promise<void> => {
+    const result = await client.request('worktrees:saveSettings', {
+      copyFiles: linesToList(draft.copy),
+      setupCommand: draft.setup.trim(),
+      maxConcurrent: Number(draft.max),
+      pruneAfterDays: settings.pruneAfterDays,
+      maxTotalMb: settings.maxTotalMb
+    })
+    if (result.ok) {
+      setSettings(result.value)
+      section.reset(toDraft(result.value))
     }
+    section.done(result.ok ? null : result.error.message, 'Worktree settings saved.')
   }
 
   return (
-    <form className="worktree-settings" aria-label="Worktree settings" onSubmit={(event) => void save(event)}>
+    <>
       <p className="note">
         Worktrees live in {settings.dir} ({formatBytes(settings.spaceUsedBytes)} used).
       </p>
-      {settings.repoRoot === null ? (
-        <p className="note">Open a folder in a git repository to choose files to copy and a setup command.</p>
-      ) : (
-        <>
-          <label htmlFor={`${id}-copy`}>Ignored files to copy into each new worktree (one path a line)</label>
-          <textarea id={`${id}-copy`} rows={3} value={copy} onChange={(event) => setCopy(event.target.value)} />
-          {settings.offeredFiles
-            .filter((path) => !listed.has(path))
-            .map((path) => (
-              <button key={path} type="button" onClick={() => offer(path)}>
-                Copy {path}
-              </button>
-            ))}
-          <label htmlFor={`${id}-setup`}>
-            Setup command, run in each new worktree before its task (through the policy)
-          </label>
-          <input
-            id={`${id}-setup`}
-            value={setup}
-            placeholder="npm ci"
-            onChange={(event) => setSetup(event.target.value)}
-          />
-        </>
-      )}
-      <label htmlFor={`${id}-max`}>Tasks in worktrees that run at once (more wait in a queue)</label>
-      <input
-        id={`${id}-max`}
-        type="number"
-        min={1}
-        max={32}
-        value={max}
-        onChange={(event) => setMax(Math.max(1, Math.min(32, Number(event.target.value) || 1)))}
-      />
-      <FormError message={error} />
-      <div className="row">
-        <button type="submit">Save worktree settings</button>
-        <span role="status" className="note">
-          {status}
-        </span>
-      </div>
+      <SettingsForm
+        name="Worktree settings"
+        className="worktree-settings"
+        dirty={section.dirty}
+        valid={problem === null}
+        status={section.status}
+        error={section.error}
+        onSave={() => void save()}
+      >
+        {settings.repoRoot === null ? (
+          <p className="note">Open a folder in a git repository to choose files to copy and a setup command.</p>
+        ) : (
+          <>
+            <Field
+              label="Ignored files to copy into each new worktree (one path a line)"
+              hint="Nothing is copied unless listed here."
+              touched={section.touched('copy')}
+              onTouch={() => section.touch('copy')}
+            >
+              {(input) => (
+                <textarea
+                  {...input}
+                  rows={3}
+                  value={draft.copy}
+                  onChange={(event) => section.set('copy', event.target.value)}
+                />
+              )}
+            </Field>
+            {settings.offeredFiles
+              .filter((path) => !listed.has(path))
+              .map((path) => (
+                <button key={path} type="button" onClick={() => section.set('copy', [...listed, path].join('\n'))}>
+                  Copy {path}
+                </button>
+              ))}
+            <Field
+              label="Setup command, run in each new worktree before its task (through the policy)"
+              hint="For example npm ci; its output is in the task's terminal."
+              touched={section.touched('setup')}
+              onTouch={() => section.touch('setup')}
+            >
+              {(input) => (
+                <input
+                  {...input}
+                  value={draft.setup}
+                  placeholder="npm ci"
+                  onChange={(event) => section.set('setup', event.target.value)}
+                />
+              )}
+            </Field>
+          </>
+        )}
+        <Field
+          label="Tasks in worktrees that run at once (more wait in a queue)"
+          error={problem}
+          touched={section.touched('max')}
+          onTouch={() => section.touch('max')}
+        >
+          {(input) => (
+            <input
+              {...input}
+              type="number"
+              min={1}
+              max={32}
+              value={draft.max}
+              onChange={(event) => section.set('max', event.target.value)}
+            />
+          )}
+        </Field>
+      </SettingsForm>
       <Orphans />
-    </form>
+    </>
   )
 }
 

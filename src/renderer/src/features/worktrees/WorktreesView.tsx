@@ -75,7 +75,7 @@ function TaskRow(props: { task: WorktreeTask; state: ShownState; selected: boole
       </div>
       <span className="note">
         <code>{task.branch}</code> · {task.changedFiles} changed file{task.changedFiles === 1 ? '' : 's'} ·{' '}
-        {formatCost(task.costUsd)}
+        {formatCost(task.costUsd)} · <span title="PORT and MODUS_PORT_BASE in its shell">port {task.portBase}</span>
         {task.startError && ` · ${task.startError}`}
       </span>
       <FormError message={error} />
