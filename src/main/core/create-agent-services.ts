@@ -131,13 +131,14 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const worktrees = await createWorktreeTasks({
     dataDir: options.dataDir,
     tasks: {
-      start: (input) => tasks.start(input),
+      start: (input, provider) => tasks.start(input, provider),
       list: () => store.list(),
       cancel: (taskId) => tasks.cancel(taskId),
       resume: (taskId) => tasks.resume(taskId),
       delete: (taskId) => tasks.delete(taskId)
     },
     folderTrusted: (root) => openTrust.inForce('modes', root, []),
+    defaultMode: DEFAULT_MODE_SLUG,
     onChange: (list) => options.bus?.emit('worktrees:changed', list),
     now
   })
@@ -299,6 +300,10 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     defaultMode: DEFAULT_MODE_SLUG,
     providerFor,
     beforeRun: () => modes.refresh().catch(() => undefined),
+    isolatedSubtasks: {
+      start: (input, provider, signal) => worktrees.startSubtask(input, provider, signal),
+      describe: (childId) => worktrees.describeTask(childId)
+    },
     loop: {
       gate,
       tools: toolPort,

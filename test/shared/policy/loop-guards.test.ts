@@ -45,6 +45,18 @@ describe('new_task isolation', () => {
     expect(result.skipped[0].error).toBe(NEW_TASK_ISOLATION_ERROR)
     expect(isolateNewTask([{ name: 'a' }, { name: 'new_task' }]).skipped).toEqual([])
   })
+
+  it('lets isolated new_task calls end a message together; anything else after them is skipped', () => {
+    const isolated = { name: 'new_task', input: { mode: 'code', message: 'x', isolated: true } }
+    const plain = { name: 'new_task', input: { mode: 'code', message: 'y' } }
+    const calls = [{ name: 'read_file' }, isolated, isolated, { name: 'write_to_file' }, isolated]
+    const result = isolateNewTask(calls)
+    expect(result.run).toEqual([{ name: 'read_file' }, isolated, isolated])
+    expect(result.skipped.map((s) => s.call)).toEqual([{ name: 'write_to_file' }, isolated])
+    // A plain new_task still ends the message, even before an isolated one, and vice versa.
+    expect(isolateNewTask([plain, isolated]).skipped.map((s) => s.call)).toEqual([isolated])
+    expect(isolateNewTask([isolated, plain]).skipped.map((s) => s.call)).toEqual([plain])
+  })
 })
 
 describe('suggestNarrowestRule', () => {

@@ -19,6 +19,7 @@ import {
   type FullToolContext,
   type TaskToolContext,
   type TaskToolExecutor,
+  type TaskToolOutcome,
   type ToolExecutor,
   type ToolOutput
 } from '../ports/tool-types'
@@ -40,6 +41,8 @@ interface MessageState {
   skipped: ReadonlyMap<string, string>
   /** The message's call ids in order: how many come after the one being asked about. */
   order: readonly string[]
+  /** Calls still running beside the next ones (isolated subtasks): each settles its own result. */
+  parallel: Promise<CallsOutcome>[]
 }
 
 /**
@@ -62,14 +65,44 @@ export async function processCalls(
         ({ call, error }) => [call.callId, error]
       )
     ),
-    order: calls.map((call) => call.callId)
+    order: calls.map((call) => call.callId),
+    parallel: []
   }
+  const outcome = await processInOrder(session, calls, state, deps, control)
+  return state.parallel.length === 0 ? outcome : settleParallel(session, state.parallel, outcome, control)
+}
+
+async function processInOrder(
+  session: TaskSession,
+  calls: CompleteCall[],
+  state: MessageState,
+  deps: LoopDeps,
+  control: RunControl
+): Promise<CallsOutcome> {
   for (const call of calls) {
     if (session.results.has(call.callId)) continue
     if (control.signal.aborted) return { kind: 'cancelled' }
     const outcome = await processCall(session, call, state, deps, control)
     if (outcome.kind !== 'continue') return outcome
   }
+  return { kind: 'continue' }
+}
+
+/**
+ * The calls that ran side by side (isolated subtasks) end before the next request: the task waits
+ * for every one of them (a cancel ends them all), each landing its own result.
+ */
+async function settleParallel(
+  session: TaskSession,
+  parallel: Promise<CallsOutcome>[],
+  sequential: CallsOutcome,
+  control: RunControl
+): Promise<CallsOutcome> {
+  if (!control.signal.aborted) session.setStatus('waiting')
+  const outcomes = await Promise.all(parallel)
+  if (sequential.kind !== 'continue') return sequential
+  if (control.signal.aborted || outcomes.some((outcome) => outcome.kind === 'cancelled')) return { kind: 'cancelled' }
+  session.setStatus('running')
   return { kind: 'continue' }
 }
 
@@ -131,7 +164,9 @@ async function processCall(
     onOutput: (output) => session.emit({ type: 'tool-output', callId: call.callId, ...output })
   }
   const runTask = () =>
-    runTaskTool(session, call.callId, params, executor as TaskToolExecutor<unknown>, deps, control, runContext, finish)
+    runTaskTool(session, call.callId, params, executor as TaskToolExecutor<unknown>, deps, control, finish, (running) =>
+      state.parallel.push(running)
+    )
 
   // Tools that change only the conversation run at once: no repetition check, nothing to approve.
   if (runsUnchecked(definition)) return runTask()
@@ -366,10 +401,27 @@ async function runTaskTool(
   executor: TaskToolExecutor<unknown>,
   deps: LoopDeps,
   control: RunControl,
-  runContext: ToolRunContext,
-  finish: (block: ToolResultBlock, facts?: ResultFacts) => CallsOutcome
+  finish: (block: ToolResultBlock, facts?: ResultFacts) => CallsOutcome,
+  runBeside: (running: Promise<CallsOutcome>) => void
 ): Promise<CallsOutcome> {
   const outcome = await executor.execute(params, taskToolContext(session, callId, deps, control))
+  if (outcome.kind !== 'parallel') return taskOutcome(callId, outcome, finish)
+  // Its result lands when it ends; the message's next call goes on meanwhile.
+  runBeside(
+    outcome.outcome.then(
+      (ended) => taskOutcome(callId, ended, finish),
+      (error: unknown) =>
+        finish(textResult(callId, `The tool failed: ${error instanceof Error ? error.message : String(error)}`, true))
+    )
+  )
+  return { kind: 'continue' }
+}
+
+function taskOutcome(
+  callId: string,
+  outcome: Exclude<TaskToolOutcome, { kind: 'parallel' }>,
+  finish: (block: ToolResultBlock, facts?: ResultFacts) => CallsOutcome
+): CallsOutcome {
   switch (outcome.kind) {
     case 'result':
       return finish(toResultBlock(callId, outcome.output))

@@ -10,12 +10,16 @@ export interface SubtaskRequest {
   mode: string
   message: string
   todos?: TodoItem[]
+  /** Run in its own git worktree (beside the other isolated subtasks of the message). */
+  isolated?: boolean
 }
 
 export interface SubtaskOutcome {
   childId: string
   status: 'completed' | 'failed' | 'cancelled'
   result: string
+  /** An isolated subtask's worktree once it ended: its branch and how many files differ from its base. */
+  worktree?: { branch: string; changedFiles: number; path: string }
 }
 
 /** Starts a child task and resolves when it completes (the task manager implements it). */

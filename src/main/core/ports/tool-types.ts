@@ -103,6 +103,11 @@ export type TaskToolOutcome =
   | { kind: 'result'; output: ToolOutput }
   | { kind: 'completed'; result: string }
   | { kind: 'cancelled'; output?: ToolOutput }
+  /**
+   * Started, and runs beside the message's next calls (an isolated subtask): the loop takes its
+   * outcome after the last call of the message, before the next request.
+   */
+  | { kind: 'parallel'; outcome: Promise<Exclude<TaskToolOutcome, { kind: 'parallel' }>> }
 
 /** Task-control tools (completion, follow-up, todos, mode switch, subtasks). */
 export interface TaskToolExecutor<P = unknown> {

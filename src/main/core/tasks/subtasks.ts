@@ -1,7 +1,7 @@
 import type { TaskSummary } from '../../../shared/contract/task'
 import type { RunOutcome } from '../loop/agent-loop'
 import type { LiveTask, LiveTasks } from './live-tasks'
-import type { SubtaskOutcome, SubtaskPort } from '../ports/loop-deps'
+import type { SubtaskOutcome, SubtaskPort, SubtaskRequest } from '../ports/loop-deps'
 import type { ProviderPort } from '../ports/loop-ports'
 import type { StartTaskInput } from './task-runs'
 import type { TaskSession } from '../ports/task-session'
@@ -14,6 +14,19 @@ export interface SubtasksDeps {
   /** Continues a child that stopped with the app. */
   resume(child: LiveTask): Promise<void>
   cancel(taskId: string): Promise<unknown>
+  /** Subtasks asked for with `isolated: true` (absent: such a call fails, saying why). */
+  isolated?: IsolatedSubtaskStarter
+}
+
+/** Isolated subtasks: each in its own git worktree, started once a slot of the concurrency limit is free. */
+export interface IsolatedSubtaskStarter {
+  /**
+   * Makes the worktree and starts the child there; resolves with the child's id once it runs (it
+   * may queue first). A cancel while it waits removes the worktree; nothing ran.
+   */
+  start(input: StartTaskInput, provider: ProviderPort | undefined, signal: AbortSignal): Promise<string>
+  /** The child's worktree after it ended: branch, changed-file count, folder. */
+  describe(childId: string): Promise<SubtaskOutcome['worktree'] | null>
 }
 
 /** The subtask port the loop's new_task uses, plus the hook that hands a child's end to its parent. */
@@ -63,31 +76,57 @@ export function createSubtasks(deps: SubtasksDeps): Subtasks {
     return { childId, status: 'completed', result: completion?.type === 'completion' ? completion.result : '' }
   }
 
+  /** An isolated child's outcome names its branch and changed files (the parent's result says where the work is). */
+  const withWorktree = async (outcome: SubtaskOutcome): Promise<SubtaskOutcome> => {
+    const worktree = await deps.isolated?.describe(outcome.childId).catch(() => null)
+    return worktree ? { ...outcome, worktree } : outcome
+  }
+
+  /** Starts the child (in its own worktree when isolated); null with the reason when it could not start. */
+  const startChild = async (
+    parent: TaskSession,
+    request: SubtaskRequest,
+    signal: AbortSignal
+  ): Promise<{ childId: string } | { failed: string }> => {
+    const input: StartTaskInput = {
+      text: request.message,
+      mode: request.mode,
+      workspace: parent.meta.workspace,
+      parentId: parent.id,
+      parentCallId: request.callId,
+      todos: request.todos
+    }
+    const provider = deps.tasks.get(parent.id)?.provider ?? undefined
+    if (!request.isolated) return { childId: (await deps.start(input, provider)).id }
+    if (!deps.isolated) return { failed: 'Isolated subtasks are not available here: call new_task without isolated.' }
+    try {
+      return { childId: await deps.isolated.start(input, provider, signal) }
+    } catch (error) {
+      return { failed: `The isolated subtask did not start: ${error instanceof Error ? error.message : String(error)}` }
+    }
+  }
+
   return {
     async run(parent, request, signal) {
-      const child = await deps.start(
-        {
-          text: request.message,
-          mode: request.mode,
-          workspace: parent.meta.workspace,
-          parentId: parent.id,
-          parentCallId: request.callId,
-          todos: request.todos
-        },
-        deps.tasks.get(parent.id)?.provider ?? undefined
-      )
+      const started = await startChild(parent, request, signal)
+      if ('failed' in started) {
+        return signal.aborted
+          ? { childId: '', status: 'cancelled', result: 'The parent task was cancelled.' }
+          : { childId: '', status: 'failed', result: started.failed }
+      }
+      const { childId } = started
       parent.emit({
         type: 'subtask',
         at: now(),
         callId: request.callId,
-        childId: child.id,
+        childId,
         mode: request.mode,
         status: 'started',
         message: request.message
       })
-      const outcome = await waitForChild(child.id, signal)
+      const outcome = await waitForChild(childId, signal)
       reportChild(parent, request.callId, request.mode, outcome)
-      return outcome
+      return request.isolated ? withWorktree(outcome) : outcome
     },
     async reattach(parent, callId, signal) {
       const started = parent.events.find((e) => e.type === 'subtask' && e.callId === callId && e.status === 'started')
@@ -97,7 +136,7 @@ export function createSubtasks(deps: SubtasksDeps): Subtasks {
       if (child.session.status === 'completed') {
         const outcome = completedOutcome(child)
         reportChild(parent, callId, started.mode, outcome)
-        return outcome
+        return withWorktree(outcome)
       }
       parent.setStatus('waiting')
       const waiting = waitForChild(started.childId, signal)
@@ -105,7 +144,7 @@ export function createSubtasks(deps: SubtasksDeps): Subtasks {
       const outcome = await waiting
       reportChild(parent, callId, started.mode, outcome)
       if (!signal.aborted) parent.setStatus('running')
-      return outcome
+      return withWorktree(outcome)
     },
     runEnded(taskId, outcome) {
       const waiter = childWaiters.get(taskId)

@@ -12,7 +12,7 @@ import type { ProviderPort } from '../ports/loop-ports'
 import { rewindSession } from './rewind'
 import { imagesForModel } from './image-input'
 import type { ImageAttachment } from '../../../shared/agent/images'
-import { createSubtasks } from './subtasks'
+import { createSubtasks, type IsolatedSubtaskStarter } from './subtasks'
 import { createTaskRuns, type StartTaskInput } from './task-runs'
 import type { SessionHooks, TaskSession } from '../ports/task-session'
 
@@ -27,10 +27,13 @@ export interface TaskManagerDeps {
   bus?: EventBus
   /** Runs before a task starts or continues (re-reads the modes, which the user may have edited). */
   beforeRun?: () => Promise<void>
+  /** Subtasks in their own worktrees (`new_task` with `isolated: true`); absent: refused, saying why. */
+  isolatedSubtasks?: IsolatedSubtaskStarter
 }
 
 export interface TaskManager {
-  start(input: StartTaskInput): Promise<TaskSummary>
+  /** `provider`: a parent's, for a child started elsewhere (an isolated subtask's worktree). */
+  start(input: StartTaskInput, provider?: ProviderPort): Promise<TaskSummary>
   send(input: { taskId: string; text: string; mode?: string; images?: ImageAttachment[] }): Promise<TaskSummary>
   cancel(taskId: string): Promise<TaskSummary>
   /** Ends a running task's wait before a retried request; false when it is not waiting to retry. */
@@ -96,7 +99,8 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       await runs.ensureProvider(child)
       runs.launch(child, { kind: 'resume' })
     },
-    cancel: (taskId) => runs.cancel(taskId)
+    cancel: (taskId) => runs.cancel(taskId),
+    isolated: deps.isolatedSubtasks
   })
   const agentLoop = createAgentLoop({ ...deps.loop, approvals: deps.approvals, subtasks })
   const runs = createTaskRuns({
@@ -126,7 +130,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
 
   return {
     agentLoop,
-    start: (input) => runs.start(input),
+    start: (input, provider) => runs.start(input, provider),
     async send({ taskId, text, mode, images }) {
       const task = await tasks.hydrate(taskId)
       const session = task.session

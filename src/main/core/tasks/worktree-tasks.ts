@@ -30,6 +30,8 @@ import {
   snapshotOnBranch,
   WorktreeError
 } from '../worktrees/worktree-git'
+import type { ProviderPort } from '../ports/loop-ports'
+import type { TodoItem } from '../store/task-replay'
 import type { StartTaskInput } from './task-runs'
 
 /** Each isolated task's own ports: `PORT` = `MODUS_PORT_BASE` = the first of its block. */
@@ -39,7 +41,7 @@ export interface WorktreeTaskDeps {
   dataDir: string
   /** The task manager's side the worktrees use. */
   tasks: {
-    start(input: StartTaskInput): Promise<TaskSummary>
+    start(input: StartTaskInput, provider?: ProviderPort): Promise<TaskSummary>
     list(): TaskSummary[]
     cancel(taskId: string): Promise<TaskSummary>
     resume(taskId: string): Promise<TaskSummary>
@@ -47,6 +49,8 @@ export interface WorktreeTaskDeps {
   }
   /** Whether the user trusts this folder (a worktree of a trusted folder is trusted, of an untrusted one not). */
   folderTrusted: (root: string) => boolean
+  /** The mode of a subtask that names none. */
+  defaultMode: string
   /** The whole list changed (a worktree added, started, removed, or a task's state moved). */
   onChange?: (tasks: WorktreeTask[]) => void
   now?: () => number
@@ -61,6 +65,7 @@ export interface WorktreeTasks {
     name?: string
     carryChanges?: boolean
     parentTaskId?: string
+    parentCallId?: string
   }): Promise<WorktreeTask>
   list(): Promise<WorktreeTask[]>
   get(id: string): Promise<WorktreeTask | undefined>
@@ -70,6 +75,14 @@ export interface WorktreeTasks {
   settings(workspace: string | null): Promise<WorktreeSettings>
   saveSettings(workspace: string | null, input: WorktreeSettingsInput): Promise<WorktreeSettings>
   prune(): Promise<{ removed: string[]; spaceUsedBytes: number }>
+  /**
+   * An Orchestrator's subtask with `isolated: true`: its worktree is made now from the parent's
+   * folder, and its id comes once it starts (it queues while every slot is taken). A cancel while
+   * it queues removes the worktree and branch: nothing ran.
+   */
+  startSubtask(input: StartTaskInput, provider: ProviderPort | undefined, signal: AbortSignal): Promise<string>
+  /** The worktree of an isolated task: its branch, changed-file count and folder (null: not isolated). */
+  describeTask(taskId: string): Promise<{ branch: string; changedFiles: number; path: string } | null>
   /** After a restart: queued tasks start as slots allow; tasks cut off mid-run resume in their worktrees. */
   recover(): Promise<string[]>
   /** A task's event: its setup call's progress is kept; a state change may free a slot for the next queued task. */
@@ -89,6 +102,9 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
   const records: WorktreeRecords = await loadWorktreeRecords(join(dir, '.records'))
   const settings: WorktreeSettingsStore = await loadWorktreeSettings(join(dir, 'settings.json'))
   let draining: Promise<void> = Promise.resolve()
+  /** What a queued subtask starts with beyond its record (kept in memory only), and who waits for its start. */
+  const launchExtras = new Map<string, LaunchExtras>()
+  const launching = new Set<string>()
 
   const summaryOf = (taskId: string | undefined): TaskSummary | undefined =>
     taskId === undefined ? undefined : deps.tasks.list().find((task) => task.id === taskId)
@@ -97,9 +113,17 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     if (!record.taskId) return 'queued'
     return STATE_OF_STATUS[summaryOf(record.taskId)?.status ?? 'interrupted']
   }
+  const active = (record: WorktreeRecord) => {
+    const state = stateOf(record)
+    return state === 'running' || state === 'waiting' || state === 'queued'
+  }
+  /** A task waiting for its own isolated subtasks leaves its slot to them (or a limit of 1 would never end). */
+  const waitsOnChildren = (record: WorktreeRecord) =>
+    record.taskId !== undefined &&
+    records.list().some((child) => child.parentTaskId === record.taskId && !child.startError && active(child))
   const occupiesSlot = (record: WorktreeRecord) => {
     const state = stateOf(record)
-    return state === 'running' || state === 'waiting'
+    return (state === 'running' || state === 'waiting') && !waitsOnChildren(record)
   }
 
   const view = async (record: WorktreeRecord): Promise<WorktreeTask> => {
@@ -134,6 +158,15 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     if (deps.onChange) void list().then(deps.onChange, () => undefined)
   }
 
+  const sourceOf = (root: string): string | null => {
+    const target = resolve(root)
+    for (const record of records.list()) {
+      const top = resolve(record.path)
+      if (target === top || target.startsWith(top + sep)) return record.sourceWorkspace
+    }
+    return null
+  }
+
   const uniqueSlug = async (repoRoot: string, base: string): Promise<string> => {
     const taken = new Set(records.list().map((record) => record.slug))
     for (let n = 1; ; n++) {
@@ -161,13 +194,34 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
   }
 
   const launch = async (record: WorktreeRecord): Promise<void> => {
-    const summary = await deps.tasks.start({
-      text: record.text,
-      mode: record.mode,
-      workspace: record.workspace,
-      parentId: record.parentTaskId,
-      setupCommand: record.setupCommand
-    })
+    const extras = launchExtras.get(record.id)
+    launchExtras.delete(record.id)
+    launching.add(record.id)
+    let summary: TaskSummary
+    try {
+      summary = await deps.tasks.start(
+        {
+          text: record.text,
+          mode: record.mode,
+          workspace: record.workspace,
+          parentId: record.parentTaskId,
+          parentCallId: record.parentCallId,
+          todos: extras?.todos,
+          setupCommand: record.setupCommand
+        },
+        extras?.provider
+      )
+    } catch (error) {
+      if (!extras) throw error
+      // A subtask that cannot start leaves nothing behind; its parent's call says why.
+      extras.onLaunch({ error: messageOf(error) })
+      await forgetUnstarted(record.id).catch(() => undefined)
+      return
+    } finally {
+      launching.delete(record.id)
+    }
+    // Told at once (before the record is written), so the parent waits for the child before it can end.
+    extras?.onLaunch({ taskId: summary.id })
     const setup = record.setupCommand ? { command: record.setupCommand, status: 'pending' as const } : undefined
     await records.put({ ...record, taskId: summary.id, setup })
   }
@@ -202,7 +256,9 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     )
     const path = join(dir, repoIdOf(repo.root), slug)
     const branch = `modus/${slug}`
-    const trusted = deps.folderTrusted(input.workspace)
+    // A subtask of an isolated task starts from its parent's worktree: the trust is of the folder behind both.
+    const source = sourceOf(input.workspace) ?? input.workspace
+    const trusted = deps.folderTrusted(source)
     await addWorktree({ repo, path, branch, untrusted: !trusted })
     try {
       const carried = input.carryChanges ? (await carryChanges(repo, path)) > 0 : false
@@ -218,11 +274,12 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         path,
         workspace: repo.subdir ? join(path, ...repo.subdir.split('/')) : path,
         repoRoot: repo.root,
-        sourceWorkspace: input.workspace,
+        sourceWorkspace: source,
         createdAt: now(),
         text: input.text,
         mode: input.mode,
         parentTaskId: input.parentTaskId,
+        parentCallId: input.parentCallId,
         portBase: freePortBase(),
         portCount: PORT_RANGE.blockSize,
         carriedChanges: carried,
@@ -237,6 +294,54 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
       await removeWorktree(repo.root, path, branch, true)
       throw error
     }
+  }
+
+  /** A worktree whose task never started (refused, or its parent cancelled while it queued): nothing of it stays. */
+  const forgetUnstarted = async (id: string): Promise<void> => {
+    const record = records.get(id)
+    if (!record || record.taskId) return
+    await removeWorktree(record.repoRoot, record.path, record.branch, true)
+    await records.remove(record.id)
+    changed()
+  }
+
+  const startSubtask = async (
+    input: StartTaskInput,
+    provider: ProviderPort | undefined,
+    signal: AbortSignal
+  ): Promise<string> => {
+    const record = await create({
+      workspace: input.workspace,
+      text: input.text,
+      mode: input.mode ?? deps.defaultMode,
+      parentTaskId: input.parentId,
+      parentCallId: input.parentCallId
+    })
+    return new Promise<string>((resolveStart, reject) => {
+      const onAbort = () => {
+        // One being started now hears the cancel when it has started (below).
+        if (launching.has(record.id)) return
+        launchExtras.delete(record.id)
+        void forgetUnstarted(record.id).catch(() => undefined)
+        reject(new Error('The parent task was cancelled before the subtask started.'))
+      }
+      launchExtras.set(record.id, {
+        provider,
+        todos: input.todos,
+        onLaunch(result) {
+          signal.removeEventListener('abort', onAbort)
+          if ('error' in result) return reject(new Error(result.error))
+          if (signal.aborted) {
+            void deps.tasks.cancel(result.taskId).catch(() => undefined)
+            return reject(new Error('The parent task was cancelled.'))
+          }
+          resolveStart(result.taskId)
+        }
+      })
+      if (signal.aborted) return onAbort()
+      signal.addEventListener('abort', onAbort, { once: true })
+      void drain().catch(() => undefined)
+    })
   }
 
   const discard = async (record: WorktreeRecord) => {
@@ -314,6 +419,15 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         throw new UserFacingError('start_failed', current.startError)
       }
       return view(current)
+    },
+    startSubtask(input, provider, signal) {
+      return startSubtask(input, provider, signal)
+    },
+    async describeTask(taskId) {
+      const record = records.byTask(taskId)
+      if (!record) return null
+      const changedFiles = record.pruned ? 0 : await changedFileCount(record.path, record.baseCommit).catch(() => 0)
+      return { branch: record.branch, changedFiles, path: record.path }
     },
     list,
     async get(id) {
@@ -399,14 +513,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
       changed()
       void drain().catch(() => undefined)
     },
-    sourceOf(root) {
-      const target = resolve(root)
-      for (const record of records.list()) {
-        const top = resolve(record.path)
-        if (target === top || target.startsWith(top + sep)) return record.sourceWorkspace
-      }
-      return null
-    },
+    sourceOf,
     taskEnv(taskId): Record<string, string> {
       const record = records.byTask(taskId)
       if (!record) return {}
@@ -422,6 +529,13 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
   function lastActive(record: WorktreeRecord): number {
     return summaryOf(record.taskId)?.updatedAt ?? record.createdAt
   }
+}
+
+interface LaunchExtras {
+  /** The parent's provider: a subtask asks the same model. */
+  provider?: ProviderPort
+  todos?: TodoItem[]
+  onLaunch(result: { taskId: string } | { error: string }): void
 }
 
 const STATE_OF_STATUS: Record<TaskSummary['status'], WorktreeTaskState> = {

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { readGit, splitNul } from './apply-git'
+import { nulList, repoGit } from './repo-git'
 
 /** One file the task changed: its text at the base commit, in the task's worktree, and in the main tree now. */
 export interface BranchFile {
@@ -25,16 +25,16 @@ export interface WorktreeLocation {
 }
 
 /**
- * What the task changed against its base commit, read with real git: committed on its branch and
+ * What the task changed against its base commit, read with real git (read-only: no index refresh): committed on its branch and
  * still uncommitted in its worktree (`git diff <base>` compares the base with the worktree's files),
  * plus files it created and did not add (untracked, not ignored).
  */
 export async function readBranchFiles(location: WorktreeLocation): Promise<BranchFile[]> {
   const { worktree, baseCommit } = location
-  const tracked = splitNul(
-    await readGit(worktree, ['diff', '--no-ext-diff', '--no-textconv', '--no-renames', '--name-only', '-z', baseCommit])
+  const tracked = nulList(
+    await repoGit(worktree, ['diff', '--no-ext-diff', '--no-textconv', '--no-renames', '--name-only', '-z', baseCommit])
   )
-  const untracked = splitNul(await readGit(worktree, ['ls-files', '--others', '--exclude-standard', '-z']))
+  const untracked = nulList(await repoGit(worktree, ['ls-files', '--others', '--exclude-standard', '-z']))
   const paths = [...new Set([...tracked, ...untracked])].sort()
   return Promise.all(paths.map((path) => readOne(location, path)))
 }
@@ -51,9 +51,9 @@ async function readOne(location: WorktreeLocation, path: string): Promise<Branch
 }
 
 async function readBaseBlob(worktree: string, commit: string, path: string): Promise<Buffer | null> {
-  const listed = await readGit(worktree, ['ls-tree', '-z', '--name-only', commit, '--', path])
-  if (splitNul(listed).length === 0) return null
-  return readGit(worktree, ['cat-file', 'blob', `${commit}:${path}`])
+  const listed = await repoGit(worktree, ['ls-tree', '-z', '--name-only', commit, '--', path])
+  if (nulList(listed).length === 0) return null
+  return repoGit(worktree, ['cat-file', 'blob', `${commit}:${path}`])
 }
 
 /** A regular file's bytes; null when absent. A symbolic link reads as a NUL byte: never merged as text. */

@@ -4,12 +4,16 @@ import { gitNeutralSettings } from '../../../shared/policy/git-config'
 const NULL_DEVICE = process.platform === 'win32' ? 'NUL' : '/dev/null'
 
 /**
- * Settings for every git run on the user's repository: nothing its config names runs (hooks,
- * fsmonitor, pagers, signing, credential helpers), and nothing is signed or asked.
+ * Settings for every git run on the user's repository or a task's worktree: nothing its config
+ * names runs (hooks, fsmonitor, pagers, signing, credential helpers, an attributes file outside the
+ * tree), and nothing is signed or asked.
  */
-const SAFE_CONFIG = [...gitNeutralSettings(NULL_DEVICE), 'commit.gpgsign=false', 'core.quotePath=false'].flatMap(
-  (setting) => ['-c', setting]
-)
+const SAFE_CONFIG = [
+  ...gitNeutralSettings(NULL_DEVICE),
+  `core.attributesFile=${NULL_DEVICE}`,
+  'commit.gpgsign=false',
+  'core.quotePath=false'
+].flatMap((setting) => ['-c', setting])
 
 export class RepoGitError extends Error {
   override name = 'RepoGitError'

@@ -27,6 +27,8 @@ export const WorktreeRecord = z.object({
   mode: z.string(),
   taskId: z.string().optional(),
   parentTaskId: z.string().optional(),
+  /** The parent's new_task call that asked for it (an isolated subtask). */
+  parentCallId: z.string().optional(),
   portBase: z.number(),
   portCount: z.number(),
   carriedChanges: z.boolean(),
