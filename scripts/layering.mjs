@@ -2,6 +2,7 @@
 // Used by test/architecture/layering.test.ts (in CI) and runnable alone: `node scripts/layering.mjs`.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, dirname } from 'node:path'
+import { firstChunkViolations } from './first-chunk.mjs'
 
 const NODE_BUILTINS = new Set([
   'assert',
@@ -213,6 +214,7 @@ export function findLayeringViolations(
   if (checkStale)
     for (const entry of stale)
       violations.push(`KNOWN_CROSS_FEATURE_IMPORTS lists '${entry}', which the code no longer has: remove it`)
+  violations.push(...firstChunkViolations(files))
   for (const [file, source] of Object.entries(files)) {
     if (file.startsWith('src/shared/')) {
       for (const name of hostGlobalsIn(source)) {

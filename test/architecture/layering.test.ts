@@ -148,6 +148,42 @@ describe('layering', () => {
   })
 })
 
+describe("the renderer's first chunk (issue 28 item 21)", () => {
+  const main = "import { App } from './App'\nimport './styles.css'\n"
+
+  it('fails when a module main.tsx loads statically imports zod, naming the chain', () => {
+    const violations = check({
+      'src/renderer/src/main.tsx': main,
+      'src/renderer/src/App.tsx': "import { limits } from '../../shared/agent/limits'\n",
+      'src/shared/agent/limits.ts': "import { z } from 'zod'\nexport * from './format'\n",
+      'src/shared/agent/format.ts': "import { parse } from 're2js'\n"
+    })
+    expect(violations).toEqual([
+      "src/shared/agent/limits.ts: imports 'zod', which puts it in the renderer's first chunk (src/renderer/src/main.tsx → src/renderer/src/App.tsx → src/shared/agent/limits.ts) — use `import type` for types, a module without it for constants, or load the view lazily",
+      expect.stringContaining(
+        "src/shared/agent/format.ts: imports 're2js', which puts it in the renderer's first chunk"
+      )
+    ])
+  })
+
+  it('allows zod behind a type import, a type-only list, a dynamic import, and outside the first chunk', () => {
+    const violations = check({
+      'src/renderer/src/main.tsx': main,
+      'src/renderer/src/App.tsx': [
+        "import type { Mode } from '../../shared/modes/schema'",
+        "import { type Task, type Item } from '../../shared/contract/task'",
+        "import { useState } from 'react'",
+        "const Modes = lazy(() => import('./features/modes/ModesView'))"
+      ].join('\n'),
+      'src/shared/modes/schema.ts': "import { z } from 'zod'\n",
+      'src/shared/contract/task.ts': "import { z } from 'zod'\n",
+      'src/renderer/src/features/modes/ModesView.tsx': "import { Mode } from '../../../../shared/modes/schema'\n",
+      'src/main/core/x.ts': "import { z } from 'zod'\n"
+    })
+    expect(violations).toEqual([])
+  })
+})
+
 describe('per-environment tsconfigs', () => {
   const root = resolve(__dirname, '../..')
   const compileAsShared = (source: string) => {

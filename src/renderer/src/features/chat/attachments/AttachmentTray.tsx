@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from 'react'
-import { IMAGE_MEDIA_TYPES } from '../../../../../shared/agent/images'
+import { IMAGE_MEDIA_TYPES } from '../../../../../shared/agent/image-format'
 import type { ImageAttachments } from './use-image-attachments'
 
 /** The "Attach image" button (a real file input, so the keyboard and screen readers reach it). */

@@ -4,9 +4,9 @@ import {
   IMAGE_MEDIA_TYPES,
   MAX_IMAGE_BYTES,
   MAX_IMAGES_PER_MESSAGE,
-  sniffImageType,
-  type ImageAttachment
-} from '../../../../../shared/agent/images'
+  sniffImageType
+} from '../../../../../shared/agent/image-format'
+import type { ImageAttachment } from '../../../../../shared/agent/images'
 
 export interface PendingImage extends ImageAttachment {
   id: string
