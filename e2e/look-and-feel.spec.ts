@@ -121,7 +121,8 @@ test('every view keeps to one spacing and type scale, one title size and one but
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(PROPOSED)
   await expect(
     page.getByRole('group', { name: 'Tool call execute_command' }).getByRole('button', { name: 'Approve', exact: true })
-  ).toBeVisible()
+    // Deciding how the command runs probes the sandbox first: slow on a loaded machine.
+  ).toBeVisible({ timeout: 60_000 })
 
   const layouts = [
     { theme: 'light', width: 1400, height: 900 },
