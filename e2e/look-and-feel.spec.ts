@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, openWorkspaceAndProvider, test } from './harness'
-import { completion, nav, ORIGINAL, reviewProposal } from './review-fixtures'
+import { designProblems } from './design-system'
+import { completion, nav, ORIGINAL, PROPOSED, reviewProposal } from './review-fixtures'
 
 // Issue #28 item 22: tool cards say what happened in words; the mode picker is a keyboard menu
 // that says what each mode is for, where its commands run and whether this folder trusts it.
@@ -88,4 +89,65 @@ test('the mode picker is a menu that says what each mode is, where it runs comma
   await expect(menu).toBeHidden()
   await expect(page.getByRole('button', { name: 'Mode: Fast' })).toBeFocused()
   await expect(page.locator('select.mode-picker')).toHaveCount(0)
+})
+
+// One design system everywhere: every view, in both themes and at both window sizes, takes its spacing,
+// type sizes, titles and buttons from the tokens in styles.css (computed styles read back and compared),
+// every nav item carries an icon, and each view passes axe.
+
+const VIEWS = ['Chat', 'Approvals', 'Changes', 'Terminal', 'Modes', 'MCP', 'History', 'Settings', 'Worktrees']
+
+test('every view keeps to one spacing and type scale, one title size and one button hierarchy, in both themes', async ({
+  page,
+  modus
+}) => {
+  test.setTimeout(300_000)
+  // One task with what most views show: an applied edit (Changes), then a command waiting inside its card
+  // and in the queue (Approvals), a terminal, a History row.
+  const file = join(modus.workspace, 'src', 'values.ts')
+  writeFileSync(file, ORIGINAL)
+  modus.fake.enqueue(
+    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+    { toolCalls: [{ name: 'execute_command', input: { command: 'echo design-system' } }] },
+    completion('Done.')
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Change the values, then check')
+  await page.getByLabel('Message').press('Enter')
+  await page
+    .getByRole('group', { name: 'Changeset review' })
+    .getByRole('button', { name: 'Accept all changes' })
+    .click()
+  await expect.poll(() => readFileSync(file, 'utf8')).toBe(PROPOSED)
+  await expect(
+    page.getByRole('group', { name: 'Tool call execute_command' }).getByRole('button', { name: 'Approve', exact: true })
+    // Deciding how the command runs probes the sandbox first: slow on a loaded machine.
+  ).toBeVisible({ timeout: 60_000 })
+
+  const layouts = [
+    { theme: 'light', width: 1400, height: 900 },
+    { theme: 'dark', width: 1024, height: 700 }
+  ] as const
+  for (const { theme, width, height } of layouts) {
+    await page.emulateMedia({ colorScheme: theme })
+    await page.setViewportSize({ width, height })
+    for (const name of VIEWS) {
+      const item = nav(page).getByRole('button', { name: new RegExp(`^${name}`) })
+      await item.click()
+      await expect(item).toHaveAttribute('aria-current', 'page')
+      // Each nav item shows a drawn icon beside its label, hidden from assistive tech.
+      await expect(item.locator('svg.icon[aria-hidden="true"]')).toHaveCount(1)
+      if (name === 'Modes')
+        await page.getByRole('navigation', { name: 'Mode list' }).getByRole('button', { name: /^Code/ }).click()
+      await expect(page.locator('.app-main h1').first()).toBeAttached()
+      // No hover styles in what is measured.
+      await page.mouse.move(0, height - 1)
+      expect(await designProblems(page), `${name}, ${theme}, ${width}×${height}`).toEqual([])
+      const axe = await new AxeBuilder({ page }).include('.app').analyze()
+      expect(
+        axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        `${name}, ${theme}`
+      ).toEqual([])
+    }
+  }
 })

@@ -17,6 +17,7 @@ import { composerField, focusWhenReady } from './components/focus-after'
 import { wireDesktopNotices } from './common/desktop-notices'
 import { noticesEnabled } from './common/notice-preference'
 import { NeedsTokenPage } from './components/NeedsTokenPage'
+import { Icon } from './components/icons'
 
 export function App(): ReactNode {
   const client = useClient()
@@ -87,7 +88,10 @@ export function App(): ReactNode {
   return (
     <div className="app">
       <header className="app-header">
-        <span className="brand">Modus</span>
+        <span className="brand">
+          <Icon name="sparkle" />
+          Modus
+        </span>
         {workspace && (
           <button
             type="button"
@@ -163,7 +167,8 @@ function NavButton(props: { view: AppView; active: boolean; onSelect: (id: strin
       aria-current={props.active ? 'page' : undefined}
       onClick={() => props.onSelect(props.view.id)}
     >
-      {props.view.label}
+      <Icon name={props.view.icon} />
+      <span className="nav-label">{props.view.label}</span>
       {count > 0 && (
         <span className="badge" aria-label={`${count} pending`}>
           {count}

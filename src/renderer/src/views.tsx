@@ -17,6 +17,7 @@ import { WorktreeSettings } from './features/worktrees/WorktreeSettings'
 import { useWorktreesStore } from './features/worktrees/worktrees-store'
 import { branchOfTask } from './features/worktrees/worktree-model'
 import { NewTaskStart } from './NewTaskStart'
+import type { IconName } from './components/icons'
 
 /** The chat, with what a new task shows before its first message. */
 const ChatWithStart = () => <ChatView start={<NewTaskStart />} />
@@ -28,21 +29,23 @@ const ChatWithStart = () => <ChatView start={<NewTaskStart />} />
 export interface AppView {
   id: string
   label: string
+  /** Drawn before the label in the navigation (decorative: the label names the view). */
+  icon: IconName
   /** Keyboard shortcut with Alt (Alt+1 … Alt+9), by position. */
   component: ComponentType
   badge?: () => number
 }
 
 export const appViews: AppView[] = [
-  { id: 'chat', label: 'Chat', component: ChatWithStart },
-  { id: 'approvals', label: 'Approvals', component: QueueWithBranches, badge: usePendingApprovalCount },
-  { id: 'changes', label: 'Changes', component: ChangesView },
-  { id: 'terminal', label: 'Terminal', component: TerminalPanel },
-  { id: 'modes', label: 'Modes', component: LazyModesView },
-  { id: 'mcp', label: 'MCP', component: McpView },
-  { id: 'history', label: 'History', component: HistoryView },
-  { id: 'settings', label: 'Settings', component: SettingsWithFeatures },
-  { id: 'worktrees', label: 'Worktrees', component: WorktreesWithReview }
+  { id: 'chat', label: 'Chat', icon: 'message', component: ChatWithStart },
+  { id: 'approvals', label: 'Approvals', icon: 'inbox', component: QueueWithBranches, badge: usePendingApprovalCount },
+  { id: 'changes', label: 'Changes', icon: 'diff', component: ChangesView },
+  { id: 'terminal', label: 'Terminal', icon: 'terminal', component: TerminalPanel },
+  { id: 'modes', label: 'Modes', icon: 'layers', component: LazyModesView },
+  { id: 'mcp', label: 'MCP', icon: 'plug', component: McpView },
+  { id: 'history', label: 'History', icon: 'clock', component: HistoryView },
+  { id: 'settings', label: 'Settings', icon: 'sliders', component: SettingsWithFeatures },
+  { id: 'worktrees', label: 'Worktrees', icon: 'branch', component: WorktreesWithReview }
 ]
 
 /** Isolated tasks, shown with the queue's items and reviewed in the diff review, composed here. */

@@ -21,7 +21,16 @@ const PATHS = {
   message: 'M4 5h16v11H9l-5 4V5z',
   list: 'M8 6h13M8 12h13M8 18h13M3 6h.01M3 12h.01M3 18h.01',
   sparkle: 'M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5L18 18M6 18l2.5-2.5M15.5 8.5L18 6',
-  undo: 'M9 14L4 9l5-5M4 9h10a6 6 0 0 1 0 12h-3'
+  undo: 'M9 14L4 9l5-5M4 9h10a6 6 0 0 1 0 12h-3',
+  inbox: 'M3 13h5l2 3h4l2-3h5M6 4h12l3 9v6a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1v-6l3-9z',
+  diff: 'M12 4v8M8 8h8M8 17h8M5 3h14v18H5z',
+  layers: 'M12 3l9 5-9 5-9-5 9-5zM3 13l9 5 9-5',
+  clock: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 7v5l3 3',
+  sliders: 'M4 6h9M17 6h3M4 12h3M11 12h9M4 18h11M19 18h1M15 4v4M9 10v4M17 16v4',
+  branch: 'M6 3v12M6 21a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM18 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM18 9c0 5-5 5-12 9',
+  plus: 'M12 5v14M5 12h14',
+  send: 'M21 3L10 14M21 3l-7 18-4-7-7-4 18-7z',
+  trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13'
 } as const
 
 export type IconName = keyof typeof PATHS

@@ -1,6 +1,6 @@
 import './setup'
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react'
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react'
 import type { editor } from 'monaco-editor/editor'
 import { languageForPath } from './language'
 import { DARK_THEME, LIGHT_THEME } from './themes'
@@ -32,7 +32,7 @@ export default function MonacoDiff(props: MonacoDiffProps): ReactNode {
   const onChange = useRef(props.onModifiedChange)
   onChange.current = props.onModifiedChange
   const modified = useModifiedText(props.modified)
-  const dark = isDarkTheme()
+  const dark = useDarkTheme()
 
   const onMount: DiffOnMount = (instance, monaco) => {
     diffEditor.current = instance
@@ -180,6 +180,25 @@ function focusAfter(container: HTMLElement): void {
   )
   if (next) next.focus()
   else (document.activeElement as HTMLElement | null)?.blur()
+}
+
+/**
+ * Follows the theme while the diff is open: the OS switching to dark, or a theme chosen in Settings
+ * (`data-theme` on the root), repaints Monaco too instead of leaving a light editor in a dark app.
+ */
+function useDarkTheme(): boolean {
+  return useSyncExternalStore(subscribeToTheme, isDarkTheme)
+}
+
+function subscribeToTheme(onChange: () => void): () => void {
+  const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null
+  media?.addEventListener('change', onChange)
+  const observer = new MutationObserver(onChange)
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] })
+  return () => {
+    media?.removeEventListener('change', onChange)
+    observer.disconnect()
+  }
 }
 
 /** The app's theme: the Settings override (`data-theme` on the root) or else the OS preference. */

@@ -1,4 +1,5 @@
 import { useApprovalsStore } from '../approvals/approvals-store'
+import { Icon } from '../../components/icons'
 import './approvals.css'
 import { FormError } from '../../components/FormError'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
@@ -137,11 +138,13 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
                 void send({ ...base, outcome: 'approve', scope: 'call', reason: guidanceOf(item, reason) })
               }
             >
+              {!risky && !isPause && <Icon name="check" />}
               {isPause ? 'Continue' : isNetwork ? 'Allow once' : 'Approve'}
             </button>
           )}
           {isEdit && !props.showReview && (
             <button type="button" className="primary" disabled={busy} onClick={() => sendReviewed('call')}>
+              <Icon name="check" />
               {reviewCounts.accepted === reviewCounts.total ? 'Accept all changes' : 'Accept selected hunks'}
             </button>
           )}
@@ -158,6 +161,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
                 disabled={busy}
                 onClick={(event) => open('reject', event.currentTarget)}
               >
+                <Icon name="x" />
                 {isNetwork ? 'Deny…' : 'Reject…'}
               </button>
             )
@@ -175,6 +179,7 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
               </button>
               <button
                 type="button"
+                className="danger"
                 data-action="reject-turn"
                 disabled={busy}
                 onClick={(event) => open('reject-turn', event.currentTarget)}

@@ -1,4 +1,5 @@
 import { FormError } from '../../components/FormError'
+import { Icon } from '../../components/icons'
 import { countedOf } from '../../common/plural'
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ApprovalDecision, ChangeView, HunkView } from '../../../../shared/contract/approvals'
@@ -188,9 +189,11 @@ export default function ChangesetReview(props: ChangesetReviewProps): ReactNode 
               title={questions.length > 0 ? unansweredMessage(questions) : undefined}
               onClick={() => void decide('accept')}
             >
+              <Icon name="check" />
               {counts.accepted === counts.total ? 'Accept all changes' : 'Accept selected hunks'}
             </button>
             <button type="button" className="danger" disabled={props.busy} onClick={() => void decide('reject')}>
+              <Icon name="x" />
               Reject all changes
             </button>
           </div>

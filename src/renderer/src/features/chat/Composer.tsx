@@ -1,4 +1,5 @@
 import { FormError } from '../../components/FormError'
+import { Icon } from '../../components/icons'
 import { useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useChatStore } from '../../common/chat/chat-store'
@@ -130,6 +131,7 @@ export function Composer(): ReactNode {
             onClick={() => useChatStore.getState().startNewTask()}
             title={busy ? 'This task carries on; you find it again in History' : 'Start a new task'}
           >
+            <Icon name="plus" />
             New task
           </button>
         )}
@@ -139,6 +141,7 @@ export function Composer(): ReactNode {
           </button>
         ) : (
           <button type="submit" disabled={!text.trim()}>
+            <Icon name="send" />
             Send
           </button>
         )}

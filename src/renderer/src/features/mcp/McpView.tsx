@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
+import { Icon } from '../../components/icons'
 import { counted } from '../../common/plural'
 import type { McpServerView } from '../../../../shared/contract/mcp'
 import { useClient } from '../../client/client-context'
@@ -42,6 +43,7 @@ export function McpView(): ReactNode {
       <div className="mcp-head">
         <h1>MCP servers</h1>
         <button type="button" onClick={() => useMcpStore.getState().edit('')}>
+          <Icon name="plus" />
           Add server
         </button>
       </div>

@@ -1,4 +1,5 @@
 import { FormError } from '../../components/FormError'
+import { Icon } from '../../components/icons'
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from '../../common/workspace/workspace-store'
@@ -59,6 +60,7 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
         <h1>Modes</h1>
         <div className="row">
           <button type="button" onClick={() => useModesStore.getState().select({ kind: 'new' })}>
+            <Icon name="plus" />
             New mode
           </button>
           <button type="button" aria-expanded={importing} onClick={() => setImporting((open) => !open)}>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
+import { Icon } from '../../components/icons'
 import type { TerminalInfo } from '../../../../shared/contract/terminal'
 import { useClient } from '../../client/client-context'
 import { useConnectionStore } from '../../client/connection-store'
@@ -48,7 +49,8 @@ export function TerminalPanel(): ReactNode {
           ))}
         </div>
         <button type="button" className="terminal-new" onClick={() => void createTerminal()} aria-label="New terminal">
-          + Terminal
+          <Icon name="plus" />
+          Terminal
         </button>
       </div>
       {error && (
