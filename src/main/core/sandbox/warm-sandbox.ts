@@ -154,7 +154,7 @@ export function startWarmSandbox(spec: WarmSandboxSpec): Promise<WarmSandbox | n
       if (current?.id !== id) return
       current.ended = true
       // The server answers as soon as the command and what it left have ended; one that does not is ended with it.
-      stuck = setTimeout(() => void close(), 3000)
+      stuck = setTimeout(() => void close(), 15_000)
       stuck.unref()
     },
     close
