@@ -75,27 +75,34 @@ it('sandboxed vs unsandboxed command overhead', async () => {
   const task = terminal.forTask('bench', root)
   const wrapTimes: number[] = []
   const inSandbox =
-    (network: 'none' | 'ask', times?: number[]): CommandRunRequest['sandbox'] =>
-    async (command, shell) => {
+    (network: 'none' | 'ask', times?: number[], warm = false): CommandRunRequest['sandbox'] =>
+    async (command, shell, tty) => {
       const started = performance.now()
       const wrapped = await sandbox.prepare({
         taskId: 'bench',
-        modeSlug: 'code',
+        // One warm sandbox per mode: a mode has one network setting (two modes here, so neither is rebuilt).
+        modeSlug: warm ? `code-${network}` : 'code',
         modeName: 'Code',
         command,
         workspaceRoot: root,
         sandbox: { network, allowedDomains: [] },
-        shell
+        shell,
+        // With the terminal, the command runs in the task's warm sandbox; without, one started for it.
+        ...(warm ? { tty } : {})
       })
       times?.push(performance.now() - started)
       return wrapped
     }
-  const timed = async (command: string, how: 'plain' | 'none' | 'ask'): Promise<number> => {
+  type How = 'plain' | 'none' | 'ask' | 'warm none' | 'warm ask'
+  const timed = async (command: string, how: How): Promise<number> => {
     const started = performance.now()
+    const network = how === 'plain' ? null : how.endsWith('none') ? 'none' : 'ask'
     const result = await task.execute({
       command,
       timeoutMs: 120_000,
-      ...(how !== 'plain' ? { sandbox: inSandbox(how, how === 'none' ? wrapTimes : undefined) } : {})
+      ...(network
+        ? { sandbox: inSandbox(network, how === 'none' ? wrapTimes : undefined, how.startsWith('warm')) }
+        : {})
     })
     if (result.exitCode !== 0) throw new Error(`${command} (${how}) exited ${result.exitCode}: ${result.output.text}`)
     return performance.now() - started
@@ -105,11 +112,15 @@ it('sandboxed vs unsandboxed command overhead', async () => {
     await timed('true', 'plain')
     await timed('true', 'none')
     await timed('true', 'ask')
+    await timed('true', 'warm none')
+    await timed('true', 'warm ask')
     for (const [command, rounds] of Object.entries(ROUNDS)) {
       const plain: number[] = []
       const boxed: number[] = []
       wrapTimes.length = 0
       const parts = {
+        warmNone: [] as number[],
+        warmAsk: [] as number[],
         ask: [] as number[],
         direct: [] as number[],
         bareTrue: [] as number[],
@@ -119,7 +130,9 @@ it('sandboxed vs unsandboxed command overhead', async () => {
       for (let round = 0; round < rounds; round++) {
         plain.push(await timed(command, 'plain'))
         boxed.push(await timed(command, 'none'))
+        parts.warmNone.push(await timed(command, 'warm none'))
         if (command !== 'true') continue
+        parts.warmAsk.push(await timed(command, 'warm ask'))
         parts.ask.push(await timed(command, 'ask'))
         const wrapped = await sandbox.prepare({
           taskId: 'bench',
@@ -139,8 +152,12 @@ it('sandboxed vs unsandboxed command overhead', async () => {
       lines.push(
         `${command.padEnd(9)} unsandboxed ${span(plain)} | sandboxed (network none) ${span(boxed)} | overhead ${(median(boxed) - median(plain)).toFixed(0)} ms (median), of which the wrap ${span(wrapTimes)}`
       )
+      lines.push(
+        `  warm sandbox (one kept per task, mode and terminal), network none ${span(parts.warmNone)}, overhead ${(median(parts.warmNone) - median(plain)).toFixed(0)} ms`
+      )
       if (parts.direct.length > 0)
         lines.push(
+          `  warm sandbox, network ask (its proxy bridges started once) ${span(parts.warmAsk)}, overhead ${(median(parts.warmAsk) - median(plain)).toFixed(0)} ms`,
           `  sandboxed with network (ask: the runtime's wrap and proxy bridges) ${span(parts.ask)}, overhead ${(median(parts.ask) - median(plain)).toFixed(0)} ms`,
           `  spawned bare from Node: /bin/true ${span(parts.bareTrue)}; bwrap ${span(parts.bwrap)} (one bwrap start: ${(median(parts.bwrap) - median(parts.bareTrue)).toFixed(0)} ms); bwrap + network namespace ${span(parts.bwrapNet)} (${(median(parts.bwrapNet) - median(parts.bareTrue)).toFixed(0)} ms); the wrapped \`true\` outside the pty ${span(parts.direct)}`
         )

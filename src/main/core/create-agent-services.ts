@@ -167,7 +167,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
         return { maxFileBytes: maxFileMb * 1024 * 1024, maxWorkspaceBytes: workspaceCapMb * 1024 * 1024 }
       },
       now,
-      onFailure: (taskId) => options.bus?.emit('checkpoints:changed', { taskId })
+      onFailure: (taskId) => options.bus?.emit('checkpoints:changed', { taskId }),
+      // A warm sandbox's placeholders over absent protected paths are not changes a command made.
+      transientPaths: () => sandbox.placeholders()
     })
 
   const pool = createWorkspacePool({
@@ -273,9 +275,13 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     disposeTask: async (taskId) => {
       await browsers.close(taskId)
       await terminal.endTask(taskId)
+      await sandbox.endTask(taskId)
       await checkpoints.pruneTask(taskId)
     },
-    endRun: (taskId) => browsers.close(taskId)
+    // Between runs the task waits for its user: its warm sandboxes (and their placeholders) go.
+    endRun: async (taskId) => {
+      await Promise.all([browsers.close(taskId), sandbox.endTask(taskId)])
+    }
   })
 
   const providerFor = createProviderChoice({

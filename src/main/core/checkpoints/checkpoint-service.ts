@@ -17,6 +17,8 @@ export interface CheckpointServiceOptions {
   gitPath?: string
   now?: () => number
   onFailure?: (taskId: string, message: string) => void
+  /** Files that are not the user's and are never captured (a running sandbox's mount points), absolute. */
+  transientPaths?: () => readonly string[]
 }
 
 /** The checkpoints of every workspace, each in its own directory under the app data dir. */
@@ -55,7 +57,8 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
         dir,
         root: real,
         limits,
-        ignorePatterns: () => ignorePatterns(real),
+        ignorePatterns: async () =>
+          [await ignorePatterns(real), ...transientPatterns(real, options.transientPaths?.() ?? [])].join('\n'),
         gitPath: options.gitPath,
         now: options.now,
         onFailure: options.onFailure
@@ -92,6 +95,13 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
 async function ignorePatterns(root: string): Promise<string> {
   const texts = await Promise.all(IGNORE_FILES.map((name) => readFile(join(root, name), 'utf8').catch(() => '')))
   return texts.join('\n')
+}
+
+/** Exclude lines for the transient files inside `root`, anchored to it, glob characters escaped. */
+function transientPatterns(root: string, paths: readonly string[]): string[] {
+  return paths
+    .filter((path) => path.startsWith(`${root}/`))
+    .map((path) => `/${path.slice(root.length + 1).replace(/[*?[\\!#]/g, (char) => `\\${char}`)}`)
 }
 
 async function writeRootFile(dir: string, root: string): Promise<void> {

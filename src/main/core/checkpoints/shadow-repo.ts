@@ -257,6 +257,8 @@ export function createShadowRepo(options: ShadowRepoOptions): ShadowRepo {
 
     async changesSince(snapshot) {
       await ensureInitialized()
+      // Read again: files that became transient meanwhile (a warm sandbox's placeholders) are no change.
+      await writeExcludes()
       const out = { changes: [] as FileChange[], skipped: [] as SkippedFile[] }
       const known = new Set(snapshot.roots)
       try {

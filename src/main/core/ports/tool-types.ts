@@ -59,7 +59,8 @@ export interface SandboxRequest {
 }
 
 /** How a command of a sandboxed mode runs: wrapped, or (after the user approved) without, and why (the policy's plan says which). */
-export type CommandSandbox = { wrap: (command: string, shell: string) => Promise<SandboxWrap> } | { outside: string }
+export type CommandSandbox =
+  { wrap: (command: string, shell: string, tty?: string) => Promise<SandboxWrap> } | { outside: string }
 
 /** Context of the file tools: a workspace is required. */
 export type FileToolContext = ToolContext & { workspace: Workspace }

@@ -39,7 +39,7 @@ export function createCommandSandboxes(deps: CommandSandboxDeps) {
     const root = await deps.workspaceRoot(run.workspace)
     const mode = deps.mode(run.mode)
     return {
-      wrap: (command, shell) =>
+      wrap: (command, shell, tty) =>
         deps.sandbox.prepare({
           taskId: run.taskId,
           callId: run.callId,
@@ -49,6 +49,7 @@ export function createCommandSandboxes(deps: CommandSandboxDeps) {
           workspaceRoot: root,
           sandbox: plan.sandbox,
           shell,
+          tty,
           privateDirs: typeof deps.privateDirs === 'function' ? deps.privateDirs(root) : deps.privateDirs
         })
     }

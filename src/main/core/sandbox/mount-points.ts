@@ -12,12 +12,21 @@ export interface MountPointJanitor {
   begin(created?: readonly string[]): void
   /** It ended; `cleanup` (the runtime's own) runs once no sandboxed command runs. */
   end(cleanup?: () => void): void
+  /** Whether `path` is a mount point a running sandbox created (an empty file of bubblewrap's, still there). */
+  created(path: string): boolean
+  /** The mount points running sandboxes created that are still there. */
+  held(): string[]
 }
 
 export function createMountPointJanitor(): MountPointJanitor {
   let running = 0
   const left = new Set<string>()
   const deferred: (() => void)[] = []
+  const created = (path: string): boolean => {
+    if (!left.has(path)) return false
+    const stat = lstatSync(path, { throwIfNoEntry: false })
+    return stat?.isFile() === true && stat.size === 0
+  }
   return {
     begin(created = []) {
       running++
@@ -30,7 +39,9 @@ export function createMountPointJanitor(): MountPointJanitor {
       for (const path of left) removeIfEmptyFile(path)
       left.clear()
       for (const run of deferred.splice(0)) run()
-    }
+    },
+    held: () => [...left].filter(created),
+    created
   }
 }
 

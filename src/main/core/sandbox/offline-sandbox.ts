@@ -38,11 +38,26 @@ export interface OfflineSandboxDeps {
   protectedAlways: readonly string[]
   protectedWherePresent: readonly string[]
   path: () => string | undefined
+  /** Whether a path is a running sandbox's own mount point (it counts as absent: see layoutOnDisk). */
+  placeholder?: (path: string) => boolean
+}
+
+/** A warm sandbox's bubblewrap (warm-sandbox.ts): the same line, up to the shell it runs. */
+export interface OfflineLaunch {
+  bwrap: string
+  /** bubblewrap's arguments up to `--` (excluded). */
+  args: string[]
+  /** The inner shell, resolved. */
+  shell: string
+  layout: BwrapLayout
+  filterFile: string
 }
 
 export interface OfflineSandbox {
   /** The text the task shell runs, or null where this path does not apply (the runtime's path takes the command). */
   wrap(request: OfflineWrapRequest): OfflineWrap | null
+  /** The line of a warm sandbox for these settings, or null where this path does not apply. */
+  launch(request: Omit<OfflineWrapRequest, 'command'>): OfflineLaunch | null
 }
 
 /** Task shells whose syntax the wrap is written in (`3< file` gives bwrap the filter). */
@@ -60,6 +75,14 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
   }
 
   return {
+    launch(request) {
+      const shellName = request.shell ?? 'bash'
+      if (!POSIX_SHELLS.has(basename(shellName))) return null
+      const shell = innerShell(shellName)
+      const layout = shell ? layoutOnDisk(request, deps) : null
+      if (!shell || !layout) return null
+      return { bwrap: deps.bwrap, args: bwrapArgs(layout), shell, layout, filterFile: deps.filterFile }
+    },
     wrap(request) {
       const shellName = request.shell ?? 'bash'
       if (!POSIX_SHELLS.has(basename(shellName))) return null
@@ -89,13 +112,15 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
  */
 export function layoutOnDisk(
   request: Pick<OfflineWrapRequest, 'workspaceRoot' | 'writable' | 'hidden'>,
-  deps: Pick<OfflineSandboxDeps, 'protectedAlways' | 'protectedWherePresent' | 'readOnly'>
+  deps: Pick<OfflineSandboxDeps, 'protectedAlways' | 'protectedWherePresent' | 'readOnly' | 'placeholder'>
 ): BwrapLayout | null {
   const readOnly: string[] = []
   const absent: string[] = []
   for (const name of [...deps.protectedAlways, ...deps.protectedWherePresent]) {
     const path = join(request.workspaceRoot, name)
-    const stat = lstatSync(path, { throwIfNoEntry: false })
+    // A warm sandbox's empty placeholder is laid out as the absent path it stands for, so the layout
+    // (and the warm sandbox made for it) stays the same while it lives.
+    const stat = deps.placeholder?.(path) ? undefined : lstatSync(path, { throwIfNoEntry: false })
     if (stat?.isSymbolicLink()) return null
     if (stat) readOnly.push(path)
     // Where the workspace is not writable, nothing can create it (and bwrap could not place a mount point).

@@ -14,7 +14,7 @@ export const TEMPLATE_INNER =
   'eval "$MODUS_SANDBOX_PRELUDE"; _modus_command=$MODUS_SANDBOX_COMMAND; unset MODUS_SANDBOX_PRELUDE MODUS_SANDBOX_COMMAND; eval "$_modus_command"'
 
 /** The runtime's attribution key for a command id (sandbox-utils attributionKeyFor + encodeSandboxedCommand). */
-const identityOf = (commandId: string): string => Buffer.from(commandId).toString('base64')
+export const identityOf = (commandId: string): string => Buffer.from(commandId).toString('base64')
 
 /**
  * A new command id (128 random bits) whose identity is letters and digits, with `==` padding,

@@ -14,11 +14,21 @@ import { createMountPointJanitor } from './mount-points'
 import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedCommand } from './network-gate'
 import { NETWORK_FAILURE_WORDS, offlineRefusals } from './offline-refusals'
 import { createOfflineSandbox, layoutOnDisk, POSIX_SHELLS, type OfflineSandbox } from './offline-sandbox'
-import { fromKeptWrap, keepable, TEMPLATE_INNER, templateCommandId, type KeptWrap } from './runtime-template'
+import type { BwrapLayout } from './bwrap-args'
+import {
+  fromKeptWrap,
+  identityOf,
+  keepable,
+  TEMPLATE_INNER,
+  templateCommandId,
+  type KeptWrap
+} from './runtime-template'
 import { loadSandboxRuntime, type SandboxRuntime, type SandboxRuntimeConfig } from './sandbox-runtime'
 import { unixSocketFilter } from './seccomp-filter'
 import { carryShellDefinitions, shellStateNote, type ShellDefinitions } from './shell-definitions'
 import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } from './unavailable'
+import { createWarmPool, type WarmBuild } from './warm-pool'
+import { WARM_SERVER, WARM_TTY } from './warm-scripts'
 
 export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
 
@@ -45,7 +55,17 @@ export interface SandboxServiceDeps {
   runtime?: () => Promise<SandboxRuntime>
   /** The user's home, where credential stores are looked for (default: os.homedir(), read per command). */
   home?: () => string
+  /** How long a warm sandbox waits for its next command before it ends (default WARM_IDLE_MS). */
+  warmIdleMs?: number
 }
+
+/**
+ * A warm sandbox ends after this long without a command. An agent's commands come a model turn
+ * apart (seconds to tens of seconds): 30 s keeps them warm through a run of work, while the empty
+ * placeholders over absent protected paths (`.modus`, `.roomodes`, a fresh folder's `.git`) stay
+ * only a little longer than a per-command sandbox's would.
+ */
+export const WARM_IDLE_MS = 30_000
 
 export interface SandboxCommandRequest {
   taskId: string
@@ -61,6 +81,8 @@ export interface SandboxCommandRequest {
   shell?: string
   /** Folders no sandboxed command may read whatever its mode says (Modus's data dir: its secrets). */
   privateDirs?: readonly string[]
+  /** The task shell's terminal device: with it (Linux, bash) the command runs in a warm sandbox. */
+  tty?: string
 }
 
 export interface SandboxedRun {
@@ -78,6 +100,13 @@ export interface SandboxService {
   status(): Promise<SandboxStatus>
   /** Wraps one command; throws (nothing runs) when the sandbox cannot start. */
   prepare(request: SandboxCommandRequest): Promise<SandboxedRun>
+  /** The task's run or the task has ended: its warm sandboxes end (and their placeholders go). */
+  endTask(taskId: string): Promise<void>
+  /**
+   * The empty files running sandboxes placed over absent protected paths (a warm sandbox keeps
+   * them between commands): not the user's files, so checkpoints leave them out.
+   */
+  placeholders(): string[]
   dispose(): Promise<void>
 }
 
@@ -100,6 +129,14 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   let bwrapPath: string | null = null
   const keptWraps = new Map<string, { layout: string; wrap: KeptWrap }>()
   const janitor = createMountPointJanitor()
+  const baseDir = (): string => (definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-')))
+  const warmPool = createWarmPool({
+    janitor,
+    baseDir,
+    idleMs: deps.warmIdleMs ?? WARM_IDLE_MS,
+    readyTimeoutMs: 10_000
+  })
+  let warmServer: string | null = null
   let checking: Promise<SandboxStatus> | null = null
   let known: SandboxStatus | null = null
 
@@ -171,43 +208,38 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       readOnly: [dir],
       protectedAlways: PROTECTED_IN_SANDBOX,
       protectedWherePresent: PROTECTED_WHERE_PRESENT,
-      path: () => deps.path?.() ?? process.env.PATH
+      path: () => deps.path?.() ?? process.env.PATH,
+      placeholder: (path) => janitor.created(path)
     })
   }
 
   /**
-   * The runtime's wrap of a command with network: on Linux from a wrap kept per workspace, shell
-   * and settings while the protected and hidden paths on disk stay as they were
-   * (runtime-template.ts); else made for the command. `end` runs once the command has ended.
+   * The runtime's wrap of TEMPLATE_INNER kept per workspace, shell and settings while the protected
+   * and hidden paths on disk stay as they were (runtime-template.ts), with the layout it covers;
+   * null where no wrap can be kept (not Linux, not a POSIX shell, a protected symlink).
    */
-  async function runtimeWrap(
+  async function keptTemplate(
     live: SandboxRuntime,
     request: SandboxCommandRequest,
-    commandId: string,
     config: Partial<SandboxRuntimeConfig>,
-    definitions: ShellDefinitions | null,
     roots: string[],
     hidden: string[]
-  ): Promise<{ text: string; end: () => void }> {
-    const made = async () => {
-      const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
-      const text = await live.wrapWithSandbox(inner, request.shell, config, undefined, {
-        commandId,
-        commandText: request.command
-      })
-      janitor.begin()
-      return { text, end: () => janitor.end(() => live.cleanupAfterCommand()) }
-    }
+  ): Promise<{ wrap: KeptWrap; layout: BwrapLayout } | null> {
     const shell = request.shell ?? 'bash'
     const readOnly = definitionsDir ? [definitionsDir] : []
     const layout =
       bwrapPath && POSIX_SHELLS.has(basename(shell))
         ? layoutOnDisk(
             { workspaceRoot: request.workspaceRoot, writable: roots, hidden },
-            { protectedAlways: PROTECTED_IN_SANDBOX, protectedWherePresent: PROTECTED_WHERE_PRESENT, readOnly }
+            {
+              protectedAlways: PROTECTED_IN_SANDBOX,
+              protectedWherePresent: PROTECTED_WHERE_PRESENT,
+              readOnly,
+              placeholder: (path) => janitor.created(path)
+            }
           )
         : null
-    if (!bwrapPath || !layout) return made()
+    if (!bwrapPath || !layout) return null
     const key = JSON.stringify([request.workspaceRoot, roots, hidden, shell])
     const signature = JSON.stringify(layout)
     let kept = keptWraps.get(key)
@@ -220,14 +252,152 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       // The runtime counts every wrap as running until its cleanup: this one never runs by itself.
       janitor.begin()
       janitor.end(() => live.cleanupAfterCommand())
-      if (!keepable(text, bwrapPath)) return made()
+      if (!keepable(text, bwrapPath)) return null
       kept = { layout: signature, wrap: { text, id } }
       if (keptWraps.size >= 32) keptWraps.delete(keptWraps.keys().next().value!)
       keptWraps.set(key, kept)
     }
+    return { wrap: kept.wrap, layout }
+  }
+
+  /**
+   * The runtime's wrap of a command with network: on Linux from the kept wrap; else made for the
+   * command. `end` runs once the command has ended.
+   */
+  async function runtimeWrap(
+    live: SandboxRuntime,
+    request: SandboxCommandRequest,
+    commandId: string,
+    config: Partial<SandboxRuntimeConfig>,
+    definitions: ShellDefinitions | null,
+    roots: string[],
+    hidden: string[]
+  ): Promise<{ text: string; end: () => void }> {
+    const kept = await keptTemplate(live, request, config, roots, hidden)
+    if (!kept) {
+      const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
+      const text = await live.wrapWithSandbox(inner, request.shell, config, undefined, {
+        commandId,
+        commandText: request.command
+      })
+      janitor.begin()
+      return { text, end: () => janitor.end(() => live.cleanupAfterCommand()) }
+    }
+    const shell = request.shell ?? 'bash'
     const prelude = [withLoopbackThroughProxy('', shell).trim(), definitions?.load ?? ''].filter(Boolean).join('\n')
-    janitor.begin(layout.absent)
+    janitor.begin(kept.layout.absent)
     return { text: fromKeptWrap(kept.wrap, commandId, prelude, request.command), end: () => janitor.end() }
+  }
+
+  /**
+   * The command in the warm sandbox of its task, mode and terminal (warm-sandbox.ts), started for
+   * it if need be: Modus's own line without network, the runtime's kept wrap with it. Null where
+   * that does not apply or the warm sandbox is busy or did not start: the per-command path runs it.
+   */
+  async function warmWrap(
+    request: SandboxCommandRequest,
+    commandId: string,
+    roots: string[],
+    hidden: string[],
+    network: { live: SandboxRuntime; config: Partial<SandboxRuntimeConfig> } | null
+  ): Promise<{ text: string; end: () => void } | null> {
+    const tty = request.tty
+    const shell = request.shell ?? 'bash'
+    if (platform !== 'linux' || !tty || !bwrapPath || basename(shell) !== 'bash') return null
+    const made = network
+      ? await warmNetworkBuild(request, roots, hidden, network, tty)
+      : warmOfflineBuild(request, roots, hidden, tty)
+    if (!made) return null
+    const slot = JSON.stringify([request.taskId, request.modeSlug, tty])
+    const warm = await warmPool.acquire(slot, request.taskId, made.config, made.build)
+    if (!warm) return null
+    const text = warm.request({
+      id: commandId,
+      identity: network ? identityOf(commandId) : '',
+      script: network ? withLoopbackThroughProxy(request.command, shell) : request.command
+    })
+    return { text, end: () => warm.ended(commandId) }
+  }
+
+  /** The server script, written once where every sandbox can read it and none can write. */
+  function serverFile(): string {
+    if (!warmServer || !existsSync(warmServer)) {
+      warmServer = join(baseDir(), 'warm-server.sh')
+      writeFileSync(warmServer, WARM_SERVER, { mode: 0o600 })
+    }
+    return warmServer
+  }
+
+  /** What a warm sandbox laid out over `layout` must find unchanged on disk to be used again. */
+  const watchedPaths = (layout: BwrapLayout, roots: string[], tty: string): string[] => [
+    ...layout.readOnly,
+    ...layout.hidden.map((entry) => entry.path),
+    ...roots,
+    tty
+  ]
+
+  const hostEnv = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: deps.path?.() ?? process.env.PATH })
+
+  function warmOfflineBuild(
+    request: SandboxCommandRequest,
+    roots: string[],
+    hidden: string[],
+    tty: string
+  ): { config: string; build: (dir: string) => WarmBuild } | null {
+    const launch = offline?.launch({
+      workspaceRoot: request.workspaceRoot,
+      writable: roots,
+      hidden,
+      shell: request.shell
+    })
+    const args = launch ? withTty(launch.args, tty) : null
+    if (!launch || !args) return null
+    const server = serverFile()
+    return {
+      config: JSON.stringify(['none', launch.args, launch.shell]),
+      build: (dir) => ({
+        launch: {
+          file: launch.bwrap,
+          args: [...args, '--', launch.shell, server, dir, '-', ''],
+          env: hostEnv(),
+          fd3: launch.filterFile
+        },
+        watched: watchedPaths(launch.layout, roots, tty),
+        placeholders: launch.layout.absent
+      })
+    }
+  }
+
+  async function warmNetworkBuild(
+    request: SandboxCommandRequest,
+    roots: string[],
+    hidden: string[],
+    network: { live: SandboxRuntime; config: Partial<SandboxRuntimeConfig> },
+    tty: string
+  ): Promise<{ config: string; build: (dir: string) => WarmBuild } | null> {
+    const kept = await keptTemplate(network.live, request, network.config, roots, hidden)
+    const marker = ' --dev /dev '
+    const text = kept?.wrap.text
+    if (!kept || !text || text.indexOf(marker) < 0 || text.indexOf(marker) !== text.lastIndexOf(marker)) return null
+    const server = serverFile()
+    const names = [...text.matchAll(/ --setenv (\w+) /g)].map((match) => match[1]).join(' ')
+    const withDevice = text.replace(marker, `${marker}--dev-bind ${shellWord(tty)} ${WARM_TTY} `)
+    return {
+      config: JSON.stringify(['network', text]),
+      build: (dir) => ({
+        launch: {
+          file: '/bin/sh',
+          args: ['-c', `exec ${withDevice}`],
+          env: {
+            ...hostEnv(),
+            MODUS_SANDBOX_PRELUDE: '',
+            MODUS_SANDBOX_COMMAND: `exec "$BASH" ${[server, dir, identityOf(kept.wrap.id), names].map(shellWord).join(' ')}`
+          }
+        },
+        watched: watchedPaths(kept.layout, roots, tty),
+        placeholders: kept.layout.absent
+      })
+    }
   }
 
   /** A command without network in Modus's own wrap, or null where that does not apply. */
@@ -251,18 +421,25 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       return null
     }
     janitor.begin(wrap.mountPoints)
+    return offlineRun(request, definitions ? `${definitions.dump}; ${wrap.text}` : wrap.text, hidden, () => {
+      if (definitions) rmSync(definitionsFile(commandId), { force: true })
+      janitor.end()
+    })
+  }
+
+  /** A command without network, run by `text`; `end` once it has ended. */
+  function offlineRun(request: SandboxCommandRequest, text: string, hidden: string[], end: () => void): SandboxedRun {
     let finished = false
     const note = shellStateNote(request.command)
     const scanner = createBlockedWriteScanner(NETWORK_FAILURE_WORDS)
     return {
-      text: definitions ? `${definitions.dump}; ${wrap.text}` : wrap.text,
+      text,
       ...(note ? { note } : {}),
-      scan: (text) => scanner.push(text),
+      scan: (chunk) => scanner.push(chunk),
       finish(output) {
         if (finished) return null
         finished = true
-        if (definitions) rmSync(definitionsFile(commandId), { force: true })
-        janitor.end()
+        end()
         const seen = `${scanner.text()}\n${output}`
         return blockedReport(seen, offlineRefusals(seen), ALL_PROTECTED, hidden)
       }
@@ -291,9 +468,12 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const commandId = templateCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
       const hidden = hiddenPaths(request, deps.home?.() ?? homedir())
+      if (offline && request.sandbox.network === 'none') {
+        const warm = await warmWrap(request, commandId, roots, hidden, null)
+        if (warm) return offlineRun(request, warm.text, hidden, warm.end)
+      }
       const fast = prepareOffline(request, commandId, roots, hidden)
       if (fast) return fast
-      const definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
       const customConfig: Partial<SandboxRuntimeConfig> = {
         filesystem: {
           denyRead: hidden,
@@ -318,8 +498,11 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       }
       const live = runtime
       gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
+      let definitions: ShellDefinitions | null = null
       try {
-        const wrap = await runtimeWrap(live, request, commandId, customConfig, definitions, roots, hidden)
+        const warm = await warmWrap(request, commandId, roots, hidden, { live, config: customConfig })
+        if (!warm) definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
+        const wrap = warm ?? (await runtimeWrap(live, request, commandId, customConfig, definitions, roots, hidden))
         let finished = false
         const note = shellStateNote(request.command)
         const scanner = createBlockedWriteScanner()
@@ -349,7 +532,10 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
         throw error
       }
     },
+    endTask: (taskId) => warmPool.endTask(taskId),
+    placeholders: () => janitor.held(),
     async dispose() {
+      await warmPool.dispose()
       gate.dispose()
       if (runtime) await runtime.reset().catch(() => undefined)
       runtime = null
@@ -426,4 +612,11 @@ function run(wrapped: string): Promise<{ code: number; stderr: string }> {
       done({ code, stderr: String(stderr) })
     })
   })
+}
+
+/** bubblewrap's arguments with the task shell's terminal bound in after its own /dev; null if there is none. */
+function withTty(args: readonly string[], tty: string): string[] | null {
+  const at = args.findIndex((arg, index) => arg === '--dev' && args[index + 1] === '/dev')
+  if (at < 0) return null
+  return [...args.slice(0, at + 2), '--dev-bind', tty, WARM_TTY, ...args.slice(at + 2)]
 }

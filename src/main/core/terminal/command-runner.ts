@@ -346,7 +346,9 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
           // In the same shell, under the same lock: nothing can run in between.
           if (request.checkNames && request.checkNames.length > 0)
             await checkNames(terminal, request.checkNames, explicitCwd ?? rootReal)
-          const wrap = request.sandbox ? await request.sandbox(request.command, terminal.shell) : null
+          const wrap = request.sandbox
+            ? await request.sandbox(request.command, terminal.shell, terminal.session.tty)
+            : null
           if (wrap?.note) notes.push(wrap.note)
           // Every call starts where the tool says (default: the workspace root), whatever an
           // earlier command cd-ed to; variables and functions do persist in the task shell.

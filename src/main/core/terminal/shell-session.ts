@@ -41,6 +41,8 @@ export interface ShellSessionOptions {
 export interface ShellSession {
   readonly pid: number
   readonly kind: ShellLaunch['kind']
+  /** The pty's terminal device (`/dev/pts/N`), where the platform names one. */
+  readonly tty: string | undefined
   state(): SessionState
   /** Last cwd the shell reported (from an end marker), else where it started. */
   cwd(): string
@@ -198,6 +200,7 @@ export function createShellSession(options: ShellSessionOptions): ShellSession {
   return {
     pid: proc.pid,
     kind: options.launch.kind,
+    tty: platform === 'win32' ? undefined : (proc as pty.IPty & { ptsName?: string }).ptsName,
     state: () => state,
     cwd: () => cwd,
     waitReady(timeoutMs) {

@@ -36,8 +36,11 @@ export interface CommandRunRequest {
   checkNames?: readonly string[]
   /** The command as the model wrote it, which the terminal's tab and command list show (`command` may be a run plan's rewrite). */
   label?: string
-  /** Runs the command in a sandbox: given it and the task shell, returns the text the shell runs instead. */
-  sandbox?: (command: string, shell: string) => Promise<SandboxWrap>
+  /**
+   * Runs the command in a sandbox: given it, the task shell and the shell's terminal device (a warm
+   * sandbox writes the command's output there), returns the text the shell runs instead.
+   */
+  sandbox?: (command: string, shell: string, tty?: string) => Promise<SandboxWrap>
   /** Fed the command's output as it streams, escape sequences removed (the chat's live tail). */
   onOutput?: (text: string) => void
 }
