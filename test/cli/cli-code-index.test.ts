@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openIndexMeta } from '../../src/main/core/code-index/index-meta'
 import { startFakeProvider, type FakeProvider, type FakeTurn } from '../support/fake-provider'
 import { runCli } from '../support/run-cli'
 
@@ -13,12 +14,12 @@ afterEach(async () => {
 })
 
 /** The workspace's index bookkeeping in the data dir, once the index has been opened there. */
-function indexMeta(dataDir: string): { complete: boolean; files: Record<string, unknown> } | null {
+async function indexMeta(dataDir: string, workspace: string): Promise<{ complete: boolean; files: string[] } | null> {
   const root = join(dataDir, 'code-index')
   if (!existsSync(root)) return null
   for (const dir of readdirSync(root)) {
-    const file = join(root, dir, 'meta.json')
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'))
+    const book = await openIndexMeta(join(root, dir), workspace)
+    if (!book.fresh) return { complete: book.meta.header.complete, files: book.meta.files.allPaths() }
   }
   return null
 }
@@ -37,9 +38,9 @@ async function setup(turns: FakeTurn[], settings?: object) {
   return { dataDir, workspace, provider, env: { MODUS_DATA_DIR: dataDir } }
 }
 
-const until = async (check: () => boolean, what: string) => {
-  for (let i = 0; i < 600 && !check(); i++) await new Promise((r) => setTimeout(r, 100))
-  if (!check()) throw new Error(`timed out waiting for ${what}`)
+const until = async (check: () => Promise<boolean>, what: string) => {
+  for (let i = 0; i < 600 && !(await check()); i++) await new Promise((r) => setTimeout(r, 100))
+  if (!(await check())) throw new Error(`timed out waiting for ${what}`)
 }
 
 describe('modus run and the code index', () => {
@@ -49,17 +50,19 @@ describe('modus run and the code index', () => {
     async () => {
       let indexAtFirstRequest: unknown = 'unset'
       let dataDir = ''
+      let workspace = ''
       const first: FakeTurn = async () => {
-        indexAtFirstRequest = indexMeta(dataDir)
+        indexAtFirstRequest = await indexMeta(dataDir, workspace)
         return { toolCalls: [{ name: 'list_files', input: { path: '.' } }] }
       }
       // The model's second answer is slow; meanwhile the index is built beside it.
       const second: FakeTurn = async () => {
-        await until(() => indexMeta(dataDir)?.complete === true, 'the index build')
+        await until(async () => (await indexMeta(dataDir, workspace))?.complete === true, 'the index build')
         return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] }
       }
       const env = await setup([first, second])
       dataDir = env.dataDir
+      workspace = env.workspace
       const run = await runCli(
         ['run', '--workspace', env.workspace, '--mode', 'code', ...env.provider, '--non-interactive', 'go'],
         { env: env.env }
@@ -67,7 +70,7 @@ describe('modus run and the code index', () => {
       expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
       // The first request was not held back for the index: none existed when it arrived.
       expect(indexAtFirstRequest).toBeNull()
-      expect(Object.keys(indexMeta(dataDir)!.files).sort()).toEqual(['billing.ts', 'notes.md'])
+      expect((await indexMeta(dataDir, workspace))!.files.sort()).toEqual(['billing.ts', 'notes.md'])
     }
   )
 
@@ -76,12 +79,14 @@ describe('modus run and the code index', () => {
     { timeout: 120_000 },
     async () => {
       let dataDir = ''
+      let workspace = ''
       const build: FakeTurn = async () => {
-        await until(() => indexMeta(dataDir)?.complete === true, 'the index build')
+        await until(async () => (await indexMeta(dataDir, workspace))?.complete === true, 'the index build')
         return { toolCalls: [{ name: 'attempt_completion', input: { result: 'Built.' } }] }
       }
       const first = await setup([{ toolCalls: [{ name: 'list_files', input: { path: '.' } }] }, build])
       dataDir = first.dataDir
+      workspace = first.workspace
       expect(
         (
           await runCli(['run', '--workspace', first.workspace, ...first.provider, '--non-interactive', 'go'], {
@@ -126,7 +131,7 @@ describe('modus run and the code index', () => {
           env: env.env
         })
         expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
-        expect(indexMeta(env.dataDir)).toBeNull()
+        expect(await indexMeta(env.dataDir, env.workspace)).toBeNull()
         await fake!.close()
         fake = undefined
       }

@@ -3,6 +3,7 @@ import {
   mkdtempSync,
   readdirSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -302,6 +303,77 @@ describe('code index', () => {
     utimesSync(file, mtime, new Date(mtime.getTime() + 5000))
     await index.sync()
     expect((await swapped()).map((h) => h.chunk.path)).toEqual(['src/db/users.go'])
+  })
+
+  it('a file replaced by another of the same size and modification time (a new inode) is read again', async () => {
+    await setup()
+    const file = join(t.root, 'src/db/users.go')
+    const mtime = new Date(1_700_000_000_000)
+    utimesSync(file, mtime, mtime)
+    const index = await open({ embeddings: false })
+    await index.sync()
+    // As rsync or an editor's save-by-rename leave it: a new file put in place, stat otherwise identical.
+    const other = 'package db // ReplacedByRename'.padEnd(statSync(file).size - 1, ' ') + '\n'
+    writeFileSync(`${file}.new`, other)
+    utimesSync(`${file}.new`, mtime, mtime)
+    renameSync(`${file}.new`, file)
+    await index.sync()
+    const hits = (await index.search('ReplacedByRename', { limit: 3 })).hits
+    expect(hits.map((h) => h.chunk.path)).toEqual(['src/db/users.go'])
+  })
+
+  it('a kept index reopened after watcher updates knows them: the next sync reads and parses nothing', async () => {
+    await setup()
+    const first = await open({ embeddings: false })
+    await first.sync()
+    writeFileSync(join(t.root, 'src/geometry/circle.ts'), 'export function circumference(r: number) {}\n')
+    writeFileSync(join(t.root, 'src/added.ts'), 'export function addedLater() {}\n')
+    rmSync(join(t.root, 'docs/guide.md'))
+    await first.update(['src/geometry/circle.ts', 'src/added.ts', 'docs/guide.md'])
+    const files = first.status().filesTotal
+    await first.close()
+    opened.length = 0
+
+    const parsed: string[] = []
+    const counting = {
+      ...parser,
+      definitions: (text: string, language: Parameters<typeof parser.definitions>[1]) => (
+        parsed.push(text),
+        parser.definitions(text, language)
+      )
+    }
+    const again = await openCodeIndex({
+      root: t.root,
+      dir: join(dataDir, 'idx'),
+      parser: counting,
+      embedder: async () => null
+    })
+    opened.push(again)
+    expect(again.status()).toMatchObject({ state: 'ready', filesTotal: files })
+    await again.sync()
+    expect(parsed).toEqual([])
+    expect(again.status()).toMatchObject({ state: 'ready', filesTotal: files })
+    const paths = (await again.search('circumference addedLater guide', { limit: 10 })).hits.map((h) => h.chunk.path)
+    expect(paths).toContain('src/geometry/circle.ts')
+    expect(paths).toContain('src/added.ts')
+    expect(paths).not.toContain('docs/guide.md')
+  })
+
+  it('the watcher path leaves out a file that a full scan would not list (ignored, or in an excluded folder)', async () => {
+    await setup({ ...sampleFiles, '.gitignore': 'generated/\n' })
+    const index = await open({ embeddings: false })
+    await index.sync()
+    t.write('generated/api.ts', 'export function generatedWatched() {}\n')
+    t.write('node_modules/lib/watched.js', 'function dependencyWatched() {}\n')
+    t.write('secret/watched.ts', 'export function secretWatched() {}\n')
+    t.write('src/watched.ts', 'export function keptWatched() {}\n')
+    await index.update(['generated/api.ts', 'node_modules/lib/watched.js', 'secret/watched.ts', 'src/watched.ts'])
+    const paths = (
+      await index.search('generatedWatched dependencyWatched secretWatched keptWatched', { limit: 10 })
+    ).hits.map((h) => h.chunk.path)
+    expect(paths).toContain('src/watched.ts')
+    for (const left of ['generated/api.ts', 'node_modules/lib/watched.js', 'secret/watched.ts'])
+      expect(paths).not.toContain(left)
   })
 
   it('indexes dist/ when no .gitignore names it, and names the folders it skipped', async () => {

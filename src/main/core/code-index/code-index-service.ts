@@ -9,7 +9,7 @@ import { PROVIDERS } from '../../../shared/providers/descriptors'
 import type { CodeParser } from './parser'
 import { watchIndexedDirectories } from './watcher'
 import { scanWorkspace } from './file-scan'
-import { loadMeta } from './index-meta'
+import { keptIndexComplete } from './index-meta'
 
 export interface CodeIndexServiceDeps {
   dataDir: string
@@ -30,10 +30,8 @@ interface OpenIndex {
 }
 
 /** Whether a finished index of this workspace is on disk (its bookkeeping says a full scan completed). */
-async function hasKeptIndex(dataDir: string, root: string): Promise<boolean> {
-  const { meta, fresh } = await loadMeta(join(indexDirFor(dataDir, root), 'meta.json'), root)
-  return !fresh && meta.complete
-}
+const hasKeptIndex = (dataDir: string, root: string): Promise<boolean> =>
+  keptIndexComplete(indexDirFor(dataDir, root), root)
 
 /** Candidate files of a workspace, counted up to one past `limit` (the listing stops there). */
 async function countUpTo(root: string, limit: number): Promise<number> {

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import type { CodeIndexStatus } from '../../../shared/contract/code-index'
 import { chunkFile, type Chunk } from './chunker'
 import { EmbeddingsError, type Embedder } from './embedder'
-import { isCandidate, readForIndex, scanWorkspace, statForIndex } from './file-scan'
-import { emptyMeta, loadMeta, saveMeta, type IndexMeta, type SkippedFolder } from './index-meta'
+import { candidatesAmong, readForIndex, scanWorkspace, statAll, statForIndex, type FileStat } from './file-scan'
+import { openIndexMeta, type SkippedFolder } from './index-meta'
 import { languageFor } from './languages'
 import type { CodeParser } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
@@ -26,7 +26,7 @@ export const idleStatus = (workspace: string | null): CodeIndexStatus => ({
 
 export interface CodeIndexOptions {
   root: string
-  /** This workspace's folder in the app data dir (LanceDB tables + meta.json). */
+  /** This workspace's folder in the app data dir (LanceDB tables + the file table and its journal). */
   dir: string
   parser: CodeParser
   /** The configured embeddings (null: lexical only). Read at each run, so a settings change applies. */
@@ -71,42 +71,32 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   const { root, parser } = options
   // Links are judged against the real root, whatever path the workspace was opened by.
   const rootReal = await realpath(root).catch(() => root)
-  const metaFile = join(options.dir, 'meta.json')
   const batchFiles = options.batchFiles ?? 200
   const embedBatch = options.embedBatch ?? 64
   const storeDir = join(options.dir, 'lance')
-  const loaded = await loadMeta(metaFile, root)
-  let meta: IndexMeta = loaded.meta
+  const book = await openIndexMeta(options.dir, root)
+  const { meta } = book
   /** Deletes the tables and the bookkeeping: the next run indexes everything again. */
   const freshStore = async (): Promise<VectorStore> => {
     await rm(storeDir, { recursive: true, force: true })
-    meta = emptyMeta(root)
-    await saveMeta(metaFile, meta)
+    await book.reset()
     return openVectorStore(storeDir)
   }
   // No usable bookkeeping (first run, damaged, another version): whatever tables are there go too.
   // Tables that cannot be opened, or hold other columns, are rebuilt rather than failing every run.
-  let store: VectorStore = loaded.fresh ? await freshStore() : await openVectorStore(storeDir).catch(freshStore)
+  let store: VectorStore = book.fresh ? await freshStore() : await openVectorStore(storeDir).catch(freshStore)
 
-  const countChunks = () => {
-    let total = 0
-    let embedded = 0
-    for (const file of Object.values(meta.files)) {
-      total += file.chunks
-      if (file.embedded) embedded += file.chunks
-    }
-    return { total, embedded }
-  }
-  const readyMessage = () => `${Object.keys(meta.files).length} files, ${countChunks().total} chunks indexed.`
+  const countChunks = () => meta.files.chunkTotals()
+  const readyMessage = () => `${meta.files.count} files, ${countChunks().total} chunks indexed.`
   // One truth for a ready index: the counts and the message both come from what is indexed (a kept
   // index opened from disk, or an update run that checked only the changed files, said "8 files
   // indexed" beside "0 / 0 files").
   const readyStatus = (message: string): Partial<CodeIndexStatus> => {
-    const files = Object.keys(meta.files).length
+    const files = meta.files.count
     return { state: 'ready', filesDone: files, filesTotal: files, chunks: countChunks().total, message }
   }
   // A kept index is ready the moment it is opened: what is on disk answers while a run checks for changes.
-  const status: CodeIndexStatus = meta.complete
+  const status: CodeIndexStatus = meta.header.complete
     ? { ...idleStatus(root), ...readyStatus(readyMessage()) }
     : idleStatus(root)
   let controller: AbortController | null = null
@@ -137,56 +127,59 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     if (!(await store.readable())) await startOver()
   }
 
-  /** Chunks and stores the given files (skips unchanged content); returns the paths written. */
+  /** Chunks and stores the given files (skips unchanged content), recording each batch once stored. */
   const indexFiles = async (paths: readonly string[], signal: AbortSignal): Promise<void> => {
-    let pending: { removed: string[]; chunks: StoredChunk[] } = { removed: [], chunks: [] }
+    let pending: { removed: string[]; chunks: StoredChunk[]; recorded: string[] } = {
+      removed: [],
+      chunks: [],
+      recorded: []
+    }
     const flush = async () => {
-      await store.removePaths(pending.removed)
-      await store.addChunks(pending.chunks)
-      pending = { removed: [], chunks: [] }
-      await saveMeta(metaFile, meta)
+      if (pending.recorded.length > 0) {
+        await store.removePaths(pending.removed)
+        await store.addChunks(pending.chunks)
+        await book.record(pending.recorded)
+      }
+      pending = { removed: [], chunks: [], recorded: [] }
       emit()
     }
-    let sinceFlush = 0
     for (const path of paths) {
       if (signal.aborted) break
       try {
-        const chunks = await chunkIfChanged(path)
-        if (chunks) {
-          pending.removed.push(path)
-          pending.chunks.push(...chunks)
-          sinceFlush++
+        const change = await readIfChanged(path)
+        if (change) {
+          pending.recorded.push(path)
+          if (change.chunks) pending.removed.push(path)
+          if (change.chunks) pending.chunks.push(...change.chunks)
         }
       } catch (err) {
         noteError(path, (err as Error).message)
       }
       status.filesDone++
-      if (sinceFlush >= batchFiles || pending.chunks.length >= batchFiles * 20) {
-        await flush()
-        sinceFlush = 0
-      } else if (status.filesDone % 100 === 0) emit()
+      if (pending.recorded.length >= batchFiles || pending.chunks.length >= batchFiles * 20) await flush()
+      else if (status.filesDone % 100 === 0) emit()
     }
     await flush()
   }
 
-  /** New chunks when the file's content changed (or it went away: []); null when it is as indexed. */
-  const chunkIfChanged = async (path: string): Promise<StoredChunk[] | null> => {
-    const known = meta.files[path]
-    const gone = (): [] | null => {
-      if (!known) return null
-      delete meta.files[path]
-      return []
-    }
+  /**
+   * What changed in a file whose stat differs from the one recorded: null when nothing did, no
+   * chunks when only its stat did (same content hash), else its new chunks ([] once it went away).
+   * The table is updated here; the caller stores the chunks, then records the file.
+   */
+  const readIfChanged = async (path: string): Promise<{ chunks: StoredChunk[] | null } | null> => {
+    const known = meta.files.get(path)
+    const gone = () => (meta.files.delete(path) ? { chunks: [] } : null)
     // The stat decides first: an unchanged tree costs a stat per file, not a read.
     const info = await statForIndex(rootReal, root, path)
     if (info.kind === 'skip') return gone()
-    if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return null
+    if (meta.files.statMatches(path, info)) return null
     const read = await readForIndex(rootReal, root, path)
     if (read.kind === 'skip') return gone()
     const hash = sha1(read.text)
     if (known && known.hash === hash) {
-      meta.files[path] = { ...known, mtimeMs: read.mtimeMs }
-      return null
+      meta.files.restat(path, read)
+      return { chunks: null }
     }
     const language = languageFor(path)
     const definitions = language ? await parser.definitions(read.text, language) : null
@@ -195,16 +188,17 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       id: `${path}#${c.startLine}-${c.endLine}`,
       text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
     }))
-    meta.files[path] = { hash, size: read.size, mtimeMs: read.mtimeMs, chunks: chunks.length, embedded: false }
-    return chunks
+    const { size, mtimeMs, ino } = read
+    meta.files.set(path, { hash, size, mtimeMs, ino, chunks: chunks.length, embedded: false })
+    return { chunks }
   }
 
   const removeFiles = async (paths: readonly string[]) => {
-    const gone = paths.filter((p) => meta.files[p])
+    const gone = paths.filter((p) => meta.files.has(p))
     if (gone.length === 0) return
     await store.removePaths(gone)
-    for (const path of gone) delete meta.files[path]
-    await saveMeta(metaFile, meta)
+    for (const path of gone) meta.files.delete(path)
+    await book.record(gone)
   }
 
   /** Vectors for every file not embedded with the configured model; a failure leaves lexical search as it is. */
@@ -216,24 +210,20 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       return
     }
     const { embedder, baseUrl } = configured
-    if (meta.embedding && (meta.embedding.model !== embedder.model || meta.embedding.baseUrl !== baseUrl)) {
+    const recorded = meta.header.embedding
+    if (recorded && (recorded.model !== embedder.model || recorded.baseUrl !== baseUrl)) {
       // Another model: its vectors are not comparable with the old ones; embed everything again.
-      await store.dropVectors()
-      meta.embedding = null
-      for (const file of Object.values(meta.files)) file.embedded = false
-      await saveMeta(metaFile, meta)
+      await dropAllVectors()
     }
-    const todo = Object.entries(meta.files)
-      .filter(([, f]) => !f.embedded && f.chunks > 0)
-      .map(([p]) => p)
+    const todo = meta.files.notEmbedded()
     // A process killed between storing a group's vectors and recording it left vectors of files
     // still listed as not embedded: they go before those files are embedded again (once per process).
-    if (!leftoversChecked && todo.length > 0 && meta.embedding) await store.removeVectorsOf(todo)
+    if (!leftoversChecked && todo.length > 0 && meta.header.embedding) await store.removeVectorsOf(todo)
     leftoversChecked = true
     status.semantic = {
       state: 'embedding',
       model: embedder.model,
-      dimension: meta.embedding?.dimension,
+      dimension: meta.header.embedding?.dimension,
       chunksEmbedded: countChunks().embedded,
       chunksTotal: counts.total
     }
@@ -263,19 +253,19 @@ export async function openCodeIndex(options: CodeIndexOptions) {
           const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
           stopped()
           status.semantic = { ...status.semantic, state: 'failed', message }
-          await saveMeta(metaFile, meta)
           return
         }
         dimension = vectors[0].length
-        if (meta.embedding && meta.embedding.dimension !== dimension) {
+        if (meta.header.embedding && meta.header.embedding.dimension !== dimension) {
           // Same model name, other vector size (the server changed it): start the vectors over.
-          await store.dropVectors()
-          for (const file of Object.values(meta.files)) file.embedded = false
-          meta.embedding = null
-          await saveMeta(metaFile, meta)
+          await dropAllVectors()
           return embedMissing(signal)
         }
-        meta.embedding ??= { baseUrl, model: embedder.model, dimension }
+        if (!meta.header.embedding) {
+          // Written before any file is recorded as embedded: a journal line never names vectors of an unknown model.
+          meta.header.embedding = { baseUrl, model: embedder.model, dimension }
+          await book.save()
+        }
         batch.forEach((c, k) => rows.push({ id: c.id, path: c.path, vector: vectors[k] }))
         status.semantic.chunksEmbedded += batch.length
         status.semantic.dimension = dimension
@@ -283,8 +273,8 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       }
       if (signal.aborted) return stopped()
       await store.addVectors(rows, dimension)
-      for (const path of paths) if (meta.files[path]) meta.files[path].embedded = true
-      await saveMeta(metaFile, meta)
+      for (const path of paths) meta.files.setEmbedded(path, true)
+      await book.record(paths.filter((p) => meta.files.has(p)))
     }
     if (!signal.aborted)
       status.semantic = {
@@ -293,6 +283,13 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         chunksEmbedded: countChunks().embedded,
         chunksTotal: countChunks().total
       }
+  }
+
+  const dropAllVectors = async () => {
+    await store.dropVectors()
+    meta.header.embedding = null
+    meta.files.clearEmbedded()
+    await book.save()
   }
 
   const finish = (signal: AbortSignal) => {
@@ -332,29 +329,44 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     return next
   }
 
+  /** The files whose stat is not the recorded one: new, changed, or no longer indexable. */
+  const changedFiles = (paths: readonly string[], stats: readonly FileStat[]): string[] =>
+    paths.filter((path, i) => {
+      const info = stats[i]
+      return info.kind === 'file' ? !meta.files.statMatches(path, info) : meta.files.has(path)
+    })
+
+  /** A full scan finished: the index covers the workspace; the header is written only when it changed. */
+  const settleScan = async (skipped: SkippedFolder[]) => {
+    if (meta.header.complete && JSON.stringify(meta.header.skipped) === JSON.stringify(skipped)) return
+    meta.header.complete = true
+    meta.header.skipped = skipped
+    await book.save()
+  }
+
   /** Brings the index in line with the workspace: new and changed files indexed, removed ones dropped. */
   const sync = () =>
     enqueue(async (signal) => {
       const scan = await scanWorkspace(root)
       const present = new Set(scan.files)
-      await removeFiles(Object.keys(meta.files).filter((p) => !present.has(p)))
+      await removeFiles(meta.files.allPaths().filter((p) => !present.has(p)))
       status.errors = 0
       status.recentErrors = []
-      const verb = meta.complete ? 'Checking' : 'Indexing'
+      const verb = meta.header.complete ? 'Checking' : 'Indexing'
       emit({
         state: 'indexing',
         filesDone: 0,
         filesTotal: scan.files.length,
         message: `${verb} ${scan.files.length} files…`
       })
-      await indexFiles(scan.files, signal)
-      if (!signal.aborted) {
-        meta.complete = true
-        meta.skipped = scan.skipped
-        await saveMeta(metaFile, meta)
-      }
+      // Stats only: a file is read when its stat differs from the recorded one (or it is new, or went away).
+      const changed = changedFiles(scan.files, await statAll(rootReal, root, scan.files))
+      emit({ filesDone: scan.files.length - changed.length })
+      await indexFiles(changed, signal)
+      if (!signal.aborted) await settleScan(scan.skipped)
       if (!signal.aborted) await embedMissing(signal)
       if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
+      await book.settle()
       directories = scan.directories
       finish(signal)
     })
@@ -362,9 +374,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   /** Re-indexes the named files only (from the watcher). */
   const update = (paths: readonly string[]) =>
     enqueue(async (signal) => {
-      const keep: string[] = []
-      const drop: string[] = []
-      for (const path of paths) ((await isCandidate(root, path)) ? keep : drop).push(path)
+      const candidates = await candidatesAmong(root, paths)
+      const keep = paths.filter((p) => candidates.has(p))
+      const drop = paths.filter((p) => !candidates.has(p))
       await removeFiles(drop)
       emit({
         state: 'indexing',
@@ -376,6 +388,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       if (!signal.aborted) await embedMissing(signal)
       // Edits come one or two files at a time: compacting after each would rewrite the tables each time.
       if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_BETWEEN_SYNCS)
+      await book.settle()
       finish(signal)
     })
 
@@ -386,7 +399,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }
   ): Promise<SearchOutcome> => {
     const notes: string[] = []
-    const complete = meta.complete
+    const complete = meta.header.complete
     const refreshing = complete && status.state === 'indexing'
     if (refreshing)
       notes.push(
@@ -400,11 +413,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     const configured = await options.embedder()
     // Vectors are asked for once a first build is done: before that the query's embedding is wasted.
     const indexing = !complete
+    const recorded = meta.header.embedding
     const sameModel =
-      configured &&
-      meta.embedding &&
-      meta.embedding.model === configured.embedder.model &&
-      meta.embedding.baseUrl === configured.baseUrl
+      configured && recorded && recorded.model === configured.embedder.model && recorded.baseUrl === configured.baseUrl
     const counts = countChunks()
     // Fused with vectors that cover part of the chunks, a chunk without one ranks below every chunk
     // with one, however exact its words: until the vectors are whole the ranking is lexical.
@@ -417,7 +428,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     } else if (configured && !indexing && sameModel) {
       try {
         const [vector] = await configured.embedder.embed([query], opts.signal)
-        if (vector.length === meta.embedding!.dimension) semantic = await store.searchVectors(vector, pool, prefix)
+        if (recorded && vector.length === recorded.dimension) semantic = await store.searchVectors(vector, pool, prefix)
       } catch (err) {
         notes.push(`Semantic search unavailable (${(err as Error).message}): results are lexical only.`)
       }
@@ -440,7 +451,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       mode: semantic.length > 0 ? 'hybrid' : 'lexical',
       complete,
       progress: { filesDone: status.filesDone, filesTotal: status.filesTotal },
-      skipped: meta.skipped
+      skipped: meta.header.skipped
     }
   }
 
@@ -448,7 +459,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     root,
     status: (): CodeIndexStatus => structuredClone({ ...status, chunks: countChunks().total }),
     /** A first full scan has finished (now or in an earlier process): searches answer from the index. */
-    isComplete: () => meta.complete,
+    isComplete: () => meta.header.complete,
     sync,
     update,
     search,
@@ -462,8 +473,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       controller?.abort()
       return enqueue(async () => {
         await store.clear()
-        meta = emptyMeta(root)
-        await saveMeta(metaFile, meta)
+        await book.reset()
       }).then(sync)
     },
     async whenIdle(): Promise<void> {

@@ -2,16 +2,13 @@ import { mkdir } from 'node:fs/promises'
 import type * as LanceDb from '@lancedb/lancedb'
 import type * as Arrow from 'apache-arrow'
 import type { Chunk } from './chunker'
+import { MemoryVectors, type VectorHit } from './memory-vectors'
 import { tokenize } from './tokenize'
+
+export type { VectorHit }
 
 export interface StoredChunk extends Chunk {
   id: string
-}
-
-export interface VectorHit {
-  id: string
-  /** Cosine similarity, 1 = same direction. */
-  similarity: number
 }
 
 export interface LexicalHit {
@@ -56,12 +53,21 @@ const VECTORS = 'vectors'
  */
 export const ANN_INDEX_MIN_VECTORS = 20_000
 /**
- * Vectors whose floats (count × dimension) fit under this are scanned in this process's memory, not
- * by a LanceDB query: at 2,000 files (9.9k vectors of 64) LanceDB's flat search took 20–30 ms of a
- * 36–58 ms hybrid query at load 23 (3 ms in an idle process), the scan in memory under 1 ms. 16M
- * floats = 64 MB: 100k vectors of 64, 10k of 1536; past it LanceDB (flat, then IVF-PQ) answers.
+ * Vectors whose floats (count × dimension) fit under this, and that have no ANN index yet, are
+ * scanned in this process's memory, not by a LanceDB query: at 2,000 files (9.9k vectors of 64)
+ * LanceDB's flat search took 20–30 ms of a 36–58 ms hybrid query at load 23 (3 ms in an idle
+ * process), the scan in memory under 1 ms. 16M floats = 64 MB: 10k vectors of 1536; past it, or
+ * past the ANN threshold, LanceDB (flat, then IVF-PQ) answers.
  */
 export const MEMORY_SCAN_MAX_FLOATS = 16 * 1024 * 1024
+/**
+ * LanceDB's caches, per store (its defaults are 6 GB of index data and 1 GB of file metadata, each
+ * filled as queries and writes go and never given back). At 124k chunks the full-text, id and path
+ * indexes and the IVF partitions took 36 MB; the metadata of each table version is what grows with
+ * writes.
+ */
+const INDEX_CACHE_BYTES = 64 * 1024 * 1024
+const METADATA_CACHE_BYTES = 16 * 1024 * 1024
 /** New rows left outside the full-text index before it is brought up to date (they are searched flat until then). */
 const UNINDEXED_ROWS_TOLERATED = 2_000
 const MAX_TERM = 48
@@ -136,105 +142,19 @@ async function ensureChunkIndexes(lancedb: typeof LanceDb, table: LanceDb.Table)
   if (!have.has('path')) await table.createIndex('path', { config: lancedb.Index.btree() })
 }
 
+const hasVectorIndex = async (table: LanceDb.Table): Promise<boolean> =>
+  (await table.listIndices()).some((i) => i.columns.includes('vector'))
+
 export interface LanceChunkStore extends ChunkStore {
   /** Reads the vectors into memory if they fit (once); whether the vector search now scans memory. */
   holdVectorsInMemory(): Promise<boolean>
 }
 
-/** Every stored vector, normalised, in one array: an exact cosine scan without a LanceDB query. */
-interface VectorsInMemory {
-  ids: string[]
-  paths: string[]
-  dimension: number
-  /** ids.length × dimension floats, each vector of length 1 (or 0 if it was all zeros). */
-  unit: Float32Array
-}
-
-function normaliseInto(target: Float32Array, offset: number, source: ArrayLike<number>): void {
-  let norm = 0
-  for (let i = 0; i < source.length; i++) norm += source[i] * source[i]
-  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0
-  for (let i = 0; i < source.length; i++) target[offset + i] = source[i] * scale
-}
-
-/** Reads the table column by column (row objects would cost seconds at 10k rows under load). */
-async function loadVectors(table: LanceDb.Table, count: number, dimension: number): Promise<VectorsInMemory> {
-  const memory: VectorsInMemory = { ids: [], paths: [], dimension, unit: new Float32Array(count * dimension) }
-  let row = 0
-  // One answer for the whole table: each streamed batch would wait for LanceDB's threads again.
+/** Reads the whole vectors table into memory (one answer: each streamed batch would wait for LanceDB's threads again). */
+async function loadVectors(table: LanceDb.Table, count: number, dimension: number): Promise<MemoryVectors> {
   const all = await table.query().select(['id', 'path', 'vector']).toArrow()
-  for (const batch of all.batches) {
-    const ids = batch.getChild('id')!
-    const paths = batch.getChild('path')!
-    const vectors = batch.getChild('vector')!
-    const first = row
-    for (let i = 0; i < batch.numRows && row < count; i++, row++) {
-      memory.ids.push(String(ids.get(i)))
-      memory.paths.push(String(paths.get(i)))
-    }
-    // The floats straight from the list column's child data (one view per data chunk, no per-row objects).
-    let at = first
-    for (const data of vectors.data) {
-      const floats = data.children[0]
-      const values = floats.values as Float32Array
-      for (let i = 0; i < data.length && at < row; i++, at++) {
-        const start = floats.offset + (data.offset + i) * dimension
-        normaliseInto(memory.unit, at * dimension, values.subarray(start, start + dimension))
-      }
-    }
-  }
-  if (row < count) memory.unit = memory.unit.subarray(0, row * dimension)
-  return memory
+  return MemoryVectors.fromBatches(all.batches, count, dimension)
 }
-
-/** The `limit` nearest by cosine similarity (ties: stored order), as LanceDB's flat search ranks them. */
-function scanVectors(memory: VectorsInMemory, vector: number[], limit: number, pathPrefix?: string): VectorHit[] {
-  const { dimension, unit } = memory
-  if (vector.length !== dimension || limit <= 0) return []
-  const query = new Float32Array(dimension)
-  normaliseInto(query, 0, vector)
-  const inPrefix = (path: string) => !pathPrefix || path === pathPrefix || path.startsWith(`${pathPrefix}/`)
-  const best: VectorHit[] = []
-  for (let row = 0; row < memory.ids.length; row++) {
-    if (!inPrefix(memory.paths[row])) continue
-    let dot = 0
-    for (let i = 0, at = row * dimension; i < dimension; i++, at++) dot += unit[at] * query[i]
-    if (best.length === limit && dot <= best[limit - 1].similarity) continue
-    let at = best.length
-    while (at > 0 && best[at - 1].similarity < dot) at--
-    best.splice(at, 0, { id: memory.ids[row], similarity: dot })
-    if (best.length > limit) best.pop()
-  }
-  return best
-}
-
-function withRows(
-  memory: VectorsInMemory,
-  rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>
-): VectorsInMemory | null {
-  if (memory.ids.length > 0 && rows.some((r) => r.vector.length !== memory.dimension)) return null
-  const dimension = memory.ids.length > 0 ? memory.dimension : rows[0].vector.length
-  const unit = new Float32Array(memory.unit.length + rows.length * dimension)
-  unit.set(memory.unit)
-  rows.forEach((r, i) => normaliseInto(unit, memory.unit.length + i * dimension, r.vector))
-  return {
-    ids: [...memory.ids, ...rows.map((r) => r.id)],
-    paths: [...memory.paths, ...rows.map((r) => r.path)],
-    dimension,
-    unit
-  }
-}
-
-const withoutPaths =
-  (paths: readonly string[]) =>
-  (memory: VectorsInMemory): VectorsInMemory => {
-    const gone = new Set(paths)
-    const keep = memory.paths.flatMap((path, row) => (gone.has(path) ? [] : [row]))
-    const { dimension } = memory
-    const unit = new Float32Array(keep.length * dimension)
-    keep.forEach((row, i) => unit.set(memory.unit.subarray(row * dimension, (row + 1) * dimension), i * dimension))
-    return { ids: keep.map((row) => memory.ids[row]), paths: keep.map((row) => memory.paths[row]), dimension, unit }
-  }
 
 /** A workspace's chunks and vectors on disk (LanceDB, embedded). Chunks and vectors are separate tables, so lexical search works without vectors. */
 export async function openVectorStore(
@@ -244,7 +164,9 @@ export async function openVectorStore(
   await mkdir(dir, { recursive: true })
   // Loaded when a workspace is first indexed: both weigh on the start of every process otherwise.
   const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')])
-  const db = await lancedb.connect(dir)
+  const db = await lancedb.connect(dir, {
+    session: new lancedb.Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES))
+  })
   let chunks: LanceDb.Table
   let vectors: LanceDb.Table | null
   try {
@@ -261,10 +183,10 @@ export async function openVectorStore(
 
   // The vectors read into memory for the scan (small tables only): read once, then kept up to date
   // by the writes below, so an edit does not cost the next query a read of the whole table.
-  let inMemory: Promise<VectorsInMemory | null> | null = null
-  let loaded: VectorsInMemory | null = null
+  let inMemory: Promise<MemoryVectors | null> | null = null
+  let loaded: MemoryVectors | null = null
   let writes = 0
-  const vectorsInMemory = (table: LanceDb.Table): Promise<VectorsInMemory | null> => {
+  const vectorsInMemory = (table: LanceDb.Table): Promise<MemoryVectors | null> => {
     if (inMemory) return inMemory
     inMemory = (async () => {
       try {
@@ -275,8 +197,11 @@ export async function openVectorStore(
     })()
     return inMemory
   }
-  const readVectors = async (table: LanceDb.Table): Promise<VectorsInMemory | null> => {
+  const readVectors = async (table: LanceDb.Table): Promise<MemoryVectors | null> => {
     const seen = writes
+    // Past the ANN index's threshold LanceDB answers faster than a scan: at 124k vectors of 64 the
+    // scan took 60-70 ms a query at load 23, IVF-PQ about 11 ms, and reading them in 6-7 s.
+    if (await hasVectorIndex(table)) return null
     const count = await table.countRows()
     const probe = (count > 0 ? await table.query().select(['vector']).limit(1).toArray() : []) as Array<{
       vector: { length: number }
@@ -287,32 +212,37 @@ export async function openVectorStore(
     if (seen === writes) loaded = memory
     return memory
   }
-  /** A write to the vectors; `apply` brings the vectors in memory up to date (null: read them again). */
+  /**
+   * A write to the vectors; `apply` brings the vectors in memory up to date in place (false: read
+   * them again). Searches meanwhile go to LanceDB, and a write that overlaps another drops them.
+   */
   const changingVectors = async (
     write: () => Promise<void>,
-    apply: (memory: VectorsInMemory) => VectorsInMemory | null
+    apply: (memory: MemoryVectors) => boolean
   ): Promise<void> => {
     const kept = loaded
     const mine = ++writes
     inMemory = null
     loaded = null
     await write()
-    if (!kept || mine !== writes) return
-    loaded = apply(kept)
-    if (loaded && loaded.unit.length > memoryScanMaxFloats) loaded = null
-    inMemory = loaded ? Promise.resolve(loaded) : null
+    if (!kept || mine !== writes || !apply(kept) || kept.floats > memoryScanMaxFloats) return
+    loaded = kept
+    inMemory = Promise.resolve(kept)
   }
+  const withoutPaths = (paths: readonly string[]) => (memory: MemoryVectors) => (memory.removePaths(paths), true)
 
   const deleteIn = async (table: LanceDb.Table, column: string, values: readonly string[]) => {
     for (let i = 0; i < values.length; i += 500)
       await table.delete(`${column} IN (${inList(values.slice(i, i + 500))})`)
   }
 
-  /** An ANN index once the vectors pass the size where the flat scan costs more. */
+  /** An ANN index once the vectors pass the size where the flat scan costs more; the copy in memory goes then. */
   const ensureVectorIndex = async (): Promise<void> => {
-    if (!vectors || (await vectors.countRows()) < ANN_INDEX_MIN_VECTORS) return
-    if ((await vectors.listIndices()).some((i) => i.columns.includes('vector'))) return
+    if (!vectors || (await vectors.countRows()) < ANN_INDEX_MIN_VECTORS || (await hasVectorIndex(vectors))) return
     await vectors.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine' }) })
+    writes++
+    loaded = null
+    inMemory = null
   }
 
   const unindexedRows = async (table: LanceDb.Table): Promise<number> => {
@@ -344,7 +274,9 @@ export async function openVectorStore(
     chunkCount: () => chunks.countRows(),
     async readable() {
       try {
-        for await (const batch of chunks.query().select(['id', 'text'])) void batch
+        // Every data file is opened (a damaged one fails here) through its smallest column: reading
+        // the text too cost a pass over all of it (seconds at 100k chunks) before each first run.
+        for await (const batch of chunks.query().select(['start_line'])) void batch
         await chunks.query().fullTextSearch('probe', { columns: 'terms' }).select(['id', '_score']).limit(1).toArray()
         return true
       } catch {
@@ -391,7 +323,7 @@ export async function openVectorStore(
         async () => {
           await table.add(rows.map((r) => ({ id: r.id, path: r.path, vector: r.vector })))
         },
-        (memory) => withRows(memory, rows)
+        (memory) => memory.add(rows)
       )
     },
     async removeVectorsOf(paths) {
@@ -404,7 +336,7 @@ export async function openVectorStore(
           if (vectors) await db.dropTable(VECTORS)
           vectors = null
         },
-        () => null
+        () => false
       )
     },
     async holdVectorsInMemory() {
@@ -417,7 +349,7 @@ export async function openVectorStore(
     async searchVectors(vector, limit, pathPrefix) {
       if (!vectors) return []
       // The first search reads the vectors in the background and is answered by LanceDB meanwhile.
-      if (loaded) return scanVectors(loaded, vector, limit, pathPrefix)
+      if (loaded) return loaded.nearest(vector, limit, pathPrefix)
       void vectorsInMemory(vectors)
       // With an IVF-PQ index, the candidates are re-ranked by their exact distance (refine).
       let query = vectors
@@ -452,7 +384,7 @@ export async function openVectorStore(
           if (vectors) await db.dropTable(VECTORS)
           vectors = null
         },
-        () => null
+        () => false
       )
     },
     close() {

@@ -1,4 +1,4 @@
-import { readdir, readFileSync, statSync, type Dirent } from 'node:fs'
+import { lstatSync, readdir, readFileSync, statSync, type Dirent, type Stats } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { DEFAULT_EXCLUDED_DIRS } from './ignore-rules'
@@ -228,4 +228,42 @@ function listChildren(
     }
   }
   return false
+}
+
+/**
+ * Whether a recursive listing from the workspace root would list this file: the same rules as the
+ * walk (built-in exclusions, the ignore files, each .gitignore on the way, linked folders not
+ * entered), checked along its path only. Listing its folder to find out cost 150 ms in a folder of
+ * 17.5k files, for every file the watcher reported.
+ */
+export function wouldList(relativePosix: string, deps: Pick<WalkDeps, 'rootReal' | 'ignored'>): boolean {
+  const parts = relativePosix.split('/')
+  let dir = deps.rootReal
+  let scopes: ScopedIgnore[] = []
+  for (let i = 0; i < parts.length; i++) {
+    const own = readGitignore(dir)
+    if (own) scopes = [...scopes, { base: dir, matcher: own }]
+    const name = parts[i]
+    const abs = pathIn(dir, name)
+    const isDir = i < parts.length - 1
+    if (!name || (isDir && DEFAULT_EXCLUDED_DIRS.has(name))) return false
+    if (deps.ignored(parts.slice(0, i + 1).join('/'), isDir)) return false
+    if (scopes.length && gitIgnored(scopes, abs, isDir)) return false
+    const info = lstatSync(abs, { throwIfNoEntry: false })
+    if (!info) return false
+    // The walk lists a linked folder but does not enter it; a file must not be a folder.
+    if (isDir ? !info.isDirectory() : isDirectoryPath(info, abs)) return false
+    dir = abs
+  }
+  return true
+}
+
+function isDirectoryPath(info: Stats, abs: string): boolean {
+  if (info.isDirectory()) return true
+  if (!info.isSymbolicLink()) return false
+  try {
+    return statSync(abs).isDirectory()
+  } catch {
+    return false
+  }
 }

@@ -1,0 +1,162 @@
+import type * as Arrow from 'apache-arrow'
+
+export interface VectorHit {
+  id: string
+  /** Cosine similarity, 1 = same direction. */
+  similarity: number
+}
+
+export interface VectorRow {
+  id: string
+  path: string
+  vector: ArrayLike<number>
+}
+
+/** Removed rows tolerated (and at least this share of all rows) before the arrays are packed again. */
+const REMOVED_BEFORE_PACKING = 1_000
+const REMOVED_SHARE_BEFORE_PACKING = 0.25
+
+function normaliseInto(target: Float32Array, offset: number, source: ArrayLike<number>): void {
+  let norm = 0
+  for (let i = 0; i < source.length; i++) norm += source[i] * source[i]
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0
+  for (let i = 0; i < source.length; i++) target[offset + i] = source[i] * scale
+}
+
+/**
+ * Every stored vector, normalised, in one growing array: an exact cosine scan without a LanceDB
+ * query. Kept up to date by the store's writes in place: an add appends (the array grows by
+ * doubling), a removal marks the file's rows, and the rows are packed once many are removed.
+ * Copying the whole array and its id list on each write cost about a second per edited file at
+ * 124k vectors under load.
+ */
+export class MemoryVectors {
+  private ids: string[] = []
+  /** Each row's file; '' once the row is removed. Paths are shared strings, one per file. */
+  private paths: string[] = []
+  private rowsOf = new Map<string, number[]>()
+  private unit: Float32Array
+  private removed = 0
+
+  constructor(
+    readonly dimension: number,
+    capacity = 0
+  ) {
+    this.unit = new Float32Array(Math.max(capacity, 16) * dimension)
+  }
+
+  /** Rows that can be found (removed ones not counted). */
+  get size(): number {
+    return this.ids.length - this.removed
+  }
+
+  /** Floats held for live rows: what the memory cap compares. */
+  get floats(): number {
+    return this.size * this.dimension
+  }
+
+  add(rows: readonly VectorRow[]): boolean {
+    if (rows.some((r) => r.vector.length !== this.dimension)) return false
+    this.reserve(this.ids.length + rows.length)
+    for (const row of rows) this.push(row.id, row.path, row.vector)
+    return true
+  }
+
+  removePaths(paths: readonly string[]): void {
+    for (const path of paths) {
+      const rows = this.rowsOf.get(path)
+      if (!rows) continue
+      for (const row of rows) this.paths[row] = ''
+      this.removed += rows.length
+      this.rowsOf.delete(path)
+    }
+    if (this.removed > REMOVED_BEFORE_PACKING && this.removed > this.ids.length * REMOVED_SHARE_BEFORE_PACKING)
+      this.pack()
+  }
+
+  /** The `limit` nearest by cosine similarity (ties: stored order), as LanceDB's flat search ranks them. */
+  nearest(vector: readonly number[], limit: number, pathPrefix?: string): VectorHit[] {
+    const { dimension, unit } = this
+    if (vector.length !== dimension || limit <= 0) return []
+    const query = new Float32Array(dimension)
+    normaliseInto(query, 0, vector)
+    const folder = pathPrefix ? `${pathPrefix}/` : ''
+    const best: VectorHit[] = []
+    for (let row = 0; row < this.ids.length; row++) {
+      const path = this.paths[row]
+      if (!path || (pathPrefix && path !== pathPrefix && !path.startsWith(folder))) continue
+      let dot = 0
+      for (let i = 0, at = row * dimension; i < dimension; i++, at++) dot += unit[at] * query[i]
+      if (best.length === limit && dot <= best[limit - 1].similarity) continue
+      let at = best.length
+      while (at > 0 && best[at - 1].similarity < dot) at--
+      best.splice(at, 0, { id: this.ids[row], similarity: dot })
+      if (best.length > limit) best.pop()
+    }
+    return best
+  }
+
+  /**
+   * Reads Arrow batches of id, path and vector columns, column by column (row objects would cost
+   * seconds at 10k rows under load); the floats come straight from the list column's child data.
+   */
+  static fromBatches(batches: readonly Arrow.RecordBatch[], count: number, dimension: number): MemoryVectors {
+    const memory = new MemoryVectors(dimension, count)
+    for (const batch of batches) {
+      const ids = batch.getChild('id')!
+      const paths = batch.getChild('path')!
+      const vectors = batch.getChild('vector')!
+      let row = 0
+      for (const data of vectors.data) {
+        const floats = data.children[0]
+        const values = floats.values as Float32Array
+        for (let i = 0; i < data.length; i++, row++) {
+          const start = floats.offset + (data.offset + i) * dimension
+          memory.reserve(memory.ids.length + 1)
+          memory.push(String(ids.get(row)), String(paths.get(row)), values.subarray(start, start + dimension))
+        }
+      }
+    }
+    return memory
+  }
+
+  private push(id: string, path: string, vector: ArrayLike<number>): void {
+    const row = this.ids.length
+    let rows = this.rowsOf.get(path)
+    if (!rows) this.rowsOf.set(path, (rows = []))
+    else path = this.paths[rows[0]] // the file's one string
+    rows.push(row)
+    this.ids.push(id)
+    this.paths.push(path)
+    normaliseInto(this.unit, row * this.dimension, vector)
+  }
+
+  private reserve(rows: number): void {
+    if (rows * this.dimension <= this.unit.length) return
+    const bigger = new Float32Array(Math.max(rows, (this.unit.length / this.dimension) * 2) * this.dimension)
+    bigger.set(this.unit)
+    this.unit = bigger
+  }
+
+  /** Drops the removed rows, keeping the others in their order. */
+  private pack(): void {
+    const { dimension } = this
+    const ids: string[] = []
+    const paths: string[] = []
+    this.rowsOf.clear()
+    for (let row = 0; row < this.ids.length; row++) {
+      const path = this.paths[row]
+      if (!path) continue
+      const at = ids.length
+      if (at !== row) this.unit.copyWithin(at * dimension, row * dimension, (row + 1) * dimension)
+      ids.push(this.ids[row])
+      paths.push(path)
+      let rows = this.rowsOf.get(path)
+      if (!rows) this.rowsOf.set(path, (rows = []))
+      rows.push(at)
+    }
+    this.ids = ids
+    this.paths = paths
+    this.removed = 0
+  }
+}
