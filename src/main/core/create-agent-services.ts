@@ -317,6 +317,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
           void workspaceCheckpoints.enforceCap(taskId).catch(() => undefined)
           options.bus?.emit('checkpoints:changed', { taskId })
           return marker
+        },
+        async changedSinceLast(taskId, root) {
+          return (await checkpoints.forWorkspace(root).markers(taskId)).at(-1)?.changedFiles ?? 0
         }
       }
     }
@@ -375,6 +378,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
             options.settings.update((current) => ({ ...current, checkpoints: input })).then(() => undefined)
         },
         record: (taskId, event) => tasks.record(taskId, event),
+        create: (taskId, label) => tasks.checkpoint(taskId, label),
         bus: options.bus
       })
     },
