@@ -133,6 +133,9 @@ export const USAGE = `Usage:
       off by a crash or Ctrl-C, or stopped by an error, picks up where it stopped and a pending
       approval is asked again; with a message, a finished task goes on with it (--mode SLUG
       switches the task's mode with that message).
+  modus resume [TASK] /condense | /checkpoint [LABEL] | /cost
+      The composer's built-ins on a task between its turns: condense its context now, save a
+      checkpoint, or print its tokens and cost per model (each also leaves its row in the chat).
   modus prompt [--mode SLUG] [--workspace DIR] [--model ID] [--json] [--trust]
       Prints the system prompt and tool definitions the mode sends, with their o200k token count,
       and what the MCP servers' tool schemas cost against the budget (over it, they go on demand:
@@ -257,7 +260,9 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   let name = values.get('--worktree')
   if (worktreeName !== null && positional.length > 1) name = positional.splice(worktreeName, 1)[0]
   const task = positional.join(' ').trim()
-  if (!task) throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
+  // An image alone is a task too (as in the composer).
+  if (!task && images.length === 0)
+    throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
   if (flags.has('--worktree')) return { command: 'run', task, ...options, worktree: name ? { name } : {} }
   return { command: 'run', task, ...options, ...(images.length > 0 ? { images } : {}) }
 }

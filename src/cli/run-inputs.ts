@@ -40,7 +40,9 @@ export async function expandSlashCommand(text: string, deps: { dataDir: string; 
   const parsed = parseSlashCommand(text)
   if (!parsed) return text
   if (isBuiltinCommand(parsed.name))
-    throw new UsageError(`/${parsed.name} is a command of the app's composer; the CLI runs prompt commands only.`)
+    throw new UsageError(
+      `/${parsed.name} is a built-in of the app's composer; on an existing task: modus resume [TASK] /condense, /checkpoint or /cost.`
+    )
   const catalog = createCommandCatalog({ dataDir: deps.dataDir, workspace: () => deps.workspace })
   const { commands } = await catalog.list()
   if (!commands.some((command) => command.name === parsed.name && command.source !== 'builtin')) return text

@@ -3,6 +3,12 @@ import type { ResumeArgs, TasksArgs } from './args'
 import type { CliIo } from './cli-io'
 import { EXIT, followTask, withServices } from './run-command'
 import { visible } from './visible'
+import { expandSlashCommand } from './run-inputs'
+import { runTaskBuiltin, taskBuiltinOf } from './task-builtins'
+import { homedir } from 'node:os'
+import { resolveDataDir } from '../main/core/app-paths'
+
+const dataDirOf = (io: CliIo): string => resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
 
 const RECENT = 20
 /** Statuses a run can pick up from without a message: the loop stopped before finishing (Ctrl-C included). */
@@ -73,11 +79,15 @@ export function resumeCommand(args: ResumeArgs, io: CliIo): Promise<number> {
       )
       return EXIT.usage
     }
+    const builtin = taskBuiltinOf(message)
+    if (builtin) {
+      await runTaskBuiltin(services, task.id, builtin, io)
+      return EXIT.completed
+    }
     io.stderr.write(`modus: resuming ${task.id.slice(0, 8)} (${task.status}): ${visible(task.title)}\n`)
+    const text = message && (await expandSlashCommand(message, { dataDir: dataDirOf(io), workspace }))
     return followTask(services, args, workspace, io, reader, () =>
-      message
-        ? services.tasks.send({ taskId: task.id, text: message, mode: args.switchMode })
-        : services.tasks.resume(task.id)
+      text ? services.tasks.send({ taskId: task.id, text, mode: args.switchMode }) : services.tasks.resume(task.id)
     )
   })
 }

@@ -89,4 +89,29 @@ describe('modus run with images and slash commands', { timeout: 240_000 }, () =>
     expect(plain.code, plain.output).toBe(0)
     expect(userContent(fake!.requests[1].body)).toContain('/usr/bin/env is missing')
   })
+
+  it('runs /cost, /checkpoint and /condense on a task with modus resume, printing what each did; /condense in modus run says where it works', async () => {
+    const read = (path: string) => ({ toolCalls: [{ name: 'read_file', input: { path } }] })
+    const { workspace, env } = await setup([read('a.txt'), read('a.txt'), read('a.txt'), done, { text: 'SUMMARY.' }])
+    writeFileSync(join(workspace, 'a.txt'), 'alpha\n')
+    const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake!.anthropicBaseUrl]
+    const run = await onTerminal(['run', '--workspace', workspace, ...anthropic, 'read a three times'], env)
+    expect(run.code, run.output).toBe(0)
+
+    const cost = await onTerminal(['resume', '--workspace', workspace, ...anthropic, '/cost'], env)
+    expect(cost.code, cost.output).toBe(0)
+    expect(cost.output).toMatch(/claude-sonnet-4-6: 4 requests, [\d,]+ in \/ [\d,]+ out, \$\d/)
+    const checkpoint = await onTerminal(['resume', '--workspace', workspace, ...anthropic, '/checkpoint', 'mine'], env)
+    expect(checkpoint.code, checkpoint.output).toBe(0)
+    expect(checkpoint.output).toMatch(/Checkpoint saved — no files changed since the last \(\w{8}: mine\)/)
+    const condense = await onTerminal(['resume', '--workspace', workspace, ...anthropic, '/condense'], env)
+    expect(condense.code, condense.output).toBe(0)
+    expect(condense.output).toMatch(/Condensed 5 messages into a summary — [\d.k]+ → [\d.k]+ tokens/)
+    // Only the summary request went out for the three commands.
+    expect(fake!.requests.filter((r) => r.protocol !== 'unknown')).toHaveLength(5)
+
+    const misplaced = await onTerminal(['run', '--workspace', workspace, ...anthropic, '/condense'], env)
+    expect(misplaced.code).toBe(2)
+    expect(misplaced.output).toContain('modus resume [TASK] /condense')
+  })
 })

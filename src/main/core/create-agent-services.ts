@@ -328,6 +328,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
           void workspaceCheckpoints.enforceCap(taskId).catch(() => undefined)
           options.bus?.emit('checkpoints:changed', { taskId })
           return marker
+        },
+        async changedSinceLast(taskId, root) {
+          return (await checkpoints.forWorkspace(root).markers(taskId)).at(-1)?.changedFiles ?? 0
         }
       }
     }
@@ -386,6 +389,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
             options.settings.update((current) => ({ ...current, checkpoints: input })).then(() => undefined)
         },
         record: (taskId, event) => tasks.record(taskId, event),
+        create: (taskId, label) => tasks.checkpoint(taskId, label),
         bus: options.bus
       })
     },

@@ -18,6 +18,19 @@ export const Usage = z.object({
 })
 export type Usage = z.infer<typeof Usage>
 
+/** One model's share of a task's requests: summed over its usage events. */
+export const ModelCost = z.object({
+  model: z.string(),
+  requests: z.number().int().nonnegative(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  /** null when any of its requests had an unknown price. */
+  costUsd: z.number().nullable()
+})
+export type ModelCost = z.infer<typeof ModelCost>
+
 /** What an approval item is about: a tool call, a staged edit (the diff review), or a paused loop. */
 export const ApprovalKind = z.enum([
   'tool',
@@ -45,7 +58,11 @@ export const AgentEvent = z.discriminatedUnion('type', [
     checkpointId: z.string(),
     label: z.string(),
     /** How many messages the model's history held here: "rewind the conversation" goes back to it. */
-    messageCount: z.number().optional()
+    messageCount: z.number().optional(),
+    /** Saved by the user between turns (`/checkpoint`), not before a turn. */
+    requested: z.boolean().optional(),
+    /** With `requested`: files Modus changed in the task since the checkpoint before it. */
+    changedSinceLast: z.number().int().nonnegative().optional()
   }),
   /**
    * Files put back by the user outside the model's turn (a checkpoint restore, or reverting one
@@ -239,8 +256,17 @@ export const AgentEvent = z.discriminatedUnion('type', [
     at,
     summary: z.string(),
     hiddenMessages: z.number(),
-    tokensBefore: z.number()
+    tokensBefore: z.number(),
+    /** The conversation's estimated tokens once condensed (absent in older logs). */
+    tokensAfter: z.number().optional(),
+    /** The user asked for it (`/condense`); otherwise the context was full. */
+    requested: z.boolean().optional()
   }),
+  /**
+   * What the task's model requests used so far, per model, as the user asked for it (`/cost`): a
+   * row in the chat and the log; like every event, never sent to the model.
+   */
+  z.object({ type: z.literal('cost-report'), at, models: z.array(ModelCost) }),
   z.object({ type: z.literal('context-truncated'), at, hiddenMessages: z.number() }),
   z.object({
     type: z.literal('subtask'),

@@ -1,11 +1,14 @@
 /**
- * The composer's own slash commands. Each acts through an existing request; a prompt file with one
- * of these names is not offered (a project cannot take over `/new`).
+ * The app's own slash commands: `/new` and `/mode` act in the composer, `/condense`, `/checkpoint`
+ * and `/cost` through their requests on the open task. A prompt file with one of these names is not
+ * offered (a project cannot take over `/new`).
  */
 export const BUILTIN_COMMANDS = [
   { name: 'new', description: 'Start a new task', argumentHint: '' },
   { name: 'mode', description: 'Switch to another mode', argumentHint: '<slug>' },
-  { name: 'cost', description: "Show the task's tokens and cost", argumentHint: '' }
+  { name: 'condense', description: "Summarise the task's earlier conversation now, to free context", argumentHint: '' },
+  { name: 'checkpoint', description: 'Save a checkpoint of the files now, to restore later', argumentHint: '[label]' },
+  { name: 'cost', description: "Show the task's tokens and cost per model in the chat", argumentHint: '' }
 ] as const
 export type BuiltinCommandName = (typeof BUILTIN_COMMANDS)[number]['name']
 

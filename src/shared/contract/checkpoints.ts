@@ -56,6 +56,20 @@ export const checkpointsRequests = {
   'checkpoints:restore': request(TaskCheckpoint, RestoreSummary),
   /** One diff per file from the task's start to now (original = at task start, proposed = now). */
   'checkpoints:taskChanges': request(z.object({ taskId: z.string() }).strict(), z.array(ChangeView)),
+  /**
+   * `/checkpoint`: saves a checkpoint of the task now (between turns), listed and restorable like the
+   * others; a row in the chat says how many files changed since the one before.
+   */
+  'checkpoints:create': request(
+    z
+      .object({
+        taskId: z.string(),
+        /** What the list calls it (`/checkpoint before the refactor`); default "Saved with /checkpoint". */
+        label: z.string().max(200).optional()
+      })
+      .strict(),
+    z.object({ checkpointId: z.string(), label: z.string(), changedSinceLast: z.number().int() })
+  ),
   'checkpoints:usage': request(z.object({}).strict(), CheckpointUsage),
   'checkpoints:saveSettings': request(CheckpointSettingsInput, CheckpointUsage)
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { request } from './define'
-import { AgentEvent } from '../agent/events'
+import { AgentEvent, ModelCost } from '../agent/events'
 import { ImageAttachments } from '../agent/images'
 
 export const TaskSummary = z.object({
@@ -18,17 +18,31 @@ export const TaskSummary = z.object({
 })
 export type TaskSummary = z.infer<typeof TaskSummary>
 
+/** A message needs words or an image: an image alone is a message too. */
+const hasContent = (input: { text: string; images?: unknown[] }) =>
+  input.text.trim().length > 0 || (input.images?.length ?? 0) > 0
+const EMPTY_MESSAGE = { message: 'Write a message or attach an image.', path: ['text'] }
+
+/** What `/condense` did: the messages it summarised and the conversation's estimated tokens before and after. */
+export const CondenseOutcome = z.object({
+  hiddenMessages: z.number().int(),
+  tokensBefore: z.number(),
+  tokensAfter: z.number()
+})
+export type CondenseOutcome = z.infer<typeof CondenseOutcome>
+
 export const taskRequests = {
   /** Starts a task in the open workspace; the reply streams as `task:event`. */
   'task:start': request(
     z
       .object({
-        text: z.string().min(1).max(200_000),
+        text: z.string().max(200_000),
         mode: z.string().optional(),
         /** Pasted or dropped images; refused before sending when the model does not take images. */
         images: ImageAttachments.optional()
       })
-      .strict(),
+      .strict()
+      .refine(hasContent, EMPTY_MESSAGE),
     TaskSummary
   ),
   /** A user message to an existing task (answer, follow-up, resume). */
@@ -36,14 +50,23 @@ export const taskRequests = {
     z
       .object({
         taskId: z.string(),
-        text: z.string().min(1).max(200_000),
+        text: z.string().max(200_000),
         images: ImageAttachments.optional(),
         /** Answering a follow-up with a suggestion that names a mode switches to it first. */
         mode: z.string().optional()
       })
-      .strict(),
+      .strict()
+      .refine(hasContent, EMPTY_MESSAGE),
     TaskSummary
   ),
+  /**
+   * `/condense`: summarises the task's earlier conversation now, as the loop does when the context
+   * is full; a row in the chat says what it did. Refused while a turn runs or when there is too
+   * little to condense.
+   */
+  'task:condense': request(z.object({ taskId: z.string() }).strict(), CondenseOutcome),
+  /** `/cost`: the task's tokens and cost per model, also left as a row in its chat (never sent to the model). */
+  'task:cost': request(z.object({ taskId: z.string() }).strict(), z.object({ models: z.array(ModelCost) })),
   'task:cancel': request(z.object({ taskId: z.string() }).strict(), TaskSummary),
   'task:list': request(z.object({}).strict(), z.array(TaskSummary)),
   /** Every event of a task so far, so a tab that (re)connects can rebuild its view. */

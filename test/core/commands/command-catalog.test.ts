@@ -34,6 +34,8 @@ describe('slash command catalog', () => {
     expect(commands.map((c) => `${c.source}:${c.name}`)).toEqual([
       'builtin:new',
       'builtin:mode',
+      'builtin:condense',
+      'builtin:checkpoint',
       'builtin:cost',
       'project:review',
       'roo:release',

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { findChromiumSync } from '../../../src/main/core/browser/find-chromium'
-import { lastUserText } from '../../support/fake-provider'
+import { lastUserText, toolResultsIn } from '../../support/fake-provider'
 import { autopilotMode, createHarness, type Harness } from '../agent/support/harness'
 
 let harness: Harness | undefined
@@ -35,6 +35,33 @@ describe('mentions in a task', () => {
         type: 'error',
         message: '@src/gone.ts was not attached: src/gone.ts does not exist in the workspace.'
       })
+    )
+  })
+
+  it('an answer to a follow-up question attaches what its @-mentions name, as a message does', async () => {
+    harness = await createHarness({
+      files: { 'src/main.ts': 'export const answer = 42\n' },
+      turns: [
+        {
+          toolCalls: [
+            { name: 'ask_followup_question', input: { question: 'Which file?', follow_up: [{ text: 'README' }] } }
+          ]
+        },
+        done
+      ]
+    })
+    const task = await harness.services.tasks.start({ text: 'Explain a file', workspace: harness.workspace })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'followup')
+    await harness.services.tasks.send({ taskId: task.id, text: 'This one: @src/main.ts and @src/gone.ts' })
+    await harness.waitForEvent((e, id) => id === task.id && e.type === 'completion')
+    const [answer] = toolResultsIn(harness.fake.requests[1])
+    expect(answer.text).toContain('<user_message>\nThis one: @src/main.ts and @src/gone.ts\n</user_message>')
+    expect(answer.text).toContain(
+      '<mention path="src/main.ts">\nFile: src/main.ts\n1 | export const answer = 42\n</mention>'
+    )
+    expect(answer.text).toContain('<mention path="src/gone.ts" attached="no">')
+    expect(harness.eventsOf(task.id)).toContainEqual(
+      expect.objectContaining({ type: 'error', message: expect.stringContaining('@src/gone.ts was not attached') })
     )
   })
 

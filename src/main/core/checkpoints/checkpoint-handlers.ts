@@ -27,6 +27,8 @@ export interface CheckpointHandlerDeps {
   bus?: EventBus
   /** Adds an event to a task (the row a restore leaves in the chat). */
   record?: (taskId: string, event: AgentEvent) => Promise<void>
+  /** Saves a checkpoint of the task now (`/checkpoint`): the task manager's, which leaves its row in the chat. */
+  create: (taskId: string, label?: string) => Promise<{ checkpointId: string; label: string; changedSinceLast: number }>
 }
 
 export function createCheckpointHandlers(deps: CheckpointHandlerDeps): Pick<Handlers, CheckpointChannels> {
@@ -61,6 +63,10 @@ export function createCheckpointHandlers(deps: CheckpointHandlerDeps): Pick<Hand
     'checkpoints:taskChanges': async ({ taskId }) => {
       const changes = await deps.checkpoints.forWorkspace(taskOf(taskId).workspace).taskChanges(taskId)
       return changes.map((file) => sinceStartView(taskId, file))
+    },
+    'checkpoints:create': async ({ taskId, label }) => {
+      taskOf(taskId)
+      return deps.create(taskId, label)
     },
     'checkpoints:usage': () => usage(),
     'checkpoints:saveSettings': async (input) => {

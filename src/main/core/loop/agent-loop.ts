@@ -110,7 +110,10 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     texts: string[],
     withListing = false
   ) => {
-    const queued = session.queuedUserTexts.splice(0).map((text) => resultText.userMessage(text))
+    const queuedTexts = session.queuedUserTexts.splice(0)
+    const queued = queuedTexts.map((text) => resultText.userMessage(text))
+    // Messages sent while the loop worked are messages too: their @-mentions attach what they name.
+    for (const text of queuedTexts) queued.push(...(await mentionBlocks(session, deps, control, text)))
     const restored = restoredFilesNote(session.events)
     const content: UserBlock[] = [
       ...results,
@@ -309,7 +312,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
   }
 
   const start = async (session: TaskSession, control: RunControl, how: RunStart): Promise<RunOutcome | null> => {
-    if (how.kind === 'new' || how.kind === 'message') await markTurn(session, how.text)
+    if (how.kind === 'new' || how.kind === 'message') await markTurn(session, how.text.trim() || imageLabel(how.images))
     if (how.kind === 'new' || how.kind === 'message') session.queuedUserImages.push(...(how.images ?? []))
     if (how.kind === 'new') {
       session.emit({ type: 'user-message', at: now(), text: how.text, ...shownImages(how.images) })
@@ -511,6 +514,10 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     }
   }
 }
+
+/** A checkpoint's label for a message of images alone. */
+const imageLabel = (images: ImageBlock[] | undefined): string =>
+  images?.length === 1 ? 'An image' : `${images?.length ?? 0} images`
 
 /** A failed answer kept in the history says it is incomplete, so a resumed model does not build on it as whole. */
 function markedCut(blocks: AssistantBlock[], error: unknown): AssistantBlock[] {

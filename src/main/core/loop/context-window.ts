@@ -8,7 +8,7 @@ const CHARS_PER_TOKEN = 3.5
 const IMAGE_TOKENS = 1_000
 /** Condense once the context passes this share of the window (or leaves no room for the answer). */
 export const CONDENSE_AT_FRACTION = 0.8
-const MIN_MESSAGES_TO_CONDENSE = 5
+export const MIN_MESSAGES_TO_CONDENSE = 5
 
 /** A cheap token estimate of messages (the provider's usage is the real figure; this covers what is new). */
 export function estimateTokens(messages: ConversationMessage[]): number {
@@ -78,6 +78,8 @@ function splitForCondense(visible: StoredMessage[]): { middle: StoredMessage[]; 
   return { middle: visible.slice(1, start), tail: visible.slice(start) }
 }
 
+export const NOT_ENOUGH_HISTORY = 'not enough history to condense'
+
 const SUMMARY_SYSTEM = `You write the summary that replaces the earlier part of a coding session, so the work can continue without it. Keep: the user's requests and constraints, decisions made, files read or changed (with paths and what changed), commands run and their outcomes, errors met and how they were solved, and what remains to do. Be factual and concise; use short headed sections. Do not call tools.`
 
 /** Asks the model to summarise everything between the task and the last turns; hides what it replaced. */
@@ -86,11 +88,16 @@ export async function condenseHistory(
   provider: ModelProvider,
   model: string,
   signal: AbortSignal,
-  now: () => number
-): Promise<{ ok: true; summary: string; hidden: number } | { ok: false; reason: string }> {
+  now: () => number,
+  /** The user asked for it (`/condense`), rather than a full context. */
+  requested = false
+): Promise<
+  | { ok: true; summary: string; hidden: number; tokensBefore: number; tokensAfter: number }
+  | { ok: false; reason: string }
+> {
   const visible = visibleMessages(session)
   const split = splitForCondense(visible)
-  if (!split) return { ok: false, reason: 'not enough history to condense' }
+  if (!split) return { ok: false, reason: NOT_ENOUGH_HISTORY }
   const transcript = [visible[0], ...split.middle].map((m) => renderForSummary(m.message)).join('\n\n')
   let summary = ''
   try {
@@ -127,14 +134,18 @@ export async function condenseHistory(
   )
   session.hide([first.id, ...split.middle.map((m) => m.id)], 'condense')
   session.counters.contextTokens = 0
+  const tokensAfter = estimateTokens(visibleMessages(session).map((m) => m.message))
+  const hidden = split.middle.length + 1
   session.emit({
     type: 'context-condensed',
     at: now(),
     summary: summary.trim(),
-    hiddenMessages: split.middle.length + 1,
-    tokensBefore
+    hiddenMessages: hidden,
+    tokensBefore,
+    tokensAfter,
+    ...(requested ? { requested } : {})
   })
-  return { ok: true, summary, hidden: split.middle.length + 1 }
+  return { ok: true, summary, hidden, tokensBefore, tokensAfter }
 }
 
 /** Fallback: hide about half of the messages after the first, ending before an assistant message. */

@@ -5,6 +5,7 @@ import { refusedResult, resultText, textResult, toResultBlock, resultAsText, res
 import type { ApprovalAnswer } from '../approvals/approval-queue'
 import type { LoopDeps, RunControl } from '../ports/loop-deps'
 import type { PolicyVerdict, ToolRunContext } from '../ports/loop-ports'
+import { mentionBlocks } from './message-mentions'
 import type { CompleteCall } from './stream-turn'
 import type { TaskSession } from '../ports/task-session'
 import { isolateNewTask } from '../../../shared/policy/new-task'
@@ -376,7 +377,8 @@ function taskToolContext(session: TaskSession, callId: string, deps: LoopDeps, c
     callId,
     session,
     loop: deps,
-    control
+    control,
+    attachMentions: (text) => mentionBlocks(session, deps, control, text)
   }
 }
 

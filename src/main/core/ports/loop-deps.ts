@@ -32,9 +32,11 @@ export interface SubtaskPort {
   reattach(parent: TaskSession, callId: string, signal: AbortSignal): Promise<SubtaskOutcome | null>
 }
 
-/** Checkpoints: a marker before each turn, so the files can be restored to it. */
+/** Checkpoints: a marker before each turn (or when the user saves one), so the files can be restored to it. */
 export interface TurnCheckpoints {
   beginTurn(taskId: string, workspace: string, label: string): Promise<{ id: string; label: string }>
+  /** Files Modus changed in the task since its latest checkpoint. */
+  changedSinceLast(taskId: string, workspace: string): Promise<number>
 }
 
 export interface LoopDeps {

@@ -97,6 +97,8 @@ export interface TaskToolContext extends ToolContext {
   session: TaskSession
   loop: Pick<LoopDeps, 'gate' | 'subtasks' | 'now'>
   control: RunControl
+  /** The context blocks a user's text's @-mentions attach, as for a message (a follow-up answer). */
+  attachMentions(text: string): Promise<string[]>
 }
 
 /** A task-control tool answers the call, ends the turn with a result, or sees the run cancelled. */

@@ -37,7 +37,9 @@ export function createTaskHandlers(deps: {
     'task:retryNow': async ({ taskId }) => ({ woken: deps.tasks.retryNow(taskId) }),
     'task:rewind': ({ taskId, checkpointId }) => deps.tasks.rewind(taskId, checkpointId),
     'task:delete': async ({ taskId }) => ({ deleted: await deps.tasks.delete(taskId) }),
-    'task:export': ({ taskId, format }) => deps.tasks.export(taskId, format)
+    'task:export': ({ taskId, format }) => deps.tasks.export(taskId, format),
+    'task:condense': ({ taskId }) => deps.tasks.condense(taskId),
+    'task:cost': async ({ taskId }) => ({ models: await deps.tasks.cost(taskId) })
   }
 }
 

@@ -14,6 +14,10 @@ import { imagesForModel } from './image-input'
 import type { ImageAttachment } from '../../../shared/agent/images'
 import { createSubtasks, type IsolatedSubtaskStarter } from './subtasks'
 import { createTaskRuns, type StartTaskInput } from './task-runs'
+import { createTaskCommands, type SavedCheckpoint } from './task-commands'
+import type { CondenseOutcome } from '../../../shared/contract/task'
+import type { ModelCost } from '../../../shared/agent/events'
+import { costByModel } from '../../../shared/agent/command-rows'
 import type { SessionHooks, TaskSession } from '../ports/task-session'
 
 export interface TaskManagerDeps {
@@ -39,6 +43,12 @@ export interface TaskManager {
   /** Ends a running task's wait before a retried request; false when it is not waiting to retry. */
   retryNow(taskId: string): boolean
   resume(taskId: string): Promise<TaskSummary>
+  /** `/condense`: summarises the earlier conversation now (between turns); refused, saying why, otherwise. */
+  condense(taskId: string): Promise<CondenseOutcome>
+  /** `/checkpoint`: a checkpoint of the files now (between turns), with its row in the chat. */
+  checkpoint(taskId: string, label?: string): Promise<SavedCheckpoint>
+  /** `/cost`: the task's usage per model, also left as a row in its chat (never sent to the model). */
+  cost(taskId: string): Promise<ModelCost[]>
   /** Stops the task if it runs and takes the conversation back to a checkpoint (files untouched). */
   rewind(taskId: string, checkpointId: string): Promise<TaskSummary>
   list(): TaskSummary[]
@@ -116,6 +126,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     onRunEnded: subtasks.runEnded
   })
   const { cancel, launch, ensureProvider } = runs
+  const commands = createTaskCommands({ tasks, ensureProvider, checkpoints: deps.loop.checkpoints, now })
   const recording = new Map<string, Promise<void>>()
   const addEvent = async (taskId: string, event: AgentEvent): Promise<void> => {
     const live = tasks.get(taskId)
@@ -128,10 +139,12 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
     }
   }
 
-  return {
+  const manager: TaskManager = {
     agentLoop,
     start: (input, provider) => runs.start(input, provider),
     async send({ taskId, text, mode, images }) {
+      // A /condense or /checkpoint at work finishes first: the message goes after it.
+      await commands.settled(taskId)
       const task = await tasks.hydrate(taskId)
       const session = task.session
       if (task.run && task.provider) {
@@ -157,6 +170,7 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       return true
     },
     async resume(taskId) {
+      await commands.settled(taskId)
       const task = await tasks.hydrate(taskId)
       // A completed task continues with a message (its answer to the result), not with resume.
       if (task.run || task.session.status === 'completed') return task.session.summary()
@@ -164,7 +178,15 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       launch(task, { kind: 'resume' })
       return task.session.summary()
     },
+    condense: (taskId) => commands.condense(taskId),
+    checkpoint: (taskId, label) => commands.checkpoint(taskId, label),
+    async cost(taskId) {
+      const models = costByModel(await manager.events(taskId))
+      await manager.record(taskId, { type: 'cost-report', at: now(), models })
+      return models
+    },
     async rewind(taskId, checkpointId) {
+      await commands.settled(taskId)
       const running = (await tasks.hydrate(taskId)).run
       if (running) {
         await cancel(taskId)
@@ -251,4 +273,5 @@ export function createTaskManager(deps: TaskManagerDeps): TaskManager {
       await deps.store.flush()
     }
   }
+  return manager
 }

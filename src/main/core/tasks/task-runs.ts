@@ -164,7 +164,7 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       const images = imagesForModel(input.images, provider)
       const meta: TaskMeta = {
         id: newTaskId(now()),
-        title: titleOf(input.text),
+        title: titleOf(input.text, input.images),
         mode,
         workspace: input.workspace,
         createdAt: now(),
@@ -190,9 +190,11 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
   }
 }
 
-const titleOf = (text: string): string => {
+const titleOf = (text: string, images?: ImageAttachment[]): string => {
   const line = text.trim().split('\n')[0]?.trim() ?? ''
-  return line.length > 80 ? `${line.slice(0, 77)}…` : line || 'Untitled task'
+  // A task started with an image alone is named after it.
+  const image = images?.length ? `Image${images[0]?.name ? `: ${images[0].name}` : ''}` : ''
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line || image || 'Untitled task'
 }
 
 /** Sortable by time, unique, and safe as a folder name. */

@@ -23,7 +23,9 @@ export const askFollowupQuestionExecutor: TaskToolExecutor<AskFollowupQuestionPa
       session.setMode(answer.mode, 'chosen with a follow-up answer')
     }
     session.counters.mistakes = 0
-    return { kind: 'result', output: textOutput(resultText.userMessage(answer.text)) }
+    // The user's answer is a message like any other: what its @-mentions name goes with it.
+    const attached = answer.auto ? [] : await ctx.attachMentions(answer.text)
+    return { kind: 'result', output: textOutput([resultText.userMessage(answer.text), ...attached].join('\n\n')) }
   }
 }
 

@@ -1,5 +1,5 @@
 import { countedOf } from '../../common/plural'
-import type { AgentEvent, ApprovalKind, Usage } from '../../../../shared/agent/events'
+import type { AgentEvent, ApprovalKind, ModelCost, Usage } from '../../../../shared/agent/events'
 
 /** The approval a tool call (or a paused loop) is waiting on, and how it ended. */
 export interface ApprovalState {
@@ -67,8 +67,8 @@ export interface ToolItem {
 /** What the chat shows of one task, folded from its AgentEvents by `reduceTaskEvent(s)`. */
 export type ChatItem =
   | { kind: 'user'; id: string; text: string; images?: Array<{ mediaType: string; dataBase64: string }> }
-  /** Files and conversation can be taken back to here (before a turn). */
-  | { kind: 'checkpoint'; id: string; checkpointId: string; label: string }
+  /** Files and conversation can be taken back to here (before a turn, or saved by the user: `changedSinceLast`). */
+  | { kind: 'checkpoint'; id: string; checkpointId: string; label: string; changedSinceLast?: number }
   | {
       kind: 'assistant'
       id: string
@@ -87,7 +87,17 @@ export type ChatItem =
   | { kind: 'restored'; id: string; how: 'restore' | 'revert'; label: string; files: string[] }
   /** An approval that is not about one tool call: a cost/request cap, repetition or the mistake limit. */
   | { kind: 'approval'; id: string; approval: ApprovalState }
-  | { kind: 'condensed'; id: string; summary: string; hiddenMessages: number; tokensBefore: number }
+  | {
+      kind: 'condensed'
+      id: string
+      summary: string
+      hiddenMessages: number
+      tokensBefore: number
+      tokensAfter?: number
+      requested?: boolean
+    }
+  /** The task's tokens and cost per model, as the user asked for them (`/cost`). */
+  | { kind: 'cost'; id: string; models: ModelCost[] }
   | { kind: 'truncated'; id: string; hiddenMessages: number }
   | {
       kind: 'subtask'
@@ -166,7 +176,8 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
         kind: 'checkpoint',
         id: `cp:${event.checkpointId}`,
         checkpointId: event.checkpointId,
-        label: event.label
+        label: event.label,
+        ...(event.requested ? { changedSinceLast: event.changedSinceLast ?? 0 } : {})
       })
       return
     case 'files-restored':
@@ -348,8 +359,13 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
         id: `k${items.length}`,
         summary: event.summary,
         hiddenMessages: event.hiddenMessages,
-        tokensBefore: event.tokensBefore
+        tokensBefore: event.tokensBefore,
+        tokensAfter: event.tokensAfter,
+        requested: event.requested
       })
+      return
+    case 'cost-report':
+      items.push({ kind: 'cost', id: `cost${items.length}`, models: event.models })
       return
     case 'context-truncated':
       items.push({ kind: 'truncated', id: `t${items.length}`, hiddenMessages: event.hiddenMessages })

@@ -5,18 +5,22 @@ import { useClient } from '../../client/client-context'
 import { useNavigationStore } from '../../navigation-store'
 import { useCheckpointsStore } from './checkpoints-store'
 import { describeRestore } from './restore-message'
+import { checkpointSavedLine } from '../../../../shared/agent/command-rows'
 
 interface CheckpointMarkerProps {
   taskId: string | null
   checkpointId: string
   label: string
+  /** Saved by the user (`/checkpoint`): the files Modus changed since the checkpoint before. */
+  changedSinceLast?: number
 }
 
 /**
  * The line between two turns: the files and the conversation can each be taken back to here, as
  * two separate choices. Restoring files opens the review (nothing is written before accepting).
  */
-export function CheckpointMarker({ taskId, checkpointId, label }: CheckpointMarkerProps): ReactNode {
+export function CheckpointMarker({ taskId, checkpointId, label, changedSinceLast }: CheckpointMarkerProps): ReactNode {
+  const saved = changedSinceLast !== undefined
   const client = useClient()
   const [busy, setBusy] = useState(false)
   const [note, setNote] = useState<string | null>(null)
@@ -52,11 +56,15 @@ export function CheckpointMarker({ taskId, checkpointId, label }: CheckpointMark
     })
 
   return (
-    <div className="checkpoint-marker" role="group" aria-label={`Checkpoint before “${label}”`}>
+    <div
+      className="checkpoint-marker"
+      role="group"
+      aria-label={saved ? `Checkpoint “${label}”` : `Checkpoint before “${label}”`}
+    >
       <span className="checkpoint-line" aria-hidden="true" />
-      <span className="checkpoint-label">Checkpoint</span>
+      <span className="checkpoint-label">{saved ? checkpointSavedLine(changedSinceLast) : 'Checkpoint'}</span>
       <button type="button" disabled={busy || !taskId} onClick={() => void restore()}>
-        Restore files to before this turn
+        {saved ? 'Restore files to this checkpoint' : 'Restore files to before this turn'}
       </button>
       {confirmRewind ? (
         <span className="checkpoint-confirm">

@@ -12,6 +12,8 @@ import { useNavigationStore } from '../../navigation-store'
 import { focusWhenReady } from '../../components/focus-after'
 import { UserImages } from './attachments/UserImages'
 import { MentionText } from './mentions/MentionText'
+import { CostRow } from './slash-commands/CostRow'
+import { condensedLine } from '../../../../shared/agent/command-rows'
 
 interface ItemProps {
   item: ChatItem
@@ -52,7 +54,14 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
         </div>
       )
     case 'checkpoint':
-      return <CheckpointMarker taskId={taskId} checkpointId={item.checkpointId} label={item.label} />
+      return (
+        <CheckpointMarker
+          taskId={taskId}
+          checkpointId={item.checkpointId}
+          label={item.label}
+          changedSinceLast={item.changedSinceLast}
+        />
+      )
     case 'restored':
       return <RestoredRow how={item.how} label={item.label} files={item.files} />
     case 'tool':
@@ -76,8 +85,14 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
         <div className="chat-row">
           <details className="condensed">
             <summary>
-              Context condensed: {counted(item.hiddenMessages, 'earlier message')} summarised (
-              {counted(item.tokensBefore, 'token')} before)
+              {item.tokensAfter === undefined ? (
+                <>
+                  Context condensed: {counted(item.hiddenMessages, 'earlier message')} summarised (
+                  {counted(item.tokensBefore, 'token')} before)
+                </>
+              ) : (
+                `${item.requested ? '' : 'Context full: '}${condensedLine(item)}`
+              )}
             </summary>
             <Markdown text={item.summary} />
           </details>
@@ -89,6 +104,8 @@ export const ChatItemView = memo(function ChatItemView({ item, taskId, status, a
           {item.hiddenMessages} earlier messages no longer sent to the model (context full)
         </div>
       )
+    case 'cost':
+      return <CostRow models={item.models} />
     case 'subtask':
       return (
         <div className="chat-row">

@@ -11,6 +11,7 @@ import { AttachImageButton, AttachmentTray } from './attachments/AttachmentTray'
 import { useSlashCommands } from './slash-commands/use-slash-commands'
 import { SlashMenu, slashComboboxProps } from './slash-commands/SlashMenu'
 import { runSlashCommand } from './slash-commands/run-slash-command'
+import { unavailableReason } from './slash-commands/run-builtin'
 import { useMentionCompletion } from './mentions/use-mention-completion'
 import { comboboxProps, fieldProps, MentionPopover } from './mentions/MentionPopover'
 
@@ -38,7 +39,8 @@ export function Composer(): ReactNode {
 
   const send = async (): Promise<void> => {
     let message = text.trim()
-    if (!message) return
+    // An image alone is a message too.
+    if (!message && attachments.images.length === 0) return
     setError(null)
     setNote(null)
     try {
@@ -47,7 +49,8 @@ export function Composer(): ReactNode {
         const ran = await runSlashCommand(
           client,
           command,
-          modes.options.map((option) => option.slug)
+          modes.options.map((option) => option.slug),
+          busy
         )
         if (ran.note !== undefined) {
           setNote(ran.note)
@@ -83,7 +86,7 @@ export function Composer(): ReactNode {
       }}
     >
       {!activeTaskId && <LeftTaskNotice />}
-      <SlashMenu slash={slash} />
+      <SlashMenu slash={slash} unavailable={(name) => unavailableReason(name, { taskId: activeTaskId, busy })} />
       <AttachmentTray attachments={attachments} />
       <div className="composer-field" {...comboboxProps(mentions)}>
         <textarea
@@ -140,7 +143,7 @@ export function Composer(): ReactNode {
             Cancel
           </button>
         ) : (
-          <button type="submit" disabled={!text.trim()}>
+          <button type="submit" disabled={!text.trim() && attachments.images.length === 0}>
             <Icon name="send" />
             Send
           </button>

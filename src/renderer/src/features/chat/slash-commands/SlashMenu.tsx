@@ -20,8 +20,17 @@ export const slashComboboxProps = (slash: SlashCommands) =>
 
 const SOURCE_LABEL = { builtin: 'built-in', project: 'project', roo: 'Roo', global: 'yours' } as const
 
-/** The listbox under the field; focus stays in the field (aria-activedescendant), a click chooses. */
-export function SlashMenu({ slash }: { slash: SlashCommands }): ReactNode {
+/**
+ * The listbox under the field; focus stays in the field (aria-activedescendant), a click chooses. A
+ * built-in that cannot run now says why beside its description (and again if run).
+ */
+export function SlashMenu({
+  slash,
+  unavailable
+}: {
+  slash: SlashCommands
+  unavailable: (name: string) => string | null
+}): ReactNode {
   if (!slash.open) return null
   return (
     <ul className="slash-menu" role="listbox" id={SLASH_MENU_ID} aria-label="Commands">
@@ -42,7 +51,12 @@ export function SlashMenu({ slash }: { slash: SlashCommands }): ReactNode {
             /{command.name}
             {command.argumentHint ? ` ${command.argumentHint}` : ''}
           </span>
-          <span className="slash-description">{command.description}</span>
+          <span className="slash-description">
+            {command.description}
+            {command.source === 'builtin' && unavailable(command.name) && (
+              <span className="slash-unavailable"> — {unavailable(command.name)}</span>
+            )}
+          </span>
           <span className="slash-source">{SOURCE_LABEL[command.source]}</span>
         </li>
       ))}

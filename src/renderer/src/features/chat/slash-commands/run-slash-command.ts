@@ -4,20 +4,25 @@ import { unwrap } from '../../../client/unwrap'
 import { useChatStore } from '../../../common/chat/chat-store'
 import { runBuiltin } from './run-builtin'
 
-/** A built-in runs here and leaves a line to show; a prompt command becomes the message to send. */
+/**
+ * A built-in runs here and leaves a line to show (null when its row in the chat says it); a prompt
+ * command becomes the message to send.
+ */
 export async function runSlashCommand(
   client: ModusClient,
   invoked: { command: CommandView; args: string },
-  modes: readonly string[]
-): Promise<{ note: string } | { note?: undefined; prompt: string }> {
+  modes: readonly string[],
+  busy: boolean
+): Promise<{ note: string | null } | { note?: undefined; prompt: string }> {
   const { command, args } = invoked
   if (command.source === 'builtin') {
     const store = useChatStore.getState()
-    const view = store.activeTaskId ? store.views[store.activeTaskId] : undefined
     return {
-      note: runBuiltin(command.name, args, {
+      note: await runBuiltin(command.name, args, {
+        client,
         modes,
-        view,
+        taskId: store.activeTaskId,
+        busy,
         startNewTask: () => store.startNewTask(),
         setMode: (slug) => store.setComposerMode(slug)
       })
