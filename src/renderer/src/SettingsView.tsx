@@ -4,6 +4,7 @@ import { BrowserSettings } from './features/settings/BrowserSettings'
 import { CommandRulesForm } from './features/settings/CommandRulesForm'
 import { CheckpointSettings } from './features/checkpoints/CheckpointSettings'
 import { LimitsForm } from './features/settings/LimitsForm'
+import { HooksSettings } from './features/hooks/HooksSettings'
 import { McpSettings } from './features/mcp/McpSettings'
 import { ProviderList } from './features/settings/ProviderList'
 import { useSettingsStore } from './common/settings/settings-store'
@@ -45,6 +46,12 @@ export function SettingsView({ sections }: { sections?: ReactNode }): ReactNode 
         description="They apply in every mode; a mode’s own rules add to them. “Always ask” commands still ask."
       >
         <CommandRulesForm />
+      </SettingsSection>
+      <SettingsSection
+        title="Hooks"
+        description="Your own programs around tool calls and messages, as in Claude Code: they may deny or ask before a call, allow what the policy would only ask, and add notes for the model."
+      >
+        <HooksSettings />
       </SettingsSection>
       <SettingsSection
         title="Codebase index"

@@ -7,6 +7,7 @@ import { createModesApi } from './client-modes-api'
 import { ImportPanel } from './ImportPanel'
 import { ExportAllPanel } from './ExportButtons'
 import { ModeEditor } from './ModeEditor'
+import { SystemPromptToggle } from './SystemPromptPanel'
 import type { ModeEntry, ModesApi } from './modes-api'
 import { ORIGIN_LABELS, useModesStore } from './modes-store'
 import { grantsNeedTrust } from '../../../../shared/modes/schema'
@@ -92,12 +93,21 @@ export function ModesScreen({ api, projectTrusted }: { api: ModesApi; projectTru
             projectTrusted={listing?.projectTrusted ?? false}
           />
         ) : selected ? (
-          <ModeEditor
-            key={`${selected.origin}-${selected.slug}-${revision}`}
-            api={api}
-            entry={selected}
-            projectTrusted={listing?.projectTrusted ?? false}
-          />
+          <>
+            {api.previewPrompt && (
+              <SystemPromptToggle
+                key={`prompt-${selected.slug}`}
+                modeName={selected.name}
+                load={() => api.previewPrompt!(selected.slug)}
+              />
+            )}
+            <ModeEditor
+              key={`${selected.origin}-${selected.slug}-${revision}`}
+              api={api}
+              entry={selected}
+              projectTrusted={listing?.projectTrusted ?? false}
+            />
+          </>
         ) : (
           !importing && <p className="note">Pick a mode to edit it, or create a new one.</p>
         )}

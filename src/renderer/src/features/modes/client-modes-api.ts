@@ -33,6 +33,7 @@ export function createModesApi(client: ModusClient, isProjectTrusted: () => bool
       return { fileName: file.fileName, content: file.yaml }
     },
     sandboxStatus: async () => unwrap(await client.request('sandbox:status', {})),
+    previewPrompt: async (slug) => unwrap(await client.request('prompt:preview', { mode: slug })),
     async testRegex(pattern) {
       const result = await client.request('modes:testRegex', { fileRegex: pattern, limit: 500 })
       return result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error.message }

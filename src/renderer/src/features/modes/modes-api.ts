@@ -1,4 +1,5 @@
 import type { ModesView } from '../../../../shared/contract/modes'
+import type { PromptPreview } from '../../../../shared/contract/prompt'
 import type { ModeConfig, ModeSource } from '../../../../shared/modes/schema'
 import type { SandboxStatus } from '../../../../shared/sandbox/status'
 import type { BuiltInAdditions } from '../../../../shared/modes/builtin-additions'
@@ -64,4 +65,6 @@ export interface ModesApi {
   testRegex(pattern: string): Promise<RegexTest>
   /** Whether commands can run in the OS sandbox here (absent: not known to this host). */
   sandboxStatus?(): Promise<SandboxStatus>
+  /** What the mode sends on every request in the open folder (absent: not known to this host). */
+  previewPrompt?(slug: string): Promise<PromptPreview>
 }
