@@ -3,7 +3,14 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser } from 'playwright'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { fmtMs, openWorkspaceAndProvider, RENDERER_DIR, startUiBench, type UiBench } from './ui-harness'
+import {
+  fmtMs,
+  openWorkspaceAndProvider,
+  profileColdLoad,
+  RENDERER_DIR,
+  startUiBench,
+  type UiBench
+} from './ui-harness'
 
 // Renderer cold start in Chromium through the built web host: time to the first paint that holds
 // an interactive control, first contentful paint, and the JS the page loads before it is usable
@@ -97,28 +104,66 @@ const summary = (xs: number[]) => {
 }
 
 let bench: UiBench
+/** MODUS_BENCH_BASELINE=<checkout of another commit, built>: its web host is measured in the same run. */
+let baseline: UiBench | null = null
 
 beforeAll(async () => {
   bench = await startUiBench()
+  const other = process.env.MODUS_BENCH_BASELINE
+  if (other)
+    baseline = await startUiBench(undefined, { serveEntry: join(other, 'out/main/serve.js'), browser: bench.browser })
 }, 60_000)
-afterAll(async () => bench?.close())
+afterAll(async () => {
+  await baseline?.close()
+  await bench?.close()
+})
+
+const ratio = (runs: number[], floor: number[]) => `${(median(runs) / median(floor)).toFixed(1)}× the floor`
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** Where the main thread's time goes before the control is painted (MODUS_BENCH_PROFILE=1). */
+async function printProfile(label: string, target: UiBench, selector: string): Promise<void> {
+  const profile = await profileColdLoad(target.browser, target.url, async (page) => {
+    await page.locator(selector).first().waitFor()
+    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))))
+  })
+  console.log(`  profile, ${label}: ${fmtMs(profile.total)} ms of script, GC and native work`)
+  for (const entry of profile.byScript.slice(0, 8)) console.log(`    ${fmtMs(entry.ms).padStart(7)} ms  ${entry.name}`)
+  console.log('    top functions (self time):')
+  for (const entry of profile.byFunction.slice(0, 12))
+    console.log(`    ${fmtMs(entry.ms).padStart(7)} ms  ${entry.name}`)
+}
 
 describe('renderer cold start', () => {
   it('first run (workspace picker) and returning user (chat), beside a static page', async () => {
+    const builds = [
+      { label: 'this build', target: bench },
+      ...(baseline ? [{ label: 'baseline', target: baseline }] : [])
+    ]
     const floor: number[] = []
-    const firstRun: ColdRun[] = []
+    const firstRuns = builds.map(() => [] as ColdRun[])
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so noisy neighbours hit both alike.
       const staticPage = `data:text/html,<!doctype html><meta charset=utf-8><label for=f>Folder path</label><input id=f>`
       floor.push((await coldRun(bench.browser, staticPage, 'input')).interactive)
-      firstRun.push(await coldRun(bench.browser, bench.url, 'input[id], button'))
+      for (const [index, build] of builds.entries())
+        firstRuns[index].push(await coldRun(bench.browser, build.target.url, 'input[id], button'))
     }
+    const firstRun = firstRuns[0]
 
-    const setup = await bench.browser.newPage()
-    await openWorkspaceAndProvider(setup, bench)
-    await setup.close()
-    const returning: ColdRun[] = []
-    for (let i = 0; i < RUNS; i++) returning.push(await coldRun(bench.browser, bench.url, 'textarea'))
+    for (const build of builds) {
+      const setup = await bench.browser.newPage()
+      await openWorkspaceAndProvider(setup, build.target)
+      await setup.close()
+    }
+    const returnings = builds.map(() => [] as ColdRun[])
+    const returningFloor: number[] = []
+    for (let i = 0; i < RUNS; i++) {
+      const staticPage = `data:text/html,<!doctype html><meta charset=utf-8><label for=m>Message</label><textarea id=m></textarea>`
+      returningFloor.push((await coldRun(bench.browser, staticPage, 'textarea')).interactive)
+      for (const [index, build] of builds.entries())
+        returnings[index].push(await coldRun(bench.browser, build.target.url, 'textarea'))
+    }
 
     // The mode editor is a lazy chunk: how long from the click until its list is painted, cold.
     const lazyModes: number[] = []
@@ -159,15 +204,27 @@ describe('renderer cold start', () => {
 
     console.log('\n[ui cold start] Chromium headless, fresh context per run, built web host on 127.0.0.1')
     console.log(`  static page, one input (floor):          interactive paint ${summary(floor)}`)
-    console.log(
-      `  Modus first run (workspace picker):      interactive paint ${summary(firstRun.map((r) => r.interactive))}`
-    )
-    console.log(
-      `                                           first contentful paint ${summary(firstRun.map((r) => r.fcp))}`
-    )
-    console.log(
-      `  Modus returning user (chat, composer):   interactive paint ${summary(returning.map((r) => r.interactive))}`
-    )
+    for (const [index, build] of builds.entries()) {
+      const runs = firstRuns[index]
+      console.log(`  ${build.label}:`)
+      console.log(
+        `    first run (workspace picker):          interactive paint ${summary(runs.map((r) => r.interactive))}, ${ratio(
+          runs.map((r) => r.interactive),
+          floor
+        )}`
+      )
+      console.log(
+        `                                           first contentful paint ${summary(runs.map((r) => r.fcp))}`
+      )
+      const back = returnings[index].map((r) => r.interactive)
+      console.log(
+        `    returning user (chat, composer):       interactive paint ${summary(back)}, ${ratio(back, returningFloor)} (floor: a static textarea page, ${summary(returningFloor)})`
+      )
+      const entry = runs[0].scripts
+      console.log(
+        `    JS before the interactive paint (first run): ${entry.length} file(s), ${(entry.reduce((sum, x) => sum + x.raw, 0) / 1000).toFixed(1)} kB raw, ${(entry.reduce((sum, x) => sum + x.gzip, 0) / 1000).toFixed(1)} kB gzip`
+      )
+    }
     console.log(`  Modes view (lazy chunk + modes:list), click to painted: ${summary(lazyModes)}`)
     console.log(
       `  initial JS: ${initial.length} file(s), ${(raw / 1000).toFixed(1)} kB raw, ${(gzip / 1000).toFixed(1)} kB gzip (target ≤ 400 kB gzip)`
@@ -176,6 +233,11 @@ describe('renderer cold start', () => {
       console.log(
         `    ${s.url.split('/').pop()}: ${(s.raw / 1000).toFixed(1)} kB raw, ${(s.gzip / 1000).toFixed(1)} kB gzip`
       )
+    if (process.env.MODUS_BENCH_PROFILE) {
+      for (const build of builds) {
+        await printProfile(`${build.label}, returning user`, build.target, 'textarea')
+      }
+    }
     // Code markers, not class names: the app shell may name `.monaco-editor` in a CSS selector.
     const MONACO = /MonacoEnvironment|editor\.action\.|vs\/editor\//
     const XTERM = /xterm-helper-textarea|xterm-accessibility/

@@ -26,9 +26,19 @@ export function requireBuild(): void {
   }
 }
 
+export interface UiBenchOptions {
+  /** Another build's web host (`<checkout>/out/main/serve.js`), to compare with in the same run. */
+  serveEntry?: string
+  /** A browser already launched (shared by both builds of a comparison); it is not closed here. */
+  browser?: Browser
+}
+
 /** `prepare` runs on the fresh data dir before the web host starts (e.g. to write a task log). */
-export async function startUiBench(prepare?: (dataDir: string, workspace: string) => Promise<void>): Promise<UiBench> {
-  requireBuild()
+export async function startUiBench(
+  prepare?: (dataDir: string, workspace: string) => Promise<void>,
+  options: UiBenchOptions = {}
+): Promise<UiBench> {
+  if (!options.serveEntry) requireBuild()
   const root = mkdtempSync(join(tmpdir(), 'modus-ui-bench-'))
   const workspace = join(root, 'project')
   const dataDir = join(root, 'data')
@@ -38,8 +48,8 @@ export async function startUiBench(prepare?: (dataDir: string, workspace: string
   writeFileSync(join(workspace, 'src', 'index.ts'), 'export const answer = 42\n')
   await prepare?.(dataDir, workspace)
   const fake = await startFakeProvider({ name: 'ui-bench' })
-  const { child, url } = await startServeProcess(dataDir)
-  const browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true })
+  const { child, url } = await startServeProcess(dataDir, options.serveEntry)
+  const browser = options.browser ?? (await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true }))
   return {
     url,
     fake,
@@ -47,7 +57,7 @@ export async function startUiBench(prepare?: (dataDir: string, workspace: string
     dataDir,
     browser,
     async close() {
-      await browser.close()
+      if (!options.browser) await browser.close()
       const exited = new Promise((done) => child.once('exit', done))
       child.kill('SIGTERM')
       await exited
@@ -170,3 +180,59 @@ export const fmtMs = (n: number): string => (n < 10 ? n.toFixed(2) : n.toFixed(1
 export const describeFrames = (s: FrameStats): string =>
   `${s.frames} frames: median ${fmtMs(s.median)} ms, p95 ${fmtMs(s.p95)} ms, p99 ${fmtMs(s.p99)} ms, max ${fmtMs(s.max)} ms; ` +
   `${s.over16} frames > 16.7 ms, ${s.over50} frames > 50 ms`
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }
+  children?: number[]
+}
+
+export interface LoadProfile {
+  /** Milliseconds of main-thread samples from navigation to the mark, by what ran. */
+  total: number
+  byScript: Array<{ name: string; ms: number }>
+  byFunction: Array<{ name: string; ms: number }>
+}
+
+/**
+ * A CPU profile (Chromium's sampling profiler over CDP, 100 µs interval) of one cold load, from
+ * navigation until `ready` resolves in the page: where the main thread's time before the interactive
+ * paint goes, by script file and by function (self time). Takes a fresh context (empty cache).
+ */
+export async function profileColdLoad(
+  browser: Browser,
+  url: string,
+  ready: (page: Page) => Promise<void>
+): Promise<LoadProfile> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+  await cdp.send('Profiler.start')
+  await page.goto(url)
+  await ready(page)
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+  }
+  await context.close()
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
+  const byScript = new Map<string, number>()
+  const byFunction = new Map<string, number>()
+  let total = 0
+  profile.samples.forEach((id, index) => {
+    const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000
+    const frame = nodes.get(id)!.callFrame
+    if (frame.functionName === '(idle)' || frame.functionName === '(program)' || frame.functionName === '(root)') {
+      byScript.set(frame.functionName, (byScript.get(frame.functionName) ?? 0) + ms)
+      return
+    }
+    total += ms
+    const script = frame.url ? frame.url.split('/').pop()! : frame.functionName || '(native)'
+    byScript.set(script, (byScript.get(script) ?? 0) + ms)
+    const name = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`
+    byFunction.set(name, (byFunction.get(name) ?? 0) + ms)
+  })
+  const sorted = (map: Map<string, number>) => [...map].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms)
+  return { total, byScript: sorted(byScript), byFunction: sorted(byFunction) }
+}

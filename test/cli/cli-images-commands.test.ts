@@ -1,71 +1,35 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import * as pty from 'node-pty'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cliSessionPerTest, runCliOnTerminal as onTerminal } from '../support/cli-terminal'
 
 /** `modus run --image FILE` and `modus run "/command args"` on a real terminal (node-pty). */
-const root = resolve(__dirname, '../..')
-const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
-const entry = join(root, 'src/cli/main.ts')
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
 const done = { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
-
-let fake: FakeProvider | undefined
-afterEach(async () => {
-  expect(fake?.failures ?? []).toEqual([])
-  await fake?.close()
-  fake = undefined
-})
-
-function onTerminal(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((finish) => {
-    const term = pty.spawn(process.execPath, [jiti, entry, ...args], {
-      cols: 200,
-      rows: 50,
-      cwd: root,
-      env: { ...process.env, ...env }
-    })
-    let output = ''
-    term.onData((data) => (output += data))
-    term.onExit(({ exitCode }) => finish({ code: exitCode, output }))
-  })
-}
-
-async function setup(turns: unknown[]) {
-  fake = await startFakeProvider({ name: 'cli images and commands', turns: turns as never })
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cli-img-ws-')))
-  const env = {
-    MODUS_DATA_DIR: mkdtempSync(join(tmpdir(), 'modus-cli-img-data-')),
-    HOME: mkdtempSync(join(tmpdir(), 'modus-cli-img-home-')),
-    ANTHROPIC_API_KEY: 'test-key'
-  }
-  return { workspace, env }
-}
+const setup = cliSessionPerTest('cli images and commands')
 
 const userContent = (body: Record<string, unknown>) =>
   JSON.stringify((body.messages as Array<{ role: string }>).filter((m) => m.role === 'user').at(-1))
 
 describe('modus run with images and slash commands', { timeout: 240_000 }, () => {
   it('sends each --image to an image model (Anthropic wire) and refuses them for a model without images', async () => {
-    const { workspace, env } = await setup([done])
+    const { fake, workspace, env } = await setup([done])
     const shot = join(workspace, 'shot.png')
     writeFileSync(shot, Buffer.from(PNG, 'base64'))
-    const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake!.anthropicBaseUrl]
+    const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
     const run = await onTerminal(
       ['run', '--workspace', workspace, ...anthropic, '--image', shot, '--image', shot, 'what is this?'],
       env
     )
     expect(run.code, run.output).toBe(0)
-    const sent = userContent(fake!.requests[0].body)
+    const sent = userContent(fake.requests[0].body)
     expect(sent.split(`"media_type":"image/png","data":"${PNG}"`).length - 1).toBe(2)
 
-    const local = ['--provider', 'openai-compatible', '--model', 'qwen3-coder', '--base-url', fake!.openaiBaseUrl]
+    const local = ['--provider', 'openai-compatible', '--model', 'qwen3-coder', '--base-url', fake.openaiBaseUrl]
     const refused = await onTerminal(['run', '--workspace', workspace, ...local, '--image', shot, 'what is this?'], env)
     expect(refused.code).not.toBe(0)
     expect(refused.output).toContain('qwen3-coder does not accept images')
-    expect(fake!.requests).toHaveLength(1)
+    expect(fake.requests).toHaveLength(1)
 
     writeFileSync(join(workspace, 'notes.txt'), 'not an image')
     const wrong = await onTerminal(['run', '--workspace', workspace, ...anthropic, '--image', 'notes.txt', 'x'], {
@@ -75,19 +39,19 @@ describe('modus run with images and slash commands', { timeout: 240_000 }, () =>
   })
 
   it('expands a project prompt command with its arguments; other text starting with / goes as written', async () => {
-    const { workspace, env } = await setup([done, done])
+    const { fake, workspace, env } = await setup([done, done])
     mkdirSync(join(workspace, '.modus', 'commands'), { recursive: true })
     writeFileSync(
       join(workspace, '.modus', 'commands', 'review.md'),
       '---\ndescription: Review a file\nargument-hint: <file>\n---\nReview $ARGUMENTS carefully.\n'
     )
-    const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake!.anthropicBaseUrl]
+    const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
     const run = await onTerminal(['run', '--workspace', workspace, ...anthropic, '/review src/a.ts'], env)
     expect(run.code, run.output).toBe(0)
-    expect(userContent(fake!.requests[0].body)).toContain('Review src/a.ts carefully.')
+    expect(userContent(fake.requests[0].body)).toContain('Review src/a.ts carefully.')
     const plain = await onTerminal(['run', '--workspace', workspace, ...anthropic, '/usr/bin/env is missing'], env)
     expect(plain.code, plain.output).toBe(0)
-    expect(userContent(fake!.requests[1].body)).toContain('/usr/bin/env is missing')
+    expect(userContent(fake.requests[1].body)).toContain('/usr/bin/env is missing')
   })
 
   it('runs /cost, /checkpoint and /condense on a task with modus resume, printing what each did; /condense in modus run says where it works', async () => {

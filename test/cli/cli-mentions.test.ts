@@ -1,50 +1,24 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
-import * as pty from 'node-pty'
-import { afterEach, describe, expect, it } from 'vitest'
-import { lastUserText, startFakeProvider, type FakeProvider } from '../support/fake-provider'
+import { basename, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cliSessionPerTest, runCliOnTerminal as onTerminal } from '../support/cli-terminal'
+import { lastUserText } from '../support/fake-provider'
 
 // `modus run "… @path …"` on a real terminal: the mentions expand as in the app.
 
-const root = resolve(__dirname, '../..')
-const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
-const entry = join(root, 'src/cli/main.ts')
-
-let fake: FakeProvider | undefined
-afterEach(async () => {
-  expect(fake?.failures ?? []).toEqual([])
-  await fake?.close()
-  fake = undefined
-})
-
-function onTerminal(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((done) => {
-    const term = pty.spawn(process.execPath, [jiti, entry, ...args], {
-      cols: 200,
-      rows: 50,
-      cwd: root,
-      env: { ...process.env, ...env }
-    })
-    let output = ''
-    term.onData((data) => (output += data))
-    term.onExit(({ exitCode }) => done({ code: exitCode, output }))
-  })
-}
+const start = cliSessionPerTest('cli mentions')
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd, stdio: 'pipe' })
 
 describe('modus run with @-mentions', { timeout: 120_000 }, () => {
   it('attaches @file, @folder/ and @git-changes to the message the model gets; an escaping path is refused on the terminal', async () => {
-    fake = await startFakeProvider({
-      name: 'cli mentions',
-      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'Explained.' } }] }]
-    })
-    const temp = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)))
-    const workspace = temp('modus-cli-ws-')
-    const outside = temp('modus-cli-outside-')
+    const { fake, workspace, env } = await start([
+      { toolCalls: [{ name: 'attempt_completion', input: { result: 'Explained.' } }] }
+    ])
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'modus-cli-outside-')))
     writeFileSync(join(outside, 'notes.txt'), 'private notes')
     mkdirSync(join(workspace, 'lib'))
     writeFileSync(join(workspace, 'lib/util.ts'), 'export const one = 1\n')
@@ -54,12 +28,8 @@ describe('modus run with @-mentions', { timeout: 120_000 }, () => {
     git(workspace, 'commit', '-q', '-m', 'first')
     writeFileSync(join(workspace, 'main.ts'), 'console.log("hello")\n')
     const message = `Explain @main.ts, @lib/ and @git-changes (not @../${basename(outside)}/notes.txt)`
-    const env = { MODUS_DATA_DIR: temp('modus-cli-data-'), HOME: temp('modus-cli-home-') }
     const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
-    const run = await onTerminal(['run', '--workspace', workspace, ...provider, '--non-interactive', message], {
-      ...env,
-      ANTHROPIC_API_KEY: 'test-key'
-    })
+    const run = await onTerminal(['run', '--workspace', workspace, ...provider, '--non-interactive', message], env)
     expect(run.code).toBe(0)
     const sent = lastUserText(fake.requests[0])
     expect(sent).toContain(`<task>\n${message}\n</task>`)

@@ -1,18 +1,15 @@
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import * as pty from 'node-pty'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider'
+import { runCliOnTerminal as onTerminal } from '../support/cli-terminal'
 import { runCli } from '../support/run-cli'
 
 /**
  * `modus checkpoints` and `modus restore` on a task's real checkpoints: the restore is a review
  * answered on a real terminal (node-pty), file by file and hunk by hunk, or all at once with --yes.
  */
-const root = resolve(__dirname, '../..')
-const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
-const entry = join(root, 'src/cli/main.ts')
 
 let fake: FakeProvider | undefined
 afterEach(async () => {
@@ -50,35 +47,6 @@ async function editedWorkspace() {
   const checkpoint = JSON.parse(json.stdout.trim().split('\n')[0]) as { id: string; label: string }
   expect(checkpoint.label).toBe('edit a.txt')
   return { workspace, env, checkpoint: checkpoint.id }
-}
-
-/** Runs the CLI on a pty and answers each prompt as it appears. */
-function onTerminal(
-  args: string[],
-  env: Record<string, string>,
-  answers: Array<[prompt: string, answer: string]>
-): Promise<{ code: number; output: string }> {
-  return new Promise((done) => {
-    const term = pty.spawn(process.execPath, [jiti, entry, ...args], {
-      cols: 200,
-      rows: 50,
-      cwd: root,
-      env: { ...process.env, ...env }
-    })
-    let output = ''
-    let next = 0
-    let answeredAt = 0
-    term.onData((data) => {
-      output += data
-      const pending = answers[next]
-      if (pending && output.indexOf(pending[0], answeredAt) !== -1) {
-        answeredAt = output.lastIndexOf(pending[0]) + pending[0].length
-        next++
-        term.write(`${pending[1]}\r`)
-      }
-    })
-    term.onExit(({ exitCode }) => done({ code: exitCode, output }))
-  })
 }
 
 describe('modus checkpoints / modus restore', { timeout: 240_000 }, () => {

@@ -72,4 +72,59 @@ describe('events arriving before the contract schemas have loaded', () => {
     fanout.inOrder(() => order.push('later answer'))
     expect(order.at(-1)).toBe('later answer')
   })
+
+  it('delivers an answer at once when no event is held: the first screen does not wait for the schemas', async () => {
+    const schemas = deferredSchemas()
+    const fanout = createLazyEventFanout(() => {}, schemas.load)
+    const order: string[] = []
+    fanout.subscribe((name, payload) => {
+      if (name === 'terminal:data') order.push(`event ${payload.data}`)
+    })
+    fanout.inOrder(() => order.push('workspace answer'))
+    expect(order).toEqual(['workspace answer'])
+
+    fanout.deliver('terminal:data', { terminalId: 't1', data: 'held' })
+    fanout.inOrder(() => order.push('replay answer'))
+    expect(order).toEqual(['workspace answer'])
+    schemas.arrive()
+    await schemas.load()
+    await Promise.resolve()
+    expect(order).toEqual(['workspace answer', 'event held', 'replay answer'])
+  })
+})
+
+describe('when the event schemas load', () => {
+  it('when the schedule says, or at the first event if that comes sooner; once', async () => {
+    let loads = 0
+    let scheduled: () => void = () => {}
+    const load = () => {
+      loads++
+      return Promise.resolve(clientEvents)
+    }
+    const idle = createLazyEventFanout(
+      () => {},
+      load,
+      (start) => (scheduled = start)
+    )
+    expect(loads).toBe(0)
+    scheduled()
+    scheduled()
+    expect(loads).toBe(1)
+
+    const seen: string[] = []
+    const eager = createLazyEventFanout(
+      () => {},
+      load,
+      () => {}
+    )
+    eager.subscribe((...args) => void seen.push(args[0]))
+    expect(loads).toBe(1)
+    eager.deliver('terminal:changed', [])
+    expect(loads).toBe(2)
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(seen).toEqual(['terminal:changed'])
+    idle.deliver('terminal:changed', [])
+    expect(loads).toBe(2)
+  })
 })

@@ -5,16 +5,17 @@ import { resolve } from 'node:path'
 export const SERVE_ENTRY = resolve(__dirname, '../../out/main/serve.js')
 
 /**
- * Starts the built web host (`out/main/serve.js`) as a user would, on its own data dir and a free
+ * Starts the built web host (`out/main/serve.js`, or another build's `entry`) as a user would, on its own data dir and a free
  * port; resolves with the URL it prints (token in its fragment). Used by e2e and the UI benchmarks.
  */
 export async function startServeProcess(
-  dataDir: string
+  dataDir: string,
+  entry: string = SERVE_ENTRY
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   // The host's shells get a HOME of their own beside the data dir: no test reads or writes the user's.
   const home = `${dataDir}-home`
   mkdirSync(home, { recursive: true })
-  const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [entry, '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', GEMINI_API_KEY: '' }
   })

@@ -7,11 +7,14 @@ type FanoutModule = { createEventFanout: (report: (problem: string) => void) => 
  * The renderer's event fanout, with the contract's schemas loaded after the first paint: building
  * every zod schema (and the policy engine the mode schema needs) is main-thread work the first
  * screen does not need. Events that arrive before the schemas are held and delivered in order once
- * they are in, each still parsed: no payload reaches a feature unchecked.
+ * they are in, each still parsed: no payload reaches a feature unchecked. `schedule` says when to
+ * load them if nothing needs them sooner (the renderer: when idle after the first paint); the first
+ * event loads them at once.
  */
 export function createLazyEventFanout(
   report: (problem: string) => void,
-  load: () => Promise<FanoutModule> = () => import('./client-events')
+  load: () => Promise<FanoutModule> = () => import('./client-events'),
+  schedule: (start: () => void) => void = (start) => start()
 ) {
   const early = new Set<EventListener>()
   const moved = new Map<EventListener, () => void>()
@@ -19,17 +22,23 @@ export function createLazyEventFanout(
   const held: Array<() => void> = []
   let fanout: Fanout | null = null
 
-  void load().then(
-    (module) => {
-      const loaded = module.createEventFanout(report)
-      for (const listener of early) moved.set(listener, loaded.subscribe(listener))
-      early.clear()
-      fanout = loaded
-      for (const run of held.splice(0)) run()
-    },
-    (error: unknown) =>
-      report(`The event schemas did not load: ${error instanceof Error ? error.message : String(error)}`)
-  )
+  let started = false
+  const start = (): void => {
+    if (started) return
+    started = true
+    void load().then(
+      (module) => {
+        const loaded = module.createEventFanout(report)
+        for (const listener of early) moved.set(listener, loaded.subscribe(listener))
+        early.clear()
+        fanout = loaded
+        for (const run of held.splice(0)) run()
+      },
+      (error: unknown) =>
+        report(`The event schemas did not load: ${error instanceof Error ? error.message : String(error)}`)
+    )
+  }
+  schedule(start)
 
   return {
     subscribe(listener: EventListener): () => void {
@@ -42,15 +51,18 @@ export function createLazyEventFanout(
       }
     },
     deliver(name: string, payload: unknown): void {
-      if (fanout) fanout.deliver(name, payload)
-      else held.push(() => fanout?.deliver(name, payload))
+      if (fanout) return fanout.deliver(name, payload)
+      held.push(() => fanout?.deliver(name, payload))
+      start()
     },
     /**
      * Runs `then` after every event that arrived before it: a request's answer (say a task's
      * replay) must not overtake the held events it already contains, or they would apply twice.
+     * With none held it runs at once: the first screen's answers (the workspace, the settings) do
+     * not wait for the schemas, so they stay off the path to the first interactive paint.
      */
     inOrder(then: () => void): void {
-      if (fanout) then()
+      if (fanout || held.length === 0) then()
       else held.push(then)
     }
   }

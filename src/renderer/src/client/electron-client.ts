@@ -1,13 +1,17 @@
 import type { ModusClient } from '../../../shared/contract'
 import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
-import { loadEventSchemasAfterPaint } from './event-schemas'
+import { loadEventSchemas, whenIdleAfterFirstPaint } from './event-schemas'
 import type { Result } from '../../../shared/result'
 
 type Bridge = NonNullable<Window['modus']>
 
 /** The contract over Electron IPC, through the preload's `window.modus` bridge. */
 export function createElectronClient(bridge: Bridge): ModusClient {
-  const fanout = createLazyEventFanout((problem) => console.error(`Modus: ${problem}`), loadEventSchemasAfterPaint)
+  const fanout = createLazyEventFanout(
+    (problem) => console.error(`Modus: ${problem}`),
+    loadEventSchemas,
+    whenIdleAfterFirstPaint
+  )
   bridge.onEvent(fanout.deliver)
   return {
     // An answer waits behind the events that arrived before it (see inOrder).

@@ -1,12 +1,20 @@
+/** The contract's event schemas (zod, and the policy engine the mode schema needs): a chunk of their own. */
+export const loadEventSchemas = (): Promise<typeof import('../../../shared/contract/client-events')> =>
+  import('../../../shared/contract/client-events')
+
+/** Without frames (a tab opened in the background paints nothing), still load them, later. */
+const BACKGROUND_FALLBACK_MS = 3000
+
 /**
- * Loads the contract's event schemas once the first screen has painted (two animation frames
- * after start): building them is main-thread work that would otherwise delay that paint. Events
- * that arrive before are held by the lazy fanout, not dropped.
+ * When the event fanout loads the schemas if no event asks for them first: once the browser is
+ * idle after the first paint. Building them is a long main-thread task; run earlier, it lands
+ * between the first screen's answers and its paint and delays the first interactive paint.
  */
-export function loadEventSchemasAfterPaint(): Promise<typeof import('../../../shared/contract/client-events')> {
-  return new Promise<void>((resolve) => {
-    requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
-    // A tab opened in the background paints nothing, so frames never come: do not hold events forever.
-    setTimeout(resolve, 500)
-  }).then(() => import('../../../shared/contract/client-events'))
+export function whenIdleAfterFirstPaint(start: () => void): void {
+  const whenIdle = (): void => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 2000 })
+    else setTimeout(start, 0)
+  }
+  requestAnimationFrame(() => requestAnimationFrame(whenIdle))
+  setTimeout(start, BACKGROUND_FALLBACK_MS)
 }

@@ -1,6 +1,6 @@
 import type { ModusClient } from '../../../shared/contract'
 import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
-import { loadEventSchemasAfterPaint } from './event-schemas'
+import { loadEventSchemas, whenIdleAfterFirstPaint } from './event-schemas'
 import {
   TOKEN_HEADER,
   WS_PROTOCOL,
@@ -23,7 +23,11 @@ export function createWebClient(
   token: string | null,
   onConnectionChange: (state: ConnectionState) => void = () => {}
 ): ModusClient {
-  const fanout = createLazyEventFanout((problem) => console.error(`Modus: ${problem}`), loadEventSchemasAfterPaint)
+  const fanout = createLazyEventFanout(
+    (problem) => console.error(`Modus: ${problem}`),
+    loadEventSchemas,
+    whenIdleAfterFirstPaint
+  )
   const pending = new Map<number, (result: Result<unknown>) => void>()
   const outbox: string[] = []
   let nextId = 1

@@ -255,9 +255,7 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
         rule: event.rule,
         reason: event.reason
       }
-      if (event.callId && findLast(items, (item) => item.kind === 'tool' && item.id === event.callId) >= 0) {
-        return updateTool(items, event.callId, (item) => ({ ...item, approval }))
-      }
+      if (event.callId && updateLast(items, isTool(event.callId), (item) => ({ ...item, approval }))) return
       items.push({ kind: 'approval', id: `a:${event.approvalId}`, approval })
       return
     }
@@ -277,21 +275,19 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
           : { ...item, networkAsks: [...(item.networkAsks ?? []), ask] }
       )
     }
-    case 'network-ask-ended': {
-      const index = findLast(
+    case 'network-ask-ended':
+      updateLast(
         items,
-        (item) => item.kind === 'tool' && !!item.networkAsks?.some((ask) => ask.approvalId === event.approvalId)
+        (item): item is ToolItem =>
+          item.kind === 'tool' && !!item.networkAsks?.some((ask) => ask.approvalId === event.approvalId),
+        (item) => ({
+          ...item,
+          networkAsks: item.networkAsks!.map((ask) =>
+            ask.approvalId === event.approvalId ? { ...ask, outcome: event.outcome, text: event.text } : ask
+          )
+        })
       )
-      if (index < 0) return
-      const item = items[index] as ToolItem
-      items[index] = {
-        ...item,
-        networkAsks: item.networkAsks!.map((ask) =>
-          ask.approvalId === event.approvalId ? { ...ask, outcome: event.outcome, text: event.text } : ask
-        )
-      }
       return
-    }
     case 'change': {
       const change: ChangeState = {
         changeId: event.changeId,
@@ -371,7 +367,6 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
       items.push({ kind: 'truncated', id: `t${items.length}`, hiddenMessages: event.hiddenMessages })
       return
     case 'subtask': {
-      const index = findLast(items, (item) => item.kind === 'subtask' && item.childId === event.childId)
       const next = {
         kind: 'subtask' as const,
         id: `s:${event.childId}`,
@@ -381,10 +376,12 @@ function applyEvent(draft: TaskView, event: AgentEvent): void {
         message: event.message,
         result: event.result
       }
-      if (index >= 0) {
-        const previous = items[index] as Extract<ChatItem, { kind: 'subtask' }>
-        items[index] = { ...next, message: next.message ?? previous.message }
-      } else items.push(next)
+      const known = updateLast(
+        items,
+        (item): item is Subtask => item.kind === 'subtask' && item.childId === event.childId,
+        (previous) => ({ ...next, message: next.message ?? previous.message })
+      )
+      if (!known) items.push(next)
       return
     }
     default:
@@ -417,6 +414,8 @@ export function addUsage(totals: UsageTotals | null, usage: Usage): UsageTotals 
 }
 
 type Assistant = Extract<ChatItem, { kind: 'assistant' }>
+type Subtask = Extract<ChatItem, { kind: 'subtask' }>
+type ApprovalItem = Extract<ChatItem, { kind: 'approval' }>
 
 // Deltas nearly always target the newest items, so a backwards scan is effectively constant time.
 function findLast(items: ChatItem[], match: (item: ChatItem) => boolean): number {
@@ -424,9 +423,28 @@ function findLast(items: ChatItem[], match: (item: ChatItem) => boolean): number
   return -1
 }
 
+/**
+ * The one shape every update of the fold takes: the newest item that matches becomes its update.
+ * False when none matches (the caller may then add one).
+ */
+function updateLast<T extends ChatItem>(
+  items: ChatItem[],
+  match: (item: ChatItem) => item is T,
+  update: (item: T) => T
+): boolean {
+  const index = findLast(items, match)
+  if (index < 0) return false
+  items[index] = update(items[index] as T)
+  return true
+}
+
+const isTool =
+  (id: string) =>
+  (item: ChatItem): item is ToolItem =>
+    item.kind === 'tool' && item.id === id
+
 function updateAssistant(items: ChatItem[], id: string, update: (item: Assistant) => Assistant): void {
-  const index = findLast(items, (item) => item.kind === 'assistant' && item.id === id)
-  if (index >= 0) items[index] = update(items[index] as Assistant)
+  updateLast(items, (item): item is Assistant => item.kind === 'assistant' && item.id === id, update)
 }
 
 /** The calls of an ended message are complete even before the loop reaches them (they wait in order). */
@@ -440,8 +458,7 @@ function markMessageEnded(items: ChatItem[], messageId: string): void {
 }
 
 function updateTool(items: ChatItem[], id: string, update: (item: ToolItem) => ToolItem): void {
-  const index = findLast(items, (item) => item.kind === 'tool' && item.id === id)
-  if (index >= 0) items[index] = update(items[index] as ToolItem)
+  updateLast(items, isTool(id), update)
 }
 
 function upsertTool(
@@ -451,9 +468,8 @@ function upsertTool(
   name: string,
   update: (item: ToolItem) => ToolItem
 ): void {
-  const index = findLast(items, (item) => item.kind === 'tool' && item.id === id)
-  if (index >= 0) items[index] = update({ ...(items[index] as ToolItem), name })
-  else items.push(update({ kind: 'tool', id, messageId, name, argsText: '', started: false, changes: [] }))
+  if (!updateLast(items, isTool(id), (item) => update({ ...item, name })))
+    items.push(update({ kind: 'tool', id, messageId, name, argsText: '', started: false, changes: [] }))
 }
 
 function resolveApproval(
@@ -462,13 +478,12 @@ function resolveApproval(
   outcome: NonNullable<ApprovalState['outcome']>,
   answer: string | undefined
 ): void {
-  const index = findLast(
+  updateLast(
     items,
-    (item) => (item.kind === 'tool' || item.kind === 'approval') && item.approval?.approvalId === approvalId
+    (item): item is ToolItem | ApprovalItem =>
+      (item.kind === 'tool' || item.kind === 'approval') && item.approval?.approvalId === approvalId,
+    (item) => ({ ...item, approval: { ...item.approval!, outcome, answer } })
   )
-  if (index < 0) return
-  const item = items[index] as ToolItem | Extract<ChatItem, { kind: 'approval' }>
-  items[index] = { ...item, approval: { ...item.approval!, outcome, answer } }
 }
 
 /** What a tool card says about where its call stands. */
