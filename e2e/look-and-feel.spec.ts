@@ -97,38 +97,41 @@ test('the mode picker is a menu that says what each mode is, where it runs comma
 
 const VIEWS = ['Chat', 'Approvals', 'Changes', 'Terminal', 'Modes', 'MCP', 'History', 'Settings', 'Worktrees']
 
-test('every view keeps to one spacing and type scale, one title size and one button hierarchy, in both themes', async ({
-  page,
-  modus
-}) => {
-  test.setTimeout(300_000)
-  // One task with what most views show: an applied edit (Changes), then a command waiting inside its card
-  // and in the queue (Approvals), a terminal, a History row.
-  const file = join(modus.workspace, 'src', 'values.ts')
-  writeFileSync(file, ORIGINAL)
-  modus.fake.enqueue(
-    { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
-    { toolCalls: [{ name: 'execute_command', input: { command: 'echo design-system' } }] },
-    completion('Done.')
-  )
-  await openWorkspaceAndProvider(page, modus)
-  await page.getByLabel('Message').fill('Change the values, then check')
-  await page.getByLabel('Message').press('Enter')
-  await page
-    .getByRole('group', { name: 'Changeset review' })
-    .getByRole('button', { name: 'Accept all changes' })
-    .click()
-  await expect.poll(() => readFileSync(file, 'utf8')).toBe(PROPOSED)
-  await expect(
-    page.getByRole('group', { name: 'Tool call execute_command' }).getByRole('button', { name: 'Approve', exact: true })
-    // Deciding how the command runs probes the sandbox first: slow on a loaded machine.
-  ).toBeVisible({ timeout: 60_000 })
+const LAYOUTS = [
+  { theme: 'light', width: 1400, height: 900 },
+  { theme: 'dark', width: 1024, height: 700 }
+] as const
 
-  const layouts = [
-    { theme: 'light', width: 1400, height: 900 },
-    { theme: 'dark', width: 1024, height: 700 }
-  ] as const
-  for (const { theme, width, height } of layouts) {
+for (const { theme, width, height } of LAYOUTS) {
+  test(`every view keeps to one spacing and type scale, one title size and one button hierarchy (${theme}, ${width}×${height})`, async ({
+    page,
+    modus
+  }) => {
+    test.setTimeout(360_000)
+    // One task with what most views show: an applied edit (Changes), then a command waiting inside its card
+    // and in the queue (Approvals), a terminal, a History row.
+    const file = join(modus.workspace, 'src', 'values.ts')
+    writeFileSync(file, ORIGINAL)
+    modus.fake.enqueue(
+      { toolCalls: [{ name: 'write_to_file', input: { path: 'src/values.ts', content: PROPOSED } }] },
+      { toolCalls: [{ name: 'execute_command', input: { command: 'echo design-system' } }] },
+      completion('Done.')
+    )
+    await openWorkspaceAndProvider(page, modus)
+    await page.getByLabel('Message').fill('Change the values, then check')
+    await page.getByLabel('Message').press('Enter')
+    await page
+      .getByRole('group', { name: 'Changeset review' })
+      .getByRole('button', { name: 'Accept all changes' })
+      .click()
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(PROPOSED)
+    await expect(
+      page
+        .getByRole('group', { name: 'Tool call execute_command' })
+        .getByRole('button', { name: 'Approve', exact: true })
+      // Deciding how the command runs probes the sandbox first: slow on a loaded machine.
+    ).toBeVisible({ timeout: 60_000 })
+
     await page.emulateMedia({ colorScheme: theme })
     await page.setViewportSize({ width, height })
     for (const name of VIEWS) {
@@ -149,5 +152,5 @@ test('every view keeps to one spacing and type scale, one title size and one but
         `${name}, ${theme}`
       ).toEqual([])
     }
-  }
-})
+  })
+}

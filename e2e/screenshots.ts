@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Page } from '@playwright/test'
+import { test, type Page } from '@playwright/test'
 
 /**
  * README screenshots are refreshed on demand: `npx electron-vite build`, then
@@ -10,6 +10,8 @@ import type { Page } from '@playwright/test'
  */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   if (!process.env.MODUS_SCREENSHOTS) return
+  // Two full-page captures and a theme switch: room for them on a loaded machine.
+  test.info().setTimeout(test.info().timeout + 30_000)
   const dir = resolve(__dirname, '../docs/screenshots')
   mkdirSync(dir, { recursive: true })
   await page.mouse.move(0, 0)
