@@ -84,13 +84,18 @@ test('the slash menu: keyboard choice of a project command run with arguments, b
   modus.fake.enqueue(done)
   await openWorkspaceAndProvider(page, modus)
   const field = page.getByLabel('Message')
+  // The pointer rests where the last click left it; the menu (six entries now) would open under it
+  // and the hovered entry would become the active one. Out of the way, only keys choose.
+  await page.mouse.move(0, 0)
   await field.fill('/')
   const menu = page.getByRole('listbox', { name: 'Commands' })
   await expect(menu).toBeVisible()
   await expect(menu.getByRole('option')).toHaveText([
     /\/new/,
     /\/mode <slug>/,
-    /\/cost/,
+    /\/condense.*Summarise the task's earlier conversation now.*No task is open/,
+    /\/checkpoint \[label\].*Save a checkpoint.*No task is open/,
+    /\/cost.*tokens and cost per model.*No task is open/,
     /\/review <file>.*Review a file for bugs/
   ])
   expect((await new AxeBuilder({ page }).include('.composer').analyze()).violations).toEqual([])
@@ -106,11 +111,13 @@ test('the slash menu: keyboard choice of a project command run with arguments, b
   await expect(page.getByText('Seen.')).toBeVisible()
   expect(lastUserContent(modus)).toContain('Review src/greet.ts carefully.')
 
-  await field.fill('/co')
+  await field.fill('/cos')
   await expect(menu.getByRole('option')).toHaveText([/\/cost/])
   await field.press('Tab')
   await field.press('Enter')
-  await expect(page.getByRole('status').filter({ hasText: 'This task: 1 request' })).toBeVisible()
+  await expect(page.getByRole('table', { name: 'Tokens and cost of this task so far' })).toContainText(
+    'claude-sonnet-4-5'
+  )
 
   await field.fill('/mode ask')
   await field.press('Escape')
@@ -140,4 +147,84 @@ test('with "Accepts images" on, a custom model gets the image', async ({ page, m
   await page.getByLabel('Message').press('Enter')
   await expect(page.getByText('Seen.')).toBeVisible()
   expect(lastUserContent(modus)).toContain(`"url":"data:image/png;base64,${PNG}"`)
+})
+
+/** A built-in typed in full and sent (the trailing space closes the menu, as after choosing it). */
+async function runCommand(page: Page, line: string): Promise<void> {
+  await page.getByLabel('Message').fill(`${line} `)
+  await page.getByLabel('Message').press('Enter')
+}
+
+test('/checkpoint, /condense and /cost leave rows in the chat that stay after a reload, with no axe violations; a refusal says why', async ({
+  page,
+  modus
+}) => {
+  test.setTimeout(180_000)
+  const read = { toolCalls: [{ name: 'read_file', input: { path: 'src/greet.ts' } }] }
+  modus.fake.enqueue(read, read, read, done, { text: 'SUMMARY: greet.ts read three times.' })
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByLabel('Message').fill('Read greet three times')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByText('Seen.')).toBeVisible()
+
+  await runCommand(page, '/checkpoint before the summary')
+  const saved = page.getByRole('group', { name: 'Checkpoint “before the summary”' })
+  await expect(saved).toContainText('Checkpoint saved — no files changed since the last')
+  await expect(saved.getByRole('button', { name: 'Restore files to this checkpoint' })).toBeVisible()
+
+  await runCommand(page, '/condense')
+  await expect(page.getByText(/Condensed 5 messages into a summary — [\d.k]+ → [\d.k]+ tokens/)).toBeVisible()
+  await runCommand(page, '/cost')
+  const cost = page.getByRole('table', { name: 'Tokens and cost of this task so far' })
+  // The four turns of the task (the summary request is not among them).
+  await expect(
+    cost
+      .getByRole('row', { name: /claude-sonnet-4-5/ })
+      .getByRole('cell')
+      .first()
+  ).toHaveText('4')
+  await expect(page.getByLabel('Message')).toHaveValue('')
+
+  expect((await new AxeBuilder({ page }).include('.chat').analyze()).violations).toEqual([])
+
+  // Too little left to condense again: the reason shows, nothing is asked of the model.
+  const requests = modus.fake.requests.length
+  await runCommand(page, '/condense')
+  await expect(page.getByRole('alert').filter({ hasText: 'Nothing to condense yet' })).toBeVisible()
+  expect(modus.fake.requests).toHaveLength(requests)
+
+  await page.reload()
+  await expect(page.getByRole('table', { name: 'Tokens and cost of this task so far' })).toBeVisible()
+  await expect(page.getByRole('group', { name: 'Checkpoint “before the summary”' })).toBeVisible()
+  await expect(page.getByText(/Condensed 5 messages into a summary/)).toBeVisible()
+})
+
+test('an image alone is sent; a mention in the answer to a follow-up question reaches the model', async ({
+  page,
+  modus
+}) => {
+  modus.fake.enqueue(
+    done,
+    {
+      toolCalls: [{ name: 'ask_followup_question', input: { question: 'Which file?', follow_up: [{ text: 'none' }] } }]
+    },
+    done
+  )
+  await openWorkspaceAndProvider(page, modus)
+  await pasteImage(page, 'alone.png')
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled()
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByText('Seen.')).toBeVisible()
+  expect(lastUserContent(modus)).toContain(`"data":"${PNG}"`)
+  await expect(page.getByRole('img', { name: 'Attached image 1' })).toBeVisible()
+
+  await page.getByLabel('Message').fill('Explain a file')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByText('Which file?')).toBeVisible()
+  await page.getByLabel('Message').fill('This one: @src/greet.ts please')
+  await page.getByLabel('Message').press('Enter')
+  await expect(page.getByText('Seen.')).toHaveCount(2)
+  const answer = lastUserContent(modus)
+  expect(answer).toContain('This one: @src/greet.ts please')
+  expect(answer).toContain('<mention path=\\"src/greet.ts\\">\\nFile: src/greet.ts\\n1 | export const greet')
 })
