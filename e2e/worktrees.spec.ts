@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { delimiter, join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import type { Locator } from '@playwright/test'
 import type { RecordedRequest, TurnFunction } from '../test/support/fake-provider'
 import { expect, openWorkspaceAndProvider, test } from './harness'
@@ -32,6 +33,10 @@ server.on('error', (error) => {
 server.listen(port, '127.0.0.1', () => console.log('listening on ' + port))
 setTimeout(() => process.exit(0), 120000).unref()
 `
+
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' })
+const onPath = (program: string): boolean =>
+  (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, program)))
 
 /** The sample workspace as a git repository with one commit, `.env` ignored (present only in the main tree). */
 function commitWorkspace(root: string): void {
@@ -133,7 +138,8 @@ test('two tasks in worktrees from the UI: runnable (.env, setup, own port), appr
     await view.getByLabel('What should the task do?').fill(text)
     await view.getByLabel(/^Name/).fill(name)
     await view.getByRole('button', { name: 'Start in a worktree' }).click()
-    await expect(list.getByRole('listitem', { name: text })).toContainText(`modus/${name}`)
+    // Making a worktree (git worktree add, the copy, the task's start) can pass 10 s on a loaded machine.
+    await expect(list.getByRole('listitem', { name: text })).toContainText(`modus/${name}`, { timeout: 60_000 })
   }
   const portOf = async (text: string): Promise<number> =>
     Number(/port (\d+)/.exec((await list.getByRole('listitem', { name: text }).textContent()) ?? '')?.[1])
@@ -198,4 +204,39 @@ test('two tasks in worktrees from the UI: runnable (.env, setup, own port), appr
     withLines(local, { 2: "export const name2 = 'two'" })
   )
   expect(readFileSync(join(modus.workspace, 'src', 'greet.ts'), 'utf8')).toContain('Hello')
+
+  // "Merge branch" proposes git merge as a command: it waits in the queue, and rejected, nothing ran.
+  const head = git(modus.workspace, 'rev-parse', 'HEAD')
+  const two = list.getByRole('listitem', { name: 'Greet with two' })
+  await two.getByRole('button', { name: 'Merge branch' }).click()
+  await expect(two.getByRole('status')).toContainText('Proposed: git merge --no-ff --no-edit modus/two')
+  await nav.getByRole('button', { name: /Approvals/ }).click()
+  const merge = queue
+    .getByRole('region', { name: /^Task: Merge branch modus\/two/ })
+    .getByRole('article', { name: /git merge --no-ff --no-edit modus\/two/ })
+  await merge.click()
+  await merge.getByRole('button', { name: 'Reject…' }).click()
+  await merge.getByRole('button', { name: 'Reject', exact: true }).click()
+  await expect(merge).toHaveCount(0)
+  expect(git(modus.workspace, 'rev-parse', 'HEAD')).toBe(head)
+  expect(git(modus.workspace, 'log', '--format=%s', '-1')).toBe('base\n')
+
+  // "Open a PR" needs the GitHub CLI: without it the row says so and nothing is proposed.
+  await nav.getByRole('button', { name: 'Worktrees' }).click()
+  await two.getByRole('button', { name: 'Open a PR' }).click()
+  if (onPath('gh')) await expect(two.getByRole('status')).toContainText('gh pr create --head modus/two')
+  else await expect(two.getByRole('alert')).toContainText('The GitHub CLI (gh) is not installed')
+
+  // The view with its dialogs open (the new-task form, a discard confirmation, the review with its
+  // result): no axe violations in either theme.
+  await view.getByRole('button', { name: 'Task in a worktree…' }).click()
+  await two.getByRole('button', { name: 'Discard…' }).click()
+  await expect(two.getByRole('alertdialog')).toBeVisible()
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme })
+    await expect(review.locator('.monaco-diff-editor .view-line').first()).toBeVisible()
+    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))))
+    const { violations } = await new AxeBuilder({ page }).analyze()
+    expect(violations.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  }
 })

@@ -26,6 +26,7 @@ import { createCommandCatalog } from './commands/command-catalog'
 import { createCommandHandlers } from './commands/command-handlers'
 import { projectHookGrants } from './hooks/hook-files'
 import { createWorktreeApplyHandlers } from './worktrees/apply-handlers'
+import { findOnPath } from './terminal/shell-integration'
 import { createMentionHandlers } from './mentions/mention-handlers'
 import { createPromptHandlers } from './loop/prompt-preview'
 import { createHookHandlers } from './hooks/hook-handlers'
@@ -141,7 +142,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...currentModeHandlers(() => agent.modeStore(), ownGrants),
     ...createTerminalHandlers({ service: agent.terminal, workspaceRoot: () => session.current()?.root ?? null }),
     ...ownMcpChanges(createMcpHandlers(mcp), ownGrants),
-    ...createWorktreeApplyHandlers({ worktrees: agent.worktrees }),
+    ...createWorktreeApplyHandlers({
+      worktrees: agent.worktrees,
+      start: (input) => agent.tasks.start(input),
+      hasProgram: (name) => findOnPath(name, env, process.platform) !== null
+    }),
     ...createCommandHandlers(
       createCommandCatalog({ dataDir: options.dataDir, workspace: () => session.current()?.root ?? null })
     ),

@@ -75,6 +75,7 @@ export const requestChannels = [
   'sandbox:status',
   'worktree:changes',
   'worktree:apply',
+  'worktree:propose',
   'worktrees:start',
   'worktrees:list',
   'worktrees:orphans',

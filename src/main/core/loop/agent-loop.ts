@@ -34,6 +34,11 @@ export type RunStart =
     }
   /** Continue after an interruption: unanswered calls are processed again (approvals re-asked). */
   | { kind: 'resume' }
+  /**
+   * A command the user proposed from the app ("Merge branch", "Open a PR"): decided, approved and
+   * run like the model's execute_command, in the task's terminal; no model request is made.
+   */
+  | { kind: 'command'; text: string; command: string; outsideSandbox?: boolean }
 
 export interface RunOutcome {
   status: TaskStatus
@@ -288,6 +293,29 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
     }
   }
 
+  /** The user's proposed command: its call goes through the gate; its result ends the task (failed on an error). */
+  const runProposed = async (
+    session: TaskSession,
+    control: RunControl,
+    how: Extract<RunStart, { kind: 'command' }>
+  ): Promise<RunOutcome> => {
+    session.emit({ type: 'user-message', at: now(), text: how.text })
+    const callId = `proposed-${session.id}`
+    const input = { command: how.command, ...(how.outsideSandbox ? { outside_sandbox: true } : {}) }
+    const outcome = await processCalls(session, [{ callId, name: 'execute_command', input }], 'proposed', deps, control)
+    if (outcome.kind === 'cancelled' || control.signal.aborted) return cancelled(session)
+    const block = session.results.get(callId)
+    session.results.delete(callId)
+    if (!block || block.isError) {
+      session.setStatus('failed')
+      return { status: 'failed' }
+    }
+    const result = resultAsText(block)
+    session.emit({ type: 'completion', at: now(), result })
+    session.setStatus('completed')
+    return { status: 'completed', result }
+  }
+
   /** A checkpoint before the turn's work; one that fails is reported in the chat, never silently missing. */
   const markTurn = async (session: TaskSession, text: string): Promise<void> => {
     if (!deps.checkpoints) return
@@ -407,6 +435,7 @@ export function createAgentLoop(deps: LoopDeps): AgentLoop {
   const run = async (session: TaskSession, control: RunControl, how: RunStart): Promise<RunOutcome> => {
     const { signal } = control
     session.setStatus('running')
+    if (how.kind === 'command') return runProposed(session, control, how)
     const early = await start(session, control, how)
     if (early) return early
     for (;;) {

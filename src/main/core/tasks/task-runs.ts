@@ -25,6 +25,8 @@ export interface StartTaskInput {
   todos?: TodoItem[]
   /** Run before the first request, through the policy like an execute_command call (an isolated task's setup). */
   setupCommand?: string
+  /** Instead of a conversation: this one command, proposed by the user from the app, through the policy. */
+  command?: { line: string; outsideSandbox: boolean }
 }
 
 export interface TaskRunsDeps {
@@ -178,7 +180,17 @@ export function createTaskRuns(deps: TaskRunsDeps): TaskRuns {
       }
       const task = tasks.create(meta, provider)
       if (input.todos) task.session.setTodos(input.todos)
-      launch(task, { kind: 'new', text: input.text, images, setupCommand: input.setupCommand })
+      launch(
+        task,
+        input.command
+          ? {
+              kind: 'command',
+              text: input.text,
+              command: input.command.line,
+              outsideSandbox: input.command.outsideSandbox
+            }
+          : { kind: 'new', text: input.text, images, setupCommand: input.setupCommand }
+      )
       return task.session.summary()
     },
     launch,

@@ -1,15 +1,16 @@
 import type { Handlers } from '../../../shared/contract'
-import type { WorktreeTask } from '../../../shared/contract/worktrees'
 import { createWorktreeApply } from './apply-service'
+import { proposeForWorktree, type ProposalDeps } from './propose-commands'
 
-type ApplyHandlers = Pick<Handlers, 'worktree:changes' | 'worktree:apply'>
+type ApplyHandlers = Pick<Handlers, 'worktree:changes' | 'worktree:apply' | 'worktree:propose'>
 
-export interface ApplyHandlerDeps {
-  /** The isolated tasks the worktree service keeps (folder, base commit, the repository they came from). */
-  worktrees: { list(): Promise<WorktreeTask[]> }
-}
+/** The isolated tasks the worktree service keeps (folder, base commit, repository), the task start and the PATH. */
+export type ApplyHandlerDeps = ProposalDeps
 
-/** The review of an isolated task's work and "Apply to my working tree" (into the repository it was made from). */
+/**
+ * The review of an isolated task's work, "Apply to my working tree" (into the repository it was made
+ * from), and "Merge branch" / "Open a PR" proposed as commands through the policy.
+ */
 export function createWorktreeApplyHandlers(deps: ApplyHandlerDeps): ApplyHandlers {
   const service = createWorktreeApply({
     async locate(taskId) {
@@ -21,6 +22,7 @@ export function createWorktreeApplyHandlers(deps: ApplyHandlerDeps): ApplyHandle
   })
   return {
     'worktree:changes': ({ taskId }) => service.changes(taskId),
-    'worktree:apply': ({ taskId, changes }) => service.apply(taskId, changes)
+    'worktree:apply': ({ taskId, changes }) => service.apply(taskId, changes),
+    'worktree:propose': ({ taskId, action }) => proposeForWorktree(deps, taskId, action)
   }
 }

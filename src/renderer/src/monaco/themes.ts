@@ -90,13 +90,24 @@ export const THEMES: Record<string, editor.IStandaloneThemeData> = {
     base: 'vs',
     inherit: false,
     rules: rules(LIGHT_TOKENS, 'ffffff'),
-    colors: { 'editor.background': '#ffffff', 'editor.foreground': '#1f2328', ...LIGHT_DIFF }
+    colors: {
+      'editor.background': '#ffffff',
+      'editor.foreground': '#1f2328',
+      // The number of the empty line after a final newline is "dimmed": Monaco's own grey fails contrast.
+      'editorLineNumber.dimmedForeground': '#237893',
+      ...LIGHT_DIFF
+    }
   },
   [DARK_THEME]: {
     base: 'vs-dark',
     inherit: false,
     rules: rules(DARK_TOKENS, '1e1e1e'),
-    colors: { 'editor.background': '#1e1e1e', 'editor.foreground': '#d4d4d4', ...DARK_DIFF }
+    colors: {
+      'editor.background': '#1e1e1e',
+      'editor.foreground': '#d4d4d4',
+      'editorLineNumber.dimmedForeground': '#858585',
+      ...DARK_DIFF
+    }
   }
 }
 

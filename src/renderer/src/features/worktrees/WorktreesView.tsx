@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react'
 import type { ApprovalDecision, ApprovalItem, ChangeView } from '../../../../shared/contract/approvals'
 import type { WorktreeTask } from '../../../../shared/contract/worktrees'
+import type { WorktreeProposal } from '../../../../shared/contract/worktree-review'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
 import { NewWorktreeTask } from './NewWorktreeTask'
@@ -96,12 +97,51 @@ function TaskRow(props: { task: WorktreeTask; state: ShownState; selected: boole
               Review changes
             </button>
           )}
+          {task.taskId && finished(task) && <ProposeButtons taskId={task.taskId} branch={task.branch} />}
           <button type="button" onClick={() => setConfirming(true)}>
             Discard…
           </button>
         </div>
       )}
     </li>
+  )
+}
+
+const finished = (task: WorktreeTask): boolean => ['done', 'failed', 'stopped'].includes(task.state)
+
+/**
+ * "Merge branch" / "Open a PR": each proposes its command as a task in the open folder; the policy
+ * asks for it in Approvals like any command, and nothing runs before the answer.
+ */
+function ProposeButtons({ taskId, branch }: { taskId: string; branch: string }): ReactNode {
+  const client = useClient()
+  const [proposed, setProposed] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const propose = async (action: WorktreeProposal): Promise<void> => {
+    setError(null)
+    setProposed(null)
+    try {
+      const result = await useWorktreesStore.getState().propose(client, taskId, action)
+      setProposed(
+        `${result.committedWork ? `The task's work was committed on ${branch}. ` : ''}Proposed: ${result.command} — answer it in Approvals; nothing runs before.`
+      )
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    }
+  }
+  return (
+    <>
+      <button type="button" onClick={() => void propose('merge')}>
+        Merge branch
+      </button>
+      <button type="button" onClick={() => void propose('pr')}>
+        Open a PR
+      </button>
+      <span role="status" className="note">
+        {proposed}
+      </span>
+      <FormError message={error} />
+    </>
   )
 }
 
@@ -121,15 +161,18 @@ function TaskReview(props: { task: WorktreeTask; taskId: string; Review: ReviewC
       </h2>
       <p className="note">
         Accepting applies the accepted hunks to your working tree. A hunk on lines you changed locally is a conflict and
-        is never written. To keep the history instead, merge the branch: <code>git merge {task.branch}</code>.
+        is never written. To keep the history instead, use “Merge branch” (it proposes{' '}
+        <code>git merge --no-ff --no-edit {task.branch}</code> through your approval).
       </p>
       <FormError message={review?.error ?? null} />
       {review?.outcome && (
-        <ul className="worktree-outcome" role="status" aria-label="Apply result">
-          {outcomeLines(review.outcome).map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
+        <div role="status" aria-label="Apply result">
+          <ul className="worktree-outcome">
+            {outcomeLines(review.outcome).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {!review?.changes ? (
         !review?.error && <p className="note">Reading the worktree…</p>

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { ModusClient } from '../../../../shared/contract'
 import type { ChangeDecision, ChangeView } from '../../../../shared/contract/approvals'
-import type { ApplyOutcome } from '../../../../shared/contract/worktree-review'
+import type { ApplyOutcome, ProposedCommand, WorktreeProposal } from '../../../../shared/contract/worktree-review'
 import type { WorktreeStartInput, WorktreeTask } from '../../../../shared/contract/worktrees'
 import { unwrap } from '../../client/unwrap'
 
@@ -27,6 +27,8 @@ interface WorktreesSlice {
   openReview(client: ModusClient, taskId: string): Promise<void>
   /** "Apply to my working tree" with the review's decisions; the changes are read again after. */
   apply(client: ModusClient, taskId: string, changes: ChangeDecision[]): Promise<void>
+  /** "Merge branch" / "Open a PR": the command waits for the user's answer in the queue. Throws what the core refused. */
+  propose(client: ModusClient, taskId: string, action: WorktreeProposal): Promise<ProposedCommand>
 }
 
 const EMPTY: TaskReview = { changes: null, outcome: null, error: null }
@@ -66,6 +68,9 @@ export const useWorktreesStore = create<WorktreesSlice>((set, get) => {
       const outcome = unwrap(await client.request('worktree:apply', { taskId, changes }))
       patch(taskId, { outcome })
       await get().openReview(client, taskId)
+    },
+    async propose(client, taskId, action) {
+      return unwrap(await client.request('worktree:propose', { taskId, action }))
     }
   }
 })
