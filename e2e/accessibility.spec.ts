@@ -86,11 +86,14 @@ async function setUp(page: Page, modus: ModusHarness): Promise<void> {
 
 /**
  * What a scan waits for instead of a fixed pause: lazy chunks in (no "Loading …" note; React holds a
- * Suspense reveal ~300 ms), Monaco's diff editors showing lines, fonts loaded, and two frames painted
- * so layout after a resize or a view switch is done.
+ * Suspense reveal ~300 ms), every view's data in (a view still waiting for its first answer is
+ * `aria-busy`, as MCP is before `mcp:list`: scanned then, it has no heading yet, which made the
+ * every-view scan flaky under load), Monaco's diff editors showing lines, fonts loaded, and two frames
+ * painted so layout after a resize or a view switch is done.
  */
 async function settled(page: Page): Promise<void> {
   await expect(page.locator('.note', { hasText: /^Loading/ })).toHaveCount(0)
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 })
   for (const diff of await page.locator('.monaco-diff-editor').all())
     await expect(diff.locator('.view-line').first()).toBeVisible()
   await page.evaluate(async () => {
