@@ -15,7 +15,7 @@ import { it } from 'vitest'
 import { openCodeIndex } from '../src/main/core/code-index/code-index'
 import { createEmbedder } from '../src/main/core/code-index/embedder'
 import { createCodeParser } from '../src/main/core/code-index/parser'
-import { MEMORY_SCAN_MAX_FLOATS } from '../src/main/core/code-index/vector-store'
+import { ANN_INDEX_MIN_VECTORS, MEMORY_SCAN_MAX_FLOATS } from '../src/main/core/code-index/vector-store'
 import { startFakeProvider } from '../test/support/fake-provider'
 
 // The project's own node_modules JavaScript, copied into a temp workspace (CODE_INDEX_BENCH_FILES caps the count).
@@ -75,6 +75,17 @@ it('code index over node_modules JavaScript, beside rg', async () => {
   t = performance.now()
   await index.sync()
   const unchangedSyncMs = performance.now() - t
+  t = performance.now()
+  await index.sync()
+  const unchangedAgainMs = performance.now() - t
+
+  // Memory with the index open, as this process holds it after the build, the reopen and a sync: the
+  // fake endpoint's log of every request (each chunk's text) is the harness's, not the index's, and
+  // the anchor below reads every row into this process, so both are left out of this figure.
+  fake.requests.length = 0
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const rssIndexOpen = rssMb()
+  const heapIndexOpen = (process.memoryUsage().heapUsed / 1e6).toFixed(0)
 
   const one = join(ws, flat(source, files[0]))
   appendFileSync(one, '\nfunction benchChangedFunction() { return 1 }\n')
@@ -201,16 +212,16 @@ it('code index over node_modules JavaScript, beside rg', async () => {
       `files ${status.filesTotal}, chunks ${status.chunks}, vectors ${status.semantic.chunksEmbedded} (${status.semantic.state}); load ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at the end`,
       `full build: ${(buildMs / 1000).toFixed(1)} s = ${((status.filesTotal / buildMs) * 1000).toFixed(0)} files/s, ${((status.chunks / buildMs) * 1000).toFixed(0)} chunks/s (read, parse, chunk, fake embedder, store, indexes)`,
       `anchor: LanceDB add of the same ${rows.length} rows + FTS index ${(anchorBuildMs / 1000).toFixed(1)} s = ${((rows.length / anchorBuildMs) * 1000).toFixed(0)} chunks/s`,
-      `reopen kept index: open ${openMs.toFixed(0)} ms, first answer ${firstAnswerMs.toFixed(0)} ms after opening, sync of the unchanged tree ${unchangedSyncMs.toFixed(0)} ms`,
-      `re-index after one file changed: watcher path (update) ${updateMs.toFixed(0)} ms, full sync ${reindexMs.toFixed(0)} ms`,
+      `reopen kept index: open ${openMs.toFixed(0)} ms, first answer ${firstAnswerMs.toFixed(0)} ms after opening, sync of the unchanged tree ${unchangedSyncMs.toFixed(0)} ms (goal <= 3 s), again ${unchangedAgainMs.toFixed(0)} ms`,
+      `re-index after one file changed: watcher path (update) ${updateMs.toFixed(0)} ms (goal <= 200 ms), full sync ${reindexMs.toFixed(0)} ms`,
       `codebase search (hybrid: query embedded on the fake endpoint, vectors, FTS, fetch) ${ms(ours)}`,
-      `  of which the query's embedding (fake endpoint, same process) ${ms(embedOnly)}; vectors scanned in memory up to ${MEMORY_SCAN_MAX_FLOATS / 1024 / 1024}M floats`,
+      `  of which the query's embedding (fake endpoint, same process) ${ms(embedOnly)}; vectors scanned in memory up to ${MEMORY_SCAN_MAX_FLOATS / 1024 / 1024}M floats while no ANN index exists (${ANN_INDEX_MIN_VECTORS} vectors)`,
       `codebase search (lexical only: FTS + fetch by id) ${ms(lexicalOnly)}`,
       `anchor: LanceDB FTS alone (limit 10, text) ${ms(fts)}`,
       `anchor: LanceDB fetch 10 chunks by id (BTree) ${ms(byId)}`,
       `anchor: LanceDB vector search direct (50 nearest, ${status.semantic.chunksEmbedded >= 20_000 ? 'IVF-PQ' : 'flat'}) ${ms(annDirect)}`,
       `rg -F -l same literal queries ${ms(rg)}`,
-      `RSS: ${rssBefore} MB before, ${rssMb()} MB with the index open`
+      `RSS: ${rssBefore} MB before, ${rssIndexOpen} MB with the index open after build, reopen and unchanged sync (JS heap ${heapIndexOpen} MB; goal <= 400 MB at 100k chunks), ${rssMb()} MB at the end (the anchor read every row here)`
     ].join('\n')
   )
   vectorTable.close()
