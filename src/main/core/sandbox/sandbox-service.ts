@@ -61,6 +61,11 @@ export interface SandboxCommandRequest {
   shell?: string
   /** Folders no sandboxed command may read whatever its mode says (Modus's data dir: its secrets). */
   privateDirs?: readonly string[]
+  /**
+   * Folders read-only inside whatever the writable roots say: an isolated task's repository (its
+   * working tree and git data: history, refs, config, hooks), which its worktree's git reads.
+   */
+  readOnly?: readonly string[]
 }
 
 export interface SandboxedRun {
@@ -203,12 +208,12 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const layout =
       bwrapPath && POSIX_SHELLS.has(basename(shell))
         ? layoutOnDisk(
-            { workspaceRoot: request.workspaceRoot, writable: roots, hidden },
+            { workspaceRoot: request.workspaceRoot, writable: roots, hidden, readOnly: request.readOnly },
             { protectedAlways: PROTECTED_IN_SANDBOX, protectedWherePresent: PROTECTED_WHERE_PRESENT, readOnly }
           )
         : null
     if (!bwrapPath || !layout) return made()
-    const key = JSON.stringify([request.workspaceRoot, roots, hidden, shell])
+    const key = JSON.stringify([request.workspaceRoot, roots, hidden, request.readOnly, shell])
     const signature = JSON.stringify(layout)
     let kept = keptWraps.get(key)
     if (kept?.layout !== signature) {
@@ -243,6 +248,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       workspaceRoot: request.workspaceRoot,
       writable: roots,
       hidden,
+      readOnly: request.readOnly,
       shell: request.shell,
       command: definitions?.command ?? request.command
     })
@@ -300,6 +306,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           allowWrite: roots,
           denyWrite: [
             ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
+            ...(request.readOnly ?? []).map((path) => ({ path: realOrSelf(path), literal: true as const })),
             ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
           ]
         }

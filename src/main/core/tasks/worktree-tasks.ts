@@ -22,6 +22,7 @@ import {
   copyListed,
   describeWorktree,
   folderBytes,
+  gitDataDirs,
   offeredFiles,
   removeWorktree,
   repoIdOf,
@@ -91,6 +92,12 @@ export interface WorktreeTasks {
   sourceOf(root: string): string | null
   /** `PORT` and `MODUS_PORT_BASE` of an isolated task's shell (empty for other tasks). */
   taskEnv(taskId: string): Record<string, string>
+  /**
+   * The repository a worktree came from, and its git data (the worktree's admin folder and the
+   * common dir, wherever they are): read-only for the worktree's sandboxed commands, so none can
+   * rewrite the user's tree, history, refs, config or hooks. Empty outside any worktree.
+   */
+  repositoryDirs(root: string): string[]
   /** Every worktree folder, so a sandboxed command of one task cannot read another's. */
   worktreeFolders(): string[]
   readonly dir: string
@@ -522,6 +529,13 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         MODUS_PORT_BASE: String(record.portBase),
         MODUS_PORT_COUNT: String(record.portCount)
       }
+    },
+    repositoryDirs(root) {
+      const target = resolve(root)
+      const record = records
+        .list()
+        .find((entry) => target === resolve(entry.path) || target.startsWith(resolve(entry.path) + sep))
+      return record ? [record.repoRoot, ...gitDataDirs(record.path)] : []
     },
     worktreeFolders: () => records.list().map((record) => record.path)
   }
