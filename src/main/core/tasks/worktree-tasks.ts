@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { TaskSummary } from '../../../shared/contract/task'
+import type { ImageAttachment } from '../../../shared/agent/images'
 import type {
   OrphanWorktree,
   WorktreeSetup,
@@ -67,6 +68,8 @@ export interface WorktreeTasks {
     carryChanges?: boolean
     parentTaskId?: string
     parentCallId?: string
+    /** Images attached to the task text (kept in memory until it starts). */
+    images?: ImageAttachment[]
   }): Promise<WorktreeTask>
   list(): Promise<WorktreeTask[]>
   get(id: string): Promise<WorktreeTask | undefined>
@@ -214,12 +217,13 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
           parentId: record.parentTaskId,
           parentCallId: record.parentCallId,
           todos: extras?.todos,
+          images: extras?.images,
           setupCommand: record.setupCommand
         },
         extras?.provider
       )
     } catch (error) {
-      if (!extras) throw error
+      if (!extras?.onLaunch) throw error
       // A subtask that cannot start leaves nothing behind; its parent's call says why.
       extras.onLaunch({ error: messageOf(error) })
       await forgetUnstarted(record.id).catch(() => undefined)
@@ -228,7 +232,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
       launching.delete(record.id)
     }
     // Told at once (before the record is written), so the parent waits for the child before it can end.
-    extras?.onLaunch({ taskId: summary.id })
+    extras?.onLaunch?.({ taskId: summary.id })
     const setup = record.setupCommand ? { command: record.setupCommand, status: 'pending' as const } : undefined
     await records.put({ ...record, taskId: summary.id, setup })
   }
@@ -416,6 +420,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     dir,
     async start(input) {
       const record = await create(input)
+      if (input.images?.length) launchExtras.set(record.id, { images: input.images })
       await drain().catch(() => undefined)
       const current = records.get(record.id) ?? record
       if (current.startError) {
@@ -549,7 +554,8 @@ interface LaunchExtras {
   /** The parent's provider: a subtask asks the same model. */
   provider?: ProviderPort
   todos?: TodoItem[]
-  onLaunch(result: { taskId: string } | { error: string }): void
+  images?: ImageAttachment[]
+  onLaunch?(result: { taskId: string } | { error: string }): void
 }
 
 const STATE_OF_STATUS: Record<TaskSummary['status'], WorktreeTaskState> = {
