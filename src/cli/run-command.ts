@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import type { AgentEvent } from '../shared/agent/events'
+import type { ImageAttachment } from '../shared/agent/images'
 import type { ApprovalItem } from '../shared/contract/approvals'
 import type { McpSnapshot } from '../shared/contract/mcp'
 import type { TaskSummary } from '../shared/contract/task'
@@ -34,10 +35,11 @@ const NON_INTERACTIVE_ANSWER =
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   return withServices(args, io, (services, workspace, reader) =>
     followTask(services, args, workspace, io, reader, async () => {
-      if (args.worktree) return startIsolated(services, args, workspace, io)
       const images = await readImageFiles(args.images ?? [], io.cwd)
       const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
       const text = await expandSlashCommand(args.task, { dataDir, workspace })
+      // An isolated task starts like any other: the same images and the same expanded command.
+      if (args.worktree) return startIsolated(services, { ...args, task: text }, workspace, io, images)
       return services.tasks.start({ text, mode: args.mode, workspace, images })
     })
   )
@@ -48,13 +50,15 @@ async function startIsolated(
   services: AgentServices,
   args: RunArgs,
   workspace: string,
-  io: CliIo
+  io: CliIo,
+  images: ImageAttachment[]
 ): Promise<TaskSummary> {
   const isolated = await services.worktrees.start({
     workspace,
     text: args.task,
     mode: args.mode,
-    name: args.worktree?.name
+    name: args.worktree?.name,
+    images
   })
   io.stderr.write(
     `modus: isolated task in ${isolated.path}\nmodus: branch ${isolated.branch} (from ${isolated.baseCommit.slice(0, 12)})\n`

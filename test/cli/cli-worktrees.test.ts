@@ -89,4 +89,26 @@ describe('modus run --worktree / modus worktrees', { timeout: 240_000 }, () => {
     expect(git(repo, 'branch', '--list', 'modus/login-fix').trim()).toBe('')
     expect(userGitState(repo)).toEqual(before)
   })
+
+  it('expands a slash command as the normal start does', async () => {
+    fake = await startFakeProvider({
+      name: 'cli worktree inputs',
+      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }]
+    })
+    const repo = await makeRepo({
+      'a.txt': 'original\n',
+      '.modus/commands/review.md': 'Review $ARGUMENTS carefully.\n'
+    })
+    const env = {
+      MODUS_DATA_DIR: mkdtempSync(join(tmpdir(), 'modus-wt-data-')),
+      HOME: mkdtempSync(join(tmpdir(), 'modus-wt-home-')),
+      ANTHROPIC_API_KEY: 'k'
+    }
+    const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+    const run = await onTerminal(['run', '--worktree', '--workspace', repo, ...provider, '/review a.txt'], env, [])
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toContain('branch modus/')
+    const sent = JSON.stringify(fake.requests[0].body)
+    expect(sent).toContain('Review a.txt carefully.')
+  })
 })

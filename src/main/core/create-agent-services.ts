@@ -238,7 +238,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     sandbox,
     mode: (slug) => modes.list().find((m) => m.slug === slug),
     workspaceRoot: async (root) => (await workspace(root)).root,
-    privateDirs: (root) => privateDataDirs(options.dataDir, worktrees.dir, worktrees.worktreeFolders(), root)
+    privateDirs: (root) => privateDataDirs(options.dataDir, worktrees.dir, worktrees.worktreeFolders(), root),
+    readOnlyDirs: (root) => worktrees.repositoryDirs(root)
   })
 
   const toolPort: ToolPort = withCommandCheckpoints(

@@ -18,6 +18,20 @@ export function webOriginOf(url: string | undefined): string | undefined {
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
+/**
+ * An http(s) origin on this machine (`http://localhost:3000`): which server answers there depends
+ * on the task (each isolated task has its own ports), so an "always" for it holds in that task only.
+ */
+export function isLoopbackOrigin(origin: string | undefined): boolean {
+  if (!origin) return false
+  try {
+    const url = new URL(origin)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_HOSTS.has(url.hostname)
+  } catch {
+    return false
+  }
+}
+
 /** What the page is, for the reason and the rules: an origin, or the file it opens. */
 function describe(url: URL): string {
   return url.protocol === 'file:' ? `the file ${decodeURIComponent(url.pathname)}` : `the origin ${originOf(url)}`

@@ -9,6 +9,7 @@ import {
   filterToolsForMode,
   findToolDefinition,
   followupAutoAnswerMs,
+  isLoopbackOrigin,
   isOutsideSandboxRule,
   webOriginOf,
   lexicalPathFacts,
@@ -95,11 +96,20 @@ interface AllowRule {
 
 interface BrowserAllowRule {
   browserAllow: string
+  /** A loopback origin: allowed in the task that approved it, never in the mode. */
+  thisTask?: true
 }
 
 /** The catalog and the pure policy behind the loop's ToolGate port. */
 export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
   const detectors = new Map<string, RepetitionDetector>()
+  /** Loopback origins a task's user allowed "always" (in memory: after a restart they ask again). */
+  const taskOrigins = new Map<string, Set<string>>()
+  /** A page on this machine the task's user allowed before: its ask is lifted, nothing else. */
+  const allowedInTask = (verdict: PolicyVerdict, taskId: string, origin: string | undefined): PolicyVerdict =>
+    verdict.decision === 'ask' && origin && taskOrigins.get(taskId)?.has(origin)
+      ? { decision: 'allow', rule: `browser-task-allow:${origin}`, reason: `You allowed ${origin} in this task` }
+      : verdict
   const resolved = (slug: string): ResolvedMode | undefined => deps.modes().find((mode) => mode.slug === slug)
   const modelTools = deps.modelTools ?? modelToolPreferences
   const runtimeTools = () => deps.runtimeTools?.() ?? []
@@ -239,6 +249,11 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
         ...(verdict.run ? { run: verdict.run } : {}),
         ...(verdict.plan ? { plan: verdict.plan } : {})
       }
+      const pageOrigin = webOriginOf(definition?.browserUrl?.(params))
+      if (ctx.taskId && isLoopbackOrigin(pageOrigin)) {
+        const lifted = allowedInTask(out, ctx.taskId, pageOrigin)
+        if (lifted !== out) return lifted
+      }
       const target =
         verdict.decision === 'ask' && definition?.effect === 'mcp' ? definition.mcpTarget?.(params) : undefined
       if (target?.tool && deps.allowMcpTool) {
@@ -252,7 +267,11 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       } else if (verdict.rule === 'foreign-origin' && deps.addBrowserOrigin) {
         // The narrowest entry: the page's origin in the mode's URL allow rules.
         const origin = webOriginOf(definition?.browserUrl?.(params))
-        if (origin) {
+        if (origin && isLoopbackOrigin(origin)) {
+          // Another task's localhost:3000 is another server (each isolated task has its own ports).
+          const rule: BrowserAllowRule = { browserAllow: origin, thisTask: true }
+          out.suggestedRule = { rule, label: `Always open pages on ${origin} in this task` }
+        } else if (origin) {
           const rule: BrowserAllowRule = { browserAllow: origin }
           out.suggestedRule = { rule, label: `Always open pages on ${origin} in ${mode.name} mode` }
         }
@@ -281,7 +300,7 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       return detector.check({ name, params }).allowExecution
     },
     resetRepetition: (taskId) => detectors.get(taskId)?.reset(),
-    async saveRule(slug, rule) {
+    async saveRule(slug, rule, taskId) {
       const mcpRule = (rule as Partial<McpAllowRule> | null)?.mcpAlwaysAllow
       if (mcpRule && typeof mcpRule.server === 'string' && typeof mcpRule.tool === 'string') {
         if (!deps.allowMcpTool) throw new Error('MCP servers are not available here.')
@@ -291,6 +310,12 @@ export function createPolicyGate(deps: PolicyGateDeps): ToolGate {
       if (browserOrigin !== undefined) {
         if (webOriginOf(browserOrigin) !== browserOrigin)
           throw new Error('The rule to save is not one the policy suggested.')
+        if (isLoopbackOrigin(browserOrigin)) {
+          if (!taskId) throw new Error('A page on this machine is allowed per task: no task was named.')
+          const origins = taskOrigins.get(taskId) ?? new Set<string>()
+          taskOrigins.set(taskId, origins.add(browserOrigin))
+          return
+        }
         if (!deps.addBrowserOrigin) throw new Error('Saving rules to a mode is not available here.')
         return deps.addBrowserOrigin(slug, browserOrigin)
       }

@@ -581,7 +581,7 @@ function unreviewedChangeIds(session: TaskSession, callId: string): string[] {
 async function saveAlwaysAllow(session: TaskSession, deps: LoopDeps, answer: ApprovalAnswer): Promise<void> {
   if (answer.outcome !== 'approve' || answer.alwaysAllow === undefined || answer.alwaysAllow === null) return
   try {
-    await deps.gate.saveRule(session.mode, answer.alwaysAllow)
+    await deps.gate.saveRule(session.mode, answer.alwaysAllow, session.id)
   } catch (error) {
     session.emit({
       type: 'error',

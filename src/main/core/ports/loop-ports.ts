@@ -59,7 +59,8 @@ export interface ToolGate {
   repetitionCheck(taskId: string, name: string, params: unknown): boolean
   resetRepetition(taskId: string): void
   /** Saves a confirmed "always allow" rule to the mode. */
-  saveRule(mode: string, rule: unknown): Promise<void>
+  /** `taskId`: the task whose approval saves it (a loopback origin is allowed in that task only). */
+  saveRule(mode: string, rule: unknown, taskId?: string): Promise<void>
   limits(mode: string): LoopLimits
   /** One line for the approval card. */
   summarize?(tool: string, params: unknown): string

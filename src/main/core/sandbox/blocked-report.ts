@@ -30,8 +30,23 @@ export function blockedReport(
   if (writeGroups.length > 0) parts.push(writeGroups.join(' and '))
   if (refusedConnections.length > 0)
     parts.push(`${refusedConnections.length === 1 ? 'a connection to' : 'connections to'} ${list(refusedConnections)}`)
-  return parts.length > 0 ? `Sandbox: blocked ${parts.join('; and ')}.` : null
+  if (parts.length === 0) return null
+  const gitData = writes.named.some(isGitData)
+  // On a line of its own: the first line stays the one-line report a reader of the first line sees.
+  return `Sandbox: blocked ${parts.join('; and ')}.${gitData ? `\n${GIT_DATA_NOTE}` : ''}`
 }
+
+/**
+ * Why git writes fail in the sandbox and what to do. A worktree's git data is in the main
+ * repository (`.git/worktrees/<name>`, `.git/objects`, `.git/refs`): writable, it would let a
+ * command replace objects of the user's history or point the worktree at a config (hooks,
+ * filters) of its own making, so it stays read-only like the workspace's own `.git`.
+ */
+const GIT_DATA_NOTE =
+  "git's own data (.git) is read-only in the sandbox, so no command can rewrite the repository's history, refs, config or hooks: git commit, branch and other git writes fail here. Leave the changes uncommitted (the user reviews the files; an isolated task's work is read from its worktree), or run the git command again with outside_sandbox: true, which asks the user."
+
+/** A path in a git dir: `.git` itself or anything below it (a worktree's admin folder is `.git/worktrees/<name>`). */
+const isGitData = (path: string): boolean => /(?:^|\/)\.git(?:\/|$)/.test(path)
 
 /** What a scanner keeps: enough refusals to name every path the report lists, bounded in memory. */
 const MAX_KEPT_LINES = 200

@@ -13,6 +13,8 @@ export interface CommandSandboxDeps {
    * answers per workspace (an isolated task's worktree lives in the data dir, its siblings do not show).
    */
   privateDirs?: readonly string[] | ((workspaceRoot: string) => readonly string[])
+  /** Folders read-only for a workspace's commands whatever the writable roots say (an isolated task's repository). */
+  readOnlyDirs?: (workspaceRoot: string) => readonly string[]
 }
 
 export interface CommandRun {
@@ -50,7 +52,8 @@ export function createCommandSandboxes(deps: CommandSandboxDeps) {
           sandbox: plan.sandbox,
           shell,
           tty,
-          privateDirs: typeof deps.privateDirs === 'function' ? deps.privateDirs(root) : deps.privateDirs
+          privateDirs: typeof deps.privateDirs === 'function' ? deps.privateDirs(root) : deps.privateDirs,
+          readOnly: deps.readOnlyDirs?.(root)
         })
     }
   }

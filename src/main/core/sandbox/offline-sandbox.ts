@@ -16,6 +16,8 @@ export interface OfflineWrapRequest {
   writable: readonly string[]
   /** Paths to hide, absolute (credential stores, Modus's data dir); absent ones are skipped. */
   hidden: readonly string[]
+  /** Folders read-only inside even within a writable root (an isolated task's repository); absent ones are skipped. */
+  readOnly?: readonly string[]
   /** The task shell; the command text is written for it and runs in it inside the sandbox. */
   shell: string | undefined
   /** What the inner shell runs (definitions first). */
@@ -89,7 +91,7 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
       const shell = innerShell(shellName)
       const layout = shell ? layoutOnDisk(request, deps) : null
       if (!shell || !layout) return null
-      const key = JSON.stringify([request.workspaceRoot, request.writable, request.hidden, shell])
+      const key = JSON.stringify([request.workspaceRoot, request.writable, request.hidden, request.readOnly, shell])
       const signature = JSON.stringify(layout)
       let entry = kept.get(key)
       if (entry?.layout !== signature) {
@@ -111,7 +113,7 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
  * resolves such paths, wraps that command.
  */
 export function layoutOnDisk(
-  request: Pick<OfflineWrapRequest, 'workspaceRoot' | 'writable' | 'hidden'>,
+  request: Pick<OfflineWrapRequest, 'workspaceRoot' | 'writable' | 'hidden' | 'readOnly'>,
   deps: Pick<OfflineSandboxDeps, 'protectedAlways' | 'protectedWherePresent' | 'readOnly' | 'placeholder'>
 ): BwrapLayout | null {
   const readOnly: string[] = []
@@ -131,6 +133,10 @@ export function layoutOnDisk(
     const real = realOrNull(path)
     const stat = real ? statSync(real, { throwIfNoEntry: false }) : undefined
     if (real && stat) hidden.push({ path: real, dir: stat.isDirectory() })
+  }
+  for (const path of request.readOnly ?? []) {
+    const real = realOrNull(path)
+    if (real) readOnly.push(real)
   }
   return { writable: request.writable, hidden, readOnly: [...readOnly, ...deps.readOnly], absent }
 }

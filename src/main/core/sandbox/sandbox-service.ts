@@ -83,6 +83,11 @@ export interface SandboxCommandRequest {
   privateDirs?: readonly string[]
   /** The task shell's terminal device: with it (Linux, bash) the command runs in a warm sandbox. */
   tty?: string
+  /**
+   * Folders read-only inside whatever the writable roots say: an isolated task's repository (its
+   * working tree and git data: history, refs, config, hooks), which its worktree's git reads.
+   */
+  readOnly?: readonly string[]
 }
 
 export interface SandboxedRun {
@@ -230,7 +235,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const layout =
       bwrapPath && POSIX_SHELLS.has(basename(shell))
         ? layoutOnDisk(
-            { workspaceRoot: request.workspaceRoot, writable: roots, hidden },
+            { workspaceRoot: request.workspaceRoot, writable: roots, hidden, readOnly: request.readOnly },
             {
               protectedAlways: PROTECTED_IN_SANDBOX,
               protectedWherePresent: PROTECTED_WHERE_PRESENT,
@@ -240,7 +245,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           )
         : null
     if (!bwrapPath || !layout) return null
-    const key = JSON.stringify([request.workspaceRoot, roots, hidden, shell])
+    const key = JSON.stringify([request.workspaceRoot, roots, hidden, request.readOnly, shell])
     const signature = JSON.stringify(layout)
     let kept = keptWraps.get(key)
     if (kept?.layout !== signature) {
@@ -348,6 +353,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       workspaceRoot: request.workspaceRoot,
       writable: roots,
       hidden,
+      readOnly: request.readOnly,
       shell: request.shell
     })
     const args = launch ? withTty(launch.args, tty) : null
@@ -413,6 +419,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       workspaceRoot: request.workspaceRoot,
       writable: roots,
       hidden,
+      readOnly: request.readOnly,
       shell: request.shell,
       command: definitions?.command ?? request.command
     })
@@ -480,6 +487,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           allowWrite: roots,
           denyWrite: [
             ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
+            ...(request.readOnly ?? []).map((path) => ({ path: realOrSelf(path), literal: true as const })),
             ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
           ]
         }

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { TaskSummary } from '../../../shared/contract/task'
+import type { ImageAttachment } from '../../../shared/agent/images'
 import type {
   OrphanWorktree,
   WorktreeSetup,
@@ -22,6 +23,7 @@ import {
   copyListed,
   describeWorktree,
   folderBytes,
+  gitDataDirs,
   offeredFiles,
   removeWorktree,
   repoIdOf,
@@ -66,6 +68,8 @@ export interface WorktreeTasks {
     carryChanges?: boolean
     parentTaskId?: string
     parentCallId?: string
+    /** Images attached to the task text (kept in memory until it starts). */
+    images?: ImageAttachment[]
   }): Promise<WorktreeTask>
   list(): Promise<WorktreeTask[]>
   get(id: string): Promise<WorktreeTask | undefined>
@@ -91,6 +95,12 @@ export interface WorktreeTasks {
   sourceOf(root: string): string | null
   /** `PORT` and `MODUS_PORT_BASE` of an isolated task's shell (empty for other tasks). */
   taskEnv(taskId: string): Record<string, string>
+  /**
+   * The repository a worktree came from, and its git data (the worktree's admin folder and the
+   * common dir, wherever they are): read-only for the worktree's sandboxed commands, so none can
+   * rewrite the user's tree, history, refs, config or hooks. Empty outside any worktree.
+   */
+  repositoryDirs(root: string): string[]
   /** Every worktree folder, so a sandboxed command of one task cannot read another's. */
   worktreeFolders(): string[]
   readonly dir: string
@@ -207,12 +217,13 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
           parentId: record.parentTaskId,
           parentCallId: record.parentCallId,
           todos: extras?.todos,
+          images: extras?.images,
           setupCommand: record.setupCommand
         },
         extras?.provider
       )
     } catch (error) {
-      if (!extras) throw error
+      if (!extras?.onLaunch) throw error
       // A subtask that cannot start leaves nothing behind; its parent's call says why.
       extras.onLaunch({ error: messageOf(error) })
       await forgetUnstarted(record.id).catch(() => undefined)
@@ -221,7 +232,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
       launching.delete(record.id)
     }
     // Told at once (before the record is written), so the parent waits for the child before it can end.
-    extras?.onLaunch({ taskId: summary.id })
+    extras?.onLaunch?.({ taskId: summary.id })
     const setup = record.setupCommand ? { command: record.setupCommand, status: 'pending' as const } : undefined
     await records.put({ ...record, taskId: summary.id, setup })
   }
@@ -409,6 +420,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     dir,
     async start(input) {
       const record = await create(input)
+      if (input.images?.length) launchExtras.set(record.id, { images: input.images })
       await drain().catch(() => undefined)
       const current = records.get(record.id) ?? record
       if (current.startError) {
@@ -523,6 +535,13 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         MODUS_PORT_COUNT: String(record.portCount)
       }
     },
+    repositoryDirs(root) {
+      const target = resolve(root)
+      const record = records
+        .list()
+        .find((entry) => target === resolve(entry.path) || target.startsWith(resolve(entry.path) + sep))
+      return record ? [record.repoRoot, ...gitDataDirs(record.path)] : []
+    },
     worktreeFolders: () => records.list().map((record) => record.path)
   }
 
@@ -535,7 +554,8 @@ interface LaunchExtras {
   /** The parent's provider: a subtask asks the same model. */
   provider?: ProviderPort
   todos?: TodoItem[]
-  onLaunch(result: { taskId: string } | { error: string }): void
+  images?: ImageAttachment[]
+  onLaunch?(result: { taskId: string } | { error: string }): void
 }
 
 const STATE_OF_STATUS: Record<TaskSummary['status'], WorktreeTaskState> = {

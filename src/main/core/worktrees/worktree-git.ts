@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { promises as fs } from 'node:fs'
+import { promises as fs, readFileSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { emptiedFilterDrivers, gitText, nulList, repoGit, RepoGitError } from './repo-git'
 
@@ -213,4 +213,21 @@ export async function folderBytes(path: string): Promise<number> {
     }
   }
   return total
+}
+
+/**
+ * A worktree's git data outside it: its admin folder (the `gitdir:` of its `.git` file) and the
+ * common dir that folder names (objects, refs, config, hooks). Parts that cannot be read are left
+ * out; the caller keeps the repository itself read-only anyway.
+ */
+export function gitDataDirs(worktree: string): string[] {
+  try {
+    const admin = /^gitdir:\s*(.+)$/m.exec(readFileSync(join(worktree, '.git'), 'utf8'))?.[1]?.trim()
+    if (!admin) return []
+    const adminDir = resolve(worktree, admin)
+    const common = readFileSync(join(adminDir, 'commondir'), 'utf8').trim()
+    return [adminDir, resolve(adminDir, common)]
+  } catch {
+    return []
+  }
 }
