@@ -56,9 +56,9 @@ describe('modus run with images and slash commands', { timeout: 240_000 }, () =>
 
   it('runs /cost, /checkpoint and /condense on a task with modus resume, printing what each did; /condense in modus run says where it works', async () => {
     const read = (path: string) => ({ toolCalls: [{ name: 'read_file', input: { path } }] })
-    const { workspace, env } = await setup([read('a.txt'), read('a.txt'), read('a.txt'), done, { text: 'SUMMARY.' }])
+    const { fake, workspace, env } = await setup([read('a.txt'), read('a.txt'), read('a.txt'), done, { text: 'SUMMARY.' }])
     writeFileSync(join(workspace, 'a.txt'), 'alpha\n')
-    const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake!.anthropicBaseUrl]
+    const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
     const run = await onTerminal(['run', '--workspace', workspace, ...anthropic, 'read a three times'], env)
     expect(run.code, run.output).toBe(0)
 
@@ -72,7 +72,7 @@ describe('modus run with images and slash commands', { timeout: 240_000 }, () =>
     expect(condense.code, condense.output).toBe(0)
     expect(condense.output).toMatch(/Condensed 5 messages into a summary — [\d.k]+ → [\d.k]+ tokens/)
     // Only the summary request went out for the three commands.
-    expect(fake!.requests.filter((r) => r.protocol !== 'unknown')).toHaveLength(5)
+    expect(fake.requests.filter((r) => r.protocol !== 'unknown')).toHaveLength(5)
 
     const misplaced = await onTerminal(['run', '--workspace', workspace, ...anthropic, '/condense'], env)
     expect(misplaced.code).toBe(2)
