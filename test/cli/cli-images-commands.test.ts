@@ -56,7 +56,13 @@ describe('modus run with images and slash commands', { timeout: 240_000 }, () =>
 
   it('runs /cost, /checkpoint and /condense on a task with modus resume, printing what each did; /condense in modus run says where it works', async () => {
     const read = (path: string) => ({ toolCalls: [{ name: 'read_file', input: { path } }] })
-    const { fake, workspace, env } = await setup([read('a.txt'), read('a.txt'), read('a.txt'), done, { text: 'SUMMARY.' }])
+    const { fake, workspace, env } = await setup([
+      read('a.txt'),
+      read('a.txt'),
+      read('a.txt'),
+      done,
+      { text: 'SUMMARY.' }
+    ])
     writeFileSync(join(workspace, 'a.txt'), 'alpha\n')
     const anthropic = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
     const run = await onTerminal(['run', '--workspace', workspace, ...anthropic, 'read a three times'], env)

@@ -1,10 +1,9 @@
-import type { ReactNode } from 'react'
+import { lazy, Suspense, type ReactNode } from 'react'
 import { CodeIndexStatusPanel, EmbeddingsForm } from './features/code-index/CodeIndexSettings'
 import { BrowserSettings } from './features/settings/BrowserSettings'
 import { CommandRulesForm } from './features/settings/CommandRulesForm'
 import { CheckpointSettings } from './features/checkpoints/CheckpointSettings'
 import { LimitsForm } from './features/settings/LimitsForm'
-import { HooksSettings } from './features/hooks/HooksSettings'
 import { McpSettings } from './features/mcp/McpSettings'
 import { ProviderList } from './features/settings/ProviderList'
 import { useSettingsStore } from './common/settings/settings-store'
@@ -12,6 +11,11 @@ import { SettingsSection } from './features/settings/SettingsSection'
 import { ThemePicker } from './features/settings/ThemePicker'
 import { TrustSettings } from './features/settings/TrustSettings'
 import './features/settings/settings.css'
+
+// Hooks validate with the contract's zod schema: loaded with the section, not in the first chunk.
+const HooksSettings = lazy(() =>
+  import('./features/hooks/HooksSettings').then((module) => ({ default: module.HooksSettings }))
+)
 
 /**
  * The Settings view: providers and models, global limits, appearance. `sections` are other features'
@@ -51,7 +55,15 @@ export function SettingsView({ sections }: { sections?: ReactNode }): ReactNode 
         title="Hooks"
         description="Your own programs around tool calls and messages, as in Claude Code: they may deny or ask before a call, allow what the policy would only ask, and add notes for the model."
       >
-        <HooksSettings />
+        <Suspense
+          fallback={
+            <p className="note" aria-busy="true">
+              Loading hooks…
+            </p>
+          }
+        >
+          <HooksSettings />
+        </Suspense>
       </SettingsSection>
       <SettingsSection
         title="Codebase index"
