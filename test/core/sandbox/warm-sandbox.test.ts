@@ -145,6 +145,15 @@ describe('the warm sandbox', () => {
     }
   }, 60_000)
 
+  it('cannot push keystrokes into the task shell through the terminal it shares (TIOCSTI)', async () => {
+    await namespaceOf()
+    const pushed = await run(
+      `perl -e 'for (split //, "touch PWNED\\n") { my $c = $_; ioctl(STDIN, 0x5412, $c) or die "refused: $!\\n" } print "pushed\\n"'`
+    )
+    expect(pushed.output.text).toMatch(/refused: /)
+    expect(existsSync(join(h.root, 'PWNED'))).toBe(false)
+  }, 60_000)
+
   it('ends a long command on Ctrl-C in the terminal, and runs the next one', async () => {
     const pending = run('echo waiting; sleep 300; echo after')
     await until(
