@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { promises as fs } from 'node:fs'
+import { existsSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModeConfigInput } from '../../../src/shared/modes/schema'
 import { toolResultsIn } from '../../support/fake-provider'
 import { createHarness, type Harness } from '../agent/support/harness'
+import { until } from '../terminal/harness'
 import { git, makeRepo, userGitState } from './git-repo'
 
 let harness: Harness | undefined
@@ -73,7 +74,13 @@ describe.skipIf(!hasBwrap)(
       // Nothing was committed: the branch is where it started, the user's repository as it was.
       expect(git(repo, 'rev-parse', task.branch)).toBe(branchBefore)
       expect(userGitState(repo)).toEqual(before)
-      // The edit itself stands in the worktree, for the review.
+      // The edit itself stands in the worktree, for the review, once the run's warm sandbox has
+      // ended and taken its placeholders over the absent .modus and .roomodes with it.
+      const worktree = (await h.services.worktrees.get(task.id))!.path
+      await until(
+        () => !existsSync(join(worktree, '.modus')) && !existsSync(join(worktree, '.roomodes')),
+        'the warm sandbox to end'
+      )
       expect((await h.services.worktrees.get(task.id))?.changedFiles).toBe(1)
     })
   }

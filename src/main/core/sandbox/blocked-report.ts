@@ -32,8 +32,8 @@ export function blockedReport(
     parts.push(`${refusedConnections.length === 1 ? 'a connection to' : 'connections to'} ${list(refusedConnections)}`)
   if (parts.length === 0) return null
   const gitData = writes.named.some(isGitData)
-  // On a line of its own: the first line stays the one-line report a reader of the first line sees.
-  return `Sandbox: blocked ${parts.join('; and ')}.${gitData ? `\n${GIT_DATA_NOTE}` : ''}`
+  // Still one line: the result shows the sandbox's report as one line under the output.
+  return `Sandbox: blocked ${parts.join('; and ')}.${gitData ? ` ${GIT_DATA_NOTE}` : ''}`
 }
 
 /**

@@ -64,7 +64,8 @@ export interface Harness {
   close(): Promise<void>
 }
 
-const WAIT_LIMIT_MS = 20_000
+// Generous: CI runs the suites side by side on 2 cores, where a parent with two worktree subtasks took over 20 s.
+const WAIT_LIMIT_MS = 60_000
 
 /** A real core (task store, policy, workspace tools, pty terminal) against the fake provider over loopback. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
