@@ -45,8 +45,11 @@ export function blockedReport(
 const GIT_DATA_NOTE =
   "git's own data (.git) is read-only in the sandbox, so no command can rewrite the repository's history, refs, config or hooks: git commit, branch and other git writes fail here. Leave the changes uncommitted (the user reviews the files; an isolated task's work is read from its worktree), or run the git command again with outside_sandbox: true, which asks the user."
 
-/** A path in a git dir: `.git` itself or anything below it (a worktree's admin folder is `.git/worktrees/<name>`). */
-const isGitData = (path: string): boolean => /(?:^|\/)\.git(?:\/|$)/.test(path)
+/**
+ * A path in a worktree's git data (`.git/worktrees/<name>/…`, where an isolated task's git writes
+ * first land): there the advice is needed, since the worktree itself is writable.
+ */
+const isGitData = (path: string): boolean => /(?:^|\/)\.git\/worktrees\//.test(path)
 
 /** What a scanner keeps: enough refusals to name every path the report lists, bounded in memory. */
 const MAX_KEPT_LINES = 200

@@ -45,6 +45,11 @@ export interface WarmCommand {
 export interface WarmSandbox {
   /** A command runs in it (a second one takes the per-command path). */
   busy(): boolean
+  /**
+   * Resolves true once no command runs, waiting at most `ms`, and only when the task shell is
+   * already done with the current one (the server's end of it follows at once); else false.
+   */
+  whenFree(ms: number): Promise<boolean>
   /** Every watched path is still the file it was laid out over, and it still runs. */
   intact(): boolean
   /** Hands one command over: the text the task shell runs. */
@@ -87,6 +92,10 @@ export function startWarmSandbox(spec: WarmSandboxSpec): Promise<WarmSandbox | n
   let stuck: NodeJS.Timeout | null = null
   let ready: (up: boolean) => void = () => undefined
   let stderr = ''
+  const freeWaiters = new Set<() => void>()
+  const wakeFreeWaiters = (): void => {
+    for (const wake of [...freeWaiters]) wake()
+  }
   const clearTimers = (): void => {
     if (idle) clearTimeout(idle)
     if (stuck) clearTimeout(stuck)
@@ -107,6 +116,7 @@ export function startWarmSandbox(spec: WarmSandboxSpec): Promise<WarmSandbox | n
     current = null
     dropFiles(id)
     clearTimers()
+    wakeFreeWaiters()
     idle = setTimeout(() => void close(), spec.idleMs)
     idle.unref()
   }
@@ -134,10 +144,24 @@ export function startWarmSandbox(spec: WarmSandboxSpec): Promise<WarmSandbox | n
     current = null
     spec.onExit()
     rmSync(spec.dir, { recursive: true, force: true })
+    wakeFreeWaiters()
     exited()
   })
   const warm: WarmSandbox = {
     busy: () => current !== null,
+    whenFree(ms) {
+      if (!current) return Promise.resolve(true)
+      if (!current.ended) return Promise.resolve(false)
+      return new Promise((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer)
+          freeWaiters.delete(wake)
+          resolve(current === null)
+        }
+        const timer = setTimeout(wake, ms)
+        freeWaiters.add(wake)
+      })
+    },
     intact() {
       if (!alive || closing) return false
       for (const [path, identity] of [...before, ...after]) if (identityOf(path) !== identity) return false
