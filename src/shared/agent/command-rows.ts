@@ -11,49 +11,39 @@ export function costByModel(events: readonly AgentEvent[]): ModelCost[] {
   for (const event of events) {
     if (event.type === 'assistant-start') model = event.model
     if (event.type !== 'usage') continue
-    const known = byModel.get(model) ?? {
-      model,
-      requests: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      costUsd: 0
-    }
-    const usage = event.usage
-    byModel.set(model, {
-      model,
-      requests: known.requests + 1,
-      inputTokens: known.inputTokens + usage.inputTokens,
-      outputTokens: known.outputTokens + usage.outputTokens,
-      cacheReadTokens: known.cacheReadTokens + usage.cacheReadTokens,
-      cacheWriteTokens: known.cacheWriteTokens + usage.cacheWriteTokens,
-      costUsd: known.costUsd === null || usage.costUsd === null ? null : known.costUsd + usage.costUsd
-    })
+    const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, costUsd } = event.usage
+    const request = { requests: 1, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, costUsd }
+    byModel.set(model, { model, ...addCost(byModel.get(model) ?? NO_COST, request) })
   }
   return [...byModel.values()]
 }
 
+type Cost = Omit<ModelCost, 'model'>
+
+const NO_COST: Cost = {
+  requests: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0
+}
+
+/** Two costs added; the cost is null when either part of it is unknown. */
+function addCost(a: Cost, b: Cost): Cost {
+  return {
+    requests: a.requests + b.requests,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    costUsd: a.costUsd === null || b.costUsd === null ? null : a.costUsd + b.costUsd
+  }
+}
+
 /** The sum over the models; the cost is null when any part of it is unknown. */
-export function totalCost(models: readonly ModelCost[]): Omit<ModelCost, 'model'> {
-  return models.reduce<Omit<ModelCost, 'model'>>(
-    (sum, m) => ({
-      requests: sum.requests + m.requests,
-      inputTokens: sum.inputTokens + m.inputTokens,
-      outputTokens: sum.outputTokens + m.outputTokens,
-      cacheReadTokens: sum.cacheReadTokens + m.cacheReadTokens,
-      cacheWriteTokens: sum.cacheWriteTokens + m.cacheWriteTokens,
-      costUsd: sum.costUsd === null || m.costUsd === null ? null : sum.costUsd + m.costUsd
-    }),
-    {
-      requests: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      costUsd: 0
-    }
-  )
+export function totalCost(models: readonly ModelCost[]): Cost {
+  return models.reduce<Cost>(addCost, NO_COST)
 }
 
 /** "41k" for a token count: the rows speak in rounded thousands above 1,000. */
