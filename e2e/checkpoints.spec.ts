@@ -78,7 +78,7 @@ test('checkpoints: since task start, restore files through the review, rewind th
   await expect(page.getByRole('table', { name: 'Space used by checkpoints' })).toContainText('sample-project')
   await page.getByLabel('Skip files larger than (MB) in command snapshots').fill('8')
   await page.getByRole('button', { name: 'Save checkpoint settings' }).click()
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: 'Checkpoint settings saved.' })).toBeVisible()
   expect(JSON.parse(readFileSync(join(modus.dataDir, 'settings.json'), 'utf8')).checkpoints.maxFileMb).toBe(8)
   expect(modus.fake.failures).toEqual([])
 })
