@@ -5,7 +5,6 @@ import { routeEvents } from './client/event-router'
 import { useApprovalsStore } from './common/approvals/approvals-store'
 import { useChatStore } from './common/chat/chat-store'
 import { IndexStatusItem } from './features/code-index/IndexStatusItem'
-import { ProviderSettings } from './features/settings/ProviderSettings'
 import { useSettingsStore } from './common/settings/settings-store'
 import { TrustPrompt } from './features/workspace/TrustPrompt'
 import { WorkspacePicker } from './features/workspace/WorkspacePicker'
@@ -18,6 +17,13 @@ import { wireDesktopNotices } from './common/desktop-notices'
 import { noticesEnabled } from './common/notice-preference'
 import { NeedsTokenPage } from './components/NeedsTokenPage'
 import { Icon } from './components/icons'
+import { lazyView } from './components/lazy-view'
+
+// Shown once, after the first folder is opened: its code loads then, not with the app.
+const providerSetup = lazyView(
+  () => import('./features/settings/ProviderSettings').then((m) => m.ProviderSettings),
+  'provider settings'
+)
 
 export function App(): ReactNode {
   const client = useClient()
@@ -134,7 +140,7 @@ export function App(): ReactNode {
         <main className="app-main">
           <section className="settings-panel" aria-label="Settings">
             <h1>Choose a provider</h1>
-            <ProviderSettings />
+            <providerSetup.Component />
           </section>
         </main>
       ) : (
