@@ -10,7 +10,7 @@ import { TrustPrompt } from './features/workspace/TrustPrompt'
 import { WorkspacePicker } from './features/workspace/WorkspacePicker'
 import { useWorkspaceStore } from './common/workspace/workspace-store'
 import { useNavigationStore } from './navigation-store'
-import { appViews, type AppView } from './views'
+import { appViews, preloadOtherViews, type AppView } from './views'
 import { viewShortcutIndex } from './app-shortcuts'
 import { composerField, focusWhenReady } from './components/focus-after'
 import { wireDesktopNotices } from './common/desktop-notices'
@@ -73,6 +73,11 @@ export function App(): ReactNode {
     void useApprovalsStore.getState().load(client)
     void useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
   }, [client, connection, generation])
+
+  // The other views' code is fetched when the browser is idle after the first screen is up.
+  useEffect(() => {
+    if (settingsLoaded) preloadOtherViews()
+  }, [settingsLoaded])
 
   // Alt+1 … Alt+9 switch views.
   useEffect(() => {

@@ -34,7 +34,14 @@ const worktrees = lazyView(
   'worktrees'
 )
 
-preloadWhenIdle([approvals, changes, history, settings, mcp, terminal, worktrees, { preload: loadModesView }])
+let preloading = false
+
+/** Called once the first screen has what it needs, so the fetches never compete with it. */
+export function preloadOtherViews(): void {
+  if (preloading) return
+  preloading = true
+  preloadWhenIdle([approvals, changes, history, settings, mcp, terminal, worktrees, { preload: loadModesView }])
+}
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
