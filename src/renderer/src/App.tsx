@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { routeEvents } from './client/event-router'
@@ -65,8 +65,9 @@ export function App(): ReactNode {
     [client]
   )
 
-  // On every (re)connect the core is the source of truth.
-  useEffect(() => {
+  // On every (re)connect the core is the source of truth. A layout effect, so the first screen's
+  // requests leave in the commit that saw the socket open, not a scheduler task later.
+  useLayoutEffect(() => {
     if (connection !== 'open') return
     void useWorkspaceStore.getState().load(client)
     void useSettingsStore.getState().load(client)
