@@ -16,6 +16,28 @@ export const FIRST_CHUNK_ENTRY = 'src/renderer/src/main.tsx'
  */
 export const FIRST_CHUNK_PACKAGES = ['react', 'react-dom', 'react-dom/client', 'zustand', 'diff']
 
+/**
+ * The views the first screen does not show (everything but the chat and the folder picker): views.tsx
+ * and App.tsx load each with `import()`, so its code is fetched on first show or when the browser is
+ * idle, never before the first paint. A static import of one of them from the first chunk fails.
+ */
+export const LAZY_VIEW_MODULES = [
+  'src/renderer/src/composed/QueueWithBranches.tsx',
+  'src/renderer/src/features/approvals/ApprovalQueueView.tsx',
+  'src/renderer/src/features/review/ChangesView.tsx',
+  'src/renderer/src/common/review/ChangesetReview.tsx',
+  'src/renderer/src/features/terminal/TerminalPanel.tsx',
+  'src/renderer/src/features/modes/ModesView.tsx',
+  'src/renderer/src/features/mcp/McpView.tsx',
+  'src/renderer/src/features/history/HistoryView.tsx',
+  'src/renderer/src/composed/SettingsWithFeatures.tsx',
+  'src/renderer/src/SettingsView.tsx',
+  'src/renderer/src/features/settings/ProviderSettings.tsx',
+  'src/renderer/src/features/hooks/HooksSettings.tsx',
+  'src/renderer/src/composed/WorktreesWithReview.tsx',
+  'src/renderer/src/features/worktrees/WorktreesView.tsx'
+]
+
 const STATEMENT =
   /^[ \t]*(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|^[ \t]*import\s+['"]([^'"]+)['"]/gm
 
@@ -57,6 +79,13 @@ const packageOf = (spec) =>
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/')
 
+/** The import chain from main.tsx to a module of the first chunk. */
+function chainTo(importer, file) {
+  const path = []
+  for (let at = file; at; at = importer.get(at)) path.unshift(at)
+  return path
+}
+
 /**
  * files: { 'src/…/x.ts': source }. Returns the modules of the first chunk (each with the module that
  * first imported it) and the packages they import, as { spec, chain }.
@@ -66,11 +95,7 @@ export function firstChunk(files) {
   const packages = []
   if (!(FIRST_CHUNK_ENTRY in files)) return { importer, packages }
   const queue = [FIRST_CHUNK_ENTRY]
-  const chain = (file) => {
-    const path = []
-    for (let at = file; at; at = importer.get(at)) path.unshift(at)
-    return path
-  }
+  const chain = (file) => chainTo(importer, file)
   while (queue.length > 0) {
     const file = queue.shift()
     for (const spec of valueImportsOf(files[file])) {
@@ -88,15 +113,29 @@ export function firstChunk(files) {
   return { importer, packages }
 }
 
-/** One line per import of a package the first chunk may not carry, with the chain that reaches it. */
-export function firstChunkViolations(files, allowed = FIRST_CHUNK_PACKAGES) {
-  return firstChunk(files)
-    .packages.filter(({ spec }) => !allowed.includes(spec) && !allowed.includes(packageOf(spec)))
+/**
+ * One line per import of a package the first chunk may not carry, and per lazy view it holds, with
+ * the chain that reaches it.
+ */
+export function firstChunkViolations(files, allowed = FIRST_CHUNK_PACKAGES, lazyViews = LAZY_VIEW_MODULES) {
+  const { importer, packages } = firstChunk(files)
+  const heavyPackages = packages
+    .filter(({ spec }) => !allowed.includes(spec) && !allowed.includes(packageOf(spec)))
     .map(
       ({ spec, chain }) =>
         `${chain.at(-1)}: imports '${spec}', which puts it in the renderer's first chunk (${chain.join(' → ')}) — ` +
         `use \`import type\` for types, a module without it for constants, or load the view lazily`
     )
+  const eagerViews = lazyViews
+    .filter((file) => importer.has(file))
+    .map((file) => {
+      const chain = chainTo(importer, file)
+      return (
+        `${chain.at(-2)}: imports the view ${file} statically, which puts it in the renderer's first chunk ` +
+        `(${chain.join(' → ')}) — load it with \`lazyView(() => import(…))\` (components/lazy-view.tsx)`
+      )
+    })
+  return [...heavyPackages, ...eagerViews]
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {

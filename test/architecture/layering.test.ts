@@ -182,6 +182,21 @@ describe("the renderer's first chunk (issue 28 item 21)", () => {
     })
     expect(violations).toEqual([])
   })
+
+  it('fails when the first chunk imports a view the first screen does not show, naming the chain', () => {
+    const views = (load: string) => ({
+      'src/renderer/src/main.tsx': main,
+      'src/renderer/src/App.tsx': "import { appViews } from './views'\n",
+      'src/renderer/src/views.tsx': load,
+      'src/renderer/src/SettingsView.tsx': "import { useState } from 'react'\n"
+    })
+    expect(check(views("import { SettingsView } from './SettingsView'\n"))).toEqual([
+      "src/renderer/src/views.tsx: imports the view src/renderer/src/SettingsView.tsx statically, which puts it in the renderer's first chunk (src/renderer/src/main.tsx → src/renderer/src/App.tsx → src/renderer/src/views.tsx → src/renderer/src/SettingsView.tsx) — load it with `lazyView(() => import(…))` (components/lazy-view.tsx)"
+    ])
+    expect(
+      check(views("const settings = lazyView(() => import('./SettingsView').then((m) => m.SettingsView))\n"))
+    ).toEqual([])
+  })
 })
 
 describe('per-environment tsconfigs', () => {

@@ -1,23 +1,29 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { routeEvents } from './client/event-router'
 import { useApprovalsStore } from './common/approvals/approvals-store'
 import { useChatStore } from './common/chat/chat-store'
 import { IndexStatusItem } from './features/code-index/IndexStatusItem'
-import { ProviderSettings } from './features/settings/ProviderSettings'
 import { useSettingsStore } from './common/settings/settings-store'
 import { TrustPrompt } from './features/workspace/TrustPrompt'
 import { WorkspacePicker } from './features/workspace/WorkspacePicker'
 import { useWorkspaceStore } from './common/workspace/workspace-store'
 import { useNavigationStore } from './navigation-store'
-import { appViews, type AppView } from './views'
+import { appViews, preloadOtherViews, type AppView } from './views'
 import { viewShortcutIndex } from './app-shortcuts'
 import { composerField, focusWhenReady } from './components/focus-after'
 import { wireDesktopNotices } from './common/desktop-notices'
 import { noticesEnabled } from './common/notice-preference'
 import { NeedsTokenPage } from './components/NeedsTokenPage'
 import { Icon } from './components/icons'
+import { lazyView } from './components/lazy-view'
+
+// Shown once, after the first folder is opened: its code loads then, not with the app.
+const providerSetup = lazyView(
+  () => import('./features/settings/ProviderSettings').then((m) => m.ProviderSettings),
+  'provider settings'
+)
 
 export function App(): ReactNode {
   const client = useClient()
@@ -59,14 +65,20 @@ export function App(): ReactNode {
     [client]
   )
 
-  // On every (re)connect the core is the source of truth.
-  useEffect(() => {
+  // On every (re)connect the core is the source of truth. A layout effect, so the first screen's
+  // requests leave in the commit that saw the socket open, not a scheduler task later.
+  useLayoutEffect(() => {
     if (connection !== 'open') return
     void useWorkspaceStore.getState().load(client)
     void useSettingsStore.getState().load(client)
     void useApprovalsStore.getState().load(client)
     void useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
   }, [client, connection, generation])
+
+  // The other views' code is fetched when the browser is idle after the first screen is up.
+  useEffect(() => {
+    if (settingsLoaded) preloadOtherViews()
+  }, [settingsLoaded])
 
   // Alt+1 … Alt+9 switch views.
   useEffect(() => {
@@ -134,7 +146,7 @@ export function App(): ReactNode {
         <main className="app-main">
           <section className="settings-panel" aria-label="Settings">
             <h1>Choose a provider</h1>
-            <ProviderSettings />
+            <providerSetup.Component />
           </section>
         </main>
       ) : (

@@ -1,26 +1,47 @@
-import type { ComponentType, ReactNode } from 'react'
-import { ApprovalQueueView } from './features/approvals/ApprovalQueueView'
+import type { ComponentType } from 'react'
 import { usePendingApprovalCount } from './common/approvals/approvals-store'
+// The lazy views' stylesheets (a few kB) stay in the first one, in the order they had: several views
+// share their rules (cards, form fields, status chips), so none may depend on which view loaded first.
+import './common/approval-actions/approvals.css'
 import { ChatView } from './features/chat/ChatView'
-import { HistoryView } from './features/history/HistoryView'
-import { LazyModesView } from './features/modes/LazyModesView'
-import { McpView } from './features/mcp/McpView'
-import { ChangesView } from './features/review/ChangesView'
-import { SettingsView } from './SettingsView'
-import { SettingsSection } from './features/settings/SettingsSection'
-import { TerminalPanel } from './features/terminal'
-import { NotifyToggle } from './common/NotifyToggle'
-import { useApprovalsStore } from './common/approvals/approvals-store'
-import { LazyChangesetReview } from './common/review/LazyChangesetReview'
-import { WorktreesView } from './features/worktrees/WorktreesView'
-import { WorktreeSettings } from './features/worktrees/WorktreeSettings'
-import { useWorktreesStore } from './features/worktrees/worktrees-store'
-import { branchOfTask } from './features/worktrees/worktree-model'
+import './features/history/history.css'
+import './features/mcp/mcp.css'
+import './common/review/review.css'
+import './features/settings/settings.css'
+import './features/terminal/terminal.css'
+import './features/worktrees/worktrees.css'
+import { LazyModesView, loadModesView } from './features/modes/LazyModesView'
+import { lazyView, preloadWhenIdle } from './components/lazy-view'
 import { NewTaskStart } from './NewTaskStart'
 import type { IconName } from './components/icons'
 
 /** The chat, with what a new task shows before its first message. */
 const ChatWithStart = () => <ChatView start={<NewTaskStart />} />
+
+// Only the chat is in the first chunk: every other view is its own chunk, fetched on first show or
+// when the browser is idle after start, so the first paint does not wait for code it does not show.
+const approvals = lazyView(() => import('./composed/QueueWithBranches').then((m) => m.QueueWithBranches), 'queue')
+const changes = lazyView(() => import('./features/review/ChangesView').then((m) => m.ChangesView), 'changes')
+const terminal = lazyView(() => import('./features/terminal/TerminalPanel').then((m) => m.TerminalPanel), 'terminal')
+const mcp = lazyView(() => import('./features/mcp/McpView').then((m) => m.McpView), 'MCP servers')
+const history = lazyView(() => import('./features/history/HistoryView').then((m) => m.HistoryView), 'history')
+const settings = lazyView(
+  () => import('./composed/SettingsWithFeatures').then((m) => m.SettingsWithFeatures),
+  'settings'
+)
+const worktrees = lazyView(
+  () => import('./composed/WorktreesWithReview').then((m) => m.WorktreesWithReview),
+  'worktrees'
+)
+
+let preloading = false
+
+/** Called once the first screen has what it needs, so the fetches never compete with it. */
+export function preloadOtherViews(): void {
+  if (preloading) return
+  preloading = true
+  preloadWhenIdle([approvals, changes, history, settings, mcp, terminal, worktrees, { preload: loadModesView }])
+}
 
 /**
  * The app's main views, shown in the navigation in this order. Each feature adds its own entry;
@@ -38,48 +59,18 @@ export interface AppView {
 
 export const appViews: AppView[] = [
   { id: 'chat', label: 'Chat', icon: 'message', component: ChatWithStart },
-  { id: 'approvals', label: 'Approvals', icon: 'inbox', component: QueueWithBranches, badge: usePendingApprovalCount },
-  { id: 'changes', label: 'Changes', icon: 'diff', component: ChangesView },
-  { id: 'terminal', label: 'Terminal', icon: 'terminal', component: TerminalPanel },
+  {
+    id: 'approvals',
+    label: 'Approvals',
+    icon: 'inbox',
+    component: approvals.Component,
+    badge: usePendingApprovalCount
+  },
+  { id: 'changes', label: 'Changes', icon: 'diff', component: changes.Component },
+  { id: 'terminal', label: 'Terminal', icon: 'terminal', component: terminal.Component },
   { id: 'modes', label: 'Modes', icon: 'layers', component: LazyModesView },
-  { id: 'mcp', label: 'MCP', icon: 'plug', component: McpView },
-  { id: 'history', label: 'History', icon: 'clock', component: HistoryView },
-  { id: 'settings', label: 'Settings', icon: 'sliders', component: SettingsWithFeatures },
-  { id: 'worktrees', label: 'Worktrees', icon: 'branch', component: WorktreesWithReview }
+  { id: 'mcp', label: 'MCP', icon: 'plug', component: mcp.Component },
+  { id: 'history', label: 'History', icon: 'clock', component: history.Component },
+  { id: 'settings', label: 'Settings', icon: 'sliders', component: settings.Component },
+  { id: 'worktrees', label: 'Worktrees', icon: 'branch', component: worktrees.Component }
 ]
-
-/** Isolated tasks, shown with the queue's items and reviewed in the diff review, composed here. */
-function WorktreesWithReview(): ReactNode {
-  const approvals = useApprovalsStore((state) => state.items)
-  return <WorktreesView approvals={approvals} Review={LazyChangesetReview} />
-}
-
-/** Settings with the sections other features own, composed here so no feature imports another. */
-function SettingsWithFeatures(): ReactNode {
-  return (
-    <SettingsView
-      sections={
-        <>
-          <SettingsSection
-            title="Notifications"
-            description="A task that waits for you, finishes or fails raises a desktop notification naming it."
-          >
-            <NotifyToggle />
-          </SettingsSection>
-          <SettingsSection
-            title="Worktrees"
-            description="Tasks in worktrees run on their own branch and folder; these settings make each new worktree runnable."
-          >
-            <WorktreeSettings />
-          </SettingsSection>
-        </>
-      }
-    />
-  )
-}
-
-/** The queue names the worktree branch of each isolated task's items. */
-function QueueWithBranches(): ReactNode {
-  const tasks = useWorktreesStore((state) => state.tasks)
-  return <ApprovalQueueView branchOf={(taskId) => branchOfTask(tasks, taskId)} />
-}

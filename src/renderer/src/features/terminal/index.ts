@@ -1,2 +1,0 @@
-export { TerminalPanel } from './TerminalPanel'
-export { useTerminalStore, useRunningTerminalCount } from './terminal-store'
