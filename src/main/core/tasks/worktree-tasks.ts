@@ -257,7 +257,14 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     return done
   }
 
-  const create = async (input: Parameters<WorktreeTasks['start']>[0]): Promise<WorktreeRecord> => {
+  /**
+   * Makes the worktree and its record. The record's launch extras are registered with it: a drain
+   * already running (another task's) may start it as soon as it is listed, before this returns.
+   */
+  const create = async (
+    input: Parameters<WorktreeTasks['start']>[0],
+    extras?: LaunchExtras
+  ): Promise<WorktreeRecord> => {
     const repo = await repoOf(input.workspace).catch((error: unknown) => {
       throw error instanceof WorktreeError ? new UserFacingError(error.code, error.message) : error
     })
@@ -298,7 +305,11 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         setupCommand: repoSettings.setupCommand || undefined,
         pruned: false
       }
-      await records.put(record)
+      if (extras) launchExtras.set(record.id, extras)
+      await records.put(record).catch((error: unknown) => {
+        launchExtras.delete(record.id)
+        throw error
+      })
       return record
     } catch (error) {
       // Half-made: nothing of it stays behind (the branch has no commit of its own yet).
@@ -316,30 +327,22 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     changed()
   }
 
-  const startSubtask = async (
-    input: StartTaskInput,
-    provider: ProviderPort | undefined,
-    signal: AbortSignal
-  ): Promise<string> => {
-    const record = await create({
-      workspace: input.workspace,
-      text: input.text,
-      mode: input.mode ?? deps.defaultMode,
-      parentTaskId: input.parentId,
-      parentCallId: input.parentCallId
-    })
-    return new Promise<string>((resolveStart, reject) => {
+  const startSubtask = (input: StartTaskInput, provider: ProviderPort | undefined, signal: AbortSignal) =>
+    new Promise<string>((resolveStart, reject) => {
+      let recordId: string | null = null
+      let launched = false
       const onAbort = () => {
-        // One being started now hears the cancel when it has started (below).
-        if (launching.has(record.id)) return
-        launchExtras.delete(record.id)
-        void forgetUnstarted(record.id).catch(() => undefined)
+        // Still being made: the abort is seen once it is listed (below). Being started, or started: onLaunch hears it.
+        if (recordId === null || launched || launching.has(recordId)) return
+        launchExtras.delete(recordId)
+        void forgetUnstarted(recordId).catch(() => undefined)
         reject(new Error('The parent task was cancelled before the subtask started.'))
       }
-      launchExtras.set(record.id, {
+      const extras: LaunchExtras = {
         provider,
         todos: input.todos,
         onLaunch(result) {
+          launched = true
           signal.removeEventListener('abort', onAbort)
           if ('error' in result) return reject(new Error(result.error))
           if (signal.aborted) {
@@ -348,12 +351,30 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
           }
           resolveStart(result.taskId)
         }
-      })
-      if (signal.aborted) return onAbort()
+      }
       signal.addEventListener('abort', onAbort, { once: true })
-      void drain().catch(() => undefined)
+      const made = create(
+        {
+          workspace: input.workspace,
+          text: input.text,
+          mode: input.mode ?? deps.defaultMode,
+          parentTaskId: input.parentId,
+          parentCallId: input.parentCallId
+        },
+        extras
+      )
+      made.then(
+        (record) => {
+          recordId = record.id
+          if (signal.aborted) onAbort()
+          else void drain().catch(() => undefined)
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(error instanceof Error ? error : new Error(messageOf(error)))
+        }
+      )
     })
-  }
 
   const discard = async (record: WorktreeRecord) => {
     if (record.taskId && occupiesSlot(record)) await deps.tasks.cancel(record.taskId).catch(() => undefined)
@@ -419,8 +440,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
   return {
     dir,
     async start(input) {
-      const record = await create(input)
-      if (input.images?.length) launchExtras.set(record.id, { images: input.images })
+      const record = await create(input, input.images?.length ? { images: input.images } : undefined)
       await drain().catch(() => undefined)
       const current = records.get(record.id) ?? record
       if (current.startError) {
