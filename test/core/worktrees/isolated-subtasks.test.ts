@@ -148,9 +148,13 @@ describe('new_task with isolated: true', { timeout: 120_000 }, () => {
     stopApproving()
 
     const children = (await h.services.worktrees.list()).filter((task) => task.parentTaskId === parent.id)
-    expect(children.map((child) => child.state)).toEqual(['done', 'done'])
     const parentRequests = h.fake.requests.filter(isParent)
     const results = toolResultsIn(parentRequests[parentRequests.length - 1])
+    // When a child is missing, what the parent was told about it says why.
+    expect(
+      children.map((child) => child.state),
+      JSON.stringify(results)
+    ).toEqual(['done', 'done'])
     expect(results.map((entry) => /done ([AB])/.exec(entry.text)?.[1]).sort()).toEqual(['A', 'B'])
     expect(userGitState(repo)).toEqual(before)
     expect(await fs.readFile(join(repo, 'shared.txt'), 'utf8')).toBe('original\n')
