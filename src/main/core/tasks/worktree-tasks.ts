@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { promises as fs } from 'node:fs'
-import { join, resolve, sep } from 'node:path'
+import { promises as fs, realpathSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { TaskSummary } from '../../../shared/contract/task'
 import type { ImageAttachment } from '../../../shared/agent/images'
@@ -55,6 +55,8 @@ export interface WorktreeTaskDeps {
   defaultMode: string
   /** The whole list changed (a worktree added, started, removed, or a task's state moved). */
   onChange?: (tasks: WorktreeTask[]) => void
+  /** Empty files running sandboxes keep over absent protected paths (absolute): never a task's changes. */
+  placeholders?: () => readonly string[]
   now?: () => number
 }
 
@@ -103,6 +105,11 @@ export interface WorktreeTasks {
   repositoryDirs(root: string): string[]
   /** Every worktree folder, so a sandboxed command of one task cannot read another's. */
   worktreeFolders(): string[]
+  /**
+   * The placeholders a running sandbox keeps in this worktree (relative paths): left out of its
+   * changed files, its review and the commit a Merge or a prune makes.
+   */
+  placeholdersIn(worktree: string): string[]
   readonly dir: string
 }
 
@@ -136,9 +143,21 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     return (state === 'running' || state === 'waiting') && !waitsOnChildren(record)
   }
 
+  const placeholdersIn = (worktree: string): string[] => {
+    const roots = [resolve(worktree), realOrSelf(worktree)]
+    return (deps.placeholders?.() ?? []).flatMap((path) => {
+      const root = roots.find((top) => path.startsWith(top + sep))
+      return root ? [relative(root, path).split(sep).join('/')] : []
+    })
+  }
+  const changedFilesOf = (record: WorktreeRecord): Promise<number> =>
+    record.pruned
+      ? Promise.resolve(0)
+      : changedFileCount(record.path, record.baseCommit, placeholdersIn(record.path)).catch(() => 0)
+
   const view = async (record: WorktreeRecord): Promise<WorktreeTask> => {
     const summary = summaryOf(record.taskId)
-    const changedFiles = record.pruned ? 0 : await changedFileCount(record.path, record.baseCommit).catch(() => 0)
+    const changedFiles = await changedFilesOf(record)
     return {
       id: record.id,
       taskId: record.taskId,
@@ -432,7 +451,8 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
   }
 
   const pruneOne = async (record: WorktreeRecord): Promise<void> => {
-    await snapshotOnBranch(record.path, `Modus: ${record.name} (kept when its worktree was pruned)`).catch(() => false)
+    const message = `Modus: ${record.name} (kept when its worktree was pruned)`
+    await snapshotOnBranch(record.path, message, placeholdersIn(record.path)).catch(() => false)
     const { removed } = await removeWorktree(record.repoRoot, record.path, record.branch, false)
     if (removed) await records.put({ ...record, pruned: true })
   }
@@ -458,8 +478,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     async describeTask(taskId) {
       const record = records.byTask(taskId)
       if (!record) return null
-      const changedFiles = record.pruned ? 0 : await changedFileCount(record.path, record.baseCommit).catch(() => 0)
-      return { branch: record.branch, changedFiles, path: record.path }
+      return { branch: record.branch, changedFiles: await changedFilesOf(record), path: record.path }
     },
     list,
     async get(id) {
@@ -562,7 +581,8 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         .find((entry) => target === resolve(entry.path) || target.startsWith(resolve(entry.path) + sep))
       return record ? [record.repoRoot, ...gitDataDirs(record.path)] : []
     },
-    worktreeFolders: () => records.list().map((record) => record.path)
+    worktreeFolders: () => records.list().map((record) => record.path),
+    placeholdersIn
   }
 
   function lastActive(record: WorktreeRecord): number {
@@ -617,4 +637,12 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 const titleOf = (text: string): string => {
   const line = text.trim().split('\n')[0]?.trim() ?? ''
   return line.length > 80 ? `${line.slice(0, 77)}…` : line || 'Untitled task'
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
+  }
 }
