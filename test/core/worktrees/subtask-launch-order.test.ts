@@ -81,4 +81,21 @@ describe('isolated subtasks started side by side', { timeout: 60_000 }, () => {
       ['task-2', 'parent']
     ])
   })
+
+  it('two subtasks whose messages begin alike, made at once, each get their own worktree and branch', async () => {
+    const repo = await makeRepo({ 'shared.txt': 'original\n' })
+    const { worktrees, started } = await worktreesOverFakeTasks(mkdtempSync(join(tmpdir(), 'modus-data-')), () => {})
+    const subtask = (who: string) =>
+      worktrees.startSubtask(
+        { text: `Implement the parser for the format: ${who}`, mode: 'code', workspace: repo, parentId: 'parent' },
+        undefined,
+        new AbortController().signal
+      )
+
+    expect((await Promise.all([subtask('JSON'), subtask('YAML')])).sort()).toEqual(['task-1', 'task-2'])
+    expect(started).toHaveLength(2)
+    const children = await worktrees.list()
+    expect(new Set(children.map((child) => child.branch)).size).toBe(2)
+    expect(new Set(children.map((child) => child.path)).size).toBe(2)
+  })
 })

@@ -30,7 +30,8 @@ import {
   repoOf,
   slugify,
   snapshotOnBranch,
-  WorktreeError
+  WorktreeError,
+  type RepoOf
 } from '../worktrees/worktree-git'
 import type { ProviderPort } from '../ports/loop-ports'
 import type { TodoItem } from '../store/task-replay'
@@ -196,11 +197,14 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     return null
   }
 
+  /** Slugs of worktrees being made (not listed yet): two made at once with the same text get two slugs. */
+  const slugsInMaking = new Set<string>()
+  /** A free slug, held in `slugsInMaking` until its record is listed or the making failed (the caller lets it go). */
   const uniqueSlug = async (repoRoot: string, base: string): Promise<string> => {
-    const taken = new Set(records.list().map((record) => record.slug))
+    const taken = (slug: string) => slugsInMaking.has(slug) || records.list().some((record) => record.slug === slug)
     for (let n = 1; ; n++) {
       const slug = n === 1 ? base : `${base}-${n}`
-      if (taken.has(slug)) continue
+      if (taken(slug)) continue
       if (await branchExists(repoRoot, `modus/${slug}`)) continue
       const path = join(dir, repoIdOf(repoRoot), slug)
       if (
@@ -210,6 +214,9 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         )
       )
         continue
+      // Checked again: another worktree may have taken it while git and the disk were asked.
+      if (taken(slug)) continue
+      slugsInMaking.add(slug)
       return slug
     }
   }
@@ -291,6 +298,20 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
       repo.root,
       slugify(input.name ?? input.text.split(/\s+/).slice(0, 6).join(' ')) || 'task'
     )
+    try {
+      return await makeWorktree(input, extras, repo, slug)
+    } finally {
+      // Listed now (its record holds the slug), or it failed and the slug is free again.
+      slugsInMaking.delete(slug)
+    }
+  }
+
+  const makeWorktree = async (
+    input: Parameters<WorktreeTasks['start']>[0],
+    extras: LaunchExtras | undefined,
+    repo: RepoOf,
+    slug: string
+  ): Promise<WorktreeRecord> => {
     const path = join(dir, repoIdOf(repo.root), slug)
     const branch = `modus/${slug}`
     // A subtask of an isolated task starts from its parent's worktree: the trust is of the folder behind both.
