@@ -263,8 +263,9 @@ export function parseArgs(argv: readonly string[], cwd: string): CliArgs {
   // An image alone is a task too (as in the composer).
   if (!task && images.length === 0)
     throw new UsageError('modus run needs the task text, e.g. modus run --workspace . "fix the failing test".')
-  if (flags.has('--worktree')) return { command: 'run', task, ...options, worktree: name ? { name } : {} }
-  return { command: 'run', task, ...options, ...(images.length > 0 ? { images } : {}) }
+  const attached = images.length > 0 ? { images } : {}
+  if (flags.has('--worktree')) return { command: 'run', task, ...options, ...attached, worktree: name ? { name } : {} }
+  return { command: 'run', task, ...options, ...attached }
 }
 
 /** A worktree name on the command line: one word (the name schema allows spaces only in the app). */

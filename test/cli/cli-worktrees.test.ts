@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as pty from 'node-pty'
@@ -10,6 +10,8 @@ import { git, makeRepo, userGitState } from '../core/worktrees/git-repo'
 const root = resolve(__dirname, '../..')
 const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
 const entry = join(root, 'src/cli/main.ts')
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
 
 let fake: FakeProvider | undefined
 afterEach(async () => {
@@ -110,5 +112,35 @@ describe('modus run --worktree / modus worktrees', { timeout: 240_000 }, () => {
     expect(run.output).toContain('branch modus/')
     const sent = JSON.stringify(fake.requests[0].body)
     expect(sent).toContain('Review a.txt carefully.')
+  })
+
+  it('sends its --image files with the task text in the first request, as the normal start does', async () => {
+    fake = await startFakeProvider({
+      name: 'cli worktree image',
+      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }]
+    })
+    const repo = await makeRepo({ 'a.txt': 'original\n' })
+    const shots = mkdtempSync(join(tmpdir(), 'modus-wt-shots-'))
+    const shot = join(shots, 'shot.png')
+    writeFileSync(shot, Buffer.from(PNG, 'base64'))
+    const env = {
+      MODUS_DATA_DIR: mkdtempSync(join(tmpdir(), 'modus-wt-data-')),
+      HOME: mkdtempSync(join(tmpdir(), 'modus-wt-home-')),
+      ANTHROPIC_API_KEY: 'k'
+    }
+    const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
+    const before = userGitState(repo)
+    const run = await onTerminal(
+      ['run', '--worktree', '--workspace', repo, ...provider, '--image', shot, 'what is this?'],
+      env,
+      []
+    )
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toContain('branch modus/')
+    const messages = fake.requests[0].body.messages as Array<{ role: string }>
+    const sent = JSON.stringify(messages.filter((m) => m.role === 'user'))
+    expect(sent).toContain('what is this?')
+    expect(sent.split(`"media_type":"image/png","data":"${PNG}"`).length - 1).toBe(1)
+    expect(userGitState(repo)).toEqual(before)
   })
 })

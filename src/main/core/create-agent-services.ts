@@ -140,6 +140,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     folderTrusted: (root) => openTrust.inForce('modes', root, []),
     defaultMode: DEFAULT_MODE_SLUG,
     onChange: (list) => options.bus?.emit('worktrees:changed', list),
+    // Made below; asked only once a task's files are listed.
+    placeholders: () => sandbox.placeholders(),
     now
   })
   // A worktree carries the trust of the folder it was made from, never more (decisions.md).

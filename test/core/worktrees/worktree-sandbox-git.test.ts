@@ -3,6 +3,8 @@ import { existsSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModeConfigInput } from '../../../src/shared/modes/schema'
+import { createWorktreeApplyHandlers } from '../../../src/main/core/worktrees/apply-handlers'
+import { snapshotOnBranch } from '../../../src/main/core/worktrees/worktree-git'
 import { toolResultsIn } from '../../support/fake-provider'
 import { createHarness, type Harness } from '../agent/support/harness'
 import { until } from '../terminal/harness'
@@ -85,3 +87,53 @@ describe.skipIf(!hasBwrap)(
     })
   }
 )
+
+describe.skipIf(!hasBwrap)('an isolated task in a warm sandbox (real bubblewrap)', { timeout: 120_000 }, () => {
+  it('lists exactly the files it changed while its warm sandbox keeps placeholders in the worktree', async () => {
+    const repo = await makeRepo({ 'a.txt': 'one\n' })
+    harness = await createHarness({ workspace: repo, modes: [sandboxedMode], trusted: true })
+    const h = harness
+    h.fake.enqueue(
+      {
+        toolCalls: [
+          { name: 'write_to_file', input: { path: 'a.txt', content: 'two\n' } },
+          { name: 'execute_command', input: { command: 'cat a.txt' } }
+        ]
+      },
+      // Outside the sandbox: it asks, and the task waits there while its warm sandbox lives on.
+      { toolCalls: [{ name: 'execute_command', input: { command: 'true', outside_sandbox: true } }] },
+      { toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }] }
+    )
+    const task = await h.services.worktrees.start({ workspace: repo, text: 'edit a.txt', mode: 'boxed' })
+    const asked = await h.waitForApproval((item) => item.taskId === task.taskId)
+
+    // The first command ran in the warm sandbox, which holds its placeholders over the absent
+    // protected paths of the worktree while it waits for the next command.
+    expect(['.modus', '.roomodes'].filter((name) => existsSync(join(task.path, name)))).toEqual(['.modus', '.roomodes'])
+    expect((await h.services.worktrees.get(task.id))?.changedFiles).toBe(1)
+    const review = createWorktreeApplyHandlers({
+      worktrees: h.services.worktrees,
+      start: (input) => h.services.tasks.start(input),
+      hasProgram: () => false
+    })
+    const changes = await review['worktree:changes']({ taskId: task.taskId! })
+    expect(changes.map((change) => [change.path, change.operation])).toEqual([['a.txt', 'modify']])
+
+    h.services.approvals.decide({ approvalId: asked.id, outcome: 'approve', scope: 'call' })
+    await h.waitForEvent((e, id) => e.type === 'completion' && id === task.taskId, 'the task to complete')
+  })
+
+  it('commits the worktree for a Merge without the placeholders it is told to leave out', async () => {
+    const repo = await makeRepo({ 'a.txt': 'one\n' })
+    const worktree = join(repo, '..', `${repo.split('/').at(-1)}-wt`)
+    git(repo, 'worktree', 'add', '--quiet', '-b', 'modus/t', worktree)
+    await fs.writeFile(join(worktree, 'a.txt'), 'two\n')
+    await fs.writeFile(join(worktree, '.roomodes'), '')
+
+    git(worktree, 'config', 'user.name', 'User')
+    git(worktree, 'config', 'user.email', 'user@example.invalid')
+    expect(await snapshotOnBranch(worktree, 'work', ['.roomodes'])).toBe(true)
+    expect(git(worktree, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('a.txt')
+    expect(git(worktree, 'status', '--porcelain')).toBe('?? .roomodes\n')
+  })
+})

@@ -309,9 +309,6 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const tty = request.tty
     const shell = request.shell ?? 'bash'
     if (platform !== 'linux' || !tty || !bwrapPath || basename(shell) !== 'bash') return null
-    // An isolated task's worktree (its repository comes read-only): while a warm sandbox lives, its
-    // placeholders would count as the task's changes, in its review and in a Merge's commit.
-    if (request.readOnly && request.readOnly.length > 0) return null
     const made = network
       ? await warmNetworkBuild(request, roots, hidden, network, tty)
       : warmOfflineBuild(request, roots, hidden, tty)

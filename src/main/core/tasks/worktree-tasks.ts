@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { promises as fs } from 'node:fs'
-import { join, resolve, sep } from 'node:path'
+import { promises as fs, realpathSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
 import type { AgentEvent } from '../../../shared/agent/events'
 import type { TaskSummary } from '../../../shared/contract/task'
 import type { ImageAttachment } from '../../../shared/agent/images'
@@ -30,7 +30,8 @@ import {
   repoOf,
   slugify,
   snapshotOnBranch,
-  WorktreeError
+  WorktreeError,
+  type RepoOf
 } from '../worktrees/worktree-git'
 import type { ProviderPort } from '../ports/loop-ports'
 import type { TodoItem } from '../store/task-replay'
@@ -55,6 +56,8 @@ export interface WorktreeTaskDeps {
   defaultMode: string
   /** The whole list changed (a worktree added, started, removed, or a task's state moved). */
   onChange?: (tasks: WorktreeTask[]) => void
+  /** Empty files running sandboxes keep over absent protected paths (absolute): never a task's changes. */
+  placeholders?: () => readonly string[]
   now?: () => number
 }
 
@@ -103,6 +106,11 @@ export interface WorktreeTasks {
   repositoryDirs(root: string): string[]
   /** Every worktree folder, so a sandboxed command of one task cannot read another's. */
   worktreeFolders(): string[]
+  /**
+   * The placeholders a running sandbox keeps in this worktree (relative paths): left out of its
+   * changed files, its review and the commit a Merge or a prune makes.
+   */
+  placeholdersIn(worktree: string): string[]
   readonly dir: string
 }
 
@@ -136,9 +144,21 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     return (state === 'running' || state === 'waiting') && !waitsOnChildren(record)
   }
 
+  const placeholdersIn = (worktree: string): string[] => {
+    const roots = [resolve(worktree), realOrSelf(worktree)]
+    return (deps.placeholders?.() ?? []).flatMap((path) => {
+      const root = roots.find((top) => path.startsWith(top + sep))
+      return root ? [relative(root, path).split(sep).join('/')] : []
+    })
+  }
+  const changedFilesOf = (record: WorktreeRecord): Promise<number> =>
+    record.pruned
+      ? Promise.resolve(0)
+      : changedFileCount(record.path, record.baseCommit, placeholdersIn(record.path)).catch(() => 0)
+
   const view = async (record: WorktreeRecord): Promise<WorktreeTask> => {
     const summary = summaryOf(record.taskId)
-    const changedFiles = record.pruned ? 0 : await changedFileCount(record.path, record.baseCommit).catch(() => 0)
+    const changedFiles = await changedFilesOf(record)
     return {
       id: record.id,
       taskId: record.taskId,
@@ -177,11 +197,14 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     return null
   }
 
+  /** Slugs of worktrees being made (not listed yet): two made at once with the same text get two slugs. */
+  const slugsInMaking = new Set<string>()
+  /** A free slug, held in `slugsInMaking` until its record is listed or the making failed (the caller lets it go). */
   const uniqueSlug = async (repoRoot: string, base: string): Promise<string> => {
-    const taken = new Set(records.list().map((record) => record.slug))
+    const taken = (slug: string) => slugsInMaking.has(slug) || records.list().some((record) => record.slug === slug)
     for (let n = 1; ; n++) {
       const slug = n === 1 ? base : `${base}-${n}`
-      if (taken.has(slug)) continue
+      if (taken(slug)) continue
       if (await branchExists(repoRoot, `modus/${slug}`)) continue
       const path = join(dir, repoIdOf(repoRoot), slug)
       if (
@@ -191,6 +214,9 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         )
       )
         continue
+      // Checked again: another worktree may have taken it while git and the disk were asked.
+      if (taken(slug)) continue
+      slugsInMaking.add(slug)
       return slug
     }
   }
@@ -257,7 +283,14 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     return done
   }
 
-  const create = async (input: Parameters<WorktreeTasks['start']>[0]): Promise<WorktreeRecord> => {
+  /**
+   * Makes the worktree and its record. The record's launch extras are registered with it: a drain
+   * already running (another task's) may start it as soon as it is listed, before this returns.
+   */
+  const create = async (
+    input: Parameters<WorktreeTasks['start']>[0],
+    extras?: LaunchExtras
+  ): Promise<WorktreeRecord> => {
     const repo = await repoOf(input.workspace).catch((error: unknown) => {
       throw error instanceof WorktreeError ? new UserFacingError(error.code, error.message) : error
     })
@@ -265,6 +298,20 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
       repo.root,
       slugify(input.name ?? input.text.split(/\s+/).slice(0, 6).join(' ')) || 'task'
     )
+    try {
+      return await makeWorktree(input, extras, repo, slug)
+    } finally {
+      // Listed now (its record holds the slug), or it failed and the slug is free again.
+      slugsInMaking.delete(slug)
+    }
+  }
+
+  const makeWorktree = async (
+    input: Parameters<WorktreeTasks['start']>[0],
+    extras: LaunchExtras | undefined,
+    repo: RepoOf,
+    slug: string
+  ): Promise<WorktreeRecord> => {
     const path = join(dir, repoIdOf(repo.root), slug)
     const branch = `modus/${slug}`
     // A subtask of an isolated task starts from its parent's worktree: the trust is of the folder behind both.
@@ -298,7 +345,11 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         setupCommand: repoSettings.setupCommand || undefined,
         pruned: false
       }
-      await records.put(record)
+      if (extras) launchExtras.set(record.id, extras)
+      await records.put(record).catch((error: unknown) => {
+        launchExtras.delete(record.id)
+        throw error
+      })
       return record
     } catch (error) {
       // Half-made: nothing of it stays behind (the branch has no commit of its own yet).
@@ -316,30 +367,22 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     changed()
   }
 
-  const startSubtask = async (
-    input: StartTaskInput,
-    provider: ProviderPort | undefined,
-    signal: AbortSignal
-  ): Promise<string> => {
-    const record = await create({
-      workspace: input.workspace,
-      text: input.text,
-      mode: input.mode ?? deps.defaultMode,
-      parentTaskId: input.parentId,
-      parentCallId: input.parentCallId
-    })
-    return new Promise<string>((resolveStart, reject) => {
+  const startSubtask = (input: StartTaskInput, provider: ProviderPort | undefined, signal: AbortSignal) =>
+    new Promise<string>((resolveStart, reject) => {
+      let recordId: string | null = null
+      let launched = false
       const onAbort = () => {
-        // One being started now hears the cancel when it has started (below).
-        if (launching.has(record.id)) return
-        launchExtras.delete(record.id)
-        void forgetUnstarted(record.id).catch(() => undefined)
+        // Still being made: the abort is seen once it is listed (below). Being started, or started: onLaunch hears it.
+        if (recordId === null || launched || launching.has(recordId)) return
+        launchExtras.delete(recordId)
+        void forgetUnstarted(recordId).catch(() => undefined)
         reject(new Error('The parent task was cancelled before the subtask started.'))
       }
-      launchExtras.set(record.id, {
+      const extras: LaunchExtras = {
         provider,
         todos: input.todos,
         onLaunch(result) {
+          launched = true
           signal.removeEventListener('abort', onAbort)
           if ('error' in result) return reject(new Error(result.error))
           if (signal.aborted) {
@@ -348,12 +391,30 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
           }
           resolveStart(result.taskId)
         }
-      })
-      if (signal.aborted) return onAbort()
+      }
       signal.addEventListener('abort', onAbort, { once: true })
-      void drain().catch(() => undefined)
+      const made = create(
+        {
+          workspace: input.workspace,
+          text: input.text,
+          mode: input.mode ?? deps.defaultMode,
+          parentTaskId: input.parentId,
+          parentCallId: input.parentCallId
+        },
+        extras
+      )
+      made.then(
+        (record) => {
+          recordId = record.id
+          if (signal.aborted) onAbort()
+          else void drain().catch(() => undefined)
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(error instanceof Error ? error : new Error(messageOf(error)))
+        }
+      )
     })
-  }
 
   const discard = async (record: WorktreeRecord) => {
     if (record.taskId && occupiesSlot(record)) await deps.tasks.cancel(record.taskId).catch(() => undefined)
@@ -411,7 +472,8 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
   }
 
   const pruneOne = async (record: WorktreeRecord): Promise<void> => {
-    await snapshotOnBranch(record.path, `Modus: ${record.name} (kept when its worktree was pruned)`).catch(() => false)
+    const message = `Modus: ${record.name} (kept when its worktree was pruned)`
+    await snapshotOnBranch(record.path, message, placeholdersIn(record.path)).catch(() => false)
     const { removed } = await removeWorktree(record.repoRoot, record.path, record.branch, false)
     if (removed) await records.put({ ...record, pruned: true })
   }
@@ -419,8 +481,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
   return {
     dir,
     async start(input) {
-      const record = await create(input)
-      if (input.images?.length) launchExtras.set(record.id, { images: input.images })
+      const record = await create(input, input.images?.length ? { images: input.images } : undefined)
       await drain().catch(() => undefined)
       const current = records.get(record.id) ?? record
       if (current.startError) {
@@ -438,8 +499,7 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
     async describeTask(taskId) {
       const record = records.byTask(taskId)
       if (!record) return null
-      const changedFiles = record.pruned ? 0 : await changedFileCount(record.path, record.baseCommit).catch(() => 0)
-      return { branch: record.branch, changedFiles, path: record.path }
+      return { branch: record.branch, changedFiles: await changedFilesOf(record), path: record.path }
     },
     list,
     async get(id) {
@@ -542,7 +602,8 @@ export async function createWorktreeTasks(deps: WorktreeTaskDeps): Promise<Workt
         .find((entry) => target === resolve(entry.path) || target.startsWith(resolve(entry.path) + sep))
       return record ? [record.repoRoot, ...gitDataDirs(record.path)] : []
     },
-    worktreeFolders: () => records.list().map((record) => record.path)
+    worktreeFolders: () => records.list().map((record) => record.path),
+    placeholdersIn
   }
 
   function lastActive(record: WorktreeRecord): number {
@@ -597,4 +658,12 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 const titleOf = (text: string): string => {
   const line = text.trim().split('\n')[0]?.trim() ?? ''
   return line.length > 80 ? `${line.slice(0, 77)}…` : line || 'Untitled task'
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
+  }
 }

@@ -17,7 +17,12 @@ export function createWorktreeApplyHandlers(deps: ApplyHandlerDeps): ApplyHandle
       const task = (await deps.worktrees.list()).find((entry) => entry.taskId === taskId || entry.id === taskId)
       if (!task) return null
       if (task.pruned) throw new Error(`The worktree was pruned; its work is on branch ${task.branch}: merge it.`)
-      return { mainRoot: task.repoRoot, worktree: task.path, baseCommit: task.baseCommit }
+      return {
+        mainRoot: task.repoRoot,
+        worktree: task.path,
+        baseCommit: task.baseCommit,
+        leftOut: deps.worktrees.placeholdersIn(task.path)
+      }
     }
   })
   return {

@@ -22,6 +22,8 @@ export interface WorktreeLocation {
   worktree: string
   /** The commit the task's branch started from. */
   baseCommit: string
+  /** Paths in the worktree that are not the task's (a running sandbox's placeholders): never listed. */
+  leftOut?: readonly string[]
 }
 
 /**
@@ -35,7 +37,8 @@ export async function readBranchFiles(location: WorktreeLocation): Promise<Branc
     await repoGit(worktree, ['diff', '--no-ext-diff', '--no-textconv', '--no-renames', '--name-only', '-z', baseCommit])
   )
   const untracked = nulList(await repoGit(worktree, ['ls-files', '--others', '--exclude-standard', '-z']))
-  const paths = [...new Set([...tracked, ...untracked])].sort()
+  const skip = new Set(location.leftOut)
+  const paths = [...new Set([...tracked, ...untracked])].filter((path) => !skip.has(path)).sort()
   return Promise.all(paths.map((path) => readOne(location, path)))
 }
 

@@ -11,6 +11,8 @@ export interface ProposalDeps {
     list(): Promise<WorktreeTask[]>
     /** The open folder a worktree's task was started from (its trust is that folder's). */
     sourceOf(root: string): string | null
+    /** A running sandbox's placeholders in the worktree (relative paths): not the task's work. */
+    placeholdersIn(worktree: string): string[]
   }
   /** Starts the task that asks for the command (the task manager's start: no model request, only this command). */
   start(input: {
@@ -53,7 +55,11 @@ export async function proposeForWorktree(
   const command = proposedCommandLine(action, task.branch)
   const committedWork = task.pruned
     ? false
-    : await snapshotOnBranch(task.path, `Modus: ${task.name}\n\n${task.title}`).catch((error: unknown) => {
+    : await snapshotOnBranch(
+        task.path,
+        `Modus: ${task.name}\n\n${task.title}`,
+        deps.worktrees.placeholdersIn(task.path)
+      ).catch((error: unknown) => {
         throw new UserFacingError(
           'commit_failed',
           `Could not commit the task's work on ${task.branch}: ${error instanceof Error ? error.message : String(error)}`

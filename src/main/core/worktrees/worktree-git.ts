@@ -115,18 +115,35 @@ async function copyInside(fromRoot: string, toRoot: string, path: string): Promi
   return true
 }
 
-/** Files that differ from `base`: committed on the branch, changed in the worktree, or new (not ignored). */
-export async function changedFileCount(worktree: string, base: string): Promise<number> {
+/**
+ * Files that differ from `base`: committed on the branch, changed in the worktree, or new (not
+ * ignored). `leftOut`: paths (relative to the worktree) that are not the task's, such as the empty
+ * placeholders a running sandbox keeps over absent protected paths.
+ */
+export async function changedFileCount(
+  worktree: string,
+  base: string,
+  leftOut: readonly string[] = []
+): Promise<number> {
   const [changed, untracked] = await Promise.all([
     repoGit(worktree, ['diff', '--name-only', '-z', '--no-ext-diff', base, '--']),
     repoGit(worktree, ['ls-files', '--others', '--exclude-standard', '-z'])
   ])
-  return new Set([...nulList(changed), ...nulList(untracked)]).size
+  const skip = new Set(leftOut)
+  return new Set([...nulList(changed), ...nulList(untracked)].filter((path) => !skip.has(path))).size
 }
 
-/** Commits everything in the worktree on its own branch (before its folder is pruned), so no work is lost. */
-export async function snapshotOnBranch(worktree: string, message: string): Promise<boolean> {
+/**
+ * Commits everything in the worktree on its own branch (before its folder is pruned, or a Merge), so
+ * no work is lost; `leftOut` (relative paths that are not the task's) stays out of the commit.
+ */
+export async function snapshotOnBranch(
+  worktree: string,
+  message: string,
+  leftOut: readonly string[] = []
+): Promise<boolean> {
   await repoGit(worktree, ['add', '-A'])
+  if (leftOut.length > 0) await repoGit(worktree, ['reset', '-q', '--', ...leftOut.map((path) => `:(literal)${path}`)])
   const staged = await repoGit(worktree, ['diff', '--cached', '--quiet']).then(
     () => false,
     (error: unknown) => error instanceof RepoGitError && error.exitCode === 1
