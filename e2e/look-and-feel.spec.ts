@@ -31,6 +31,10 @@ test('tool cards say what happened in words, with the raw tool name on hover', a
 
 test('an edit card counts the hunks that reached the disk', async ({ page, modus }) => {
   const { file, review } = await reviewProposal(page, modus)
+  // The review in the queue is titled in the chat card's words too.
+  const title = page.locator('.approval-card[aria-current="true"] .tool-title')
+  await expect(title).toHaveText('Write src/values.ts')
+  await expect(title).toHaveAttribute('title', 'Tool: write_to_file')
   await review.getByRole('button', { name: 'Reject hunk 2' }).click()
   await review.getByRole('button', { name: 'Accept selected hunks' }).click()
   await expect.poll(() => readFileSync(file, 'utf8')).toBe(ORIGINAL.replace('value2 = 2', 'value2 = 200'))

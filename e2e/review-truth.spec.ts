@@ -157,7 +157,7 @@ test('item 3: the change list shows turn, time and tool; restores are labelled; 
   await expect(command.locator('.monaco-diff-editor .editor.modified .view-lines')).toContainText('1.1.0')
   const edit = page.getByRole('article', { name: 'Change to src/greet.ts' })
   await expect(edit).toContainText('Turn 1 · “Bump the version”')
-  await expect(edit).toContainText('write_to_file')
+  await expect(edit.getByTitle('Tool: write_to_file')).toHaveText('Wrote')
 
   // A restore is listed as a restore, not as the model's edit.
   await nav(page).getByRole('button', { name: 'Chat' }).click()

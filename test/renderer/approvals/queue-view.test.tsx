@@ -52,7 +52,10 @@ describe('ApprovalQueueView', () => {
     const { view } = await showQueue([item('a1'), item('a2', { taskId: 't2', taskTitle: 'Other task', mode: 'debug' })])
     const cards = view.container.querySelectorAll('.approval-card')
     expect(cards).toHaveLength(2)
-    expect(cards[0].textContent).toContain('execute_command')
+    const title = cards[0].querySelector('.tool-title')!
+    expect(title.textContent).toBe('Run npm run a1')
+    expect(title.getAttribute('title')).toBe('Tool: execute_command')
+    expect(cards[0].textContent).not.toContain('execute_command')
     expect(cards[0].textContent).toContain('npm run a1')
     expect(cards[0].textContent).toContain('packages/app')
     expect(cards[0].textContent).toContain('code mode')
@@ -64,6 +67,23 @@ describe('ApprovalQueueView', () => {
       'Fix the tests',
       'Other task'
     ])
+  })
+
+  it("titles an edit in the chat card's words, the raw tool name only on hover", async () => {
+    const edit = item('e1', {
+      kind: 'edit',
+      tool: 'write_to_file',
+      args: { path: 'src/values.ts', content: 'export const a = 1\n' },
+      summary: 'Write src/values.ts'
+    })
+    const { view } = await showQueue([edit])
+    const card = selectedCard(view.container)
+    const title = card.querySelector('.tool-title')!
+    expect(title.textContent).toBe('Write src/values.ts')
+    expect(title.querySelector('code')!.textContent).toBe('src/values.ts')
+    expect(title.getAttribute('title')).toBe('Tool: write_to_file')
+    expect(card.querySelector('.approval-card-head')!.textContent).not.toContain('write_to_file')
+    expect(card.querySelector('.approval-card-head')!.textContent).not.toContain('File edit')
   })
 
   it('shows the page and origin a browser launch would open, and why the policy asked about that origin', async () => {

@@ -20,6 +20,8 @@ import {
 } from '../../common/approvals/approval-model'
 import { useApprovalsStore } from '../../common/approvals/approvals-store'
 import { reviewedDecision } from '../../common/review/review-store'
+import { askTitle } from '../../common/chat/tool-words'
+import { ToolHeading } from '../../common/chat/ToolHeading'
 import '../../common/approval-actions/approvals.css'
 
 /**
@@ -140,6 +142,13 @@ export function ApprovalQueueView({ branchOf }: { branchOf?: (taskId: string) =>
   )
 }
 
+/** A call is titled in the chat card's words ("Write `src/a.ts`"), the raw tool name on hover; a pause by its kind. */
+function ApprovalTitle({ item }: { item: ApprovalItem }): ReactNode {
+  if (item.tool && (item.kind === 'tool' || item.kind === 'edit'))
+    return <ToolHeading title={askTitle(item.tool, item.args)} toolName={item.tool} />
+  return <span className="approval-kind">{KIND_LABELS[item.kind]}</span>
+}
+
 function ApprovalCard(props: {
   item: ApprovalItem
   selected: boolean
@@ -164,8 +173,7 @@ function ApprovalCard(props: {
       onClick={() => !props.selected && useApprovalsStore.getState().select(item.id)}
     >
       <div className="approval-card-head">
-        <span className="approval-kind">{KIND_LABELS[item.kind]}</span>
-        {item.tool && <code className="approval-tool">{item.tool}</code>}
+        <ApprovalTitle item={item} />
         <span className="approval-mode" title="Mode">
           {item.mode} mode
         </span>

@@ -10,8 +10,8 @@ import { commandOutputOf } from './command-output'
 import { NetworkAsks } from './NetworkAsks'
 import { parsePartialJson } from './partial-json'
 import { composerField, focusWhenReady } from '../../components/focus-after'
-import { Icon } from '../../components/icons'
-import { clipLine, toolTitle, type ToolTitle } from './tool-words'
+import { clipLine, toolTitle } from '../../common/chat/tool-words'
+import { ToolHeading } from '../../common/chat/ToolHeading'
 import {
   changeLabel,
   decisionLabel,
@@ -68,28 +68,6 @@ export function ToolCard({ item, status }: { item: ToolItem; status: TaskStatus 
         {item.result && <ToolResult result={item.result} />}
       </div>
     </div>
-  )
-}
-
-/** What the call did in words; the raw tool name is on hover for those who know it. */
-function ToolHeading({ title, toolName }: { title: ToolTitle; toolName: string }): ReactNode {
-  return (
-    <span className="tool-title" title={`Tool: ${toolName}`}>
-      <Icon name={title.icon} />
-      <span>
-        {title.verb}
-        {title.target &&
-          (title.plainTarget ? (
-            ` ${title.target}`
-          ) : (
-            <>
-              {' '}
-              <code className="tool-target">{title.target}</code>
-            </>
-          ))}
-        {title.outcome && <span className="tool-outcome"> — {title.outcome}</span>}
-      </span>
-    </span>
   )
 }
 

@@ -96,7 +96,12 @@ export function ChangesView(): ReactNode {
                 {from.putBack && <span className="putback-chip">{from.source}</span>}
                 {from.turn && <span>{from.turn}</span>}
                 <time dateTime={new Date(change.createdAt).toISOString()}>{timeOf(change.createdAt)}</time>
-                {!from.putBack && <code>{from.source}</code>}
+                {!from.putBack &&
+                  (change.byCommand !== undefined ? (
+                    <code>{from.source}</code>
+                  ) : (
+                    <span title={from.tool && `Tool: ${from.tool}`}>{from.source}</span>
+                  ))}
                 {change.written !== undefined && change.acceptedHunks !== undefined && (
                   <span>
                     {countedOf(change.acceptedHunks, change.hunks.length, 'hunk')} written

@@ -1,13 +1,16 @@
 import type { ChangeView } from '../../../../shared/contract/approvals'
 import { computeHunks } from '../../../../shared/diff/hunks'
 import type { ChatItem } from '../../common/chat/task-view'
+import { pastVerbOf } from '../../common/chat/tool-words'
 
 /** Where a change came from, as the Changes list says it. */
 export interface Provenance {
   /** "Turn 2 · “Fix the tests”", or null for changes outside the model's turns (restores, reverts). */
   turn: string | null
-  /** What made it: "write_to_file", "Restore", "Revert", "Command: sed -i …". */
+  /** What made it, in the chat card's words: "Wrote", "Edited", "Restore", "Revert", "Command: sed -i …". */
   source: string
+  /** The raw tool name, for hover: the words above are what the list shows. */
+  tool?: string
   /** A restore or a revert: the user's own putting back, not the model's edit. */
   putBack: boolean
 }
@@ -36,7 +39,8 @@ export function provenanceOf(change: ChangeView, turns: Map<string, { turn: numb
   if (change.tool === 'restore_checkpoint') return { turn: null, source: 'Restore', putBack: true }
   if (change.tool === 'revert_change') return { turn: null, source: 'Revert', putBack: true }
   if (change.byCommand !== undefined) return { turn: label, source: `Command: ${change.byCommand}`, putBack: false }
-  return { turn: label, source: change.tool ?? 'edit', putBack: false }
+  if (change.tool === undefined) return { turn: label, source: 'Edited', putBack: false }
+  return { turn: label, source: pastVerbOf(change.tool), tool: change.tool, putBack: false }
 }
 
 /**

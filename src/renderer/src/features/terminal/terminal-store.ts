@@ -87,7 +87,3 @@ export const useTerminalStore = create<TerminalSlice>((set, get) => {
     }
   }
 })
-
-/** Terminals with a command still running (for a nav badge). */
-export const useRunningTerminalCount = (): number =>
-  useTerminalStore((state) => state.terminals.filter((t) => t.command !== null && t.command.endedAt === null).length)

@@ -1,6 +1,6 @@
 import type { IconName } from '../../components/icons'
-import { countedOf } from '../../common/plural'
-import type { ToolItem, ToolPhase } from '../../common/chat/task-view'
+import { countedOf } from '../plural'
+import type { ToolItem, ToolPhase } from './task-view'
 
 /**
  * A tool card's title in words: what the call did (or is about to do) and to what, e.g. "Ran
@@ -123,22 +123,32 @@ const TENSE: Record<ToolPhase, Tense> = {
   failed: 'past'
 }
 
+/** A chat card's title: the words for the call by how far it got, and what came of it. */
 export function toolTitle(item: ToolItem, phase: ToolPhase, args: unknown): ToolTitle {
-  const words = WORDS[item.name]
+  return { ...titleOf(item.name, TENSE[phase], args), outcome: outcomeOf(item, phase) }
+}
+
+/** A call waiting for an answer (the approval queue): "Write `src/a.ts`", "Run `npm test`". */
+export const askTitle = (name: string, args: unknown): ToolTitle => titleOf(name, 'ask', args)
+
+/** What a call did, without its target (the Changes list names the file itself): "Wrote", "Edited". */
+export const pastVerbOf = (name: string): string => {
+  const title = titleOf(name, 'past', {})
+  return WORDS[name] ? title.verb : `${title.verb} ${name}`
+}
+
+/** A tool the table does not know (an MCP server's own) is named by its raw name. */
+const UNKNOWN: Record<Tense, string> = verbs('Used', 'Using', 'Use')
+
+function titleOf(name: string, tense: Tense, args: unknown): ToolTitle {
+  const words = WORDS[name]
+  if (!words) return { icon: name.startsWith('mcp') ? 'plug' : 'sparkle', verb: UNKNOWN[tense], target: name }
   const record = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {}
-  if (!words)
-    return {
-      icon: item.name.startsWith('mcp') ? 'plug' : 'sparkle',
-      verb: 'Used',
-      target: item.name,
-      outcome: outcomeOf(item, phase)
-    }
   return {
     icon: words.icon,
-    verb: words.verbs[TENSE[phase]],
+    verb: words.verbs[tense],
     target: clipTarget(words.target(record)),
-    plainTarget: words.plainTarget,
-    outcome: outcomeOf(item, phase)
+    plainTarget: words.plainTarget
   }
 }
 
@@ -166,8 +176,3 @@ function outcomeOf(item: ToolItem, phase: ToolPhase): string | undefined {
   if (total > 1 || accepted < total) return countedOf(accepted, total, 'hunk')
   return undefined
 }
-
-/** The title as one line of text (for tests of the words, and the card's accessible description). */
-export const titleText = (title: ToolTitle): string =>
-  [title.verb, title.target && (title.plainTarget ? title.target : `\`${title.target}\``)].filter(Boolean).join(' ') +
-  (title.outcome ? ` — ${title.outcome}` : '')
