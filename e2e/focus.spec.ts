@@ -54,6 +54,41 @@ test('trust prompt and the first provider: Keep asking, Save provider and Trust 
   await expect(page.getByLabel('Message')).toBeFocused()
 })
 
+test('a menu opened while the first provider is still saving keeps the keyboard', async ({ page, modus }) => {
+  // The form gives way to the chat as soon as the core holds the provider; the save's last answer
+  // (making it the active one) can come later on a loaded machine. It is held back here until the
+  // user is already at work in the chat: the message field must not take the keyboard from them.
+  let activating: number | null = null
+  let release: (() => void) | null = null
+  await page.routeWebSocket(/./, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((frame) => {
+      const request = JSON.parse(String(frame)) as { id: number; channel: string }
+      if (request.channel === 'settings:setActiveProvider') activating = request.id
+      server.send(frame)
+    })
+    server.onMessage((frame) => {
+      const message = JSON.parse(String(frame)) as { kind: string; id?: number }
+      if (message.kind === 'response' && message.id === activating) release = () => ws.send(frame)
+      else ws.send(frame)
+    })
+  })
+  await openWorkspaceAndProvider(page, modus)
+  await expect.poll(() => release !== null).toBe(true)
+
+  await page.getByRole('button', { name: /^Mode: / }).click()
+  const menu = page.getByRole('menu', { name: 'Modes' })
+  await expect(menu.getByRole('menuitemradio', { name: /^Code/ })).toBeFocused()
+  release!()
+  // The answer reaches the page before these frames end: a focus move it causes would have happened.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  await expect(menu.getByRole('menuitemradio', { name: /^Code/ })).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(menu.getByRole('menuitemradio', { name: /^Architect/ })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('button', { name: 'Mode: Architect' })).toBeFocused()
+})
+
 test('a chat card: Always allow shows the rule, Back returns, Approve and Cancel go on to the message field', async ({
   page,
   modus

@@ -2,15 +2,13 @@ import { promises as fs } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { createAgentServices } from '../main/core/create-agent-services'
-import { createMcpHub } from '../main/core/mcp/hub'
-import { fixedTrust } from '../main/core/trust/trust-service'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { promptParts } from '../main/core/loop/prompt-preview'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
 import type { PromptArgs } from './args'
 import type { CliIo } from './cli-io'
-import { writeMcpWarnings } from './run-command'
+import { trustAndMcp, writeMcpWarnings } from './run-command'
 import { visible } from './visible'
 
 export interface PromptReport {
@@ -34,14 +32,7 @@ export async function promptCommand(args: PromptArgs, io: CliIo): Promise<number
   const dataDir = resolveDataDir({ env: io.env, platform: process.platform, home: homedir() })
   const files = appFiles(dataDir)
   // The servers' tools are part of what the mode sends: they are started to be counted.
-  // --trust is the user's answer for the folder's every grant.
-  const trust = fixedTrust(args.trust)
-  const mcp = createMcpHub({
-    dataDir,
-    env: io.env,
-    isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants),
-    watchConfig: false
-  })
+  const { trust, mcp } = trustAndMcp(dataDir, io, args.trust)
   await mcp.open(workspace)
   await mcp.settled()
   writeMcpWarnings(mcp.snapshot(), io)

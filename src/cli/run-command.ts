@@ -10,7 +10,7 @@ import { UserFacingError } from '../shared/contract/dispatch'
 import { createAgentServices, type AgentServices } from '../main/core/create-agent-services'
 import { REFUSED_PREFIX, withoutRefusedPrefix } from '../main/core/ports/call-results'
 import { createMcpHub, type McpHub } from '../main/core/mcp/hub'
-import { fixedTrust } from '../main/core/trust/trust-service'
+import { fixedTrust, type TrustService } from '../main/core/trust/trust-service'
 import { appFiles, resolveDataDir } from '../main/core/app-paths'
 import { createFileSecretStore } from '../main/core/settings/secret-store'
 import { createSettingsStore } from '../main/core/settings/settings-store'
@@ -84,6 +84,18 @@ export async function workspaceOf(args: { workspace: string }, io: CliIo): Promi
   return workspace
 }
 
+/** `--trust` as the user's answer for the folder's every grant, and an MCP hub that starts the servers it lets run. */
+export function trustAndMcp(dataDir: string, io: CliIo, trusted: boolean): { trust: TrustService; mcp: McpHub } {
+  const trust = fixedTrust(trusted)
+  const mcp = createMcpHub({
+    dataDir,
+    env: io.env,
+    isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants),
+    watchConfig: false
+  })
+  return { trust, mcp }
+}
+
 /** The core's agent services for one CLI run, disposed afterwards. */
 export async function withServices(
   args: RunOptions,
@@ -104,14 +116,7 @@ export async function withServices(
   }
   // MCP servers start in the background, all at once: the task never waits for them. A mode that
   // uses servers gets the tools of those that are up; search_mcp_tools names the ones still starting.
-  // --trust is the user's answer for the folder's every grant.
-  const trust = fixedTrust(args.trust)
-  const mcp = createMcpHub({
-    dataDir,
-    env: io.env,
-    isTrusted: (root, grants) => trust.inForce('mcp-servers', root, grants),
-    watchConfig: false
-  })
+  const { trust, mcp } = trustAndMcp(dataDir, io, args.trust)
   const stopWarnings = followMcpWarnings(mcp, io)
   await mcp.open(workspace)
   const services = await createAgentServices({

@@ -1,64 +1,22 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import * as pty from 'node-pty'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cliSessionPerTest, runCliOnTerminal as onTerminal } from '../support/cli-terminal'
 import { runCli } from '../support/run-cli'
 import { git, makeRepo, userGitState } from '../core/worktrees/git-repo'
 
-const root = resolve(__dirname, '../..')
-const jiti = join(root, 'node_modules/jiti/lib/jiti-cli.mjs')
-const entry = join(root, 'src/cli/main.ts')
+const session = cliSessionPerTest('cli worktree')
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
 
-let fake: FakeProvider | undefined
-afterEach(async () => {
-  expect(fake?.failures ?? []).toEqual([])
-  await fake?.close()
-  fake = undefined
-})
-
-/** Runs the CLI on a real terminal and answers each prompt as it appears. */
-function onTerminal(
-  args: string[],
-  env: Record<string, string>,
-  answers: Array<[prompt: string, answer: string]>
-): Promise<{ code: number; output: string }> {
-  return new Promise((done) => {
-    const term = pty.spawn(process.execPath, [jiti, entry, ...args], {
-      cols: 250,
-      rows: 50,
-      cwd: root,
-      env: { ...process.env, ...env }
-    })
-    let output = ''
-    let next = 0
-    term.onData((data) => {
-      output += data
-      const pending = answers[next]
-      if (pending && output.includes(pending[0])) {
-        next++
-        term.write(`${pending[1]}\r`)
-      }
-    })
-    term.onExit(({ exitCode }) => done({ code: exitCode, output }))
-  })
-}
-
 describe('modus run --worktree / modus worktrees', { timeout: 240_000 }, () => {
   it('runs a task in a new worktree, says where and on which branch, lists it, and discards it on --yes', async () => {
-    fake = await startFakeProvider({
-      name: 'cli worktree',
-      turns: [
-        { toolCalls: [{ name: 'write_to_file', input: { path: 'a.txt', content: 'changed in the worktree\n' } }] },
-        { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
-      ]
-    })
+    const { fake, env } = await session([
+      { toolCalls: [{ name: 'write_to_file', input: { path: 'a.txt', content: 'changed in the worktree\n' } }] },
+      { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }
+    ])
     const repo = await makeRepo({ 'a.txt': 'original\n' })
-    const dataDir = mkdtempSync(join(tmpdir(), 'modus-wt-data-'))
-    const env = { MODUS_DATA_DIR: dataDir, HOME: mkdtempSync(join(tmpdir(), 'modus-wt-home-')), ANTHROPIC_API_KEY: 'k' }
     const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
     const before = userGitState(repo)
 
@@ -68,7 +26,7 @@ describe('modus run --worktree / modus worktrees', { timeout: 240_000 }, () => {
       [['[y]es', 'y']]
     )
     expect(run.code).toBe(0)
-    const path = join(dataDir, 'worktrees')
+    const path = join(env.MODUS_DATA_DIR, 'worktrees')
     expect(run.output).toContain(`isolated task in ${path}`)
     expect(run.output).toContain('branch modus/login-fix')
     const worktree = /isolated task in (\S+)/.exec(run.output)![1]
@@ -93,21 +51,13 @@ describe('modus run --worktree / modus worktrees', { timeout: 240_000 }, () => {
   })
 
   it('expands a slash command as the normal start does', async () => {
-    fake = await startFakeProvider({
-      name: 'cli worktree inputs',
-      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }]
-    })
+    const { fake, env } = await session([{ toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }])
     const repo = await makeRepo({
       'a.txt': 'original\n',
       '.modus/commands/review.md': 'Review $ARGUMENTS carefully.\n'
     })
-    const env = {
-      MODUS_DATA_DIR: mkdtempSync(join(tmpdir(), 'modus-wt-data-')),
-      HOME: mkdtempSync(join(tmpdir(), 'modus-wt-home-')),
-      ANTHROPIC_API_KEY: 'k'
-    }
     const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
-    const run = await onTerminal(['run', '--worktree', '--workspace', repo, ...provider, '/review a.txt'], env, [])
+    const run = await onTerminal(['run', '--worktree', '--workspace', repo, ...provider, '/review a.txt'], env)
     expect(run.code, run.output).toBe(0)
     expect(run.output).toContain('branch modus/')
     const sent = JSON.stringify(fake.requests[0].body)
@@ -115,25 +65,15 @@ describe('modus run --worktree / modus worktrees', { timeout: 240_000 }, () => {
   })
 
   it('sends its --image files with the task text in the first request, as the normal start does', async () => {
-    fake = await startFakeProvider({
-      name: 'cli worktree image',
-      turns: [{ toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }]
-    })
+    const { fake, env } = await session([{ toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] }])
     const repo = await makeRepo({ 'a.txt': 'original\n' })
-    const shots = mkdtempSync(join(tmpdir(), 'modus-wt-shots-'))
-    const shot = join(shots, 'shot.png')
+    const shot = join(mkdtempSync(join(tmpdir(), 'modus-wt-shots-')), 'shot.png')
     writeFileSync(shot, Buffer.from(PNG, 'base64'))
-    const env = {
-      MODUS_DATA_DIR: mkdtempSync(join(tmpdir(), 'modus-wt-data-')),
-      HOME: mkdtempSync(join(tmpdir(), 'modus-wt-home-')),
-      ANTHROPIC_API_KEY: 'k'
-    }
     const provider = ['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '--base-url', fake.anthropicBaseUrl]
     const before = userGitState(repo)
     const run = await onTerminal(
       ['run', '--worktree', '--workspace', repo, ...provider, '--image', shot, 'what is this?'],
-      env,
-      []
+      env
     )
     expect(run.code, run.output).toBe(0)
     expect(run.output).toContain('branch modus/')

@@ -54,41 +54,29 @@ const UNKNOWN_PRICES: ModelPrices = {
   cacheWritePerMTok: null
 }
 
-const claude = (
-  id: string,
-  contextWindow: number,
-  maxOutput: number,
-  prices: ModelPrices,
-  extra: Partial<ModelInfo> = {}
-): ModelInfo => ({
-  id,
-  provider: 'anthropic',
-  contextWindow,
-  maxOutput,
-  supportsTools: true,
-  supportsImages: true,
-  supportsReasoning: true,
-  prices,
-  ...extra
-})
+/** A model entry of one provider's family: tools and images always, reasoning where the family has it. */
+const family =
+  (provider: ModelProviderFamily, supportsReasoning: boolean) =>
+  (
+    id: string,
+    contextWindow: number,
+    maxOutput: number,
+    prices: ModelPrices,
+    extra: Partial<ModelInfo> = {}
+  ): ModelInfo => ({
+    id,
+    provider,
+    contextWindow,
+    maxOutput,
+    supportsTools: true,
+    supportsImages: true,
+    supportsReasoning,
+    prices,
+    ...extra
+  })
 
-const gpt = (
-  id: string,
-  contextWindow: number,
-  maxOutput: number,
-  prices: ModelPrices,
-  extra: Partial<ModelInfo> = {}
-): ModelInfo => ({
-  id,
-  provider: 'openai',
-  contextWindow,
-  maxOutput,
-  supportsTools: true,
-  supportsImages: true,
-  supportsReasoning: false,
-  prices,
-  ...extra
-})
+const claude = family('anthropic', true)
+const gpt = family('openai', false)
 
 /** Gemini bills cached input at a quarter of the input price and charges no cache write (implicit caching). */
 const geminiPrices = (input: number, output: number): ModelPrices => ({

@@ -44,19 +44,8 @@ const NO_TEXTCONV = new Set([
   'grep',
   'range-diff'
 ])
-const NO_EXT_DIFF = new Set([
-  'diff',
-  'log',
-  'show',
-  'whatchanged',
-  'format-patch',
-  'diff-tree',
-  'diff-index',
-  'diff-files',
-  'blame',
-  'annotate',
-  'range-diff'
-])
+// All of them but grep.
+const NO_EXT_DIFF = new Set([...NO_TEXTCONV].filter((subcommand) => subcommand !== 'grep'))
 
 /** The flags inserted right after the subcommand word: they turn the repository's diff drivers off. */
 export function gitSubcommandFlags(subcommand: string | undefined): string[] {

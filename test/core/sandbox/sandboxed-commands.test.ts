@@ -1,84 +1,49 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApprovalQueue } from '../../../src/main/core/approvals/approval-queue'
-import { createNetworkApprovals } from '../../../src/main/core/sandbox/network-approvals'
-import { createSandboxService, type SandboxService } from '../../../src/main/core/sandbox/sandbox-service'
-import type { CommandRunRequest } from '../../../src/main/core/terminal/types'
+import { createSandboxService } from '../../../src/main/core/sandbox/sandbox-service'
 import { formatCommandResult } from '../../../src/main/core/tools/execute-command'
 import type { EffectiveSandbox } from '../../../src/shared/policy/sandbox'
 import { createHarness, until, type Harness } from '../terminal/harness'
+import { ASKING, OFFLINE, startSandboxedShell, type SandboxedShell } from './sandboxed-shell'
 
 /**
  * Real commands in the real sandbox (bubblewrap + socat), run through the task's persistent shell:
  * what a sandboxed mode may write, and its network asks going through the approval queue.
  */
 describe('commands in the OS sandbox', () => {
+  let shell: SandboxedShell
   let h: Harness
-  let sandbox: SandboxService
-  let server: Server
-  let port = 0
   let tempDir = ''
+  let port = 0
   const approvals = createApprovalQueue()
   const savedDomains: string[] = []
 
   beforeAll(async () => {
-    h = await createHarness()
-    tempDir = join(h.root, '..', 'system-tmp')
-    await mkdir(tempDir)
-    await mkdir(join(h.root, '.git'))
-    await writeFile(join(h.root, '.git', 'config'), '[core]\n')
-    sandbox = createSandboxService({
-      tempDir,
-      home: () => h.home,
-      askNetwork: createNetworkApprovals({
-        approvals,
-        taskTitle: () => 'Sandbox test',
-        allowDomain: async (_mode, domain) => {
-          savedDomains.push(domain)
-        }
-      })
+    shell = await startSandboxedShell({
+      approvals,
+      taskTitle: 'Sandbox test',
+      task: 'sandboxed',
+      allowDomain: async (_mode, domain) => {
+        savedDomains.push(domain)
+      }
     })
-    server = createServer((_request, response) => response.end('hello from the test server\n'))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
+    ;({ h, tempDir, port } = shell)
   }, 60_000)
-  afterAll(async () => {
-    server?.close()
-    await sandbox?.dispose()
-    await h?.cleanup()
-  })
+  afterAll(() => shell?.dispose())
 
-  const run = (command: string, setting: EffectiveSandbox, extra: Partial<CommandRunRequest> = {}) =>
-    h.service.forTask('sandboxed', h.root).execute({
-      command,
-      timeoutMs: 30_000,
-      ...extra,
-      sandbox: (text, shell) =>
-        sandbox.prepare({
-          taskId: 'sandboxed',
-          modeSlug: 'code',
-          modeName: 'Code',
-          command: text,
-          workspaceRoot: h.root,
-          sandbox: setting,
-          shell
-        })
-    })
-  const offline: EffectiveSandbox = { network: 'none', allowedDomains: [] }
-  const asking: EffectiveSandbox = { network: 'ask', allowedDomains: [] }
+  const run: SandboxedShell['run'] = (...args) => shell.run(...args)
   // --noproxy '' is what a user would have needed before loopback went through the proxy; the loopback test below does without.
   const fetchCommand = () => `curl -fsS --max-time 20 --noproxy '' http://127.0.0.1:${port}/`
 
   it('is available here', async () => {
-    expect(await sandbox.status()).toEqual({ available: true, platform: 'linux' })
+    expect(await shell.sandbox.status()).toEqual({ available: true, platform: 'linux' })
   })
 
   it('writes inside the workspace and the temp dir, with output and exit code as usual', async () => {
-    const result = await run(`echo inside > made.txt && echo temp > ${tempDir}/t.txt && cat made.txt; exit 3`, offline)
+    const result = await run(`echo inside > made.txt && echo temp > ${tempDir}/t.txt && cat made.txt; exit 3`, OFFLINE)
     expect(result.outcome).toBe('exited')
     expect(result.exitCode).toBe(3)
     expect(result.output.text).toBe('inside\n')
@@ -90,7 +55,7 @@ describe('commands in the OS sandbox', () => {
   it('refuses writes to ~/.bashrc, /etc and .git/config, and says so in one line', async () => {
     const result = await run(
       'echo evil >> ~/.bashrc; echo evil > /etc/modus-sandbox-probe; echo evil >> .git/config; echo done',
-      offline
+      OFFLINE
     )
     expect(result.output.text).toContain('done')
     expect(await readFile(join(h.home, '.bashrc'), 'utf8')).toBe('')
@@ -105,7 +70,7 @@ describe('commands in the OS sandbox', () => {
   }, 60_000)
 
   it('keeps .modus/ and .roomodes read-only even before they exist', async () => {
-    const result = await run('mkdir -p .modus/x; echo y > .roomodes; ls -A', offline)
+    const result = await run('mkdir -p .modus/x; echo y > .roomodes; ls -A', OFFLINE)
     expect(existsSync(join(h.root, '.modus', 'x'))).toBe(false)
     expect(
       existsSync(join(h.root, '.roomodes')) && (await readFile(join(h.root, '.roomodes'), 'utf8')).length > 0
@@ -114,7 +79,7 @@ describe('commands in the OS sandbox', () => {
   }, 60_000)
 
   it('leaves no mount points for the protected paths behind in the workspace', async () => {
-    const result = await run('ls -A', offline)
+    const result = await run('ls -A', OFFLINE)
     // While the command ran, bwrap had placed them (empty) to mount over.
     expect(result.output.text).toContain('.roomodes')
     expect(existsSync(join(h.root, '.roomodes'))).toBe(false)
@@ -123,7 +88,7 @@ describe('commands in the OS sandbox', () => {
 
   // Guards any caching of the wrap between commands: which protected paths exist is read per command.
   it('keeps .vscode/ and .modusignore read-only when they appear after earlier sandboxed commands', async () => {
-    expect((await run('echo warm', offline)).exitCode).toBe(0)
+    expect((await run('echo warm', OFFLINE)).exitCode).toBe(0)
     expect(existsSync(join(h.root, '.vscode'))).toBe(false)
     await mkdir(join(h.root, '.vscode'))
     await writeFile(join(h.root, '.vscode', 'settings.json'), '{}\n')
@@ -131,7 +96,7 @@ describe('commands in the OS sandbox', () => {
     try {
       const result = await run(
         'echo evil > .vscode/settings.json; echo evil > .vscode/tasks.json; echo evil >> .modusignore; echo done',
-        offline
+        OFFLINE
       )
       expect(result.output.text).toContain('done')
       expect(await readFile(join(h.root, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n')
@@ -146,7 +111,7 @@ describe('commands in the OS sandbox', () => {
   }, 60_000)
 
   it('puts a connection to an unlisted host in the approval queue; allowed, it passes', async () => {
-    const pending = run(fetchCommand(), asking)
+    const pending = run(fetchCommand(), ASKING)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     const [item] = approvals.list()
     expect(item.kind).toBe('network')
@@ -162,7 +127,7 @@ describe('commands in the OS sandbox', () => {
   }, 60_000)
 
   it('denied, the connection fails and the result names it; "always" saves the domain to the mode', async () => {
-    const denied = run(fetchCommand(), asking)
+    const denied = run(fetchCommand(), ASKING)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     approvals.decide({ approvalId: approvals.list()[0].id, outcome: 'reject', scope: 'call', reason: 'not now' })
     const result = await denied
@@ -170,7 +135,7 @@ describe('commands in the OS sandbox', () => {
     expect(result.output.text).not.toContain('hello from the test server')
     expect(result.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
 
-    const always = run(fetchCommand(), asking)
+    const always = run(fetchCommand(), ASKING)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     const item = approvals.list()[0]
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call', alwaysAllow: item.suggestedRule?.rule })
@@ -178,8 +143,8 @@ describe('commands in the OS sandbox', () => {
     expect(savedDomains).toEqual([`127.0.0.1:${port}`])
   }, 90_000)
 
-  it('refuses without asking when the mode has no network, and passes a listed host without asking', async () => {
-    const offlineResult = await run(fetchCommand(), offline)
+  it('refuses without ASKING when the mode has no network, and passes a listed host without ASKING', async () => {
+    const offlineResult = await run(fetchCommand(), OFFLINE)
     expect(offlineResult.exitCode).not.toBe(0)
     expect(offlineResult.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
     const listed = await run(fetchCommand(), { network: 'allow-list', allowedDomains: ['127.0.0.1'] })
@@ -189,7 +154,7 @@ describe('commands in the OS sandbox', () => {
 
   it('asks for a loopback host (localhost:port) like any other, no --noproxy needed; allowed once, it connects', async () => {
     const plain = `curl -fsS --max-time 20 http://localhost:${port}/`
-    const pending = run(plain, asking)
+    const pending = run(plain, ASKING)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     const [item] = approvals.list()
     expect(item.summary).toBe(`${plain} wants localhost:${port}`)
@@ -202,7 +167,7 @@ describe('commands in the OS sandbox', () => {
   }, 60_000)
 
   it('refuses a loopback connection of a mode without network, and says so in a Sandbox: line', async () => {
-    const result = await run(`curl -fsS --max-time 20 http://127.0.0.1:${port}/`, offline)
+    const result = await run(`curl -fsS --max-time 20 http://127.0.0.1:${port}/`, OFFLINE)
     expect(result.exitCode).not.toBe(0)
     expect(result.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
   }, 60_000)
@@ -211,27 +176,27 @@ describe('commands in the OS sandbox', () => {
     await mkdir(join(h.home, '.ssh'), { recursive: true })
     await writeFile(join(h.home, '.ssh', 'id_rsa'), 'PRIVATE-KEY\n')
     await writeFile(join(h.home, '.npmrc'), 'TOKEN\n')
-    const result = await run('cat ~/.ssh/id_rsa; cat ~/.npmrc; echo end', offline)
+    const result = await run('cat ~/.ssh/id_rsa; cat ~/.npmrc; echo end', OFFLINE)
     expect(result.output.text).not.toContain('PRIVATE-KEY')
     expect(result.output.text).not.toContain('TOKEN')
     expect(result.output.text).toContain('end')
     expect(result.sandboxBlocked).toContain(
       `reads of ${join(h.home, '.ssh')}, ${join(h.home, '.npmrc')} (a credential store, unreadable in the sandbox unless the mode gives it back`
     )
-    const given = await run('cat ~/.npmrc', { ...offline, readableCredentials: ['npmrc'] })
+    const given = await run('cat ~/.npmrc', { ...OFFLINE, readableCredentials: ['npmrc'] })
     expect(given.output.text).toBe('TOKEN\n')
   }, 60_000)
 
   it("sees the task shell's functions and aliases, and cannot change them", async () => {
     const task = h.service.forTask('sandboxed', h.root)
     await task.execute({ command: `greet() { echo "hello $1"; }; alias ll='echo listing'`, timeoutMs: 30_000 })
-    const result = await run('greet sandbox; ll; greet() { echo changed; }', offline)
+    const result = await run('greet sandbox; ll; greet() { echo changed; }', OFFLINE)
     expect(result.output.text).toBe('hello sandbox\nlisting\n')
     expect(result.notes.join(' ')).toContain("It ran in the sandbox's own shell")
     expect(formatCommandResult(result)).toContain(
       'functions, aliases and options it set there are not kept for the next command'
     )
-    expect((await run('greet plain', offline)).notes).toEqual([])
+    expect((await run('greet plain', OFFLINE)).notes).toEqual([])
     expect((await task.execute({ command: 'greet again', timeoutMs: 30_000 })).output.text).toBe('hello again\n')
   }, 60_000)
 
@@ -240,15 +205,15 @@ describe('commands in the OS sandbox', () => {
       h.service.forTask('other', h.root).execute({
         command,
         timeoutMs: 30_000,
-        sandbox: (text, shell) =>
-          sandbox.prepare({
+        sandbox: (text, taskShell) =>
+          shell.sandbox.prepare({
             taskId: 'other',
             modeSlug: 'ask',
             modeName: 'Ask',
             command: text,
             workspaceRoot: h.root,
             sandbox: setting,
-            shell
+            shell: taskShell
           })
       })
     const started = async (): Promise<void> => {
@@ -262,9 +227,9 @@ describe('commands in the OS sandbox', () => {
 
     // The other command runs until the test lets it finish, however long the ask takes.
     const waitFor = (name: string) => `until [ -f ${name} ]; do sleep .05; done; echo slept`
-    const sleeping = other(waitFor('go1'), asking)
+    const sleeping = other(waitFor('go1'), ASKING)
     await started()
-    const fetching = run(fetchCommand(), asking)
+    const fetching = run(fetchCommand(), ASKING)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     const [item] = approvals.list()
     expect(item.summary).toBe(
@@ -279,7 +244,7 @@ describe('commands in the OS sandbox', () => {
     // A command whose own list lets the host through would not have been asked about.
     const listed = other(waitFor('go2'), { network: 'allow-list', allowedDomains: ['127.0.0.1'] })
     await started()
-    const alone = run(fetchCommand(), asking)
+    const alone = run(fetchCommand(), ASKING)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     expect(approvals.list()[0].summary).toBe(`${fetchCommand()} wants 127.0.0.1:${port}`)
     approvals.decide({ approvalId: approvals.list()[0].id, outcome: 'approve', scope: 'call' })
@@ -291,7 +256,7 @@ describe('commands in the OS sandbox', () => {
 
   it('moves a sandboxed command to the background and cancels one like any other', async () => {
     const task = h.service.forTask('sandboxed', h.root)
-    const background = await run('echo started; while [ ! -f go ]; do sleep 0.05; done; echo finished', offline, {
+    const background = await run('echo started; while [ ! -f go ]; do sleep 0.05; done; echo finished', OFFLINE, {
       timeoutMs: 1500
     })
     expect(background.outcome).toBe('background')
@@ -301,7 +266,7 @@ describe('commands in the OS sandbox', () => {
     expect((await task.readOutput(background.artifactId, {})).text).toBe('started\nfinished\n')
 
     const controller = new AbortController()
-    const cancelled = run('echo waiting; sleep 60', offline, { signal: controller.signal })
+    const cancelled = run('echo waiting; sleep 60', OFFLINE, { signal: controller.signal })
     await until(async () => task.processes().length === 1, 'the command to start', 30_000)
     await new Promise((resolve) => setTimeout(resolve, 500))
     controller.abort()

@@ -1,77 +1,40 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApprovalQueue } from '../../../src/main/core/approvals/approval-queue'
-import { createNetworkApprovals } from '../../../src/main/core/sandbox/network-approvals'
-import { createSandboxService, type SandboxService } from '../../../src/main/core/sandbox/sandbox-service'
-import type { CommandRunRequest } from '../../../src/main/core/terminal/types'
 import type { EffectiveSandbox } from '../../../src/shared/policy/sandbox'
-import { createHarness, until, type Harness } from '../terminal/harness'
+import { until, type Harness } from '../terminal/harness'
+import { ASKING, OFFLINE, startSandboxedShell, type SandboxedShell } from './sandboxed-shell'
 
 /**
  * Sandboxed commands in a warm sandbox (one bubblewrap kept per task, mode and terminal, real
  * bubblewrap and pty, temporary HOME): they behave as in a sandbox started for each command.
  */
 describe('the warm sandbox', () => {
+  let shell: SandboxedShell
   let h: Harness
-  let sandbox: SandboxService
-  let server: Server
-  let port = 0
   const approvals = createApprovalQueue()
-  const offline: EffectiveSandbox = { network: 'none', allowedDomains: [] }
-  const asking: EffectiveSandbox = { network: 'ask', allowedDomains: [] }
 
   beforeAll(async () => {
-    h = await createHarness()
-    await mkdir(join(h.root, '.git'))
-    await writeFile(join(h.root, '.git', 'config'), '[core]\n')
+    shell = await startSandboxedShell({ approvals, taskTitle: 'Warm sandbox test', task: 'warm', warm: true })
+    h = shell.h
     await writeFile(join(h.home, '.npmrc'), '//registry.example/:_authToken=FIRST-TOKEN\n')
-    sandbox = createSandboxService({
-      tempDir: join(h.root, '..'),
-      home: () => h.home,
-      askNetwork: createNetworkApprovals({
-        approvals,
-        taskTitle: () => 'Warm sandbox test',
-        allowDomain: async () => undefined
-      })
-    })
-    server = createServer((_request, response) => response.end('hello from the test server\n'))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
   }, 60_000)
-  afterAll(async () => {
-    server?.close()
-    await sandbox?.dispose()
-    await h?.cleanup()
-  })
+  afterAll(() => shell?.dispose())
 
-  const run = (
-    command: string,
-    setting: EffectiveSandbox = offline,
-    extra: Partial<CommandRunRequest> = {},
-    task = 'warm'
-  ) =>
-    h.service.forTask(task, h.root).execute({
-      command,
-      timeoutMs: 30_000,
-      ...extra,
-      sandbox: (text, shell, tty) =>
-        sandbox.prepare({
-          taskId: task,
-          modeSlug: 'code',
-          modeName: 'Code',
-          command: text,
-          workspaceRoot: h.root,
-          sandbox: setting,
-          shell,
-          tty
-        })
-    })
+  const run: SandboxedShell['run'] = (...args) => shell.run(...args)
+  /** The warm task's running command has printed `text`. */
+  const commandStarted = (text: string) =>
+    until(
+      () =>
+        h.service
+          .list()
+          .some((t) => t.taskId === 'warm' && t.command?.endedAt === null && (h.data.get(t.id) ?? '').includes(text)),
+      'the command to start'
+    )
   // The sandbox's pid namespace: the same one means the same (warm) sandbox.
-  const namespaceOf = async (setting: EffectiveSandbox = offline): Promise<string> =>
+  const namespaceOf = async (setting: EffectiveSandbox = OFFLINE): Promise<string> =>
     (await run('readlink /proc/self/ns/pid', setting)).output.text.trim()
 
   it('runs repeated commands in one sandbox, on the task shell’s terminal, with their exit codes', async () => {
@@ -156,15 +119,7 @@ describe('the warm sandbox', () => {
 
   it('ends a long command on Ctrl-C in the terminal, and runs the next one', async () => {
     const pending = run('echo waiting; sleep 300; echo after')
-    await until(
-      () =>
-        h.service
-          .list()
-          .some(
-            (t) => t.taskId === 'warm' && t.command?.endedAt === null && (h.data.get(t.id) ?? '').includes('waiting')
-          ),
-      'the command to start'
-    )
+    await commandStarted('waiting')
     const terminal = h.service.list().find((t) => t.taskId === 'warm' && t.command?.endedAt === null)!
     h.service.write(terminal.id, '\x03')
     const result = await pending
@@ -176,56 +131,48 @@ describe('the warm sandbox', () => {
 
   it('ends a cancelled command (its task shell is killed) and starts again for the next', async () => {
     const controller = new AbortController()
-    const pending = run('echo waiting; sleep 300', offline, { signal: controller.signal })
-    await until(
-      () =>
-        h.service
-          .list()
-          .some(
-            (t) => t.taskId === 'warm' && t.command?.endedAt === null && (h.data.get(t.id) ?? '').includes('waiting')
-          ),
-      'the command to start'
-    )
+    const pending = run('echo waiting; sleep 300', OFFLINE, { signal: controller.signal })
+    await commandStarted('waiting')
     controller.abort()
     expect((await pending).outcome).toBe('cancelled')
     expect((await run('echo next')).output.text).toBe('next\n')
   }, 60_000)
 
   it('asks per host with network ask, attributed to the command that connects', async () => {
-    const ns = await namespaceOf(asking)
-    expect(await namespaceOf(asking)).toBe(ns)
-    const fetch = `curl -fsS --max-time 20 http://127.0.0.1:${port}/`
-    const pending = run(fetch, asking)
+    const ns = await namespaceOf(ASKING)
+    expect(await namespaceOf(ASKING)).toBe(ns)
+    const fetch = `curl -fsS --max-time 20 http://127.0.0.1:${shell.port}/`
+    const pending = run(fetch, ASKING)
     await until(() => approvals.list().length === 1, 'the network approval item', 30_000)
     const [item] = approvals.list()
-    expect(item.summary).toBe(`${fetch} wants 127.0.0.1:${port}`)
+    expect(item.summary).toBe(`${fetch} wants 127.0.0.1:${shell.port}`)
     approvals.decide({ approvalId: item.id, outcome: 'approve', scope: 'call' })
     const result = await pending
     expect(result.exitCode).toBe(0)
     expect(result.output.text).toBe('hello from the test server\n')
     // Approved for that command only: the next one asks again, under its own text.
-    const again = `curl -fsS --max-time 20 http://127.0.0.1:${port}/again`
-    const second = run(again, asking)
+    const again = `curl -fsS --max-time 20 http://127.0.0.1:${shell.port}/again`
+    const second = run(again, ASKING)
     await until(() => approvals.list().length === 1, 'the second approval item', 30_000)
-    expect(approvals.list()[0].summary).toBe(`${again} wants 127.0.0.1:${port}`)
+    expect(approvals.list()[0].summary).toBe(`${again} wants 127.0.0.1:${shell.port}`)
     approvals.decide({ approvalId: approvals.list()[0].id, outcome: 'reject', scope: 'call', reason: 'no' })
     const refused = await second
     expect(refused.exitCode).not.toBe(0)
-    expect(refused.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${port}.`)
-    expect(await namespaceOf(asking)).toBe(ns)
+    expect(refused.sandboxBlocked).toBe(`Sandbox: blocked a connection to 127.0.0.1:${shell.port}.`)
+    expect(await namespaceOf(ASKING)).toBe(ns)
   }, 90_000)
 
   it('ends with its task, and the placeholders over absent protected paths go with it', async () => {
     // The other tests' warm sandboxes hold the same workspace's placeholders.
     await h.service.endTask('warm')
-    await sandbox.endTask('warm')
+    await shell.sandbox.endTask('warm')
     await until(() => !existsSync(join(h.root, '.roomodes')), 'the earlier placeholders to go')
-    await run('true', offline, {}, 'short')
+    await run('true', OFFLINE, {}, 'short')
     // While it is warm, bubblewrap's empty files keep .roomodes and .modus from being created.
     expect(existsSync(join(h.root, '.roomodes'))).toBe(true)
     expect(existsSync(join(h.root, '.modus'))).toBe(true)
     await h.service.endTask('short')
-    await sandbox.endTask('short')
+    await shell.sandbox.endTask('short')
     await until(
       () => !existsSync(join(h.root, '.roomodes')) && !existsSync(join(h.root, '.modus')),
       'the placeholders to go'

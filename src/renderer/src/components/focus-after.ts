@@ -9,9 +9,13 @@ const MAX_FRAMES = 120
 /**
  * Focuses what `find` returns once it is on screen (it may render a few frames later, after the
  * core answered). It leaves the focus alone if the user has put it somewhere else meanwhile.
+ * `from` is where the user acted: called after an await, pass the focus as it was before it, since
+ * by then the user may already be at work elsewhere (a menu they opened would lose the keyboard).
  */
-export function focusWhenReady(find: () => HTMLElement | null | undefined): void {
-  const from = document.activeElement
+export function focusWhenReady(
+  find: () => HTMLElement | null | undefined,
+  from: Element | null = document.activeElement
+): void {
   let frames = 0
   const attempt = (): void => {
     if (!focusIsFree(from)) return

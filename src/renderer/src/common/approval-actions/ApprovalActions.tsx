@@ -21,8 +21,11 @@ interface ApprovalActionsProps {
   onRequestedHandled?: () => void
   /** Shows the diff review inline for edit items (the approval *is* the review). */
   showReview: boolean
-  /** After the core took the answer: where the keyboard goes next (the buttons leave with the item). */
-  onDecided?: () => void
+  /**
+   * After the core took the answer: where the keyboard goes next (the buttons leave with the item);
+   * `from` is where the focus was when the user answered.
+   */
+  onDecided?: (from: Element | null) => void
   /** The card already shows a risky ask's reason first (the queue): not repeated here. */
   riskShown?: boolean
 }
@@ -73,11 +76,12 @@ export function ApprovalActions(props: ApprovalActionsProps): ReactNode {
   }, [pending])
 
   const send = async (decision: ApprovalDecision): Promise<void> => {
+    const from = document.activeElement
     setBusy(true)
     setError(null)
     try {
       await useApprovalsStore.getState().decide(client, decision)
-      props.onDecided?.()
+      props.onDecided?.(from)
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
     } finally {

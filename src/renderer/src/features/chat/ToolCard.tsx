@@ -126,11 +126,12 @@ function InlineApproval({ approvalId }: { approvalId: string }): ReactNode {
 }
 
 /** After an answer in the chat: the next call still waiting there, else the message field. */
-function focusNextInChat(): void {
+function focusNextInChat(from: Element | null): void {
   focusWhenReady(
     () =>
       document.querySelector<HTMLElement>('.chat .inline-approval .approval-buttons button:not([disabled])') ??
-      composerField()
+      composerField(),
+    from
   )
 }
 

@@ -1,8 +1,9 @@
 import './hooks.css'
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
-import type { HookEntry, HooksListing, ProjectHooks } from '../../../../shared/contract/hooks'
+import { useState, type ReactNode } from 'react'
+import type { HookEntry, ProjectHooks } from '../../../../shared/contract/hooks'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
+import { useSettingsListing } from '../../components/use-settings-listing'
 import { useWorkspaceStore } from '../../common/workspace/workspace-store'
 import { ClaudeImportPanel } from './ClaudeImportPanel'
 import { draftOf, EMPTY_DRAFT } from './hook-draft'
@@ -20,26 +21,12 @@ type Editing = { kind: 'new' } | { kind: 'edit'; index: number } | null
 export function HooksSettings(): ReactNode {
   const client = useClient()
   const workspace = useWorkspaceStore((state) => state.current)
-  const [listing, setListing] = useState<HooksListing | null>(null)
+  const { listing, setListing, error, setError, announce, statusLine } = useSettingsListing('hooks:list', [
+    workspace?.root,
+    workspace?.trusted
+  ])
   const [editing, setEditing] = useState<Editing>(null)
   const [importing, setImporting] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [announce, setAnnounce] = useState('')
-  const status = useRef<HTMLParagraphElement>(null)
-
-  const load = useCallback(async () => {
-    const result = await client.request('hooks:list', {})
-    if (result.ok) setListing(result.value)
-    else setError(result.error.message)
-  }, [client])
-  useEffect(() => {
-    void load()
-  }, [load, workspace?.root, workspace?.trusted])
-
-  const done = (message: string) => {
-    setAnnounce(message)
-    status.current?.focus()
-  }
   const saveList = async (hooks: HookEntry[]): Promise<string | null> => {
     const result = await client.request('hooks:saveGlobal', { hooks })
     if (!result.ok) return result.error.message
@@ -52,7 +39,7 @@ export function HooksSettings(): ReactNode {
     const problem = await saveList(next)
     if (!problem) {
       setEditing(null)
-      done('Hook saved.')
+      announce('Hook saved.')
     }
     return problem
   }
@@ -61,7 +48,7 @@ export function HooksSettings(): ReactNode {
     const removed = own[index]
     const problem = await saveList(own.filter((_, i) => i !== index))
     if (problem) setError(problem)
-    else done(`Removed the ${removed.event} hook ${removed.name ?? removed.command}.`)
+    else announce(`Removed the ${removed.event} hook ${removed.name ?? removed.command}.`)
   }
   const importHooks = async (hooks: HookEntry[]): Promise<string | null> => {
     const result = await client.request('hooks:importClaude', { hooks })
@@ -69,7 +56,7 @@ export function HooksSettings(): ReactNode {
     setListing(result.value.listing)
     setImporting(false)
     const already = hooks.length - result.value.added
-    done(
+    announce(
       `Imported ${result.value.added} hook${result.value.added === 1 ? '' : 's'} into your hooks${already > 0 ? ` (${already} you already had)` : ''}.`
     )
     return null
@@ -131,9 +118,7 @@ export function HooksSettings(): ReactNode {
         </div>
       )}
       {importing && <ClaudeImportPanel onImport={importHooks} onClose={() => setImporting(false)} />}
-      <p ref={status} className="note" role="status" tabIndex={-1}>
-        {announce}
-      </p>
+      {statusLine}
       <FormError message={error} />
       {listing?.project && <ProjectHooksList project={listing.project} />}
     </div>

@@ -47,6 +47,8 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
   // Saving first tries the provider (its model list); a failed check saves only on "Save anyway".
   const save = async (checkFirst: boolean): Promise<void> => {
     if (Object.keys(problems).length > 0) return
+    // The chat may replace the form before the save's last answer: the user may be at work there by then.
+    const from = document.activeElement
     setError(null)
     setBusy(true)
     try {
@@ -72,7 +74,7 @@ export function ProviderSettings({ provider, activate = true, onSaved, onCancel 
       const stored = useSettingsStore.getState().settings?.providers.find((p) => p.id === id)
       if (stored) onSaved?.(stored, found)
       // The first provider: the form gives way to the chat, where the next step is the message field.
-      if (!onSaved) focusWhenReady(composerField)
+      if (!onSaved) focusWhenReady(composerField, from)
     } finally {
       setBusy(false)
     }

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
-import type { TrustedFolder, TrustedFolders } from '../../../../shared/contract/workspace'
+import type { ReactNode } from 'react'
+import type { TrustedFolder } from '../../../../shared/contract/workspace'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
+import { useSettingsListing } from '../../components/use-settings-listing'
 import { useWorkspaceStore } from '../../common/workspace/workspace-store'
 
 const when = (at: number): string => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
@@ -22,27 +23,17 @@ function currentState(info: { trusted: boolean; trustAnswered: boolean; projectG
 export function TrustSettings(): ReactNode {
   const client = useClient()
   const workspace = useWorkspaceStore((state) => state.current)
-  const [listing, setListing] = useState<TrustedFolders | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const status = useRef<HTMLParagraphElement>(null)
-  const [announce, setAnnounce] = useState('')
-
-  const load = useCallback(async () => {
-    const result = await client.request('workspace:trustedFolders', {})
-    if (result.ok) setListing(result.value)
-    else setError(result.error.message)
-  }, [client])
-  useEffect(() => {
-    void load()
-  }, [load, workspace?.trusted, workspace?.trustAnswered])
+  const { listing, setListing, error, setError, announce, statusLine } = useSettingsListing(
+    'workspace:trustedFolders',
+    [workspace?.trusted, workspace?.trustAnswered]
+  )
 
   const revoke = async (folder: TrustedFolder): Promise<void> => {
     setError(null)
     const result = await client.request('workspace:revokeTrust', { root: folder.root })
     if (!result.ok) return setError(result.error.message)
     setListing(result.value)
-    setAnnounce(`${folder.trusted ? 'Trust revoked' : 'Answer forgotten'} for ${folder.root}.`)
-    status.current?.focus()
+    announce(`${folder.trusted ? 'Trust revoked' : 'Answer forgotten'} for ${folder.root}.`)
   }
 
   return (
@@ -90,9 +81,7 @@ export function TrustSettings(): ReactNode {
           {problem}
         </p>
       ))}
-      <p ref={status} className="note" role="status" tabIndex={-1}>
-        {announce}
-      </p>
+      {statusLine}
       <FormError message={error} />
     </div>
   )

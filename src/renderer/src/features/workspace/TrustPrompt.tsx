@@ -15,11 +15,12 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
   const [error, setError] = useState<string | null>(null)
 
   const answer = async (trusted: boolean): Promise<void> => {
+    const from = document.activeElement
     const problem = await useWorkspaceStore.getState().trust(client, trusted, workspace.grantsHash)
     if (problem) return setError(problem)
     onClose?.()
     // The prompt leaves with its buttons: the next thing to do is the task (or the provider form before it).
-    focusWhenReady(() => composerField() ?? firstFocusable(document.querySelector('.app-main')))
+    focusWhenReady(() => composerField() ?? firstFocusable(document.querySelector('.app-main')), from)
   }
 
   return (
