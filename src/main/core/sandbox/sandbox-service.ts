@@ -226,7 +226,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   async function keptTemplate(
     live: SandboxRuntime,
     request: SandboxCommandRequest,
-    config: Partial<SandboxRuntimeConfig>,
+    config: () => Partial<SandboxRuntimeConfig>,
     roots: string[],
     hidden: string[]
   ): Promise<{ wrap: KeptWrap; layout: BwrapLayout } | null> {
@@ -250,7 +250,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     let kept = keptWraps.get(key)
     if (kept?.layout !== signature) {
       const id = templateCommandId()
-      const text = await live.wrapWithSandbox(TEMPLATE_INNER, request.shell, config, undefined, {
+      const text = await live.wrapWithSandbox(TEMPLATE_INNER, request.shell, config(), undefined, {
         commandId: id,
         commandText: request.command
       })
@@ -273,7 +273,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     live: SandboxRuntime,
     request: SandboxCommandRequest,
     commandId: string,
-    config: Partial<SandboxRuntimeConfig>,
+    config: () => Partial<SandboxRuntimeConfig>,
     definitions: ShellDefinitions | null,
     roots: string[],
     hidden: string[]
@@ -281,7 +281,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const kept = await keptTemplate(live, request, config, roots, hidden)
     if (!kept) {
       const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
-      const text = await live.wrapWithSandbox(inner, request.shell, config, undefined, {
+      const text = await live.wrapWithSandbox(inner, request.shell, config(), undefined, {
         commandId,
         commandText: request.command
       })
@@ -304,7 +304,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     commandId: string,
     roots: string[],
     hidden: string[],
-    network: { live: SandboxRuntime; config: Partial<SandboxRuntimeConfig> } | null
+    network: { live: SandboxRuntime; config: () => Partial<SandboxRuntimeConfig> } | null
   ): Promise<{ text: string; end: () => void } | null> {
     const tty = request.tty
     const shell = request.shell ?? 'bash'
@@ -381,7 +381,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     request: SandboxCommandRequest,
     roots: string[],
     hidden: string[],
-    network: { live: SandboxRuntime; config: Partial<SandboxRuntimeConfig> },
+    network: { live: SandboxRuntime; config: () => Partial<SandboxRuntimeConfig> },
     tty: string
   ): Promise<{ config: string; build: (dir: string) => WarmBuild } | null> {
     const kept = await keptTemplate(network.live, request, network.config, roots, hidden)
@@ -484,17 +484,20 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       }
       const fast = prepareOffline(request, commandId, roots, hidden)
       if (fast) return fast
-      const customConfig: Partial<SandboxRuntimeConfig> = {
-        filesystem: {
-          denyRead: hidden,
-          allowWrite: roots,
-          denyWrite: [
-            ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
-            ...(request.readOnly ?? []).map((path) => ({ path: realOrSelf(path), literal: true as const })),
-            ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
-          ]
-        }
-      }
+      // Only a wrap the runtime builds needs it (a kept one is reused while the layout on disk holds).
+      let built: Partial<SandboxRuntimeConfig> | null = null
+      const customConfig = (): Partial<SandboxRuntimeConfig> =>
+        (built ??= {
+          filesystem: {
+            denyRead: hidden,
+            allowWrite: roots,
+            denyWrite: [
+              ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
+              ...(request.readOnly ?? []).map((path) => ({ path: realOrSelf(path), literal: true as const })),
+              ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
+            ]
+          }
+        })
       const command: SandboxedCommand = {
         id: commandId,
         taskId: request.taskId,
