@@ -28,7 +28,7 @@ import { unixSocketFilter } from './seccomp-filter'
 import { carryShellDefinitions, shellStateNote, type ShellDefinitions } from './shell-definitions'
 import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } from './unavailable'
 import { createWarmPool, type WarmBuild } from './warm-pool'
-import { WARM_SERVER, WARM_TTY } from './warm-scripts'
+import { closingInherited, WARM_SERVER, WARM_TTY } from './warm-scripts'
 
 export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
 
@@ -344,6 +344,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     tty
   ]
 
+  const hostBash = (shell: string): string | null =>
+    isAbsolute(shell) ? shell : findOnPath(shell, { PATH: deps.path?.() ?? process.env.PATH ?? '' }, 'linux')
+
   const hostEnv = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: deps.path?.() ?? process.env.PATH })
 
   function warmOfflineBuild(
@@ -366,8 +369,20 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       config: JSON.stringify(['none', launch.args, launch.shell]),
       build: (dir) => ({
         launch: {
-          file: launch.bwrap,
-          args: [...args, '--', launch.shell, server, dir, '-', ''],
+          file: launch.shell,
+          args: [
+            '-c',
+            closingInherited(SECCOMP_FD, 'exec "$@"'),
+            'modus-warm',
+            launch.bwrap,
+            ...args,
+            '--',
+            launch.shell,
+            server,
+            dir,
+            '-',
+            ''
+          ],
           env: hostEnv(),
           fd3: launch.filterFile
         },
@@ -387,7 +402,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const kept = await keptTemplate(network.live, request, network.config, roots, hidden)
     const marker = ' --dev /dev '
     const text = kept?.wrap.text
-    if (!kept || !text || text.indexOf(marker) < 0 || text.indexOf(marker) !== text.lastIndexOf(marker)) return null
+    const bash = hostBash(request.shell ?? 'bash')
+    if (!kept || !text || !bash || text.indexOf(marker) < 0 || text.indexOf(marker) !== text.lastIndexOf(marker))
+      return null
     const server = serverFile()
     const names = [...text.matchAll(/ --setenv (\w+) /g)].map((match) => match[1]).join(' ')
     const withDevice = text.replace(marker, `${marker}--dev-bind ${shellWord(tty)} ${WARM_TTY} `)
@@ -395,8 +412,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       config: JSON.stringify(['network', text]),
       build: (dir) => ({
         launch: {
-          file: '/bin/sh',
-          args: ['-c', `exec ${withDevice}`],
+          file: bash,
+          args: ['-c', closingInherited(2, `exec ${withDevice}`)],
           env: {
             ...hostEnv(),
             MODUS_SANDBOX_PRELUDE: '',

@@ -84,6 +84,15 @@ while read -r kind id identity <&4; do
 done
 `
 
+/**
+ * A bash -c line that closes every descriptor above `keep`, then runs `then`: a warm sandbox is
+ * started through it. Node does not close what its children inherit, and node-pty's masters of
+ * the task terminals are not close-on-exec: a sandboxed command holding one could type into a
+ * task shell, outside the sandbox.
+ */
+export const closingInherited = (keep: number, then: string): string =>
+  `for fd in /proc/self/fd/*; do fd=\${fd##*/}; (( fd > ${keep} )) && exec {fd}>&-; done; ${then}`
+
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 /** The text the task shell runs for one command (`id` names the request's files in `dir`). */
