@@ -38,8 +38,9 @@ export function mountArgs(layout: BwrapLayout): string[] {
     ...layout.readOnly.map((path) => ({ path, rank: 2, args: ['--ro-bind', path, path] })),
     ...layout.absent.map((path) => ({ path, rank: 2, args: ['--ro-bind', '/dev/null', path] }))
   ]
-  mounts.sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank)
-  return mounts.flatMap((mount) => mount.args)
+  const ranked = mounts.map((mount) => ({ ...mount, depth: depth(mount.path) }))
+  ranked.sort((a, b) => a.depth - b.depth || a.rank - b.rank)
+  return ranked.flatMap((mount) => mount.args)
 }
 
 /** bwrap's arguments up to the command (`--` excluded). */

@@ -130,7 +130,8 @@ export function layoutOnDisk(
   }
   const hidden: { path: string; dir: boolean }[] = []
   for (const path of request.hidden) {
-    const real = realOrNull(path)
+    // Most stores are absent: one stat says so without realpath's thrown error (the costly part).
+    const real = existsFollowed(path) ? realOrNull(path) : null
     const stat = real ? statSync(real, { throwIfNoEntry: false }) : undefined
     if (real && stat) hidden.push({ path: real, dir: stat.isDirectory() })
   }
@@ -143,6 +144,15 @@ export function layoutOnDisk(
 
 const within = (roots: readonly string[], path: string): boolean =>
   roots.some((root) => path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`))
+
+/** Whether something is there, symlinks followed; false where it cannot be looked at (realpath would fail too). */
+function existsFollowed(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined
+  } catch {
+    return false
+  }
+}
 
 function realOrNull(path: string): string | null {
   try {

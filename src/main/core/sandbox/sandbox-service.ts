@@ -28,7 +28,7 @@ import { unixSocketFilter } from './seccomp-filter'
 import { carryShellDefinitions, shellStateNote, type ShellDefinitions } from './shell-definitions'
 import { missingTools, refusedByKernel, unsupportedPlatform, type Unavailable } from './unavailable'
 import { createWarmPool, type WarmBuild } from './warm-pool'
-import { WARM_SERVER, WARM_TTY } from './warm-scripts'
+import { closingInherited, WARM_SERVER, WARM_TTY } from './warm-scripts'
 
 export type { NetworkAnswer, NetworkAsk, SandboxedCommand }
 
@@ -226,7 +226,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   async function keptTemplate(
     live: SandboxRuntime,
     request: SandboxCommandRequest,
-    config: Partial<SandboxRuntimeConfig>,
+    config: () => Partial<SandboxRuntimeConfig>,
     roots: string[],
     hidden: string[]
   ): Promise<{ wrap: KeptWrap; layout: BwrapLayout } | null> {
@@ -250,7 +250,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     let kept = keptWraps.get(key)
     if (kept?.layout !== signature) {
       const id = templateCommandId()
-      const text = await live.wrapWithSandbox(TEMPLATE_INNER, request.shell, config, undefined, {
+      const text = await live.wrapWithSandbox(TEMPLATE_INNER, request.shell, config(), undefined, {
         commandId: id,
         commandText: request.command
       })
@@ -273,7 +273,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     live: SandboxRuntime,
     request: SandboxCommandRequest,
     commandId: string,
-    config: Partial<SandboxRuntimeConfig>,
+    config: () => Partial<SandboxRuntimeConfig>,
     definitions: ShellDefinitions | null,
     roots: string[],
     hidden: string[]
@@ -281,7 +281,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     const kept = await keptTemplate(live, request, config, roots, hidden)
     if (!kept) {
       const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
-      const text = await live.wrapWithSandbox(inner, request.shell, config, undefined, {
+      const text = await live.wrapWithSandbox(inner, request.shell, config(), undefined, {
         commandId,
         commandText: request.command
       })
@@ -304,7 +304,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     commandId: string,
     roots: string[],
     hidden: string[],
-    network: { live: SandboxRuntime; config: Partial<SandboxRuntimeConfig> } | null
+    network: { live: SandboxRuntime; config: () => Partial<SandboxRuntimeConfig> } | null
   ): Promise<{ text: string; end: () => void } | null> {
     const tty = request.tty
     const shell = request.shell ?? 'bash'
@@ -341,6 +341,9 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     tty
   ]
 
+  const hostBash = (shell: string): string | null =>
+    isAbsolute(shell) ? shell : findOnPath(shell, { PATH: deps.path?.() ?? process.env.PATH ?? '' }, 'linux')
+
   const hostEnv = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: deps.path?.() ?? process.env.PATH })
 
   function warmOfflineBuild(
@@ -363,8 +366,20 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       config: JSON.stringify(['none', launch.args, launch.shell]),
       build: (dir) => ({
         launch: {
-          file: launch.bwrap,
-          args: [...args, '--', launch.shell, server, dir, '-', ''],
+          file: launch.shell,
+          args: [
+            '-c',
+            closingInherited(SECCOMP_FD, 'exec "$@"'),
+            'modus-warm',
+            launch.bwrap,
+            ...args,
+            '--',
+            launch.shell,
+            server,
+            dir,
+            '-',
+            ''
+          ],
           env: hostEnv(),
           fd3: launch.filterFile
         },
@@ -378,13 +393,15 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     request: SandboxCommandRequest,
     roots: string[],
     hidden: string[],
-    network: { live: SandboxRuntime; config: Partial<SandboxRuntimeConfig> },
+    network: { live: SandboxRuntime; config: () => Partial<SandboxRuntimeConfig> },
     tty: string
   ): Promise<{ config: string; build: (dir: string) => WarmBuild } | null> {
     const kept = await keptTemplate(network.live, request, network.config, roots, hidden)
     const marker = ' --dev /dev '
     const text = kept?.wrap.text
-    if (!kept || !text || text.indexOf(marker) < 0 || text.indexOf(marker) !== text.lastIndexOf(marker)) return null
+    const bash = hostBash(request.shell ?? 'bash')
+    if (!kept || !text || !bash || text.indexOf(marker) < 0 || text.indexOf(marker) !== text.lastIndexOf(marker))
+      return null
     const server = serverFile()
     const names = [...text.matchAll(/ --setenv (\w+) /g)].map((match) => match[1]).join(' ')
     const withDevice = text.replace(marker, `${marker}--dev-bind ${shellWord(tty)} ${WARM_TTY} `)
@@ -392,8 +409,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       config: JSON.stringify(['network', text]),
       build: (dir) => ({
         launch: {
-          file: '/bin/sh',
-          args: ['-c', `exec ${withDevice}`],
+          file: bash,
+          args: ['-c', closingInherited(2, `exec ${withDevice}`)],
           env: {
             ...hostEnv(),
             MODUS_SANDBOX_PRELUDE: '',
@@ -481,17 +498,20 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       }
       const fast = prepareOffline(request, commandId, roots, hidden)
       if (fast) return fast
-      const customConfig: Partial<SandboxRuntimeConfig> = {
-        filesystem: {
-          denyRead: hidden,
-          allowWrite: roots,
-          denyWrite: [
-            ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
-            ...(request.readOnly ?? []).map((path) => ({ path: realOrSelf(path), literal: true as const })),
-            ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
-          ]
-        }
-      }
+      // Only a wrap the runtime builds needs it (a kept one is reused while the layout on disk holds).
+      let built: Partial<SandboxRuntimeConfig> | null = null
+      const customConfig = (): Partial<SandboxRuntimeConfig> =>
+        (built ??= {
+          filesystem: {
+            denyRead: hidden,
+            allowWrite: roots,
+            denyWrite: [
+              ...protectedInSandbox(request.workspaceRoot).map((path) => ({ path, literal: true as const })),
+              ...(request.readOnly ?? []).map((path) => ({ path: realOrSelf(path), literal: true as const })),
+              ...(definitionsDir ? [{ path: definitionsDir, literal: true as const }] : [])
+            ]
+          }
+        })
       const command: SandboxedCommand = {
         id: commandId,
         taskId: request.taskId,

@@ -31,8 +31,6 @@ export interface WarmPool {
 
 /** A configuration that did not start is not tried again for this long. */
 const FAILED_RETRY_MS = 60_000
-/** How long a command waits for the previous one's end to reach Modus before taking the per-command path. */
-const SETTLE_WAIT_MS = 2_000
 
 export function createWarmPool(deps: WarmPoolDeps): WarmPool {
   const slots = new Map<string, { config: string; taskId: string; warm: Promise<WarmSandbox | null> }>()
@@ -70,9 +68,8 @@ export function createWarmPool(deps: WarmPoolDeps): WarmPool {
       const entry = slots.get(slot)
       if (entry) {
         const warm = await entry.warm
-        // The last command has returned to the task shell but the server's "done" may not have been
-        // read yet: waiting for it keeps the next command warm instead of sending it down the slow path.
-        if (warm?.busy() && !(await warm.whenFree(SETTLE_WAIT_MS))) return null
+        // A task shell still in a command here (it never is for its own next one): the per-command path.
+        if (warm?.busy()) return null
         if (warm && entry.config === config && warm.intact()) return warm
         void warm?.close()
         if (slots.get(slot) === entry) slots.delete(slot)

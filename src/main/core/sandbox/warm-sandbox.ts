@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { closeSync, lstatSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, lstatSync, openSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { warmClient } from './warm-scripts'
 
@@ -7,7 +7,9 @@ import { warmClient } from './warm-scripts'
  * One sandboxed bash kept warm (Linux): a long-lived bubblewrap, laid out as a per-command wrap of
  * the same settings would be, with the server of warm-scripts.ts inside. A command then costs no
  * bubblewrap start, no proxy bridges: the task shell hands it over through FIFOs and waits for its
- * exit status. One command at a time; it is only used while every path it was laid out over is
+ * exit status. One command at a time per task shell: the next may be handed over as soon as the
+ * task shell is done with the last (the server takes them in order, and ends what the last one
+ * left before it starts the next). It is only used while every path it was laid out over is
  * still the same file (a protected path or credential file replaced by a rename would leave a
  * detached mount behind), and ends after an idle time, so the empty placeholder files bubblewrap
  * leaves over absent protected paths do not outlive the task's work by long.
@@ -43,13 +45,8 @@ export interface WarmCommand {
 }
 
 export interface WarmSandbox {
-  /** A command runs in it (a second one takes the per-command path). */
+  /** A task shell still waits for a command in it (a second one takes the per-command path). */
   busy(): boolean
-  /**
-   * Resolves true once no command runs, waiting at most `ms`, and only when the task shell is
-   * already done with the current one (the server's end of it follows at once); else false.
-   */
-  whenFree(ms: number): Promise<boolean>
   /** Every watched path is still the file it was laid out over, and it still runs. */
   intact(): boolean
   /** Hands one command over: the text the task shell runs. */
@@ -87,23 +84,24 @@ export function startWarmSandbox(spec: WarmSandboxSpec): Promise<WarmSandbox | n
   let closing = false
   let exited: () => void = () => undefined
   const exit = new Promise<void>((resolve) => (exited = resolve))
-  let current: { id: string; ended: boolean } | null = null
+  // The command whose task shell waits for it; the commands handed over whose `done` has not come
+  // (with the timer that ends the sandbox if one never comes).
+  let running: string | null = null
+  const handedOver = new Map<string, NodeJS.Timeout | null>()
   let idle: NodeJS.Timeout | null = null
-  let stuck: NodeJS.Timeout | null = null
   let ready: (up: boolean) => void = () => undefined
   let stderr = ''
-  const freeWaiters = new Set<() => void>()
-  const wakeFreeWaiters = (): void => {
-    for (const wake of [...freeWaiters]) wake()
-  }
   const clearTimers = (): void => {
     if (idle) clearTimeout(idle)
-    if (stuck) clearTimeout(stuck)
-    idle = stuck = null
+    idle = null
+    for (const [id, stuck] of handedOver) {
+      if (stuck) clearTimeout(stuck)
+      handedOver.set(id, null)
+    }
   }
   // The client reads its .trap file after the answer: it goes once the task shell is done with the command.
   const dropFiles = (id: string, suffixes = ['cmd', 'env']): void => {
-    for (const suffix of suffixes) rmSync(join(spec.dir, `${id}.${suffix}`), { force: true })
+    for (const suffix of suffixes) removeFile(join(spec.dir, `${id}.${suffix}`))
   }
   const close = (): Promise<void> => {
     closing = true
@@ -112,11 +110,13 @@ export function startWarmSandbox(spec: WarmSandboxSpec): Promise<WarmSandbox | n
     return exit
   }
   const done = (id: string): void => {
-    if (current?.id !== id) return
-    current = null
+    if (!handedOver.has(id)) return
+    const stuck = handedOver.get(id)
+    if (stuck) clearTimeout(stuck)
+    handedOver.delete(id)
+    if (running === id) running = null
     dropFiles(id)
-    clearTimers()
-    wakeFreeWaiters()
+    if (handedOver.size > 0 || closing) return
     idle = setTimeout(() => void close(), spec.idleMs)
     idle.unref()
   }
@@ -139,47 +139,37 @@ export function startWarmSandbox(spec: WarmSandboxSpec): Promise<WarmSandbox | n
     clearTimers()
     ready(false)
     // A client still waiting for its answer gets one: the command did not finish.
-    if (current) answer(spec.dir, `${current.id} 125`)
-    if (current) dropFiles(current.id)
-    current = null
+    if (running) answer(spec.dir, `${running} 125`)
+    for (const id of handedOver.keys()) dropFiles(id)
+    running = null
+    handedOver.clear()
     spec.onExit()
     rmSync(spec.dir, { recursive: true, force: true })
-    wakeFreeWaiters()
     exited()
   })
   const warm: WarmSandbox = {
-    busy: () => current !== null,
-    whenFree(ms) {
-      if (!current) return Promise.resolve(true)
-      if (!current.ended) return Promise.resolve(false)
-      return new Promise((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer)
-          freeWaiters.delete(wake)
-          resolve(current === null)
-        }
-        const timer = setTimeout(wake, ms)
-        freeWaiters.add(wake)
-      })
-    },
+    busy: () => running !== null,
     intact() {
       if (!alive || closing) return false
       for (const [path, identity] of [...before, ...after]) if (identityOf(path) !== identity) return false
       return true
     },
     request(command) {
-      clearTimers()
-      current = { id: command.id, ended: false }
+      if (idle) clearTimeout(idle)
+      idle = null
+      running = command.id
+      handedOver.set(command.id, null)
       writeFileSync(join(spec.dir, `${command.id}.cmd`), command.script, { mode: 0o600 })
       return warmClient(spec.dir, command.id, command.identity)
     },
     ended(id) {
       dropFiles(id, ['trap'])
-      if (current?.id !== id) return
-      current.ended = true
+      if (running === id) running = null
+      if (!handedOver.has(id) || handedOver.get(id)) return
       // The server answers as soon as the command and what it left have ended; one that does not is ended with it.
-      stuck = setTimeout(() => void close(), 15_000)
+      const stuck = setTimeout(() => void close(), 15_000)
       stuck.unref()
+      handedOver.set(id, stuck)
     },
     close
   }
@@ -210,5 +200,14 @@ function answer(dir: string, line: string): void {
     closeSync(fd)
   } catch {
     // No FIFO any more: no client can wait on it.
+  }
+}
+
+/** One request file gone (rmSync's force goes through a slower walk, on every command's path). */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch {
+    // Already gone (its sandbox ended, or the client never wrote it).
   }
 }

@@ -2,14 +2,16 @@
  * The two scripts of a warm sandbox (warm-sandbox.ts), both bash.
  *
  * The server runs inside the long-lived bubblewrap. It reads `run <id> <identity>` lines from the
- * FIFO `req`, runs each command as a fresh `bash -c` with an empty environment that the command's
+ * FIFO `req`, and runs each command in a fresh bash with an empty environment that the command's
  * own dump then fills (the task shell's exports, options, aliases, functions, umask and cwd), on
- * the task shell's terminal (`/dev/modus-tty`, bound in), in a process group of its own. Meanwhile
- * a watcher reads the FIFO `life`, which the client holds open: `int` interrupts the command's
- * group, end of file (the task shell was killed) kills it. When the command has ended, every
- * process the sandbox did not have when the server started is killed (what a per-command sandbox's
- * pid namespace did), then `<id> <code>` goes to the FIFO `res` and `done <id> <code>` to stdout,
- * which Modus reads.
+ * the task shell's terminal (`/dev/modus-tty`, bound in), in a process group of its own. That bash
+ * is started ahead, once the previous command has ended (a coprocess waiting for its text on a
+ * pipe), so starting a program is not on a command's path. Meanwhile a watcher reads the FIFO
+ * `life`, which the client holds open: `int` interrupts the command's group, end of file (the
+ * task shell was killed) kills it. When the command has ended, every process the sandbox did not
+ * have when the server started is killed (what a per-command sandbox's pid namespace did), then
+ * `<id> <code>` goes to the FIFO `res` and `done <id> <code>` to stdout, which Modus reads.
+ * Requests are taken in order: one handed over before the last one's `done` waits in `req`.
  *
  * The client is what the task shell runs instead of the command: builtins only (no process starts
  * on the host side), inside `__modus_exec`, so its `return` is the command's exit status and the
@@ -28,8 +30,19 @@ SBENV=
 if [[ -n $NAMES ]]; then SBENV=$(builtin declare -p $NAMES 2>/dev/null); fi
 BASE=' '
 for p in /proc/[0-9]*; do BASE+="\${p#/proc/} "; done
-printf 'ready\\n'
 exec 2>/dev/null
+# The next command's bash: it reads its text from the pipe on fd 3 (to its end), then evals it,
+# as bash -c would run it; the text closes fd 3 and opens the terminal first.
+spare() {
+  set -m
+  coproc NEXT { exec 3<&0 4<&- </dev/null >/dev/null && exec -c "$BASH" -c '. /dev/fd/3; eval "$__modus_text"'; }
+  set +m
+  pid=$NEXT_PID to=\${NEXT[1]}
+  local from=\${NEXT[0]}
+  exec {from}<&-
+}
+spare
+printf 'ready\\n'
 while read -r kind id identity <&4; do
   [[ $kind == run && $id =~ ^[A-Za-z0-9_-]+$ && -r $D/$id.cmd ]] || continue
   exec 5<"$D/life"
@@ -40,22 +53,21 @@ while read -r kind id identity <&4; do
   fi
   IFS= read -r -d '' cmd <"$D/$id.cmd"
   printf -v load '. %q 2>/dev/null' "$D/$id.env"
-  set -m
-  ( exec 3<&- 4<&- 5<&- <${WARM_TTY} >${WARM_TTY} 2>&1 && exec -c "$BASH" -c "$load"$'\\n'"$env"$'\\n'"$cmd" ) &
-  pid=$!
-  set +m
+  printf -v text '%q' "unset __modus_text; $load"$'\\n'"$env"$'\\n'"$cmd"
+  kill -0 "$pid" || spare
+  printf 'exec 3<&- <${WARM_TTY} >${WARM_TTY} 2>&1; __modus_text=%s\\n' "$text" >&"$to"
+  exec {to}>&-
   { while read -r m; do [[ $m == int ]] && kill -INT -- "-$pid"; done; kill -KILL -- "-$pid"; } <&5 &
   watcher=$!
   wait "$pid"
   code=$?
   kill -KILL "$watcher"
-  wait "$watcher"
   exec 5<&-
   for round in 1 2 3 4 5 6 7 8 9 10; do
     left=
     for p in /proc/[0-9]*; do
       p=\${p#/proc/}
-      [[ $BASE == *" $p "* ]] && continue
+      [[ $BASE == *" $p "* || $p == "$watcher" ]] && continue
       read -r stat <"/proc/$p/stat" || continue
       stat=\${stat##*) }
       [[ \${stat%% *} != Z ]] && left+=" $p"
@@ -67,8 +79,19 @@ while read -r kind id identity <&4; do
   printf '%s %s\\n' "$id" "$code" >&6
   exec 6<&-
   printf 'done %s %s\\n' "$id" "$code"
+  wait "$watcher"
+  spare
 done
 `
+
+/**
+ * A bash -c line that closes every descriptor above `keep`, then runs `then`: a warm sandbox is
+ * started through it. Node does not close what its children inherit, and node-pty's masters of
+ * the task terminals are not close-on-exec: a sandboxed command holding one could type into a
+ * task shell, outside the sandbox.
+ */
+export const closingInherited = (keep: number, then: string): string =>
+  `for fd in /proc/self/fd/*; do fd=\${fd##*/}; (( fd > ${keep} )) && exec {fd}>&-; done; ${then}`
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 

@@ -27,7 +27,18 @@ export interface ShellChoice {
 
 const OSC = '\\033]6973;'
 
+/**
+ * node-pty leaves its pty masters open across exec, so a task shell inherits the masters of the
+ * terminals started before it: any command holding one (a sandboxed one included) could type into
+ * that terminal's shell. The shell closes them first. `glob` makes an empty match vanish (zsh).
+ */
+const CLOSE_PTY_MASTERS = (glob: string): string => `for __modus_fd in /proc/$$/fd/*${glob}; do
+  if [[ $__modus_fd -ef /dev/ptmx ]]; then __modus_fd=\${__modus_fd##*/}; exec {__modus_fd}>&-; fi
+done
+builtin unset __modus_fd`
+
 const BASH_INIT = `# Modus shell integration (bash). Generated; do not edit.
+${CLOSE_PTY_MASTERS('')}
 if [ -z "$MODUS_SKIP_USER_RC" ]; then
   [ -r /etc/bash.bashrc ] && . /etc/bash.bashrc
   [ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"
@@ -75,6 +86,7 @@ builtin unset MODUS_READY_NONCE
 `
 
 const ZSH_ENV = `# Modus shell integration (zsh). Generated; do not edit.
+${CLOSE_PTY_MASTERS('(N)')}
 __modus_zdotdir="$ZDOTDIR"
 ZDOTDIR="\${MODUS_USER_ZDOTDIR:-$HOME}"
 if [[ -z "$MODUS_SKIP_USER_RC" && -r "$ZDOTDIR/.zshenv" ]]; then builtin source "$ZDOTDIR/.zshenv"; fi
