@@ -401,14 +401,14 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     emit(readyStatus(`${readyMessage()}${semantic}`))
   }
 
-  /** Serialises runs: one at a time, in order. */
-  const enqueue = (work: (signal: AbortSignal) => Promise<void>): Promise<void> => {
+  /** Serialises runs: one at a time, in order. The store is checked first unless the work does it itself. */
+  const enqueue = (work: (signal: AbortSignal) => Promise<void>, { checksStore = false } = {}): Promise<void> => {
     const next = running.then(async () => {
       if (closed) return
       controller = new AbortController()
       const { signal } = controller
       try {
-        await checkStore()
+        if (!checksStore) await checkStore()
         await work(signal)
       } catch (err) {
         emit({ state: 'error', message: `Indexing failed: ${(err as Error).message}` })
@@ -437,30 +437,39 @@ export async function openCodeIndex(options: CodeIndexOptions) {
 
   /** Brings the index in line with the workspace: new and changed files indexed, removed ones dropped. */
   const sync = () =>
-    enqueue(async (signal) => {
-      const scan = await scanWorkspace(root)
-      const present = new Set(scan.files)
-      await removeFiles(meta.files.allPaths().filter((p) => !present.has(p)))
-      status.errors = 0
-      status.recentErrors = []
-      const verb = meta.header.complete ? 'Checking' : 'Indexing'
-      emit({
-        state: 'indexing',
-        filesDone: 0,
-        filesTotal: scan.files.length,
-        message: `${verb} ${scan.files.length} files…`
-      })
-      // Stats only: a file is read when its stat differs from the recorded one (or it is new, or went away).
-      const changed = changedFiles(scan.files, await statAll(rootReal, root, scan.files))
-      emit({ filesDone: scan.files.length - changed.length })
-      await indexFiles(changed, signal)
-      if (!signal.aborted) await settleScan(scan.skipped)
-      if (!signal.aborted) await embedMissing(signal)
-      if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
-      await book.settle()
-      directories = scan.directories
-      finish(signal)
-    })
+    enqueue(
+      async (signal) => {
+        // The store's check (a pass over its data files, once per process) runs in LanceDB's threads
+        // beside the walk and the stats; the bookkeeping is read only once it is done (it may start over).
+        const checking = checkStore()
+        checking.catch(() => undefined) // awaited below
+        const scan = await scanWorkspace(root)
+        status.errors = 0
+        status.recentErrors = []
+        const verb = meta.header.complete ? 'Checking' : 'Indexing'
+        emit({
+          state: 'indexing',
+          filesDone: 0,
+          filesTotal: scan.files.length,
+          message: `${verb} ${scan.files.length} files…`
+        })
+        // Stats only: a file is read when its stat differs from the recorded one (or it is new, or went away).
+        const stats = await statAll(rootReal, root, scan.files)
+        await checking
+        const present = new Set(scan.files)
+        await removeFiles(meta.files.allPaths().filter((p) => !present.has(p)))
+        const changed = changedFiles(scan.files, stats)
+        emit({ filesDone: scan.files.length - changed.length })
+        await indexFiles(changed, signal)
+        if (!signal.aborted) await settleScan(scan.skipped)
+        if (!signal.aborted) await embedMissing(signal)
+        if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
+        await book.settle()
+        directories = scan.directories
+        finish(signal)
+      },
+      { checksStore: true }
+    )
 
   /** Re-indexes the named files only (from the watcher). */
   const update = (paths: readonly string[]) =>
