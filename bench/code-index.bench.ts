@@ -15,7 +15,7 @@ import { it } from 'vitest'
 import type { CodeIndexStatus } from '../src/shared/contract/code-index'
 import { openCodeIndex } from '../src/main/core/code-index/code-index'
 import { createEmbedder } from '../src/main/core/code-index/embedder'
-import { createCodeParser } from '../src/main/core/code-index/parser'
+import { createWorkerCodeParser } from '../src/main/core/code-index/parse-worker'
 import { ANN_INDEX_MIN_VECTORS, MEMORY_SCAN_MAX_FLOATS } from '../src/main/core/code-index/vector-store'
 import { startEmbeddingsProcess } from './support/embeddings-process'
 
@@ -62,7 +62,7 @@ it(
     }
     // The embeddings endpoint runs in its own process: its work is not the index's, as a real endpoint's is not.
     const endpoint = await startEmbeddingsProcess()
-    const parser = createCodeParser()
+    const parser = createWorkerCodeParser()
     const embedder = createEmbedder({ baseUrl: endpoint.baseUrl, model: 'fake' })
     // When the lexical index was whole and the vectors began (the status says so).
     let embeddingFrom = 0

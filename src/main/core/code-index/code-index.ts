@@ -15,7 +15,7 @@ import {
 } from './file-scan'
 import { openIndexMeta, type SkippedFolder } from './index-meta'
 import { languageFor } from './languages'
-import type { CodeParser } from './parser'
+import type { CodeParser, Definition } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
 import { openVectorStore, type LexicalHit, type StoredChunk, type VectorStore } from './vector-store'
 
@@ -82,8 +82,14 @@ interface PendingBatch {
 
 type VectorRows = Array<{ id: string; path: string; vector: number[] }>
 
-/** A file's state on disk against the index: gone (or not indexable), stat unchanged, or read. */
-type Prepared = { kind: 'gone' } | { kind: 'same' } | { kind: 'read'; read: Extract<FileRead, { kind: 'text' }> }
+type TextRead = Extract<FileRead, { kind: 'text' }>
+
+/** A file against the index: gone (or not indexable), stat unchanged, content unchanged, or new content being parsed. */
+type Prepared =
+  | { kind: 'gone' }
+  | { kind: 'same' }
+  | { kind: 'restat'; read: TextRead }
+  | { kind: 'read'; read: TextRead; hash: string; definitions: Promise<Definition[] | null> }
 
 /**
  * The index of one workspace: chunks in LanceDB (on disk, surviving restarts) with LanceDB's own
@@ -201,14 +207,24 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     emit()
   }
 
-  /** The disk's part of a file's check: its stat, and its content when the stat is not the recorded one. */
+  /**
+   * A file's check up to its parse: its stat, its content when the stat is not the recorded one, and
+   * its parse when the content is not the recorded one. Run ahead of the file's turn, so the parse
+   * (a worker's, with the worker parser) goes on while earlier files are chunked and stored.
+   */
   const prepare = async (path: string): Promise<Prepared> => {
     // The stat decides first: an unchanged tree costs a stat per file, not a read.
     const info = await statForIndex(rootReal, root, path)
     if (info.kind === 'skip') return { kind: 'gone' }
     if (meta.files.statMatches(path, info)) return { kind: 'same' }
     const read = await readForIndex(rootReal, root, path, info)
-    return read.kind === 'skip' ? { kind: 'gone' } : { kind: 'read', read }
+    if (read.kind === 'skip') return { kind: 'gone' }
+    const hash = sha1(read.text)
+    if (meta.files.get(path)?.hash === hash) return { kind: 'restat', read }
+    const language = languageFor(path)
+    const definitions = language ? parser.definitions(read.text, language) : Promise.resolve(null)
+    definitions.catch(() => undefined) // awaited at the file's turn
+    return { kind: 'read', read, hash, definitions }
   }
 
   /**
@@ -217,29 +233,26 @@ export async function openCodeIndex(options: CodeIndexOptions) {
    * The table is updated here; the caller stores the chunks, then records the file.
    */
   const changeOf = async (path: string, prepared: Prepared): Promise<{ chunks: StoredChunk[] | null } | null> => {
-    const known = meta.files.get(path)
-    if (prepared.kind === 'gone') return meta.files.delete(path) ? { chunks: [] } : null
-    if (prepared.kind === 'same') return null
-    const { read } = prepared
-    const hash = sha1(read.text)
-    if (known && known.hash === hash) {
-      meta.files.restat(path, read)
-      return { chunks: null }
+    switch (prepared.kind) {
+      case 'gone':
+        return meta.files.delete(path) ? { chunks: [] } : null
+      case 'same':
+        return null
+      case 'restat':
+        meta.files.restat(path, prepared.read)
+        return { chunks: null }
+      case 'read': {
+        const { read, hash } = prepared
+        const chunks = chunkFile(path, read.text, await prepared.definitions).map((c: Chunk) => ({
+          ...c,
+          id: `${path}#${c.startLine}-${c.endLine}`,
+          text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
+        }))
+        const { size, mtimeMs, ino } = read
+        meta.files.set(path, { hash, size, mtimeMs, ino, chunks: chunks.length, embedded: false })
+        return { chunks }
+      }
     }
-    const chunks = await chunkText(path, read.text)
-    const { size, mtimeMs, ino } = read
-    meta.files.set(path, { hash, size, mtimeMs, ino, chunks: chunks.length, embedded: false })
-    return { chunks }
-  }
-
-  const chunkText = async (path: string, text: string): Promise<StoredChunk[]> => {
-    const language = languageFor(path)
-    const definitions = language ? await parser.definitions(text, language) : null
-    return chunkFile(path, text, definitions).map((c: Chunk) => ({
-      ...c,
-      id: `${path}#${c.startLine}-${c.endLine}`,
-      text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
-    }))
   }
 
   const removeFiles = async (paths: readonly string[]) => {
