@@ -64,6 +64,12 @@ parentPort.on('message', async ({ id, text, language, grammar, query: source }) 
 })
 `
 
+/**
+ * A worker with nothing to parse for this long is stopped: its wasm heap keeps the size of the
+ * largest file it parsed. The next file starts another (a runtime and grammar load, ~0.1 s).
+ */
+const IDLE_STOP_MS = 5_000
+
 interface Reply {
   id: number
   found?: DefinitionMatch[]
@@ -104,20 +110,31 @@ export function createWorkerCodeParser(): CodeParser {
       if (reply.error !== undefined) pending?.reject(new Error(reply.error))
       else pending?.resolve(reply.found ?? [])
     })
-    started.on('error', giveUp)
-    started.on('exit', () => giveUp(new Error('the parse worker stopped')))
+    // A worker stopped for being idle is not a failure.
+    started.on('error', (error: Error) => started === worker && giveUp(error))
+    started.on('exit', () => started === worker && giveUp(new Error('the parse worker stopped')))
     return started
+  }
+  let idleTimer: ReturnType<typeof setTimeout> | undefined
+  const stopIdle = () => {
+    const idle = worker
+    worker = null
+    void idle?.terminate()
   }
   const inWorker = (text: string, spec: LanguageSpec): Promise<DefinitionMatch[]> =>
     new Promise<DefinitionMatch[]>((resolve, reject) => {
+      clearTimeout(idleTimer)
       worker ??= start()
       const id = nextId++
       waiting.set(id, { resolve, reject })
       worker.ref()
       worker.postMessage({ id, text, language: spec.id, grammar: grammarWasm(spec.grammar), query: spec.query })
     }).finally(() => {
-      // An idle worker does not keep the process alive.
-      if (waiting.size === 0) worker?.unref()
+      if (waiting.size > 0) return
+      // An idle worker does not keep the process alive, and one idle for long goes with its memory.
+      worker?.unref()
+      idleTimer = setTimeout(stopIdle, IDLE_STOP_MS)
+      idleTimer.unref()
     })
 
   return {
@@ -133,8 +150,8 @@ export function createWorkerCodeParser(): CodeParser {
     },
     dispose() {
       broken = true
-      void worker?.terminate()
-      worker = null
+      clearTimeout(idleTimer)
+      stopIdle()
       local.dispose()
     }
   }
