@@ -146,10 +146,20 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   /** Data files damaged behind a readable manifest: start over (the run that follows rebuilds). */
   const startOver = async () => {
     store.close()
+    unrecorded = null
     store = await freshStore()
   }
   let checked = false
   let leftoversChecked = false
+  let unrecorded: Promise<Set<string>> | null = null
+  /**
+   * Files the store holds and the table does not know: chunks a run stored and was killed before
+   * recording. Read once per process (a pass over the path column), again after a failed run.
+   */
+  const unrecordedInStore = (): Promise<Set<string>> => {
+    unrecorded ??= store.storedPaths().then((paths) => new Set([...paths].filter((p) => !meta.files.has(p))))
+    return unrecorded
+  }
   /** Once per process, before the first run writes: every data file of the store can be read. */
   const checkStore = async () => {
     if (checked) return
@@ -182,15 +192,18 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     }
     const ahead: Array<Promise<Prepared>> = []
     let next = 0
+    const leftovers = paths.length > 0 ? await unrecordedInStore() : new Set<string>()
     for (const path of paths) {
       if (signal.aborted) break
       while (next < paths.length && ahead.length < READS_AHEAD) ahead.push(prepare(paths[next++]))
       try {
+        const known = meta.files.has(path)
         const change = await changeOf(path, await ahead.shift()!)
         if (change) {
           pending.recorded.push(path)
-          // A file new to the table is deleted too: a run killed after storing it and before recording it left its chunks.
-          if (change.chunks) pending.removed.push(path)
+          // Only what the store may hold is deleted first: each delete scans the rows added since
+          // the path index was last brought up to date, all of them in a first build.
+          if (change.chunks && (known || leftovers.has(path))) pending.removed.push(path)
           if (change.chunks) pending.chunks.push(...change.chunks)
         }
       } catch (err) {
@@ -424,6 +437,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         if (!checksStore) await checkStore()
         await work(signal)
       } catch (err) {
+        unrecorded = null // what the failed run stored may not be recorded
         emit({ state: 'error', message: `Indexing failed: ${(err as Error).message}` })
       } finally {
         controller = null
@@ -586,6 +600,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       controller?.abort()
       return enqueue(async () => {
         await store.clear()
+        unrecorded = Promise.resolve(new Set())
         await book.reset()
       }).then(sync)
     },

@@ -32,6 +32,8 @@ export interface ChunkStore {
   readable(): Promise<boolean>
   chunksById(ids: readonly string[]): Promise<Map<string, StoredChunk>>
   chunksOf(paths: readonly string[]): Promise<StoredChunk[]>
+  /** Every file with chunks in the store. */
+  storedPaths(): Promise<Set<string>>
   /** BM25 over the chunks' terms (the store's own full-text index). */
   searchText(query: string, limit: number, pathPrefix?: string): Promise<LexicalHit[]>
   addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void>
@@ -318,6 +320,10 @@ export async function openVectorStore(
         .select(['id', 'path', 'start_line', 'end_line', 'text'])
         .toArrow()
       return chunksFromColumns(answer)
+    },
+    async storedPaths() {
+      const answer = await chunks.query().select(['path']).toArrow()
+      return new Set([...(answer.getChild('path') ?? [])] as string[])
     },
     async searchText(query, limit, pathPrefix) {
       const terms = [...new Set(tokenize(query))]
