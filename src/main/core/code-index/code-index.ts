@@ -69,6 +69,8 @@ const EMBED_GROUP_FILES = 50
 /** Embedding requests sent before the first of them is answered. */
 const EMBED_REQUESTS_IN_FLIGHT = 3
 
+/** New files a run asks the store about by name; past this it reads every stored path once. */
+const FEW_NEW_FILES = 100
 /** Files read ahead of the one being parsed. */
 const READS_AHEAD = 16
 
@@ -160,6 +162,13 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     unrecorded ??= store.storedPaths().then((paths) => new Set([...paths].filter((p) => !meta.files.has(p))))
     return unrecorded
   }
+  /** Which of these files, unknown to the table, the store holds: asked by name when few (a watcher's edit), else read once. */
+  const leftoversAmong = async (paths: readonly string[]): Promise<Set<string>> => {
+    const unknown = paths.filter((p) => !meta.files.has(p))
+    if (unknown.length === 0) return new Set()
+    if (unknown.length <= FEW_NEW_FILES && !unrecorded) return store.pathsAmong(unknown)
+    return unrecordedInStore()
+  }
   /** Once per process, before the first run writes: every data file of the store can be read. */
   const checkStore = async () => {
     if (checked) return
@@ -192,7 +201,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     }
     const ahead: Array<Promise<Prepared>> = []
     let next = 0
-    const leftovers = paths.length > 0 ? await unrecordedInStore() : new Set<string>()
+    const leftovers = await leftoversAmong(paths)
     for (const path of paths) {
       if (signal.aborted) break
       while (next < paths.length && ahead.length < READS_AHEAD) ahead.push(prepare(paths[next++]))

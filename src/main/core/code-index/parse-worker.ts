@@ -68,7 +68,7 @@ parentPort.on('message', async ({ id, text, language, grammar, query: source }) 
  * A worker with nothing to parse for this long is stopped: its wasm heap keeps the size of the
  * largest file it parsed. The next file starts another (a runtime and grammar load, ~0.1 s).
  */
-const IDLE_STOP_MS = 5_000
+export const PARSE_WORKER_IDLE_STOP_MS = 5_000
 
 interface Reply {
   id: number
@@ -133,7 +133,7 @@ export function createWorkerCodeParser(): CodeParser {
       if (waiting.size > 0) return
       // An idle worker does not keep the process alive, and one idle for long goes with its memory.
       worker?.unref()
-      idleTimer = setTimeout(stopIdle, IDLE_STOP_MS)
+      idleTimer = setTimeout(stopIdle, PARSE_WORKER_IDLE_STOP_MS)
       idleTimer.unref()
     })
 

@@ -34,6 +34,8 @@ export interface ChunkStore {
   chunksOf(paths: readonly string[]): Promise<StoredChunk[]>
   /** Every file with chunks in the store. */
   storedPaths(): Promise<Set<string>>
+  /** Which of these files have chunks in the store. */
+  pathsAmong(paths: readonly string[]): Promise<Set<string>>
   /** BM25 over the chunks' terms (the store's own full-text index). */
   searchText(query: string, limit: number, pathPrefix?: string): Promise<LexicalHit[]>
   addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void>
@@ -324,6 +326,18 @@ export async function openVectorStore(
     async storedPaths() {
       const answer = await chunks.query().select(['path']).toArrow()
       return new Set([...(answer.getChild('path') ?? [])] as string[])
+    },
+    async pathsAmong(paths) {
+      const found = new Set<string>()
+      for (let i = 0; i < paths.length; i += 500) {
+        const answer = await chunks
+          .query()
+          .where(`path IN (${inList(paths.slice(i, i + 500))})`)
+          .select(['path'])
+          .toArrow()
+        for (const path of answer.getChild('path') ?? []) found.add(String(path))
+      }
+      return found
     },
     async searchText(query, limit, pathPrefix) {
       const terms = [...new Set(tokenize(query))]
