@@ -20,6 +20,7 @@ import type { SecretStore } from './settings/secret-store'
 import type { SettingsStore } from './settings/settings-store'
 import { createTaskStore, type TaskStore } from './store/task-store'
 import { createTerminalService, type TerminalService } from './terminal'
+import { createWorkerCodeParser } from './code-index/parse-worker'
 import { createCodeParser } from './code-index/parser'
 import { createBuiltInExecutors } from './tools/executors'
 import { createToolRegistry, type ToolRegistry } from './tools/registry'
@@ -188,9 +189,11 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   })
 
   const codeParser = createCodeParser()
+  // The index's builds parse in a worker thread; the tools' one-file parses stay in this one.
+  const indexParser = createWorkerCodeParser()
   const codeIndex = createCodeIndexService({
     dataDir: options.dataDir,
-    parser: codeParser,
+    parser: indexParser,
     async embeddings() {
       const config = options.settings.get().embeddings
       return config ? { config, apiKey: await resolveEmbeddingsKey(options.secrets, config, env) } : null
@@ -407,6 +410,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       await sandbox.dispose()
       await codeIndex.dispose()
       codeParser.dispose()
+      indexParser.dispose()
     }
   }
 }

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openCodeIndex, type CodeIndex } from '../../../src/main/core/code-index/code-index'
 import { createEmbedder } from '../../../src/main/core/code-index/embedder'
 import { createCodeParser } from '../../../src/main/core/code-index/parser'
+import { openVectorStore } from '../../../src/main/core/code-index/vector-store'
 import { startFakeProvider, type FakeProvider } from '../../support/fake-provider'
 import { tempWorkspace, type TempWorkspace } from '../workspace/fixtures'
 import * as lancedb from '@lancedb/lancedb'
@@ -320,6 +321,35 @@ describe('code index', () => {
     await index.sync()
     const hits = (await index.search('ReplacedByRename', { limit: 3 })).hits
     expect(hits.map((h) => h.chunk.path)).toEqual(['src/db/users.go'])
+  })
+
+  it('chunks a killed run stored but never recorded are replaced, not kept beside the new ones', async () => {
+    await setup()
+    const first = await open({ embeddings: false })
+    await first.sync()
+    await first.close()
+    opened.length = 0
+    // As a process killed between a batch's add and its journal line leaves it: rows the bookkeeping does not know.
+    writeFileSync(join(t.root, 'src/late.ts'), 'export function lateArrivalHandler() {}\n')
+    const store = await openVectorStore(join(dataDir, 'idx', 'lance'))
+    await store.addChunks([
+      {
+        id: 'src/late.ts#1-1',
+        path: 'src/late.ts',
+        startLine: 1,
+        endLine: 1,
+        text: 'export function lateArrivalHandler() {}'
+      }
+    ])
+    store.close()
+    const again = await open({ embeddings: false })
+    await again.sync()
+    expect((await again.search('lateArrivalHandler', { limit: 10 })).hits[0].chunk.path).toBe('src/late.ts')
+    await again.close()
+    opened.length = 0
+    const stored = await openVectorStore(join(dataDir, 'idx', 'lance'))
+    expect((await stored.chunksOf(['src/late.ts'])).map((c) => c.id)).toEqual(['src/late.ts#1-1'])
+    stored.close()
   })
 
   it('a kept index reopened after watcher updates knows them: the next sync reads and parses nothing', async () => {

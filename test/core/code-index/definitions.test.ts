@@ -2,14 +2,19 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { languageFor } from '../../../src/main/core/code-index/languages'
+import { createWorkerCodeParser } from '../../../src/main/core/code-index/parse-worker'
 import { createCodeParser } from '../../../src/main/core/code-index/parser'
 
 const fixtures = join(__dirname, 'fixtures')
-const parser = createCodeParser()
+// The same expectations in this thread and in the parse worker the index's build uses.
+const parsers = [
+  ['in this thread', createCodeParser()],
+  ['in a worker thread', createWorkerCodeParser()]
+] as const
 /** TypeScript fixtures carry a .txt suffix so the project's typecheck leaves them alone. */
 const readFixture = (file: string): string =>
   readFileSync(join(fixtures, /\.tsx?$/.test(file) ? `${file}.txt` : file), 'utf8')
-afterAll(() => parser.dispose())
+afterAll(() => parsers.forEach(([, parser]) => parser.dispose()))
 
 /** Per fixture: `kind name start-end`, indented by nesting depth, as a reader of the file would list them. */
 const expected: Record<string, string[]> = {
@@ -123,30 +128,31 @@ const expected: Record<string, string[]> = {
   'sample.sh': ['function build 4-6', 'function deploy 8-11']
 }
 
-describe('definitions through tree-sitter (one fixture per language)', () => {
-  for (const [file, rows] of Object.entries(expected)) {
-    it(`lists the definitions of ${file}`, async () => {
-      const language = languageFor(file)
-      expect(language, file).toBeDefined()
-      const definitions = await parser.definitions(readFixture(file), language!)
-      expect(definitions.map((d) => `${'  '.repeat(d.depth)}${d.kind} ${d.name} ${d.startLine}-${d.endLine}`)).toEqual(
-        rows
-      )
+for (const [where, parser] of parsers)
+  describe(`definitions through tree-sitter (one fixture per language), ${where}`, () => {
+    for (const [file, rows] of Object.entries(expected)) {
+      it(`lists the definitions of ${file}`, async () => {
+        const language = languageFor(file)
+        expect(language, file).toBeDefined()
+        const definitions = await parser.definitions(readFixture(file), language!)
+        expect(
+          definitions.map((d) => `${'  '.repeat(d.depth)}${d.kind} ${d.name} ${d.startLine}-${d.endLine}`)
+        ).toEqual(rows)
+      })
+    }
+
+    it('knows no grammar for other files', () => {
+      expect(languageFor('README.md')).toBeUndefined()
+      expect(languageFor('Makefile')).toBeUndefined()
+      expect(languageFor('.bashrc')).toBeUndefined()
+      expect(languageFor('src/A.TS')?.id).toBe('typescript')
     })
-  }
 
-  it('knows no grammar for other files', () => {
-    expect(languageFor('README.md')).toBeUndefined()
-    expect(languageFor('Makefile')).toBeUndefined()
-    expect(languageFor('.bashrc')).toBeUndefined()
-    expect(languageFor('src/A.TS')?.id).toBe('typescript')
+    it('survives broken source: definitions before the error are still found', async () => {
+      const definitions = await parser.definitions(
+        'function ok() {\n  return 1\n}\n\nclass {{{ broken\n',
+        languageFor('x.js')!
+      )
+      expect(definitions[0]).toMatchObject({ kind: 'function', name: 'ok', startLine: 1, endLine: 3 })
+    })
   })
-
-  it('survives broken source: definitions before the error are still found', async () => {
-    const definitions = await parser.definitions(
-      'function ok() {\n  return 1\n}\n\nclass {{{ broken\n',
-      languageFor('x.js')!
-    )
-    expect(definitions[0]).toMatchObject({ kind: 'function', name: 'ok', startLine: 1, endLine: 3 })
-  })
-})

@@ -4,10 +4,18 @@ import { join } from 'node:path'
 import type { CodeIndexStatus } from '../../../shared/contract/code-index'
 import { chunkFile, type Chunk } from './chunker'
 import { EmbeddingsError, type Embedder } from './embedder'
-import { candidatesAmong, readForIndex, scanWorkspace, statAll, statForIndex, type FileStat } from './file-scan'
+import {
+  candidatesAmong,
+  readForIndex,
+  scanWorkspace,
+  statAll,
+  statForIndex,
+  type FileRead,
+  type FileStat
+} from './file-scan'
 import { openIndexMeta, type SkippedFolder } from './index-meta'
 import { languageFor } from './languages'
-import type { CodeParser } from './parser'
+import type { CodeParser, Definition } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
 import { openVectorStore, type LexicalHit, type StoredChunk, type VectorStore } from './vector-store'
 
@@ -58,8 +66,32 @@ const SMALL_FRAGMENTS_AFTER_SYNC = 4
 const SMALL_FRAGMENTS_BETWEEN_SYNCS = 64
 /** Files whose vectors are stored (one table add) and recorded together. */
 const EMBED_GROUP_FILES = 50
+/** Embedding requests sent before the first of them is answered. */
+const EMBED_REQUESTS_IN_FLIGHT = 3
+
+/** New files a run asks the store about by name; past this it reads every stored path once. */
+const FEW_NEW_FILES = 100
+/** Files read ahead of the one being parsed. */
+const READS_AHEAD = 16
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex')
+
+interface PendingBatch {
+  removed: string[]
+  chunks: StoredChunk[]
+  recorded: string[]
+}
+
+type VectorRows = Array<{ id: string; path: string; vector: number[] }>
+
+type TextRead = Extract<FileRead, { kind: 'text' }>
+
+/** A file against the index: gone (or not indexable), stat unchanged, content unchanged, or new content being parsed. */
+type Prepared =
+  | { kind: 'gone' }
+  | { kind: 'same' }
+  | { kind: 'restat'; read: TextRead }
+  | { kind: 'read'; read: TextRead; hash: string; definitions: Promise<Definition[] | null> }
 
 /**
  * The index of one workspace: chunks in LanceDB (on disk, surviving restarts) with LanceDB's own
@@ -116,10 +148,27 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   /** Data files damaged behind a readable manifest: start over (the run that follows rebuilds). */
   const startOver = async () => {
     store.close()
+    unrecorded = null
     store = await freshStore()
   }
   let checked = false
   let leftoversChecked = false
+  let unrecorded: Promise<Set<string>> | null = null
+  /**
+   * Files the store holds and the table does not know: chunks a run stored and was killed before
+   * recording. Read once per process (a pass over the path column), again after a failed run.
+   */
+  const unrecordedInStore = (): Promise<Set<string>> => {
+    unrecorded ??= store.storedPaths().then((paths) => new Set([...paths].filter((p) => !meta.files.has(p))))
+    return unrecorded
+  }
+  /** Which of these files, unknown to the table, the store holds: asked by name when few (a watcher's edit), else read once. */
+  const leftoversAmong = async (paths: readonly string[]): Promise<Set<string>> => {
+    const unknown = paths.filter((p) => !meta.files.has(p))
+    if (unknown.length === 0) return new Set()
+    if (unknown.length <= FEW_NEW_FILES && !unrecorded) return store.pathsAmong(unknown)
+    return unrecordedInStore()
+  }
   /** Once per process, before the first run writes: every data file of the store can be read. */
   const checkStore = async () => {
     if (checked) return
@@ -127,29 +176,43 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     if (!(await store.readable())) await startOver()
   }
 
-  /** Chunks and stores the given files (skips unchanged content), recording each batch once stored. */
+  /**
+   * Chunks and stores the given files (skips unchanged content), recording each batch once stored.
+   * Three things overlap: the next files are read (libuv's pool) while one is parsed (this thread),
+   * and a batch is written to the store (LanceDB's threads) while the next is prepared.
+   */
   const indexFiles = async (paths: readonly string[], signal: AbortSignal): Promise<void> => {
-    let pending: { removed: string[]; chunks: StoredChunk[]; recorded: string[] } = {
-      removed: [],
-      chunks: [],
-      recorded: []
-    }
-    const flush = async () => {
-      if (pending.recorded.length > 0) {
-        await store.removePaths(pending.removed)
-        await store.addChunks(pending.chunks)
-        await book.record(pending.recorded)
-      }
-      pending = { removed: [], chunks: [], recorded: [] }
+    let pending: PendingBatch = { removed: [], chunks: [], recorded: [] }
+    // One batch stored at a time, in order; a failure is thrown at the next flush or at the end.
+    let storing: Promise<void> = Promise.resolve()
+    const write = async (batch: PendingBatch) => {
+      await store.removePaths(batch.removed)
+      await store.addChunks(batch.chunks)
+      await book.record(batch.recorded)
       emit()
     }
+    const flush = async () => {
+      const batch = pending
+      pending = { removed: [], chunks: [], recorded: [] }
+      await storing
+      if (batch.recorded.length === 0) return
+      storing = write(batch)
+      storing.catch(() => undefined) // awaited at the next flush; not an unhandled rejection meanwhile
+    }
+    const ahead: Array<Promise<Prepared>> = []
+    let next = 0
+    const leftovers = await leftoversAmong(paths)
     for (const path of paths) {
       if (signal.aborted) break
+      while (next < paths.length && ahead.length < READS_AHEAD) ahead.push(prepare(paths[next++]))
       try {
-        const change = await readIfChanged(path)
+        const known = meta.files.has(path)
+        const change = await changeOf(path, await ahead.shift()!)
         if (change) {
           pending.recorded.push(path)
-          if (change.chunks) pending.removed.push(path)
+          // Only what the store may hold is deleted first: each delete scans the rows added since
+          // the path index was last brought up to date, all of them in a first build.
+          if (change.chunks && (known || leftovers.has(path))) pending.removed.push(path)
           if (change.chunks) pending.chunks.push(...change.chunks)
         }
       } catch (err) {
@@ -159,7 +222,31 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       if (pending.recorded.length >= batchFiles || pending.chunks.length >= batchFiles * 20) await flush()
       else if (status.filesDone % 100 === 0) emit()
     }
+    // Reads begun for files not reached (a cancel) are let finish unobserved.
+    for (const left of ahead) left.catch(() => undefined)
     await flush()
+    await storing
+    emit()
+  }
+
+  /**
+   * A file's check up to its parse: its stat, its content when the stat is not the recorded one, and
+   * its parse when the content is not the recorded one. Run ahead of the file's turn, so the parse
+   * (a worker's, with the worker parser) goes on while earlier files are chunked and stored.
+   */
+  const prepare = async (path: string): Promise<Prepared> => {
+    // The stat decides first: an unchanged tree costs a stat per file, not a read.
+    const info = await statForIndex(rootReal, root, path)
+    if (info.kind === 'skip') return { kind: 'gone' }
+    if (meta.files.statMatches(path, info)) return { kind: 'same' }
+    const read = await readForIndex(rootReal, root, path, info)
+    if (read.kind === 'skip') return { kind: 'gone' }
+    const hash = sha1(read.text)
+    if (meta.files.get(path)?.hash === hash) return { kind: 'restat', read }
+    const language = languageFor(path)
+    const definitions = language ? parser.definitions(read.text, language) : Promise.resolve(null)
+    definitions.catch(() => undefined) // awaited at the file's turn
+    return { kind: 'read', read, hash, definitions }
   }
 
   /**
@@ -167,30 +254,27 @@ export async function openCodeIndex(options: CodeIndexOptions) {
    * chunks when only its stat did (same content hash), else its new chunks ([] once it went away).
    * The table is updated here; the caller stores the chunks, then records the file.
    */
-  const readIfChanged = async (path: string): Promise<{ chunks: StoredChunk[] | null } | null> => {
-    const known = meta.files.get(path)
-    const gone = () => (meta.files.delete(path) ? { chunks: [] } : null)
-    // The stat decides first: an unchanged tree costs a stat per file, not a read.
-    const info = await statForIndex(rootReal, root, path)
-    if (info.kind === 'skip') return gone()
-    if (meta.files.statMatches(path, info)) return null
-    const read = await readForIndex(rootReal, root, path)
-    if (read.kind === 'skip') return gone()
-    const hash = sha1(read.text)
-    if (known && known.hash === hash) {
-      meta.files.restat(path, read)
-      return { chunks: null }
+  const changeOf = async (path: string, prepared: Prepared): Promise<{ chunks: StoredChunk[] | null } | null> => {
+    switch (prepared.kind) {
+      case 'gone':
+        return meta.files.delete(path) ? { chunks: [] } : null
+      case 'same':
+        return null
+      case 'restat':
+        meta.files.restat(path, prepared.read)
+        return { chunks: null }
+      case 'read': {
+        const { read, hash } = prepared
+        const chunks = chunkFile(path, read.text, await prepared.definitions).map((c: Chunk) => ({
+          ...c,
+          id: `${path}#${c.startLine}-${c.endLine}`,
+          text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
+        }))
+        const { size, mtimeMs, ino } = read
+        meta.files.set(path, { hash, size, mtimeMs, ino, chunks: chunks.length, embedded: false })
+        return { chunks }
+      }
     }
-    const language = languageFor(path)
-    const definitions = language ? await parser.definitions(read.text, language) : null
-    const chunks = chunkFile(path, read.text, definitions).map((c: Chunk) => ({
-      ...c,
-      id: `${path}#${c.startLine}-${c.endLine}`,
-      text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
-    }))
-    const { size, mtimeMs, ino } = read
-    meta.files.set(path, { hash, size, mtimeMs, ino, chunks: chunks.length, embedded: false })
-    return { chunks }
   }
 
   const removeFiles = async (paths: readonly string[]) => {
@@ -199,6 +283,37 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     await store.removePaths(gone)
     for (const path of gone) meta.files.delete(path)
     await book.record(gone)
+  }
+
+  /**
+   * The chunks' vectors, in their order: requests of `embedBatch` texts, a few in flight at once (an
+   * endpoint answers one while the next is sent). The first failure stops the others and is thrown.
+   */
+  const embedChunks = async (embedder: Embedder, chunks: readonly StoredChunk[], signal: AbortSignal) => {
+    const vectors = new Array<number[]>(chunks.length)
+    let next = 0
+    let failed = false
+    const sender = async () => {
+      while (next < chunks.length && !failed && !signal.aborted) {
+        const at = next
+        next += embedBatch
+        const batch = chunks.slice(at, at + embedBatch)
+        try {
+          const got = await embedder.embed(
+            batch.map((c) => c.text),
+            signal
+          )
+          got.forEach((vector, k) => (vectors[at + k] = vector))
+        } catch (err) {
+          failed = true
+          throw err
+        }
+        status.semantic.chunksEmbedded += batch.length
+        emit()
+      }
+    }
+    await Promise.all(Array.from({ length: EMBED_REQUESTS_IN_FLIGHT }, sender))
+    return vectors
   }
 
   /** Vectors for every file not embedded with the configured model; a failure leaves lexical search as it is. */
@@ -232,50 +347,61 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       // Vectors embedded but not stored are dropped: the count says what search can use.
       status.semantic.chunksEmbedded = countChunks().embedded
     }
-    for (let i = 0; i < todo.length; i += EMBED_GROUP_FILES) {
-      if (signal.aborted) return stopped()
-      const paths = todo.slice(i, i + EMBED_GROUP_FILES)
-      const chunks = await store.chunksOf(paths)
-      // A group's vectors are stored in one add (each add is a table fragment), then recorded.
-      const rows: Array<{ id: string; path: string; vector: number[] }> = []
-      let dimension = 0
-      for (let j = 0; j < chunks.length; j += embedBatch) {
-        if (signal.aborted) return stopped()
-        const batch = chunks.slice(j, j + embedBatch)
-        let vectors: number[][]
-        try {
-          vectors = await embedder.embed(
-            batch.map((c) => c.text),
-            signal
-          )
-        } catch (err) {
-          if (signal.aborted) return stopped()
-          const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
-          stopped()
-          status.semantic = { ...status.semantic, state: 'failed', message }
-          return
-        }
-        dimension = vectors[0].length
-        if (meta.header.embedding && meta.header.embedding.dimension !== dimension) {
-          // Same model name, other vector size (the server changed it): start the vectors over.
-          await dropAllVectors()
-          return embedMissing(signal)
-        }
-        if (!meta.header.embedding) {
-          // Written before any file is recorded as embedded: a journal line never names vectors of an unknown model.
-          meta.header.embedding = { baseUrl, model: embedder.model, dimension }
-          await book.save()
-        }
-        batch.forEach((c, k) => rows.push({ id: c.id, path: c.path, vector: vectors[k] }))
-        status.semantic.chunksEmbedded += batch.length
-        status.semantic.dimension = dimension
-        emit()
-      }
-      if (signal.aborted) return stopped()
+    // A group's vectors are stored in one add (each add is a table fragment), then recorded. While a
+    // group is stored, the next group's chunks are read and its requests are out.
+    let storing: Promise<void> = Promise.resolve()
+    const storeGroup = async (paths: readonly string[], rows: VectorRows, dimension: number) => {
       await store.addVectors(rows, dimension)
       for (const path of paths) meta.files.setEmbedded(path, true)
       await book.record(paths.filter((p) => meta.files.has(p)))
     }
+    const groups: string[][] = []
+    for (let i = 0; i < todo.length; i += EMBED_GROUP_FILES) groups.push(todo.slice(i, i + EMBED_GROUP_FILES))
+    const readGroup = (at: number) => {
+      const read = at < groups.length ? store.chunksOf(groups[at]) : Promise.resolve([])
+      read.catch(() => undefined) // awaited when its turn comes
+      return read
+    }
+    let nextChunks = readGroup(0)
+    for (let g = 0; g < groups.length; g++) {
+      if (signal.aborted) return (await storing, stopped())
+      const paths = groups[g]
+      const chunks = await nextChunks
+      nextChunks = readGroup(g + 1)
+      let vectors: number[][]
+      try {
+        vectors = await embedChunks(embedder, chunks, signal)
+      } catch (err) {
+        await storing
+        if (signal.aborted) return stopped()
+        const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
+        stopped()
+        status.semantic = { ...status.semantic, state: 'failed', message }
+        return
+      }
+      if (signal.aborted) return (await storing, stopped())
+      const dimension = vectors[0]?.length ?? 0
+      if (meta.header.embedding && vectors.some((v) => v.length !== meta.header.embedding?.dimension)) {
+        // Same model name, other vector size (the server changed it): start the vectors over.
+        await storing
+        await dropAllVectors()
+        return embedMissing(signal)
+      }
+      if (!meta.header.embedding && dimension > 0) {
+        // Written before any file is recorded as embedded: a journal line never names vectors of an unknown model.
+        meta.header.embedding = { baseUrl, model: embedder.model, dimension }
+        await book.save()
+      }
+      status.semantic.dimension = dimension
+      await storing
+      storing = storeGroup(
+        paths,
+        chunks.map((c, k) => ({ id: c.id, path: c.path, vector: vectors[k] })),
+        dimension
+      )
+      storing.catch(() => undefined) // awaited before the next group is stored, and at the end
+    }
+    await storing
     if (!signal.aborted)
       status.semantic = {
         ...status.semantic,
@@ -310,16 +436,17 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     emit(readyStatus(`${readyMessage()}${semantic}`))
   }
 
-  /** Serialises runs: one at a time, in order. */
-  const enqueue = (work: (signal: AbortSignal) => Promise<void>): Promise<void> => {
+  /** Serialises runs: one at a time, in order. The store is checked first unless the work does it itself. */
+  const enqueue = (work: (signal: AbortSignal) => Promise<void>, { checksStore = false } = {}): Promise<void> => {
     const next = running.then(async () => {
       if (closed) return
       controller = new AbortController()
       const { signal } = controller
       try {
-        await checkStore()
+        if (!checksStore) await checkStore()
         await work(signal)
       } catch (err) {
+        unrecorded = null // what the failed run stored may not be recorded
         emit({ state: 'error', message: `Indexing failed: ${(err as Error).message}` })
       } finally {
         controller = null
@@ -346,30 +473,39 @@ export async function openCodeIndex(options: CodeIndexOptions) {
 
   /** Brings the index in line with the workspace: new and changed files indexed, removed ones dropped. */
   const sync = () =>
-    enqueue(async (signal) => {
-      const scan = await scanWorkspace(root)
-      const present = new Set(scan.files)
-      await removeFiles(meta.files.allPaths().filter((p) => !present.has(p)))
-      status.errors = 0
-      status.recentErrors = []
-      const verb = meta.header.complete ? 'Checking' : 'Indexing'
-      emit({
-        state: 'indexing',
-        filesDone: 0,
-        filesTotal: scan.files.length,
-        message: `${verb} ${scan.files.length} files…`
-      })
-      // Stats only: a file is read when its stat differs from the recorded one (or it is new, or went away).
-      const changed = changedFiles(scan.files, await statAll(rootReal, root, scan.files))
-      emit({ filesDone: scan.files.length - changed.length })
-      await indexFiles(changed, signal)
-      if (!signal.aborted) await settleScan(scan.skipped)
-      if (!signal.aborted) await embedMissing(signal)
-      if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
-      await book.settle()
-      directories = scan.directories
-      finish(signal)
-    })
+    enqueue(
+      async (signal) => {
+        // The store's check (a pass over its data files, once per process) runs in LanceDB's threads
+        // beside the walk and the stats; the bookkeeping is read only once it is done (it may start over).
+        const checking = checkStore()
+        checking.catch(() => undefined) // awaited below
+        const scan = await scanWorkspace(root)
+        status.errors = 0
+        status.recentErrors = []
+        const verb = meta.header.complete ? 'Checking' : 'Indexing'
+        emit({
+          state: 'indexing',
+          filesDone: 0,
+          filesTotal: scan.files.length,
+          message: `${verb} ${scan.files.length} files…`
+        })
+        // Stats only: a file is read when its stat differs from the recorded one (or it is new, or went away).
+        const stats = await statAll(rootReal, root, scan.files)
+        await checking
+        const present = new Set(scan.files)
+        await removeFiles(meta.files.allPaths().filter((p) => !present.has(p)))
+        const changed = changedFiles(scan.files, stats)
+        emit({ filesDone: scan.files.length - changed.length })
+        await indexFiles(changed, signal)
+        if (!signal.aborted) await settleScan(scan.skipped)
+        if (!signal.aborted) await embedMissing(signal)
+        if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
+        await book.settle()
+        directories = scan.directories
+        finish(signal)
+      },
+      { checksStore: true }
+    )
 
   /** Re-indexes the named files only (from the watcher). */
   const update = (paths: readonly string[]) =>
@@ -473,6 +609,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       controller?.abort()
       return enqueue(async () => {
         await store.clear()
+        unrecorded = Promise.resolve(new Set())
         await book.reset()
       }).then(sync)
     },

@@ -128,9 +128,15 @@ export async function statAll(rootReal: string, root: string, paths: readonly st
 }
 
 /** Reads a file for indexing: links out of the workspace, huge files and binary files (a NUL byte in the first 8 kB) are skipped. */
-export async function readForIndex(rootReal: string, root: string, rel: string): Promise<FileRead> {
+export async function readForIndex(
+  rootReal: string,
+  root: string,
+  rel: string,
+  /** The file's `statForIndex`, when the caller has just taken it. */
+  known?: FileStat
+): Promise<FileRead> {
   const absolute = join(root, rel)
-  const info = await statForIndex(rootReal, root, rel)
+  const info = known ?? (await statForIndex(rootReal, root, rel))
   if (info.kind === 'skip') return info
   const handle = await open(absolute, 'r')
   try {

@@ -75,7 +75,48 @@ export function createCodeParser(): CodeParser {
 
 type SyntaxNode = Parameters<Query['matches']>[0]
 
+/** One query match that names a definition, as plain data (what a parse worker sends back too). */
+export interface DefinitionMatch {
+  pattern: number
+  /** The capture's name after `definition.`. */
+  kind: string
+  start: number
+  end: number
+  startRow: number
+  endRow: number
+  endColumn: number
+  /** The `@name` capture's text ('' when none). */
+  name: string
+}
+
+/** The query's matches that name a definition (parse-worker.ts reads them the same way in its thread). */
+function definitionMatches(query: Query, root: SyntaxNode): DefinitionMatch[] {
+  const found: DefinitionMatch[] = []
+  for (const match of query.matches(root)) {
+    const definition = match.captures.find((c) => c.name.startsWith('definition.'))
+    if (!definition) continue
+    const name = match.captures.find((c) => c.name === 'name')
+    const node = definition.node
+    found.push({
+      pattern: match.patternIndex,
+      kind: definition.name.slice('definition.'.length),
+      start: node.startIndex,
+      end: node.endIndex,
+      startRow: node.startPosition.row,
+      endRow: node.endPosition.row,
+      endColumn: node.endPosition.column,
+      name: name?.node.text ?? ''
+    })
+  }
+  return found
+}
+
 function collectDefinitions(query: Query, root: SyntaxNode, spec: LanguageSpec): Definition[] {
+  return definitionsFrom(definitionMatches(query, root), spec)
+}
+
+/** Definitions from a file's matches: one per node (the first pattern that names it wins), nested. */
+export function definitionsFrom(matches: readonly DefinitionMatch[], spec: LanguageSpec): Definition[] {
   const seen = new Set<string>()
   const found: Array<{
     kind: DefinitionKind
@@ -86,23 +127,18 @@ function collectDefinitions(query: Query, root: SyntaxNode, spec: LanguageSpec):
     endLine: number
   }> = []
   // Matches come in pattern order per node; the first pattern that names a node wins (specific first).
-  const matches = query.matches(root).sort((a, b) => a.patternIndex - b.patternIndex)
-  for (const match of matches) {
-    const definition = match.captures.find((c) => c.name.startsWith('definition.'))
-    const name = match.captures.find((c) => c.name === 'name')
-    if (!definition) continue
-    const node = definition.node
-    const key = `${node.startIndex}:${node.endIndex}`
+  const ordered = [...matches].sort((a, b) => a.pattern - b.pattern)
+  for (const match of ordered) {
+    const key = `${match.start}:${match.end}`
     if (seen.has(key)) continue
     seen.add(key)
     found.push({
-      kind: definition.name.slice('definition.'.length) as DefinitionKind,
-      name: firstLine(name?.node.text ?? ''),
-      start: node.startIndex,
-      end: node.endIndex,
-      startLine: node.startPosition.row + 1,
-      endLine:
-        node.endPosition.row + (node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? 0 : 1)
+      kind: match.kind as DefinitionKind,
+      name: firstLine(match.name),
+      start: match.start,
+      end: match.end,
+      startLine: match.startRow + 1,
+      endLine: match.endRow + (match.endColumn === 0 && match.endRow > match.startRow ? 0 : 1)
     })
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end)

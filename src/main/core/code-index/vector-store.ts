@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import type * as LanceDb from '@lancedb/lancedb'
 import type * as Arrow from 'apache-arrow'
+import { tableOf } from './arrow-columns'
 import type { Chunk } from './chunker'
 import { MemoryVectors, type VectorHit } from './memory-vectors'
 import { tokenize } from './tokenize'
@@ -31,6 +32,10 @@ export interface ChunkStore {
   readable(): Promise<boolean>
   chunksById(ids: readonly string[]): Promise<Map<string, StoredChunk>>
   chunksOf(paths: readonly string[]): Promise<StoredChunk[]>
+  /** Every file with chunks in the store. */
+  storedPaths(): Promise<Set<string>>
+  /** Which of these files have chunks in the store. */
+  pathsAmong(paths: readonly string[]): Promise<Set<string>>
   /** BM25 over the chunks' terms (the store's own full-text index). */
   searchText(query: string, limit: number, pathPrefix?: string): Promise<LexicalHit[]>
   addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void>
@@ -122,6 +127,17 @@ const rowToChunk = (r: Record<string, unknown>): StoredChunk => ({
   endLine: Number(r.end_line),
   text: String(r.text)
 })
+
+/** Chunks read column by column (a row object per chunk, as `toArray` makes them, cost more than the query). */
+function chunksFromColumns(answer: Arrow.Table): StoredChunk[] {
+  const column = <T>(name: string): T[] => [...(answer.getChild(name) ?? [])] as T[]
+  const ids = column<string>('id')
+  const paths = column<string>('path')
+  const starts = column<number>('start_line')
+  const ends = column<number>('end_line')
+  const texts = column<string>('text')
+  return ids.map((id, i) => ({ id, path: paths[i], startLine: starts[i], endLine: ends[i], text: texts[i] }))
+}
 
 /** The indexes the chunks table needs: full text on the terms, BTree on id (fetch by id) and path (deletes). */
 async function ensureChunkIndexes(lancedb: typeof LanceDb, table: LanceDb.Table): Promise<void> {
@@ -255,16 +271,20 @@ export async function openVectorStore(
   return {
     async addChunks(rows) {
       if (rows.length === 0) return
-      await chunks.add(
-        rows.map((r) => ({
-          id: r.id,
-          path: r.path,
-          start_line: r.startLine,
-          end_line: r.endLine,
-          text: r.text,
-          terms: tokenize(r.text).join(' ')
-        }))
+      const table = tableOf(
+        arrow,
+        chunkSchema(arrow),
+        [
+          { kind: 'utf8', values: rows.map((r) => r.id) },
+          { kind: 'utf8', values: rows.map((r) => r.path) },
+          { kind: 'int32', values: Int32Array.from(rows, (r) => r.startLine) },
+          { kind: 'int32', values: Int32Array.from(rows, (r) => r.endLine) },
+          { kind: 'utf8', values: rows.map((r) => r.text) },
+          { kind: 'utf8', values: rows.map((r) => tokenize(r.text).join(' ')) }
+        ],
+        rows.length
       )
+      await chunks.add(table)
     },
     async removePaths(paths) {
       if (paths.length === 0) return
@@ -296,12 +316,28 @@ export async function openVectorStore(
     },
     async chunksOf(paths) {
       if (paths.length === 0) return []
-      const rows = await chunks
+      const answer = await chunks
         .query()
         .where(`path IN (${inList(paths)})`)
         .select(['id', 'path', 'start_line', 'end_line', 'text'])
-        .toArray()
-      return rows.map(rowToChunk)
+        .toArrow()
+      return chunksFromColumns(answer)
+    },
+    async storedPaths() {
+      const answer = await chunks.query().select(['path']).toArrow()
+      return new Set([...(answer.getChild('path') ?? [])] as string[])
+    },
+    async pathsAmong(paths) {
+      const found = new Set<string>()
+      for (let i = 0; i < paths.length; i += 500) {
+        const answer = await chunks
+          .query()
+          .where(`path IN (${inList(paths.slice(i, i + 500))})`)
+          .select(['path'])
+          .toArrow()
+        for (const path of answer.getChild('path') ?? []) found.add(String(path))
+      }
+      return found
     },
     async searchText(query, limit, pathPrefix) {
       const terms = [...new Set(tokenize(query))]
@@ -319,9 +355,21 @@ export async function openVectorStore(
       if (rows.length === 0) return
       vectors ??= await db.createEmptyTable(VECTORS, vectorSchema(arrow, dimension), { mode: 'overwrite' })
       const table = vectors
+      const floats = new Float32Array(rows.length * dimension)
+      rows.forEach((r, i) => floats.set(r.vector, i * dimension))
+      const added = tableOf(
+        arrow,
+        vectorSchema(arrow, dimension),
+        [
+          { kind: 'utf8', values: rows.map((r) => r.id) },
+          { kind: 'utf8', values: rows.map((r) => r.path) },
+          { kind: 'vectors', values: floats, dimension }
+        ],
+        rows.length
+      )
       await changingVectors(
         async () => {
-          await table.add(rows.map((r) => ({ id: r.id, path: r.path, vector: r.vector })))
+          await table.add(added)
         },
         (memory) => memory.add(rows)
       )
