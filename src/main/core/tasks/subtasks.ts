@@ -39,10 +39,20 @@ export interface Subtasks extends SubtaskPort {
 export function createSubtasks(deps: SubtasksDeps): Subtasks {
   const { now } = deps
   const childWaiters = new Map<string, (outcome: SubtaskOutcome) => void>()
+  /**
+   * Outcomes of children that ended before their parent waited for them (an isolated child may run
+   * and end before its start reaches the parent): kept until the parent waits or its own run ends.
+   */
+  const endedEarly = new Map<string, { parentId: string; outcome: SubtaskOutcome }>()
 
   /** Resolves when the child completes or is cancelled; cancelling the parent cancels the child. */
   const waitForChild = (childId: string, signal: AbortSignal) =>
     new Promise<SubtaskOutcome>((resolve) => {
+      const early = endedEarly.get(childId)
+      if (early) {
+        endedEarly.delete(childId)
+        return resolve(early.outcome)
+      }
       childWaiters.set(childId, resolve)
       signal.addEventListener(
         'abort',
@@ -53,6 +63,17 @@ export function createSubtasks(deps: SubtasksDeps): Subtasks {
         { once: true }
       )
     }).finally(() => childWaiters.delete(childId))
+
+  /** A child's end reaches the parent waiting for it, or is kept for it; a parent's end drops what it left. */
+  const childEnded = (taskId: string, outcome: SubtaskOutcome): void => {
+    const waiter = childWaiters.get(taskId)
+    if (waiter) return waiter(outcome)
+    const parentId = deps.tasks.get(taskId)?.session.meta.parentId
+    if (parentId) endedEarly.set(taskId, { parentId, outcome })
+  }
+  const parentEnded = (taskId: string): void => {
+    for (const [childId, kept] of endedEarly) if (kept.parentId === taskId) endedEarly.delete(childId)
+  }
 
   const reportChild = (parent: TaskSession, callId: string, mode: string, outcome: SubtaskOutcome) =>
     parent.emit({
@@ -147,9 +168,13 @@ export function createSubtasks(deps: SubtasksDeps): Subtasks {
       return withWorktree(outcome)
     },
     runEnded(taskId, outcome) {
-      const waiter = childWaiters.get(taskId)
-      if (waiter && (outcome.status === 'completed' || outcome.status === 'cancelled')) {
-        waiter({ childId: taskId, status: outcome.status, result: outcome.result ?? 'The subtask was cancelled.' })
+      parentEnded(taskId)
+      if (outcome.status === 'completed' || outcome.status === 'cancelled') {
+        childEnded(taskId, {
+          childId: taskId,
+          status: outcome.status,
+          result: outcome.result ?? 'The subtask was cancelled.'
+        })
       }
     }
   }

@@ -50,8 +50,14 @@ export interface WorktreeRecords {
   remove(id: string): Promise<void>
 }
 
-/** One JSON file per worktree in `<dir>`, written atomically; all loaded once at start. */
-export async function loadWorktreeRecords(dir: string): Promise<WorktreeRecords> {
+/**
+ * One JSON file per worktree in `<dir>`, written atomically; all loaded once at start. `write`:
+ * how a record's file is written (tests hold one back).
+ */
+export async function loadWorktreeRecords(
+  dir: string,
+  write: (path: string, text: string) => Promise<void> = writeFileAtomic
+): Promise<WorktreeRecords> {
   await fs.mkdir(dir, { recursive: true })
   const byId = new Map<string, WorktreeRecord>()
   for (const name of await fs.readdir(dir)) {
@@ -62,17 +68,33 @@ export async function loadWorktreeRecords(dir: string): Promise<WorktreeRecords>
     if (parsed?.success) byId.set(parsed.data.id, parsed.data)
   }
   const file = (id: string) => join(dir, `${id}.json`)
+  /**
+   * The last change of each record still being written. A record's changes reach its file one after
+   * another, in call order: a slower earlier write (queued) never lands over a later one (started),
+   * which after a kill -9 would start the task a second time.
+   */
+  const pending = new Map<string, Promise<void>>()
+  const inTurn = (id: string, change: () => Promise<void>): Promise<void> => {
+    const done = (pending.get(id) ?? Promise.resolve()).catch(() => undefined).then(change)
+    pending.set(id, done)
+    const forget = () => {
+      if (pending.get(id) === done) pending.delete(id)
+    }
+    done.then(forget, forget)
+    return done
+  }
   return {
     list: () => [...byId.values()].sort((a, b) => b.createdAt - a.createdAt),
     get: (id) => byId.get(id),
     byTask: (taskId) => [...byId.values()].find((record) => record.taskId === taskId),
     async put(record) {
       byId.set(record.id, record)
-      await writeFileAtomic(file(record.id), JSON.stringify(record))
+      const text = JSON.stringify(record)
+      await inTurn(record.id, () => write(file(record.id), text))
     },
     async remove(id) {
       byId.delete(id)
-      await fs.rm(file(id), { force: true })
+      await inTurn(id, () => fs.rm(file(id), { force: true }))
     }
   }
 }
