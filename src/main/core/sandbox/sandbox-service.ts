@@ -135,9 +135,13 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   const keptWraps = new Map<string, { layout: string; wrap: KeptWrap }>()
   const janitor = createMountPointJanitor()
   const baseDir = (): string => (definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-')))
+  // The warm sandboxes' request dirs (their task shell's exports dump, the FIFOs of their answers):
+  // hidden in every sandbox, each bound back into its own one only.
+  let requestsDir: string | null = null
+  const warmRequestsDir = (): string => (requestsDir ??= mkdtempSync(join(tempDir, 'modus-warm-requests-')))
   const warmPool = createWarmPool({
     janitor,
-    baseDir,
+    baseDir: warmRequestsDir,
     idleMs: deps.warmIdleMs ?? WARM_IDLE_MS,
     readyTimeoutMs: 10_000
   })
@@ -360,7 +364,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       shell: request.shell
     })
     const args = launch ? withTty(launch.args, tty) : null
-    if (!launch || !args) return null
+    const devAt = args?.indexOf(WARM_TTY) ?? -1
+    if (!launch || !args || devAt < 0) return null
     const server = serverFile()
     return {
       config: JSON.stringify(['none', launch.args, launch.shell]),
@@ -372,7 +377,11 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
             closingInherited(SECCOMP_FD, 'exec "$@"'),
             'modus-warm',
             launch.bwrap,
-            ...args,
+            ...args.slice(0, devAt + 1),
+            '--ro-bind',
+            dir,
+            dir,
+            ...args.slice(devAt + 1),
             '--',
             launch.shell,
             server,
@@ -404,13 +413,17 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       return null
     const server = serverFile()
     const names = [...text.matchAll(/ --setenv (\w+) /g)].map((match) => match[1]).join(' ')
-    const withDevice = text.replace(marker, `${marker}--dev-bind ${shellWord(tty)} ${WARM_TTY} `)
+    const withDevice = (dir: string): string =>
+      text.replace(
+        marker,
+        `${marker}--dev-bind ${shellWord(tty)} ${WARM_TTY} --ro-bind ${shellWord(dir)} ${shellWord(dir)} `
+      )
     return {
       config: JSON.stringify(['network', text]),
       build: (dir) => ({
         launch: {
           file: bash,
-          args: ['-c', closingInherited(2, `exec ${withDevice}`)],
+          args: ['-c', closingInherited(2, `exec ${withDevice(dir)}`)],
           env: {
             ...hostEnv(),
             MODUS_SANDBOX_PRELUDE: '',
@@ -491,7 +504,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       }
       const commandId = templateCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
-      const hidden = hiddenPaths(request, deps.home?.() ?? homedir())
+      const hidden = [...hiddenPaths(request, deps.home?.() ?? homedir()), warmRequestsDir()]
       if (offline && request.sandbox.network === 'none') {
         const warm = await warmWrap(request, commandId, roots, hidden, null)
         if (warm) return offlineRun(request, warm.text, hidden, warm.end)
@@ -573,6 +586,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       known = null
       if (definitionsDir) rmSync(definitionsDir, { recursive: true, force: true })
       definitionsDir = null
+      if (requestsDir) rmSync(requestsDir, { recursive: true, force: true })
+      requestsDir = null
     }
   }
 }

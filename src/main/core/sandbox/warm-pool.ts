@@ -13,7 +13,7 @@ import { startWarmSandbox, type WarmSandbox, type WarmSandboxSpec } from './warm
  */
 export interface WarmPoolDeps {
   janitor: MountPointJanitor
-  /** Where request dirs are made (read-only inside every sandbox). */
+  /** Where request dirs are made (hidden in every sandbox; each is bound into its own one only). */
   baseDir: () => string
   idleMs: number
   readyTimeoutMs: number

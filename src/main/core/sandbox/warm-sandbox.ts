@@ -23,7 +23,7 @@ export interface WarmLaunch {
 }
 
 export interface WarmSandboxSpec {
-  /** The request dir: FIFOs `req`, `res`, `life`, read-only inside the sandbox. */
+  /** The request dir: FIFOs `req`, `res`, `life`, read-only inside this sandbox and absent from every other. */
   dir: string
   launch: WarmLaunch
   /** Paths whose identity (device and inode) must stay as at the start: protected, hidden, roots, the terminal. */
