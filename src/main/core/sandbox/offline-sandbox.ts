@@ -22,6 +22,8 @@ export interface OfflineWrapRequest {
   shell: string | undefined
   /** What the inner shell runs (definitions first). */
   command: string
+  /** Files bound read-only into this sandbox alone, after the layout (its own definitions file under a hidden folder). */
+  ownFiles?: readonly string[]
 }
 
 export interface OfflineWrap {
@@ -62,6 +64,10 @@ export interface OfflineSandbox {
   launch(request: Omit<OfflineWrapRequest, 'command'>): OfflineLaunch | null
 }
 
+/** ` --ro-bind file file` for each file: after the layout, so it shows through a hidden folder. */
+export const ownBinds = (files: readonly string[]): string =>
+  files.map((file) => ` --ro-bind ${shellWord(file)} ${shellWord(file)}`).join('')
+
 /** Task shells whose syntax the wrap is written in (`3< file` gives bwrap the filter). */
 export const POSIX_SHELLS = new Set(['bash', 'zsh', 'sh', 'dash'])
 const MAX_KEPT = 32
@@ -100,7 +106,7 @@ export function createOfflineSandbox(deps: OfflineSandboxDeps): OfflineSandbox {
         kept.set(key, entry)
       }
       return {
-        text: `${entry.prefix} -- ${shellWord(shell)} -c ${shellWord(request.command)} ${SECCOMP_FD}< ${shellWord(deps.filterFile)}`,
+        text: `${entry.prefix}${ownBinds(request.ownFiles ?? [])} -- ${shellWord(shell)} -c ${shellWord(request.command)} ${SECCOMP_FD}< ${shellWord(deps.filterFile)}`,
         mountPoints: [...layout.absent]
       }
     }

@@ -13,7 +13,7 @@ import { bwrapArgs, SECCOMP_FD, shellWord } from './bwrap-args'
 import { createMountPointJanitor } from './mount-points'
 import { createNetworkGate, type NetworkAnswer, type NetworkAsk, type SandboxedCommand } from './network-gate'
 import { NETWORK_FAILURE_WORDS, offlineRefusals } from './offline-refusals'
-import { createOfflineSandbox, layoutOnDisk, POSIX_SHELLS, type OfflineSandbox } from './offline-sandbox'
+import { createOfflineSandbox, layoutOnDisk, ownBinds, POSIX_SHELLS, type OfflineSandbox } from './offline-sandbox'
 import type { BwrapLayout } from './bwrap-args'
 import {
   fromKeptWrap,
@@ -37,6 +37,8 @@ export const PROTECTED_IN_SANDBOX: readonly string[] = SANDBOX_PROTECTED.always
 /** The table's other protected names, read-only too where they exist. */
 export const PROTECTED_WHERE_PRESENT: readonly string[] = SANDBOX_PROTECTED.wherePresent
 const ALL_PROTECTED: readonly string[] = [...PROTECTED_IN_SANDBOX, ...PROTECTED_WHERE_PRESENT]
+/** Where in the runtime's bwrap line the mounts are done: binds after it go over them. */
+const DEV_MARKER = ' --dev /dev '
 
 /** The protected paths of a workspace to mount read-only, absolute. */
 export function protectedInSandbox(workspaceRoot: string): string[] {
@@ -125,9 +127,15 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   const platform = deps.platform ?? process.platform
   const tempDir = realOrSelf(deps.tempDir ?? tmpdir())
   const gate = createNetworkGate({ askNetwork: deps.askNetwork })
-  // The task shells' functions and aliases, one file per command (see shell-definitions.ts).
+  // Files every sandbox reads (the seccomp filter, the warm server script); read-only inside.
   let definitionsDir: string | null = null
-  const definitionsFile = (commandId: string): string =>
+  // The task shells' functions and aliases, one file per command (see shell-definitions.ts): the
+  // folder is hidden in every sandbox, each file bound back into its own command's sandbox only.
+  let commandDefsDir: string | null = null
+  const hiddenDefsDir = (): string => (commandDefsDir ??= mkdtempSync(join(tempDir, 'modus-command-defs-')))
+  const definitionsFile = (commandId: string): string => join(hiddenDefsDir(), `${commandId}.sh`)
+  // Where the runtime builds the wrap itself (not Linux) it cannot bind one file back: the shared folder.
+  const sharedDefinitionsFile = (commandId: string): string =>
     join((definitionsDir ??= mkdtempSync(join(tempDir, 'modus-shell-defs-'))), `${commandId}.sh`)
   let runtime: SandboxRuntime | null = null
   let offline: OfflineSandbox | null = null
@@ -278,24 +286,35 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     request: SandboxCommandRequest,
     commandId: string,
     config: () => Partial<SandboxRuntimeConfig>,
-    definitions: ShellDefinitions | null,
     roots: string[],
     hidden: string[]
-  ): Promise<{ text: string; end: () => void }> {
+  ): Promise<{ text: string; end: () => void; definitions: ShellDefinitions | null; file: string }> {
     const kept = await keptTemplate(live, request, config, roots, hidden)
-    if (!kept) {
+    if (!kept || !kept.wrap.text.includes(DEV_MARKER)) {
+      const file = sharedDefinitionsFile(commandId)
+      const definitions = carryShellDefinitions(request.shell, file, request.command)
       const inner = withLoopbackThroughProxy(definitions?.command ?? request.command, request.shell)
       const text = await live.wrapWithSandbox(inner, request.shell, config(), undefined, {
         commandId,
         commandText: request.command
       })
       janitor.begin()
-      return { text, end: () => janitor.end(() => live.cleanupAfterCommand()) }
+      return { text, end: () => janitor.end(() => live.cleanupAfterCommand()), definitions, file }
     }
+    const file = definitionsFile(commandId)
+    const definitions = carryShellDefinitions(request.shell, file, request.command)
     const shell = request.shell ?? 'bash'
     const prelude = [withLoopbackThroughProxy('', shell).trim(), definitions?.load ?? ''].filter(Boolean).join('\n')
+    // Bound in the wrap itself, before the command text goes in front of it.
+    const binds = definitions ? ownBinds([file]) : ''
+    const bound = { ...kept.wrap, text: kept.wrap.text.replace(DEV_MARKER, `${DEV_MARKER.trimEnd()}${binds} `) }
     janitor.begin(kept.layout.absent)
-    return { text: fromKeptWrap(kept.wrap, commandId, prelude, request.command), end: () => janitor.end() }
+    return {
+      text: fromKeptWrap(bound, commandId, prelude, request.command),
+      end: () => janitor.end(),
+      definitions,
+      file
+    }
   }
 
   /**
@@ -406,7 +425,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     tty: string
   ): Promise<{ config: string; build: (dir: string) => WarmBuild } | null> {
     const kept = await keptTemplate(network.live, request, network.config, roots, hidden)
-    const marker = ' --dev /dev '
+    const marker = DEV_MARKER
     const text = kept?.wrap.text
     const bash = hostBash(request.shell ?? 'bash')
     if (!kept || !text || !bash || text.indexOf(marker) < 0 || text.indexOf(marker) !== text.lastIndexOf(marker))
@@ -451,7 +470,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       hidden,
       readOnly: request.readOnly,
       shell: request.shell,
-      command: definitions?.command ?? request.command
+      command: definitions?.command ?? request.command,
+      ownFiles: definitions ? [definitionsFile(commandId)] : []
     })
     if (!wrap) {
       if (definitions) rmSync(definitionsFile(commandId), { force: true })
@@ -504,7 +524,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       }
       const commandId = templateCommandId()
       const roots = writableRoots(request.sandbox, request.workspaceRoot, tempDir)
-      const hidden = [...hiddenPaths(request, deps.home?.() ?? homedir()), warmRequestsDir()]
+      const hidden = [...hiddenPaths(request, deps.home?.() ?? homedir()), warmRequestsDir(), hiddenDefsDir()]
       if (offline && request.sandbox.network === 'none') {
         const warm = await warmWrap(request, commandId, roots, hidden, null)
         if (warm) return offlineRun(request, warm.text, hidden, warm.end)
@@ -540,10 +560,13 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       const live = runtime
       gate.add(command, (allowed) => live.registerCommandNetworkLists(commandId, { allowedDomains: allowed }))
       let definitions: ShellDefinitions | null = null
+      let definitionsAt = ''
       try {
         const warm = await warmWrap(request, commandId, roots, hidden, { live, config: customConfig })
-        if (!warm) definitions = carryShellDefinitions(request.shell, definitionsFile(commandId), request.command)
-        const wrap = warm ?? (await runtimeWrap(live, request, commandId, customConfig, definitions, roots, hidden))
+        const wrap: { text: string; end: () => void; definitions?: ShellDefinitions | null; file?: string } =
+          warm ?? (await runtimeWrap(live, request, commandId, customConfig, roots, hidden))
+        definitions = wrap.definitions ?? null
+        definitionsAt = wrap.file ?? ''
         let finished = false
         const note = shellStateNote(request.command)
         const scanner = createBlockedWriteScanner()
@@ -554,7 +577,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           finish(output) {
             if (finished) return null
             finished = true
-            if (definitions) rmSync(definitionsFile(commandId), { force: true })
+            if (definitions) rmSync(definitionsAt, { force: true })
             // bwrap leaves empty files where a protected path did not exist (.modus, .roomodes, even
             // .git): an empty .git breaks git, so they go as soon as no sandboxed command runs.
             wrap.end()
@@ -567,7 +590,7 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
           }
         }
       } catch (error) {
-        if (definitions) rmSync(definitionsFile(commandId), { force: true })
+        if (definitions) rmSync(definitionsAt, { force: true })
         live.unregisterCommandNetworkLists(commandId)
         gate.remove(commandId)
         throw error
@@ -588,6 +611,8 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
       definitionsDir = null
       if (requestsDir) rmSync(requestsDir, { recursive: true, force: true })
       requestsDir = null
+      if (commandDefsDir) rmSync(commandDefsDir, { recursive: true, force: true })
+      commandDefsDir = null
     }
   }
 }

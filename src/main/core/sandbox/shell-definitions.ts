@@ -3,8 +3,9 @@ import { basename } from 'node:path'
 /**
  * A sandboxed command runs in a fresh `bash -c` / `zsh -c` inside bubblewrap, which knows none of
  * the task shell's functions and aliases. The task shell writes them to a file just before the
- * wrapped command starts, and the inner shell sources it first. The file lies in a folder the
- * sandbox can read but not write, so one sandboxed command cannot plant code in another's.
+ * wrapped command starts, and the inner shell sources it first. The file is bound read-only into
+ * its own command's sandbox; its folder is hidden in every sandbox, so one sandboxed command can
+ * neither read another's definitions nor plant code in them.
  */
 export interface ShellDefinitions {
   /** Runs in the task shell before the wrapped command: writes the definitions file. */
