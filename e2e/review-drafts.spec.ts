@@ -34,6 +34,7 @@ test('hunk decisions and edits survive moving to another item, another view and 
   const selected = queue.locator('.approval-card[aria-current="true"]')
   const review = selected.getByRole('group', { name: 'Changeset review' })
   await review.getByRole('button', { name: 'Reject hunk 2' }).click()
+  await expect(review).toContainText('1 of 2 hunks accepted')
   await editLineEnd(page, review, 'value2 = 200', '5')
   await expectReviewKept(review)
 
@@ -112,7 +113,10 @@ test('Shift+A on an edit in the queue approves the turn with the review as it st
   const selected = page.getByRole('region', { name: 'Approvals' }).locator('.approval-card[aria-current="true"]')
   const review = selected.getByRole('group', { name: 'Changeset review' })
   await review.getByRole('button', { name: 'Reject hunk 1' }).click()
+  // The diff redraws the rejected hunk: click the line only once the review has settled.
+  await expect(review).toContainText('1 of 2 hunks accepted')
   await editLineEnd(page, review, 'value18 = 1800', '1')
+  await expect(review.locator('.monaco-diff-editor .editor.modified .view-lines')).toContainText('value18 = 18001')
   await page.keyboard.press('Escape')
   await selected.focus()
   await page.keyboard.press('Shift+A')
