@@ -127,6 +127,22 @@ describe('code index', () => {
     expect(user.hits[0].lexicalRank).toBe(1)
   })
 
+  it('a hit found by its vector alone comes with its chunk (the full-text search returned none)', async () => {
+    await setup({
+      'src/sum.ts': 'export const sum = (a: number, b: number) => a + b\n',
+      'src/greet.ts': 'export function greet(name: string) {\n  return `hello ${name}`\n}\n'
+    })
+    const index = await open()
+    await index.sync()
+    // One-letter words are no full-text terms; the fake embeddings still point them at the file that uses them.
+    const answer = await index.search('a b', { limit: 1 })
+    expect(answer.mode).toBe('hybrid')
+    expect(answer.hits).toHaveLength(1)
+    expect(answer.hits[0].lexicalRank).toBeUndefined()
+    expect(answer.hits[0].chunk).toMatchObject({ path: 'src/sum.ts', startLine: 1 })
+    expect(answer.hits[0].chunk.text).toContain('a + b')
+  })
+
   it('keeps the index across a restart: nothing is embedded again and search answers the same', async () => {
     await setup()
     const first = await open()

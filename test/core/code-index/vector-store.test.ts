@@ -73,7 +73,10 @@ describe('lexical search in LanceDB (full-text BM25 index over the terms)', () =
       row('b#1', 'src/b.ts', 'function loadData(url) { return fetch(url) }'),
       row('c#1', 'lib/c.ts', 'const chartColors = ["red"]; function renderLegend() {}')
     ])
-    expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['a#1', 'c#1'])
+    const hits = await store.searchText('render chart', 3)
+    expect(hits.map((h) => h.id)).toEqual(['a#1', 'c#1'])
+    // Each hit comes with its chunk: the search needs no second read by id.
+    expect(hits[0].chunk).toEqual(row('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }'))
     expect((await store.searchText('render chart', 3, 'lib')).map((h) => h.id)).toEqual(['c#1'])
     await store.removePaths(['src/a.ts'])
     expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['c#1'])

@@ -17,7 +17,7 @@ import { openIndexMeta, type SkippedFolder } from './index-meta'
 import { languageFor } from './languages'
 import type { CodeParser, Definition } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
-import { openVectorStore, type LexicalHit, type StoredChunk, type VectorStore } from './vector-store'
+import { openVectorStore, type LexicalHit, type StoredChunk, type VectorHit, type VectorStore } from './vector-store'
 
 /** The status of a workspace whose index has not run (or of no workspace at all). */
 export const idleStatus = (workspace: string | null): CodeIndexStatus => ({
@@ -530,6 +530,17 @@ export async function openCodeIndex(options: CodeIndexOptions) {
 
   let directories: string[] = [root]
 
+  /**
+   * The chunks of the vector hits that the full-text search did not return (when it has answered),
+   * read as soon as the vector hits are known. Only the first `limit` hits can make the fused top
+   * `limit` without a full-text rank: each of them outranks any hit further down the vector list.
+   */
+  const chunksOfVectorHits = (hits: readonly VectorHit[], lexical: readonly LexicalHit[] | null) => {
+    const returned = new Set(lexical?.map((h) => h.id))
+    const wanted = hits.map((h) => h.id).filter((id) => !returned.has(id))
+    return wanted.length > 0 ? store.chunksById(wanted) : Promise.resolve(new Map<string, StoredChunk>())
+  }
+
   const search = async (
     query: string,
     opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }
@@ -543,9 +554,14 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       )
     const prefix = opts.pathPrefix
     const pool = Math.max(opts.limit * 5, 50)
-    // The full-text search runs while the query is embedded.
-    const lexicalSearch: Promise<LexicalHit[]> = store.searchText(query, pool, prefix).catch(() => [])
-    let semantic: Array<{ id: string; similarity: number }> = []
+    // The full-text search, which returns its hits' chunks, runs while the query is embedded and its vectors searched.
+    let lexicalDone: LexicalHit[] | null = null
+    const lexicalSearch = store.searchText(query, pool, prefix).then(
+      (hits) => (lexicalDone = hits),
+      () => (lexicalDone = [])
+    )
+    let semantic: VectorHit[] = []
+    let semanticChunks = Promise.resolve(new Map<string, StoredChunk>())
     const configured = await options.embedder()
     // Vectors are asked for once a first build is done: before that the query's embedding is wasted.
     const indexing = !complete
@@ -564,7 +580,10 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     } else if (configured && !indexing && sameModel) {
       try {
         const [vector] = await configured.embedder.embed([query], opts.signal)
-        if (recorded && vector.length === recorded.dimension) semantic = await store.searchVectors(vector, pool, prefix)
+        if (recorded && vector.length === recorded.dimension) {
+          semantic = await store.searchVectors(vector, pool, prefix)
+          semanticChunks = chunksOfVectorHits(semantic.slice(0, opts.limit), lexicalDone)
+        }
       } catch (err) {
         notes.push(`Semantic search unavailable (${(err as Error).message}): results are lexical only.`)
       }
@@ -575,12 +594,15 @@ export async function openCodeIndex(options: CodeIndexOptions) {
           : 'Semantic vectors are not built yet: results are lexical only.'
       )
     }
-    const fused = fuseRankings(await lexicalSearch, semantic).slice(0, opts.limit)
-    const chunks = await store.chunksById(fused.map((h) => h.id))
-    const hits = fused.flatMap((h) => {
-      const chunk = chunks.get(h.id)
-      return chunk ? [{ ...h, chunk }] : []
-    })
+    const [lexical, vectorChunks] = await Promise.all([lexicalSearch, semanticChunks])
+    const chunks = new Map(lexical.map((h) => [h.id, h.chunk]))
+    for (const [id, chunk] of vectorChunks) chunks.set(id, chunk)
+    const hits = fuseRankings(lexical, semantic)
+      .slice(0, opts.limit)
+      .flatMap((h) => {
+        const chunk = chunks.get(h.id)
+        return chunk ? [{ ...h, chunk }] : []
+      })
     return {
       hits,
       notes,

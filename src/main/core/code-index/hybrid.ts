@@ -14,7 +14,10 @@ export type SearchHit = FusedHit & { chunk: StoredChunk }
 const RRF_K = 60
 
 /** Combines the BM25 (LanceDB full-text) and the vector rankings by reciprocal-rank fusion. */
-export function fuseRankings(lexical: readonly LexicalHit[], semantic: readonly VectorHit[]): FusedHit[] {
+export function fuseRankings(
+  lexical: ReadonlyArray<Pick<LexicalHit, 'id' | 'score'>>,
+  semantic: readonly VectorHit[]
+): FusedHit[] {
   const rankings = (lexical.length > 0 ? 1 : 0) + (semantic.length > 0 ? 1 : 0)
   if (rankings === 0) return []
   const best = rankings / (RRF_K + 1)

@@ -16,6 +16,8 @@ export interface LexicalHit {
   id: string
   /** BM25 score (higher is better; comparable within one query only). */
   score: number
+  /** Returned by the search itself: a hit needs no second read by id. */
+  chunk: StoredChunk
 }
 
 /**
@@ -36,7 +38,7 @@ export interface ChunkStore {
   storedPaths(): Promise<Set<string>>
   /** Which of these files have chunks in the store. */
   pathsAmong(paths: readonly string[]): Promise<Set<string>>
-  /** BM25 over the chunks' terms (the store's own full-text index). */
+  /** BM25 over the chunks' terms (the store's own full-text index), each hit with its chunk. */
   searchText(query: string, limit: number, pathPrefix?: string): Promise<LexicalHit[]>
   addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void>
   dropVectors(): Promise<void>
@@ -120,13 +122,7 @@ async function openChecked(db: LanceDb.Connection, name: string, columns: string
   return table
 }
 
-const rowToChunk = (r: Record<string, unknown>): StoredChunk => ({
-  id: String(r.id),
-  path: String(r.path),
-  startLine: Number(r.start_line),
-  endLine: Number(r.end_line),
-  text: String(r.text)
-})
+const CHUNK_COLUMNS = ['id', 'path', 'start_line', 'end_line', 'text']
 
 /** Chunks read column by column (a row object per chunk, as `toArray` makes them, cost more than the query). */
 function chunksFromColumns(answer: Arrow.Table): StoredChunk[] {
@@ -304,22 +300,20 @@ export async function openVectorStore(
       }
     },
     async chunksById(ids) {
-      const found = new Map<string, StoredChunk>()
-      if (ids.length === 0) return found
-      const rows = await chunks
+      if (ids.length === 0) return new Map()
+      const answer = await chunks
         .query()
         .where(`id IN (${inList(ids)})`)
-        .select(['id', 'path', 'start_line', 'end_line', 'text'])
-        .toArray()
-      for (const r of rows as Record<string, unknown>[]) found.set(String(r.id), rowToChunk(r))
-      return found
+        .select(CHUNK_COLUMNS)
+        .toArrow()
+      return new Map(chunksFromColumns(answer).map((c) => [c.id, c]))
     },
     async chunksOf(paths) {
       if (paths.length === 0) return []
       const answer = await chunks
         .query()
         .where(`path IN (${inList(paths)})`)
-        .select(['id', 'path', 'start_line', 'end_line', 'text'])
+        .select(CHUNK_COLUMNS)
         .toArrow()
       return chunksFromColumns(answer)
     },
@@ -345,11 +339,12 @@ export async function openVectorStore(
       let search = chunks
         .query()
         .fullTextSearch(terms.join(' '), { columns: 'terms' })
-        .select(['id', '_score'])
+        .select([...CHUNK_COLUMNS, '_score'])
         .limit(limit)
       if (pathPrefix) search = search.where(underPrefix(pathPrefix))
-      const rows = await search.toArray()
-      return rows.map((r: Record<string, unknown>) => ({ id: String(r.id), score: Number(r._score) }))
+      const answer = await search.toArrow()
+      const scores = [...(answer.getChild('_score') ?? [])] as number[]
+      return chunksFromColumns(answer).map((chunk, i) => ({ id: chunk.id, score: Number(scores[i]), chunk }))
     },
     async addVectors(rows, dimension) {
       if (rows.length === 0) return
