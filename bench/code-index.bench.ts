@@ -16,7 +16,7 @@ import type { CodeIndexStatus } from '../src/shared/contract/code-index'
 import { openCodeIndex } from '../src/main/core/code-index/code-index'
 import { createEmbedder } from '../src/main/core/code-index/embedder'
 import { createWorkerCodeParser, PARSE_WORKER_IDLE_STOP_MS } from '../src/main/core/code-index/parse-worker'
-import { ANN_INDEX_MIN_VECTORS, MEMORY_SCAN_MAX_FLOATS } from '../src/main/core/code-index/vector-store'
+import { ANN_INDEX_MIN_FLOATS, MEMORY_SCAN_MAX_FLOATS } from '../src/main/core/code-index/vector-store'
 import { startEmbeddingsProcess } from './support/embeddings-process'
 
 // The project's own node_modules JavaScript, copied into a temp workspace. 3,000 files by default, so
@@ -91,6 +91,11 @@ it(
     const buildMs = performance.now() - t
     const lexicalMs = embeddingFrom ? embeddingFrom - t : buildMs
     const status = index.status()
+    // The ANN vector index (past its size) is made after the sync, in the background.
+    t = performance.now()
+    await index.whenIdle()
+    const annIndexMs = performance.now() - t
+    const annIndexed = status.semantic.chunksEmbedded * (status.semantic.dimension ?? 0) >= ANN_INDEX_MIN_FLOATS
     await index.close()
 
     // Reopen the kept index as a new process would: time to open, to the first answer, to a sync of the unchanged tree.
@@ -262,8 +267,8 @@ it(
         row(
           '- the query embedding (endpoint in another process)',
           ms(embedOnly),
-          `LanceDB vector search direct (${status.semantic.chunksEmbedded >= ANN_INDEX_MIN_VECTORS ? 'IVF-PQ' : 'flat'}) ${ms(annDirect)}`,
-          `vectors in memory up to ${MEMORY_SCAN_MAX_FLOATS / 1024 / 1024}M floats, ANN from ${ANN_INDEX_MIN_VECTORS} vectors`
+          `LanceDB vector search direct (${annIndexed ? 'IVF-Flat' : 'flat'}) ${ms(annDirect)}`,
+          `vectors in memory up to ${MEMORY_SCAN_MAX_FLOATS / 1024 / 1024}M floats, ANN index from ${ANN_INDEX_MIN_FLOATS / 1024 / 1024}M floats`
         ),
         row(
           'memory with the index open',
@@ -279,7 +284,7 @@ it(
         ),
         row(
           'full build',
-          `${perSecond(status.filesTotal, buildMs)} files/s, ${perSecond(status.chunks, buildMs)} chunks/s (${(buildMs / 1000).toFixed(1)} s: lexical ${(lexicalMs / 1000).toFixed(1)} s, vectors ${((buildMs - lexicalMs) / 1000).toFixed(1)} s)`,
+          `${perSecond(status.filesTotal, buildMs)} files/s, ${perSecond(status.chunks, buildMs)} chunks/s (${(buildMs / 1000).toFixed(1)} s: lexical ${(lexicalMs / 1000).toFixed(1)} s, vectors ${((buildMs - lexicalMs) / 1000).toFixed(1)} s; then in the background ${annIndexed ? `the ANN index ${(annIndexMs / 1000).toFixed(1)} s` : 'no ANN index'})`,
           `LanceDB add + FTS index: ${perSecond(rows.length, anchorBuildMs)} chunks/s (Modus at ${((chunksPerSecond / anchorPerSecond) * 100).toFixed(0)}%)`,
           `>= 3x ${BUILD_BEFORE.filesPerSecond} files/s, ${BUILD_BEFORE.chunksPerSecond} chunks/s (now ${(filesPerSecond / BUILD_BEFORE.filesPerSecond).toFixed(1)}x, ${(chunksPerSecond / BUILD_BEFORE.chunksPerSecond).toFixed(1)}x, at this load)`
         ),

@@ -75,14 +75,17 @@ const sampleFiles = {
   'big.js': `// ${'x'.repeat(1_100_000)}\nfunction circleAreaHuge() {}\n`
 }
 
-async function open(options: { model?: string; batch?: number; embeddings?: boolean } = {}): Promise<CodeIndex> {
+async function open(
+  options: { model?: string; batch?: number; embeddings?: boolean; annIndexMinFloats?: number } = {}
+): Promise<CodeIndex> {
   const embedder = createEmbedder({ baseUrl: fake.openaiBaseUrl, model: options.model ?? 'fake-embed-1', apiKey: 'k' })
   const index = await openCodeIndex({
     root: t.root,
     dir: join(dataDir, 'idx'),
     parser,
     embedder: async () => (options.embeddings === false ? null : { embedder, baseUrl: fake.openaiBaseUrl }),
-    embedBatch: options.batch ?? 64
+    embedBatch: options.batch ?? 64,
+    annIndexMinFloats: options.annIndexMinFloats
   })
   opened.push(index)
   return index
@@ -141,6 +144,47 @@ describe('code index', () => {
     expect(answer.hits[0].lexicalRank).toBeUndefined()
     expect(answer.hits[0].chunk).toMatchObject({ path: 'src/sum.ts', startLine: 1 })
     expect(answer.hits[0].chunk.text).toContain('a + b')
+  })
+
+  it('gives the vectors an ANN index once past its size, after the sync; search finds the same chunks and a reopen keeps it', async () => {
+    await setup()
+    const vectorIndexes = async () => {
+      const db = await lancedb.connect(join(dataDir, 'idx', 'lance'))
+      const table = await db.openTable('vectors')
+      const found = (await table.listIndices()).filter((i) => i.columns.includes('vector'))
+      table.close()
+      db.close()
+      return found.map((i) => `${i.indexType} ${i.indexUuid}`)
+    }
+    const queries = ['area of a circle', 'fetch json from a url', 'find user by email']
+    const answers = async (index: CodeIndex) => {
+      const found = []
+      for (const query of queries) found.push((await index.search(query, { limit: 5 })).hits.map((h) => h.id))
+      return found
+    }
+    const scanned = await open() // below the default size: the vectors are scanned
+    await scanned.sync()
+    await scanned.whenIdle()
+    expect(await vectorIndexes()).toEqual([])
+    const before = await answers(scanned)
+    await scanned.close()
+
+    const index = await open({ annIndexMinFloats: 64 })
+    await index.sync()
+    // The sync is done (and the index ready) before the ANN index is made, in a run of its own.
+    expect(index.status().state).toBe('ready')
+    await index.whenIdle()
+    const made = await vectorIndexes()
+    expect(made).toEqual([expect.stringMatching(/^IvfFlat /)])
+    expect((await index.search('area of a circle', { limit: 5 })).mode).toBe('hybrid')
+    expect(await answers(index)).toEqual(before)
+    await index.close()
+
+    const reopened = await open({ annIndexMinFloats: 64 })
+    expect(await answers(reopened)).toEqual(before)
+    await reopened.sync()
+    await reopened.whenIdle()
+    expect(await vectorIndexes()).toEqual(made) // kept, not made again
   })
 
   it('keeps the index across a restart: nothing is embedded again and search answers the same', async () => {

@@ -138,3 +138,73 @@ describe('vector search scanned in memory for a small table', () => {
     }
   })
 })
+
+describe('ANN vector index past its size', () => {
+  const spread = (i: number) => [Math.cos(i * 0.07), Math.sin(i * 0.07), 1]
+  const near = (hits: Array<{ id: string }>) => hits.map((h) => h.id)
+  const vectorIndexes = async () => {
+    const db = await lancedb.connect(dir)
+    const table = await db.openTable('vectors')
+    const found = (await table.listIndices()).filter((i) => i.columns.includes('vector'))
+    table.close()
+    db.close()
+    return found.map((i) => ({ type: i.indexType, uuid: i.indexUuid }))
+  }
+  const seed = async (count: number, dimension = 3, vector = spread) => {
+    const rows = Array.from({ length: count }, (_, i) => chunk(i))
+    const writer = await openVectorStore(dir)
+    await writer.addChunks(rows)
+    await writer.addVectors(
+      rows.map((r, i) => ({ id: r.id, path: r.path, vector: vector(i) })),
+      dimension
+    )
+    writer.close()
+  }
+
+  it('is made once the vectors pass the threshold, answers as the scan did, and is kept across a reopen', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-ann-'))
+    await seed(40) // 120 floats
+    const small = await openVectorStore(dir, { annIndexMinFloats: 121 })
+    try {
+      expect(await small.indexVectors()).toBe(false) // below the threshold: the scan stays
+      expect(await small.holdVectorsInMemory()).toBe(true)
+    } finally {
+      small.close()
+    }
+    expect(await vectorIndexes()).toEqual([])
+
+    store = await openVectorStore(dir, { annIndexMinFloats: 120 })
+    const probes = [spread(3.2), spread(17.3), spread(31.6)]
+    const scanned = []
+    for (const probe of probes) scanned.push(near(await store.searchVectors(probe, 5)))
+    expect(await store.indexVectors()).toBe(true)
+    const [made] = await vectorIndexes()
+    expect(made.type).toBe('IvfFlat')
+    // LanceDB answers through the index now, not the copy in memory, and finds the same chunks.
+    expect(await store.holdVectorsInMemory()).toBe(false)
+    for (const [i, probe] of probes.entries()) expect(near(await store.searchVectors(probe, 5))).toEqual(scanned[i])
+    expect(near(await store.searchVectors(spread(21), 3, 'src/f6.ts'))).toEqual(['c20', 'c27', 'c13'])
+    store.close()
+
+    store = await openVectorStore(dir, { annIndexMinFloats: 120 })
+    expect(await store.indexVectors()).toBe(true)
+    expect(await vectorIndexes()).toEqual([made]) // kept, not made again
+    expect(near(await store.searchVectors(spread(17.3), 5))).toEqual(scanned[1])
+  })
+
+  it('replaces an IVF-PQ index an earlier version made with IVF-Flat', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-ann-pq-'))
+    const wide = (i: number) => Array.from({ length: 16 }, (_, k) => Math.sin(i * 0.37 + k * 1.3))
+    await seed(300, 16, wide)
+    const db = await lancedb.connect(dir)
+    const table = await db.openTable('vectors')
+    await table.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine', numSubVectors: 2 }) })
+    table.close()
+    db.close()
+    expect((await vectorIndexes()).map((i) => i.type)).toEqual(['IvfPq'])
+    store = await openVectorStore(dir, { annIndexMinFloats: 16 })
+    expect(await store.indexVectors()).toBe(true)
+    expect((await vectorIndexes()).map((i) => i.type)).toEqual(['IvfFlat'])
+    expect(near(await store.searchVectors(wide(123), 1))).toEqual(['c123'])
+  })
+})

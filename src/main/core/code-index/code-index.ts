@@ -44,6 +44,8 @@ export interface CodeIndexOptions {
   batchFiles?: number
   /** Chunks per embeddings request. */
   embedBatch?: number
+  /** Floats (vectors × dimension) past which the vectors get an ANN index (vector-store's default otherwise). */
+  annIndexMinFloats?: number
 }
 
 export interface SearchOutcome {
@@ -106,17 +108,20 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   const batchFiles = options.batchFiles ?? 200
   const embedBatch = options.embedBatch ?? 64
   const storeDir = join(options.dir, 'lance')
+  const storeOptions = { annIndexMinFloats: options.annIndexMinFloats }
   const book = await openIndexMeta(options.dir, root)
   const { meta } = book
   /** Deletes the tables and the bookkeeping: the next run indexes everything again. */
   const freshStore = async (): Promise<VectorStore> => {
     await rm(storeDir, { recursive: true, force: true })
     await book.reset()
-    return openVectorStore(storeDir)
+    return openVectorStore(storeDir, storeOptions)
   }
   // No usable bookkeeping (first run, damaged, another version): whatever tables are there go too.
   // Tables that cannot be opened, or hold other columns, are rebuilt rather than failing every run.
-  let store: VectorStore = book.fresh ? await freshStore() : await openVectorStore(storeDir).catch(freshStore)
+  let store: VectorStore = book.fresh
+    ? await freshStore()
+    : await openVectorStore(storeDir, storeOptions).catch(freshStore)
 
   const countChunks = () => meta.files.chunkTotals()
   const readyMessage = () => `${meta.files.count} files, ${countChunks().total} chunks indexed.`
@@ -471,8 +476,20 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     await book.save()
   }
 
+  /**
+   * The vectors' ANN index, made (when they have passed its size) in a run of its own after a full
+   * sync: the sync is done and its status ready first, and searches scan meanwhile. A failure
+   * leaves the scan answering; the next sync tries again.
+   */
+  const indexVectorsAfter = (done: Promise<void>): Promise<void> => {
+    running = running.then(async () => {
+      if (!closed) await store.indexVectors().catch(() => false)
+    })
+    return done
+  }
+
   /** Brings the index in line with the workspace: new and changed files indexed, removed ones dropped. */
-  const sync = () =>
+  const syncFiles = () =>
     enqueue(
       async (signal) => {
         // The store's check (a pass over its data files, once per process) runs in LanceDB's threads
@@ -506,6 +523,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       },
       { checksStore: true }
     )
+
+  /** A full sync, then the vectors' ANN index if they need one. */
+  const sync = () => indexVectorsAfter(syncFiles())
 
   /** Re-indexes the named files only (from the watcher). */
   const update = (paths: readonly string[]) =>

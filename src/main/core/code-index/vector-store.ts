@@ -46,6 +46,8 @@ export interface ChunkStore {
   removeVectorsOf(paths: readonly string[]): Promise<void>
   vectorCount(): Promise<number>
   searchVectors(vector: number[], limit: number, pathPrefix?: string): Promise<VectorHit[]>
+  /** Makes the ANN vector index once the vectors pass the size where it answers faster than a scan; whether one exists. */
+  indexVectors(): Promise<boolean>
   /** Folds new rows into the indexes and merges small fragments (after a run). */
   compact(tolerated: number): Promise<void>
   clear(): Promise<void>
@@ -55,10 +57,15 @@ export interface ChunkStore {
 const CHUNKS = 'chunks'
 const VECTORS = 'vectors'
 /**
- * Vectors past which an ANN index (IVF-PQ) replaces the flat scan: a flat cosine scan of 94.6k
- * vectors took 26–29 ms here, of 20k about 6 ms, which is about what an IVF probe plus refine costs.
+ * Floats (vectors × dimension) past which an ANN index (IVF-Flat) replaces the scan. A scan costs
+ * about 2 ns a float here: 17k vectors of 64 (1.1M floats) 1.5–2 ms, 117k (7.5M) 12–23 ms at load
+ * 3–8; an IVF-Flat probe of those 117k 4.7–6.4 ms, so 2M floats (32k vectors of 64, 1.3k of 1536)
+ * is where the probe wins. IVF-Flat over IVF-PQ and IVF-HNSW-SQ, same 117k vectors: built in 1 s
+ * (IVF-PQ 31 s, HNSW-SQ 91 s), recall@10 0.97 against the exact scan (IVF-PQ with refine 0.51,
+ * HNSW-SQ 0.80), and its distances are exact, so no refine step reads the vectors again.
  */
-export const ANN_INDEX_MIN_VECTORS = 20_000
+export const ANN_INDEX_MIN_FLOATS = 2 * 1024 * 1024
+const ANN_INDEX_TYPE = 'IvfFlat'
 /**
  * Vectors whose floats (count × dimension) fit under this, and that have no ANN index yet, are
  * scanned in this process's memory, not by a LanceDB query: at 2,000 files (9.9k vectors of 64)
@@ -154,8 +161,8 @@ async function ensureChunkIndexes(lancedb: typeof LanceDb, table: LanceDb.Table)
   if (!have.has('path')) await table.createIndex('path', { config: lancedb.Index.btree() })
 }
 
-const hasVectorIndex = async (table: LanceDb.Table): Promise<boolean> =>
-  (await table.listIndices()).some((i) => i.columns.includes('vector'))
+const vectorIndexOf = async (table: LanceDb.Table): Promise<LanceDb.IndexConfig | undefined> =>
+  (await table.listIndices()).find((i) => i.columns.includes('vector'))
 
 export interface LanceChunkStore extends ChunkStore {
   /** Reads the vectors into memory if they fit (once); whether the vector search now scans memory. */
@@ -171,7 +178,10 @@ async function loadVectors(table: LanceDb.Table, count: number, dimension: numbe
 /** A workspace's chunks and vectors on disk (LanceDB, embedded). Chunks and vectors are separate tables, so lexical search works without vectors. */
 export async function openVectorStore(
   dir: string,
-  { memoryScanMaxFloats = MEMORY_SCAN_MAX_FLOATS }: { memoryScanMaxFloats?: number } = {}
+  {
+    memoryScanMaxFloats = MEMORY_SCAN_MAX_FLOATS,
+    annIndexMinFloats = ANN_INDEX_MIN_FLOATS
+  }: { memoryScanMaxFloats?: number; annIndexMinFloats?: number } = {}
 ): Promise<LanceChunkStore> {
   await mkdir(dir, { recursive: true })
   // Loaded when a workspace is first indexed: both weigh on the start of every process otherwise.
@@ -211,9 +221,8 @@ export async function openVectorStore(
   }
   const readVectors = async (table: LanceDb.Table): Promise<MemoryVectors | null> => {
     const seen = writes
-    // Past the ANN index's threshold LanceDB answers faster than a scan: at 124k vectors of 64 the
-    // scan took 60-70 ms a query at load 23, IVF-PQ about 11 ms, and reading them in 6-7 s.
-    if (await hasVectorIndex(table)) return null
+    // With an ANN index LanceDB answers faster than a scan (see ANN_INDEX_MIN_FLOATS).
+    if (await vectorIndexOf(table)) return null
     const count = await table.countRows()
     const probe = (count > 0 ? await table.query().select(['vector']).limit(1).toArray() : []) as Array<{
       vector: { length: number }
@@ -248,13 +257,29 @@ export async function openVectorStore(
       await table.delete(`${column} IN (${inList(values.slice(i, i + 500))})`)
   }
 
-  /** An ANN index once the vectors pass the size where the flat scan costs more; the copy in memory goes then. */
-  const ensureVectorIndex = async (): Promise<void> => {
-    if (!vectors || (await vectors.countRows()) < ANN_INDEX_MIN_VECTORS || (await hasVectorIndex(vectors))) return
-    await vectors.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine' }) })
-    writes++
-    loaded = null
-    inMemory = null
+  /**
+   * An ANN index once the vectors pass the size where a scan costs more; the copy in memory goes then.
+   * An index of another type (IVF-PQ, made by earlier versions) is made again as IVF-Flat.
+   */
+  const indexVectors = async (): Promise<boolean> => {
+    if (!vectors) return false
+    const table = vectors
+    const existing = await vectorIndexOf(table)
+    if (existing?.indexType === ANN_INDEX_TYPE) return true
+    if (existing) await table.dropIndex(existing.name)
+    const count = await table.countRows()
+    const field = (await table.schema()).fields.find((f) => f.name === 'vector') as
+      Arrow.Field<Arrow.DataType> | undefined
+    const dimension = field && arrow.DataType.isFixedSizeList(field.type) ? field.type.listSize : 0
+    const wanted = count * dimension >= annIndexMinFloats
+    if (wanted) await table.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine' }) })
+    if (existing || wanted) {
+      // Whether the vectors are scanned in memory is decided again at the next search.
+      writes++
+      loaded = null
+      inMemory = null
+    }
+    return wanted
   }
 
   const unindexedRows = async (table: LanceDb.Table): Promise<number> => {
@@ -394,12 +419,10 @@ export async function openVectorStore(
       // The first search reads the vectors in the background and is answered by LanceDB meanwhile.
       if (loaded) return loaded.nearest(vector, limit, pathPrefix)
       void vectorsInMemory(vectors)
-      // With an IVF-PQ index, the candidates are re-ranked by their exact distance (refine).
       let query = vectors
         .vectorSearch(vector)
         .distanceType('cosine')
         .nprobes(20)
-        .refineFactor(4)
         .select(['id', '_distance'])
         .limit(limit)
       if (pathPrefix) query = query.where(underPrefix(pathPrefix))
@@ -411,8 +434,8 @@ export async function openVectorStore(
      * and a search visits each), or brings its indexes up to date once many rows are outside them.
      * The versions that made them are dropped too (their files after LanceDB's own grace period).
      */
+    indexVectors,
     async compact(tolerated) {
-      await ensureVectorIndex()
       for (const table of vectors ? [chunks, vectors] : [chunks]) {
         const { fragmentStats } = await table.stats()
         if (fragmentStats.numSmallFragments > tolerated || (await unindexedRows(table)) > UNINDEXED_ROWS_TOLERATED) {
