@@ -192,6 +192,17 @@ describe('ANN vector index past its size', () => {
     expect(near(await store.searchVectors(spread(17.3), 5))).toEqual(scanned[1])
   })
 
+  it('gives wide vectors (above 256) an IVF-PQ index, whose hits are re-ranked by exact distance', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-ann-wide-'))
+    const wide = (i: number) => Array.from({ length: 272 }, (_, k) => Math.sin(i * 0.37 + k * 1.3) + Math.cos(i * k))
+    await seed(300, 272, wide)
+    store = await openVectorStore(dir, { annIndexMinFloats: 272 })
+    expect(await store.indexVectors()).toBe(true)
+    expect((await vectorIndexes()).map((i) => i.type)).toEqual(['IvfPq'])
+    expect(await store.holdVectorsInMemory()).toBe(false)
+    for (const i of [7, 123, 288]) expect(near(await store.searchVectors(wide(i), 3))[0]).toBe(`c${i}`)
+  })
+
   it('replaces an IVF-PQ index an earlier version made with IVF-Flat', async () => {
     dir = mkdtempSync(join(tmpdir(), 'modus-ann-pq-'))
     const wide = (i: number) => Array.from({ length: 16 }, (_, k) => Math.sin(i * 0.37 + k * 1.3))

@@ -57,15 +57,19 @@ export interface ChunkStore {
 const CHUNKS = 'chunks'
 const VECTORS = 'vectors'
 /**
- * Floats (vectors × dimension) past which an ANN index (IVF-Flat) replaces the scan. A scan costs
- * about 2 ns a float here: 17k vectors of 64 (1.1M floats) 1.5–2 ms, 117k (7.5M) 12–23 ms at load
- * 3–8; an IVF-Flat probe of those 117k 4.7–6.4 ms, so 2M floats (32k vectors of 64, 1.3k of 1536)
- * is where the probe wins. IVF-Flat over IVF-PQ and IVF-HNSW-SQ, same 117k vectors: built in 1 s
- * (IVF-PQ 31 s, HNSW-SQ 91 s), recall@10 0.97 against the exact scan (IVF-PQ with refine 0.51,
- * HNSW-SQ 0.80), and its distances are exact, so no refine step reads the vectors again.
+ * Floats (vectors × dimension) past which an ANN index replaces the scan. A scan costs about 2 ns a
+ * float here: 17k vectors of 64 (1.1M floats) 1.5–2 ms, 117k (7.5M) 12–23 ms at load 3–8; an IVF
+ * probe of those 117k 4.7–6.4 ms, so 2M floats (32k vectors of 64, 1.3k of 1536) is where it wins.
  */
 export const ANN_INDEX_MIN_FLOATS = 2 * 1024 * 1024
-const ANN_INDEX_TYPE = 'IvfFlat'
+/**
+ * Vectors up to this size get IVF-Flat, wider ones IVF-PQ re-ranked by exact distance (refine).
+ * 117k vectors of 64: IVF-Flat built in 0.4–1 s, p50 4.7–6.4 ms, recall@10 0.97 against the exact
+ * scan; IVF-PQ 31 s, 6.6 ms, 0.51 (IVF-HNSW-SQ 91 s, 3 ms, 0.80). 30k of 768 (load 8–9): IVF-Flat
+ * 4.5 s, p50 13 ms (p95 188); IVF-PQ 124 s, p50 5.2 ms (p95 8.9); both found the exact top 10.
+ */
+const IVF_FLAT_MAX_DIMENSION = 256
+const annIndexTypeFor = (dimension: number) => (dimension <= IVF_FLAT_MAX_DIMENSION ? 'IvfFlat' : 'IvfPq')
 /**
  * Vectors whose floats (count × dimension) fit under this, and that have no ANN index yet, are
  * scanned in this process's memory, not by a LanceDB query: at 2,000 files (9.9k vectors of 64)
@@ -259,20 +263,23 @@ export async function openVectorStore(
 
   /**
    * An ANN index once the vectors pass the size where a scan costs more; the copy in memory goes then.
-   * An index of another type (IVF-PQ, made by earlier versions) is made again as IVF-Flat.
+   * An index of another type than their width asks for (IVF-PQ of narrow vectors, made by earlier
+   * versions) is made again.
    */
   const indexVectors = async (): Promise<boolean> => {
     if (!vectors) return false
     const table = vectors
-    const existing = await vectorIndexOf(table)
-    if (existing?.indexType === ANN_INDEX_TYPE) return true
-    if (existing) await table.dropIndex(existing.name)
-    const count = await table.countRows()
     const field = (await table.schema()).fields.find((f) => f.name === 'vector') as
       Arrow.Field<Arrow.DataType> | undefined
     const dimension = field && arrow.DataType.isFixedSizeList(field.type) ? field.type.listSize : 0
-    const wanted = count * dimension >= annIndexMinFloats
-    if (wanted) await table.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine' }) })
+    const type = annIndexTypeFor(dimension)
+    const existing = await vectorIndexOf(table)
+    if (existing?.indexType === type) return true
+    if (existing) await table.dropIndex(existing.name)
+    const wanted = (await table.countRows()) * dimension >= annIndexMinFloats
+    const distanceType = 'cosine'
+    const config = type === 'IvfFlat' ? lancedb.Index.ivfFlat({ distanceType }) : lancedb.Index.ivfPq({ distanceType })
+    if (wanted) await table.createIndex('vector', { config })
     if (existing || wanted) {
       // Whether the vectors are scanned in memory is decided again at the next search.
       writes++
@@ -425,6 +432,8 @@ export async function openVectorStore(
         .nprobes(20)
         .select(['id', '_distance'])
         .limit(limit)
+      // IVF-PQ's distances are approximate: its candidates are re-ranked by their exact distance.
+      if (annIndexTypeFor(vector.length) === 'IvfPq') query = query.refineFactor(4)
       if (pathPrefix) query = query.where(underPrefix(pathPrefix))
       const rows = await query.toArray()
       return rows.map((r: Record<string, unknown>) => ({ id: String(r.id), similarity: 1 - Number(r._distance) }))
