@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { Browser, Page, WebSocket } from '@playwright/test'
 import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
 
@@ -74,6 +76,40 @@ test('the first screen is asked for while the app still loads, and shown from th
   await expect(fresh.getByRole('heading', { name: 'hello over the early socket' })).toBeVisible()
   expect(channelsSent(log)).toContain('task:start')
   expect(log.sockets).toHaveLength(1)
+  await fresh.context().close()
+})
+
+test('answers made stale by a change in the core while the app loads are asked for again', async ({
+  browser,
+  page,
+  modus
+}) => {
+  const other = join(dirname(modus.workspace), 'other-project')
+  mkdirSync(other)
+  const fresh = await returningUser(browser, page, modus)
+  const log = logSockets(fresh)
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await fresh.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+  await fresh.goto(modus.url, { waitUntil: 'commit' }) // "load" would wait for the held script
+  await expect.poll(() => log.received.filter((frame) => frame.includes('"kind":"response"')).length).toBe(7)
+
+  // Meanwhile, in the first tab, the user switches folders: the early answers name the old one.
+  await page.getByRole('banner').getByRole('button', { name: 'Folder sample-project: switch folder' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Switch folder' })
+  await dialog.getByLabel('Folder path').fill(other)
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Folder other-project: switch folder' })).toBeVisible()
+  await expect.poll(() => log.received.some((frame) => frame.includes('"kind":"event"'))).toBe(true)
+
+  // The app asks the core again rather than show the old folder first.
+  release()
+  await expect(fresh.getByRole('button', { name: 'Folder other-project: switch folder' })).toBeVisible()
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  expect(channelsSent(log).filter((name) => name === 'workspace:current')).toHaveLength(2)
   await fresh.context().close()
 })
 
