@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -103,6 +103,21 @@ describe('web host over HTTP', () => {
       const res = await get(path)
       expect(res.status).toBe(404)
     }
+  })
+})
+
+describe('web host files kept in memory', () => {
+  it('serves a file rebuilt while the host runs afresh, and a file swapped for a link out never', async () => {
+    writeFileSync(join(staticDir, 'app.js'), 'first build')
+    expect(await (await get('/app.js')).text()).toBe('first build')
+    writeFileSync(join(staticDir, 'app.js'), 'second build, longer')
+    expect(await (await get('/app.js')).text()).toBe('second build, longer')
+
+    writeFileSync(join(staticDir, 'swapped.txt'), 'inside')
+    expect(await (await get('/swapped.txt')).text()).toBe('inside')
+    rmSync(join(staticDir, 'swapped.txt'))
+    symlinkSync(join(tmp, 'secret.txt'), join(staticDir, 'swapped.txt'))
+    expect((await get('/swapped.txt')).status).toBe(404)
   })
 })
 

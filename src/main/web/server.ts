@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../core/create-core'
-import { readStaticFile } from './static-files'
+import { createStaticFiles } from './static-files'
 import { hostAllowed, originAllowed, tokenFromHandshake, tokenFromHeader, tokenMatches } from './security'
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy'
 import { parseClientMessage, WS_PROTOCOL, type ServerMessage } from '../../shared/contract/ws-wire'
@@ -59,6 +59,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url')
   const allowedHosts = new Set<string>()
   const allowedOrigins = new Set<string>()
+  const staticFiles = createStaticFiles(options.staticDir)
 
   const server = createServer((req, res) => {
     void serveHttp(req, res).catch(() => send(res, 500, 'Internal error'))
@@ -81,7 +82,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         ? send(res, 204, '')
         : send(res, 401, 'Modus: this address needs the token printed when the server started.')
     }
-    const file = await readStaticFile(options.staticDir, url.pathname)
+    const file = await staticFiles.read(url.pathname)
     if (!file) return send(res, 404, 'Not found')
     res.writeHead(200, {
       'content-type': file.contentType,

@@ -16,3 +16,7 @@ export type ServerMessage =
   | { kind: 'response'; id: number; result: Result<unknown> }
   | { kind: 'event'; name: string; payload: unknown }
   | { kind: 'protocol-error'; message: string }
+
+/** A request as the page sends it; the host answers with a `response` of the same id. */
+export const requestFrame = (id: number, channel: string, payload: unknown): string =>
+  JSON.stringify({ id, channel, payload })

@@ -1,7 +1,10 @@
-import type { ModusClient } from '../../../shared/contract'
+import type { ModusClient, RequestOutput } from '../../../shared/contract'
 import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
 import { loadEventSchemas, whenIdleAfterFirstPaint } from './event-schemas'
+import { createEarlyAnswers } from './early-answers'
+import type { EarlyConnection } from './early-connection'
 import {
+  requestFrame,
   TOKEN_HEADER,
   WS_PROTOCOL,
   WS_TOKEN_PROTOCOL_PREFIX,
@@ -16,12 +19,14 @@ export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
  * subprotocol). It reconnects with backoff; requests in flight when the socket drops fail with
  * `disconnected`, and `onConnectionChange` lets features resync from the core (the source of truth)
  * after a reconnect. A socket refused before ever opening asks the host whether the token is wrong,
- * and if so stops retrying with `unauthorized`.
+ * and if so stops retrying with `unauthorized`. Given the page's early connection, it starts on that
+ * socket and takes its answers for the first screen's requests.
  */
 export function createWebClient(
   url: string,
   token: string | null,
-  onConnectionChange: (state: ConnectionState) => void = () => {}
+  onConnectionChange: (state: ConnectionState) => void = () => {},
+  early?: EarlyConnection
 ): ModusClient {
   const fanout = createLazyEventFanout(
     (problem) => console.error(`Modus: ${problem}`),
@@ -29,8 +34,9 @@ export function createWebClient(
     whenIdleAfterFirstPaint
   )
   const pending = new Map<number, (result: Result<unknown>) => void>()
+  const earlyAnswers = createEarlyAnswers(early?.sent ?? [])
   const outbox: string[] = []
-  let nextId = 1
+  let nextId = (early?.sent.length ?? 0) + 1
   let socket: WebSocket | null = null
   let retryMs = 250
 
@@ -43,19 +49,25 @@ export function createWebClient(
     } catch {
       return onConnectionChange('unauthorized') // no token, or one that cannot be a protocol name
     }
+    attach(ws)
+  }
+
+  /** Takes the socket over; what it already went through is replayed with `open` and `close`. */
+  const attach = (ws: WebSocket): { open: () => void; close: () => void } => {
     socket = ws
     let opened = false
-    ws.onopen = () => {
+    const open = (): void => {
       opened = true
       retryMs = 250
       onConnectionChange('open')
       for (const frame of outbox.splice(0)) ws.send(frame)
     }
-    ws.onmessage = (message) => receive(String(message.data))
-    ws.onclose = () => {
+    const close = (): void => {
       socket = null
+      const lost = { ok: false as const, error: { code: 'disconnected', message: 'Lost the connection to Modus.' } }
+      earlyAnswers.close(lost)
       for (const [id, resolve] of pending) {
-        resolve({ ok: false, error: { code: 'disconnected', message: 'Lost the connection to Modus.' } })
+        resolve(lost)
         pending.delete(id)
       }
       void (opened ? Promise.resolve(true) : tokenAccepted()).then((accepted) => {
@@ -65,6 +77,18 @@ export function createWebClient(
         retryMs = Math.min(retryMs * 2, 5000)
       })
     }
+    ws.onopen = open
+    ws.onmessage = (message) => receive(String(message.data))
+    ws.onclose = close
+    return { open, close }
+  }
+
+  /** The early socket as it stands: opened, then what it received in order, then closed. */
+  const adopt = (early: EarlyConnection): void => {
+    const { open, close } = attach(early.socket)
+    if (early.opened) open()
+    for (const text of early.received.splice(0)) receive(text)
+    if (early.closed) close()
   }
 
   /** `false` only when the host answers that the token is wrong; unreachable hosts are retried. */
@@ -83,17 +107,22 @@ export function createWebClient(
     if (message.kind === 'response') {
       const resolve = pending.get(message.id)
       pending.delete(message.id)
-      fanout.inOrder(() => resolve?.(message.result))
+      fanout.inOrder(() => earlyAnswers.answer(message.id, message.result) || resolve?.(message.result))
     } else if (message.kind === 'event') {
+      earlyAnswers.dropAll()
       fanout.deliver(message.name, message.payload)
     }
   }
 
-  connect()
+  if (early) adopt(early)
+  else connect()
   return {
     request(channel, input) {
+      const answered = earlyAnswers.take(channel, input)
+      if (answered) return answered as Promise<Result<RequestOutput<typeof channel>>>
+      earlyAnswers.dropAll()
       const id = nextId++
-      const frame = JSON.stringify({ id, channel, payload: input })
+      const frame = requestFrame(id, channel, input)
       return new Promise((resolve) => {
         pending.set(id, resolve as (result: Result<unknown>) => void)
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(frame)

@@ -1,0 +1,166 @@
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { Browser, Page, WebSocket } from '@playwright/test'
+import { expect, openWorkspaceAndProvider, test, type ModusHarness } from './harness'
+
+// Issue 28 item 21: a small script the page runs first opens the socket and asks for the first
+// screen while the app's own code still loads; the app takes that socket and those answers over.
+
+interface SocketLog {
+  sockets: WebSocket[]
+  sent: string[]
+  received: string[]
+}
+
+function logSockets(page: Page): SocketLog {
+  const log: SocketLog = { sockets: [], sent: [], received: [] }
+  page.on('websocket', (socket) => {
+    log.sockets.push(socket)
+    socket.on('framesent', (frame) => log.sent.push(String(frame.payload)))
+    socket.on('framereceived', (frame) => log.received.push(String(frame.payload)))
+  })
+  return log
+}
+
+const channelsSent = (log: SocketLog): string[] =>
+  log.sent.map((frame) => (JSON.parse(frame) as { channel: string }).channel)
+
+/** A returning user's page in a fresh browser context (no cache, no session storage). */
+async function returningUser(browser: Browser, page: Page, modus: ModusHarness): Promise<Page> {
+  await openWorkspaceAndProvider(page, modus)
+  const context = await browser.newContext()
+  return context.newPage()
+}
+
+test('the first screen is asked for while the app still loads, and shown from those answers', async ({
+  browser,
+  page,
+  modus
+}) => {
+  const fresh = await returningUser(browser, page, modus)
+  const log = logSockets(fresh)
+  // The app's module scripts are held until the test lets them through.
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await fresh.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+
+  await fresh.goto(modus.url, { waitUntil: 'commit' }) // "load" would wait for the held script
+  // Seven answers (the workspace, settings, approvals, tasks, modes, recent folders, the index),
+  // all before any of the app's code has run.
+  await expect.poll(() => log.received.filter((frame) => frame.includes('"kind":"response"')).length).toBe(7)
+  expect(log.received.join('\n')).toContain(modus.workspace)
+  await expect(fresh.locator('#root')).toBeEmpty()
+
+  release()
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  await expect(fresh.getByRole('button', { name: /^Folder .*: switch folder$/ })).toBeVisible()
+  const beforeUp = [...log.received]
+  // The app took that socket over, and those answers: each first-screen request went out once, unless
+  // an event from the core (say the code index of the folder opened above) made them stale first.
+  expect(log.sockets).toHaveLength(1)
+  if (!beforeUp.some((frame) => frame.includes('"kind":"event"'))) {
+    const sent = channelsSent(log)
+    for (const channel of ['workspace:current', 'settings:get', 'approvals:list', 'task:list', 'modes:list'])
+      expect(
+        sent.filter((name) => name === channel),
+        channel
+      ).toHaveLength(1)
+  }
+
+  // And it is the app's socket from then on: a message goes out on it and is answered.
+  await fresh.getByLabel('Message').fill('hello over the early socket')
+  await fresh.getByLabel('Message').press('Enter')
+  await expect(fresh.getByRole('heading', { name: 'hello over the early socket' })).toBeVisible()
+  expect(channelsSent(log)).toContain('task:start')
+  expect(log.sockets).toHaveLength(1)
+  await fresh.context().close()
+})
+
+test('answers made stale by a change in the core while the app loads are asked for again', async ({
+  browser,
+  page,
+  modus
+}) => {
+  const other = join(dirname(modus.workspace), 'other-project')
+  mkdirSync(other)
+  const fresh = await returningUser(browser, page, modus)
+  const log = logSockets(fresh)
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await fresh.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+  await fresh.goto(modus.url, { waitUntil: 'commit' }) // "load" would wait for the held script
+  await expect.poll(() => log.received.filter((frame) => frame.includes('"kind":"response"')).length).toBe(7)
+
+  // Meanwhile, in the first tab, the user switches folders: the early answers name the old one.
+  await page.getByRole('banner').getByRole('button', { name: 'Folder sample-project: switch folder' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Switch folder' })
+  await dialog.getByLabel('Folder path').fill(other)
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Folder other-project: switch folder' })).toBeVisible()
+  await expect.poll(() => log.received.some((frame) => frame.includes('"kind":"event"'))).toBe(true)
+
+  // The app asks the core again rather than show the old folder first.
+  release()
+  await expect(fresh.getByRole('button', { name: 'Folder other-project: switch folder' })).toBeVisible()
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  expect(channelsSent(log).filter((name) => name === 'workspace:current')).toHaveLength(2)
+  await fresh.context().close()
+})
+
+test('with a wrong token the early socket is refused and the page receives nothing', async ({
+  browser,
+  page,
+  modus
+}) => {
+  await openWorkspaceAndProvider(page, modus)
+  const context = await browser.newContext()
+  const stranger = await context.newPage()
+  const log = logSockets(stranger)
+  await stranger.goto(`${modus.origin}/#token=not-the-token`)
+  await expect(stranger.getByText('needs the token')).toBeVisible()
+  expect(log.sockets.length).toBeGreaterThan(0) // the early script did try
+  expect(log.sent).toEqual([])
+  expect(log.received).toEqual([])
+  expect(await stranger.content()).not.toContain(modus.workspace)
+  await context.close()
+})
+
+test('an early script that arrives after the app has connected stands down', async ({ browser, page, modus }) => {
+  const fresh = await returningUser(browser, page, modus)
+  const log = logSockets(fresh)
+  // Noted when the early script has run (a script's load event follows its execution).
+  await fresh.addInitScript(() => {
+    document.addEventListener(
+      'load',
+      (event) => {
+        const target = event.target as HTMLScriptElement
+        if (target.tagName === 'SCRIPT' && /\/early-[^/]*\.js$/.test(target.src))
+          (window as unknown as { earlyRan: boolean }).earlyRan = true
+      },
+      true
+    )
+  })
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await fresh.route(/\/assets\/early-[^/]*\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+
+  await fresh.goto(modus.url, { waitUntil: 'commit' }) // "load" would wait for the held script
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  release()
+  await fresh.waitForFunction(() => (window as unknown as { earlyRan?: boolean }).earlyRan === true)
+  expect(log.sockets).toHaveLength(1)
+  await fresh.getByLabel('Message').fill('still one socket')
+  await fresh.getByLabel('Message').press('Enter')
+  await expect(fresh.getByRole('heading', { name: 'still one socket' })).toBeVisible()
+  expect(log.sockets).toHaveLength(1)
+  await fresh.context().close()
+})
