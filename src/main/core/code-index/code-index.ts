@@ -14,7 +14,7 @@ import {
   type FileStat
 } from './file-scan'
 import { openIndexMeta, type SkippedFolder } from './index-meta'
-import { languageFor } from './languages'
+import { languageFor, type LanguageSpec } from './languages'
 import type { CodeParser, Definition } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
 import { openVectorStore, type LexicalHit, type StoredChunk, type VectorStore } from './vector-store'
@@ -530,6 +530,19 @@ export async function openCodeIndex(options: CodeIndexOptions) {
 
   let directories: string[] = [root]
 
+  /** The language most of the indexed files are written in (null: none with a grammar). */
+  const mainLanguage = () => {
+    const counts = new Map<string, { spec: LanguageSpec; files: number }>()
+    for (const path of meta.files.allPaths()) {
+      const spec = languageFor(path)
+      if (!spec) continue
+      const entry = counts.get(spec.id) ?? { spec, files: 0 }
+      entry.files++
+      counts.set(spec.id, entry)
+    }
+    return [...counts.values()].sort((a, b) => b.files - a.files)[0]?.spec ?? null
+  }
+
   const search = async (
     query: string,
     opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }
@@ -599,6 +612,15 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     sync,
     update,
     search,
+    /**
+     * Readies the parser for these files (an edit the watcher saw, before its debounce ends), or for
+     * the workspace's main language: the one-file update that follows does not wait for it to start.
+     */
+    warmParser(paths?: readonly string[]) {
+      if (!parser.warm) return
+      const specs = paths ? paths.map(languageFor) : [mainLanguage()]
+      for (const spec of new Set(specs)) if (spec) parser.warm(spec)
+    },
     /** Directories the last full scan walked (the watcher watches them). */
     directories: () => directories,
     cancel() {

@@ -21,6 +21,8 @@ interface LoadedLanguage {
 export interface CodeParser {
   /** Definitions in source order (outer before inner). Throws when the grammar or query fails to load. */
   definitions(text: string, language: LanguageSpec): Promise<Definition[]>
+  /** Loads a language ahead of the files that will need it (a parser that loads on first use may do nothing). */
+  warm?(language: LanguageSpec): void
   dispose(): void
 }
 
