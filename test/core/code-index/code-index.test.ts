@@ -410,11 +410,12 @@ describe('code index', () => {
         })
       })
       opened.push(again)
-      // As the watcher does when it sees the edit, before its debounce ends.
-      again.warmParser(['src/geometry/circle.ts'])
-      expect(workerParser.state().languages).toEqual(['typescript'])
       writeFileSync(join(t.root, 'src/geometry/circle.ts'), 'export function perimeterOfSquare(side: number) {}\n')
+      // As the watcher does when it sees the edit, before its debounce ends: the worker starts and the file is parsed.
+      await again.warmParser(['src/geometry/circle.ts'])
+      expect(workerParser.state().languages).toEqual(['typescript'])
       await again.update(['src/geometry/circle.ts'])
+      expect(workerParser.state().parses).toBe(1) // the update used the parse made ahead
       expect(again.status()).toMatchObject({ state: 'ready', semantic: { state: 'ready' } })
       const found = await again.search('perimeterOfSquare side', { limit: 5 })
       expect(found.mode).toBe('hybrid')

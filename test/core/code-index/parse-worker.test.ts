@@ -64,6 +64,20 @@ describe('the parse worker between edits', () => {
     expect(parser.state().threadId).toBe(started)
   })
 
+  it('a text parsed ahead answers the parse that asks for the same text; another text is parsed anew', async () => {
+    parser = createWorkerCodeParser()
+    parser.warm(js, small)
+    parser.warm(js, small) // the watcher saw the same file twice: one parse
+    expect(await names(parser, small)).toEqual(['small'])
+    expect(parser.state().parses).toBe(1)
+    expect(await names(parser, big)).toContain('f0')
+    expect(parser.state().parses).toBe(2)
+    // Parsed ahead as TypeScript, asked for as JavaScript: not the same answer.
+    parser.warm(ts, small)
+    expect(await names(parser, small)).toEqual(['small'])
+    expect(parser.state().parses).toBe(4)
+  })
+
   it('after dispose, warm starts nothing', () => {
     parser = createWorkerCodeParser()
     parser.dispose()

@@ -77,7 +77,7 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
       root,
       directories: () => index.directories(),
       onFiles: (paths) => void index.update(paths),
-      onChange: (path) => index.warmParser([path]),
+      onChange: (path) => void index.warmParser([path]),
       onRescan: () => void index.sync().then(() => watcher.refresh())
     })
     return { index, refreshWatch: () => watcher.refresh(), stopWatching: () => watcher.close() }
@@ -94,7 +94,7 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
         void opened.index.sync().then(() => {
           opened.refreshWatch()
           // The first edit then finds the parser ready (a worker with the main language: about 20 MB).
-          if (deps.watch !== false) opened.index.warmParser()
+          if (deps.watch !== false) void opened.index.warmParser()
         })
         return opened
       })

@@ -79,6 +79,8 @@ export const PARSE_WORKER_IDLE_STOP_MS = 5_000
 export const SMALL_HEAP_TEXT_CHARS = 128 * 1024
 /** Languages a replacement worker loads before any file arrives: the ones parsed last. */
 const STANDBY_LANGUAGES = 2
+/** Files parsed ahead of their update and kept until it asks (an edit burst may touch a few). */
+const PARSED_AHEAD = 4
 
 export interface WorkerParserOptions {
   idleStopMs?: number
@@ -93,10 +95,12 @@ export interface ParseWorkerState {
   languages: string[]
   /** The worker failed: this thread parses from now on. */
   inThread: boolean
+  /** Texts sent to a worker to parse, since this parser was made. */
+  parses: number
 }
 
 export interface WorkerCodeParser extends CodeParser {
-  warm(language: LanguageSpec): void
+  warm(language: LanguageSpec, text?: string): void
   state(): ParseWorkerState
 }
 
@@ -127,6 +131,9 @@ export function createWorkerCodeParser({
   let grown = false
   /** Languages parsed, the latest first. */
   let recent: LanguageSpec[] = []
+  /** Texts parsed ahead (warm with a text), the latest first: the parse that asks for one of them gets its answer. */
+  let ahead: Array<{ text: string; language: string; found: Promise<DefinitionMatch[]> }> = []
+  let parses = 0
 
   const giveUp = (error: Error) => {
     broken = true
@@ -175,6 +182,7 @@ export function createWorkerCodeParser({
       const id = nextId++
       waiting.set(id, { resolve, reject })
       languages.add(spec.id)
+      if (text !== undefined) parses++
       if (text !== undefined && text.length > smallHeapTextChars) grown = true
       worker.ref()
       worker.postMessage({ id, text, language: spec.id, grammar: grammarWasm(spec.grammar), query: spec.query })
@@ -185,9 +193,23 @@ export function createWorkerCodeParser({
       idleTimer = setTimeout(onIdle, idleStopMs)
       idleTimer.unref()
     })
-  const warm = (spec: LanguageSpec) => {
-    if (broken || (worker && languages.has(spec.id))) return
-    send(spec).catch(() => undefined) // a failure shows at the next parse, which then runs here
+  const warm = (spec: LanguageSpec, text?: string) => {
+    if (broken) return
+    if (text === undefined) {
+      if (!worker || !languages.has(spec.id)) send(spec).catch(() => undefined) // a failure shows at the next parse
+      return
+    }
+    if (ahead.some((a) => a.text === text && a.language === spec.id)) return
+    const found = send(spec, text)
+    found.catch(() => undefined) // the parse that asks for it sends the text again
+    ahead = [{ text, language: spec.id, found }, ...ahead].slice(0, PARSED_AHEAD)
+  }
+  /** The worker's answer for this text: parsed ahead, or sent now. */
+  const parse = (text: string, spec: LanguageSpec): Promise<DefinitionMatch[]> => {
+    const hit = ahead.find((a) => a.text === text && a.language === spec.id)
+    if (!hit) return send(spec, text)
+    ahead = ahead.filter((a) => a !== hit)
+    return hit.found
   }
 
   return {
@@ -195,7 +217,7 @@ export function createWorkerCodeParser({
       recent = [spec, ...recent.filter((r) => r.id !== spec.id)].slice(0, STANDBY_LANGUAGES)
       if (!broken) {
         try {
-          return definitionsFrom(await send(spec, text), spec)
+          return definitionsFrom(await parse(text, spec), spec)
         } catch {
           // the worker failed (or could not start): this thread parses, now and from now on
         }
@@ -203,9 +225,15 @@ export function createWorkerCodeParser({
       return local.definitions(text, spec)
     },
     warm,
-    state: () => ({ threadId: worker?.threadId ?? null, languages: worker ? [...languages] : [], inThread: broken }),
+    state: () => ({
+      threadId: worker?.threadId ?? null,
+      languages: worker ? [...languages] : [],
+      inThread: broken,
+      parses
+    }),
     dispose() {
       broken = true
+      ahead = []
       clearTimeout(idleTimer)
       stop()
       local.dispose()
