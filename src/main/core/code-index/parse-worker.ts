@@ -201,7 +201,7 @@ export function createWorkerCodeParser({
     }
     if (ahead.some((a) => a.text === text && a.language === spec.id)) return
     const found = send(spec, text)
-    found.catch(() => undefined) // the parse that asks for it sends the text again
+    found.catch(() => undefined) // a failure reaches the parse that asks for it (which then runs in this thread)
     ahead = [{ text, language: spec.id, found }, ...ahead].slice(0, PARSED_AHEAD)
   }
   /** The worker's answer for this text: parsed ahead, or sent now. */
