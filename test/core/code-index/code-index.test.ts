@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openCodeIndex, type CodeIndex } from '../../../src/main/core/code-index/code-index'
 import { createEmbedder } from '../../../src/main/core/code-index/embedder'
+import { createWorkerCodeParser } from '../../../src/main/core/code-index/parse-worker'
 import { createCodeParser } from '../../../src/main/core/code-index/parser'
 import { openVectorStore } from '../../../src/main/core/code-index/vector-store'
 import { startFakeProvider, type FakeProvider } from '../../support/fake-provider'
@@ -447,6 +448,47 @@ describe('code index', () => {
     expect(paths).toContain('src/geometry/circle.ts')
     expect(paths).toContain('src/added.ts')
     expect(paths).not.toContain('docs/guide.md')
+  })
+
+  it('the first update after a reopen, before any sync, replaces the file: its new code is found, its old code is gone', async () => {
+    await setup()
+    const first = await open()
+    await first.sync()
+    expect((await first.search('Circle area radius', { limit: 3 })).mode).toBe('hybrid')
+    await first.close()
+    opened.length = 0
+
+    const workerParser = createWorkerCodeParser()
+    try {
+      const again = await openCodeIndex({
+        root: t.root,
+        dir: join(dataDir, 'idx'),
+        parser: workerParser,
+        embedder: async () => ({
+          embedder: createEmbedder({ baseUrl: fake.openaiBaseUrl, model: 'fake-embed-1', apiKey: 'k' }),
+          baseUrl: fake.openaiBaseUrl
+        })
+      })
+      opened.push(again)
+      writeFileSync(join(t.root, 'src/geometry/circle.ts'), 'export function perimeterOfSquare(side: number) {}\n')
+      // As the watcher does when it sees the edit, before its debounce ends: the worker starts and the file is parsed.
+      await again.warmParser(['src/geometry/circle.ts'])
+      expect(workerParser.state().languages).toEqual(['typescript'])
+      await again.update(['src/geometry/circle.ts'])
+      expect(workerParser.state().parses).toBe(1) // the update used the parse made ahead
+      expect(again.status()).toMatchObject({ state: 'ready', semantic: { state: 'ready' } })
+      const found = await again.search('perimeterOfSquare side', { limit: 5 })
+      expect(found.mode).toBe('hybrid')
+      expect(found.hits[0].chunk).toMatchObject({
+        path: 'src/geometry/circle.ts',
+        text: expect.stringContaining('perimeterOfSquare')
+      })
+      const old = await again.search('Circle radius', { limit: 10 })
+      expect(old.hits.filter((h) => h.chunk.text.includes('class Circle'))).toEqual([])
+      expect(workerParser.state()).toMatchObject({ inThread: false })
+    } finally {
+      workerParser.dispose()
+    }
   })
 
   it('the watcher path leaves out a file that a full scan would not list (ignored, or in an excluded folder)', async () => {

@@ -122,6 +122,32 @@ describe('codebase_search', () => {
     expect(text).toContain('File path: src/billing/refund.ts')
   })
 
+  it('readies the parser once the first sync ends and as soon as the watcher sees an edit, before the update parses it', async () => {
+    const events: string[] = []
+    const recording: CodeParser = {
+      definitions: (text, language) => (events.push(`parse ${language.id}`), parser.definitions(text, language)),
+      warm: (language) => void events.push(`warm ${language.id}`),
+      dispose: () => undefined
+    }
+    const tool = await setup(files, true, recording)
+    const index = await ready(t.root)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(events.filter((e) => e.startsWith('warm'))).toEqual(['warm typescript'])
+    events.length = 0
+    writeFileSync(join(t.root, 'src/billing/ledger.py'), 'def post_ledger_entry(amount):\n    return amount\n')
+    const deadline = Date.now() + 15_000
+    let text = ''
+    while (Date.now() < deadline) {
+      await index.whenIdle()
+      text = textOf(await tool.execute({ query: 'post ledger entry' }, ctxFor(t.workspace)))
+      if (text.includes('src/billing/ledger.py')) break
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    expect(text).toContain('File path: src/billing/ledger.py')
+    expect(events.indexOf('warm python')).toBeGreaterThanOrEqual(0)
+    expect(events.indexOf('warm python')).toBeLessThan(events.indexOf('parse python'))
+  })
+
   it('while the first build runs, answers from a text search of the workspace and says so', async () => {
     // The real parser, held on its first file: the build cannot finish before the query.
     let release = () => undefined as void

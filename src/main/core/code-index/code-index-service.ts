@@ -77,6 +77,7 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
       root,
       directories: () => index.directories(),
       onFiles: (paths) => void index.update(paths),
+      onChange: (path) => void index.warmParser([path]),
       onRescan: () => void index.sync().then(() => watcher.refresh())
     })
     return { index, refreshWatch: () => watcher.refresh(), stopWatching: () => watcher.close() }
@@ -90,7 +91,11 @@ export function createCodeIndexService(deps: CodeIndexServiceDeps) {
     let pending = open.get(root)
     if (!pending) {
       pending = openIndex(root).then((opened) => {
-        void opened.index.sync().then(opened.refreshWatch)
+        void opened.index.sync().then(() => {
+          opened.refreshWatch()
+          // The first edit then finds the parser ready (a worker with the main language: about 20 MB).
+          if (deps.watch !== false) void opened.index.warmParser()
+        })
         return opened
       })
       pending.catch(() => open.delete(root))

@@ -14,7 +14,7 @@ import {
   type FileStat
 } from './file-scan'
 import { openIndexMeta, type SkippedFolder } from './index-meta'
-import { languageFor } from './languages'
+import { languageFor, type LanguageSpec } from './languages'
 import type { CodeParser, Definition } from './parser'
 import { fuseRankings, type SearchHit } from './hybrid'
 import { openVectorStore, type LexicalHit, type StoredChunk, type VectorHit, type VectorStore } from './vector-store'
@@ -75,6 +75,8 @@ const EMBED_REQUESTS_IN_FLIGHT = 3
 const FEW_NEW_FILES = 100
 /** Files read ahead of the one being parsed. */
 const READS_AHEAD = 16
+/** Edited files up to this size are parsed as soon as the watcher sees them (before its debounce ends). */
+const PARSE_AHEAD_MAX_BYTES = 128 * 1024
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex')
 
@@ -561,6 +563,34 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     return wanted.length > 0 ? store.chunksById(wanted) : Promise.resolve(new Map<string, StoredChunk>())
   }
 
+  /**
+   * A small edited file read and parsed while the watcher's debounce runs: its update finds the parse
+   * done when the text is still the same (the worker parser keeps it), else parses it again.
+   */
+  const parseAhead = async (path: string, spec: LanguageSpec) => {
+    try {
+      const info = await statForIndex(rootReal, root, path)
+      if (info.kind !== 'file' || info.size > PARSE_AHEAD_MAX_BYTES) return
+      const read = await readForIndex(rootReal, root, path, info)
+      if (read.kind === 'text') parser.warm?.(spec, read.text)
+    } catch {
+      // the file went away or cannot be read: its update says so
+    }
+  }
+
+  /** The language most of the indexed files are written in (null: none with a grammar). */
+  const mainLanguage = () => {
+    const counts = new Map<string, { spec: LanguageSpec; files: number }>()
+    for (const path of meta.files.allPaths()) {
+      const spec = languageFor(path)
+      if (!spec) continue
+      const entry = counts.get(spec.id) ?? { spec, files: 0 }
+      entry.files++
+      counts.set(spec.id, entry)
+    }
+    return [...counts.values()].sort((a, b) => b.files - a.files)[0]?.spec ?? null
+  }
+
   const search = async (
     query: string,
     opts: { limit: number; pathPrefix?: string; signal?: AbortSignal }
@@ -641,6 +671,26 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     sync,
     update,
     search,
+    /**
+     * Readies the parser for these files (an edit the watcher saw, before its debounce ends: small
+     * ones are parsed now), or for the workspace's main language: the one-file update that follows
+     * does not wait for the worker to start. Resolves once the parses ahead are sent.
+     */
+    async warmParser(paths?: readonly string[]): Promise<void> {
+      if (!parser.warm) return
+      if (!paths) {
+        const main = mainLanguage()
+        if (main) parser.warm(main)
+        return
+      }
+      const ahead = paths.flatMap((path) => {
+        const spec = languageFor(path)
+        if (!spec) return []
+        parser.warm?.(spec)
+        return [parseAhead(path, spec)]
+      })
+      await Promise.all(ahead)
+    },
     /** Directories the last full scan walked (the watcher watches them). */
     directories: () => directories,
     cancel() {

@@ -21,6 +21,11 @@ interface LoadedLanguage {
 export interface CodeParser {
   /** Definitions in source order (outer before inner). Throws when the grammar or query fails to load. */
   definitions(text: string, language: LanguageSpec): Promise<Definition[]>
+  /**
+   * Loads a language ahead of the files that will need it, and with a text parses it ahead: the
+   * parse that then asks for the same text gets that answer (a parser may do nothing here).
+   */
+  warm?(language: LanguageSpec, text?: string): void
   dispose(): void
 }
 

@@ -289,6 +289,15 @@ export async function openVectorStore(
     return wanted
   }
 
+  /**
+   * A BTree on the vectors' path: each one-file update deletes the file's vectors by path, a scan of
+   * every row without it (11-15 ms at 117k vectors, 3-7 ms with it; made in 60-120 ms).
+   */
+  const ensureVectorPathIndex = async (): Promise<void> => {
+    if (!vectors || (await vectors.listIndices()).some((i) => i.columns.join(',') === 'path')) return
+    if ((await vectors.countRows()) > 0) await vectors.createIndex('path', { config: lancedb.Index.btree() })
+  }
+
   const unindexedRows = async (table: LanceDb.Table): Promise<number> => {
     let most = 0
     for (const index of await table.listIndices())
@@ -445,6 +454,7 @@ export async function openVectorStore(
      */
     indexVectors,
     async compact(tolerated) {
+      await ensureVectorPathIndex()
       for (const table of vectors ? [chunks, vectors] : [chunks]) {
         const { fragmentStats } = await table.stats()
         if (fragmentStats.numSmallFragments > tolerated || (await unindexedRows(table)) > UNINDEXED_ROWS_TOLERATED) {

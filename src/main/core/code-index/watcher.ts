@@ -7,6 +7,8 @@ export interface WatchTarget {
   directories(): readonly string[]
   /** Files changed (created, edited, deleted). */
   onFiles(paths: string[]): void
+  /** A file changed: called at once, before the debounced `onFiles` (to get ready for it). */
+  onChange?(path: string): void
   /** Something needs a full rescan (a folder appeared, an ignore file changed). */
   onRescan(): void
 }
@@ -52,6 +54,7 @@ export function watchIndexedDirectories(target: WatchTarget, debounceMs = 300) {
           // A rename may be a new or removed folder: a rescan decides (it is incremental).
           if (IGNORE_FILES.has(String(name)) || !/\.[A-Za-z0-9]+$/.test(String(name))) rescan = true
         }
+        if (!changed.has(rel)) target.onChange?.(rel)
         changed.add(rel)
         schedule()
       })
