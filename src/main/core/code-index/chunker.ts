@@ -176,8 +176,11 @@ function windowEnd(text: string, start: number, windowChars: number): number {
   const end = start + windowChars
   if (end >= text.length) return text.length
   const half = start + Math.floor(windowChars / 2)
-  const newline = text.lastIndexOf('\n', end - 1)
-  if (newline >= half) return newline + 1
+  // The last line break in the second half, searched forward from its start (searched back from the
+  // end, a line of a megabyte would be scanned back to its start at every window).
+  let newline = -1
+  for (let at = text.indexOf('\n', half); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) newline = at
+  if (newline >= 0) return newline + 1
   for (let cut = end; cut > half; cut--)
     if (!isWordChar(text.charCodeAt(cut - 1)) || !isWordChar(text.charCodeAt(cut))) return cut
   return end

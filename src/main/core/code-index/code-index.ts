@@ -66,6 +66,10 @@ const SMALL_FRAGMENTS_AFTER_SYNC = 4
 const SMALL_FRAGMENTS_BETWEEN_SYNCS = 64
 /** Files whose vectors are stored (one table add) and recorded together. */
 const EMBED_GROUP_FILES = 50
+/** Chunks past which a group is embedded with fewer files (a minified bundle makes hundreds). */
+const EMBED_GROUP_CHUNKS = 1_000
+/** Chunks a build's vector pass may hold, not yet embedded, before the lexical pass waits for it. */
+const VECTOR_BACKLOG_CHUNKS = 8_000
 /** Embedding requests sent before the first of them is answered. */
 const EMBED_REQUESTS_IN_FLIGHT = 3
 
@@ -92,7 +96,13 @@ interface PendingBatch {
   chunks: StoredChunk[]
   recorded: string[]
   /** Files with new chunks (their vectors are to be made). */
-  written: string[]
+  written: FileChunks[]
+}
+
+/** A file's chunks: what a vector pass embeds, in groups of files. */
+interface FileChunks {
+  path: string
+  chunks: StoredChunk[]
 }
 
 type VectorRows = Array<{ id: string; path: string; vector: number[] }>
@@ -201,7 +211,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   const indexFiles = async (
     paths: readonly string[],
     signal: AbortSignal,
-    onWritten?: (paths: readonly string[]) => void
+    vectors?: { wrote(files: readonly FileChunks[]): void; room(): Promise<void> }
   ): Promise<void> => {
     let pending: PendingBatch = { removed: [], chunks: [], recorded: [], written: [] }
     // One batch stored at a time, in order; a failure is thrown at the next flush or at the end.
@@ -210,8 +220,10 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       await store.removePaths(batch.removed)
       await store.addChunks(batch.chunks)
       await book.record(batch.recorded)
-      onWritten?.(batch.written.filter((p) => meta.files.has(p)))
+      vectors?.wrote(batch.written.filter((f) => meta.files.has(f.path)))
       emit()
+      // The vector pass holds the chunks it has not embedded: past a bound, the next batch waits for it.
+      await vectors?.room()
     }
     const flush = async () => {
       const batch = pending
@@ -236,7 +248,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
           // the path index was last brought up to date, all of them in a first build.
           if (change.chunks && (known || leftovers.has(path))) pending.removed.push(path)
           if (change.chunks) pending.chunks.push(...change.chunks)
-          if (change.chunks?.length) pending.written.push(path)
+          if (change.chunks?.length) pending.written.push({ path, chunks: change.chunks })
         }
       } catch (err) {
         noteError(path, (err as Error).message)
@@ -351,7 +363,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
    */
   const embedGroups = async (
     { embedder, baseUrl }: { embedder: Embedder; baseUrl: string },
-    nextGroup: () => Promise<string[] | null>,
+    nextGroup: () => Promise<{ paths: string[]; chunks: StoredChunk[] } | null>,
     signal: AbortSignal
   ): Promise<EmbedOutcome> => {
     let storing: Promise<void> = Promise.resolve()
@@ -360,12 +372,8 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       for (const path of paths) meta.files.setEmbedded(path, true)
       await book.record(paths.filter((p) => meta.files.has(p)))
     }
-    const readGroup = async () => {
-      const paths = await nextGroup()
-      return paths && { paths, chunks: await store.chunksOf(paths) }
-    }
     const ahead = () => {
-      const read = readGroup()
+      const read = nextGroup()
       read.catch(() => undefined) // awaited when its turn comes
       return read
     }
@@ -427,24 +435,50 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   const followWrites = async (signal: AbortSignal) => {
     const configured = await sameEmbedder()
     if (!configured) return null
-    const written: string[] = []
+    // Written files waiting for their vectors, with their chunks (not read back from the store).
+    const queue: FileChunks[] = []
+    let queued = 0
     let ended = false
+    let over = false
     let wake: (() => void) | null = null
+    let roomMade: (() => void) | null = null
     const woken = () => {
       wake?.()
       wake = null
     }
-    const nextGroup = async (): Promise<string[] | null> => {
-      while (written.length < EMBED_GROUP_FILES && !ended) await new Promise<void>((resolve) => (wake = resolve))
-      return written.length > 0 ? written.splice(0, EMBED_GROUP_FILES) : null
+    const groupReady = () => queue.length >= EMBED_GROUP_FILES || queued >= EMBED_GROUP_CHUNKS
+    const nextGroup = async (): Promise<{ paths: string[]; chunks: StoredChunk[] } | null> => {
+      while (!groupReady() && !ended) await new Promise<void>((resolve) => (wake = resolve))
+      const paths: string[] = []
+      const chunks: StoredChunk[] = []
+      while (queue.length > 0 && paths.length < EMBED_GROUP_FILES && chunks.length < EMBED_GROUP_CHUNKS) {
+        const file = queue.shift()!
+        paths.push(file.path)
+        chunks.push(...file.chunks)
+      }
+      queued -= chunks.length
+      roomMade?.()
+      return paths.length > 0 ? { paths, chunks } : null
     }
-    const outcome = embedGroups(configured, nextGroup, signal)
+    const outcome = embedGroups(configured, nextGroup, signal).finally(() => {
+      // Stopped (or failed): what is queued is left to the pass after the lexical one.
+      over = true
+      queue.length = 0
+      queued = 0
+      roomMade?.()
+    })
     outcome.catch(() => undefined) // awaited once the lexical pass is done
     return {
       /** These files' chunks are stored and recorded. */
-      wrote(paths: readonly string[]) {
-        written.push(...paths)
-        if (written.length >= EMBED_GROUP_FILES) woken()
+      wrote(files: readonly FileChunks[]) {
+        if (over) return
+        for (const file of files) queue.push(file)
+        queued += files.reduce((sum, f) => sum + f.chunks.length, 0)
+        if (groupReady()) woken()
+      },
+      /** Resolves once the chunks waiting for vectors are few enough (at once when they are). */
+      async room() {
+        while (!over && queued > VECTOR_BACKLOG_CHUNKS) await new Promise<void>((resolve) => (roomMade = resolve))
       },
       /** The lexical pass is over: what is left is embedded, and the status says the vectors are being made. */
       end() {
@@ -459,7 +493,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
           chunksEmbedded: counts.embedded,
           chunksTotal: counts.total
         }
-        emit({ message: `Embedding ${written.length} files with ${configured.embedder.model}…` })
+        emit({ message: `Embedding ${queue.length} files with ${configured.embedder.model}…` })
       },
       outcome
     }
@@ -503,7 +537,11 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     }
     emit({ message: `Embedding ${todo.length} files with ${embedder.model}…` })
     let at = 0
-    const nextGroup = async () => (at < todo.length ? todo.slice(at, (at += EMBED_GROUP_FILES)) : null)
+    const nextGroup = async () => {
+      if (at >= todo.length) return null
+      const paths = todo.slice(at, (at += EMBED_GROUP_FILES))
+      return { paths, chunks: await store.chunksOf(paths) }
+    }
     const outcome = await embedGroups(configured, nextGroup, signal)
     switch (outcome.kind) {
       case 'stopped':
@@ -614,7 +652,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         emit({ filesDone: scan.files.length - changed.length })
         const vectors = await followWrites(signal)
         try {
-          await indexFiles(changed, signal, vectors?.wrote)
+          await indexFiles(changed, signal, vectors ?? undefined)
         } finally {
           vectors?.end()
         }
