@@ -306,10 +306,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         const pieces = prepared.minified
           ? chunkBySize(path, read.text)
           : chunkFile(path, read.text, await prepared.definitions)
-        const chunks = withIds(path, pieces).map((c) => ({
-          ...c,
-          text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
-        }))
+        const chunks = withIds(path, pieces).map((c) =>
+          c.text.length > MAX_CHUNK_CHARS ? { ...c, text: c.text.slice(0, MAX_CHUNK_CHARS) } : c
+        )
         const { size, mtimeMs, ino } = read
         meta.files.set(path, { hash, size, mtimeMs, ino, chunks: chunks.length, embedded: false })
         return { chunks }
