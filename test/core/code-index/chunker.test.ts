@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chunkFile } from '../../../src/main/core/code-index/chunker'
+import { chunkBySize, chunkFile, isMinified } from '../../../src/main/core/code-index/chunker'
 import { fuseRankings } from '../../../src/main/core/code-index/hybrid'
 import { languageFor } from '../../../src/main/core/code-index/languages'
 import { createCodeParser } from '../../../src/main/core/code-index/parser'
@@ -94,5 +94,29 @@ describe('terms and fusion', () => {
     expect(fused.map((h) => h.id)).toEqual(['y', 'x', 'z'])
     expect(fused[0]).toMatchObject({ lexicalRank: 2, similarity: 0.9 })
     expect(fused[0].score).toBeLessThanOrEqual(1)
+  })
+})
+
+describe('minified code', () => {
+  const bundle = `${Array.from({ length: 800 }, (_, i) => `var longName${i}=f(${i})`).join(';')}\nvar tail=1\n`
+
+  it('is told from hand-written code by how much of it sits in very long lines', () => {
+    expect(isMinified(bundle)).toBe(true)
+    const handWritten = `${'const value = compute(1)\n'.repeat(200)}const table = '${'x'.repeat(1200)}'\n`
+    expect(isMinified(handWritten)).toBe(false)
+  })
+
+  it('is cut into windows that cover every character, never inside a name, with the lines they span', () => {
+    const chunks = chunkBySize('dist/a.min.js', bundle, 500)
+    expect(chunks.length).toBeGreaterThan(30)
+    expect(chunks.every((c) => c.text.length <= 500)).toBe(true)
+    // Every name of the file is in exactly one chunk, whole: a name cut in two would be two other words.
+    const words = (text: string) => text.match(/[A-Za-z0-9_$]+/g) ?? []
+    const inChunks = chunks.flatMap((c) => words(c.text))
+    expect(inChunks.length).toBe(words(bundle).length)
+    expect(inChunks.join(' ') === words(bundle).join(' ')).toBe(true)
+    expect(chunks.slice(0, -1).every((c) => c.startLine === 1 && c.endLine === 1)).toBe(true)
+    expect(chunks[chunks.length - 1]).toMatchObject({ endLine: 2 })
+    expect(chunks[chunks.length - 1].text.endsWith('var tail=1')).toBe(true)
   })
 })

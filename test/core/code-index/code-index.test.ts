@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { CodeIndexStatus } from '../../../src/shared/contract/code-index'
 import { openCodeIndex, type CodeIndex } from '../../../src/main/core/code-index/code-index'
 import { createEmbedder } from '../../../src/main/core/code-index/embedder'
 import { createWorkerCodeParser } from '../../../src/main/core/code-index/parse-worker'
@@ -77,7 +78,14 @@ const sampleFiles = {
 }
 
 async function open(
-  options: { model?: string; batch?: number; embeddings?: boolean; annIndexMinFloats?: number } = {}
+  options: {
+    model?: string
+    batch?: number
+    embeddings?: boolean
+    annIndexMinFloats?: number
+    batchFiles?: number
+    onStatus?: (status: CodeIndexStatus) => void
+  } = {}
 ): Promise<CodeIndex> {
   const embedder = createEmbedder({ baseUrl: fake.openaiBaseUrl, model: options.model ?? 'fake-embed-1', apiKey: 'k' })
   const index = await openCodeIndex({
@@ -86,7 +94,9 @@ async function open(
     parser,
     embedder: async () => (options.embeddings === false ? null : { embedder, baseUrl: fake.openaiBaseUrl }),
     embedBatch: options.batch ?? 64,
-    annIndexMinFloats: options.annIndexMinFloats
+    annIndexMinFloats: options.annIndexMinFloats,
+    batchFiles: options.batchFiles,
+    onStatus: options.onStatus
   })
   opened.push(index)
   return index
@@ -709,5 +719,59 @@ describe('code index', () => {
     expect(embeddedTexts(from)).toHaveLength(70)
     const vectors = await (await lancedb.connect(join(dataDir, 'idx', 'lance'))).openTable('vectors')
     expect(await vectors.countRows()).toBe(120)
+  })
+
+  it('makes vectors while the build still chunks files: the first files are embedded before the last are stored', async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [
+        `src/v${String(i).padStart(3, '0')}.ts`,
+        `export function vectorStep${i}() {\n  return 'early${i}z'\n}\n`
+      ])
+    )
+    await setup(files)
+    const seen: CodeIndexStatus[] = []
+    const index = await open({ batchFiles: 10, onStatus: (status) => seen.push(status) })
+    await index.sync()
+    const whileIndexing = seen.filter((s) => s.state === 'indexing' && s.filesDone < s.filesTotal)
+    expect(whileIndexing.some((s) => s.semantic.chunksEmbedded > 0)).toBe(true)
+    expect(index.status()).toMatchObject({
+      state: 'ready',
+      semantic: { state: 'ready', chunksEmbedded: 300, chunksTotal: 300 }
+    })
+    // Every chunk has one vector, whichever pass made it, and search ranks by both.
+    const vectors = await (await lancedb.connect(join(dataDir, 'idx', 'lance'))).openTable('vectors')
+    expect(await vectors.countRows()).toBe(300)
+    const found = await index.search('vectorStep299', { limit: 3 })
+    expect(found.mode).toBe('hybrid')
+    expect(found.hits[0].chunk.path).toBe('src/v299.ts')
+  })
+
+  it('cancelled during the build with embeddings on: the vectors stored are kept, the next run makes only the rest', async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [
+        `src/c${String(i).padStart(3, '0')}.ts`,
+        `export function cancelStep${i}() {\n  return 'mid${i}y'\n}\n`
+      ])
+    )
+    await setup(files)
+    const index = await open({ batchFiles: 10 })
+    const run = index.sync()
+    while (index.status().semantic.chunksEmbedded === 0) await new Promise((r) => setImmediate(r))
+    index.cancel()
+    await run
+    const cancelled = index.status()
+    expect(cancelled.state).toBe('cancelled')
+    const vectorRows = async () =>
+      (await (await lancedb.connect(join(dataDir, 'idx', 'lance'))).openTable('vectors')).countRows()
+    const kept = await vectorRows()
+    expect(cancelled.semantic.chunksEmbedded).toBe(kept)
+    const from = fake.requests.length
+    await index.sync()
+    expect(index.status()).toMatchObject({
+      state: 'ready',
+      semantic: { state: 'ready', chunksEmbedded: 300, chunksTotal: 300 }
+    })
+    expect(await vectorRows()).toBe(300)
+    expect(embeddedTexts(from)).toHaveLength(300 - kept)
   })
 })

@@ -213,4 +213,14 @@ describe('codebase_search', () => {
     })
     expect((await service.startWithWorkspace(t.root, { autoStart: false, maxFiles: 0 })).state).toBe('ready')
   })
+
+  it('finds a name deep inside a minified bundle (one 60 kB line): the whole file is indexed, in size-cut chunks', async () => {
+    const body = Array.from({ length: 1500 }, (_, i) => `function q${i}(a){return a+${i}}`).join(';')
+    const bundle = `!function(){${body};function resolveBundledWidgetTheme(t){return t.dark?1:0}}();\n`
+    const tool = await setup({ ...files, 'dist/app.min.js': bundle })
+    await ready(t.root)
+    const text = textOf(await tool.execute({ query: 'resolveBundledWidgetTheme' }, ctxFor(t.workspace)))
+    // Before, the line was one chunk cut at 8,000 characters: the name, at 50 kB, was in no chunk.
+    expect(text).toMatch(/^Query: .*\n\nFile path: dist\/app\.min\.js\nScore: .*lexical #1\)\nLines: 1-1\n/)
+  })
 })

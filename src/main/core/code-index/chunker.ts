@@ -147,3 +147,63 @@ export function chunkFile(
     text: lines.slice(s.start, s.end + 1).join('\n')
   }))
 }
+
+/** A line longer than this is a minified or generated one (hand-written code wraps well before). */
+const LONG_LINE_CHARS = 1000
+/** Chunks of minified or generated code: larger than code's (its pieces rarely answer a question alone), far fewer of them. */
+export const SIZE_CHUNK_CHARS = 4000
+
+/**
+ * Minified or generated code: most of its characters in very long lines. Parsing it costs by the
+ * byte and finds definitions no line-based chunk can follow (a whole bundle on one line).
+ */
+export function isMinified(text: string): boolean {
+  let inLongLines = 0
+  for (let at = 0; at < text.length;) {
+    let end = text.indexOf('\n', at)
+    if (end < 0) end = text.length
+    if (end - at > LONG_LINE_CHARS) inLongLines += end - at
+    at = end + 1
+  }
+  return inLongLines > text.length / 2
+}
+
+const isWordChar = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36
+
+/** Where a window from `start` ends: after a line break in its second half, else between two characters not both of a name. */
+function windowEnd(text: string, start: number, windowChars: number): number {
+  const end = start + windowChars
+  if (end >= text.length) return text.length
+  const half = start + Math.floor(windowChars / 2)
+  // The last line break in the second half, searched forward from its start (searched back from the
+  // end, a line of a megabyte would be scanned back to its start at every window).
+  let newline = -1
+  for (let at = text.indexOf('\n', half); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) newline = at
+  if (newline >= 0) return newline + 1
+  for (let cut = end; cut > half; cut--)
+    if (!isWordChar(text.charCodeAt(cut - 1)) || !isWordChar(text.charCodeAt(cut))) return cut
+  return end
+}
+
+/**
+ * Chunks of minified or generated code: windows of at most `windowChars` covering the whole text
+ * (a long line is cut, never a name in it, so every word stays searchable). Several chunks may
+ * share one line.
+ */
+export function chunkBySize(path: string, text: string, windowChars = SIZE_CHUNK_CHARS): Chunk[] {
+  const chunks: Chunk[] = []
+  let line = 1
+  for (let start = 0; start < text.length;) {
+    const end = windowEnd(text, start, windowChars)
+    const piece = text.slice(start, end)
+    let breaks = 0
+    for (let at = piece.indexOf('\n'); at >= 0; at = piece.indexOf('\n', at + 1)) breaks++
+    const body = piece.replace(/\r?\n$/, '')
+    const endLine = line + breaks - (body.length < piece.length ? 1 : 0)
+    if (body.trim() !== '') chunks.push({ path, startLine: line, endLine: Math.max(line, endLine), text: body })
+    line += breaks
+    start = end
+  }
+  return chunks
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { realpath, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CodeIndexStatus } from '../../../shared/contract/code-index'
-import { chunkFile, type Chunk } from './chunker'
+import { chunkBySize, chunkFile, isMinified, type Chunk } from './chunker'
 import { EmbeddingsError, type Embedder } from './embedder'
 import {
   candidatesAmong,
@@ -68,6 +68,10 @@ const SMALL_FRAGMENTS_AFTER_SYNC = 4
 const SMALL_FRAGMENTS_BETWEEN_SYNCS = 64
 /** Files whose vectors are stored (one table add) and recorded together. */
 const EMBED_GROUP_FILES = 50
+/** Chunks past which a group is embedded with fewer files (a minified bundle makes hundreds). */
+const EMBED_GROUP_CHUNKS = 1_000
+/** Chunks a build's vector pass may hold, not yet embedded, before the lexical pass waits for it. */
+const VECTOR_BACKLOG_CHUNKS = 8_000
 /** Embedding requests sent before the first of them is answered. */
 const EMBED_REQUESTS_IN_FLIGHT = 3
 
@@ -78,15 +82,38 @@ const READS_AHEAD = 16
 /** Edited files up to this size are parsed as soon as the watcher sees them (before its debounce ends). */
 const PARSE_AHEAD_MAX_BYTES = 128 * 1024
 
+/** Chunk ids by line range; chunks of one long line (minified code) are told apart by their order in it. */
+const withIds = (path: string, chunks: readonly Chunk[]): StoredChunk[] => {
+  const seen = new Map<string, number>()
+  return chunks.map((c) => {
+    const range = `${path}#${c.startLine}-${c.endLine}`
+    const earlier = seen.get(range) ?? 0
+    seen.set(range, earlier + 1)
+    return { ...c, id: earlier === 0 ? range : `${range}+${earlier}` }
+  })
+}
+
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex')
 
 interface PendingBatch {
   removed: string[]
   chunks: StoredChunk[]
   recorded: string[]
+  /** Files with new chunks (their vectors are to be made). */
+  written: FileChunks[]
+}
+
+/** A file's chunks: what a vector pass embeds, in groups of files. */
+interface FileChunks {
+  path: string
+  chunks: StoredChunk[]
 }
 
 type VectorRows = Array<{ id: string; path: string; vector: number[] }>
+
+/** How a vector pass ended: every file handed to it embedded, cancelled, the endpoint failing, or vectors of another size. */
+type EmbedOutcome =
+  { kind: 'done' } | { kind: 'stopped' } | { kind: 'failed'; message: string } | { kind: 'otherDimension' }
 
 type TextRead = Extract<FileRead, { kind: 'text' }>
 
@@ -95,7 +122,7 @@ type Prepared =
   | { kind: 'gone' }
   | { kind: 'same' }
   | { kind: 'restat'; read: TextRead }
-  | { kind: 'read'; read: TextRead; hash: string; definitions: Promise<Definition[] | null> }
+  | { kind: 'read'; read: TextRead; hash: string; minified: boolean; definitions: Promise<Definition[] | null> }
 
 /**
  * The index of one workspace: chunks in LanceDB (on disk, surviving restarts) with LanceDB's own
@@ -188,19 +215,26 @@ export async function openCodeIndex(options: CodeIndexOptions) {
    * Three things overlap: the next files are read (libuv's pool) while one is parsed (this thread),
    * and a batch is written to the store (LanceDB's threads) while the next is prepared.
    */
-  const indexFiles = async (paths: readonly string[], signal: AbortSignal): Promise<void> => {
-    let pending: PendingBatch = { removed: [], chunks: [], recorded: [] }
+  const indexFiles = async (
+    paths: readonly string[],
+    signal: AbortSignal,
+    vectors?: { wrote(files: readonly FileChunks[]): void; room(): Promise<void> }
+  ): Promise<void> => {
+    let pending: PendingBatch = { removed: [], chunks: [], recorded: [], written: [] }
     // One batch stored at a time, in order; a failure is thrown at the next flush or at the end.
     let storing: Promise<void> = Promise.resolve()
     const write = async (batch: PendingBatch) => {
       await store.removePaths(batch.removed)
       await store.addChunks(batch.chunks)
       await book.record(batch.recorded)
+      vectors?.wrote(batch.written.filter((f) => meta.files.has(f.path)))
       emit()
+      // The vector pass holds the chunks it has not embedded: past a bound, the next batch waits for it.
+      await vectors?.room()
     }
     const flush = async () => {
       const batch = pending
-      pending = { removed: [], chunks: [], recorded: [] }
+      pending = { removed: [], chunks: [], recorded: [], written: [] }
       await storing
       if (batch.recorded.length === 0) return
       storing = write(batch)
@@ -221,6 +255,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
           // the path index was last brought up to date, all of them in a first build.
           if (change.chunks && (known || leftovers.has(path))) pending.removed.push(path)
           if (change.chunks) pending.chunks.push(...change.chunks)
+          if (change.chunks?.length) pending.written.push({ path, chunks: change.chunks })
         }
       } catch (err) {
         noteError(path, (err as Error).message)
@@ -250,10 +285,13 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     if (read.kind === 'skip') return { kind: 'gone' }
     const hash = sha1(read.text)
     if (meta.files.get(path)?.hash === hash) return { kind: 'restat', read }
-    const language = languageFor(path)
+    // Minified or generated code is chunked by size, unparsed: its parse costs by the byte (a quarter
+    // of node_modules' JavaScript bytes are in 4% of its files) and its definitions span whole lines.
+    const minified = isMinified(read.text)
+    const language = minified ? undefined : languageFor(path)
     const definitions = language ? parser.definitions(read.text, language) : Promise.resolve(null)
     definitions.catch(() => undefined) // awaited at the file's turn
-    return { kind: 'read', read, hash, definitions }
+    return { kind: 'read', read, hash, minified, definitions }
   }
 
   /**
@@ -272,11 +310,12 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         return { chunks: null }
       case 'read': {
         const { read, hash } = prepared
-        const chunks = chunkFile(path, read.text, await prepared.definitions).map((c: Chunk) => ({
-          ...c,
-          id: `${path}#${c.startLine}-${c.endLine}`,
-          text: c.text.length > MAX_CHUNK_CHARS ? c.text.slice(0, MAX_CHUNK_CHARS) : c.text
-        }))
+        const pieces = prepared.minified
+          ? chunkBySize(path, read.text)
+          : chunkFile(path, read.text, await prepared.definitions)
+        const chunks = withIds(path, pieces).map((c) =>
+          c.text.length > MAX_CHUNK_CHARS ? { ...c, text: c.text.slice(0, MAX_CHUNK_CHARS) } : c
+        )
         const { size, mtimeMs, ino } = read
         meta.files.set(path, { hash, size, mtimeMs, ino, chunks: chunks.length, embedded: false })
         return { chunks }
@@ -323,8 +362,151 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     return vectors
   }
 
+  /**
+   * Embeds the files `nextGroup` hands out (null: no more), a group at a time: a group's vectors are
+   * stored in one add (each add is a table fragment), then recorded. While a group is stored, the
+   * next group's chunks are read and its requests are out.
+   */
+  const embedGroups = async (
+    { embedder, baseUrl }: { embedder: Embedder; baseUrl: string },
+    nextGroup: () => Promise<{ paths: string[]; chunks: StoredChunk[] } | null>,
+    signal: AbortSignal
+  ): Promise<EmbedOutcome> => {
+    let storing: Promise<void> = Promise.resolve()
+    const storeGroup = async (paths: readonly string[], rows: VectorRows, dimension: number) => {
+      await store.addVectors(rows, dimension)
+      for (const path of paths) meta.files.setEmbedded(path, true)
+      await book.record(paths.filter((p) => meta.files.has(p)))
+    }
+    const ahead = () => {
+      const read = nextGroup()
+      read.catch(() => undefined) // awaited when its turn comes
+      return read
+    }
+    let next = ahead()
+    for (;;) {
+      if (signal.aborted) return (await storing, { kind: 'stopped' })
+      const group = await next
+      if (!group) break
+      next = ahead()
+      const { paths, chunks } = group
+      let vectors: number[][]
+      try {
+        vectors = await embedChunks(embedder, chunks, signal)
+      } catch (err) {
+        await storing
+        if (signal.aborted) return { kind: 'stopped' }
+        const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
+        return { kind: 'failed', message }
+      }
+      if (signal.aborted) return (await storing, { kind: 'stopped' })
+      const dimension = vectors[0]?.length ?? 0
+      if (meta.header.embedding && vectors.some((v) => v.length !== meta.header.embedding?.dimension)) {
+        await storing
+        return { kind: 'otherDimension' }
+      }
+      if (!meta.header.embedding && dimension > 0) {
+        // Written before any file is recorded as embedded: a journal line never names vectors of an unknown model.
+        meta.header.embedding = { baseUrl, model: embedder.model, dimension }
+        await book.save()
+      }
+      status.semantic.dimension = dimension
+      await storing
+      storing = storeGroup(
+        paths,
+        chunks.map((c, k) => ({ id: c.id, path: c.path, vector: vectors[k] })),
+        dimension
+      )
+      storing.catch(() => undefined) // awaited before the next group is stored, and at the end
+    }
+    await storing
+    return { kind: 'done' }
+  }
+
+  /** The configured embedder when its vectors are comparable with those stored (none stored yet, or the same model). */
+  const sameEmbedder = async () => {
+    const configured = await options.embedder()
+    const recorded = meta.header.embedding
+    if (!configured) return null
+    if (recorded && (recorded.model !== configured.embedder.model || recorded.baseUrl !== configured.baseUrl))
+      return null
+    return configured
+  }
+
+  /**
+   * The vector pass beside the lexical one in a full run: files are embedded as their chunks are
+   * stored (the endpoint works while the next files are parsed), in groups. What it leaves (files
+   * of earlier runs, another model) is embedded after the lexical pass by `embedMissing`.
+   */
+  const followWrites = async (signal: AbortSignal) => {
+    const configured = await sameEmbedder()
+    if (!configured) return null
+    // Written files waiting for their vectors, with their chunks (not read back from the store).
+    const queue: FileChunks[] = []
+    let queued = 0
+    let ended = false
+    let over = false
+    let wake: (() => void) | null = null
+    let roomMade: (() => void) | null = null
+    const woken = () => {
+      wake?.()
+      wake = null
+    }
+    const groupReady = () => queue.length >= EMBED_GROUP_FILES || queued >= EMBED_GROUP_CHUNKS
+    const nextGroup = async (): Promise<{ paths: string[]; chunks: StoredChunk[] } | null> => {
+      while (!groupReady() && !ended) await new Promise<void>((resolve) => (wake = resolve))
+      const paths: string[] = []
+      const chunks: StoredChunk[] = []
+      while (queue.length > 0 && paths.length < EMBED_GROUP_FILES && chunks.length < EMBED_GROUP_CHUNKS) {
+        const file = queue.shift()!
+        paths.push(file.path)
+        chunks.push(...file.chunks)
+      }
+      queued -= chunks.length
+      roomMade?.()
+      return paths.length > 0 ? { paths, chunks } : null
+    }
+    const outcome = embedGroups(configured, nextGroup, signal).finally(() => {
+      // Stopped (or failed): what is queued is left to the pass after the lexical one.
+      over = true
+      queue.length = 0
+      queued = 0
+      roomMade?.()
+    })
+    outcome.catch(() => undefined) // awaited once the lexical pass is done
+    return {
+      /** These files' chunks are stored and recorded. */
+      wrote(files: readonly FileChunks[]) {
+        if (over) return
+        for (const file of files) queue.push(file)
+        queued += files.reduce((sum, f) => sum + f.chunks.length, 0)
+        if (groupReady()) woken()
+      },
+      /** Resolves once the chunks waiting for vectors are few enough (at once when they are). */
+      async room() {
+        while (!over && queued > VECTOR_BACKLOG_CHUNKS) await new Promise<void>((resolve) => (roomMade = resolve))
+      },
+      /** The lexical pass is over: what is left is embedded, and the status says the vectors are being made. */
+      end() {
+        ended = true
+        woken()
+        if (signal.aborted) return
+        const counts = countChunks()
+        status.semantic = {
+          state: 'embedding',
+          model: configured.embedder.model,
+          dimension: meta.header.embedding?.dimension,
+          chunksEmbedded: counts.embedded,
+          chunksTotal: counts.total
+        }
+        emit({ message: `Embedding ${queue.length} files with ${configured.embedder.model}…` })
+      },
+      outcome
+    }
+  }
+
   /** Vectors for every file not embedded with the configured model; a failure leaves lexical search as it is. */
-  const embedMissing = async (signal: AbortSignal) => {
+  const embedMissing = async (signal: AbortSignal, followed?: EmbedOutcome) => {
     const configured = await options.embedder()
     const counts = countChunks()
     if (!configured) {
@@ -332,6 +514,16 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       return
     }
     const { embedder, baseUrl } = configured
+    const stopped = () => {
+      // Vectors embedded but not stored are dropped: the count says what search can use.
+      status.semantic.chunksEmbedded = countChunks().embedded
+    }
+    const failed = (message: string) => {
+      stopped()
+      status.semantic = { ...status.semantic, state: 'failed', message }
+    }
+    // The endpoint failed while following the lexical pass: asking it again would fail the same way.
+    if (followed?.kind === 'failed') return failed(followed.message)
     const recorded = meta.header.embedding
     if (recorded && (recorded.model !== embedder.model || recorded.baseUrl !== baseUrl)) {
       // Another model: its vectors are not comparable with the old ones; embed everything again.
@@ -350,72 +542,31 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       chunksTotal: counts.total
     }
     emit({ message: `Embedding ${todo.length} files with ${embedder.model}…` })
-    const stopped = () => {
-      // Vectors embedded but not stored are dropped: the count says what search can use.
-      status.semantic.chunksEmbedded = countChunks().embedded
+    let at = 0
+    const nextGroup = async () => {
+      if (at >= todo.length) return null
+      const paths = todo.slice(at, (at += EMBED_GROUP_FILES))
+      return { paths, chunks: await store.chunksOf(paths) }
     }
-    // A group's vectors are stored in one add (each add is a table fragment), then recorded. While a
-    // group is stored, the next group's chunks are read and its requests are out.
-    let storing: Promise<void> = Promise.resolve()
-    const storeGroup = async (paths: readonly string[], rows: VectorRows, dimension: number) => {
-      await store.addVectors(rows, dimension)
-      for (const path of paths) meta.files.setEmbedded(path, true)
-      await book.record(paths.filter((p) => meta.files.has(p)))
-    }
-    const groups: string[][] = []
-    for (let i = 0; i < todo.length; i += EMBED_GROUP_FILES) groups.push(todo.slice(i, i + EMBED_GROUP_FILES))
-    const readGroup = (at: number) => {
-      const read = at < groups.length ? store.chunksOf(groups[at]) : Promise.resolve([])
-      read.catch(() => undefined) // awaited when its turn comes
-      return read
-    }
-    let nextChunks = readGroup(0)
-    for (let g = 0; g < groups.length; g++) {
-      if (signal.aborted) return (await storing, stopped())
-      const paths = groups[g]
-      const chunks = await nextChunks
-      nextChunks = readGroup(g + 1)
-      let vectors: number[][]
-      try {
-        vectors = await embedChunks(embedder, chunks, signal)
-      } catch (err) {
-        await storing
-        if (signal.aborted) return stopped()
-        const message = err instanceof EmbeddingsError ? err.message : `Embedding failed: ${(err as Error).message}`
-        stopped()
-        status.semantic = { ...status.semantic, state: 'failed', message }
-        return
-      }
-      if (signal.aborted) return (await storing, stopped())
-      const dimension = vectors[0]?.length ?? 0
-      if (meta.header.embedding && vectors.some((v) => v.length !== meta.header.embedding?.dimension)) {
+    const outcome = await embedGroups(configured, nextGroup, signal)
+    switch (outcome.kind) {
+      case 'stopped':
+        return stopped()
+      case 'failed':
+        return failed(outcome.message)
+      case 'otherDimension':
         // Same model name, other vector size (the server changed it): start the vectors over.
-        await storing
         await dropAllVectors()
         return embedMissing(signal)
-      }
-      if (!meta.header.embedding && dimension > 0) {
-        // Written before any file is recorded as embedded: a journal line never names vectors of an unknown model.
-        meta.header.embedding = { baseUrl, model: embedder.model, dimension }
-        await book.save()
-      }
-      status.semantic.dimension = dimension
-      await storing
-      storing = storeGroup(
-        paths,
-        chunks.map((c, k) => ({ id: c.id, path: c.path, vector: vectors[k] })),
-        dimension
-      )
-      storing.catch(() => undefined) // awaited before the next group is stored, and at the end
+      case 'done':
+        if (!signal.aborted)
+          status.semantic = {
+            ...status.semantic,
+            state: 'ready',
+            chunksEmbedded: countChunks().embedded,
+            chunksTotal: countChunks().total
+          }
     }
-    await storing
-    if (!signal.aborted)
-      status.semantic = {
-        ...status.semantic,
-        state: 'ready',
-        chunksEmbedded: countChunks().embedded,
-        chunksTotal: countChunks().total
-      }
   }
 
   const dropAllVectors = async () => {
@@ -426,8 +577,10 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   }
 
   const finish = (signal: AbortSignal) => {
+    // Vectors embedded but not stored are dropped: the count says what search can use.
+    if (signal.aborted) status.semantic.chunksEmbedded = countChunks().embedded
     if (signal.aborted && status.semantic.state === 'embedding') {
-      // The lexical index is whole; the vectors made so far are kept and the rest are made on resume.
+      // The lexical index is whole; the vectors stored so far are kept and the rest are made on resume.
       status.semantic = { ...status.semantic, state: 'pending' }
       return emit({
         state: 'cancelled',
@@ -515,9 +668,15 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         await removeFiles(meta.files.allPaths().filter((p) => !present.has(p)))
         const changed = changedFiles(scan.files, stats)
         emit({ filesDone: scan.files.length - changed.length })
-        await indexFiles(changed, signal)
+        const vectors = await followWrites(signal)
+        try {
+          await indexFiles(changed, signal, vectors ?? undefined)
+        } finally {
+          vectors?.end()
+        }
         if (!signal.aborted) await settleScan(scan.skipped)
-        if (!signal.aborted) await embedMissing(signal)
+        const followed = await vectors?.outcome
+        if (!signal.aborted) await embedMissing(signal, followed)
         if (!signal.aborted) await store.compact(SMALL_FRAGMENTS_AFTER_SYNC)
         await book.settle()
         directories = scan.directories

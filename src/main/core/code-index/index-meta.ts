@@ -216,8 +216,18 @@ export async function openIndexMeta(dir: string, root: string) {
     }
   }
 
+  // Writes one at a time: the vector pass records files while the lexical pass records others, and
+  // two first appends would each open the journal for writing anew.
+  let writing: Promise<void> = Promise.resolve()
+  const serially = (write: () => Promise<void>): Promise<void> => {
+    const next = writing.then(write)
+    writing = next.catch(() => undefined)
+    return next
+  }
+
   /** Writes the whole table and header; the journal starts over. */
-  const save = async (): Promise<void> => {
+  const save = (): Promise<void> => serially(saveNow)
+  const saveNow = async (): Promise<void> => {
     generation++
     await writeFileAtomic(snapshotFile, encodeSnapshot(meta, generation))
     journalLines = 0
@@ -225,27 +235,31 @@ export async function openIndexMeta(dir: string, root: string) {
     await rm(join(dir, META_V2), { force: true })
   }
 
+  /** Appends the current state of these files (or their removal) to the journal. */
+  const appendNow = async (paths: readonly string[]): Promise<void> => {
+    const lines = paths.map((p) =>
+      JSON.stringify({ p, f: meta.files.get(p) ?? null } satisfies z.infer<typeof JournalLine>)
+    )
+    const start = journalStarted ? '' : `${JSON.stringify({ generation })}\n`
+    const handle = await open(journalFile, journalStarted ? 'a' : 'w')
+    try {
+      await handle.writeFile(`${start}${lines.join('\n')}\n`)
+      await handle.datasync()
+    } finally {
+      await handle.close()
+    }
+    journalStarted = true
+    journalLines += lines.length
+  }
+
   return {
     meta,
     /** No usable bookkeeping was on disk (first run, damaged, another version, another root). */
     fresh,
     save,
-    /** Appends the current state of these files (or their removal) to the journal. */
-    async record(paths: readonly string[]): Promise<void> {
-      if (paths.length === 0) return
-      const lines = paths.map((p) =>
-        JSON.stringify({ p, f: meta.files.get(p) ?? null } satisfies z.infer<typeof JournalLine>)
-      )
-      const start = journalStarted ? '' : `${JSON.stringify({ generation })}\n`
-      const handle = await open(journalFile, journalStarted ? 'a' : 'w')
-      try {
-        await handle.writeFile(`${start}${lines.join('\n')}\n`)
-        await handle.datasync()
-      } finally {
-        await handle.close()
-      }
-      journalStarted = true
-      journalLines += lines.length
+    /** Appends the current state of these files (or their removal) to the journal, after any write begun. */
+    record(paths: readonly string[]): Promise<void> {
+      return paths.length === 0 ? Promise.resolve() : serially(() => appendNow(paths))
     },
     /** Writes a snapshot once the journal is long (the end of a run); a short journal stays. */
     async settle(): Promise<void> {
