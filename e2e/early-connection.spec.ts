@@ -25,6 +25,23 @@ function logSockets(page: Page): SocketLog {
 const channelsSent = (log: SocketLog): string[] =>
   log.sent.map((frame) => (JSON.parse(frame) as { channel: string }).channel)
 
+/** Holds back the scripts `held` names, then opens the app; call the returned function to let them through. */
+async function openHolding(page: Page, url: string, held: RegExp): Promise<() => void> {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await page.route(held, async (route) => {
+    await released
+    await route.continue()
+  })
+  await page.goto(url, { waitUntil: 'commit' }) // "load" would wait for the held script
+  return release
+}
+
+const APP_SCRIPT = /\/assets\/index-[^/]*\.js$/
+
+const earlyAnswers = (log: SocketLog): number =>
+  log.received.filter((frame) => frame.includes('"kind":"response"')).length
+
 /** A returning user's page in a fresh browser context (no cache, no session storage). */
 async function returningUser(browser: Browser, page: Page, modus: ModusHarness): Promise<Page> {
   await openWorkspaceAndProvider(page, modus)
@@ -40,17 +57,10 @@ test('the first screen is asked for while the app still loads, and shown from th
   const fresh = await returningUser(browser, page, modus)
   const log = logSockets(fresh)
   // The app's module scripts are held until the test lets them through.
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  await fresh.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-    await released
-    await route.continue()
-  })
-
-  await fresh.goto(modus.url, { waitUntil: 'commit' }) // "load" would wait for the held script
+  const release = await openHolding(fresh, modus.url, APP_SCRIPT)
   // Seven answers (the workspace, settings, approvals, tasks, modes, recent folders, the index),
   // all before any of the app's code has run.
-  await expect.poll(() => log.received.filter((frame) => frame.includes('"kind":"response"')).length).toBe(7)
+  await expect.poll(() => earlyAnswers(log)).toBe(7)
   expect(log.received.join('\n')).toContain(modus.workspace)
   await expect(fresh.locator('#root')).toBeEmpty()
 
@@ -88,14 +98,8 @@ test('answers made stale by a change in the core while the app loads are asked f
   mkdirSync(other)
   const fresh = await returningUser(browser, page, modus)
   const log = logSockets(fresh)
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  await fresh.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-    await released
-    await route.continue()
-  })
-  await fresh.goto(modus.url, { waitUntil: 'commit' }) // "load" would wait for the held script
-  await expect.poll(() => log.received.filter((frame) => frame.includes('"kind":"response"')).length).toBe(7)
+  const release = await openHolding(fresh, modus.url, APP_SCRIPT)
+  await expect.poll(() => earlyAnswers(log)).toBe(7)
 
   // Meanwhile, in the first tab, the user switches folders: the early answers name the old one.
   await page.getByRole('banner').getByRole('button', { name: 'Folder sample-project: switch folder' }).click()
@@ -146,14 +150,7 @@ test('an early script that arrives after the app has connected stands down', asy
       true
     )
   })
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  await fresh.route(/\/assets\/early-[^/]*\.js$/, async (route) => {
-    await released
-    await route.continue()
-  })
-
-  await fresh.goto(modus.url, { waitUntil: 'commit' }) // "load" would wait for the held script
+  const release = await openHolding(fresh, modus.url, /\/assets\/early-[^/]*\.js$/)
   await expect(fresh.getByLabel('Message')).toBeEnabled()
   release()
   await fresh.waitForFunction(() => (window as unknown as { earlyRan?: boolean }).earlyRan === true)
