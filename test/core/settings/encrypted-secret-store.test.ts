@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -23,6 +23,27 @@ describe('encrypted secret store', () => {
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600)
     await store.delete('provider:anthropic')
     expect(await store.get('provider:anthropic')).toBeUndefined()
+  })
+
+  it('decrypts a key once while the file is unchanged, and sees a change made by another writer', async () => {
+    const file = tempFile()
+    const cipher = xorCipher(true)
+    const decrypt = vi.spyOn(cipher, 'decrypt')
+    const store = createEncryptedSecretStore({ file, cipher, confirmWeakStorage: vi.fn() })
+    await store.set('embeddings:openai', 'sk-first')
+    expect(await store.get('embeddings:openai')).toBe('sk-first')
+    expect(await store.get('embeddings:openai')).toBe('sk-first')
+    expect(decrypt).toHaveBeenCalledTimes(1)
+
+    // Another process (another store on the same file) replaces the key, then a third writes the file in place.
+    const other = createEncryptedSecretStore({ file, cipher: xorCipher(true), confirmWeakStorage: vi.fn() })
+    await other.set('embeddings:openai', 'sk-second')
+    expect(await store.get('embeddings:openai')).toBe('sk-second')
+    const data = cipher.encrypt('sk-third-longer').toString('base64')
+    writeFileSync(file, JSON.stringify({ 'embeddings:openai': { scheme: 'os', data } }))
+    expect(await store.get('embeddings:openai')).toBe('sk-third-longer')
+    await other.delete('embeddings:openai')
+    expect(await store.get('embeddings:openai')).toBeUndefined()
   })
 
   it('asks once before storing without a real keychain, and refuses when declined', async () => {

@@ -42,10 +42,24 @@ export function createEncryptedSecretStore(deps: {
   const write = (secrets: z.infer<typeof SecretsFile>): Promise<void> =>
     writeFileAtomic(deps.file, JSON.stringify(secrets, null, 2), { mode: 0o600 })
 
+  // Each codebase search asks for the embeddings key: the file is read and the key decrypted again
+  // only when the file's identity or times changed (any writer, this process or another).
+  let cached: { stamp: string; values: Map<string, string | undefined> } | null = null
+  const stampOf = async (): Promise<string> => {
+    const info = await fs.stat(deps.file, { bigint: true }).catch(() => null)
+    return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : 'absent'
+  }
+
   return {
     async get(name) {
+      const stamp = await stampOf()
+      if (cached?.stamp !== stamp) cached = { stamp, values: new Map() }
+      const values = cached.values
+      if (values.has(name)) return values.get(name)
       const entry = (await read())[name]
-      return entry ? deps.cipher.decrypt(Buffer.from(entry.data, 'base64')) : undefined
+      const value = entry ? deps.cipher.decrypt(Buffer.from(entry.data, 'base64')) : undefined
+      values.set(name, value)
+      return value
     },
     async set(name, value) {
       const strong = deps.cipher.isStrong()
