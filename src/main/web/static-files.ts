@@ -22,7 +22,7 @@ export interface StaticFile {
 }
 
 /** Reads a file of the built renderer; `null` for anything outside `root` or missing. */
-export async function readStaticFile(root: string, urlPath: string): Promise<StaticFile | null> {
+async function readStaticFile(root: string, urlPath: string): Promise<StaticFile | null> {
   const full = resolveInside(root, urlPath)
   if (!full) return null
   // A link inside the folder must not lead out of it.
