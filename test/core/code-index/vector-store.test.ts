@@ -167,6 +167,51 @@ describe('vector search scanned in memory for a small table', () => {
   })
 })
 
+describe('vector search scanned in memory in WebAssembly SIMD (widths that are a multiple of 4)', () => {
+  // Eight wide, on a spiral: no two stored vectors are so close that rounding could swap them.
+  const wide = (i: number) => [Math.cos(i * 0.013), Math.sin(i * 0.013), 1, Math.cos(i * 0.0021), 0, 0.5, -1, 0]
+  const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id)
+  const rowsOf = (from: number, count: number) =>
+    Array.from({ length: count }, (_, k) => {
+      const i = from + k
+      return { id: `w${i}`, path: `src/g${i % 50}.ts`, vector: wide(i) }
+    })
+
+  it('ranks as LanceDB does with the same similarities, after growing past its first memory and after many removals', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-vectors-simd-'))
+    const seed = await openVectorStore(dir)
+    await seed.addVectors(rowsOf(0, 600), 8)
+    seed.close()
+    store = await openVectorStore(dir)
+    const probes = [wide(17.5), wide(410.2), [1, -2, 0.5, 3, 0, 1, 1, -1]]
+    const sameAsLance = async (limit: number, prefix?: string) => {
+      const lance = await openVectorStore(dir, { memoryScanMaxFloats: 0 })
+      try {
+        for (const probe of probes) {
+          const fromLance = await lance.searchVectors(probe, limit, prefix)
+          const fromMemory = await store!.searchVectors(probe, limit, prefix)
+          expect(ids(fromMemory)).toEqual(ids(fromLance))
+          fromMemory.forEach((hit, i) => expect(hit.similarity).toBeCloseTo(fromLance[i].similarity, 5))
+        }
+      } finally {
+        lance.close()
+      }
+    }
+    expect(await store.holdVectorsInMemory()).toBe(true)
+    await sameAsLance(10)
+    await sameAsLance(5, 'src/g7.ts')
+    // 4,600 rows of 8 floats: past the first 64 kB of WebAssembly memory.
+    await store.addVectors(rowsOf(600, 4000), 8)
+    expect(await store.holdVectorsInMemory()).toBe(true) // kept up to date, not read again
+    await sameAsLance(10)
+    // Forty of the fifty files gone: the rows left are packed together.
+    await store.removeVectorsOf(Array.from({ length: 40 }, (_, g) => `src/g${g}.ts`))
+    expect(await store.holdVectorsInMemory()).toBe(true)
+    await sameAsLance(10)
+    expect(await store.searchVectors(wide(1), 5000)).toHaveLength(920)
+  })
+})
+
 describe('ANN vector index past its size', () => {
   const spread = (i: number) => [Math.cos(i * 0.07), Math.sin(i * 0.07), 1]
   const near = (hits: Array<{ id: string }>) => hits.map((h) => h.id)

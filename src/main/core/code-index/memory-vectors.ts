@@ -1,4 +1,5 @@
 import type * as Arrow from 'apache-arrow'
+import { createDotKernel, type DotKernel } from './simd-dot'
 
 export interface VectorHit {
   id: string
@@ -36,13 +37,16 @@ export class MemoryVectors {
   private paths: string[] = []
   private rowsOf = new Map<string, number[]>()
   private unit: Float32Array
+  /** The scan in WebAssembly SIMD, whose memory holds `unit` (null: the JavaScript loop scans). */
+  private readonly kernel: DotKernel | null
   private removed = 0
 
   constructor(
     readonly dimension: number,
     capacity = 0
   ) {
-    this.unit = new Float32Array(Math.max(capacity, 16) * dimension)
+    this.kernel = createDotKernel(dimension, Math.max(capacity, 16))
+    this.unit = this.kernel?.floats ?? new Float32Array(Math.max(capacity, 16) * dimension)
   }
 
   /** Rows that can be found (removed ones not counted). */
@@ -100,6 +104,7 @@ export class MemoryVectors {
   private scores(query: Float32Array): Float32Array {
     const { dimension, unit } = this
     const rows = this.ids.length
+    if (this.kernel) return this.kernel.scores(query, rows)
     const scores = new Float32Array(rows)
     const lanes = dimension - (dimension % 4)
     for (let row = 0, base = 0; row < rows; row++, base += dimension) {
@@ -157,7 +162,13 @@ export class MemoryVectors {
 
   private reserve(rows: number): void {
     if (rows * this.dimension <= this.unit.length) return
-    const bigger = new Float32Array(Math.max(rows, (this.unit.length / this.dimension) * 2) * this.dimension)
+    const room = Math.max(rows, (this.unit.length / this.dimension) * 2)
+    if (this.kernel) {
+      this.kernel.reserve(room)
+      this.unit = this.kernel.floats
+      return
+    }
+    const bigger = new Float32Array(room * this.dimension)
     bigger.set(this.unit)
     this.unit = bigger
   }

@@ -1,0 +1,174 @@
+/**
+ * The in-memory vector scan's dot products in WebAssembly SIMD. The JavaScript loop cost 1.65 ms for
+ * 16.7k vectors of 64 alone and about twice that inside a hybrid query, beside LanceDB's threads.
+ * Each product and sum is done in double precision in the order the JavaScript loop used (four
+ * lanes, then ((a + b) + c) + d, rounded to float32), so the scores, and so the rankings, are the
+ * same bit for bit.
+ *
+ * The module is assembled here (about 150 bytes): no build step, no binary in the tree.
+ */
+
+/** Vectors in a WebAssembly memory the kernel reads: one row of `dimension` floats after another. */
+export interface DotKernel {
+  /** The rows' floats (a new view after each `reserve` that grew the memory). */
+  readonly floats: Float32Array
+  /** Room for `rows` rows, the query and the scores; the rows stored so far are kept. */
+  reserve(rows: number): void
+  /** Each of the first `rows` rows' dot product with `query` (of `dimension` floats). */
+  scores(query: Float32Array, rows: number): Float32Array
+}
+
+/** The part of the WebAssembly global used here (the main process's TypeScript lib has no WebAssembly types). */
+interface WasmModule {
+  readonly kind: 'wasm module'
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer
+  grow(pages: number): number
+}
+declare const WebAssembly: {
+  validate(bytes: Uint8Array): boolean
+  Module: new (bytes: Uint8Array) => WasmModule
+  Memory: new (descriptor: { initial: number }) => WasmMemory
+  Instance: new (module: WasmModule, imports: object) => { exports: Record<string, unknown> }
+}
+
+const PAGE_BYTES = 65_536
+const I32 = 0x7f
+const V128 = 0x7b
+const SIMD = 0xfd
+
+const leb = (value: number): number[] => {
+  const out: number[] = []
+  do {
+    let byte = value & 0x7f
+    value >>>= 7
+    if (value !== 0) byte |= 0x80
+    out.push(byte)
+  } while (value !== 0)
+  return out
+}
+const name = (text: string) => [text.length, ...[...text].map((c) => c.charCodeAt(0))]
+const section = (id: number, content: number[]) => [id, ...leb(content.length), ...content]
+
+// Parameters and locals of `scores(rowsAt, queryAt, rows, dimension, outAt)`.
+const [ROW, QUERY, ROWS, DIMENSION, OUT, ROW_END, Q, LO, HI, X, Y] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+const get = (local: number) => [0x20, local]
+const set = (local: number) => [0x21, local]
+const addTo = (local: number, bytes: number) => [...get(local), 0x41, bytes, 0x6a, ...set(local)]
+const zeroV128 = [SIMD, 0x0c, ...new Array<number>(16).fill(0)]
+const loadV128 = [SIMD, 0x00, 0x02, 0x00]
+const promoteLow = [SIMD, 0x5f]
+const f64x2Mul = [SIMD, 0xf2, 0x01]
+const f64x2Add = [SIMD, 0xf0, 0x01]
+/** Lanes 2 and 3 of a float32x4 moved to 0 and 1 (so that promoteLow widens them). */
+const highHalf = [SIMD, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7]
+const lane = (local: number, at: number) => [...get(local), SIMD, 0x21, at]
+
+/** lo += (x[0], x[1]) * (y[0], y[1]); hi += (x[2], x[3]) * (y[2], y[3]), in float64. */
+const accumulate = [
+  ...get(LO),
+  ...get(X),
+  ...promoteLow,
+  ...get(Y),
+  ...promoteLow,
+  ...f64x2Mul,
+  ...f64x2Add,
+  ...set(LO),
+  ...get(HI),
+  ...get(X),
+  ...get(X),
+  ...highHalf,
+  ...promoteLow,
+  ...get(Y),
+  ...get(Y),
+  ...highHalf,
+  ...promoteLow,
+  ...f64x2Mul,
+  ...f64x2Add,
+  ...set(HI)
+]
+
+const body = [
+  ...[0x02, 0x40, 0x03, 0x40], // block, loop (one row per turn)
+  ...[...get(ROWS), 0x45, 0x0d, 1], // no rows left: out of the block
+  ...[...get(ROW), ...get(DIMENSION), 0x41, 2, 0x74, 0x6a, ...set(ROW_END)],
+  ...[...get(QUERY), ...set(Q), ...zeroV128, ...set(LO), ...zeroV128, ...set(HI)],
+  ...[0x03, 0x40], // loop (four floats per turn)
+  ...[...get(ROW), ...loadV128, ...set(X), ...get(Q), ...loadV128, ...set(Y)],
+  ...accumulate,
+  ...[...addTo(ROW, 16), ...addTo(Q, 16)],
+  ...[...get(ROW), ...get(ROW_END), 0x49, 0x0d, 0], // more floats in the row: again
+  0x0b,
+  ...get(OUT),
+  ...[...lane(LO, 0), ...lane(LO, 1), 0xa0, ...lane(HI, 0), 0xa0, ...lane(HI, 1), 0xa0], // ((a + b) + c) + d
+  ...[0xb6, 0x38, 0x02, 0x00], // demoted to float32, stored
+  ...addTo(OUT, 4),
+  ...[...get(ROWS), 0x41, 1, 0x6b, ...set(ROWS)],
+  ...[0x0c, 0, 0x0b, 0x0b, 0x0b] // next row; end loop, block, function
+]
+const locals = [2, 2, I32, 4, V128]
+const code = [...locals, ...body]
+
+const moduleBytes = new Uint8Array([
+  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]),
+  ...section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]),
+  ...section(3, [1, 0]),
+  ...section(7, [1, ...name('scores'), 0x00, 0]),
+  ...section(10, [1, ...leb(code.length), ...code])
+])
+
+let compiled: WasmModule | null | undefined
+
+/** The compiled module, or null where WebAssembly SIMD is missing (the JavaScript loop answers then). */
+function simdModule(): WasmModule | null {
+  if (compiled === undefined) {
+    try {
+      compiled = WebAssembly.validate(moduleBytes) ? new WebAssembly.Module(moduleBytes) : null
+    } catch {
+      compiled = null
+    }
+  }
+  return compiled
+}
+
+/** A kernel for rows of `dimension` floats, or null when it cannot serve them (no SIMD, or a width not a multiple of 4). */
+export function createDotKernel(dimension: number, capacity: number): DotKernel | null {
+  const compiledModule = dimension > 0 && dimension % 4 === 0 ? simdModule() : null
+  if (!compiledModule) return null
+  const memory = new WebAssembly.Memory({ initial: 1 })
+  const instance = new WebAssembly.Instance(compiledModule, { env: { memory } })
+  const run = instance.exports.scores as (
+    rowsAt: number,
+    queryAt: number,
+    rows: number,
+    dim: number,
+    outAt: number
+  ) => void
+  let rowsRoom = 0
+  let floats = new Float32Array(0)
+  const reserve = (rows: number) => {
+    if (rows <= rowsRoom) return
+    // The rows, then the query, then a score per row.
+    const bytes = (rows * dimension + dimension + rows) * 4
+    const pages = Math.ceil(bytes / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES
+    if (pages > 0) memory.grow(pages)
+    rowsRoom = rows
+    floats = new Float32Array(memory.buffer, 0, rows * dimension)
+  }
+  reserve(capacity)
+  return {
+    get floats() {
+      return floats
+    },
+    reserve,
+    scores(query, rows) {
+      const queryAt = rowsRoom * dimension * 4
+      const outAt = queryAt + dimension * 4
+      new Float32Array(memory.buffer, queryAt, dimension).set(query)
+      run(0, queryAt, rows, dimension, outAt)
+      return new Float32Array(memory.buffer, outAt, rows)
+    }
+  }
+}
