@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { createKeepAlivePost, postWithFetch, type PostAnswer } from './json-post'
 
 /** An OpenAI or OpenAI-compatible embeddings endpoint (Ollama, LM Studio, vLLM serve `/v1/embeddings`). */
 export interface EmbeddingsEndpoint {
@@ -41,8 +42,7 @@ const REQUEST_TIMEOUT_MS = 60_000
 /** Longest text sent for one chunk (the model's context is the limit; this keeps requests small). */
 const MAX_INPUT_CHARS = 8000
 
-const errorText = async (response: Response): Promise<string> => {
-  const body = await response.text().catch(() => '')
+const errorText = ({ body, statusText }: PostAnswer): string => {
   try {
     const parsed = JSON.parse(body) as { error?: { message?: string } | string }
     const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message
@@ -50,40 +50,52 @@ const errorText = async (response: Response): Promise<string> => {
   } catch {
     // not JSON: the start of the body says enough
   }
-  return body.slice(0, 200) || response.statusText
+  return body.slice(0, 200) || statusText
 }
 
-/** Calls POST {baseUrl}/embeddings; every failure is an EmbeddingsError that says what went wrong. */
-export function createEmbedder(endpoint: EmbeddingsEndpoint, fetchImpl: typeof fetch = fetch): Embedder {
+const parsedJson = (body: string): unknown => {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Calls POST {baseUrl}/embeddings; every failure is an EmbeddingsError that says what went wrong.
+ * Through `fetchImpl` when given, else node:http(s) with keep-alive connections.
+ */
+export function createEmbedder(endpoint: EmbeddingsEndpoint, fetchImpl?: typeof fetch): Embedder {
   const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/embeddings`
+  const post = fetchImpl ? postWithFetch(fetchImpl) : createKeepAlivePost()
   return {
     model: endpoint.model,
     async embed(texts, signal) {
       if (texts.length === 0) return []
       const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
-      let response: Response
+      let response: PostAnswer
       try {
-        response = await fetchImpl(url, {
-          method: 'POST',
-          headers: {
+        response = await post(
+          url,
+          {
             'content-type': 'application/json',
             ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {})
           },
-          body: JSON.stringify({
+          JSON.stringify({
             model: endpoint.model,
             input: texts.map((t) => t.slice(0, MAX_INPUT_CHARS)),
             encoding_format: 'float',
             ...(endpoint.dimensions ? { dimensions: endpoint.dimensions } : {})
           }),
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout
-        })
+          signal ? AbortSignal.any([signal, timeout]) : timeout
+        )
       } catch (err) {
         if (signal?.aborted) throw err
         throw new EmbeddingsError(`The embeddings endpoint ${url} could not be reached: ${(err as Error).message}`)
       }
-      if (!response.ok)
-        throw new EmbeddingsError(`The embeddings endpoint answered ${response.status}: ${await errorText(response)}`)
-      const parsed = EmbeddingsResponse.safeParse(await response.json().catch(() => null))
+      if (response.status < 200 || response.status > 299)
+        throw new EmbeddingsError(`The embeddings endpoint answered ${response.status}: ${errorText(response)}`)
+      const parsed = EmbeddingsResponse.safeParse(parsedJson(response.body))
       if (!parsed.success)
         throw new EmbeddingsError(`The embeddings endpoint ${url} sent an answer that is not an embeddings list.`)
       const vectors = new Array<number[]>(texts.length)
