@@ -116,6 +116,42 @@ describe('lexical search in LanceDB (full-text BM25 index over the terms)', () =
   })
 })
 
+describe('reading chunks by id', () => {
+  const texts = async (ids: string[]) => {
+    const found = await store!.chunksById(ids)
+    return ids.map((id) => found.get(id)?.text ?? null)
+  }
+  /** Asked twice, the second time once the row ids had time to be read. */
+  const twice = async (ids: string[]) => {
+    const first = await texts(ids)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    return [first, await texts(ids)]
+  }
+
+  it('returns what the table holds now, after an edit that keeps a chunk id, a removal and a compaction', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-chunks-by-id-'))
+    store = await openVectorStore(dir)
+    for (let batch = 0; batch < 3; batch++)
+      await store.addChunks(Array.from({ length: 10 }, (_, k) => chunk(batch * 10 + k)))
+    const old = ['function f1() {}', 'function f9() {}', 'function f20() {}']
+    expect(await twice(['c1', 'c9', 'c20'])).toEqual([old, old])
+    // src/f1.ts edited (it held c1, c8, c15, c22, c29): its one chunk now is c1 with another text.
+    await store.removePaths(['src/f1.ts'])
+    await store.addChunks([{ ...chunk(1), text: 'function f1() { return 2 }' }])
+    const edited = ['function f1() { return 2 }', 'function f9() {}', 'function f20() {}']
+    expect(await twice(['c1', 'c9', 'c20'])).toEqual([edited, edited])
+    expect(await twice(['c15', 'c22'])).toEqual([
+      [null, null],
+      [null, null]
+    ])
+    await store.compact(0)
+    expect(await twice(['c20', 'c1', 'c9'])).toEqual([
+      [edited[2], edited[0], edited[1]],
+      [edited[2], edited[0], edited[1]]
+    ])
+  })
+})
+
 describe('vector search scanned in memory for a small table', () => {
   // Angles 0.07 apart: no two stored vectors are so close that rounding could swap them.
   const spread = (i: number) => [Math.cos(i * 0.07), Math.sin(i * 0.07), 1]

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import type * as LanceDb from '@lancedb/lancedb'
 import type * as Arrow from 'apache-arrow'
 import { tableOf } from './arrow-columns'
+import { createChunkRows } from './chunk-rows'
 import type { Chunk } from './chunker'
 import { MemoryVectors, type VectorHit } from './memory-vectors'
 import { tokenize } from './tokenize'
@@ -207,6 +208,28 @@ export async function openVectorStore(
     throw err instanceof StoreLayoutError ? err : new StoreLayoutError((err as Error).message)
   }
 
+  const chunkRows = createChunkRows(() => chunks)
+  /** A write to the chunks table: the row ids known before it may point elsewhere after it. */
+  const writingChunks = async (write: () => Promise<unknown>): Promise<void> => {
+    chunkRows.forget()
+    try {
+      await write()
+    } finally {
+      chunkRows.forget()
+    }
+  }
+  /** The chunks at these row ids if they are the chunks asked for (else null: the caller reads by id). */
+  const takeChunks = async (ids: readonly string[], rowIds: number[]): Promise<StoredChunk[] | null> => {
+    const answer = await chunks
+      .takeRowIds(rowIds)
+      .select(CHUNK_COLUMNS)
+      .toArrow()
+      .catch(() => null)
+    const found = answer ? chunksFromColumns(answer) : []
+    const wanted = new Set(ids)
+    return found.length === wanted.size && found.every((c) => wanted.has(c.id)) ? found : null
+  }
+
   // The vectors read into memory for the scan (small tables only): read once, then kept up to date
   // by the writes below, so an edit does not cost the next query a read of the whole table.
   let inMemory: Promise<MemoryVectors | null> | null = null
@@ -321,11 +344,11 @@ export async function openVectorStore(
         ],
         rows.length
       )
-      await chunks.add(table)
+      await writingChunks(() => chunks.add(table))
     },
     async removePaths(paths) {
       if (paths.length === 0) return
-      await deleteIn(chunks, 'path', paths)
+      await writingChunks(() => deleteIn(chunks, 'path', paths))
       if (vectors) await changingVectors(() => deleteIn(vectors!, 'path', paths), withoutPaths(paths))
     },
     chunkCount: () => chunks.countRows(),
@@ -342,6 +365,10 @@ export async function openVectorStore(
     },
     async chunksById(ids) {
       if (ids.length === 0) return new Map()
+      const rowIds = chunkRows.of(ids)
+      const taken = rowIds ? await takeChunks(ids, rowIds) : null
+      if (taken) return new Map(taken.map((c) => [c.id, c]))
+      if (rowIds) chunkRows.forget()
       const answer = await chunks
         .query()
         .where(`id IN (${inList(ids)})`)
@@ -458,12 +485,13 @@ export async function openVectorStore(
       for (const table of vectors ? [chunks, vectors] : [chunks]) {
         const { fragmentStats } = await table.stats()
         if (fragmentStats.numSmallFragments > tolerated || (await unindexedRows(table)) > UNINDEXED_ROWS_TOLERATED) {
-          await table.optimize({ cleanupOlderThan: new Date() })
+          const optimize = () => table.optimize({ cleanupOlderThan: new Date() })
+          await (table === chunks ? writingChunks(optimize) : optimize())
         }
       }
     },
     async clear() {
-      await chunks.delete('true')
+      await writingChunks(() => chunks.delete('true'))
       await changingVectors(
         async () => {
           if (vectors) await db.dropTable(VECTORS)
