@@ -52,7 +52,8 @@ const name = (text: string) => [text.length, ...[...text].map((c) => c.charCodeA
 const section = (id: number, content: number[]) => [id, ...leb(content.length), ...content]
 
 // Parameters and locals of `scores(rowsAt, queryAt, rows, dimension, outAt)`.
-const [ROW, QUERY, ROWS, DIMENSION, OUT, ROW_END, Q, LO, HI, X, Y] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+const [ROW, QUERY, ROWS, DIMENSION, OUT, ROW_END, Q, NEXT] = [0, 1, 2, 3, 4, 5, 6, 7]
+const [LO, HI, LO_NEXT, HI_NEXT, X, Y_LO, Y_HI] = [8, 9, 10, 11, 12, 13, 14]
 const get = (local: number) => [0x20, local]
 const set = (local: number) => [0x21, local]
 const addTo = (local: number, bytes: number) => [...get(local), 0x41, bytes, 0x6a, ...set(local)]
@@ -61,53 +62,78 @@ const loadV128 = [SIMD, 0x00, 0x02, 0x00]
 const promoteLow = [SIMD, 0x5f]
 const f64x2Mul = [SIMD, 0xf2, 0x01]
 const f64x2Add = [SIMD, 0xf0, 0x01]
-/** Lanes 2 and 3 of a float32x4 moved to 0 and 1 (so that promoteLow widens them). */
-const highHalf = [SIMD, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7]
+/** Lanes 2 and 3 of the float32x4 on the stack moved to 0 and 1 (so that promoteLow widens them). */
+const highHalf = (local: number) => [
+  ...get(local),
+  ...get(local),
+  SIMD,
+  0x0d,
+  8,
+  9,
+  10,
+  11,
+  12,
+  13,
+  14,
+  15,
+  0,
+  1,
+  2,
+  3,
+  4,
+  5,
+  6,
+  7
+]
 const lane = (local: number, at: number) => [...get(local), SIMD, 0x21, at]
 
-/** lo += (x[0], x[1]) * (y[0], y[1]); hi += (x[2], x[3]) * (y[2], y[3]), in float64. */
-const accumulate = [
-  ...get(LO),
-  ...get(X),
-  ...promoteLow,
-  ...get(Y),
-  ...promoteLow,
-  ...f64x2Mul,
-  ...f64x2Add,
-  ...set(LO),
-  ...get(HI),
-  ...get(X),
-  ...get(X),
-  ...highHalf,
-  ...promoteLow,
-  ...get(Y),
-  ...get(Y),
-  ...highHalf,
-  ...promoteLow,
-  ...f64x2Mul,
-  ...f64x2Add,
-  ...set(HI)
+/** x = the four floats at `row`; lo += (x[0], x[1]) * (y[0], y[1]); hi += (x[2], x[3]) * (y[2], y[3]), in float64. */
+const accumulate = (row: number, lo: number, hi: number) => [
+  ...[...get(row), ...loadV128, ...set(X)],
+  ...[...get(lo), ...get(X), ...promoteLow, ...get(Y_LO), ...f64x2Mul, ...f64x2Add, ...set(lo)],
+  ...[...get(hi), ...highHalf(X), ...promoteLow, ...get(Y_HI), ...f64x2Mul, ...f64x2Add, ...set(hi)]
+]
+/** The score at `outAt + bytes`: ((a + b) + c) + d, as the JavaScript loop summed its four lanes, demoted to float32. */
+const store = (lo: number, hi: number, bytes: number) => [
+  ...get(OUT),
+  ...[...lane(lo, 0), ...lane(lo, 1), 0xa0, ...lane(hi, 0), 0xa0, ...lane(hi, 1), 0xa0],
+  ...[0xb6, 0x38, 0x02, bytes]
 ]
 
+// Two rows per turn, each with its own accumulators, sharing the query's floats: the adds of one row
+// wait on each other (their order is what keeps the sums exact), the two rows' do not. With an odd
+// count the last turn also scores the row after the last (scratch the caller leaves room for).
 const body = [
-  ...[0x02, 0x40, 0x03, 0x40], // block, loop (one row per turn)
-  ...[...get(ROWS), 0x45, 0x0d, 1], // no rows left: out of the block
+  ...[0x02, 0x40, 0x03, 0x40], // block, loop (two rows per turn)
+  ...[...get(ROWS), 0x41, 0, 0x4c, 0x0d, 1], // no rows left (rows <= 0): out of the block
   ...[...get(ROW), ...get(DIMENSION), 0x41, 2, 0x74, 0x6a, ...set(ROW_END)],
-  ...[...get(QUERY), ...set(Q), ...zeroV128, ...set(LO), ...zeroV128, ...set(HI)],
-  ...[0x03, 0x40], // loop (four floats per turn)
-  ...[...get(ROW), ...loadV128, ...set(X), ...get(Q), ...loadV128, ...set(Y)],
-  ...accumulate,
-  ...[...addTo(ROW, 16), ...addTo(Q, 16)],
+  ...[...get(ROW_END), ...set(NEXT), ...get(QUERY), ...set(Q)],
+  ...[...zeroV128, ...set(LO), ...zeroV128, ...set(HI), ...zeroV128, ...set(LO_NEXT), ...zeroV128, ...set(HI_NEXT)],
+  ...[0x03, 0x40], // loop (four floats of each row per turn)
+  ...[
+    ...get(Q),
+    ...loadV128,
+    ...set(X),
+    ...get(X),
+    ...promoteLow,
+    ...set(Y_LO),
+    ...highHalf(X),
+    ...promoteLow,
+    ...set(Y_HI)
+  ],
+  ...accumulate(ROW, LO, HI),
+  ...accumulate(NEXT, LO_NEXT, HI_NEXT),
+  ...[...addTo(ROW, 16), ...addTo(NEXT, 16), ...addTo(Q, 16)],
   ...[...get(ROW), ...get(ROW_END), 0x49, 0x0d, 0], // more floats in the row: again
   0x0b,
-  ...get(OUT),
-  ...[...lane(LO, 0), ...lane(LO, 1), 0xa0, ...lane(HI, 0), 0xa0, ...lane(HI, 1), 0xa0], // ((a + b) + c) + d
-  ...[0xb6, 0x38, 0x02, 0x00], // demoted to float32, stored
-  ...addTo(OUT, 4),
-  ...[...get(ROWS), 0x41, 1, 0x6b, ...set(ROWS)],
-  ...[0x0c, 0, 0x0b, 0x0b, 0x0b] // next row; end loop, block, function
+  ...store(LO, HI, 0),
+  ...store(LO_NEXT, HI_NEXT, 4),
+  ...[...get(NEXT), ...set(ROW)],
+  ...addTo(OUT, 8),
+  ...[...get(ROWS), 0x41, 2, 0x6b, ...set(ROWS)],
+  ...[0x0c, 0, 0x0b, 0x0b, 0x0b] // next rows; end loop, block, function
 ]
-const locals = [2, 2, I32, 4, V128]
+const locals = [2, 3, I32, 7, V128]
 const code = [...locals, ...body]
 
 const moduleBytes = new Uint8Array([
@@ -150,8 +176,9 @@ export function createDotKernel(dimension: number, capacity: number): DotKernel 
   let floats = new Float32Array(0)
   const reserve = (rows: number) => {
     if (rows <= rowsRoom) return
-    // The rows, then the query, then a score per row.
-    const bytes = (rows * dimension + dimension + rows) * 4
+    // The rows, then the query, then a score per row and one more (an odd count scores one row past
+    // the last: the next row's room, or the query, both inside the memory).
+    const bytes = (rows * dimension + dimension + rows + 1) * 4
     const pages = Math.ceil(bytes / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES
     if (pages > 0) memory.grow(pages)
     rowsRoom = rows
