@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import type * as LanceDb from '@lancedb/lancedb'
 import type * as Arrow from 'apache-arrow'
 import { tableOf } from './arrow-columns'
+import { batchesUpTo } from './batches-up-to'
 import { createChunkRows } from './chunk-rows'
 import type { Chunk } from './chunker'
 import { MemoryVectors, type VectorHit } from './memory-vectors'
@@ -137,7 +138,7 @@ async function openChecked(db: LanceDb.Connection, name: string, columns: string
 const CHUNK_COLUMNS = ['id', 'path', 'start_line', 'end_line', 'text']
 
 /** Chunks read column by column (a row object per chunk, as `toArray` makes them, cost more than the query). */
-function chunksFromColumns(answer: Arrow.Table): StoredChunk[] {
+function chunksFromColumns(answer: Arrow.Table | Arrow.RecordBatch): StoredChunk[] {
   const column = <T>(name: string): T[] => [...(answer.getChild(name) ?? [])] as T[]
   const ids = column<string>('id')
   const paths = column<string>('path')
@@ -220,12 +221,9 @@ export async function openVectorStore(
   }
   /** The chunks at these row ids if they are the chunks asked for (else null: the caller reads by id). */
   const takeChunks = async (ids: readonly string[], rowIds: number[]): Promise<StoredChunk[] | null> => {
-    const answer = await chunks
-      .takeRowIds(rowIds)
-      .select(CHUNK_COLUMNS)
-      .toArrow()
-      .catch(() => null)
-    const found = answer ? chunksFromColumns(answer) : []
+    const taken = chunks.takeRowIds(rowIds).select(CHUNK_COLUMNS)
+    const batches = await batchesUpTo(taken, rowIds.length).catch(() => null)
+    const found = batches ? batches.flatMap(chunksFromColumns) : []
     const wanted = new Set(ids)
     return found.length === wanted.size && found.every((c) => wanted.has(c.id)) ? found : null
   }
@@ -410,9 +408,10 @@ export async function openVectorStore(
         .select([...CHUNK_COLUMNS, '_score'])
         .limit(limit)
       if (pathPrefix) search = search.where(underPrefix(pathPrefix))
-      const answer = await search.toArrow()
-      const scores = [...(answer.getChild('_score') ?? [])] as number[]
-      return chunksFromColumns(answer).map((chunk, i) => ({ id: chunk.id, score: Number(scores[i]), chunk }))
+      return (await batchesUpTo(search, limit)).flatMap((batch) => {
+        const scores = [...(batch.getChild('_score') ?? [])] as number[]
+        return chunksFromColumns(batch).map((chunk, i) => ({ id: chunk.id, score: Number(scores[i]), chunk }))
+      })
     },
     async addVectors(rows, dimension) {
       if (rows.length === 0) return
