@@ -470,8 +470,14 @@ export async function openVectorStore(
       // IVF-PQ's distances are approximate: its candidates are re-ranked by their exact distance.
       if (annIndexTypeFor(vector.length) === 'IvfPq') query = query.refineFactor(4)
       if (pathPrefix) query = query.where(underPrefix(pathPrefix))
-      const rows = await query.toArray()
-      return rows.map((r: Record<string, unknown>) => ({ id: String(r.id), similarity: 1 - Number(r._distance) }))
+      return (await batchesUpTo(query, limit)).flatMap((batch) => {
+        const ids = batch.getChild('id')
+        const distances = batch.getChild('_distance')
+        return Array.from({ length: batch.numRows }, (_, i) => ({
+          id: String(ids?.get(i)),
+          similarity: 1 - Number(distances?.get(i))
+        }))
+      })
     },
     /**
      * Merges a table's small fragments once there are more than `tolerated` (every add leaves one,
