@@ -16,7 +16,8 @@ import { it } from 'vitest'
 import type { CodeIndexStatus } from '../src/shared/contract/code-index'
 import { openCodeIndex } from '../src/main/core/code-index/code-index'
 import { createEmbedder } from '../src/main/core/code-index/embedder'
-import { createWorkerCodeParser, PARSE_WORKER_IDLE_STOP_MS } from '../src/main/core/code-index/parse-worker'
+import { PARSE_WORKER_IDLE_STOP_MS } from '../src/main/core/code-index/parse-worker'
+import { createParserPool } from '../src/main/core/code-index/parser-pool'
 import { ANN_INDEX_MIN_FLOATS, MEMORY_SCAN_MAX_FLOATS } from '../src/main/core/code-index/vector-store'
 import { startEmbeddingsProcess } from './support/embeddings-process'
 
@@ -97,7 +98,7 @@ it(
     }
     // The embeddings endpoint runs in its own process: its work is not the index's, as a real endpoint's is not.
     const endpoint = await startEmbeddingsProcess()
-    const parser = createWorkerCodeParser()
+    const parser = createParserPool()
     const embedder = createEmbedder({ baseUrl: endpoint.baseUrl, model: 'fake' })
     // When the lexical index was whole (the status says the vectors are being made from then; they began beside it).
     let embeddingFrom = 0

@@ -8,14 +8,15 @@ import { appendFileSync, readFileSync, statSync, utimesSync, writeFileSync } fro
 import { join } from 'node:path'
 import { openCodeIndex } from '../../src/main/core/code-index/code-index'
 import { createEmbedder } from '../../src/main/core/code-index/embedder'
-import { createWorkerCodeParser, PARSE_WORKER_IDLE_STOP_MS } from '../../src/main/core/code-index/parse-worker'
+import { PARSE_WORKER_IDLE_STOP_MS } from '../../src/main/core/code-index/parse-worker'
+import { createParserPool } from '../../src/main/core/code-index/parser-pool'
 
 const [root, dir, baseUrl, edited, mode] = process.argv.slice(2)
 /** watcher.ts's default: an edit's update starts this long after its last event. */
 const WATCHER_DEBOUNCE_MS = 300
 
 async function main(): Promise<void> {
-  const parser = createWorkerCodeParser()
+  const parser = createParserPool()
   const embedder = createEmbedder({ baseUrl, model: 'fake' })
   const index = await openCodeIndex({ root, dir, parser, embedder: async () => ({ embedder, baseUrl }) })
   await index.search('createElement', { limit: 10 })

@@ -20,8 +20,8 @@ import type { SecretStore } from './settings/secret-store'
 import type { SettingsStore } from './settings/settings-store'
 import { createTaskStore, type TaskStore } from './store/task-store'
 import { createTerminalService, type TerminalService } from './terminal'
-import { createWorkerCodeParser } from './code-index/parse-worker'
 import { createCodeParser } from './code-index/parser'
+import { createParserPool } from './code-index/parser-pool'
 import { createBuiltInExecutors } from './tools/executors'
 import { createToolRegistry, type ToolRegistry } from './tools/registry'
 import type { McpHub } from './mcp/hub'
@@ -189,8 +189,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   })
 
   const codeParser = createCodeParser()
-  // The index's builds parse in a worker thread; the tools' one-file parses stay in this one.
-  const indexParser = createWorkerCodeParser()
+  // The index's builds parse in worker threads; the tools' one-file parses stay in this one.
+  const indexParser = createParserPool()
   const codeIndex = createCodeIndexService({
     dataDir: options.dataDir,
     parser: indexParser,

@@ -3,6 +3,7 @@ import { chunkBySize, chunkFile, isMinified } from '../../../src/main/core/code-
 import { fuseRankings } from '../../../src/main/core/code-index/hybrid'
 import { languageFor } from '../../../src/main/core/code-index/languages'
 import { createCodeParser } from '../../../src/main/core/code-index/parser'
+import { termsColumn } from '../../../src/main/core/code-index/terms-column'
 import { tokenize } from '../../../src/main/core/code-index/tokenize'
 
 const parser = createCodeParser()
@@ -78,6 +79,26 @@ describe('terms and fusion', () => {
       'max',
       'results'
     ])
+  })
+
+  it('stores the terms a query is tokenized into, for every kind of name', () => {
+    const cases: Array<[string, string]> = [
+      [
+        'HTTPServer HTTP2Server URLs x9Y __proto__ a$B',
+        'httpserver http server http2server http server urls ur ls x9y __proto__ a$b'
+      ],
+      // Only ASCII letters, digits, `_` and `$` make names.
+      ['café naïveCase ÀBc', 'caf na vecase ve case bc'],
+      ['  \n\t ', ''],
+      // Names over 48 characters are no terms.
+      [`${'x'.repeat(48)} ${'y'.repeat(49)} aaaaBBBBccccDDDD`, `${'x'.repeat(48)} aaaabbbbccccdddd aaaa bbb bcccc dddd`]
+    ]
+    const column = termsColumn(cases.map(([text]) => text))
+    const stored = cases.map((_, i) =>
+      Buffer.from(column.bytes.subarray(column.offsets[i], column.offsets[i + 1])).toString('utf8')
+    )
+    expect(stored).toEqual(cases.map(([, terms]) => terms))
+    expect(cases.map(([text]) => tokenize(text).join(' '))).toEqual(stored)
   })
 
   it('fuses both rankings: a chunk high in both beats one high in only one', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { languageFor } from '../../../src/main/core/code-index/languages'
 import { createWorkerCodeParser, type WorkerCodeParser } from '../../../src/main/core/code-index/parse-worker'
+import { createParserPool } from '../../../src/main/core/code-index/parser-pool'
 
 const js = languageFor('a.js')!
 const ts = languageFor('a.ts')!
@@ -83,5 +84,33 @@ describe('the parse worker between edits', () => {
     parser.dispose()
     parser.warm(js)
     expect(parser.state().threadId).toBeNull()
+  })
+})
+
+describe('the parse workers of a build', () => {
+  const file = (i: number) => `function file${i}() {\n  return ${i}\n}\n`
+
+  it('a backlog of parses is spread over a second worker, which stops once idle; the first stands by', async () => {
+    // Long enough that both workers still run once the last parse is answered, even on a loaded machine.
+    parser = createParserPool({ workers: 2, idleStopMs: 2_000 })
+    const texts = Array.from({ length: 12 }, (_, i) => file(i))
+    const found = await Promise.all(texts.map((text) => names(parser!, text)))
+    expect(found).toEqual(texts.map((_, i) => [`file${i}`]))
+    expect(parser.state().parses).toBe(12)
+    expect(parser.state().running).toBe(2)
+    await until(() => parser!.state().running === 1, 'the second worker to stop')
+    expect(parser.state()).toMatchObject({ running: 1, languages: ['javascript'], inThread: false })
+    expect(await names(parser, small)).toEqual(['small'])
+  })
+
+  it('parses one at a time (edits) use one worker', async () => {
+    parser = createParserPool({ workers: 2, idleStopMs: 50 })
+    for (let i = 0; i < 3; i++) {
+      expect(await names(parser, file(i))).toEqual([`file${i}`])
+      expect(parser.state().running).toBe(1)
+    }
+    const threadId = parser.state().threadId
+    await sleep(300)
+    expect(parser.state()).toMatchObject({ threadId, running: 1 })
   })
 })

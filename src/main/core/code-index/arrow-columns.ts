@@ -7,6 +7,8 @@ import type * as Arrow from 'apache-arrow'
  */
 export type Column =
   | { kind: 'utf8'; values: readonly string[] }
+  /** Utf8 already encoded: every value's bytes in one buffer, value i at offsets[i] to offsets[i + 1]. */
+  | { kind: 'utf8Bytes'; bytes: Uint8Array; offsets: Int32Array }
   | { kind: 'int32'; values: Int32Array }
   | { kind: 'vectors'; values: Float32Array; dimension: number }
 
@@ -29,6 +31,14 @@ function columnData(arrow: typeof Arrow, field: Arrow.Field, column: Column, row
   switch (column.kind) {
     case 'utf8':
       return utf8Data(arrow, column.values)
+    case 'utf8Bytes':
+      return arrow.makeData({
+        type: new arrow.Utf8(),
+        length: rows,
+        nullCount: 0,
+        valueOffsets: column.offsets,
+        data: column.bytes
+      })
     case 'int32':
       return arrow.makeData({ type: new arrow.Int32(), length: rows, nullCount: 0, data: column.values })
     case 'vectors': {

@@ -218,7 +218,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   const indexFiles = async (
     paths: readonly string[],
     signal: AbortSignal,
-    vectors?: { wrote(files: readonly FileChunks[]): void; room(): Promise<void> }
+    vectors?: { wrote(files: readonly FileChunks[]): void; room(): Promise<void> },
+    /** Stats the caller has just taken (a full sync's), not taken again. */
+    stats?: ReadonlyMap<string, FileStat>
   ): Promise<void> => {
     let pending: PendingBatch = { removed: [], chunks: [], recorded: [], written: [] }
     // One batch stored at a time, in order; a failure is thrown at the next flush or at the end.
@@ -245,7 +247,10 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     const leftovers = await leftoversAmong(paths)
     for (const path of paths) {
       if (signal.aborted) break
-      while (next < paths.length && ahead.length < READS_AHEAD) ahead.push(prepare(paths[next++]))
+      while (next < paths.length && ahead.length < READS_AHEAD) {
+        const upcoming = paths[next++]
+        ahead.push(prepare(upcoming, stats?.get(upcoming)))
+      }
       try {
         const known = meta.files.has(path)
         const change = await changeOf(path, await ahead.shift()!)
@@ -276,9 +281,9 @@ export async function openCodeIndex(options: CodeIndexOptions) {
    * its parse when the content is not the recorded one. Run ahead of the file's turn, so the parse
    * (a worker's, with the worker parser) goes on while earlier files are chunked and stored.
    */
-  const prepare = async (path: string): Promise<Prepared> => {
+  const prepare = async (path: string, known?: FileStat): Promise<Prepared> => {
     // The stat decides first: an unchanged tree costs a stat per file, not a read.
-    const info = await statForIndex(rootReal, root, path)
+    const info = known ?? (await statForIndex(rootReal, root, path))
     if (info.kind === 'skip') return { kind: 'gone' }
     if (meta.files.statMatches(path, info)) return { kind: 'same' }
     const read = await readForIndex(rootReal, root, path, info)
@@ -670,7 +675,8 @@ export async function openCodeIndex(options: CodeIndexOptions) {
         emit({ filesDone: scan.files.length - changed.length })
         const vectors = await followWrites(signal)
         try {
-          await indexFiles(changed, signal, vectors ?? undefined)
+          const statOf = new Map(scan.files.map((path, i) => [path, stats[i]]))
+          await indexFiles(changed, signal, vectors ?? undefined, statOf)
         } finally {
           vectors?.end()
         }

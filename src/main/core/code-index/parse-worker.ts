@@ -85,6 +85,11 @@ const PARSED_AHEAD = 4
 export interface WorkerParserOptions {
   idleStopMs?: number
   smallHeapTextChars?: number
+  /**
+   * False: the worker stops whenever it is idle, whatever it parsed, and no fresh one stands by (a
+   * pool's extra worker, there for a build's backlog only).
+   */
+  standby?: boolean
 }
 
 /** What a parse worker holds now (for the status and tests). */
@@ -97,6 +102,8 @@ export interface ParseWorkerState {
   inThread: boolean
   /** Texts sent to a worker to parse, since this parser was made. */
   parses: number
+  /** Worker threads running (a pool may run more than one). */
+  running: number
 }
 
 export interface WorkerCodeParser extends CodeParser {
@@ -119,7 +126,8 @@ interface Reply {
  */
 export function createWorkerCodeParser({
   idleStopMs = PARSE_WORKER_IDLE_STOP_MS,
-  smallHeapTextChars = SMALL_HEAP_TEXT_CHARS
+  smallHeapTextChars = SMALL_HEAP_TEXT_CHARS,
+  standby = true
 }: WorkerParserOptions = {}): WorkerCodeParser {
   const local = createCodeParser()
   const waiting = new Map<number, { resolve: (m: DefinitionMatch[]) => void; reject: (e: Error) => void }>()
@@ -171,7 +179,9 @@ export function createWorkerCodeParser({
   }
   /** A worker whose heap a big file grew goes; a fresh one loads the languages parsed last. */
   const onIdle = () => {
-    if (!grown || broken) return
+    if (broken) return
+    if (!standby) return stop()
+    if (!grown) return
     stop()
     for (const spec of recent.slice(0, STANDBY_LANGUAGES)) warm(spec)
   }
@@ -229,7 +239,8 @@ export function createWorkerCodeParser({
       threadId: worker?.threadId ?? null,
       languages: worker ? [...languages] : [],
       inThread: broken,
-      parses
+      parses,
+      running: worker ? 1 : 0
     }),
     dispose() {
       broken = true

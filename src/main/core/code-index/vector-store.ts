@@ -6,6 +6,7 @@ import { batchesUpTo } from './batches-up-to'
 import { createChunkRows } from './chunk-rows'
 import type { Chunk } from './chunker'
 import { MemoryVectors, type VectorHit } from './memory-vectors'
+import { termsColumn } from './terms-column'
 import { tokenize } from './tokenize'
 
 export type { VectorHit }
@@ -338,7 +339,7 @@ export async function openVectorStore(
           { kind: 'int32', values: Int32Array.from(rows, (r) => r.startLine) },
           { kind: 'int32', values: Int32Array.from(rows, (r) => r.endLine) },
           { kind: 'utf8', values: rows.map((r) => r.text) },
-          { kind: 'utf8', values: rows.map((r) => tokenize(r.text).join(' ')) }
+          termsColumn(rows.map((r) => r.text))
         ],
         rows.length
       )
