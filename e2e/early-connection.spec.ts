@@ -161,3 +161,37 @@ test('an early script that arrives after the app has connected stands down', asy
   expect(log.sockets).toHaveLength(1)
   await fresh.context().close()
 })
+
+test("the event schemas load after the returning user's composer, not while its answers travel", async ({
+  browser,
+  page,
+  modus
+}) => {
+  const fresh = await returningUser(browser, page, modus)
+  const schemaRequests: string[] = []
+  fresh.on('request', (request) => {
+    if (/\/assets\/(client-events|zod)-[^/]*\.js$/.test(request.url())) schemaRequests.push(request.url())
+  })
+  // The core's answers are held until the test lets them through, so the page paints and goes idle first.
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await fresh.routeWebSocket(/\/ws$/, (socket) => {
+    const server = socket.connectToServer()
+    server.onMessage((message) => void released.then(() => socket.send(message)))
+  })
+  await fresh.goto(modus.url)
+  await expect(fresh.getByLabel('Folder path')).toBeVisible()
+  await fresh.evaluate(
+    () => new Promise((idle) => requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(idle))))
+  )
+  expect(schemaRequests).toEqual([])
+
+  release()
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  await expect.poll(() => schemaRequests.length).toBeGreaterThan(0)
+  // Events still arrive parsed: a message's reply streams in.
+  await fresh.getByLabel('Message').fill('after the schemas')
+  await fresh.getByLabel('Message').press('Enter')
+  await expect(fresh.getByRole('heading', { name: 'after the schemas' })).toBeVisible()
+  await fresh.context().close()
+})

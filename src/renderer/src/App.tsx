@@ -25,7 +25,8 @@ const providerSetup = lazyView(
   'provider settings'
 )
 
-export function App(): ReactNode {
+/** `onFirstScreen`: the first screen holds the core's answers (work that can wait goes after its paint). */
+export function App({ onFirstScreen }: { onFirstScreen?: () => void } = {}): ReactNode {
   const client = useClient()
   const connection = useConnectionStore((state) => state.state)
   const generation = useConnectionStore((state) => state.generation)
@@ -69,11 +70,14 @@ export function App(): ReactNode {
   // requests leave in the commit that saw the socket open, not a scheduler task later.
   useLayoutEffect(() => {
     if (connection !== 'open') return
-    void useWorkspaceStore.getState().load(client)
-    void useSettingsStore.getState().load(client)
-    void useApprovalsStore.getState().load(client)
-    void useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
-  }, [client, connection, generation])
+    const loads = [
+      useWorkspaceStore.getState().load(client),
+      useSettingsStore.getState().load(client),
+      useApprovalsStore.getState().load(client),
+      useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
+    ]
+    void Promise.allSettled(loads).then(() => onFirstScreen?.())
+  }, [client, connection, generation, onFirstScreen])
 
   // The other views' code is fetched when the browser is idle after the first screen is up.
   useEffect(() => {

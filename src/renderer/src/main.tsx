@@ -3,14 +3,16 @@ import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { ClientProvider } from './client/client-context'
 import { createClient } from './client/create-client'
+import { createFirstScreen } from './client/first-screen'
 import './styles.css'
 
-const client = createClient()
+const firstScreen = createFirstScreen()
+const client = createClient(firstScreen)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ClientProvider client={client}>
-      <App />
+      <App onFirstScreen={firstScreen.shown} />
     </ClientProvider>
   </StrictMode>
 )

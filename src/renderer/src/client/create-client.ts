@@ -4,12 +4,16 @@ import { createWebClient } from './web-client'
 import { useConnectionStore } from './connection-store'
 import { takePageToken } from './page-token'
 import { webSocketUrl } from './early-connection'
+import type { FirstScreen } from './first-screen'
 
-/** Picks the transport at start: the preload bridge inside Electron, a WebSocket in a browser. */
-export function createClient(): ModusClient {
+/**
+ * Picks the transport at start: the preload bridge inside Electron, a WebSocket in a browser. The
+ * event schemas load when the browser is idle after the first screen (unless an event needs them).
+ */
+export function createClient(firstScreen: FirstScreen): ModusClient {
   if (window.modus) {
     useConnectionStore.getState().setState('open')
-    return createElectronClient(window.modus)
+    return createElectronClient(window.modus, firstScreen.whenIdleAfter)
   }
   const early = window.modusEarly ?? undefined
   window.modusEarly = null // an early script that comes late stands down
@@ -17,6 +21,7 @@ export function createClient(): ModusClient {
     webSocketUrl(),
     takePageToken(),
     (state) => useConnectionStore.getState().setState(state),
-    early
+    early,
+    firstScreen.whenIdleAfter
   )
 }
