@@ -19,7 +19,7 @@ export function createClient(firstScreen: FirstScreen): ModusClient {
   window.modusEarly = null // an early script that comes late stands down
   return createWebClient(
     webSocketUrl(),
-    takePageToken(),
+    early ? early.token : takePageToken(),
     (state) => useConnectionStore.getState().setState(state),
     early,
     firstScreen.whenIdleAfter
