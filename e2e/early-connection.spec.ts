@@ -56,6 +56,13 @@ test('the first screen is asked for while the app still loads, and shown from th
 }) => {
   const fresh = await returningUser(browser, page, modus)
   const log = logSockets(fresh)
+  // Notes whether the folder picker (the first run's screen) is ever put in the page.
+  await fresh.addInitScript(() => {
+    new MutationObserver(() => {
+      const labels = [...document.querySelectorAll('label')].map((label) => label.textContent)
+      if (labels.includes('Folder path')) (window as unknown as { pickerShown: boolean }).pickerShown = true
+    }).observe(document, { childList: true, subtree: true })
+  })
   // The app's module scripts are held until the test lets them through.
   const release = await openHolding(fresh, modus.url, APP_SCRIPT)
   // Seven answers (the workspace, settings, approvals, tasks, modes, recent folders, the index),
@@ -67,6 +74,8 @@ test('the first screen is asked for while the app still loads, and shown from th
   release()
   await expect(fresh.getByLabel('Message')).toBeEnabled()
   await expect(fresh.getByRole('button', { name: /^Folder .*: switch folder$/ })).toBeVisible()
+  // With the answers in before the app ran, its first render is the chat: no picker replaced by it.
+  expect(await fresh.evaluate(() => (window as unknown as { pickerShown?: boolean }).pickerShown)).toBeUndefined()
   const beforeUp = [...log.received]
   // The app took that socket over, and those answers: each first-screen request went out once, unless
   // an event from the core (say the code index of the folder opened above) made them stale first.

@@ -1,8 +1,7 @@
-import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { routeEvents } from './client/event-router'
-import { useApprovalsStore } from './common/approvals/approvals-store'
 import { useChatStore } from './common/chat/chat-store'
 import { IndexStatusItem } from './features/code-index/IndexStatusItem'
 import { useSettingsStore } from './common/settings/settings-store'
@@ -25,11 +24,9 @@ const providerSetup = lazyView(
   'provider settings'
 )
 
-/** `onFirstScreen`: the first screen holds the core's answers (work that can wait goes after its paint). */
-export function App({ onFirstScreen }: { onFirstScreen?: () => void } = {}): ReactNode {
+export function App(): ReactNode {
   const client = useClient()
   const connection = useConnectionStore((state) => state.state)
-  const generation = useConnectionStore((state) => state.generation)
   const workspace = useWorkspaceStore((state) => state.current)
   const settingsLoaded = useSettingsStore((state) => state.settings !== null)
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
@@ -65,19 +62,6 @@ export function App({ onFirstScreen }: { onFirstScreen?: () => void } = {}): Rea
       }),
     [client]
   )
-
-  // On every (re)connect the core is the source of truth. A layout effect, so the first screen's
-  // requests leave in the commit that saw the socket open, not a scheduler task later.
-  useLayoutEffect(() => {
-    if (connection !== 'open') return
-    const loads = [
-      useWorkspaceStore.getState().load(client),
-      useSettingsStore.getState().load(client),
-      useApprovalsStore.getState().load(client),
-      useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
-    ]
-    void Promise.allSettled(loads).then(() => onFirstScreen?.())
-  }, [client, connection, generation, onFirstScreen])
 
   // The other views' code is fetched when the browser is idle after the first screen is up.
   useEffect(() => {
