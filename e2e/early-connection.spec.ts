@@ -204,3 +204,21 @@ test("the event schemas load after the returning user's composer, not while its 
   await expect(fresh.getByRole('heading', { name: 'after the schemas' })).toBeVisible()
   await fresh.context().close()
 })
+
+test('a reload before the first screen is up still finds the token', async ({ browser, page, modus }) => {
+  const fresh = await returningUser(browser, page, modus)
+  // The first load's answers never arrive: the page is left before its first screen.
+  let holding = true
+  await fresh.routeWebSocket(/\/ws$/, (socket) => {
+    const server = socket.connectToServer()
+    server.onMessage((message) => holding || socket.send(message))
+  })
+  await fresh.goto(modus.url)
+  await expect(fresh.getByLabel('Folder path')).toBeVisible()
+  expect(fresh.url()).not.toContain(modus.token)
+  holding = false
+
+  await fresh.reload()
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  await fresh.context().close()
+})

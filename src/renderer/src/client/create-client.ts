@@ -2,7 +2,7 @@ import type { ModusClient } from '../../../shared/contract'
 import { createElectronClient } from './electron-client'
 import { createWebClient } from './web-client'
 import { useConnectionStore } from './connection-store'
-import { takePageToken } from './page-token'
+import { rememberPageToken, takePageToken } from './page-token'
 import { webSocketUrl } from './early-connection'
 import type { FirstScreen } from './first-screen'
 
@@ -17,6 +17,7 @@ export function createClient(firstScreen: FirstScreen): ModusClient {
   }
   const early = window.modusEarly ?? undefined
   window.modusEarly = null // an early script that comes late stands down
+  if (early) keepForReload(early.token, firstScreen)
   return createWebClient(
     webSocketUrl(),
     early ? early.token : takePageToken(),
@@ -24,4 +25,11 @@ export function createClient(firstScreen: FirstScreen): ModusClient {
     early,
     firstScreen.whenIdleAfter
   )
+}
+
+/** After the first screen, or at once if the page is left before (a reload must find the token). */
+function keepForReload(token: string, firstScreen: FirstScreen): void {
+  const remember = (): void => rememberPageToken(token)
+  firstScreen.whenIdleAfter(remember)
+  window.addEventListener('pagehide', remember, { once: true })
 }

@@ -1,6 +1,6 @@
 import { requestFrame, WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX } from '../../../shared/contract/ws-protocol'
 import { FIRST_SCREEN_REQUESTS } from './first-screen-requests'
-import { keepPageToken, readPageToken } from './page-token'
+import { dropTokenFromAddress, readPageToken } from './page-token'
 
 /**
  * The web page's socket, opened by a tiny script that runs before the app's own scripts are even
@@ -9,7 +9,7 @@ import { keepPageToken, readPageToken } from './page-token'
  */
 export interface EarlyConnection {
   socket: WebSocket
-  /** The token it connected with (the app's client reconnects with it). */
+  /** The token it connected with: the app keeps it for a reload, and reconnects with it. */
   token: string
   /** The first screen's requests, sent as soon as the socket opened, by id. */
   sent: ReadonlyArray<{ id: number; channel: string; payload: unknown }>
@@ -35,7 +35,7 @@ export function openEarlyConnection(): EarlyConnection | undefined {
   } catch {
     return undefined // a token that cannot be a protocol name: the client reports it
   } finally {
-    keepPageToken() // after the socket is on its way: these are synchronous calls into the browser
+    dropTokenFromAddress() // after the socket is on its way: a synchronous call into the browser
   }
   const early: EarlyConnection = {
     socket,
