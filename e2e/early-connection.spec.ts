@@ -222,3 +222,23 @@ test('a reload before the first screen is up still finds the token', async ({ br
   await expect(fresh.getByLabel('Message')).toBeEnabled()
   await fresh.context().close()
 })
+
+test('the theme chosen last shows before the core has answered', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('radio', { name: 'Dark' }).check()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+
+  // A second tab of the same browser, whose answers are held: the cached theme is all it has.
+  const second = await page.context().newPage()
+  let holding = true
+  await second.routeWebSocket(/\/ws$/, (socket) => {
+    const server = socket.connectToServer()
+    server.onMessage((message) => holding || socket.send(message))
+  })
+  await second.goto(modus.url)
+  await expect(second.getByLabel('Folder path')).toBeVisible()
+  await expect(second.locator('html')).toHaveAttribute('data-theme', 'dark')
+  holding = false
+  await second.close()
+})
