@@ -24,9 +24,11 @@ const providerSetup = lazyView(
   'provider settings'
 )
 
-export function App(): ReactNode {
+/** `onFirstScreen`: the screen with the core's answers is committed (work that can wait goes after its paint). */
+export function App({ onFirstScreen }: { onFirstScreen?: () => void } = {}): ReactNode {
   const client = useClient()
   const connection = useConnectionStore((state) => state.state)
+  const synced = useConnectionStore((state) => state.synced)
   const workspace = useWorkspaceStore((state) => state.current)
   const settingsLoaded = useSettingsStore((state) => state.settings !== null)
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
@@ -62,6 +64,10 @@ export function App(): ReactNode {
       }),
     [client]
   )
+
+  useEffect(() => {
+    if (synced) onFirstScreen?.()
+  }, [synced, onFirstScreen])
 
   // The other views' code is fetched when the browser is idle after the first screen is up.
   useEffect(() => {

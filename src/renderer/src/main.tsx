@@ -10,12 +10,12 @@ import './styles.css'
 const firstScreen = createFirstScreen()
 const client = createClient(firstScreen)
 // Before the first render, so answers the early socket already holds are in the stores when it runs.
-syncWithCore(client, firstScreen.shown)
+syncWithCore(client)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ClientProvider client={client}>
-      <App />
+      <App onFirstScreen={firstScreen.shown} />
     </ClientProvider>
   </StrictMode>
 )

@@ -10,9 +10,9 @@ import { useWorkspaceStore } from './common/workspace/workspace-store'
  * queue and the tasks are read again, as soon as the connection opens. Started before the app's first
  * render: when the page's early socket already holds the answers, they are in the stores by the time
  * React renders, so the first screen rendered is the chat, not the folder picker replaced a moment
- * later. `onFirstScreen` is told each time those answers are in (the first time is what counts).
+ * later. The connection store's `synced` says when those answers are first in.
  */
-export function syncWithCore(client: ModusClient, onFirstScreen: () => void): () => void {
+export function syncWithCore(client: ModusClient): () => void {
   let syncedGeneration = 0
   const sync = ({ state, generation }: { state: string; generation: number }): void => {
     if (state !== 'open' || generation === syncedGeneration) return
@@ -24,7 +24,7 @@ export function syncWithCore(client: ModusClient, onFirstScreen: () => void): ()
       // A reload or a second tab reopens the running or last task; a later reconnect keeps "New task".
       useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
     ]
-    void Promise.allSettled(loads).then(onFirstScreen)
+    void Promise.allSettled(loads).then(() => useConnectionStore.getState().setSynced())
   }
   sync(useConnectionStore.getState())
   return useConnectionStore.subscribe(sync)
