@@ -198,20 +198,23 @@ export interface LoadProfile {
  * A CPU profile (Chromium's sampling profiler over CDP, 100 µs interval) of one cold load, from
  * navigation until `ready` resolves in the page: where the main thread's time before the interactive
  * paint goes, by script file and by function (self time). Takes a fresh context (empty cache).
+ * `ready` is called before the navigation (to install what it waits for); the function it gives
+ * resolves at the mark.
  */
 export async function profileColdLoad(
   browser: Browser,
   url: string,
-  ready: (page: Page) => Promise<void>
+  ready: (page: Page) => Promise<() => Promise<void>>
 ): Promise<LoadProfile> {
   const context = await browser.newContext()
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
+  const marked = await ready(page)
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
   await cdp.send('Profiler.start')
   await page.goto(url)
-  await ready(page)
+  await marked()
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
     profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
   }

@@ -56,6 +56,13 @@ test('the first screen is asked for while the app still loads, and shown from th
 }) => {
   const fresh = await returningUser(browser, page, modus)
   const log = logSockets(fresh)
+  // Notes whether the folder picker (the first run's screen) is ever put in the page.
+  await fresh.addInitScript(() => {
+    new MutationObserver(() => {
+      const labels = [...document.querySelectorAll('label')].map((label) => label.textContent)
+      if (labels.includes('Folder path')) (window as unknown as { pickerShown: boolean }).pickerShown = true
+    }).observe(document, { childList: true, subtree: true })
+  })
   // The app's module scripts are held until the test lets them through.
   const release = await openHolding(fresh, modus.url, APP_SCRIPT)
   // Seven answers (the workspace, settings, approvals, tasks, modes, recent folders, the index),
@@ -72,6 +79,8 @@ test('the first screen is asked for while the app still loads, and shown from th
   // an event from the core (say the code index of the folder opened above) made them stale first.
   expect(log.sockets).toHaveLength(1)
   if (!beforeUp.some((frame) => frame.includes('"kind":"event"'))) {
+    // With the answers in before the app ran, its first render is the chat: no picker replaced by it.
+    expect(await fresh.evaluate(() => (window as unknown as { pickerShown?: boolean }).pickerShown)).toBeUndefined()
     const sent = channelsSent(log)
     for (const channel of ['workspace:current', 'settings:get', 'approvals:list', 'task:list', 'modes:list'])
       expect(
@@ -160,4 +169,76 @@ test('an early script that arrives after the app has connected stands down', asy
   await expect(fresh.getByRole('heading', { name: 'still one socket' })).toBeVisible()
   expect(log.sockets).toHaveLength(1)
   await fresh.context().close()
+})
+
+test("the event schemas load after the returning user's composer, not while its answers travel", async ({
+  browser,
+  page,
+  modus
+}) => {
+  const fresh = await returningUser(browser, page, modus)
+  const schemaRequests: string[] = []
+  fresh.on('request', (request) => {
+    if (/\/assets\/(client-events|zod)-[^/]*\.js$/.test(request.url())) schemaRequests.push(request.url())
+  })
+  // The core's answers are held until the test lets them through, so the page paints and goes idle first.
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await fresh.routeWebSocket(/\/ws$/, (socket) => {
+    const server = socket.connectToServer()
+    server.onMessage((message) => void released.then(() => socket.send(message)))
+  })
+  await fresh.goto(modus.url)
+  await expect(fresh.getByLabel('Folder path')).toBeVisible()
+  await fresh.evaluate(
+    () => new Promise((idle) => requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(idle))))
+  )
+  expect(schemaRequests).toEqual([])
+
+  release()
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  await expect.poll(() => schemaRequests.length).toBeGreaterThan(0)
+  // Events still arrive parsed: a message's reply streams in.
+  await fresh.getByLabel('Message').fill('after the schemas')
+  await fresh.getByLabel('Message').press('Enter')
+  await expect(fresh.getByRole('heading', { name: 'after the schemas' })).toBeVisible()
+  await fresh.context().close()
+})
+
+test('a reload before the first screen is up still finds the token', async ({ browser, page, modus }) => {
+  const fresh = await returningUser(browser, page, modus)
+  // The first load's answers never arrive: the page is left before its first screen.
+  let holding = true
+  await fresh.routeWebSocket(/\/ws$/, (socket) => {
+    const server = socket.connectToServer()
+    server.onMessage((message) => holding || socket.send(message))
+  })
+  await fresh.goto(modus.url)
+  await expect(fresh.getByLabel('Folder path')).toBeVisible()
+  expect(fresh.url()).not.toContain(modus.token)
+  holding = false
+
+  await fresh.reload()
+  await expect(fresh.getByLabel('Message')).toBeEnabled()
+  await fresh.context().close()
+})
+
+test('the theme chosen last shows before the core has answered', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('radio', { name: 'Dark' }).check()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+
+  // A second tab of the same browser, whose answers are held: the cached theme is all it has.
+  const second = await page.context().newPage()
+  let holding = true
+  await second.routeWebSocket(/\/ws$/, (socket) => {
+    const server = socket.connectToServer()
+    server.onMessage((message) => holding || socket.send(message))
+  })
+  await second.goto(modus.url)
+  await expect(second.getByLabel('Folder path')).toBeVisible()
+  await expect(second.locator('html')).toHaveAttribute('data-theme', 'dark')
+  holding = false
+  await second.close()
 })

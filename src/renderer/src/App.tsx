@@ -1,8 +1,7 @@
-import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useClient } from './client/client-context'
 import { useConnectionStore } from './client/connection-store'
 import { routeEvents } from './client/event-router'
-import { useApprovalsStore } from './common/approvals/approvals-store'
 import { useChatStore } from './common/chat/chat-store'
 import { IndexStatusItem } from './features/code-index/IndexStatusItem'
 import { useSettingsStore } from './common/settings/settings-store'
@@ -25,10 +24,11 @@ const providerSetup = lazyView(
   'provider settings'
 )
 
-export function App(): ReactNode {
+/** `onFirstScreen`: the screen with the core's answers is committed (work that can wait goes after its paint). */
+export function App({ onFirstScreen }: { onFirstScreen?: () => void } = {}): ReactNode {
   const client = useClient()
   const connection = useConnectionStore((state) => state.state)
-  const generation = useConnectionStore((state) => state.generation)
+  const synced = useConnectionStore((state) => state.synced)
   const workspace = useWorkspaceStore((state) => state.current)
   const settingsLoaded = useSettingsStore((state) => state.settings !== null)
   const hasProvider = useSettingsStore((state) => Boolean(state.settings?.activeProviderId))
@@ -65,15 +65,9 @@ export function App(): ReactNode {
     [client]
   )
 
-  // On every (re)connect the core is the source of truth. A layout effect, so the first screen's
-  // requests leave in the commit that saw the socket open, not a scheduler task later.
-  useLayoutEffect(() => {
-    if (connection !== 'open') return
-    void useWorkspaceStore.getState().load(client)
-    void useSettingsStore.getState().load(client)
-    void useApprovalsStore.getState().load(client)
-    void useChatStore.getState().resync(client, { reopenLast: generation <= 1 })
-  }, [client, connection, generation])
+  useEffect(() => {
+    if (synced) onFirstScreen?.()
+  }, [synced, onFirstScreen])
 
   // The other views' code is fetched when the browser is idle after the first screen is up.
   useEffect(() => {

@@ -8,7 +8,7 @@ type FanoutModule = { createEventFanout: (report: (problem: string) => void) => 
  * every zod schema (and the policy engine the mode schema needs) is main-thread work the first
  * screen does not need. Events that arrive before the schemas are held and delivered in order once
  * they are in, each still parsed: no payload reaches a feature unchecked. `schedule` says when to
- * load them if nothing needs them sooner (the renderer: when idle after the first paint); the first
+ * load them if nothing needs them sooner (the renderer: when idle after the first screen's paint); the first
  * event loads them at once.
  */
 export function createLazyEventFanout(

@@ -1,6 +1,6 @@
 import { requestFrame, WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX } from '../../../shared/contract/ws-protocol'
 import { FIRST_SCREEN_REQUESTS } from './first-screen-requests'
-import { takePageToken } from './page-token'
+import { dropTokenFromAddress, readPageToken } from './page-token'
 
 /**
  * The web page's socket, opened by a tiny script that runs before the app's own scripts are even
@@ -9,6 +9,8 @@ import { takePageToken } from './page-token'
  */
 export interface EarlyConnection {
   socket: WebSocket
+  /** The token it connected with: the app keeps it for a reload, and reconnects with it. */
+  token: string
   /** The first screen's requests, sent as soon as the socket opened, by id. */
   sent: ReadonlyArray<{ id: number; channel: string; payload: unknown }>
   /** Text frames received before the client took the socket over, in order. */
@@ -25,16 +27,19 @@ export const webSocketUrl = (): string => `${location.protocol === 'https:' ? 'w
  */
 export function openEarlyConnection(): EarlyConnection | undefined {
   if (window.modus || window.modusEarly === null) return undefined
-  const token = takePageToken()
+  const token = readPageToken()
   if (!token) return undefined
   let socket: WebSocket
   try {
     socket = new WebSocket(webSocketUrl(), [WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX + token])
   } catch {
     return undefined // a token that cannot be a protocol name: the client reports it
+  } finally {
+    dropTokenFromAddress() // after the socket is on its way: a synchronous call into the browser
   }
   const early: EarlyConnection = {
     socket,
+    token,
     sent: FIRST_SCREEN_REQUESTS.map((request, index) => ({ id: index + 1, ...request })),
     received: [],
     opened: false,

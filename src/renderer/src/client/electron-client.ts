@@ -1,16 +1,19 @@
 import type { ModusClient } from '../../../shared/contract'
 import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
-import { loadEventSchemas, whenIdleAfterFirstPaint } from './event-schemas'
+import { loadEventSchemas } from './event-schemas'
 import type { Result } from '../../../shared/result'
 
 type Bridge = NonNullable<Window['modus']>
 
-/** The contract over Electron IPC, through the preload's `window.modus` bridge. */
-export function createElectronClient(bridge: Bridge): ModusClient {
+/**
+ * The contract over Electron IPC, through the preload's `window.modus` bridge. `loadSchemasWhen` says
+ * when to load the event schemas if no event needs them first.
+ */
+export function createElectronClient(bridge: Bridge, loadSchemasWhen?: (start: () => void) => void): ModusClient {
   const fanout = createLazyEventFanout(
     (problem) => console.error(`Modus: ${problem}`),
     loadEventSchemas,
-    whenIdleAfterFirstPaint
+    loadSchemasWhen
   )
   bridge.onEvent(fanout.deliver)
   return {

@@ -1,6 +1,6 @@
 import type { ModusClient, RequestOutput } from '../../../shared/contract'
 import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
-import { loadEventSchemas, whenIdleAfterFirstPaint } from './event-schemas'
+import { loadEventSchemas } from './event-schemas'
 import { createEarlyAnswers } from './early-answers'
 import type { EarlyConnection } from './early-connection'
 import {
@@ -20,18 +20,20 @@ export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
  * `disconnected`, and `onConnectionChange` lets features resync from the core (the source of truth)
  * after a reconnect. A socket refused before ever opening asks the host whether the token is wrong,
  * and if so stops retrying with `unauthorized`. Given the page's early connection, it starts on that
- * socket and takes its answers for the first screen's requests.
+ * socket and takes its answers for the first screen's requests. `loadSchemasWhen` says when to load
+ * the event schemas if no event needs them first.
  */
 export function createWebClient(
   url: string,
   token: string | null,
   onConnectionChange: (state: ConnectionState) => void = () => {},
-  early?: EarlyConnection
+  early?: EarlyConnection,
+  loadSchemasWhen?: (start: () => void) => void
 ): ModusClient {
   const fanout = createLazyEventFanout(
     (problem) => console.error(`Modus: ${problem}`),
     loadEventSchemas,
-    whenIdleAfterFirstPaint
+    loadSchemasWhen
   )
   const pending = new Map<number, (result: Result<unknown>) => void>()
   const earlyAnswers = createEarlyAnswers(early?.sent ?? [])

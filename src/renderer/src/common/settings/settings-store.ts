@@ -1,7 +1,8 @@
 import { create } from 'zustand'
 import type { Channel, ModusClient, RequestInput, RequestOutput } from '../../../../shared/contract'
 import './theme.css'
-import type { ProviderCheck, ProviderInput, SettingsView, ThemePreference } from '../../../../shared/contract/settings'
+import { applyCachedTheme, applyTheme, cacheTheme, shownTheme } from './theme-cache'
+import type { ProviderCheck, ProviderInput, SettingsView } from '../../../../shared/contract/settings'
 import type { Result } from '../../../../shared/result'
 
 /** The requests that change a setting and answer with all the settings. */
@@ -50,37 +51,17 @@ export const useSettingsStore = create<SettingsSlice>((set) => ({
   }
 }))
 
-/**
- * `system` leaves the colours to the OS (the stylesheet's prefers-color-scheme); light and dark set
- * `data-theme` on the root element, which the theme stylesheet gives precedence.
- */
-export function applyTheme(root: HTMLElement, theme: ThemePreference): void {
-  if (theme === 'system') delete root.dataset.theme
-  else root.dataset.theme = theme
-}
-
-const THEME_CACHE_KEY = 'modus.theme'
-
-/** The last theme seen, so the first paint after a start is already in the user's colours. */
-function cachedTheme(): ThemePreference {
-  try {
-    const value = localStorage.getItem(THEME_CACHE_KEY)
-    return value === 'light' || value === 'dark' ? value : 'system'
-  } catch {
-    return 'system'
-  }
-}
-
 // The theme must follow the settings wherever the user is in the app, not only in the Settings view.
+// In a browser whose early script ran, it has applied the cached theme already.
 if (typeof document !== 'undefined') {
-  applyTheme(document.documentElement, cachedTheme())
+  const root = document.documentElement
+  if (!window.modusEarly) applyCachedTheme(root)
   useSettingsStore.subscribe((state) => {
     if (!state.settings) return
-    applyTheme(document.documentElement, state.settings.theme)
-    try {
-      localStorage.setItem(THEME_CACHE_KEY, state.settings.theme)
-    } catch {
-      // Storage can be unavailable (private mode); the settings still decide once loaded.
-    }
+    const changed = state.settings.theme !== shownTheme(root)
+    applyTheme(root, state.settings.theme)
+    if (changed) cacheTheme(state.settings.theme)
   })
 }
+
+export { applyTheme }
