@@ -9,18 +9,42 @@ type FanoutModule = { createEventFanout: (report: (problem: string) => void) => 
  * screen does not need. Events that arrive before the schemas are held and delivered in order once
  * they are in, each still parsed: no payload reaches a feature unchecked. `schedule` says when to
  * load them if nothing needs them sooner (the renderer: when idle after the first screen's paint); the first
- * event loads them at once.
+ * event loads them at once. `nextTask` is the host's way to yield to its event loop (no host globals here).
  */
 export function createLazyEventFanout(
   report: (problem: string) => void,
-  load: () => Promise<FanoutModule> = () => import('./client-events'),
-  schedule: (start: () => void) => void = (start) => start()
+  {
+    load = () => import('./client-events'),
+    schedule = (start) => start(),
+    nextTask
+  }: {
+    load?: () => Promise<FanoutModule>
+    schedule?: (start: () => void) => void
+    /** Runs `run` in a new task of the host's event loop (after every pending promise continuation). */
+    nextTask: (run: () => void) => void
+  }
 ) {
   const early = new Set<EventListener>()
   const moved = new Map<EventListener, () => void>()
   // Events and anything ordered behind them (request answers), run in arrival order once loaded.
-  const held: Array<() => void> = []
+  const held: Array<{ run: () => void; answer: boolean }> = []
   let fanout: Fanout | null = null
+
+  /**
+   * Runs what was held, in order. After an answer the rest waits for a new task, as each socket
+   * message does: whoever awaited the answer (a task's replay) must act on it before the events
+   * that came after it are stamped and applied, or they would count as already in the replay.
+   */
+  const drain = (): void => {
+    while (held.length > 0) {
+      const next = held.shift()!
+      next.run()
+      if (next.answer && held.length > 0) {
+        nextTask(drain)
+        return
+      }
+    }
+  }
 
   let started = false
   const start = (): void => {
@@ -32,7 +56,7 @@ export function createLazyEventFanout(
         for (const listener of early) moved.set(listener, loaded.subscribe(listener))
         early.clear()
         fanout = loaded
-        for (const run of held.splice(0)) run()
+        drain()
       },
       (error: unknown) =>
         report(`The event schemas did not load: ${error instanceof Error ? error.message : String(error)}`)
@@ -51,8 +75,8 @@ export function createLazyEventFanout(
       }
     },
     deliver(name: string, payload: unknown): void {
-      if (fanout) return fanout.deliver(name, payload)
-      held.push(() => fanout?.deliver(name, payload))
+      if (fanout && held.length === 0) return fanout.deliver(name, payload)
+      held.push({ run: () => fanout?.deliver(name, payload), answer: false })
       start()
     },
     /**
@@ -62,8 +86,8 @@ export function createLazyEventFanout(
      * not wait for the schemas, so they stay off the path to the first interactive paint.
      */
     inOrder(then: () => void): void {
-      if (fanout || held.length === 0) then()
-      else held.push(then)
+      if (held.length === 0) then()
+      else held.push({ run: then, answer: true })
     }
   }
 }

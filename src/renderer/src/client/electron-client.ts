@@ -1,6 +1,6 @@
 import type { ModusClient } from '../../../shared/contract'
 import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
-import { loadEventSchemas } from './event-schemas'
+import { loadEventSchemas, nextTask } from './event-schemas'
 import type { Result } from '../../../shared/result'
 
 type Bridge = NonNullable<Window['modus']>
@@ -10,11 +10,11 @@ type Bridge = NonNullable<Window['modus']>
  * when to load the event schemas if no event needs them first.
  */
 export function createElectronClient(bridge: Bridge, loadSchemasWhen?: (start: () => void) => void): ModusClient {
-  const fanout = createLazyEventFanout(
-    (problem) => console.error(`Modus: ${problem}`),
-    loadEventSchemas,
-    loadSchemasWhen
-  )
+  const fanout = createLazyEventFanout((problem) => console.error(`Modus: ${problem}`), {
+    load: loadEventSchemas,
+    schedule: loadSchemasWhen,
+    nextTask
+  })
   bridge.onEvent(fanout.deliver)
   return {
     // An answer waits behind the events that arrived before it (see inOrder).

@@ -1,6 +1,6 @@
 import type { ModusClient, RequestOutput } from '../../../shared/contract'
 import { createLazyEventFanout } from '../../../shared/contract/lazy-event-fanout'
-import { loadEventSchemas } from './event-schemas'
+import { loadEventSchemas, nextTask } from './event-schemas'
 import { createEarlyAnswers } from './early-answers'
 import type { EarlyConnection } from './early-connection'
 import {
@@ -30,11 +30,11 @@ export function createWebClient(
   early?: EarlyConnection,
   loadSchemasWhen?: (start: () => void) => void
 ): ModusClient {
-  const fanout = createLazyEventFanout(
-    (problem) => console.error(`Modus: ${problem}`),
-    loadEventSchemas,
-    loadSchemasWhen
-  )
+  const fanout = createLazyEventFanout((problem) => console.error(`Modus: ${problem}`), {
+    load: loadEventSchemas,
+    schedule: loadSchemasWhen,
+    nextTask
+  })
   const pending = new Map<number, (result: Result<unknown>) => void>()
   const earlyAnswers = createEarlyAnswers(early?.sent ?? [])
   const outbox: string[] = []
