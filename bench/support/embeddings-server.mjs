@@ -33,7 +33,12 @@ const server = createServer((req, res) => {
     }
     const body = JSON.parse(Buffer.concat(parts).toString('utf8'))
     const texts = typeof body.input === 'string' ? [body.input] : body.input
-    const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: embedding(text) }))
+    // As OpenAI's API: floats, or little-endian float32s in base64 when asked for them.
+    const encode =
+      body.encoding_format === 'base64'
+        ? (vector) => Buffer.from(Float32Array.from(vector).buffer).toString('base64')
+        : (vector) => vector
+    const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: encode(embedding(text)) }))
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: 0, total_tokens: 0 } }))
   })

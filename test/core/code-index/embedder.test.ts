@@ -67,6 +67,68 @@ describe('embeddings endpoint client', () => {
     )
   })
 
+  it('asks for base64 vectors and reads them as the float32s the endpoint sent', async () => {
+    const formats: unknown[] = []
+    const fake = await endpoint((body, res) => {
+      formats.push((body as { encoding_format?: unknown }).encoding_format)
+      const data = body.input.map((text, index) => ({
+        index,
+        embedding: Buffer.from(Float32Array.from([text.length, 0.1, -1 / 3]).buffer).toString('base64')
+      }))
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }))
+    })
+    const embedder = createEmbedder({ baseUrl: fake.baseUrl, model: 'm1' })
+    expect(await embedder.embed(['abc', 'de'])).toEqual([
+      [3, Math.fround(0.1), Math.fround(-1 / 3)],
+      [2, Math.fround(0.1), Math.fround(-1 / 3)]
+    ])
+    expect(formats).toEqual(['base64'])
+  })
+
+  it('asks for floats from then on when the endpoint refuses base64, and reads floats sent for a base64 request', async () => {
+    const formats: unknown[] = []
+    const fake = await endpoint((body, res) => {
+      const format = (body as { encoding_format?: unknown }).encoding_format
+      formats.push(format)
+      if (format === 'base64')
+        res
+          .writeHead(422, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: "encoding_format: input should be 'float'" } }))
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(vectors(body.input))
+    })
+    const embedder = createEmbedder({ baseUrl: fake.baseUrl, model: 'm1' })
+    expect(await embedder.embed(['one'])).toEqual([[3, 1]])
+    expect(await embedder.embed(['three'])).toEqual([[5, 1]])
+    expect(formats).toEqual(['base64', 'float', 'float'])
+  })
+
+  it('says what the endpoint answered when it refuses floats too, and asks for base64 again next time', async () => {
+    const formats: unknown[] = []
+    const fake = await endpoint((body, res) => {
+      formats.push((body as { encoding_format?: unknown }).encoding_format)
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'input too long' } }))
+    })
+    const embedder = createEmbedder({ baseUrl: fake.baseUrl, model: 'm1' })
+    await expect(embedder.embed(['x'])).rejects.toThrow(
+      new EmbeddingsError('The embeddings endpoint answered 400: input too long')
+    )
+    await expect(embedder.embed(['x'])).rejects.toThrow(/input too long/)
+    expect(formats).toEqual(['base64', 'float', 'base64', 'float'])
+  })
+
+  it('rejects a base64 vector that is not whole float32s', async () => {
+    const fake = await endpoint((_, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: [{ index: 0, embedding: Buffer.from([1, 2, 3]).toString('base64') }] }))
+    )
+    await expect(createEmbedder({ baseUrl: fake.baseUrl, model: 'm1' }).embed(['x'])).rejects.toThrow(
+      /sent a vector that is not float32s/
+    )
+  })
+
   it('stops waiting when the caller aborts, with the abort and not an endpoint error', async () => {
     await endpoint(() => undefined) // never answers
     const controller = new AbortController()

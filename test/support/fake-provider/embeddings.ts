@@ -61,13 +61,26 @@ export function answerEmbeddings(body: any, control: FakeEmbeddingsControl): { s
       }
     }
   }
+  if (body.encoding_format !== undefined && body.encoding_format !== 'float' && body.encoding_format !== 'base64') {
+    return {
+      status: 400,
+      json: { error: { message: "'encoding_format' must be 'float' or 'base64'", type: 'invalid_request_error' } }
+    }
+  }
   const dimension = typeof body.dimensions === 'number' ? body.dimensions : control.dimension
+  // As OpenAI's API: floats, or little-endian float32s in base64 when asked for them.
+  const encode = (vector: number[]) =>
+    body.encoding_format === 'base64' ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector
   return {
     status: 200,
     json: {
       object: 'list',
       model: body.model,
-      data: texts.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, dimension) })),
+      data: texts.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: encode(fakeEmbedding(text, dimension))
+      })),
       usage: { prompt_tokens: texts.join(' ').length / 4, total_tokens: texts.join(' ').length / 4 }
     }
   }
