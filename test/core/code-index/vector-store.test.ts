@@ -63,60 +63,6 @@ describe('vector store compaction', () => {
   })
 })
 
-describe("the chunks' full-text index after a compaction", () => {
-  const words = ['chart', 'render', 'legend', 'fetch', 'parse', 'token', 'scroll', 'cache']
-  const worded = (i: number) => ({
-    ...chunk(i),
-    text: `function f${i}() { ${words[i % 8]}(${words[(i * 3) % 8]}, ${words[(i * 5 + 1) % 8]}) }`
-  })
-  const batches = (from: number, to: number) =>
-    Array.from({ length: to - from }, (_, b) => Array.from({ length: 10 }, (_, k) => worded((from + b) * 10 + k)))
-  const indexedRows = async (at: string) => {
-    const db = await lancedb.connect(at)
-    const table = await db.openTable('chunks')
-    const terms = (await table.listIndices()).find((i) => i.columns.join(',') === 'terms')
-    const stats = terms ? await table.indexStats(terms.name) : undefined
-    table.close()
-    db.close()
-    return stats && { indexed: stats.numIndexedRows, unindexed: stats.numUnindexedRows }
-  }
-  /** Every hit of a few queries with its score; hits of equal score may come in another order. */
-  const answers = async (from: VectorStore) =>
-    Promise.all(
-      ['render chart', 'legend', 'parse token cache', 'f13 scroll'].map(async (q) =>
-        (await from.searchText(q, 60)).map((h) => `${h.id} ${h.score}`).sort()
-      )
-    )
-
-  it('holds every row after a first build, and ranks as an index extended by a few rows does', async () => {
-    // A first build: every row was added after the index was made on the empty table.
-    dir = mkdtempSync(join(tmpdir(), 'modus-fts-rebuilt-'))
-    store = await openVectorStore(dir)
-    for (const rows of batches(0, 6)) await store.addChunks(rows)
-    await store.compact(4)
-    expect(await fragmentsOf('chunks')).toBe(1)
-    expect(await indexedRows(dir)).toEqual({ indexed: 60, unindexed: 0 })
-    const rebuilt = await answers(store)
-    expect(rebuilt[0].length).toBeGreaterThan(0)
-
-    // The same rows, the last 20 added to an index that already held 40.
-    const other = mkdtempSync(join(tmpdir(), 'modus-fts-extended-'))
-    const extended = await openVectorStore(other)
-    try {
-      for (const rows of batches(0, 4)) await extended.addChunks(rows)
-      await extended.compact(-1)
-      for (const rows of batches(4, 6)) await extended.addChunks(rows)
-      expect(await indexedRows(other)).toEqual({ indexed: 40, unindexed: 20 })
-      await extended.compact(-1)
-      expect(await indexedRows(other)).toEqual({ indexed: 60, unindexed: 0 })
-      expect(await answers(extended)).toEqual(rebuilt)
-    } finally {
-      extended.close()
-      rmSync(other, { recursive: true, force: true })
-    }
-  })
-})
-
 describe("deleting a file's vectors by path", () => {
   it("after a run the vectors have a path index; a file's vectors go whether stored before or after it, the others stay", async () => {
     dir = mkdtempSync(join(tmpdir(), 'modus-vectors-path-'))

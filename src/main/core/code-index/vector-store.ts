@@ -327,21 +327,6 @@ export async function openVectorStore(
     return most
   }
 
-  /**
-   * The chunks' compaction. Indexes that leave out more rows than they hold (all of them after a
-   * first build: they were made on the empty table) are dropped first and made again once the rows
-   * are in one fragment: at 127k chunks extending the full-text index took 13.5-22.6 s of a build's
-   * 53-90 s, where compacting without it then making it afresh took 2.6 + 3.5 s (load 5-10).
-   */
-  const compactChunks = async (): Promise<void> => {
-    for (const index of await chunks.listIndices()) {
-      const stats = await chunks.indexStats(index.name)
-      if (stats && stats.numUnindexedRows > stats.numIndexedRows) await chunks.dropIndex(index.name)
-    }
-    await chunks.optimize({ cleanupOlderThan: new Date() })
-    await ensureChunkIndexes(lancedb, chunks)
-  }
-
   return {
     async addChunks(rows) {
       if (rows.length === 0) return
@@ -506,8 +491,8 @@ export async function openVectorStore(
       for (const table of vectors ? [chunks, vectors] : [chunks]) {
         const { fragmentStats } = await table.stats()
         if (fragmentStats.numSmallFragments > tolerated || (await unindexedRows(table)) > UNINDEXED_ROWS_TOLERATED) {
-          if (table === chunks) await writingChunks(compactChunks)
-          else await table.optimize({ cleanupOlderThan: new Date() })
+          const optimize = () => table.optimize({ cleanupOlderThan: new Date() })
+          await (table === chunks ? writingChunks(optimize) : optimize())
         }
       }
     },
