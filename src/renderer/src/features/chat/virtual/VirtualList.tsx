@@ -48,13 +48,15 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
 
   const observer = useMemo(() => {
     if (typeof ResizeObserver === 'undefined') return null
-    return new ResizeObserver((entries) => {
+    const rows = new ResizeObserver((entries) => {
       const { items: current, offsets: known, top } = latest.current
       const firstVisible = indexAt(known, top)
       let changed = false
       for (const entry of entries) {
         const element = entry.target as HTMLElement
         const key = element.dataset.key
+        // A row that left the window reports once more (its size drops to nothing): stop watching it.
+        if (!element.isConnected) rows.unobserve(element)
         if (!key || !element.isConnected) continue
         const height = element.offsetHeight
         const previous = heights.current.get(key)
@@ -70,13 +72,13 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
       }
       if (changed) setMeasureVersion((v) => v + 1)
     })
+    return rows
   }, [estimateHeight])
 
+  // No cleanup returned: Preact keeps one cleanup per ref function, and this one serves every row.
   const measureRef = useCallback(
     (element: HTMLDivElement | null) => {
-      if (!element || !observer) return
-      observer.observe(element)
-      return () => observer.unobserve(element)
+      if (element) observer?.observe(element)
     },
     [observer]
   )
