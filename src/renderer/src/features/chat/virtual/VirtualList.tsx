@@ -54,10 +54,13 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
       let changed = false
       for (const entry of entries) {
         const element = entry.target as HTMLElement
+        if (!element.isConnected) {
+          // A row that left the window reports once more (its size drops to nothing): stop watching it.
+          rows.unobserve(element)
+          continue
+        }
         const key = element.dataset.key
-        // A row that left the window reports once more (its size drops to nothing): stop watching it.
-        if (!element.isConnected) rows.unobserve(element)
-        if (!key || !element.isConnected) continue
+        if (!key) continue
         const height = element.offsetHeight
         const previous = heights.current.get(key)
         if (height > 0 && previous !== height) {
