@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import { build, type Plugin, type Rolldown } from 'vite'
 import react from '@vitejs/plugin-react'
+import { PREACT_COMPAT_ALIASES } from './preact-compat.config'
 
 /**
  * The page's early connection (`src/renderer/src/early.ts`) is built apart, as a small classic
@@ -77,6 +78,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
+    resolve: { alias: PREACT_COMPAT_ALIASES },
     build: {
       minify: true,
       rollupOptions: {

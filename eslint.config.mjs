@@ -36,7 +36,22 @@ export default tseslint.config(
     // for the compiler's memoisation, which this renderer does not use.
     files: ['src/renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' }
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // The renderer runs on Preact's compat layer (preact-compat.config.ts), where these props do less.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='autoFocus']",
+          message: 'Preact only sets the attribute, which a page honours once: use ref={focusOnMount}.'
+        },
+        {
+          selector: "JSXOpeningElement[name.name=/^[a-z]/] > JSXAttribute[name.name='onSelect']",
+          message: "Preact's onSelect is the native select event, not fired by caret moves: use selectionchange."
+        }
+      ]
+    }
   },
   {
     // Tests, e2e specs and benchmarks read untyped JSON off the wire and logs to assert on it, stub async

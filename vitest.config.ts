@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+import { IMPORTS_REACT, PREACT_COMPAT_ALIASES } from './preact-compat.config'
 
 // Suites of pure code (no processes, servers, mocks or Node state) share one worker process: starting
 // a fresh one per file cost more than their tests. Every other file still gets a process of its own.
@@ -12,7 +13,9 @@ const SHARED_PROCESS = [
 
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: PREACT_COMPAT_ALIASES },
   test: {
+    server: { deps: { inline: IMPORTS_REACT } },
     environment: 'node',
     globalSetup: ['test/support/report-shared.ts'],
     testTimeout: 30_000,

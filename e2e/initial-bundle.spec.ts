@@ -21,7 +21,8 @@ test('starting the app and opening the chat loads neither Monaco nor xterm', asy
   await page.getByRole('button', { name: 'Terminal', exact: true }).click()
   await page.getByRole('button', { name: 'New terminal' }).click()
   await expect(page.locator('.xterm-screen').first()).toBeVisible()
-  expect(scripts.some((script) => script.body.includes('xterm-helper-textarea'))).toBe(true)
+  // Polled: a response's body is read after it arrives, and the terminal can be on screen before that.
+  await expect.poll(() => scripts.some((script) => script.body.includes('xterm-helper-textarea'))).toBe(true)
   expect(scripts.every((script) => new URL(script.url).hostname === '127.0.0.1')).toBe(true)
 })
 

@@ -67,3 +67,16 @@ test('the list offers folders and the special mentions; arrows move through them
   await page.keyboard.press('Enter')
   await expect(field).toHaveValue('@src/greet.ts ')
 })
+
+test('moving the caret out of a mention closes the list, and back into it opens it again', async ({ page, modus }) => {
+  await openWorkspaceAndProvider(page, modus)
+  const field = page.getByLabel('Message')
+  await field.click()
+  await page.keyboard.type('Explain @sr')
+  const list = page.getByRole('listbox', { name: 'Mention suggestions' })
+  await expect(list.getByRole('option').first()).toHaveText('src/')
+  await page.keyboard.press('Home')
+  await expect(list).toBeHidden()
+  await page.keyboard.press('End')
+  await expect(list.getByRole('option').first()).toHaveText('src/')
+})

@@ -12,7 +12,8 @@ export const FIRST_CHUNK_ENTRY = 'src/renderer/src/main.tsx'
 /**
  * The packages the first screen may load (fail closed: anything else, such as zod, re2js, Monaco or
  * xterm, belongs in a chunk a view loads with `import()` or `React.lazy`). Add one here only if it is
- * small and the first screen cannot work without it.
+ * small and the first screen cannot work without it. `react` and `react-dom` are named as the code
+ * imports them; the build puts Preact's compat layer in their place (preact-compat.config.ts).
  */
 export const FIRST_CHUNK_PACKAGES = ['react', 'react-dom', 'react-dom/client', 'zustand', 'diff']
 

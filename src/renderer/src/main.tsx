@@ -12,10 +12,14 @@ const client = createClient(firstScreen)
 // Before the first render, so answers the early socket already holds are in the stores when it runs.
 syncWithCore(client)
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ClientProvider client={client}>
-      <App onFirstScreen={firstScreen.shown} />
-    </ClientProvider>
-  </StrictMode>
+// A task later, as React's root rendered; Preact's renders at once, before the early answers' promises
+// have settled into the stores, so a returning user saw the folder picker before the chat.
+setTimeout(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <ClientProvider client={client}>
+        <App onFirstScreen={firstScreen.shown} />
+      </ClientProvider>
+    </StrictMode>
+  )
 )

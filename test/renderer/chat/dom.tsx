@@ -1,9 +1,8 @@
-import { act, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
+import { act } from '../act'
 import { createRoot, type Root } from 'react-dom/client'
 import type { ModusClient } from '../../../src/shared/contract'
 import { ClientProvider } from '../../../src/renderer/src/client/client-context'
-
-;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
 export async function mount(
   node: ReactNode,

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { act } from 'react'
+import { act } from '../act'
 import type { AgentEvent } from '../../../src/shared/agent/events'
 import type { ApprovalItem } from '../../../src/shared/contract/approvals'
 import { ChatView } from '../../../src/renderer/src/features/chat/ChatView'

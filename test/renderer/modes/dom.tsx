@@ -1,11 +1,9 @@
-import { act, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
+import { act } from '../act'
 import { createRoot, type Root } from 'react-dom/client'
 import type { ModusClient } from '../../../src/shared/contract'
 import { dispatch } from '../../../src/shared/contract/dispatch'
 import { ClientProvider } from '../../../src/renderer/src/client/client-context'
-
-// React only batches updates inside act() when it knows it runs in a test.
-;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
 export interface Rendered {
   container: HTMLElement

@@ -134,6 +134,8 @@ describe('settings view', () => {
       width: 1280,
       height: 800
     })
+    // The file is written before the form hears back; typing earlier would be reset by the answer.
+    await waitFor(() => container.textContent?.includes('Browser settings saved.'))
     // A bad value: its error under the field once typed, and nothing to save (#28 item 18).
     await type(byLabel(container, 'Viewport width (px)'), '50')
     await waitFor(() => container.textContent?.includes('Whole pixels from 200 to 3840.'))

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useState, type FormEvent, type ReactNode } from 'react'
 import { FormError } from './FormError'
 import { useUnsavedStore } from './unsaved-changes'
 
@@ -103,7 +103,9 @@ export function useSectionDraft<D extends Record<string, string>>(key: string, l
     // eslint-disable-next-line react-hooks/exhaustive-deps -- follows the saved value by its text
   }, [savedText])
   const mark = useUnsavedStore((state) => state.mark)
-  useEffect(() => {
+  // Before the next key: Preact runs effects a frame later, and a shortcut typed right after an edit
+  // (Alt+1 to leave) must already find the section unsaved.
+  useLayoutEffect(() => {
     mark(key, label, dirty)
   }, [mark, key, label, dirty])
   useEffect(() => () => mark(key, label, false), [mark, key, label])

@@ -45,3 +45,10 @@ export const firstFocusable = (root: ParentNode | null | undefined): HTMLElement
   root?.querySelector<HTMLElement>(
     'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])'
   ) ?? null
+
+/**
+ * A ref that focuses its element once it is mounted, in place of `autoFocus`: Preact's compat layer
+ * (the renderer's React) only sets the attribute, which the browser honours for a page's first
+ * autofocus element alone, where React focused each element itself.
+ */
+export const focusOnMount = (element: HTMLElement | null): void => element?.focus()

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { browserFacts } from './browser-result'
 import type { ToolItem } from '../../common/chat/task-view'
+import { focusOnMount } from '../../components/focus-after'
 
 /** A browser action's screenshot (click to enlarge), the page's URL and its console, shown on the card. */
 export function BrowserResult({ result }: { result: NonNullable<ToolItem['result']> }): ReactNode {
@@ -51,7 +52,7 @@ export function BrowserResult({ result }: { result: NonNullable<ToolItem['result
         createPortal(
           <div className="browser-shot-large" role="dialog" aria-modal="true" aria-label="Screenshot" onClick={close}>
             <img src={src} alt={`Screenshot of ${facts.url ?? 'the page'}, full size`} />
-            <button type="button" autoFocus onClick={close}>
+            <button type="button" ref={focusOnMount} onClick={close}>
               Close
             </button>
           </div>,

@@ -107,7 +107,6 @@ export function Composer(): ReactNode {
             setText(event.target.value)
             mentions.update(event.target.value, event.target.selectionStart, true)
           }}
-          onSelect={(event) => mentions.update(event.currentTarget.value, event.currentTarget.selectionStart)}
           onBlur={mentions.close}
           onKeyDown={(event) => {
             if (slash.onKeyDown(event)) return

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { Icon } from '../../components/icons'
 import { useWorkspaceStore } from '../../common/workspace/workspace-store'
@@ -51,7 +51,8 @@ export function ModePicker(props: {
   const options = known ? props.options : [{ slug: props.value, name: props.value }, ...props.options]
   const current = options.find((option) => option.slug === props.value) ?? options[0]
 
-  useEffect(() => {
+  // Before the next key arrives: Preact runs effects a frame later, where React ran them at once after a key.
+  useLayoutEffect(() => {
     if (open) items.current[active]?.focus()
   }, [open, active])
 

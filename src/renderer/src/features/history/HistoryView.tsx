@@ -8,6 +8,7 @@ import { downloadText } from '../../common/download-text'
 import { formatCost, formatWhen, RESUMABLE, searchTasks, STATUS_WORDS } from './history-model'
 import { useNavigationStore } from '../../navigation-store'
 import './history.css'
+import { focusOnMount } from '../../components/focus-after'
 
 /** Every saved task: search, open or resume in the chat, export, delete with confirmation. */
 export function HistoryView(): ReactNode {
@@ -103,7 +104,7 @@ function HistoryRow({ task, onError }: { task: TaskSummary; onError: (message: s
       {confirming ? (
         <div className="row" role="alertdialog" aria-label={`Delete task ${task.title}?`}>
           <span>Delete this task and its history? This cannot be undone.</span>
-          <button type="button" className="danger irreversible" autoFocus onClick={() => void act(remove)}>
+          <button type="button" className="danger irreversible" ref={focusOnMount} onClick={() => void act(remove)}>
             Delete
           </button>
           <button type="button" onClick={() => setConfirming(false)}>

@@ -11,6 +11,7 @@ import { SandboxFields } from './SandboxFields'
 import { checkDraft, draftFromMode, emptyDraft, slugFromName, type DraftField, type ModeDraft } from './mode-draft'
 import type { ModeEntry, ModesApi, ModeScope } from './modes-api'
 import { ORIGIN_LABELS, useModesStore } from './modes-store'
+import { focusOnMount } from '../../components/focus-after'
 
 interface Props {
   api: ModesApi
@@ -304,7 +305,7 @@ export function ModeEditor({ api, entry, template, initialScope, projectTrusted 
               ? `Discard your changes to ${entry.name} and use the built-in mode again?`
               : `Delete the mode ${entry.name}?`}
           </span>
-          <button type="button" className="danger irreversible" autoFocus onClick={removeOrReset}>
+          <button type="button" className="danger irreversible" ref={focusOnMount} onClick={removeOrReset}>
             {entry.overridesBuiltIn ? 'Reset' : 'Delete'}
           </button>
           <button type="button" onClick={() => setConfirming(false)}>

@@ -6,7 +6,7 @@ import { describeModel } from './model-facts'
 import { shortKindLabel } from './provider-form-model'
 import { ProviderSettings } from './ProviderSettings'
 import { useSettingsStore } from '../../common/settings/settings-store'
-import { firstFocusable, focusWhenReady } from '../../components/focus-after'
+import { firstFocusable, focusOnMount, focusWhenReady } from '../../components/focus-after'
 
 type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; id: string }
 
@@ -138,7 +138,12 @@ function ProviderSummary({ provider, active, confirming, ...on }: SummaryProps):
       {confirming ? (
         <div className="row" role="alertdialog" aria-label={`Remove ${provider.label}?`}>
           <span>Remove {provider.label} and its stored key?</span>
-          <button type="button" className="danger irreversible" onClick={() => on.onConfirmRemove(true)} autoFocus>
+          <button
+            type="button"
+            className="danger irreversible"
+            onClick={() => on.onConfirmRemove(true)}
+            ref={focusOnMount}
+          >
             Remove
           </button>
           <button type="button" onClick={() => on.onConfirmRemove(false)}>

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react'
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
 import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from '../../common/workspace/workspace-store'
-import { composerField, firstFocusable, focusWhenReady } from '../../components/focus-after'
+import { composerField, firstFocusable, focusOnMount, focusWhenReady } from '../../components/focus-after'
 
 /**
  * Asked once per workspace whose own files grant permissions: a cloned repository is untrusted
@@ -70,7 +70,7 @@ export function TrustPrompt({ workspace, onClose }: { workspace: WorkspaceInfo; 
         <button type="button" onClick={() => void answer(true)}>
           Trust this workspace
         </button>
-        <button type="button" onClick={() => void answer(false)} autoFocus>
+        <button type="button" onClick={() => void answer(false)} ref={focusOnMount}>
           Keep asking
         </button>
       </div>

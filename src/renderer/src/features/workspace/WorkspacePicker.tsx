@@ -2,6 +2,7 @@ import { FormError } from '../../components/FormError'
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { useWorkspaceStore } from '../../common/workspace/workspace-store'
+import { focusOnMount } from '../../components/focus-after'
 
 export interface WorkspacePickerProps {
   /** The first folder (a page of its own) or a switch from the header (a dialog). */
@@ -99,7 +100,7 @@ export function WorkspacePicker({ variant = 'first', onDone }: WorkspacePickerPr
             autoComplete="off"
             spellCheck={false}
             onChange={(event) => setPath(event.target.value)}
-            autoFocus
+            ref={focusOnMount}
           />
           <button type="submit" disabled={!path.trim()}>
             Open

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import { useClient } from '../../client/client-context'
 import { FormError } from '../../components/FormError'
 import { useWorktreesStore } from './worktrees-store'
+import { focusOnMount } from '../../components/focus-after'
 
 /** "Task in a worktree…": a task on its own branch and folder, optionally with the main tree's uncommitted changes. */
 export function NewWorktreeTask(): ReactNode {
@@ -44,7 +45,13 @@ export function NewWorktreeTask(): ReactNode {
   return (
     <form className="new-worktree-task" aria-label="Task in a worktree" onSubmit={(event) => void submit(event)}>
       <label htmlFor={`${id}-text`}>What should the task do?</label>
-      <textarea id={`${id}-text`} value={text} rows={3} autoFocus onChange={(event) => setText(event.target.value)} />
+      <textarea
+        id={`${id}-text`}
+        value={text}
+        rows={3}
+        ref={focusOnMount}
+        onChange={(event) => setText(event.target.value)}
+      />
       <label htmlFor={`${id}-name`}>Name (optional; its branch is modus/&lt;name&gt;)</label>
       <input id={`${id}-name`} value={name} onChange={(event) => setName(event.target.value)} />
       <div>

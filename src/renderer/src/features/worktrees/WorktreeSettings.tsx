@@ -5,6 +5,7 @@ import { FormError } from '../../components/FormError'
 import { Field, SettingsForm, useSectionDraft } from '../../components/SettingsForm'
 import { unwrap } from '../../client/unwrap'
 import { formatBytes, linesToList } from './worktree-model'
+import { focusOnMount } from '../../components/focus-after'
 
 type WorktreeDraft = { copy: string; setup: string; max: string }
 
@@ -170,7 +171,7 @@ function Orphans(): ReactNode {
                 <button
                   type="button"
                   className="danger irreversible"
-                  autoFocus
+                  ref={focusOnMount}
                   onClick={() => void remove(orphan.path)}
                 >
                   Remove

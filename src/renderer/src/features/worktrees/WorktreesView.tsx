@@ -8,6 +8,7 @@ import { NewWorktreeTask } from './NewWorktreeTask'
 import { formatCost, needsYouFirst, outcomeLines, stateOf, type ShownState } from './worktree-model'
 import { useWorktreesStore } from './worktrees-store'
 import './worktrees.css'
+import { focusOnMount } from '../../components/focus-after'
 
 /** The diff review this view shows a task's changes in (the app passes features/review's). */
 export type ReviewComponent = ComponentType<{
@@ -83,7 +84,7 @@ function TaskRow(props: { task: WorktreeTask; state: ShownState; selected: boole
       {confirming ? (
         <div className="row" role="alertdialog" aria-label={`Discard ${task.branch}?`}>
           <span>Remove the worktree and delete branch {task.branch}? Its changes are lost.</span>
-          <button type="button" className="danger irreversible" autoFocus onClick={() => void discard()}>
+          <button type="button" className="danger irreversible" ref={focusOnMount} onClick={() => void discard()}>
             Discard
           </button>
           <button type="button" onClick={() => setConfirming(false)}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import { useClient } from '../../../client/client-context'
 import { activeMention, applyMention, specialOptions, type ActiveMention, type MentionOption } from './mention-query'
 
@@ -51,11 +51,21 @@ export function useMentionCompletion(
   const listId = 'mention-list'
   const optionId = (index: number) => `mention-option-${index}`
 
-  const update = (nextText: string, caret: number, typed = false) => {
+  const update = useCallback((nextText: string, caret: number, typed = false) => {
     const next = activeMention(nextText, caret)
     setActive(next)
     if (!next || typed) setDismissed(null)
-  }
+  }, [])
+
+  // The caret moved without typing (arrows, Home, a click). Not `onSelect`: under Preact's compat
+  // layer that is the native `select` event, which fires only when text gets selected.
+  useEffect(() => {
+    const element = field.current
+    if (!element) return
+    const moved = () => update(element.value, element.selectionStart)
+    element.addEventListener('selectionchange', moved)
+    return () => element.removeEventListener('selectionchange', moved)
+  }, [field, update])
 
   const choose = (index: number) => {
     const option = options[index]

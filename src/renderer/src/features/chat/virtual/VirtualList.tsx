@@ -48,14 +48,19 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
 
   const observer = useMemo(() => {
     if (typeof ResizeObserver === 'undefined') return null
-    return new ResizeObserver((entries) => {
+    const rows = new ResizeObserver((entries) => {
       const { items: current, offsets: known, top } = latest.current
       const firstVisible = indexAt(known, top)
       let changed = false
       for (const entry of entries) {
         const element = entry.target as HTMLElement
+        if (!element.isConnected) {
+          // A row that left the window reports once more (its size drops to nothing): stop watching it.
+          rows.unobserve(element)
+          continue
+        }
         const key = element.dataset.key
-        if (!key || !element.isConnected) continue
+        if (!key) continue
         const height = element.offsetHeight
         const previous = heights.current.get(key)
         if (height > 0 && previous !== height) {
@@ -70,13 +75,13 @@ export function VirtualList<T>(props: VirtualListProps<T>): ReactNode {
       }
       if (changed) setMeasureVersion((v) => v + 1)
     })
+    return rows
   }, [estimateHeight])
 
+  // No cleanup returned: Preact keeps one cleanup per ref function, and this one serves every row.
   const measureRef = useCallback(
     (element: HTMLDivElement | null) => {
-      if (!element || !observer) return
-      observer.observe(element)
-      return () => observer.unobserve(element)
+      if (element) observer?.observe(element)
     },
     [observer]
   )
