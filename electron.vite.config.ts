@@ -28,9 +28,12 @@ function earlyScript(entry: string): Plugin {
     },
     // Async: it blocks neither the parser nor waits for the stylesheet, and runs as soon as it is
     // here, which is long before the app's modules (if not, the app has connected and it stands down).
+    // First in the head and asked for at high priority: an async script is otherwise fetched last, at
+    // low priority, and came in with or after the app's chunk.
     transformIndexHtml: {
       order: 'post',
-      handler: (html) => html.replace('</head>', `  <script async src="./${fileName}"></script>\n  </head>`)
+      handler: (html) =>
+        html.replace('</title>', `</title>\n    <script async fetchpriority="high" src="./${fileName}"></script>`)
     }
   }
 }

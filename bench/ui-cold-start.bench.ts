@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright'
@@ -8,6 +8,7 @@ import {
   openWorkspaceAndProvider,
   profileColdLoad,
   RENDERER_DIR,
+  traceColdLoad,
   startUiBench,
   type UiBench
 } from './ui-harness'
@@ -166,6 +167,14 @@ describe('renderer cold start', () => {
         firstRuns[index].push(await coldRun(bench.browser, build.target.url, 'input[id], button'))
     }
     const firstRun = firstRuns[0]
+    const traceDir = process.env.MODUS_BENCH_TRACE
+    const trace = async (label: string, target: UiBench, row: string, selector: string): Promise<void> => {
+      mkdirSync(traceDir!, { recursive: true })
+      const file = join(traceDir!, `${label.replace(/\W+/g, '-')}-${row}.json`)
+      await traceColdLoad(target.browser, target.url, (page) => armInteractive(page, selector), file)
+      console.log(`  trace, ${label}, ${row}: ${file}`)
+    }
+    if (traceDir) for (const build of builds) await trace(build.label, build.target, 'first-run', 'input[id], button')
 
     for (const build of builds) {
       const setup = await bench.browser.newPage()
@@ -254,6 +263,7 @@ describe('renderer cold start', () => {
         await printProfile(`${build.label}, returning user`, build.target, 'textarea')
       }
     }
+    if (traceDir) for (const build of builds) await trace(build.label, build.target, 'returning-user', 'textarea')
     // Code markers, not class names: the app shell may name `.monaco-editor` in a CSS selector.
     const MONACO = /MonacoEnvironment|editor\.action\.|vs\/editor\//
     const XTERM = /xterm-helper-textarea|xterm-accessibility/

@@ -239,3 +239,43 @@ export async function profileColdLoad(
   const sorted = (map: Map<string, number>) => [...map].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms)
   return { total, byScript: sorted(byScript), byFunction: sorted(byFunction) }
 }
+
+/**
+ * The categories of a Chromium trace that lay out a load: fetches, script compile and run (on and
+ * off the main thread), tasks, style, layout, paint, WebSocket handshake and frames, and V8's samples.
+ */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'v8',
+  'v8.execute',
+  'disabled-by-default-v8.compile',
+  'disabled-by-default-v8.cpu_profiler',
+  'loading',
+  'blink.user_timing',
+  'toplevel',
+  'netlog',
+  'disabled-by-default-netlog'
+]
+
+/**
+ * A Chromium trace (CDP Tracing) of one cold load, from navigation until `ready` resolves, written
+ * to `file` as JSON (open it in Perfetto or the DevTools Performance panel). Tracing slows the page
+ * down: read it for the order and the shape of the work, not for its times.
+ */
+export async function traceColdLoad(
+  browser: Browser,
+  url: string,
+  ready: (page: Page) => Promise<() => Promise<void>>,
+  file: string
+): Promise<void> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const marked = await ready(page)
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES })
+  await page.goto(url)
+  await marked()
+  writeFileSync(file, await browser.stopTracing())
+  await context.close()
+}

@@ -242,3 +242,21 @@ test('the theme chosen last shows before the core has answered', async ({ page, 
   holding = false
   await second.close()
 })
+
+// An async script is fetched last and at low priority unless told otherwise: the early script then
+// came in with or after the app's chunk, and the socket opened no sooner than the app could open it.
+test("the early script is asked for first, at high priority, before the app's scripts", async ({ page, modus }) => {
+  const cdp = await page.context().newCDPSession(page)
+  const asked: Array<{ url: string; priority: string }> = []
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.type === 'Script') asked.push({ url: event.request.url, priority: event.request.initialPriority })
+  })
+  await cdp.send('Network.enable')
+  await page.goto(modus.url)
+  await expect(page.getByLabel('Folder path')).toBeEditable()
+  const early = asked.findIndex((request) => /\/assets\/early-[^/]*\.js$/.test(request.url))
+  const app = asked.findIndex((request) => APP_SCRIPT.test(request.url))
+  expect(early, 'the early script is fetched').toBeGreaterThanOrEqual(0)
+  expect(asked[early].priority).toBe('High')
+  expect(early).toBeLessThan(app)
+})

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { CodeIndexStatus } from '../../../src/shared/contract/code-index'
-import { nextStatus, progressLine } from '../../../src/renderer/src/features/code-index/code-index-store'
+import {
+  nextStatus,
+  progressLine,
+  useCodeIndexStore
+} from '../../../src/renderer/src/features/code-index/code-index-store'
 
 const status = (patch: Partial<CodeIndexStatus>): CodeIndexStatus => ({
   workspace: '/w/a',
@@ -28,5 +32,19 @@ describe('code index status in the UI', () => {
     expect(nextStatus(current, status({ workspace: '/w/b' }))).toBe(current)
     const idle = status({ workspace: '/w/b', state: 'idle' })
     expect(nextStatus(current, idle)).toBe(idle)
+  })
+
+  // The first screen reads the status before its first render and the status bar reads it again
+  // when it mounts: the same answer twice must not render the screen a second time.
+  it('an answer equal to the status shown changes nothing; a new one does', () => {
+    useCodeIndexStore.setState({ status: null })
+    let changes = 0
+    const stop = useCodeIndexStore.subscribe(() => changes++)
+    useCodeIndexStore.getState().setStatus(status({}))
+    useCodeIndexStore.getState().setStatus(status({}))
+    useCodeIndexStore.getState().setStatus(status({ filesDone: 121 }))
+    stop()
+    expect(changes).toBe(2)
+    expect(useCodeIndexStore.getState().status?.filesDone).toBe(121)
   })
 })

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { sameJson } from '../same-json'
 import type { AgentEvent } from '../../../../shared/agent/events'
 import type { ModusClient } from '../../../../shared/contract'
 import type { ImageAttachment } from '../../../../shared/agent/images'
@@ -138,7 +139,11 @@ export const useChatStore = create<ChatSlice>((set, get) => ({
   acceptCompletion: (itemId) => set((state) => ({ accepted: { ...state.accepted, [itemId]: true } })),
   setComposerMode: (mode) => set({ composerMode: mode }),
   modes: choicesOf(BUILT_IN_MODES, DEFAULT_MODE_SLUG),
-  setModes: (view) => set({ modes: choicesOf(view.modes, view.defaultSlug) }),
+  setModes: (view) =>
+    set((state) => {
+      const modes = choicesOf(view.modes, view.defaultSlug)
+      return sameJson(state.modes, modes) ? state : { modes }
+    }),
   async loadModes(client) {
     const result = await client.request('modes:list', {})
     if (result.ok) get().setModes(result.value)

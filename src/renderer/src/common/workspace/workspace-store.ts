@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { sameJson } from '../same-json'
 import type { ModusClient } from '../../../../shared/contract'
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace'
 
@@ -35,7 +36,7 @@ export const useWorkspaceStore = create<WorkspaceSlice>((set) => ({
   },
   async loadRecent(client) {
     const result = await client.request('workspace:recent', {})
-    if (result.ok) set({ recent: result.value })
+    if (result.ok) set((state) => (sameJson(state.recent, result.value) ? state : { recent: result.value }))
   },
   async complete(client, path) {
     const result = await client.request('workspace:complete', { path })

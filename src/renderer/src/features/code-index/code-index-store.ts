@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { sameJson } from '../../common/same-json'
 import { counted } from '../../common/plural'
 import type { ModusClient } from '../../../../shared/contract'
 import type { CodeIndexStatus } from '../../../../shared/contract/code-index'
@@ -28,7 +29,11 @@ export const nextStatus = (current: CodeIndexStatus | null, incoming: CodeIndexS
 
 export const useCodeIndexStore = create<CodeIndexSlice>((set, get) => ({
   status: null,
-  setStatus: (status) => set((state) => ({ status: nextStatus(state.status, status) })),
+  setStatus: (status) =>
+    set((state) => {
+      const next = nextStatus(state.status, status)
+      return sameJson(state.status, next) ? state : { status: next }
+    }),
   async load(client) {
     const result = await client.request('codeindex:status', {})
     if (result.ok) get().setStatus(result.value)
