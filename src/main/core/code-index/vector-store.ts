@@ -230,14 +230,14 @@ export async function openVectorStore(
     return found.length === wanted.size && found.every((c) => wanted.has(c.id)) ? found : null
   }
 
-  // The vectors read into memory for the scan (small tables only): read once, then kept up to date
-  // by the writes below, so an edit does not cost the next query a read of the whole table.
   /**
    * Whether vectors of this many floats are scanned in memory rather than searched by LanceDB: at
    * 2,000 files (9.9k vectors of 64) LanceDB's flat search took 20–30 ms of a hybrid query at load
    * 23, the scan under 1 ms. Past the ANN threshold LanceDB answers, flat until its index is made.
    */
   const scanned = (floats: number) => floats < annIndexMinFloats && floats <= memoryScanMaxFloats
+  // The vectors read into memory for the scan (small tables only): read once, then kept up to date
+  // by the writes below, so an edit does not cost the next query a read of the whole table.
   let inMemory: Promise<MemoryVectors | null> | null = null
   let loaded: MemoryVectors | null = null
   let writes = 0
