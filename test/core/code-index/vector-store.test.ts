@@ -103,8 +103,14 @@ describe('lexical search in LanceDB (full-text BM25 index over the terms)', () =
     ])
     const hits = await store.searchText('render chart', 3)
     expect(hits.map((h) => h.id)).toEqual(['a#1', 'c#1'])
-    // Each hit comes with its chunk: the search needs no second read by id.
-    expect(hits[0].chunk).toEqual(row('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }'))
+    expect(hits[0].score).toBeGreaterThan(hits[1].score)
+    expect(hits[0].chunk).toBeUndefined()
+    // Asked with their chunks (a lexical-only query): no second read by id.
+    const [first] = await store.searchText('render chart', 3, undefined, true)
+    expect(first).toEqual({
+      ...hits[0],
+      chunk: row('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }')
+    })
     expect((await store.searchText('render chart', 3, 'lib')).map((h) => h.id)).toEqual(['c#1'])
     await store.removePaths(['src/a.ts'])
     expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['c#1'])
