@@ -65,14 +65,15 @@ const CHUNKS = 'chunks'
 const VECTORS = 'vectors'
 /**
  * Floats (vectors × dimension) from which LanceDB's ANN index answers instead of the scan in memory
- * (exact). The float scan is memory-bound past the CPU's cache (0.6–0.9 ns a float); the scan reads an
- * int8 copy first (a quarter of the bytes) and re-scores only the rows its error bound keeps.
- * Synthetic vectors, same run, load 9–10, int8 scan / float scan / IVF probe: 8M floats of 64 3.6 /
- * 8.7 / 12.9 ms, 16M 7.2 / 28.9 / 15.8, 32M 13.2 / 49.7 / 14.5; 8M of 768 2.6 / 7.4 / IVF-PQ 10.1, 16M
- * of 768 4.9 / 18.3 / IVF-Flat 22.9, 16M of 1536 4.0 / 12.6 / 10.9. So 16M floats (64 MB and 16 MB of
- * int8: 262k vectors of 64, 10.9k of 1536), below where the two meet at 64 wide.
+ * (WebAssembly SIMD, exact). The scan costs ~0.4 ns a float while the vectors fit in the CPU's cache
+ * (1.1M floats 0.43 ms) and 0.6–0.9 ns past it (memory-bound); an IVF probe has a fixed cost that
+ * grows slowly. Synthetic vectors alone, load 5–9: 4M floats of 64 scan 3.7 ms, IVF-Flat 5.0; 6M 5.7
+ * against 6.7; 8M 6.3–7.4 against 5.6–7.7; 16M 13.1 against 7.2; 4M of 768 3.2 against IVF-PQ 5.5,
+ * 8M of 768 / 1536 7.9 / 5.8 against IVF-PQ 10.8 / 9.3. Inside a hybrid query (same run, load 12):
+ * 2.7M floats (42.5k × 64) scanned 8.7 ms against IVF-Flat 10.1; 8.1M (127k × 64) 16.8 against
+ * 14.7. So 4M floats (16 MB: 65k vectors of 64, 2.7k of 1536), below where the two meet.
  */
-export const ANN_INDEX_MIN_FLOATS = 16 * 1024 * 1024
+export const ANN_INDEX_MIN_FLOATS = 4 * 1024 * 1024
 /**
  * Vectors up to this size get IVF-Flat, wider ones IVF-PQ re-ranked by exact distance (refine).
  * 117k vectors of 64: IVF-Flat built in 0.4–1 s, p50 4.7–6.4 ms, recall@10 0.97 against the exact
