@@ -72,6 +72,8 @@ const VECTORS = 'vectors'
  * 8M of 768 / 1536 7.9 / 5.8 against IVF-PQ 10.8 / 9.3. Inside a hybrid query (same run, load 12):
  * 2.7M floats (42.5k × 64) scanned 8.7 ms against IVF-Flat 10.1; 8.1M (127k × 64) 16.8 against
  * 14.7. So 4M floats (16 MB: 65k vectors of 64, 2.7k of 1536), below where the two meet.
+ * With the int8 first pass (`int8-dot.ts`) the scan beats the probe up to 16M floats, but a new
+ * process scanning 8.1M floats measured 383–446 MB RSS (IVF: 287–305): memory holds the threshold here.
  */
 export const ANN_INDEX_MIN_FLOATS = 4 * 1024 * 1024
 /**
