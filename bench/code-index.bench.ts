@@ -18,7 +18,7 @@ import { openCodeIndex } from '../src/main/core/code-index/code-index'
 import { createEmbedder } from '../src/main/core/code-index/embedder'
 import { PARSE_WORKER_IDLE_STOP_MS } from '../src/main/core/code-index/parse-worker'
 import { createParserPool } from '../src/main/core/code-index/parser-pool'
-import { ANN_INDEX_MIN_FLOATS, MEMORY_SCAN_MAX_FLOATS } from '../src/main/core/code-index/vector-store'
+import { ANN_INDEX_MIN_FLOATS } from '../src/main/core/code-index/vector-store'
 import { startEmbeddingsProcess } from './support/embeddings-process'
 
 // The project's own node_modules JavaScript, copied into a temp workspace. 3,000 files by default, so
@@ -304,7 +304,7 @@ it(
           '- the query embedding (endpoint in another process)',
           ms(embedOnly),
           `LanceDB vector search direct (${annIndexed ? 'IVF-Flat' : 'flat'}) ${ms(annDirect)}`,
-          `vectors in memory up to ${MEMORY_SCAN_MAX_FLOATS / 1024 / 1024}M floats, ANN index from ${ANN_INDEX_MIN_FLOATS / 1024 / 1024}M floats`
+          `vectors scanned in memory below ${ANN_INDEX_MIN_FLOATS / 1024 / 1024}M floats, ANN index from there`
         ),
         row(
           'memory with the index open',

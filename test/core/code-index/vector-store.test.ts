@@ -103,8 +103,14 @@ describe('lexical search in LanceDB (full-text BM25 index over the terms)', () =
     ])
     const hits = await store.searchText('render chart', 3)
     expect(hits.map((h) => h.id)).toEqual(['a#1', 'c#1'])
-    // Each hit comes with its chunk: the search needs no second read by id.
-    expect(hits[0].chunk).toEqual(row('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }'))
+    expect(hits[0].score).toBeGreaterThan(hits[1].score)
+    expect(hits[0].chunk).toBeUndefined()
+    // Asked with their chunks (a lexical-only query): no second read by id.
+    const [first] = await store.searchText('render chart', 3, undefined, true)
+    expect(first).toEqual({
+      ...hits[0],
+      chunk: row('a#1', 'src/a.ts', 'function renderChart(data) { return draw(data) }')
+    })
     expect((await store.searchText('render chart', 3, 'lib')).map((h) => h.id)).toEqual(['c#1'])
     await store.removePaths(['src/a.ts'])
     expect((await store.searchText('render chart', 3)).map((h) => h.id)).toEqual(['c#1'])
@@ -299,6 +305,38 @@ describe('ANN vector index past its size', () => {
     expect(await store.indexVectors()).toBe(true)
     expect(await vectorIndexes()).toEqual([made]) // kept, not made again
     expect(near(await store.searchVectors(spread(17.3), 5))).toEqual(scanned[1])
+  })
+
+  it('scans below the threshold even where an older version made an index, drops that index at the next run, and stops scanning once writes pass the threshold', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modus-ann-old-'))
+    await seed(40) // 120 floats
+    // An IVF-Flat index as a version with a lower threshold made it.
+    const db = await lancedb.connect(dir)
+    const table = await db.openTable('vectors')
+    await table.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine' }) })
+    const flat = async (probe: number[], limit: number) =>
+      near(await table.vectorSearch(probe).distanceType('cosine').bypassVectorIndex().limit(limit).toArray())
+    try {
+      const [made] = await vectorIndexes()
+      expect(made.type).toBe('IvfFlat')
+      store = await openVectorStore(dir, { annIndexMinFloats: 121 })
+      expect(await store.holdVectorsInMemory()).toBe(true) // below the threshold: scanned, index or not
+      // Exact: the ranking of LanceDB's flat search over every row, not of the index.
+      for (const probe of [spread(3.2), spread(17.3), [2, -1, 0.5]])
+        expect(near(await store.searchVectors(probe, 8))).toEqual(await flat(probe, 8))
+      expect(await store.indexVectors()).toBe(false)
+      expect(await vectorIndexes()).toEqual([])
+      expect(await store.holdVectorsInMemory()).toBe(true)
+      // One more vector: 123 floats, past the threshold, so LanceDB answers (its index made at the next run).
+      await store.addVectors([{ id: 'c40', path: 'src/f5.ts', vector: spread(40) }], 3)
+      expect(await store.holdVectorsInMemory()).toBe(false)
+      expect(near(await store.searchVectors(spread(40), 1))).toEqual(['c40'])
+      expect(await store.indexVectors()).toBe(true)
+      expect((await vectorIndexes()).map((i) => i.type)).toEqual(['IvfFlat'])
+    } finally {
+      table.close()
+      db.close()
+    }
   })
 
   it('gives wide vectors (above 256) an IVF-PQ index, whose hits are re-ranked by exact distance', async () => {

@@ -718,17 +718,6 @@ export async function openCodeIndex(options: CodeIndexOptions) {
   let directories: string[] = [root]
 
   /**
-   * The chunks of the vector hits that the full-text search did not return (when it has answered),
-   * read as soon as the vector hits are known. Only the first `limit` hits can make the fused top
-   * `limit` without a full-text rank: each of them outranks any hit further down the vector list.
-   */
-  const chunksOfVectorHits = (hits: readonly VectorHit[], lexical: readonly LexicalHit[] | null) => {
-    const returned = new Set(lexical?.map((h) => h.id))
-    const wanted = hits.map((h) => h.id).filter((id) => !returned.has(id))
-    return wanted.length > 0 ? store.chunksById(wanted) : Promise.resolve(new Map<string, StoredChunk>())
-  }
-
-  /**
    * A small edited file read and parsed while the watcher's debounce runs: its update finds the parse
    * done when the text is still the same (the worker parser keeps it), else parses it again.
    */
@@ -769,14 +758,6 @@ export async function openCodeIndex(options: CodeIndexOptions) {
       )
     const prefix = opts.pathPrefix
     const pool = Math.max(opts.limit * 5, 50)
-    // The full-text search, which returns its hits' chunks, runs while the query is embedded and its vectors searched.
-    let lexicalDone: LexicalHit[] | null = null
-    const lexicalSearch = store.searchText(query, pool, prefix).then(
-      (hits) => (lexicalDone = hits),
-      () => (lexicalDone = [])
-    )
-    let semantic: VectorHit[] = []
-    let semanticChunks = Promise.resolve(new Map<string, StoredChunk>())
     const configured = await options.embedder()
     // Vectors are asked for once a first build is done: before that the query's embedding is wasted.
     const indexing = !complete
@@ -784,6 +765,12 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     const sameModel =
       configured && recorded && recorded.model === configured.embedder.model && recorded.baseUrl === configured.baseUrl
     const counts = countChunks()
+    const hybrid = configured && !indexing && sameModel && counts.embedded >= counts.total
+    // The full-text search runs while the query is embedded and its vectors searched; alone, its hits
+    // come with their chunks. (Asking it for `limit` hits, not `pool`, would be faster alone, but
+    // LanceDB orders equal scores differently then, so another chunk of a tie could be shown.)
+    const lexicalSearch = store.searchText(query, pool, prefix, !hybrid).catch((): LexicalHit[] => [])
+    let semantic: VectorHit[] = []
     // Fused with vectors that cover part of the chunks, a chunk without one ranks below every chunk
     // with one, however exact its words: until the vectors are whole the ranking is lexical.
     if (configured && !indexing && sameModel && counts.embedded < counts.total) {
@@ -795,10 +782,7 @@ export async function openCodeIndex(options: CodeIndexOptions) {
     } else if (configured && !indexing && sameModel) {
       try {
         const [vector] = await configured.embedder.embed([query], opts.signal)
-        if (recorded && vector.length === recorded.dimension) {
-          semantic = await store.searchVectors(vector, pool, prefix)
-          semanticChunks = chunksOfVectorHits(semantic.slice(0, opts.limit), lexicalDone)
-        }
+        if (recorded && vector.length === recorded.dimension) semantic = await store.searchVectors(vector, pool, prefix)
       } catch (err) {
         notes.push(`Semantic search unavailable (${(err as Error).message}): results are lexical only.`)
       }
@@ -809,15 +793,16 @@ export async function openCodeIndex(options: CodeIndexOptions) {
           : 'Semantic vectors are not built yet: results are lexical only.'
       )
     }
-    const [lexical, vectorChunks] = await Promise.all([lexicalSearch, semanticChunks])
-    const chunks = new Map(lexical.map((h) => [h.id, h.chunk]))
-    for (const [id, chunk] of vectorChunks) chunks.set(id, chunk)
-    const hits = fuseRankings(lexical, semantic)
-      .slice(0, opts.limit)
-      .flatMap((h) => {
-        const chunk = chunks.get(h.id)
-        return chunk ? [{ ...h, chunk }] : []
-      })
+    const lexical = await lexicalSearch
+    const top = fuseRankings(lexical, semantic).slice(0, opts.limit)
+    // One read of the chunks shown that the full-text search did not return (a chunk removed meanwhile is left out).
+    const chunks = new Map(lexical.flatMap((h) => (h.chunk ? [[h.id, h.chunk] as const] : [])))
+    const missing = top.filter((h) => !chunks.has(h.id)).map((h) => h.id)
+    if (missing.length > 0) for (const [id, chunk] of await store.chunksById(missing)) chunks.set(id, chunk)
+    const hits = top.flatMap((h) => {
+      const chunk = chunks.get(h.id)
+      return chunk ? [{ ...h, chunk }] : []
+    })
     return {
       hits,
       notes,

@@ -1,4 +1,5 @@
 import type * as Arrow from 'apache-arrow'
+import { createInt8Rows, ROUNDING_MARGIN, type Int8Rows } from './int8-dot'
 import { createDotKernel, type DotKernel } from './simd-dot'
 
 export interface VectorHit {
@@ -39,15 +40,23 @@ export class MemoryVectors {
   private unit: Float32Array
   /** The scan in WebAssembly SIMD, whose memory holds `unit` (null: the JavaScript loop scans). */
   private readonly kernel: DotKernel | null
+  /** The int8 copy a query scans first (null: the float scan reads every row). */
+  private readonly int8: Int8Rows | null
   private removed = 0
 
+  /** `options.errorBoundScale` exists for tests: it shows a wrong bound changes the answers. */
   constructor(
     readonly dimension: number,
-    capacity = 0
+    capacity = 0,
+    options: { int8FirstPass?: boolean; errorBoundScale?: number } = {}
   ) {
     this.kernel = createDotKernel(dimension, Math.max(capacity, 16))
     this.unit = this.kernel?.floats ?? new Float32Array(Math.max(capacity, 16) * dimension)
+    this.int8 = options.int8FirstPass === false ? null : createInt8Rows(dimension, Math.max(capacity, 16))
+    this.errorBoundScale = options.errorBoundScale ?? 1
   }
+
+  private readonly errorBoundScale: number
 
   /** Rows that can be found (removed ones not counted). */
   get size(): number {
@@ -84,20 +93,86 @@ export class MemoryVectors {
     if (vector.length !== dimension || limit <= 0) return []
     const query = new Float32Array(dimension)
     normaliseInto(query, 0, vector)
-    const scores = this.scores(query)
     const folder = pathPrefix ? `${pathPrefix}/` : ''
-    const best: VectorHit[] = []
-    for (let row = 0; row < scores.length; row++) {
-      const dot = scores[row]
-      if (best.length === limit && dot <= best[limit - 1].similarity) continue
+    const wanted = (row: number) => {
       const path = this.paths[row]
-      if (!path || (pathPrefix && path !== pathPrefix && !path.startsWith(folder))) continue
-      let at = best.length
-      while (at > 0 && best[at - 1].similarity < dot) at--
-      best.splice(at, 0, { id: this.ids[row], similarity: dot })
-      if (best.length > limit) best.pop()
+      return path !== '' && (!pathPrefix || path === pathPrefix || path.startsWith(folder))
+    }
+    if (this.int8) return this.rankCandidates(query, limit, wanted, this.int8)
+    const scores = this.scores(query)
+    const best: VectorHit[] = []
+    for (let row = 0; row < scores.length; row++) this.offer(best, limit, row, scores[row], wanted)
+    return best
+  }
+
+  /** Adds `row` to `best` (sorted, at most `limit`) if it ranks there; ties keep the earlier row. */
+  private offer(best: VectorHit[], limit: number, row: number, dot: number, wanted: (row: number) => boolean): void {
+    if (best.length === limit && dot <= best[limit - 1].similarity) return
+    if (!wanted(row)) return
+    let at = best.length
+    while (at > 0 && best[at - 1].similarity < dot) at--
+    best.splice(at, 0, { id: this.ids[row], similarity: dot })
+    if (best.length > limit) best.pop()
+  }
+
+  /**
+   * The int8 pass gives each row an interval its exact score lies in (see `Int8Rows.dots`). The
+   * `limit`-th highest lower end among the wanted rows is a floor the top's exact scores reach; a row
+   * whose upper end is below it cannot rank. The others are scored exactly as the float scan scores
+   * them, in row order, so the hits, their scores and the ties' order are the float scan's. One pass:
+   * the floor only rises, so a row left out on the way stays out.
+   */
+  private rankCandidates(
+    query: Float32Array,
+    limit: number,
+    wanted: (row: number) => boolean,
+    int8: Int8Rows
+  ): VectorHit[] {
+    const rows = this.ids.length
+    const { dots, query: rounded } = int8.dots(query, rows)
+    const { scales, errorNorms, roundedNorms } = int8
+    const slack = this.errorBoundScale
+    const [perError, perRounded, margin] = [rounded.norm * slack, rounded.errorNorm * slack, ROUNDING_MARGIN * slack]
+    const lows: number[] = []
+    let floor = -Infinity
+    const candidates: number[] = []
+    const highs: number[] = []
+    for (let row = 0; row < rows; row++) {
+      const approximate = dots[row] * scales[row] * rounded.scale
+      const bound = errorNorms[row] * perError + roundedNorms[row] * perRounded + margin
+      if (approximate + bound < floor || !wanted(row)) continue
+      candidates.push(row)
+      highs.push(approximate + bound)
+      const low = approximate - bound
+      if (low <= floor) continue
+      let at = lows.length
+      while (at > 0 && lows[at - 1] < low) at--
+      lows.splice(at, 0, low)
+      if (lows.length > limit) lows.pop()
+      if (lows.length === limit) floor = lows[limit - 1]
+    }
+    const best: VectorHit[] = []
+    for (let i = 0; i < candidates.length; i++) {
+      if (highs[i] >= floor) this.offer(best, limit, candidates[i], this.score(candidates[i], query), wanted)
     }
     return best
+  }
+
+  /** One row's dot product with the query, summed as the float scan sums it (so the same float32). */
+  private score(row: number, query: Float32Array): number {
+    const { dimension, unit } = this
+    const base = row * dimension
+    let a = 0
+    let b = 0
+    let c = 0
+    let d = 0
+    for (let i = 0; i < dimension; i += 4) {
+      a += unit[base + i] * query[i]
+      b += unit[base + i + 1] * query[i + 1]
+      c += unit[base + i + 2] * query[i + 2]
+      d += unit[base + i + 3] * query[i + 3]
+    }
+    return Math.fround(a + b + c + d)
   }
 
   /** Every row's dot product with the query, four lanes at a time (one accumulator waits on each add). */
@@ -158,9 +233,11 @@ export class MemoryVectors {
     this.ids.push(id)
     this.paths.push(path)
     normaliseInto(this.unit, row * this.dimension, vector)
+    this.int8?.set(row, this.unit, row * this.dimension)
   }
 
   private reserve(rows: number): void {
+    this.int8?.reserve(rows)
     if (rows * this.dimension <= this.unit.length) return
     const room = Math.max(rows, (this.unit.length / this.dimension) * 2)
     if (this.kernel) {
@@ -183,7 +260,10 @@ export class MemoryVectors {
       const path = this.paths[row]
       if (!path) continue
       const at = ids.length
-      if (at !== row) this.unit.copyWithin(at * dimension, row * dimension, (row + 1) * dimension)
+      if (at !== row) {
+        this.unit.copyWithin(at * dimension, row * dimension, (row + 1) * dimension)
+        this.int8?.move(row, at)
+      }
       ids.push(this.ids[row])
       paths.push(path)
       let rows = this.rowsOf.get(path)

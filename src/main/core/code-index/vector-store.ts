@@ -19,8 +19,8 @@ export interface LexicalHit {
   id: string
   /** BM25 score (higher is better; comparable within one query only). */
   score: number
-  /** Returned by the search itself: a hit needs no second read by id. */
-  chunk: StoredChunk
+  /** The hit's chunk, when asked for with the search. */
+  chunk?: StoredChunk
 }
 
 /**
@@ -41,8 +41,12 @@ export interface ChunkStore {
   storedPaths(): Promise<Set<string>>
   /** Which of these files have chunks in the store. */
   pathsAmong(paths: readonly string[]): Promise<Set<string>>
-  /** BM25 over the chunks' terms (the store's own full-text index), each hit with its chunk. */
-  searchText(query: string, limit: number, pathPrefix?: string): Promise<LexicalHit[]>
+  /**
+   * BM25 over the chunks' terms (the store's own full-text index), each hit with its chunk when
+   * `withChunks`. A hybrid query reads only the fused top's chunks (one take): the text of all its
+   * 50 full-text hits cost that query more (p50 -6 to -13%, same runs, 3,000 files and 127k chunks).
+   */
+  searchText(query: string, limit: number, pathPrefix?: string, withChunks?: boolean): Promise<LexicalHit[]>
   addVectors(rows: ReadonlyArray<{ id: string; path: string; vector: number[] }>, dimension: number): Promise<void>
   dropVectors(): Promise<void>
   /** Drops the vectors of these files (their chunks stay). */
@@ -60,11 +64,18 @@ export interface ChunkStore {
 const CHUNKS = 'chunks'
 const VECTORS = 'vectors'
 /**
- * Floats (vectors × dimension) past which an ANN index replaces the scan. A scan costs about 2 ns a
- * float here: 17k vectors of 64 (1.1M floats) 1.5–2 ms, 117k (7.5M) 12–23 ms at load 3–8; an IVF
- * probe of those 117k 4.7–6.4 ms, so 2M floats (32k vectors of 64, 1.3k of 1536) is where it wins.
+ * Floats (vectors × dimension) from which LanceDB's ANN index answers instead of the scan in memory
+ * (WebAssembly SIMD, exact). The scan costs ~0.4 ns a float while the vectors fit in the CPU's cache
+ * (1.1M floats 0.43 ms) and 0.6–0.9 ns past it (memory-bound); an IVF probe has a fixed cost that
+ * grows slowly. Synthetic vectors alone, load 5–9: 4M floats of 64 scan 3.7 ms, IVF-Flat 5.0; 6M 5.7
+ * against 6.7; 8M 6.3–7.4 against 5.6–7.7; 16M 13.1 against 7.2; 4M of 768 3.2 against IVF-PQ 5.5,
+ * 8M of 768 / 1536 7.9 / 5.8 against IVF-PQ 10.8 / 9.3. Inside a hybrid query (same run, load 12):
+ * 2.7M floats (42.5k × 64) scanned 8.7 ms against IVF-Flat 10.1; 8.1M (127k × 64) 16.8 against
+ * 14.7. So 4M floats (16 MB: 65k vectors of 64, 2.7k of 1536), below where the two meet.
+ * With the int8 first pass (`int8-dot.ts`) the scan beats the probe up to 16M floats, but a new
+ * process scanning 8.1M floats measured 383–446 MB RSS (IVF: 287–305): memory holds the threshold here.
  */
-export const ANN_INDEX_MIN_FLOATS = 2 * 1024 * 1024
+export const ANN_INDEX_MIN_FLOATS = 4 * 1024 * 1024
 /**
  * Vectors up to this size get IVF-Flat, wider ones IVF-PQ re-ranked by exact distance (refine).
  * 117k vectors of 64: IVF-Flat built in 0.4–1 s, p50 4.7–6.4 ms, recall@10 0.97 against the exact
@@ -73,14 +84,6 @@ export const ANN_INDEX_MIN_FLOATS = 2 * 1024 * 1024
  */
 const IVF_FLAT_MAX_DIMENSION = 256
 const annIndexTypeFor = (dimension: number) => (dimension <= IVF_FLAT_MAX_DIMENSION ? 'IvfFlat' : 'IvfPq')
-/**
- * Vectors whose floats (count × dimension) fit under this, and that have no ANN index yet, are
- * scanned in this process's memory, not by a LanceDB query: at 2,000 files (9.9k vectors of 64)
- * LanceDB's flat search took 20–30 ms of a 36–58 ms hybrid query at load 23 (3 ms in an idle
- * process), the scan in memory under 1 ms. 16M floats = 64 MB: 10k vectors of 1536; past it, or
- * past the ANN threshold, LanceDB (flat, then IVF-PQ) answers.
- */
-export const MEMORY_SCAN_MAX_FLOATS = 16 * 1024 * 1024
 /**
  * LanceDB's caches, per store (its defaults are 6 GB of index data and 1 GB of file metadata, each
  * filled as queries and writes go and never given back). At 124k chunks the full-text, id and path
@@ -186,9 +189,13 @@ async function loadVectors(table: LanceDb.Table, count: number, dimension: numbe
 export async function openVectorStore(
   dir: string,
   {
-    memoryScanMaxFloats = MEMORY_SCAN_MAX_FLOATS,
+    memoryScanMaxFloats = Infinity,
     annIndexMinFloats = ANN_INDEX_MIN_FLOATS
-  }: { memoryScanMaxFloats?: number; annIndexMinFloats?: number } = {}
+  }: {
+    /** A cap below the ANN threshold on what is scanned in memory (0: LanceDB answers every search). */
+    memoryScanMaxFloats?: number
+    annIndexMinFloats?: number
+  } = {}
 ): Promise<LanceChunkStore> {
   await mkdir(dir, { recursive: true })
   // Loaded when a workspace is first indexed: both weigh on the start of every process otherwise.
@@ -229,6 +236,12 @@ export async function openVectorStore(
     return found.length === wanted.size && found.every((c) => wanted.has(c.id)) ? found : null
   }
 
+  /**
+   * Whether vectors of this many floats are scanned in memory rather than searched by LanceDB: at
+   * 2,000 files (9.9k vectors of 64) LanceDB's flat search took 20–30 ms of a hybrid query at load
+   * 23, the scan under 1 ms. Past the ANN threshold LanceDB answers, flat until its index is made.
+   */
+  const scanned = (floats: number) => floats < annIndexMinFloats && floats <= memoryScanMaxFloats
   // The vectors read into memory for the scan (small tables only): read once, then kept up to date
   // by the writes below, so an edit does not cost the next query a read of the whole table.
   let inMemory: Promise<MemoryVectors | null> | null = null
@@ -247,14 +260,14 @@ export async function openVectorStore(
   }
   const readVectors = async (table: LanceDb.Table): Promise<MemoryVectors | null> => {
     const seen = writes
-    // With an ANN index LanceDB answers faster than a scan (see ANN_INDEX_MIN_FLOATS).
-    if (await vectorIndexOf(table)) return null
     const count = await table.countRows()
     const probe = (count > 0 ? await table.query().select(['vector']).limit(1).toArray() : []) as Array<{
       vector: { length: number }
     }>
     const dimension = probe.length > 0 ? probe[0].vector.length : 0
-    const memory = count * dimension <= memoryScanMaxFloats ? await loadVectors(table, count, dimension) : null
+    // Decided by size alone: an ANN index an older version made below today's threshold is not used
+    // (the scan is exact and, there, no slower), and the next run drops it (see indexVectors).
+    const memory = scanned(count * dimension) ? await loadVectors(table, count, dimension) : null
     // A write that began meanwhile may be missing from what was read: the next search reads again.
     if (seen === writes) loaded = memory
     return memory
@@ -272,7 +285,7 @@ export async function openVectorStore(
     inMemory = null
     loaded = null
     await write()
-    if (!kept || mine !== writes || !apply(kept) || kept.floats > memoryScanMaxFloats) return
+    if (!kept || mine !== writes || !apply(kept) || !scanned(kept.floats)) return
     loaded = kept
     inMemory = Promise.resolve(kept)
   }
@@ -286,7 +299,7 @@ export async function openVectorStore(
   /**
    * An ANN index once the vectors pass the size where a scan costs more; the copy in memory goes then.
    * An index of another type than their width asks for (IVF-PQ of narrow vectors, made by earlier
-   * versions) is made again.
+   * versions) is made again; one below the threshold (an earlier version's was 2M floats) is dropped.
    */
   const indexVectors = async (): Promise<boolean> => {
     if (!vectors) return false
@@ -296,9 +309,11 @@ export async function openVectorStore(
     const dimension = field && arrow.DataType.isFixedSizeList(field.type) ? field.type.listSize : 0
     const type = annIndexTypeFor(dimension)
     const existing = await vectorIndexOf(table)
-    if (existing?.indexType === type) return true
-    if (existing) await table.dropIndex(existing.name)
     const wanted = (await table.countRows()) * dimension >= annIndexMinFloats
+    if (wanted && existing?.indexType === type) return true
+    // Of another type, or below the threshold (made by a version whose threshold was lower): searches
+    // scan in memory there, and an index kept would only cost each compaction its update.
+    if (existing) await table.dropIndex(existing.name)
     const distanceType = 'cosine'
     const config = type === 'IvfFlat' ? lancedb.Index.ivfFlat({ distanceType }) : lancedb.Index.ivfPq({ distanceType })
     if (wanted) await table.createIndex('vector', { config })
@@ -400,18 +415,24 @@ export async function openVectorStore(
       }
       return found
     },
-    async searchText(query, limit, pathPrefix) {
+    async searchText(query, limit, pathPrefix, withChunks = false) {
       const terms = [...new Set(tokenize(query))]
       if (terms.length === 0) return []
       let search = chunks
         .query()
         .fullTextSearch(terms.join(' '), { columns: 'terms' })
-        .select([...CHUNK_COLUMNS, '_score'])
+        .select(withChunks ? [...CHUNK_COLUMNS, '_score'] : ['id', '_score'])
         .limit(limit)
       if (pathPrefix) search = search.where(underPrefix(pathPrefix))
       return (await batchesUpTo(search, limit)).flatMap((batch) => {
-        const scores = [...(batch.getChild('_score') ?? [])] as number[]
-        return chunksFromColumns(batch).map((chunk, i) => ({ id: chunk.id, score: Number(scores[i]), chunk }))
+        const scores = batch.getChild('_score')
+        if (withChunks)
+          return chunksFromColumns(batch).map((chunk, i) => ({ id: chunk.id, score: Number(scores?.get(i)), chunk }))
+        const ids = batch.getChild('id')
+        return Array.from({ length: batch.numRows }, (_, i) => ({
+          id: String(ids?.get(i)),
+          score: Number(scores?.get(i))
+        }))
       })
     },
     async addVectors(rows, dimension) {
