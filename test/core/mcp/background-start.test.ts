@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events'
-import { mkdtempSync, promises as fs, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, promises as fs, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -57,6 +57,25 @@ describe('MCP servers start in the background', () => {
     const found = textOf(await search.execute({ query: 'echo' }, ctx()))
     expect(found).toContain('## server_name: slow, tool_name: echo')
     expect(found).not.toContain('not ready')
+  })
+
+  it('closing while a server is still starting ends its process: nothing is left running', async () => {
+    const gate = join(tempDir('modus-mcp-gate-'), 'open')
+    const { hub } = await openHub({ slow: { command: process.execPath, args: [GATED, gate] } })
+    const pidFile = `${gate}.pid`
+    const pid = Number(await waitFor('the server to start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8')))
+    const running = () => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    expect(running()).toBe(true)
+    expect(hub.snapshot().servers[0].status).toBe('starting')
+    await hub.dispose()
+    await waitFor('the server process to end', () => !running())
   })
 
   it('a server that fails to start is one line in the result that would have used it', async () => {

@@ -72,6 +72,8 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
   let transportLabel = config.transport === 'http-auto' ? 'streamable-http' : config.transport
   const logs: string[] = []
   let client: Client | null = null
+  /** A client whose connection is being made: `stop` closes it too. */
+  let connecting: Client | null = null
   /** Bumped on every start/stop: callbacks of an older session are ignored. */
   let generation = 0
   let restarts = 0
@@ -131,33 +133,38 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
     return created
   }
 
-  const connect = async (session: number): Promise<Client> => {
-    const options = { timeout: config.timeoutMs }
-    if (config.transport === 'stdio') {
-      const created = newClient(session)
-      await created.connect(stdioTransport(), options)
-      return created
-    }
-    const url = new URL(config.url as string)
-    if (config.transport === 'sse') {
-      const created = newClient(session)
-      await created.connect(new SSEClientTransport(url, { requestInit: httpInit() }), options)
-      return created
-    }
-    const created = newClient(session)
+  /**
+   * Connects `created` over `transport`. While it runs, `stop` can close it, and a failed attempt is
+   * closed here: either way a server still starting (for stdio, its child process) is not left behind.
+   */
+  const attempt = async (created: Client, transport: Transport): Promise<Client> => {
+    connecting = created
     try {
-      transportLabel = 'streamable-http'
-      await created.connect(new StreamableHTTPClientTransport(url, { requestInit: httpInit() }), options)
+      await created.connect(transport, { timeout: config.timeoutMs })
       return created
     } catch (failure) {
-      if (config.transport !== 'http-auto') throw failure
       await created.close().catch(() => undefined)
+      throw failure
+    } finally {
+      if (connecting === created) connecting = null
+    }
+  }
+
+  const connect = async (session: number): Promise<Client> => {
+    if (config.transport === 'stdio') return attempt(newClient(session), stdioTransport())
+    const url = new URL(config.url as string)
+    if (config.transport === 'sse') {
+      return attempt(newClient(session), new SSEClientTransport(url, { requestInit: httpInit() }))
+    }
+    try {
+      transportLabel = 'streamable-http'
+      return await attempt(newClient(session), new StreamableHTTPClientTransport(url, { requestInit: httpInit() }))
+    } catch (failure) {
+      if (config.transport !== 'http-auto' || session !== generation) throw failure
       // Servers written before Streamable HTTP answer only the legacy SSE transport.
       log(`Streamable HTTP failed (${(failure as Error).message}); trying the legacy SSE transport`)
-      const legacy = newClient(session)
       transportLabel = 'sse'
-      await legacy.connect(new SSEClientTransport(url, { requestInit: httpInit() }), options)
-      return legacy
+      return attempt(newClient(session), new SSEClientTransport(url, { requestInit: httpInit() }))
     }
   }
 
@@ -240,11 +247,12 @@ export function createServerConnection(deps: ServerConnectionDeps): McpServerCon
     generation++
     if (restartTimer) clearTimeout(restartTimer)
     restartTimer = undefined
-    const closing = client
+    const closing = [client, connecting].filter((open): open is Client => open !== null)
     client = null
+    connecting = null
     tools = []
     resources = []
-    await closing?.close().catch(() => undefined)
+    await Promise.all(closing.map((open) => open.close().catch(() => undefined)))
     if (status !== 'disabled') setStatus('stopped')
   }
 
