@@ -280,6 +280,35 @@ describe('ChatView', () => {
     expect(fake.callsTo('task:cancel')).toEqual([{ taskId: 't1' }])
   })
 
+  it('a slash command sent before the command list has answered still runs as the command, not as text', async () => {
+    let answerLists!: () => void
+    const listsAnswered = new Promise<void>((resolve) => (answerLists = resolve))
+    const fake = createFakeClient({
+      'modes:list': () => modesView,
+      // Every read of the list waits until the test lets it answer.
+      'commands:list': async () => {
+        await listsAnswered
+        return { commands: [{ name: 'review', description: 'Review a file', source: 'project' }], skipped: [] }
+      },
+      'commands:expand': (input: { args: string }) => ({ text: `Review ${input.args} carefully.` }),
+      'task:start': (input: { text: string }) => task({ title: input.text })
+    })
+    const view = await mount(<ChatView />, fake.client)
+    cleanup = view.unmount
+    await settle()
+    await typeInto(
+      view.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!,
+      '/review a.ts '
+    )
+    await click(button(view.container, 'Send'))
+    expect(fake.callsTo('task:start')).toEqual([])
+    answerLists()
+    await settle()
+    await settle()
+    expect(fake.callsTo('commands:expand')).toEqual([{ name: 'review', args: 'a.ts' }])
+    expect(fake.callsTo('task:start')).toEqual([{ text: 'Review a.ts carefully.', mode: 'code' }])
+  })
+
   it('offers accept and answer on a completion until the user accepts', async () => {
     showTask(
       [

@@ -44,7 +44,7 @@ export function Composer(): ReactNode {
     setError(null)
     setNote(null)
     try {
-      const command = slash.invoked(message)
+      const command = await slash.invoked(message)
       if (command) {
         const ran = await runSlashCommand(
           client,

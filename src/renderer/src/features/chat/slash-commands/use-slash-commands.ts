@@ -14,8 +14,11 @@ export interface SlashCommands {
   onKeyDown(event: KeyboardEvent): boolean
   choose(command: CommandView): void
   /** The command a message invokes, when its first word names one. */
-  invoked(text: string): { command: CommandView; args: string } | null
+  invoked(text: string): Promise<{ command: CommandView; args: string } | null>
 }
+
+const readCommands = async (client: ModusClient): Promise<CommandView[]> =>
+  unwrap(await client.request('commands:list', {})).commands
 
 /** The `/` menu of the composer: the built-ins and the prompt files of the project and the user. */
 export function useSlashCommands(client: ModusClient, text: string, setText: (text: string) => void): SlashCommands {
@@ -29,9 +32,8 @@ export function useSlashCommands(client: ModusClient, text: string, setText: (te
   useEffect(() => {
     if (!wantsList) return
     let current = true
-    void client
-      .request('commands:list', {})
-      .then((result) => current && setCommands(unwrap(result).commands))
+    readCommands(client)
+      .then((listed) => current && setCommands(listed))
       .catch(() => undefined)
     return () => {
       current = false
@@ -68,10 +70,19 @@ export function useSlashCommands(client: ModusClient, text: string, setText: (te
       event.preventDefault()
       return true
     },
-    invoked(message) {
+    async invoked(message) {
       const parsed = parseSlashCommand(message)
-      const command = parsed && commands.find((c) => c.name === parsed.name)
-      return parsed && command ? { command, args: parsed.args } : null
+      if (!parsed) return null
+      const named = (list: CommandView[]) => list.find((c) => c.name === parsed.name)
+      // A `/` typed and sent at once can beat the list's answer, and a command file may be newer than
+      // the list: ask again before a command's name goes to the model as text.
+      let command = named(commands)
+      if (!command) {
+        const listed = await readCommands(client)
+        setCommands(listed)
+        command = named(listed)
+      }
+      return command ? { command, args: parsed.args } : null
     }
   }
 }
