@@ -31,14 +31,19 @@ export function useMentionCompletion(
 
   const query = active?.query
   useEffect(() => {
-    if (query === undefined) return
+    if (query === undefined) {
+      setOptions([])
+      return
+    }
     const ask = ++asked.current
     const specials = query.startsWith('http') ? [] : specialOptions(query)
-    setOptions(specials)
+    // The list shown stays until the new answer (a folder chosen with Tab asks again): emptied here, it
+    // would close under a key pressed in between, and that Enter would send the message.
+    setOptions((shown) => (shown.length > 0 ? shown : specials))
     setActiveIndex(0)
     void client.request('mentions:complete', { query }).then((result) => {
-      if (ask !== asked.current || !result.ok) return
-      const paths: MentionOption[] = result.value.candidates.map((c) => ({
+      if (ask !== asked.current) return
+      const paths: MentionOption[] = (result.ok ? result.value.candidates : []).map((c) => ({
         value: c.isDirectory ? `${c.path}/` : c.path,
         label: c.isDirectory ? `${c.path}/` : c.path,
         kind: c.isDirectory ? 'folder' : 'file'
