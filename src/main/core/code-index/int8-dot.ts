@@ -5,48 +5,15 @@
  * exact in int32. With each row's rounding error kept, every approximate score comes with a bound
  * (see `dots`), so the caller re-scores in float32 only the rows that can still reach the top.
  *
- * The module is assembled here (under 100 bytes), as the float kernel's is.
+ * The module is assembled here (under 100 bytes; `wasm-kernel.ts`), as the float kernel's is.
  */
 
-/** The part of the WebAssembly global used here (the main process's TypeScript lib has no WebAssembly types). */
-interface WasmModule {
-  readonly kind: 'wasm module'
-}
-interface WasmMemory {
-  readonly buffer: ArrayBuffer
-  grow(pages: number): number
-}
-declare const WebAssembly: {
-  validate(bytes: Uint8Array): boolean
-  Module: new (bytes: Uint8Array) => WasmModule
-  Memory: new (descriptor: { initial: number }) => WasmMemory
-  Instance: new (module: WasmModule, imports: object) => { exports: Record<string, unknown> }
-}
+import { addTo, get, I32, set, SIMD, V128, wasmKernel } from './wasm-kernel'
 
-const PAGE_BYTES = 65_536
-const I32 = 0x7f
-const V128 = 0x7b
-const SIMD = 0xfd
 const ROW_MAX = 127
-
-const leb = (value: number): number[] => {
-  const out: number[] = []
-  do {
-    let byte = value & 0x7f
-    value >>>= 7
-    if (value !== 0) byte |= 0x80
-    out.push(byte)
-  } while (value !== 0)
-  return out
-}
-const name = (text: string) => [text.length, ...[...text].map((c) => c.charCodeAt(0))]
-const section = (id: number, content: number[]) => [id, ...leb(content.length), ...content]
 
 // Parameters and locals of `dots(rowsAt, queryAt, rows, dimension, outAt)`.
 const [ROW, QUERY, ROWS, DIMENSION, OUT, ROW_END, Q, SUM] = [0, 1, 2, 3, 4, 5, 6, 7]
-const get = (local: number) => [0x20, local]
-const set = (local: number) => [0x21, local]
-const addTo = (local: number, bytes: number) => [...get(local), 0x41, bytes, 0x6a, ...set(local)]
 const lane = (at: number) => [...get(SUM), SIMD, 0x1b, at]
 
 const body = [
@@ -65,29 +32,7 @@ const body = [
   ...[...addTo(OUT, 4), ...get(ROWS), 0x41, 1, 0x6b, ...set(ROWS)],
   ...[0x0c, 0, 0x0b, 0x0b, 0x0b] // next row; end loop, block, function
 ]
-const code = [2, 2, I32, 1, V128, ...body]
-
-const moduleBytes = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]),
-  ...section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]),
-  ...section(3, [1, 0]),
-  ...section(7, [1, ...name('dots'), 0x00, 0]),
-  ...section(10, [1, ...leb(code.length), ...code])
-])
-
-let compiled: WasmModule | null | undefined
-
-function int8Module(): WasmModule | null {
-  if (compiled === undefined) {
-    try {
-      compiled = WebAssembly.validate(moduleBytes) ? new WebAssembly.Module(moduleBytes) : null
-    } catch {
-      compiled = null
-    }
-  }
-  return compiled
-}
+const newKernel = wasmKernel('dots', [2, 2, I32, 1, V128, ...body])
 
 /** A query rounded for the first pass, with what its bounds need. */
 export interface QuantizedQuery {
@@ -125,17 +70,9 @@ export const ROUNDING_MARGIN = 1e-6
 
 /** A first pass for rows of `dimension` floats, or null when it cannot serve them (no SIMD, or a width not a multiple of 8). */
 export function createInt8Rows(dimension: number, capacity: number): Int8Rows | null {
-  const compiledModule = dimension > 0 && dimension % 8 === 0 ? int8Module() : null
-  if (!compiledModule) return null
-  const memory = new WebAssembly.Memory({ initial: 1 })
-  const instance = new WebAssembly.Instance(compiledModule, { env: { memory } })
-  const run = instance.exports.dots as (
-    rowsAt: number,
-    queryAt: number,
-    rows: number,
-    dim: number,
-    outAt: number
-  ) => void
+  const kernel = dimension > 0 && dimension % 8 === 0 ? newKernel() : null
+  if (!kernel) return null
+  const { memory, run } = kernel
   // The query's largest value: the int32 sum of a row (|int8| <= 127) cannot overflow.
   const queryMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (ROW_MAX * dimension)))
   let room = 0
@@ -149,8 +86,7 @@ export function createInt8Rows(dimension: number, capacity: number): Int8Rows | 
       // The rows, then the query (int16), then an int32 per row.
       const queryAt = align(count * dimension)
       const need = queryAt + dimension * 2 + count * 4
-      const pages = Math.ceil(need / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES
-      if (pages > 0) memory.grow(pages)
+      kernel.reserveBytes(need)
       room = count
       bytes = new Int8Array(memory.buffer, 0, count * dimension)
       rows.scales = grown(rows.scales, count)

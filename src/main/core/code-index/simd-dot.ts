@@ -5,8 +5,10 @@
  * lanes, then ((a + b) + c) + d, rounded to float32), so the scores, and so the rankings, are the
  * same bit for bit.
  *
- * The module is assembled here (about 150 bytes): no build step, no binary in the tree.
+ * The module is assembled here (about 150 bytes; `wasm-kernel.ts`): no build step, no binary in the tree.
  */
+
+import { addTo, get, I32, set, SIMD, V128, wasmKernel } from './wasm-kernel'
 
 /** Vectors in a WebAssembly memory the kernel reads: one row of `dimension` floats after another. */
 export interface DotKernel {
@@ -18,45 +20,9 @@ export interface DotKernel {
   scores(query: Float32Array, rows: number): Float32Array
 }
 
-/** The part of the WebAssembly global used here (the main process's TypeScript lib has no WebAssembly types). */
-interface WasmModule {
-  readonly kind: 'wasm module'
-}
-interface WasmMemory {
-  readonly buffer: ArrayBuffer
-  grow(pages: number): number
-}
-declare const WebAssembly: {
-  validate(bytes: Uint8Array): boolean
-  Module: new (bytes: Uint8Array) => WasmModule
-  Memory: new (descriptor: { initial: number }) => WasmMemory
-  Instance: new (module: WasmModule, imports: object) => { exports: Record<string, unknown> }
-}
-
-const PAGE_BYTES = 65_536
-const I32 = 0x7f
-const V128 = 0x7b
-const SIMD = 0xfd
-
-const leb = (value: number): number[] => {
-  const out: number[] = []
-  do {
-    let byte = value & 0x7f
-    value >>>= 7
-    if (value !== 0) byte |= 0x80
-    out.push(byte)
-  } while (value !== 0)
-  return out
-}
-const name = (text: string) => [text.length, ...[...text].map((c) => c.charCodeAt(0))]
-const section = (id: number, content: number[]) => [id, ...leb(content.length), ...content]
-
 // Parameters and locals of `scores(rowsAt, queryAt, rows, dimension, outAt)`.
 const [ROW, QUERY, ROWS, DIMENSION, OUT, ROW_END, Q, NEXT] = [0, 1, 2, 3, 4, 5, 6, 7]
 const [LO, HI, LO_NEXT, HI_NEXT, X, Y_LO, Y_HI] = [8, 9, 10, 11, 12, 13, 14]
-const get = (local: number) => [0x20, local]
-const set = (local: number) => [0x21, local]
-const addTo = (local: number, bytes: number) => [...get(local), 0x41, bytes, 0x6a, ...set(local)]
 const zeroV128 = [SIMD, 0x0c, ...new Array<number>(16).fill(0)]
 const loadV128 = [SIMD, 0x00, 0x02, 0x00]
 const promoteLow = [SIMD, 0x5f]
@@ -134,44 +100,13 @@ const body = [
   ...[0x0c, 0, 0x0b, 0x0b, 0x0b] // next rows; end loop, block, function
 ]
 const locals = [2, 3, I32, 7, V128]
-const code = [...locals, ...body]
-
-const moduleBytes = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]),
-  ...section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]),
-  ...section(3, [1, 0]),
-  ...section(7, [1, ...name('scores'), 0x00, 0]),
-  ...section(10, [1, ...leb(code.length), ...code])
-])
-
-let compiled: WasmModule | null | undefined
-
-/** The compiled module, or null where WebAssembly SIMD is missing (the JavaScript loop answers then). */
-function simdModule(): WasmModule | null {
-  if (compiled === undefined) {
-    try {
-      compiled = WebAssembly.validate(moduleBytes) ? new WebAssembly.Module(moduleBytes) : null
-    } catch {
-      compiled = null
-    }
-  }
-  return compiled
-}
+const newKernel = wasmKernel('scores', [...locals, ...body])
 
 /** A kernel for rows of `dimension` floats, or null when it cannot serve them (no SIMD, or a width not a multiple of 4). */
 export function createDotKernel(dimension: number, capacity: number): DotKernel | null {
-  const compiledModule = dimension > 0 && dimension % 4 === 0 ? simdModule() : null
-  if (!compiledModule) return null
-  const memory = new WebAssembly.Memory({ initial: 1 })
-  const instance = new WebAssembly.Instance(compiledModule, { env: { memory } })
-  const run = instance.exports.scores as (
-    rowsAt: number,
-    queryAt: number,
-    rows: number,
-    dim: number,
-    outAt: number
-  ) => void
+  const kernel = dimension > 0 && dimension % 4 === 0 ? newKernel() : null
+  if (!kernel) return null
+  const { memory, run } = kernel
   let rowsRoom = 0
   let floats = new Float32Array(0)
   const reserve = (rows: number) => {
@@ -179,8 +114,7 @@ export function createDotKernel(dimension: number, capacity: number): DotKernel 
     // The rows, then the query, then a score per row and one more (an odd count scores one row past
     // the last: the next row's room, or the query, both inside the memory).
     const bytes = (rows * dimension + dimension + rows + 1) * 4
-    const pages = Math.ceil(bytes / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES
-    if (pages > 0) memory.grow(pages)
+    kernel.reserveBytes(bytes)
     rowsRoom = rows
     floats = new Float32Array(memory.buffer, 0, rows * dimension)
   }
