@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { browserFacts } from './browser-result'
 import type { ToolItem } from '../../common/chat/task-view'
@@ -15,7 +15,8 @@ export function BrowserResult({ result }: { result: NonNullable<ToolItem['result
     setEnlarged(false)
     requestAnimationFrame(() => thumbnail.current?.focus())
   }
-  useEffect(() => {
+  // In the commit that opens it, so an Esc pressed at once is heard (Preact runs effects a frame later).
+  useLayoutEffect(() => {
     if (!enlarged) return
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close()
     window.addEventListener('keydown', onKey)
